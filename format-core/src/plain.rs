@@ -1,0 +1,52 @@
+//! Plain data: types whose on-disk bytes are their in-memory bytes (on a
+//! little-endian machine), so arrays of them are read and written with one copy.
+
+use bytemuck::Pod;
+
+/// A type whose encoding is its little-endian memory image: integers, floats,
+/// arrays of them, [`FixedStr`](crate::FixedStr), and `#[format(plain)]` structs.
+///
+/// Every `Plain` type is [`Decode`](crate::Decode) and [`Encode`](crate::Encode); a
+/// `Vec` of it is read and written in bulk (one bounds check, one copy), which is
+/// what makes vertex arrays fast.
+pub trait Plain: Pod {
+    /// Swaps every scalar inside between little-endian and native byte order.
+    ///
+    /// A no-op on little-endian targets (the compiler removes the calls); on
+    /// big-endian targets it runs once per element after a bulk copy.
+    fn swap_le(&mut self);
+}
+
+macro_rules! plain_scalar {
+    ($($t:ty),*) => {$(
+        impl Plain for $t {
+            #[inline(always)]
+            fn swap_le(&mut self) {
+                *self = <$t>::from_le_bytes(self.to_ne_bytes());
+            }
+        }
+    )*};
+}
+
+plain_scalar!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+impl<T: Plain, const N: usize> Plain for [T; N] {
+    #[inline(always)]
+    fn swap_le(&mut self) {
+        if cfg!(target_endian = "big") {
+            for x in self {
+                x.swap_le();
+            }
+        }
+    }
+}
+
+/// Converts a slice between little-endian and native order in place.
+#[inline(always)]
+pub(crate) fn swap_slice_le<T: Plain>(items: &mut [T]) {
+    if cfg!(target_endian = "big") {
+        for x in items {
+            x.swap_le();
+        }
+    }
+}

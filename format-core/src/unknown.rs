@@ -1,0 +1,60 @@
+//! Chunks a reader does not know, kept whole.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::{Decode, Encode, FourCC, Reader, Result, Writer};
+
+/// A chunk whose tag the reader does not know: `tag`, `u32` size, `bytes`.
+///
+/// Kept verbatim (and written back at the position it was read from, when it
+/// sits in a chunk list), so unknown data is never lost.
+///
+/// ```
+/// use format_core::{decode, encode, Context, FourCC, UnknownChunk};
+/// let data = b"MDVI\x02\x00\x00\x00\xab\xcd";
+/// let chunk: UnknownChunk = decode(data, Context::new())?;
+/// assert_eq!(chunk.tag, FourCC::new(*b"MDVI"));
+/// assert_eq!(chunk.bytes, [0xab, 0xcd]);
+/// assert_eq!(encode(&chunk, Context::new())?, data);
+/// # Ok::<(), format_core::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnknownChunk {
+    /// The chunk's tag, in spec order.
+    pub tag: FourCC,
+    /// The chunk's body (the size is its length).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
+    pub bytes: Vec<u8>,
+}
+
+impl Decode for UnknownChunk {
+    type Args = ();
+    const MIN_SIZE: usize = 8;
+
+    fn decode(r: &mut Reader<'_>, _: ()) -> Result<Self> {
+        let tag = r.tag()?;
+        let bytes = r
+            .chunk(|r| r.bytes(r.remaining()).map(<[u8]>::to_vec))
+            .map_err(|e| e.in_tag(tag))?;
+        Ok(UnknownChunk { tag, bytes })
+    }
+}
+
+impl Encode for UnknownChunk {
+    type Args = ();
+
+    fn encode(&self, w: &mut Writer, _: ()) -> Result<()> {
+        w.chunk(self.tag, |w| {
+            w.bytes(&self.bytes);
+            Ok(())
+        })
+    }
+}
+
+impl fmt::Debug for UnknownChunk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "UnknownChunk({}, {} bytes)", self.tag, self.bytes.len())
+    }
+}
