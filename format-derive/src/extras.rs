@@ -1,0 +1,95 @@
+//! The smaller impls: `Plain` (with its padding check), `HasTag` and `Tagged`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Member, Type};
+
+use crate::common::{core, impl_attrs, split_generics, tag_expr};
+use crate::model::{Container, Dispatch, TagVariant};
+
+/// `Plain` (and bytemuck's `Pod`/`Zeroable`) for a `#[format(plain)]` struct.
+///
+/// Soundness rests on what bytemuck's own derive checks: `#[repr(C)]` (checked by
+/// the model), every field `Plain` (so `Pod`; the `swap_le` calls require it), and no
+/// padding (the size assertion below). Plain structs cannot be generic.
+pub fn plain(cont: &Container, fields: &[(Member, &Type, String)]) -> TokenStream {
+    let core = core();
+    let ident = cont.ident;
+    let attrs = impl_attrs();
+    let tys = fields.iter().map(|(_, ty, _)| ty);
+    let members = fields.iter().map(|(m, _, _)| m);
+    let message = format!(
+        "`{ident}` has padding between or after its fields, so it cannot be plain data; \
+         reorder the fields or add explicit padding fields"
+    );
+    quote! {
+        const _: () = ::core::assert!(
+            ::core::mem::size_of::<#ident>() == 0 #(+ ::core::mem::size_of::<#tys>())*,
+            #message,
+        );
+        // SAFETY: repr(C), no padding (asserted above), every field is `Plain` and
+        // therefore `Pod` (required by the `swap_le` calls below), not generic.
+        #[allow(unsafe_code)]
+        unsafe impl #core::__private::bytemuck::Zeroable for #ident {}
+        // SAFETY: as above; `Pod` also needs `Copy + 'static`, which the compiler checks.
+        #[allow(unsafe_code)]
+        unsafe impl #core::__private::bytemuck::Pod for #ident {}
+        #attrs
+        impl #core::Plain for #ident {
+            #[inline(always)]
+            fn swap_le(&mut self) {
+                #( #core::Plain::swap_le(&mut self.#members); )*
+            }
+        }
+    }
+}
+
+/// `HasTag` for a container that starts with a fixed tag.
+pub fn has_tag(cont: &Container) -> TokenStream {
+    let Some(tag) = cont.leading_tag() else {
+        return TokenStream::new();
+    };
+    let core = core();
+    let ident = cont.ident;
+    let (ig, tg, wc) = split_generics(cont, &quote!(::core::marker::Sized));
+    let tag = tag_expr(&tag);
+    let attrs = impl_attrs();
+    quote! {
+        #attrs
+        impl #ig #core::HasTag for #ident #tg #wc {
+            const TAG: #core::FourCC = #tag;
+        }
+    }
+}
+
+/// `Tagged` for a tag-dispatched enum: which peeked tags it reads.
+pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
+    let core = core();
+    let ident = cont.ident;
+    let (ig, tg, wc) = split_generics(cont, &quote!(::core::marker::Sized));
+    let attrs = impl_attrs();
+    let checks = variants.iter().map(|v| {
+        let cond = v.cond.as_ref().map(|c| quote!(&& (#c)));
+        match &v.dispatch {
+            Dispatch::Tag(t) | Dispatch::Chunk(t) => {
+                let tag = tag_expr(t);
+                quote!((__tag == #tag #cond))
+            }
+            Dispatch::Inner => {
+                let ty = v.ty;
+                quote!((__tag == <#ty as #core::HasTag>::TAG #cond))
+            }
+            Dispatch::Unknown => quote!(true),
+        }
+    });
+    quote! {
+        #attrs
+        impl #ig #core::Tagged for #ident #tg #wc {
+            fn accepts(__tag: #core::FourCC, __ctx: &#core::Context) -> bool {
+                let version = __ctx.version;
+                let flags = __ctx.flags;
+                false #(|| #checks)*
+            }
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! The rustdoc layout table: an inherent `LAYOUT` constant whose documentation
+//! shows each field's type, size and condition, so a chunk's docs read like its spec.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Type;
+
+use crate::common::{core, expr_text, type_text};
+use crate::model::{Body, Container, DataField, Dispatch, Field, FieldKind, Len, ValueSpec};
+
+struct Row {
+    field: String,
+    ty: String,
+    size: String,
+    condition: String,
+    note: String,
+}
+
+/// On-disk size of types whose size is known from their spelling.
+fn known_size(ty: &Type) -> Option<usize> {
+    match ty {
+        Type::Path(p) => {
+            let seg = p.path.segments.last()?;
+            let scalar = match seg.ident.to_string().as_str() {
+                "u8" | "i8" => Some(1),
+                "u16" | "i16" => Some(2),
+                "u32" | "i32" | "f32" | "FourCC" => Some(4),
+                "u64" | "i64" | "f64" => Some(8),
+                _ => None,
+            };
+            if scalar.is_some() {
+                return scalar;
+            }
+            if seg.ident == "FixedStr"
+                && let syn::PathArguments::AngleBracketed(a) = &seg.arguments
+                && let Some(syn::GenericArgument::Const(syn::Expr::Lit(lit))) = a.args.first()
+                && let syn::Lit::Int(n) = &lit.lit
+            {
+                return n.base10_parse().ok();
+            }
+            None
+        }
+        Type::Array(a) => {
+            let syn::Expr::Lit(lit) = &a.len else {
+                return None;
+            };
+            let syn::Lit::Int(n) = &lit.lit else {
+                return None;
+            };
+            known_size(&a.elem)?.checked_mul(n.base10_parse().ok()?)
+        }
+        _ => None,
+    }
+}
+
+fn size_text(ty: &Type) -> String {
+    known_size(ty).map_or_else(|| "var".to_string(), |n| n.to_string())
+}
+
+fn tag_row(tag: &crate::attr::TagLit, what: &str) -> Row {
+    Row {
+        field: format!("\"{}\"", tag.display()),
+        ty: what.into(),
+        size: "4".into(),
+        condition: String::new(),
+        note: String::new(),
+    }
+}
+
+fn field_rows(f: &Field, rows: &mut Vec<Row>) {
+    match &f.kind {
+        FieldKind::Skip => {}
+        FieldKind::Calc { expr, disk_ty } => rows.push(Row {
+            field: f.name.clone(),
+            ty: type_text(disk_ty),
+            size: size_text(disk_ty),
+            condition: format!("written as `{}`", expr_text(expr)),
+            note: f.doc.clone(),
+        }),
+        FieldKind::Data(d) => data_rows(f, d, rows),
+    }
+}
+
+fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
+    let mut condition = Vec::new();
+    if let Some(cond) = &d.cond {
+        condition.push(format!("if `{}`", expr_text(cond)));
+    }
+    if d.optional {
+        condition.push("if the next tag matches".to_string());
+    }
+    if let Some(tag) = &d.tag {
+        let mut row = tag_row(tag, "tag");
+        row.condition = condition.join(", ");
+        rows.push(row);
+    }
+    let (ty, size) = match &d.value {
+        ValueSpec::Single => (type_text(d.value_ty), size_text(d.value_ty)),
+        ValueSpec::Custom { .. } => (type_text(d.value_ty), "custom".into()),
+        ValueSpec::Vec { elem, len } => {
+            let each = size_text(elem);
+            let n = match len {
+                Len::Prefix(c) => {
+                    rows.push(Row {
+                        field: format!("{} count", f.name),
+                        ty: c.to_string(),
+                        size: size_text(&syn::parse_quote!(#c)),
+                        condition: condition.join(", "),
+                        note: String::new(),
+                    });
+                    "count".to_string()
+                }
+                Len::Expr(e) => format!("`{}`", expr_text(e)),
+                Len::Stride(n) => {
+                    return rows.push(Row {
+                        field: f.name.clone(),
+                        ty: format!("{}[size / {n}]", type_text(elem)),
+                        size: "size".into(),
+                        condition: condition.join(", "),
+                        note: f.doc.clone(),
+                    });
+                }
+                Len::UntilEnd => "until the end".to_string(),
+                Len::Tagged => "while the tag is known".to_string(),
+            };
+            (format!("{}[{n}]", type_text(elem)), format!("{n} × {each}"))
+        }
+    };
+    rows.push(Row {
+        field: f.name.clone(),
+        ty,
+        size,
+        condition: condition.join(", "),
+        note: f.doc.clone(),
+    });
+}
+
+fn rows(cont: &Container) -> Vec<Row> {
+    let mut rows = Vec::new();
+    if let Some(magic) = &cont.magic {
+        rows.push(tag_row(magic, "magic"));
+    }
+    if let Some(chunk) = &cont.chunk {
+        rows.push(tag_row(chunk, "chunk tag"));
+        rows.push(Row {
+            field: "size".into(),
+            ty: "u32".into(),
+            size: "4".into(),
+            condition: "bytes after the 8-byte header, written by back-patching".into(),
+            note: String::new(),
+        });
+    }
+    if cont.inclusive {
+        rows.push(Row {
+            field: "inclusiveSize".into(),
+            ty: "u32".into(),
+            size: "4".into(),
+            condition: "bytes of the object including this field, written by back-patching".into(),
+            note: String::new(),
+        });
+    }
+    match &cont.body {
+        Body::Struct(fields) => fields.iter().for_each(|f| field_rows(f, &mut rows)),
+        Body::Plain(fields) => rows.extend(fields.iter().map(|(m, ty, doc)| Row {
+            field: match m {
+                syn::Member::Named(i) => i.to_string(),
+                syn::Member::Unnamed(i) => i.index.to_string(),
+            },
+            ty: type_text(ty),
+            size: size_text(ty),
+            condition: String::new(),
+            note: doc.clone(),
+        })),
+        Body::TagEnum(variants) => rows.extend(variants.iter().map(|v| {
+            let (field, size) = match &v.dispatch {
+                Dispatch::Tag(t) => (format!("\"{}\"", t.display()), "4 + var"),
+                Dispatch::Chunk(t) => (format!("\"{}\" + u32 size", t.display()), "8 + size"),
+                Dispatch::Inner => (format!("tag of `{}`", type_text(v.ty)), "var"),
+                Dispatch::Unknown => ("any other tag".to_string(), "var"),
+            };
+            Row {
+                field,
+                ty: format!("{} → {}", v.ident, type_text(v.ty)),
+                size: size.into(),
+                condition: v
+                    .cond
+                    .as_ref()
+                    .map(|c| format!("if `{}`", expr_text(c)))
+                    .unwrap_or_default(),
+                note: v.doc.clone(),
+            }
+        })),
+        Body::ValueEnum { repr, variants } => rows.extend(variants.iter().map(|v| Row {
+            field: v.ident.to_string(),
+            ty: repr.to_string(),
+            size: size_text(&syn::parse_quote!(#repr)),
+            condition: match (v.unknown, v.discriminant) {
+                (true, _) => "any other value (kept)".into(),
+                (false, Some(d)) => format!("= {}", expr_text(d)),
+                (false, None) => "next value".into(),
+            },
+            note: v.doc.clone(),
+        })),
+    }
+    rows
+}
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+pub fn expand(cont: &Container) -> TokenStream {
+    let core = core();
+    let rows = rows(cont);
+    let ident = cont.ident;
+    let mut doc = format!(
+        "On-disk layout of [`{ident}`] (little-endian), generated by `#[derive(Codec)]`.\n\n\
+         | field | type | bytes | present / count | spec note |\n|---|---|---|---|---|\n"
+    );
+    for r in &rows {
+        let code = |s: &str| {
+            if s.is_empty() {
+                String::new()
+            } else {
+                format!("`{}`", cell(s))
+            }
+        };
+        doc.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            code(&r.field),
+            code(&r.ty),
+            cell(&r.size),
+            cell(&r.condition),
+            cell(&r.note)
+        ));
+    }
+    let entries = rows.iter().map(|r| {
+        let (field, ty, size, condition) = (&r.field, &r.ty, &r.size, &r.condition);
+        quote!(#core::LayoutRow { field: #field, ty: #ty, size: #size, condition: #condition })
+    });
+    let (ig, tg, wc) = cont.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #ig #ident #tg #wc {
+            #[doc = #doc]
+            pub const LAYOUT: &'static [#core::LayoutRow] = &[#(#entries),*];
+        }
+    }
+}
