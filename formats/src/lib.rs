@@ -1,0 +1,18 @@
+//! Blizzard's chunked game formats, read and written byte-exact, defined with
+//! `#[derive(Codec)]` from `format_core`.
+//!
+//! So far: [`chunks`], the chunk-level view every format shares (MDX files with
+//! their `MDLX` magic, ADT and WDT files with their reversed tags).
+#![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
+pub mod chunks;
+pub mod sample;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

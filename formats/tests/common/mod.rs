@@ -1,0 +1,100 @@
+//! Finding the shared corpus (`../shared/corpus` beside the repository) and
+//! reading its manifests. Under `CI=true` a missing corpus is a failure;
+//! elsewhere the corpus tests say loudly that they did not run.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The corpus folder, or `None` (with a loud message) outside CI when it is missing.
+pub fn corpus_root() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    if root.is_dir() {
+        return Some(root);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!(
+            "corpus missing at {}: CI must have ../shared beside the repository",
+            root.display()
+        );
+    }
+    eprintln!(
+        "\n!!! corpus missing at {}: corpus tests did NOT run (they are mandatory under CI=true) !!!\n",
+        root.display()
+    );
+    None
+}
+
+/// One file listed in a manifest table.
+pub struct ManifestFile {
+    /// Path relative to the corpus root (`mdx/zf_bone.mdx`).
+    pub path: String,
+    /// The row's cells, by column header.
+    pub cells: Vec<(String, String)>,
+}
+
+impl ManifestFile {
+    /// The cell under the column whose header starts with `header`.
+    pub fn cell(&self, header: &str) -> &str {
+        self.cells
+            .iter()
+            .find(|(h, _)| h.starts_with(header))
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("{}: no column {header:?}", self.path))
+    }
+}
+
+/// Every row of the file tables (those with a `sha256` column) of `manifest`
+/// whose first cell names a file under `folder/`
+/// (written `folder/name` or `` `name` `` in a table whose files live in `folder`).
+pub fn manifest_files(
+    root: &Path,
+    manifest: &str,
+    folder: &str,
+    extension: &str,
+) -> Vec<ManifestFile> {
+    let text = std::fs::read_to_string(root.join(manifest)).expect("manifest is readable");
+    let mut headers: Vec<String> = Vec::new();
+    let mut files = Vec::new();
+    for line in text.lines() {
+        let cells: Vec<String> = line
+            .trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().trim_matches('`').to_string())
+            .collect();
+        if !line.starts_with('|') {
+            headers.clear();
+            continue;
+        }
+        if headers.is_empty() {
+            headers = cells;
+            continue;
+        }
+        // Only the file tables (the ones with a checksum column) list files.
+        if !headers.iter().any(|h| h == "sha256") {
+            continue;
+        }
+        let Some(first) = cells.first() else { continue };
+        let name = first.strip_prefix(&format!("{folder}/")).unwrap_or(first);
+        if name.ends_with(extension) && !name.contains('/') && !name.contains(' ') {
+            files.push(ManifestFile {
+                path: format!("{folder}/{name}"),
+                cells: headers.iter().cloned().zip(cells.iter().cloned()).collect(),
+            });
+        }
+    }
+    files
+}
+
+/// The files with `extension` actually present in `root/folder`, sorted.
+pub fn files_in(root: &Path, folder: &str, extension: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root.join(folder))
+        .expect("corpus folder is readable")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(extension))
+        .map(|n| format!("{folder}/{n}"))
+        .collect();
+    names.sort();
+    names
+}
