@@ -75,6 +75,9 @@ pub struct ContainerAttrs {
 
 #[derive(Default)]
 pub struct FieldAttrs {
+    /// A key failed to parse (already reported): checks that depend on the
+    /// attributes would only add noise.
+    pub broken: bool,
     pub tag: Option<At<TagLit>>,
     pub count: Option<At<CountSpec>>,
     pub until_end: Option<At<()>>,
@@ -91,6 +94,8 @@ pub struct FieldAttrs {
 
 #[derive(Default)]
 pub struct VariantAttrs {
+    /// A key failed to parse (already reported).
+    pub broken: bool,
     pub tag: Option<At<TagLit>>,
     pub chunk: Option<At<TagLit>>,
     pub unknown: Option<At<()>>,
@@ -137,12 +142,16 @@ fn parse_tag(meta: &ParseNestedMeta) -> syn::Result<TagLit> {
     };
     match <[u8; 4]>::try_from(bytes.as_slice()) {
         Ok(bytes) => Ok(TagLit { bytes, span }),
-        Err(_) => Err(syn::Error::new(
+        Err(_) if bytes.len() < 4 => Err(syn::Error::new(
             span,
             format!(
                 "a tag is exactly 4 bytes, this one has {} (pad with spaces: \"TRI \")",
                 bytes.len()
             ),
+        )),
+        Err(_) => Err(syn::Error::new(
+            span,
+            format!("a tag is exactly 4 bytes, this one has {}", bytes.len()),
         )),
     }
 }
@@ -162,14 +171,24 @@ fn parse_paren<T>(
 }
 
 const COUNT_PREFIXES: [&str; 4] = ["u8", "u16", "u32", "u64"];
+const OTHER_INTEGERS: [&str; 8] = ["i8", "i16", "i32", "i64", "u128", "i128", "usize", "isize"];
+/// Integer types an enum of values can be stored as.
+pub const REPR_INTEGERS: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
 
 fn parse_count(meta: &ParseNestedMeta) -> syn::Result<CountSpec> {
     let expr = parse_expr(meta)?;
     if let Expr::Path(p) = &expr
         && let Some(ident) = p.path.get_ident()
-        && COUNT_PREFIXES.iter().any(|t| ident == t)
     {
-        return Ok(CountSpec::Prefix(ident.clone()));
+        if COUNT_PREFIXES.iter().any(|t| ident == t) {
+            return Ok(CountSpec::Prefix(ident.clone()));
+        }
+        if OTHER_INTEGERS.iter().any(|t| ident == t) {
+            return Err(syn::Error::new(
+                ident.span(),
+                "a count prefix is `u8`, `u16`, `u32` or `u64` (an unsigned fixed-size integer)",
+            ));
+        }
     }
     if let Expr::Binary(bin) = &expr
         && matches!(bin.op, syn::BinOp::Div(_))
@@ -196,13 +215,15 @@ fn parse_count(meta: &ParseNestedMeta) -> syn::Result<CountSpec> {
     Ok(CountSpec::Expr(expr))
 }
 
-/// Runs `f` on each key of each `#[format(...)]` attribute in `attrs`.
+/// Runs `f` on each key of each `#[format(...)]` attribute in `attrs`; returns
+/// false if any key was unknown or failed to parse.
 fn for_each_key(
     cx: &Ctxt,
     attrs: &[Attribute],
     mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<bool>,
     valid: &str,
-) {
+) -> bool {
+    let mut ok = true;
     for attr in attrs.iter().filter(|a| a.path().is_ident("format")) {
         let result = attr.parse_nested_meta(|meta| {
             if f(&meta)? {
@@ -216,8 +237,10 @@ fn for_each_key(
         });
         if let Err(e) = result {
             cx.syn_error(e);
+            ok = false;
         }
     }
+    ok
 }
 
 pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
@@ -271,7 +294,7 @@ fn parse_one_expr(input: syn::parse::ParseStream) -> syn::Result<Expr> {
 
 pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut out = FieldAttrs::default();
-    for_each_key(
+    let ok = for_each_key(
         cx,
         attrs,
         |meta| {
@@ -307,12 +330,13 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         },
         FIELD_KEYS,
     );
+    out.broken = !ok;
     out
 }
 
 pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     let mut out = VariantAttrs::default();
-    for_each_key(
+    let ok = for_each_key(
         cx,
         attrs,
         |meta| {
@@ -334,6 +358,7 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
         },
         VARIANT_KEYS,
     );
+    out.broken = !ok;
     out
 }
 
@@ -343,9 +368,7 @@ pub fn repr_int(attrs: &[Attribute]) -> Option<Ident> {
     for attr in attrs.iter().filter(|a| a.path().is_ident("repr")) {
         let _ = attr.parse_nested_meta(|meta| {
             if let Some(ident) = meta.path.get_ident()
-                && ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"]
-                    .iter()
-                    .any(|t| ident == t)
+                && REPR_INTEGERS.iter().any(|t| ident == t)
             {
                 found = Some(ident.clone());
             }

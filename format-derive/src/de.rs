@@ -176,7 +176,7 @@ fn value_read(d: &DataField) -> TokenStream {
             let extra = d.args.iter().flatten();
             quote!((#read)(__r #(, #extra)*))
         }
-        ValueSpec::Vec { elem, len } => match len {
+        ValueSpec::Vec { elem, len, .. } => match len {
             Len::Prefix(c) => quote! {{
                 let __n = <#c as #p::CountPrefix>::read(__r)?;
                 #p::decode_vec::<#elem>(__r, __n, #args)

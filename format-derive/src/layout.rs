@@ -97,7 +97,7 @@ fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
     let (ty, size) = match &d.value {
         ValueSpec::Single => (type_text(d.value_ty), size_text(d.value_ty)),
         ValueSpec::Custom { .. } => (type_text(d.value_ty), "custom".into()),
-        ValueSpec::Vec { elem, len } => {
+        ValueSpec::Vec { elem, len, .. } => {
             let each = size_text(elem);
             let n = match len {
                 Len::Prefix(c) => {

@@ -32,8 +32,8 @@
 //! | `optional` | with `tag`: an `Option` present if the next tag is that tag |
 //! | `args(<expr>, ...)` | arguments for the field's type (for a `Vec`, passed to each element) |
 //! | `calc = <expr>` | a `Derived<T>` field: `T` on disk, computed from the data on write, never stored |
-//! | `read_with = f, write_with = g` | hand-written functions for a layout that cannot be declared |
-//! | `sets_version` | after reading or writing, the field's value becomes the context's version |
+//! | `read_with = f, write_with = g` | hand-written functions for a layout that cannot be declared: `f(&mut Reader, args...) -> Result<T>`, `g(&T, &mut Writer, args...) -> Result<()>` (for an `if`/`optional` field, `T` is the type inside the `Option`) |
+//! | `sets_version` | on a `u8`/`u16`/`u32` field: after reading or writing it, its value becomes the context's version |
 //! | `skip` | not on disk (`Default` on read) |
 //!
 //! In expressions, earlier fields are in scope by name (integers, floats and

@@ -75,8 +75,12 @@ pub enum ValueSpec<'a> {
     Single,
     /// Hand-written read and write functions.
     Custom { read: Expr, write: Expr },
-    /// A `Vec` whose length is found as `len` says.
-    Vec { elem: &'a Type, len: Len },
+    /// A `Vec` whose length is found as `len` says (`span`: the length attribute).
+    Vec {
+        elem: &'a Type,
+        len: Len,
+        span: Span,
+    },
 }
 
 pub enum Len {
@@ -129,6 +133,11 @@ pub fn generic_arg<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
         Some(GenericArgument::Type(t)) if args.args.len() == 1 => Some(t),
         _ => None,
     }
+}
+
+/// True if `ty` is the plain path `name`.
+fn is_named(ty: &Type, name: &str) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident(name))
 }
 
 /// True for scalar types that expressions see by value (others by reference).
@@ -241,7 +250,7 @@ fn plain_fields<'a>(
 }
 
 fn struct_fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
-    let mut out: Vec<Field<'a>> = fields
+    let out: Vec<Field<'a>> = fields
         .iter()
         .enumerate()
         .map(|(i, f)| {
@@ -269,40 +278,31 @@ fn struct_fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
             }
         })
         .collect();
-    check_field_order(cx, fields, &mut out);
+    check_field_order(cx, &out);
     out
 }
 
 /// `count = size / N` and `until_end` consume the rest of the region, so their
 /// position among the fields is constrained.
-fn check_field_order(cx: &Ctxt, ast: &Fields, fields: &mut [Field<'_>]) {
-    let on_disk: Vec<usize> = fields
+fn check_field_order(cx: &Ctxt, fields: &[Field<'_>]) {
+    let on_disk: Vec<&Field> = fields
         .iter()
-        .enumerate()
-        .filter(|(_, f)| !matches!(f.kind, FieldKind::Skip))
-        .map(|(i, _)| i)
+        .filter(|f| !matches!(f.kind, FieldKind::Skip))
         .collect();
-    let last = on_disk.last().copied();
-    for (pos, &i) in on_disk.iter().enumerate() {
-        let Some(field) = fields.get(i) else { continue };
+    for (pos, field) in on_disk.iter().enumerate() {
         let FieldKind::Data(data) = &field.kind else {
             continue;
         };
-        let ValueSpec::Vec { len, .. } = &data.value else {
+        let ValueSpec::Vec { len, span, .. } = &data.value else {
             continue;
         };
-        let span = ast.iter().nth(i).map_or_else(Span::call_site, |f| {
-            f.ident
-                .as_ref()
-                .map_or_else(|| syn::spanned::Spanned::span(&f.ty), Ident::span)
-        });
         match len {
-            Len::Stride(_) if on_disk.len() != 1 || pos != 0 => cx.error_at(
-                span,
+            Len::Stride(_) if on_disk.len() != 1 => cx.error_at(
+                *span,
                 "`count = size / N` reads the whole enclosing chunk, so it must be the only field on disk",
             ),
-            Len::UntilEnd if Some(i) != last => cx.error_at(
-                span,
+            Len::UntilEnd if pos + 1 != on_disk.len() => cx.error_at(
+                *span,
                 "`until_end` reads to the end of the enclosing region, so it must be the last field",
             ),
             _ => {}
@@ -311,6 +311,10 @@ fn check_field_order(cx: &Ctxt, ast: &Fields, fields: &mut [Field<'_>]) {
 }
 
 fn field_kind<'a>(cx: &Ctxt, f: &'a syn::Field, mut a: attr::FieldAttrs) -> FieldKind<'a> {
+    if a.broken {
+        // Already reported; checking what was left would only add noise.
+        return FieldKind::Skip;
+    }
     if let Some(skip) = &a.skip {
         let others = [
             a.tag.as_ref().map(|x| x.span),
@@ -406,6 +410,14 @@ fn field_kind<'a>(cx: &Ctxt, f: &'a syn::Field, mut a: attr::FieldAttrs) -> Fiel
         );
     }
 
+    if let Some(sv) = &a.sets_version
+        && !(presence.is_none() && ["u8", "u16", "u32"].iter().any(|t| is_named(&f.ty, t)))
+    {
+        cx.error_at(
+            sv.span,
+            "`sets_version` needs a `u8`, `u16` or `u32` field: its value becomes the version",
+        );
+    }
     let value = value_spec(cx, &a, value_ty);
     FieldKind::Data(Box::new(DataField {
         cond: a.cond.map(|c| c.value),
@@ -466,7 +478,7 @@ fn value_spec<'a>(cx: &Ctxt, a: &attr::FieldAttrs, value_ty: &'a Type) -> ValueS
 
     let elem = generic_arg(value_ty, "Vec");
     match (lens.into_iter().next(), elem) {
-        (Some((_, len)), Some(elem)) => ValueSpec::Vec { elem, len },
+        (Some((span, len)), Some(elem)) => ValueSpec::Vec { elem, len, span },
         (Some((span, _)), None) => {
             cx.error_at(
                 span,
@@ -508,6 +520,9 @@ fn enum_body<'a>(
     let mut unknown_seen = false;
     for v in &data.variants {
         let a = attr::variant(cx, &v.attrs);
+        if a.broken {
+            continue;
+        }
         let ty = match &v.fields {
             Fields::Unnamed(f) if f.unnamed.len() == 1 => f.unnamed.first().map(|f| &f.ty),
             _ => None,
@@ -584,7 +599,15 @@ fn value_enum<'a>(
 ) -> Body<'a> {
     let repr = match (attr::repr_int(&input.attrs), &attrs.repr) {
         (Some(r), _) => r,
-        (None, Some(At { value: r, .. })) => r.clone(),
+        (None, Some(At { value: r, span })) => {
+            if !attr::REPR_INTEGERS.iter().any(|t| r == t) {
+                cx.error_at(
+                    *span,
+                    "`repr` is the on-disk integer type: one of u8, u16, u32, u64, i8, i16, i32, i64",
+                );
+            }
+            r.clone()
+        }
         (None, None) => {
             cx.error_spanned(
                 &input.ident,

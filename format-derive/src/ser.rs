@@ -196,7 +196,7 @@ fn value_write(d: &DataField, name: &str, v: &TokenStream) -> TokenStream {
             let extra = d.args.iter().flatten();
             quote!((#write)(#v, __w #(, #extra)*))
         }
-        ValueSpec::Vec { elem, len } => match len {
+        ValueSpec::Vec { elem, len, .. } => match len {
             Len::Prefix(c) => quote!(#p::encode_prefixed::<#c, #elem>(__w, #v, #args, #name)),
             Len::Expr(e) => quote! {{
                 let __n = #p::count_value(#e, __w.pos())?;

@@ -1,0 +1,6 @@
+use format_core::Codec;
+
+#[derive(Codec)]
+enum Nothing {}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use format_core::Codec;
+
+#[derive(Codec)]
+struct Tracks {
+    #[format(tagged)]
+    values: Vec<u32>,
+}
+
+fn main() {}
