@@ -77,7 +77,7 @@ pub fn decode_stride<T: Decode>(
 ) -> Result<Vec<T>> {
     let start = r.pos();
     let size = r.remaining();
-    if size % stride != 0 {
+    if !size.is_multiple_of(stride) {
         return Err(Error::invalid(
             start,
             format!("size {size} is not a multiple of the {stride}-byte element size"),

@@ -596,3 +596,41 @@ fn plain_arrays_are_one_copy_and_exact() {
         [0x7fc0_0000, 0x8000_0000, 0xffff_ffff]
     );
 }
+
+/// A field named like a context value shadows it for the fields after it only,
+/// on both sides.
+#[derive(format_core::Codec, Debug, PartialEq)]
+struct Shadowing {
+    #[format(if = version > 100)]
+    before: Option<u8>,
+    version: u32,
+    #[format(if = version == 7)]
+    after: Option<u8>,
+    #[format(if = format_flags & 0x4 != 0)]
+    big_alpha: Option<u16>,
+}
+
+#[test]
+fn expressions_see_the_same_names_when_reading_and_writing() {
+    let ctx = Context::new().with_version(200).with_flags(0x4);
+    let value = Shadowing {
+        before: Some(1),
+        version: 7,
+        after: Some(2),
+        big_alpha: Some(3),
+    };
+    let bytes = encode(&value, ctx).unwrap();
+    assert_eq!(bytes, [1, 7, 0, 0, 0, 2, 3, 0]);
+    assert_eq!(decode::<Shadowing>(&bytes, ctx).unwrap(), value);
+
+    let ctx = Context::new().with_version(50);
+    let value = Shadowing {
+        before: None,
+        version: 8,
+        after: None,
+        big_alpha: None,
+    };
+    let bytes = encode(&value, ctx).unwrap();
+    assert_eq!(bytes, [8, 0, 0, 0]);
+    assert_eq!(decode::<Shadowing>(&bytes, ctx).unwrap(), value);
+}

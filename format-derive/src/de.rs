@@ -73,7 +73,7 @@ fn context_bindings() -> TokenStream {
         #[allow(unused_variables)]
         let version = __r.ctx().version;
         #[allow(unused_variables)]
-        let flags = __r.ctx().flags;
+        let format_flags = __r.ctx().flags;
     }
 }
 

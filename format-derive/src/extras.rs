@@ -87,7 +87,7 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
         impl #ig #core::Tagged for #ident #tg #wc {
             fn accepts(__tag: #core::FourCC, __ctx: &#core::Context) -> bool {
                 let version = __ctx.version;
-                let flags = __ctx.flags;
+                let format_flags = __ctx.flags;
                 false #(|| #checks)*
             }
         }

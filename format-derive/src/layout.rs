@@ -120,8 +120,21 @@ fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
                         note: f.doc.clone(),
                     });
                 }
-                Len::UntilEnd => "until the end".to_string(),
-                Len::Tagged => "while the tag is known".to_string(),
+                Len::UntilEnd | Len::Tagged => {
+                    let how = if matches!(len, Len::UntilEnd) {
+                        "until the enclosing chunk ends"
+                    } else {
+                        "while the next tag is one it knows, any order"
+                    };
+                    condition.push(how.to_string());
+                    return rows.push(Row {
+                        field: f.name.clone(),
+                        ty: format!("{}[…]", type_text(elem)),
+                        size: "var".into(),
+                        condition: condition.join(", "),
+                        note: f.doc.clone(),
+                    });
+                }
             };
             (format!("{}[{n}]", type_text(elem)), format!("{n} × {each}"))
         }

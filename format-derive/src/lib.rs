@@ -37,8 +37,11 @@
 //! | `skip` | not on disk (`Default` on read) |
 //!
 //! In expressions, earlier fields are in scope by name (integers, floats and
-//! `bool` by value, other types by reference), as are the container's arguments,
-//! `version` and `flags` from the context.
+//! `bool` by value, other types by reference), as are the container's arguments
+//! and, from the context, `version` and `format_flags`. Reading and writing see
+//! exactly the same names: a field is visible to the fields after it (a `calc`
+//! expression, evaluated on write only, sees every field). Conditions on enum
+//! variants see only `version` and `format_flags`.
 //!
 //! # Variant attributes (enums)
 //!

@@ -2,7 +2,7 @@
 //! sizes derived from the data, presence checked against the context.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use crate::common::{
     args_type, args_value, bind_args, binds_by_value, core, expr_text, impl_attrs, private,
@@ -69,7 +69,24 @@ fn context_bindings() -> TokenStream {
         #[allow(unused_variables)]
         let version = __w.ctx().version;
         #[allow(unused_variables)]
-        let flags = __w.ctx().flags;
+        let format_flags = __w.ctx().flags;
+    }
+}
+
+/// `let name = self.name;` (scalars) or `let name = &self.name;`, as `de` binds them.
+fn bind_field(f: &Field) -> Option<TokenStream> {
+    let local = &f.local;
+    let member = &f.member;
+    match &f.kind {
+        FieldKind::Data(_) if binds_by_value(f.ty) => Some(quote! {
+            #[allow(unused_variables)]
+            let #local = self.#member;
+        }),
+        FieldKind::Data(_) => Some(quote! {
+            #[allow(unused_variables)]
+            let #local = &self.#member;
+        }),
+        FieldKind::Skip | FieldKind::Calc { .. } => None,
     }
 }
 
@@ -77,45 +94,42 @@ fn struct_body(fields: &[Field]) -> TokenStream {
     let core = core();
     let p = private();
     let ctx = context_bindings();
-    // Every stored field is visible to every expression (calc may look ahead).
-    let binds = fields.iter().filter_map(|f| {
-        let local = &f.local;
-        let member = &f.member;
-        match &f.kind {
-            FieldKind::Data(_) if binds_by_value(f.ty) => Some(quote! {
-                #[allow(unused_variables)]
-                let #local = self.#member;
-            }),
-            FieldKind::Data(_) => Some(quote! {
-                #[allow(unused_variables)]
-                let #local = &self.#member;
-            }),
-            FieldKind::Skip | FieldKind::Calc { .. } => None,
-        }
-    });
+    // Computed values are worked out first, each seeing every stored field
+    // (`calc = keys.len()` looks ahead), in a scope of its own.
+    let all_fields: Vec<TokenStream> = fields.iter().filter_map(bind_field).collect();
     let calcs = fields.iter().filter_map(|f| {
         let FieldKind::Calc { expr, disk_ty } = &f.kind else {
             return None;
         };
-        let local = &f.local;
+        let hidden = format_ident!("__calc_{}", f.local);
         let name = &f.name;
         Some(quote! {
-            let #local: #disk_ty = <#disk_ty as ::core::convert::TryFrom<_>>::try_from(#expr)
-                .map_err(|_| #p::calc_overflow(__w, #name))?;
+            let #hidden: #disk_ty = {
+                #(#all_fields)*
+                <#disk_ty as ::core::convert::TryFrom<_>>::try_from(#expr)
+                    .map_err(|_| #p::calc_overflow(__w, #name))?
+            };
         })
     });
+    // Then fields are written in order; each becomes visible to the expressions
+    // of the fields after it, exactly as while reading.
     let writes = fields.iter().map(|f| {
         let name = &f.name;
         let local = &f.local;
         let member = &f.member;
         match &f.kind {
             FieldKind::Skip => quote!(),
-            FieldKind::Calc { disk_ty, .. } => quote! {
-                <#disk_ty as #core::Encode>::encode(&#local, __w, ())
-                    .map_err(|__e| __e.in_field(#name))?;
-            },
+            FieldKind::Calc { disk_ty, .. } => {
+                let hidden = format_ident!("__calc_{}", f.local);
+                quote! {
+                    let #local: #disk_ty = #hidden;
+                    <#disk_ty as #core::Encode>::encode(&#local, __w, ())
+                        .map_err(|__e| __e.in_field(#name))?;
+                }
+            }
             FieldKind::Data(d) => {
                 let write = data_write(d, name, &quote!(&self.#member));
+                let bind = bind_field(f);
                 let sets_version = d.sets_version.then(|| {
                     quote! {
                         __w.ctx_mut().version = ::core::convert::Into::<u32>::into(
@@ -127,6 +141,7 @@ fn struct_body(fields: &[Field]) -> TokenStream {
                 quote! {
                     (|__w: &mut #core::Writer| -> #core::Result<()> { #write })(__w)
                         .map_err(|__e| __e.in_field(#name))?;
+                    #bind
                     #sets_version
                 }
             }
@@ -134,7 +149,6 @@ fn struct_body(fields: &[Field]) -> TokenStream {
     });
     quote! {
         #ctx
-        #(#binds)*
         #(#calcs)*
         #(#writes)*
         ::core::result::Result::Ok(())
