@@ -92,6 +92,29 @@ pub struct FieldAttrs {
     pub sets_version: Option<At<()>>,
 }
 
+impl FieldAttrs {
+    /// The keys given, with their spans (for "takes no other attribute" checks).
+    pub fn present(&self) -> Vec<(&'static str, Span)> {
+        let keys = [
+            ("tag", self.tag.as_ref().map(|x| x.span)),
+            ("count", self.count.as_ref().map(|x| x.span)),
+            ("until_end", self.until_end.as_ref().map(|x| x.span)),
+            ("tagged", self.tagged.as_ref().map(|x| x.span)),
+            ("if", self.cond.as_ref().map(|x| x.span)),
+            ("optional", self.optional.as_ref().map(|x| x.span)),
+            ("args", self.args.as_ref().map(|x| x.span)),
+            ("calc", self.calc.as_ref().map(|x| x.span)),
+            ("read_with", self.read_with.as_ref().map(|x| x.span)),
+            ("write_with", self.write_with.as_ref().map(|x| x.span)),
+            ("skip", self.skip.as_ref().map(|x| x.span)),
+            ("sets_version", self.sets_version.as_ref().map(|x| x.span)),
+        ];
+        keys.into_iter()
+            .filter_map(|(key, span)| Some((key, span?)))
+            .collect()
+    }
+}
+
 #[derive(Default)]
 pub struct VariantAttrs {
     /// A key failed to parse (already reported).
