@@ -1,5 +1,6 @@
 //! Shared inputs for the benchmarks: corpus files when `../shared/corpus` is
 //! present, generated data otherwise.
+#![warn(missing_docs)]
 
 use std::path::{Path, PathBuf};
 

@@ -246,6 +246,33 @@ impl<'a> Reader<'a> {
         Ok(items)
     }
 
+    /// Takes the next `len` bytes as a reader of their own (same input, same
+    /// absolute offsets, a copy of the context), for hand-written code that
+    /// navigates inside a chunk by offsets. This reader moves past them.
+    ///
+    /// ```
+    /// use format_core::Reader;
+    /// let data = [1, 0, 2, 0, 3, 0];
+    /// let mut r = Reader::new(&data);
+    /// let mut body = r.sub(4)?;
+    /// assert_eq!((body.pos(), body.end()), (0, 4));
+    /// assert_eq!(body.u16()?, 1);
+    /// assert!(body.u32().is_err()); // bounded to 4 bytes
+    /// assert_eq!(r.u16()?, 3);
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    pub fn sub(&mut self, len: usize) -> Result<Reader<'a>> {
+        let start = self.pos;
+        self.skip(len)?;
+        Ok(Reader {
+            data: self.data,
+            pos: start,
+            end: start + len,
+            ctx: self.ctx,
+            diagnostics: Vec::new(),
+        })
+    }
+
     /// Runs `body` on a region of the next `len` bytes, which it must consume
     /// exactly (a hand-bounded region, e.g. a length given by a header field).
     pub fn with_limit<T>(

@@ -55,6 +55,8 @@
 //! [`Decode`]: https://docs.rs/format-core/latest/format_core/trait.Decode.html
 //! [`Encode`]: https://docs.rs/format-core/latest/format_core/trait.Encode.html
 
+#![warn(missing_docs)]
+
 mod attr;
 mod common;
 mod ctxt;
