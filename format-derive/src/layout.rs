@@ -98,8 +98,9 @@ fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
         ValueSpec::Single => (type_text(d.value_ty), size_text(d.value_ty)),
         ValueSpec::Custom { .. } => (type_text(d.value_ty), "custom".into()),
         ValueSpec::Vec { elem, len, .. } => {
+            let elem_ty = type_text(elem);
             let each = size_text(elem);
-            let n = match len {
+            match len {
                 Len::Prefix(c) => {
                     rows.push(Row {
                         field: format!("{} count", f.name),
@@ -108,35 +109,22 @@ fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
                         condition: condition.join(", "),
                         note: String::new(),
                     });
-                    "count".to_string()
+                    (format!("{elem_ty}[count]"), format!("count × {each}"))
                 }
-                Len::Expr(e) => format!("`{}`", expr_text(e)),
-                Len::Stride(n) => {
-                    return rows.push(Row {
-                        field: f.name.clone(),
-                        ty: format!("{}[size / {n}]", type_text(elem)),
-                        size: "size".into(),
-                        condition: condition.join(", "),
-                        note: f.doc.clone(),
-                    });
+                Len::Expr(e) => {
+                    let n = format!("`{}`", expr_text(e));
+                    (format!("{elem_ty}[{n}]"), format!("{n} × {each}"))
                 }
-                Len::UntilEnd | Len::Tagged => {
-                    let how = if matches!(len, Len::UntilEnd) {
-                        "until the enclosing chunk ends"
-                    } else {
-                        "while the next tag is one it knows, any order"
-                    };
-                    condition.push(how.to_string());
-                    return rows.push(Row {
-                        field: f.name.clone(),
-                        ty: format!("{}[…]", type_text(elem)),
-                        size: "var".into(),
-                        condition: condition.join(", "),
-                        note: f.doc.clone(),
-                    });
+                Len::Stride(n) => (format!("{elem_ty}[size / {n}]"), "size".into()),
+                Len::UntilEnd => {
+                    condition.push("until the enclosing chunk ends".into());
+                    (format!("{elem_ty}[…]"), "var".into())
                 }
-            };
-            (format!("{}[{n}]", type_text(elem)), format!("{n} × {each}"))
+                Len::Tagged => {
+                    condition.push("while the next tag is one it knows, any order".into());
+                    (format!("{elem_ty}[…]"), "var".into())
+                }
+            }
         }
     };
     rows.push(Row {
