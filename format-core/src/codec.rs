@@ -4,7 +4,7 @@
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use crate::{Context, Error, FourCC, Plain, Reader, Result, Writer};
+use crate::{Context, FourCC, Plain, Reader, Result, Writer};
 
 /// A type that can be read from a [`Reader`].
 ///
@@ -22,8 +22,10 @@ pub trait Decode: Sized {
     /// Reads one value.
     fn decode(r: &mut Reader<'_>, args: Self::Args) -> Result<Self>;
 
-    /// Reads `count` values. The default checks `count` against the bytes left,
-    /// then reads them one by one; plain types override it with one bulk copy.
+    /// Reads `count` values. The count comes from the data, so an implementation
+    /// must check it against the bytes left ([`Reader::check_count`]) before
+    /// allocating: the default does, then reads the values one by one; plain
+    /// types override it with one bulk copy (whose count is checked the same way).
     fn decode_many(r: &mut Reader<'_>, count: usize, args: Self::Args) -> Result<Vec<Self>> {
         let count = r.check_count(count as u64, Self::MIN_SIZE)?;
         let mut items = Vec::with_capacity(count);
@@ -150,13 +152,4 @@ pub fn encode<T: Encode<Args = ()> + ?Sized>(value: &T, ctx: Context) -> Result<
     let mut w = Writer::with_context(ctx);
     value.encode(&mut w, ())?;
     Ok(w.into_bytes())
-}
-
-/// `Error` for a count that does not match its array on write.
-#[cold]
-pub(crate) fn count_mismatch(w: &Writer, field: &'static str, len: usize, count: u64) -> Error {
-    Error::inconsistent(
-        w.pos(),
-        alloc::format!("`{field}` has {len} elements but its count says {count}"),
-    )
 }

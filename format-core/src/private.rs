@@ -11,7 +11,6 @@ pub use core::result::Result::{Err, Ok};
 
 use alloc::format;
 
-use crate::codec::count_mismatch;
 use crate::{Decode, Encode, Error, FourCC, Reader, Result, Tagged, Writer};
 
 /// A count stored in front of its array (`count = u32`).
@@ -62,11 +61,12 @@ pub fn count_value<C: TryInto<u64> + Copy + core::fmt::Debug>(
         .map_err(|_| Error::invalid(offset, format!("count {value:?} is negative or too large")))
 }
 
-/// Reads `count` elements after checking the count against the bytes left.
+/// Reads `count` elements; `decode_many` checks the count against the bytes
+/// left before allocating. (A count beyond `usize` saturates, which that check
+/// then refuses.)
 #[inline]
 pub fn decode_vec<T: Decode>(r: &mut Reader<'_>, count: u64, args: T::Args) -> Result<Vec<T>> {
-    let count = r.check_count(count, T::MIN_SIZE)?;
-    T::decode_many(r, count, args)
+    T::decode_many(r, usize::try_from(count).unwrap_or(usize::MAX), args)
 }
 
 /// Reads elements of exactly `stride` bytes until the region ends (`count = size / N`).
@@ -97,10 +97,15 @@ pub fn decode_stride<T: Decode>(
     Ok(items)
 }
 
-/// Reads elements until the enclosing region ends.
-pub fn decode_until_end<T: Decode>(r: &mut Reader<'_>, args: T::Args) -> Result<Vec<T>> {
+/// Reads elements while `more` says so. Every element must consume at least
+/// one byte, so the loop (and the list) is bounded by the region's size.
+fn decode_while<T: Decode>(
+    r: &mut Reader<'_>,
+    args: T::Args,
+    more: impl Fn(&Reader<'_>) -> bool,
+) -> Result<Vec<T>> {
     let mut items = Vec::new();
-    while !r.is_empty() {
+    while more(r) {
         let before = r.pos();
         let item = T::decode(r, args.clone()).map_err(|e| e.at_index(items.len()))?;
         if r.pos() == before {
@@ -115,23 +120,16 @@ pub fn decode_until_end<T: Decode>(r: &mut Reader<'_>, args: T::Args) -> Result<
     Ok(items)
 }
 
+/// Reads elements until the enclosing region ends.
+pub fn decode_until_end<T: Decode>(r: &mut Reader<'_>, args: T::Args) -> Result<Vec<T>> {
+    decode_while(r, args, |r| !r.is_empty())
+}
+
 /// Reads tagged sub-chunks while the next tag is one `T` accepts.
 pub fn decode_tagged<T: Decode + Tagged>(r: &mut Reader<'_>, args: T::Args) -> Result<Vec<T>> {
-    let mut items = Vec::new();
-    while let Some(tag) = r.peek_tag() {
-        if !T::accepts(tag, r.ctx()) {
-            break;
-        }
-        let before = r.pos();
-        let item = T::decode(r, args.clone()).map_err(|e| e.at_index(items.len()))?;
-        if r.pos() == before {
-            return Err(
-                Error::invalid(before, "a tagged element consumed no bytes").at_index(items.len())
-            );
-        }
-        items.push(item);
-    }
-    Ok(items)
+    decode_while(r, args, |r| {
+        r.peek_tag().is_some_and(|tag| T::accepts(tag, r.ctx()))
+    })
 }
 
 /// True if the next tag is `tag`.
@@ -158,7 +156,10 @@ pub fn check_len(w: &Writer, field: &'static str, len: usize, count: u64) -> Res
     if len as u64 == count {
         Ok(())
     } else {
-        Err(count_mismatch(w, field, len, count))
+        Err(Error::inconsistent(
+            w.pos(),
+            format!("`{field}` has {len} elements but its count says {count}"),
+        ))
     }
 }
 

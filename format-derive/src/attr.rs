@@ -315,6 +315,28 @@ fn parse_one_expr(input: syn::parse::ParseStream) -> syn::Result<Expr> {
     input.parse()
 }
 
+/// The keys fields and variants have in common: `tag`, `if` and `args`.
+/// Returns whether `meta` was one of them.
+fn shared_key(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    tag: &mut Option<At<TagLit>>,
+    cond: &mut Option<At<Expr>>,
+    args: &mut Option<At<Vec<Expr>>>,
+) -> syn::Result<bool> {
+    let p = &meta.path;
+    if p.is_ident("tag") {
+        set(cx, tag, meta, parse_tag(meta)?);
+    } else if p.is_ident("if") {
+        set(cx, cond, meta, parse_expr(meta)?);
+    } else if p.is_ident("args") {
+        set(cx, args, meta, parse_paren(meta, parse_one_expr)?);
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
 pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     let ok = for_each_key(
@@ -322,20 +344,16 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         attrs,
         |meta| {
             let p = &meta.path;
-            if p.is_ident("tag") {
-                set(cx, &mut out.tag, meta, parse_tag(meta)?);
+            if shared_key(cx, meta, &mut out.tag, &mut out.cond, &mut out.args)? {
+                // `tag`, `if` or `args`: stored.
             } else if p.is_ident("count") {
                 set(cx, &mut out.count, meta, parse_count(meta)?);
             } else if p.is_ident("until_end") {
                 flag(cx, &mut out.until_end, meta);
             } else if p.is_ident("tagged") {
                 flag(cx, &mut out.tagged, meta);
-            } else if p.is_ident("if") {
-                set(cx, &mut out.cond, meta, parse_expr(meta)?);
             } else if p.is_ident("optional") {
                 flag(cx, &mut out.optional, meta);
-            } else if p.is_ident("args") {
-                set(cx, &mut out.args, meta, parse_paren(meta, parse_one_expr)?);
             } else if p.is_ident("calc") {
                 set(cx, &mut out.calc, meta, parse_expr(meta)?);
             } else if p.is_ident("read_with") {
@@ -364,16 +382,12 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
         attrs,
         |meta| {
             let p = &meta.path;
-            if p.is_ident("tag") {
-                set(cx, &mut out.tag, meta, parse_tag(meta)?);
+            if shared_key(cx, meta, &mut out.tag, &mut out.cond, &mut out.args)? {
+                // `tag`, `if` or `args`: stored.
             } else if p.is_ident("chunk") {
                 set(cx, &mut out.chunk, meta, parse_tag(meta)?);
             } else if p.is_ident("unknown") {
                 flag(cx, &mut out.unknown, meta);
-            } else if p.is_ident("if") {
-                set(cx, &mut out.cond, meta, parse_expr(meta)?);
-            } else if p.is_ident("args") {
-                set(cx, &mut out.args, meta, parse_paren(meta, parse_one_expr)?);
             } else {
                 return Ok(false);
             }

@@ -173,7 +173,17 @@ fn data_min_size(d: &DataField) -> TokenStream {
     quote!((#tag + #value))
 }
 
-/// The type a field is bound as in expressions: by value for scalars.
-pub fn binds_by_value(ty: &Type) -> bool {
-    crate::model::is_scalar(ty)
+/// `let local = source;` for scalars, `let local = &source;` otherwise: how a
+/// field is seen by the expressions after it. Reading and writing both bind
+/// through here, so the two directions cannot disagree.
+pub fn bind_local(local: &syn::Ident, source: &TokenStream, ty: &Type) -> TokenStream {
+    let value = if crate::model::is_scalar(ty) {
+        quote!(#source)
+    } else {
+        quote!(&#source)
+    };
+    quote! {
+        #[allow(unused_variables)]
+        let #local = #value;
+    }
 }

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::common::{
-    args_type, args_value, bind_args, binds_by_value, core, impl_attrs, min_size, private,
+    args_type, args_value, bind_args, bind_local, core, impl_attrs, min_size, private,
     split_generics, tag_expr,
 };
 use crate::model::{
@@ -96,11 +96,7 @@ fn struct_body(fields: &[Field]) -> TokenStream {
             },
             FieldKind::Data(d) => {
                 let read = data_read(d);
-                let bind = if binds_by_value(ty) {
-                    quote!(let #local = #stored;)
-                } else {
-                    quote!(let #local = &#stored;)
-                };
+                let bind = bind_local(local, &quote!(#stored), ty);
                 let sets_version = d.sets_version.then(|| {
                     quote! {
                         __r.ctx_mut().version = ::core::convert::Into::<u32>::into(
@@ -114,7 +110,6 @@ fn struct_body(fields: &[Field]) -> TokenStream {
                         #read
                     })(__r)
                     .map_err(|__e| __e.in_field(#name))?;
-                    #[allow(unused_variables)]
                     #bind
                     #sets_version
                 }
@@ -216,26 +211,20 @@ fn tag_enum_body(variants: &[TagVariant]) -> TokenStream {
             let args = args_value(v.args.as_ref());
             let cond = v.cond.as_ref().map(|c| quote!(&& (#c)));
             let (tag, read) = match &v.dispatch {
-                Dispatch::Tag(t) => {
-                    let tag = tag_expr(t);
-                    (
-                        tag.clone(),
-                        quote! {
-                            __r.skip(4)?;
-                            <#ty as #core::Decode>::decode(__r, #args)
-                        },
-                    )
-                }
-                Dispatch::Chunk(t) => {
-                    let tag = tag_expr(t);
-                    (
-                        tag.clone(),
-                        quote! {
-                            __r.skip(4)?;
-                            __r.chunk(|__r| <#ty as #core::Decode>::decode(__r, #args))
-                        },
-                    )
-                }
+                Dispatch::Tag(t) => (
+                    tag_expr(t),
+                    quote! {
+                        __r.skip(4)?;
+                        <#ty as #core::Decode>::decode(__r, #args)
+                    },
+                ),
+                Dispatch::Chunk(t) => (
+                    tag_expr(t),
+                    quote! {
+                        __r.skip(4)?;
+                        __r.chunk(|__r| <#ty as #core::Decode>::decode(__r, #args))
+                    },
+                ),
                 _ => (
                     quote!(<#ty as #core::HasTag>::TAG),
                     quote!(<#ty as #core::Decode>::decode(__r, #args)),

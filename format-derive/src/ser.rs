@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::common::{
-    args_type, args_value, bind_args, binds_by_value, core, expr_text, impl_attrs, private,
+    args_type, args_value, bind_args, bind_local, core, expr_text, impl_attrs, private,
     split_generics, tag_expr,
 };
 use crate::de::{discriminant_consts, discriminant_name};
@@ -73,19 +73,11 @@ fn context_bindings() -> TokenStream {
     }
 }
 
-/// `let name = self.name;` (scalars) or `let name = &self.name;`, as `de` binds them.
+/// Binds a stored field for the expressions after it (see `common::bind_local`).
 fn bind_field(f: &Field) -> Option<TokenStream> {
-    let local = &f.local;
     let member = &f.member;
     match &f.kind {
-        FieldKind::Data(_) if binds_by_value(f.ty) => Some(quote! {
-            #[allow(unused_variables)]
-            let #local = self.#member;
-        }),
-        FieldKind::Data(_) => Some(quote! {
-            #[allow(unused_variables)]
-            let #local = &self.#member;
-        }),
+        FieldKind::Data(_) => Some(bind_local(&f.local, &quote!(self.#member), f.ty)),
         FieldKind::Skip | FieldKind::Calc { .. } => None,
     }
 }
