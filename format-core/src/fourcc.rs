@@ -16,6 +16,15 @@ impl FourCC {
         FourCC(bytes)
     }
 
+    /// A tag from a four-byte string, for constants: `const KGTR: FourCC = FourCC::of("KGTR");`
+    /// (a string of another length fails to compile there).
+    pub const fn of(tag: &str) -> Self {
+        match tag.as_bytes() {
+            [a, b, c, d] => FourCC([*a, *b, *c, *d]),
+            _ => panic!("a FourCC has exactly four bytes"),
+        }
+    }
+
     /// The four bytes in spec order.
     pub const fn bytes(self) -> [u8; 4] {
         self.0

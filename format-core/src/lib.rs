@@ -76,7 +76,7 @@ pub use fourcc::FourCC;
 pub use layout::LayoutRow;
 pub use plain::Plain;
 pub use reader::Reader;
-pub use unknown::UnknownChunk;
+pub use unknown::{UnknownChunk, UnknownTail};
 pub use writer::{SizeSlot, Writer};
 
 /// Derives [`Decode`] and [`Encode`] (and [`Tagged`], [`HasTag`], [`Plain`] where

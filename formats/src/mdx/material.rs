@@ -1,0 +1,280 @@
+//! Materials and their layers (seed 000 `Material`, `Layer`; the Reforged
+//! changes from `shared/specs/MDX_VERSIONS.md` §2 and §3).
+
+use format_core::{Codec, Error, FixedStr, FourCC, Reader, Result, UnknownTail, Writer};
+
+use super::track::Track;
+
+/// `uint32 filterMode // 0: none 1: transparent 2: blend 3: additive 4: add alpha 5: modulate 6: modulate 2x`
+#[derive(Codec, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u32)]
+pub enum FilterMode {
+    /// 0: opaque.
+    #[default]
+    None = 0,
+    /// 1: alpha-tested at 0.75.
+    Transparent = 1,
+    /// 2: blended.
+    Blend = 2,
+    /// 3: additive.
+    Additive = 3,
+    /// 4: add alpha.
+    AddAlpha = 4,
+    /// 5: modulate.
+    Modulate = 5,
+    /// 6: modulate 2x.
+    Modulate2x = 6,
+    /// A value the spec does not name, kept as read.
+    #[format(unknown)]
+    Other(u32),
+}
+
+/// A layer's tracks: `(KMTF) (KMTA)`, `(KMTE)` for version > 800,
+/// `(KFC3) (KFCA) (KFTC)` from 900 on. In 1100 and later `KMTF` belongs to an
+/// entry of the texture list; a layer-level one is still read (as other
+/// readers do) and written back where it was.
+///
+/// Written out rather than with `tracks!` because its variants carry version
+/// conditions, whose `version` must be spelled where the derive sees it.
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum LayerTrack {
+    /// `KMTF: uint32 textureId`
+    #[format(tag = "KMTF")]
+    TextureId(Track<u32>),
+    /// `KMTA: float alpha`
+    #[format(tag = "KMTA")]
+    Alpha(Track<f32>),
+    /// `KMTE: float emissiveGain`
+    #[format(tag = "KMTE", if = version > 800)]
+    EmissiveGain(Track<f32>),
+    /// `KFC3: float[3] fresnelColor`
+    #[format(tag = "KFC3", if = version > 800)]
+    FresnelColor(Track<[f32; 3]>),
+    /// `KFCA: float fresnelAlpha`
+    #[format(tag = "KFCA", if = version > 800)]
+    FresnelAlpha(Track<f32>),
+    /// `KFTC: float fresnelTeamColor`
+    #[format(tag = "KFTC", if = version > 800)]
+    FresnelTeamColor(Track<f32>),
+    /// A tag the spec does not list: it and the rest of the layer, verbatim.
+    #[format(unknown)]
+    Unknown(UnknownTail),
+}
+
+impl LayerTrack {
+    /// The tag this track is stored under.
+    pub fn tag(&self) -> FourCC {
+        match self {
+            LayerTrack::TextureId(_) => FourCC::of("KMTF"),
+            LayerTrack::Alpha(_) => FourCC::of("KMTA"),
+            LayerTrack::EmissiveGain(_) => FourCC::of("KMTE"),
+            LayerTrack::FresnelColor(_) => FourCC::of("KFC3"),
+            LayerTrack::FresnelAlpha(_) => FourCC::of("KFCA"),
+            LayerTrack::FresnelTeamColor(_) => FourCC::of("KFTC"),
+            LayerTrack::Unknown(tail) => tail.tag,
+        }
+    }
+}
+
+/// The layer track tags, for the v900 layout decision.
+const LAYER_TRACK_TAGS: [FourCC; 6] = [
+    FourCC::of("KMTF"),
+    FourCC::of("KMTA"),
+    FourCC::of("KMTE"),
+    FourCC::of("KFC3"),
+    FourCC::of("KFCA"),
+    FourCC::of("KFTC"),
+];
+
+/// `float[3] fresnelColor; float fresnelOpacity; float fresnelTeamColor` (20 bytes, version >= 1000;
+/// in 900 when the file has it, see [`Layer::fresnel`]).
+#[derive(Codec, Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(plain)]
+#[repr(C)]
+pub struct Fresnel {
+    /// Fresnel colour.
+    pub color: [f32; 3],
+    /// Fresnel opacity.
+    pub opacity: f32,
+    /// Fresnel team colour.
+    pub team_color: f32,
+}
+
+/// `TextureEntry { int32 textureId; uint32 slot; (KMTF) }` (version >= 1100,
+/// `MDX_VERSIONS.md` §3.2): one texture of a layer's list, with its own
+/// texture-id track right after it.
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TextureEntry {
+    /// Index into `TEXS`.
+    pub texture_id: i32,
+    /// 0 diffuse, 1 normal, 2 ORM, 3 emissive, 4 team colour, 5 environment map
+    /// (every real entry has its position here; kept as read).
+    pub slot: u32,
+    /// `(KMTF)`: this texture's animated texture id.
+    #[format(tag = "KMTF", optional)]
+    pub texture_id_track: Option<Track<u32>>,
+}
+
+/// `Layer`: how one pass of a material draws.
+///
+/// ```text
+/// Layer {
+///   uint32 inclusiveSize
+///   uint32 filterMode
+///   uint32 shadingFlags
+///   uint32 textureId
+///   uint32 textureAnimationId
+///   uint32 coordId
+///   float alpha
+///   if (version >= 900) float emissiveGain
+///   if (version >= 1000) { float[3] fresnelColor; float fresnelOpacity; float fresnelTeamColor }
+///   if (version >= 1100) { uint32 shaderTypeId; uint32 textureCount; TextureEntry[textureCount] }
+///   (KMTF) (KMTA) (KMTE) (KFC3) (KFCA) (KFTC)
+/// }
+/// ```
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(inclusive_size)]
+pub struct Layer {
+    /// How the layer blends with what is below it.
+    pub filter_mode: FilterMode,
+    /// See [`shading_flags`].
+    pub shading_flags: u32,
+    /// Index into `TEXS`. Vestigial from 1100 on (the texture list decides;
+    /// real files keep 0 here), kept as read.
+    pub texture_id: i32,
+    /// Index into `TXAN`, or -1 for none.
+    pub texture_animation_id: i32,
+    /// Which UV set of the geoset.
+    pub coord_id: u32,
+    /// Static alpha.
+    pub alpha: f32,
+    /// Static emissive gain (version >= 900). Real files store the NaN
+    /// `0x7fc00000` when a `KMTE` track drives it; the bits are kept.
+    #[format(if = version >= 900)]
+    pub emissive_gain: Option<f32>,
+    /// The fresnel block: always in 1000 and later, never before 900. In 900,
+    /// whose layout the sources disagree on, it is present exactly when the file
+    /// has it: after `emissiveGain`, if at least 20 bytes are left and they do
+    /// not start with a layer track tag (`MDX_VERSIONS.md` §2). Writing keeps
+    /// what was read.
+    #[format(read_with = read_fresnel, write_with = write_fresnel)]
+    pub fresnel: Option<Fresnel>,
+    /// 0: SD, 1: HD (version >= 1100).
+    #[format(if = version >= 1100)]
+    pub shader_type_id: Option<u32>,
+    /// The layer's textures by slot (version >= 1100).
+    #[format(if = version >= 1100, count = u32)]
+    pub textures: Option<Vec<TextureEntry>>,
+    /// The tracks, in file order.
+    #[format(tagged)]
+    pub tracks: Vec<LayerTrack>,
+}
+
+/// Cannot be declared with `if`: in version 900 whether the block is there
+/// depends on the bytes that follow (`MDX_VERSIONS.md` §2), not on the version.
+fn read_fresnel(r: &mut Reader<'_>) -> Result<Option<Fresnel>> {
+    let version = r.ctx().version;
+    let present = match version {
+        ..900 => false,
+        900..1000 => {
+            r.remaining() >= 20
+                && !r
+                    .peek_tag()
+                    .is_some_and(|tag| LAYER_TRACK_TAGS.contains(&tag))
+        }
+        _ => true,
+    };
+    if present {
+        r.plain().map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+fn write_fresnel(fresnel: &Option<Fresnel>, w: &mut Writer) -> Result<()> {
+    let version = w.ctx().version;
+    match (fresnel, version) {
+        (Some(_), ..900) => Err(Error::inconsistent(
+            w.pos(),
+            format!(
+                "`fresnel` is present but version {version} has no fresnel block (from 900 on)"
+            ),
+        )),
+        (None, 1000..) => Err(Error::inconsistent(
+            w.pos(),
+            format!("`fresnel` is missing but version {version} requires it (from 1000 on)"),
+        )),
+        (Some(fresnel), _) => {
+            w.plain(fresnel);
+            Ok(())
+        }
+        (None, _) => Ok(()),
+    }
+}
+
+/// `Layer.shadingFlags` bits (seed 000, and 0x100 from `MDX_VERSIONS.md` §3.2).
+pub mod shading_flags {
+    /// 0x1: unshaded
+    pub const UNSHADED: u32 = 0x1;
+    /// 0x2: sphere environment map
+    pub const SPHERE_ENVIRONMENT_MAP: u32 = 0x2;
+    /// 0x10: two sided
+    pub const TWO_SIDED: u32 = 0x10;
+    /// 0x20: unfogged
+    pub const UNFOGGED: u32 = 0x20;
+    /// 0x40: no depth test
+    pub const NO_DEPTH_TEST: u32 = 0x40;
+    /// 0x80: no depth set
+    pub const NO_DEPTH_SET: u32 = 0x80;
+    /// 0x100: unlit (version > 800)
+    pub const UNLIT: u32 = 0x100;
+}
+
+/// `Material`: an ordered group of layers.
+///
+/// ```text
+/// Material {
+///   uint32 inclusiveSize
+///   uint32 priorityPlane
+///   uint32 flags
+///   if (version == 900 || version == 1000) char[80] shader
+///   char[4] "LAYS"
+///   uint32 layersCount
+///   Layer[layersCount] layers
+/// }
+/// ```
+/// The seed puts `shader` in every version > 800; real files have it in 900 and
+/// 1000 only (`MDX_VERSIONS.md` §3.1, verified both ways).
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(inclusive_size)]
+pub struct Material {
+    /// Draw order (-1 seen).
+    pub priority_plane: i32,
+    /// 0x1 constant colour, 0x2 two-sided, 0x8 sort near z, 0x10 sort far z, 0x20 full resolution.
+    pub flags: u32,
+    /// `Shader_HD_DefaultUnit` or empty (900 and 1000).
+    #[format(if = version > 800 && version < 1100)]
+    pub shader: Option<FixedStr<80>>,
+    /// The layers, drawn in order.
+    #[format(tag = "LAYS", count = u32)]
+    pub layers: Vec<Layer>,
+    /// Sub-chunks the spec does not list, verbatim (none in known files).
+    #[format(tagged)]
+    pub unknown: Vec<UnknownTail>,
+}
+
+/// `MTLS { Material[?] materials }`
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "MTLS")]
+pub struct MaterialChunk {
+    /// The materials; geosets refer to them by index.
+    #[format(until_end)]
+    pub materials: Vec<Material>,
+}

@@ -1,0 +1,403 @@
+//! MDX models for Warcraft III and Reforged (versions 800 to 1200), read and
+//! written byte-exact.
+//!
+//! Every chunk is a definition mirroring the spec (`shared/seeds/000_*`, with
+//! the Reforged layouts of `shared/specs/MDX_VERSIONS.md`), one module per
+//! section. A [`Model`] keeps its chunks in file order, unknown ones included,
+//! so writing an unedited model gives back the file's exact bytes.
+//!
+//! ```
+//! use formats::mdx::{Model, Sequence};
+//!
+//! let bytes = formats::sample::sample_mdx();
+//! let mut model = Model::from_bytes(&bytes)?;
+//! assert_eq!(model.version(), 800);
+//! assert_eq!(model.to_bytes()?, bytes); // byte-exact
+//!
+//! // Edit: rename the first sequence and write a consistent file.
+//! model.sequences_mut()[0].name.set("Stand Victory")?;
+//! let edited = Model::from_bytes(&model.to_bytes()?)?;
+//! assert_eq!(edited.sequences()[0].name.to_string_lossy(), "Stand Victory");
+//! # Ok::<(), format_core::Error>(())
+//! ```
+
+pub mod camera;
+pub mod emitter;
+pub mod geoset;
+pub mod header;
+pub mod light;
+pub mod material;
+pub mod node;
+pub mod objects;
+pub mod reforged;
+pub mod sequence;
+pub mod texture;
+pub mod track;
+mod version;
+
+use format_core::{
+    Codec, Context, Decode, Diagnostic, Encode, Error, FourCC, Mode, Reader, Result, UnknownChunk,
+    Writer,
+};
+
+pub use camera::{Camera, CameraChunk, CameraTrack};
+pub use emitter::{
+    CornEmitter, CornEmitterChunk, CornEmitterTrack, ParticleEmitter, ParticleEmitter2,
+    ParticleEmitter2Chunk, ParticleEmitter2Track, ParticleEmitterChunk, ParticleEmitterTrack,
+    RibbonEmitter, RibbonEmitterChunk, RibbonEmitterTrack,
+};
+pub use geoset::{
+    Geoset, GeosetAnimation, GeosetAnimationChunk, GeosetAnimationTrack, GeosetChunk,
+    TextureCoordinateSet,
+};
+pub use header::{Extent, ModelChunk, VersionChunk};
+pub use light::{Light, LightChunk, LightTrack, LightType};
+pub use material::{FilterMode, Fresnel, Layer, LayerTrack, Material, MaterialChunk, TextureEntry};
+pub use node::{Node, NodeTrack};
+pub use objects::{
+    Attachment, AttachmentChunk, AttachmentTrack, Bone, BoneChunk, CollisionShape,
+    CollisionShapeChunk, EventObject, EventObjectChunk, EventTrack, Helper, HelperChunk,
+    PivotPointChunk, ShapeType,
+};
+pub use reforged::{BindPoseChunk, FaceEffect, FaceEffectChunk};
+pub use sequence::{GlobalSequenceChunk, Sequence, SequenceChunk};
+pub use texture::{
+    SoundTrack, SoundTrackChunk, Texture, TextureAnimation, TextureAnimationChunk,
+    TextureAnimationTrack, TextureChunk,
+};
+pub use track::{Interpolation, Key, Track};
+pub use version::VersionLoss;
+
+/// One top-level chunk, dispatched on its tag. Chunks have "no predefined
+/// order" (seed 000); unknown ones (`MDVI`, `INFO`, ...) are kept verbatim.
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// `MODL` (372 bytes inline) is the largest; a file has a few dozen chunks at
+// most, so boxing it would only add an indirection.
+#[allow(clippy::large_enum_variant)]
+pub enum Chunk {
+    /// `VERS`
+    Version(VersionChunk),
+    /// `MODL`
+    Model(ModelChunk),
+    /// `SEQS`
+    Sequences(SequenceChunk),
+    /// `GLBS`
+    GlobalSequences(GlobalSequenceChunk),
+    /// `MTLS`
+    Materials(MaterialChunk),
+    /// `TEXS`
+    Textures(TextureChunk),
+    /// `SNDS`
+    SoundTracks(SoundTrackChunk),
+    /// `TXAN`
+    TextureAnimations(TextureAnimationChunk),
+    /// `GEOS`
+    Geosets(GeosetChunk),
+    /// `GEOA`
+    GeosetAnimations(GeosetAnimationChunk),
+    /// `BONE`
+    Bones(BoneChunk),
+    /// `LITE`
+    Lights(LightChunk),
+    /// `HELP`
+    Helpers(HelperChunk),
+    /// `ATCH`
+    Attachments(AttachmentChunk),
+    /// `PIVT`
+    PivotPoints(PivotPointChunk),
+    /// `PREM`
+    ParticleEmitters(ParticleEmitterChunk),
+    /// `PRE2`
+    ParticleEmitters2(ParticleEmitter2Chunk),
+    /// `RIBB`
+    RibbonEmitters(RibbonEmitterChunk),
+    /// `CORN` (version > 800)
+    #[format(if = version > 800)]
+    CornEmitters(CornEmitterChunk),
+    /// `CAMS`
+    Cameras(CameraChunk),
+    /// `EVTS`
+    EventObjects(EventObjectChunk),
+    /// `CLID`
+    CollisionShapes(CollisionShapeChunk),
+    /// `FAFX` (version > 800)
+    #[format(if = version > 800)]
+    FaceEffects(FaceEffectChunk),
+    /// `BPOS` (version > 800)
+    #[format(if = version > 800)]
+    BindPoses(BindPoseChunk),
+    /// Any other chunk, kept verbatim at its position.
+    #[format(unknown)]
+    Unknown(UnknownChunk),
+}
+
+/// A whole MDX file: `"MDLX"`, then its chunks in file order.
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(magic = "MDLX")]
+pub struct Model {
+    /// Every chunk, in file order.
+    #[format(read_with = read_chunks, write_with = write_chunks)]
+    pub chunks: Vec<Chunk>,
+}
+
+/// Hand-written (the escape hatch) for one reason: two real files store a
+/// light track *after* the `LITE` chunk, outside every size
+/// (`MDX_VERSIONS.md` §8.3), which no declared layout can describe. Everything
+/// else is the derived [`Chunk`] reader, one chunk after another.
+fn read_chunks(r: &mut Reader<'_>) -> Result<Vec<Chunk>> {
+    let mut chunks = Vec::new();
+    while !r.is_empty() {
+        let index = chunks.len();
+        let mut chunk = Chunk::decode(r, ()).map_err(|e| e.at_index(index))?;
+        if let Chunk::Lights(lights) = &mut chunk {
+            read_tracks_after_lights(r, lights).map_err(|e| e.at_index(index))?;
+        }
+        chunks.push(chunk);
+    }
+    Ok(chunks)
+}
+
+/// Light tracks right after a `LITE` chunk: an error in strict mode; in
+/// lenient mode they are attached to the chunk's last light.
+fn read_tracks_after_lights(r: &mut Reader<'_>, chunk: &mut LightChunk) -> Result<()> {
+    while let Some(tag) = r.peek_tag().filter(|tag| LIGHT_TRACK_TAGS.contains(tag)) {
+        let offset = r.pos();
+        let Some(light) = chunk.lights.last_mut() else {
+            return Err(Error::invalid(
+                offset,
+                format!("light track `{tag}` follows a LITE chunk that has no light"),
+            ));
+        };
+        let error = Error::invalid(
+            offset,
+            format!(
+                "light track `{tag}` follows the LITE chunk, outside its size and the \
+                 inclusive size of light `{}` (a writer bug; read leniently to keep it)",
+                light.node.name.to_string_lossy()
+            ),
+        )
+        .in_tag(LITE);
+        r.recover(
+            error,
+            "attached it to the chunk's last light, to be written back after the chunk \
+             (Model::repair_sizes moves it inside the light)",
+        )?;
+        let track = LightTrack::decode(r, ()).map_err(|e| e.in_tag(LITE))?;
+        light.tracks_after_chunk.push(track);
+    }
+    Ok(())
+}
+
+const LITE: FourCC = FourCC::of("LITE");
+
+/// The light track tags the spec lists (not `LightTrack::Unknown`, which takes
+/// any tag): only these are looked for after a `LITE` chunk.
+const LIGHT_TRACK_TAGS: [FourCC; 7] = [
+    FourCC::of("KLAS"),
+    FourCC::of("KLAE"),
+    FourCC::of("KLAC"),
+    FourCC::of("KLAI"),
+    FourCC::of("KLBI"),
+    FourCC::of("KLBC"),
+    FourCC::of("KLAV"),
+];
+
+fn write_chunks(chunks: &[Chunk], w: &mut Writer) -> Result<()> {
+    for (index, chunk) in chunks.iter().enumerate() {
+        chunk.encode(w, ()).map_err(|e| e.at_index(index))?;
+        if let Chunk::Lights(lights) = chunk {
+            write_tracks_after_lights(w, lights).map_err(|e| e.at_index(index))?;
+        }
+    }
+    Ok(())
+}
+
+fn write_tracks_after_lights(w: &mut Writer, chunk: &LightChunk) -> Result<()> {
+    let last = chunk.lights.len().saturating_sub(1);
+    for (index, light) in chunk.lights.iter().enumerate() {
+        if light.tracks_after_chunk.is_empty() {
+            continue;
+        }
+        if index != last {
+            return Err(Error::inconsistent(
+                w.pos(),
+                "only the last light of a LITE chunk can have tracks after the chunk",
+            )
+            .in_field("tracks_after_chunk")
+            .at_index(index)
+            .in_tag(LITE));
+        }
+        for track in &light.tracks_after_chunk {
+            track.encode(w, ())?;
+        }
+    }
+    Ok(())
+}
+
+impl Model {
+    /// An empty model of `version`: a `VERS` chunk and an empty `MODL`.
+    pub fn new(version: u32) -> Model {
+        Model {
+            chunks: vec![
+                Chunk::Version(VersionChunk { version }),
+                Chunk::Model(ModelChunk::default()),
+            ],
+        }
+    }
+
+    /// Reads a model in strict mode: anything out of spec is an error naming
+    /// the byte offset and the path of fields.
+    pub fn from_bytes(data: &[u8]) -> Result<Model> {
+        format_core::decode(data, Context::new())
+    }
+
+    /// Reads a model in lenient mode: the out-of-spec layouts real files are
+    /// known to have (a light track after the `LITE` chunk, a `BPOS` count
+    /// larger than its chunk) are recovered, and each diagnostic says what was
+    /// found, where, and what was done. Other damage is still an error.
+    pub fn from_bytes_lenient(data: &[u8]) -> Result<(Model, Vec<Diagnostic>)> {
+        let mut r = Reader::with_context(data, Context::new().with_mode(Mode::Lenient));
+        let model = Model::decode(&mut r, ())?;
+        r.finish()?;
+        Ok((model, r.take_diagnostics()))
+    }
+
+    /// Writes the model. An unedited model gives back the bytes it was read
+    /// from; sizes and counts are computed from the data.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        format_core::encode(self, Context::new())
+    }
+
+    /// The `VERS` version, or 800 for a file without `VERS` (read with the
+    /// version-800 layouts).
+    pub fn version(&self) -> u32 {
+        self.chunks
+            .iter()
+            .find_map(|chunk| match chunk {
+                Chunk::Version(v) => Some(v.version),
+                _ => None,
+            })
+            .unwrap_or(800)
+    }
+
+    /// The `MODL` chunk (name, bounds, blend time).
+    pub fn model_chunk(&self) -> Option<&ModelChunk> {
+        self.chunks.iter().find_map(|chunk| match chunk {
+            Chunk::Model(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The chunks no definition knows, kept verbatim.
+    pub fn unknown_chunks(&self) -> impl Iterator<Item = &UnknownChunk> {
+        self.chunks.iter().filter_map(|chunk| match chunk {
+            Chunk::Unknown(u) => Some(u),
+            _ => None,
+        })
+    }
+
+    /// Moves every light track a file stored after its `LITE` chunk into its
+    /// light, so the written sizes include it (`MDX_VERSIONS.md` §8.3). Returns
+    /// how many tracks moved.
+    pub fn repair_sizes(&mut self) -> usize {
+        let mut moved = 0;
+        for chunk in &mut self.chunks {
+            if let Chunk::Lights(lights) = chunk {
+                for light in &mut lights.lights {
+                    moved += light.tracks_after_chunk.len();
+                    light.tracks.append(&mut light.tracks_after_chunk);
+                }
+            }
+        }
+        moved
+    }
+
+    /// Where a new chunk of `rank` goes: after the last typed chunk that
+    /// comes before it in the order Blizzard's files use.
+    fn insert_position(&self, rank: u8) -> usize {
+        self.chunks
+            .iter()
+            .rposition(|c| c.rank().is_some_and(|r| r < rank))
+            .map_or(0, |i| i + 1)
+    }
+}
+
+/// Typed access to each chunk's objects: `model.geosets()` reads (empty when
+/// the file has no `GEOS`), `model.geosets_mut()` edits (adding the chunk at
+/// its usual place when missing). With several chunks of one kind (no known
+/// file has that) both use the first.
+macro_rules! accessors {
+    ($( $rank:literal $variant:ident($chunk:ty) . $field:ident : $item:ty => $get:ident, $get_mut:ident; )*) => {
+        impl Chunk {
+            /// The position of this kind of chunk in Blizzard's order; `None` for
+            /// `VERS`, `MODL` and unknown chunks.
+            fn rank(&self) -> Option<u8> {
+                match self {
+                    Chunk::Version(_) => Some(0),
+                    Chunk::Model(_) => Some(1),
+                    $( Chunk::$variant(_) => Some($rank), )*
+                    Chunk::Unknown(_) => None,
+                }
+            }
+        }
+
+        impl Model {
+            $(
+                #[doc = concat!("The `", stringify!($field), "` of the first `", stringify!($variant), "` chunk (empty if none).")]
+                pub fn $get(&self) -> &[$item] {
+                    self.chunks
+                        .iter()
+                        .find_map(|chunk| match chunk {
+                            Chunk::$variant(c) => Some(c.$field.as_slice()),
+                            _ => None,
+                        })
+                        .unwrap_or(&[])
+                }
+
+                #[doc = concat!("The `", stringify!($field), "` of the first `", stringify!($variant), "` chunk, to edit; the chunk is added if missing.")]
+                pub fn $get_mut(&mut self) -> &mut Vec<$item> {
+                    let index = match self.chunks.iter().position(|c| matches!(c, Chunk::$variant(_))) {
+                        Some(index) => index,
+                        None => {
+                            let at = self.insert_position($rank);
+                            self.chunks.insert(at, Chunk::$variant(<$chunk>::default()));
+                            at
+                        }
+                    };
+                    match self.chunks.get_mut(index) {
+                        Some(Chunk::$variant(c)) => &mut c.$field,
+                        // The chunk at `index` was just found or inserted.
+                        _ => unreachable!("chunk {index} is a {}", stringify!($variant)),
+                    }
+                }
+            )*
+        }
+    };
+}
+
+accessors! {
+    2 Sequences(SequenceChunk).sequences: Sequence => sequences, sequences_mut;
+    3 GlobalSequences(GlobalSequenceChunk).global_sequences: u32 => global_sequences, global_sequences_mut;
+    4 Materials(MaterialChunk).materials: Material => materials, materials_mut;
+    5 Textures(TextureChunk).textures: Texture => textures, textures_mut;
+    6 SoundTracks(SoundTrackChunk).sound_tracks: SoundTrack => sound_tracks, sound_tracks_mut;
+    7 TextureAnimations(TextureAnimationChunk).animations: TextureAnimation => texture_animations, texture_animations_mut;
+    8 Geosets(GeosetChunk).geosets: Geoset => geosets, geosets_mut;
+    9 GeosetAnimations(GeosetAnimationChunk).animations: GeosetAnimation => geoset_animations, geoset_animations_mut;
+    10 Bones(BoneChunk).bones: Bone => bones, bones_mut;
+    11 Lights(LightChunk).lights: Light => lights, lights_mut;
+    12 Helpers(HelperChunk).helpers: Helper => helpers, helpers_mut;
+    13 Attachments(AttachmentChunk).attachments: Attachment => attachments, attachments_mut;
+    14 PivotPoints(PivotPointChunk).points: [f32; 3] => pivot_points, pivot_points_mut;
+    15 ParticleEmitters(ParticleEmitterChunk).emitters: ParticleEmitter => particle_emitters, particle_emitters_mut;
+    16 ParticleEmitters2(ParticleEmitter2Chunk).emitters: ParticleEmitter2 => particle_emitters2, particle_emitters2_mut;
+    17 RibbonEmitters(RibbonEmitterChunk).emitters: RibbonEmitter => ribbon_emitters, ribbon_emitters_mut;
+    18 CornEmitters(CornEmitterChunk).emitters: CornEmitter => corn_emitters, corn_emitters_mut;
+    19 Cameras(CameraChunk).cameras: Camera => cameras, cameras_mut;
+    20 EventObjects(EventObjectChunk).objects: EventObject => event_objects, event_objects_mut;
+    21 CollisionShapes(CollisionShapeChunk).shapes: CollisionShape => collision_shapes, collision_shapes_mut;
+    22 FaceEffects(FaceEffectChunk).face_effects: FaceEffect => face_effects, face_effects_mut;
+    23 BindPoses(BindPoseChunk).bind_pose: [f32; 12] => bind_poses, bind_poses_mut;
+}

@@ -1,0 +1,183 @@
+//! The node-based objects without emitters or lights (seed 000): `BONE`,
+//! `HELP`, `ATCH`, `PIVT`, `EVTS` (+`KEVT`), `CLID`.
+
+use format_core::{Codec, Derived, FixedStr};
+
+use super::node::Node;
+use super::track::tracks;
+
+/// `Bone { Node node; uint32 geosetId; uint32 geosetAnimationId }` (no inclusive size of its own)
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Bone {
+    /// The node.
+    pub node: Node,
+    /// Index into `GEOS`, or `0xffffffff`.
+    pub geoset_id: u32,
+    /// Index into `GEOA`, or `0xffffffff`.
+    pub geoset_animation_id: u32,
+}
+
+/// `BONE { Bone[?] bones }`
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "BONE")]
+pub struct BoneChunk {
+    /// The bones.
+    #[format(until_end)]
+    pub bones: Vec<Bone>,
+}
+
+/// `Helper { Node node }`
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Helper {
+    /// The node.
+    pub node: Node,
+}
+
+/// `HELP { Helper[?] helpers }`
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "HELP")]
+pub struct HelperChunk {
+    /// The helpers.
+    #[format(until_end)]
+    pub helpers: Vec<Helper>,
+}
+
+tracks! {
+    /// `(KATV)`
+    AttachmentTrack {
+        /// `KATV: float visibility`
+        "KATV" => Visibility(f32),
+    }
+}
+
+/// `Attachment { uint32 inclusiveSize; Node node; char[260] path; uint32 attachmentId; (KATV) }`
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(inclusive_size)]
+pub struct Attachment {
+    /// The node.
+    pub node: Node,
+    /// Path of an attached model.
+    pub path: FixedStr<260>,
+    /// First attachment 0, second 1, ...
+    pub attachment_id: u32,
+    /// The tracks, in file order.
+    #[format(tagged)]
+    pub tracks: Vec<AttachmentTrack>,
+}
+
+/// `ATCH { Attachment[?] attachments }`
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "ATCH")]
+pub struct AttachmentChunk {
+    /// The attachments.
+    #[format(until_end)]
+    pub attachments: Vec<Attachment>,
+}
+
+/// `PIVT { float[size / 12][3] points }`: one pivot per node, by object id.
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "PIVT")]
+pub struct PivotPointChunk {
+    /// The pivot points.
+    #[format(count = size / 12)]
+    pub points: Vec<[f32; 3]>,
+}
+
+/// `char[4] "KEVT"; uint32 tracksCount; uint32 globalSequenceId; uint32[tracksCount] tracks`
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct EventTrack {
+    /// `tracksCount`, computed from `tracks` on write.
+    #[format(calc = tracks.len())]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub tracks_count: Derived<u32>,
+    /// Index into `GLBS`, or -1.
+    pub global_sequence_id: i32,
+    /// The frames at which the event fires.
+    #[format(count = tracks_count)]
+    pub tracks: Vec<u32>,
+}
+
+/// `EventObject { Node node; (KEVT) }` (no inclusive size of its own)
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct EventObject {
+    /// The node; its name says what is triggered (`SNDxABCD`, `FTPxABCD`, ...).
+    pub node: Node,
+    /// When it fires.
+    #[format(tag = "KEVT", optional)]
+    pub track: Option<EventTrack>,
+}
+
+/// `EVTS { EventObject[?] objects }`
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "EVTS")]
+pub struct EventObjectChunk {
+    /// The event objects.
+    #[format(until_end)]
+    pub objects: Vec<EventObject>,
+}
+
+/// `uint32 type // 0: cube 1: plane 2: sphere 3: cylinder`
+///
+/// No fallback for other values: the number of vertices depends on the type,
+/// so an unknown type cannot be read.
+#[derive(Codec, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(repr = u32)]
+pub enum ShapeType {
+    /// 0: a box (2 vertices: minimum and maximum).
+    Cube = 0,
+    /// 1: a plane (2 vertices).
+    Plane = 1,
+    /// 2: a sphere (1 vertex and a radius).
+    Sphere = 2,
+    /// 3: a cylinder (2 vertices and a radius).
+    Cylinder = 3,
+}
+
+impl ShapeType {
+    /// `float[?][3] vertices // type 0: 2, type 1: 2, type 2: 1, type 3: 2`
+    pub fn vertex_count(self) -> u32 {
+        if self == ShapeType::Sphere { 1 } else { 2 }
+    }
+
+    /// `if (type == 2 || type == 3) { float radius }`
+    pub fn has_radius(self) -> bool {
+        matches!(self, ShapeType::Sphere | ShapeType::Cylinder)
+    }
+}
+
+/// `CollisionShape { Node node; uint32 type; float[?][3] vertices; if (type == 2 || type == 3) float radius }`
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CollisionShape {
+    /// The node.
+    pub node: Node,
+    /// The shape.
+    pub shape_type: ShapeType,
+    /// Its vertices (see [`ShapeType::vertex_count`]).
+    #[format(count = shape_type.vertex_count())]
+    pub vertices: Vec<[f32; 3]>,
+    /// Its radius (spheres and cylinders).
+    #[format(if = shape_type.has_radius())]
+    pub radius: Option<f32>,
+}
+
+/// `CLID { CollisionShape[?] shapes }`
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "CLID")]
+pub struct CollisionShapeChunk {
+    /// The collision shapes.
+    #[format(until_end)]
+    pub shapes: Vec<CollisionShape>,
+}

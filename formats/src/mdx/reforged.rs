@@ -1,0 +1,81 @@
+//! The chunks Reforged added (seed 000, "for version > 800"; layouts checked in
+//! `MDX_VERSIONS.md` §5.2, §5.3): `BPOS`, `FAFX`. (`CORN`, an emitter, is in
+//! [`emitter`](super::emitter).)
+
+use format_core::{Codec, Derived, Error, FixedStr, Reader, Result, Writer};
+
+/// `BPOS { uint32 count; float[count][12] bindPose }`: one 3x4 matrix per node
+/// and camera.
+///
+/// A count larger than the chunk holds (a known writer bug, see HiveWE's
+/// `bpos_count_overflow` test) is an error in strict mode; a lenient read keeps
+/// the matrices that are there and notes it (the count is then written as the
+/// number of matrices).
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "BPOS")]
+pub struct BindPoseChunk {
+    /// `count`, computed from `bind_pose` on write.
+    #[format(calc = bind_pose.len())]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub count: Derived<u32>,
+    /// The matrices.
+    #[format(args(count), read_with = read_bind_pose, write_with = write_bind_pose)]
+    pub bind_pose: Vec<[f32; 12]>,
+}
+
+/// Hand-written because a lenient read clamps an overflowing count, which a
+/// declared `count = count` cannot express.
+fn read_bind_pose(r: &mut Reader<'_>, count: u32) -> Result<Vec<[f32; 12]>> {
+    let available = r.remaining() / 48;
+    let count = count as usize;
+    if count > available {
+        let error = Error::invalid(
+            r.pos().saturating_sub(4),
+            format!("BPOS count {count} is more than the {available} matrices the chunk holds"),
+        );
+        r.recover(
+            error,
+            format!("read {available} matrices; the count will be written as {available}"),
+        )?;
+        let matrices = r.plain_vec(available)?;
+        // Keep nothing unexplained: the bytes after the last whole matrix.
+        if !r.is_empty() {
+            let extra = r.remaining();
+            return Err(Error::invalid(
+                r.pos(),
+                format!("{extra} bytes after the last matrix"),
+            ));
+        }
+        return Ok(matrices);
+    }
+    r.plain_vec(count)
+}
+
+fn write_bind_pose(matrices: &[[f32; 12]], w: &mut Writer, _count: u32) -> Result<()> {
+    w.plain_slice(matrices);
+    Ok(())
+}
+
+/// `FaceEffect { char[80] target; char[260] path }`: 340 bytes (the seed's
+/// "size / 380" is wrong, `MDX_VERSIONS.md` §5.2).
+#[derive(Codec, Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(plain)]
+#[repr(C)]
+pub struct FaceEffect {
+    /// The animated target (`Node`).
+    pub target: FixedStr<80>,
+    /// Path of the `.facefx` file.
+    pub path: FixedStr<260>,
+}
+
+/// `FAFX { FaceEffect[size / 340] faceEffects }`: face animations using the FaceFX runtime.
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "FAFX")]
+pub struct FaceEffectChunk {
+    /// The face effects.
+    #[format(count = size / 340)]
+    pub face_effects: Vec<FaceEffect>,
+}
