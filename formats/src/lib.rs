@@ -1,8 +1,10 @@
 //! Blizzard's chunked game formats, read and written byte-exact, defined with
 //! `#[derive(Codec)]` from `format_core`.
 //!
-//! So far: [`chunks`], the chunk-level view every format shares (MDX files with
-//! their `MDLX` magic, ADT and WDT files with their reversed tags).
+//! - [`mdx`]: Warcraft III and Reforged models (versions 800 to 1200), typed,
+//!   read and written byte-exact.
+//! - [`chunks`]: the chunk-level view every format shares (MDX files with
+//!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 #![warn(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -10,6 +12,7 @@
 )]
 
 pub mod chunks;
+pub mod mdx;
 pub mod sample;
 
 /// The README's examples, compiled and run as doctests.
