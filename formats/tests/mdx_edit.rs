@@ -68,7 +68,12 @@ fn add_a_bone_with_tracks() {
                     Interpolation::Hermite,
                     vec![Key {
                         frame: 100,
-                        value: [0.0, 0.0, 0.7071068, 0.7071068],
+                        value: [
+                            0.0,
+                            0.0,
+                            std::f32::consts::FRAC_1_SQRT_2,
+                            std::f32::consts::FRAC_1_SQRT_2,
+                        ],
                         in_tan: Some([0.0, 0.0, 0.0, 1.0]),
                         out_tan: Some([0.0, 0.0, 0.0, 1.0]),
                     }],
