@@ -1,0 +1,135 @@
+//! Truncation: every prefix of a corpus model either fails with an error or
+//! reads into a model that writes back exactly that prefix (a prefix ending on
+//! a chunk boundary is a smaller valid file). Never a panic.
+//!
+//! Every prefix of every file is O(n²) reading, hours for the 1.6 MB files in
+//! a debug build. So by default every prefix is tried for files up to
+//! [`EXHAUSTIVE_UP_TO`] bytes (42 of the 56 files), and for larger files every
+//! prefix within 24 bytes of each chunk boundary and every 1021st prefix. Set
+//! `MDX_TRUNCATION=full` to try every prefix of every file (run in release:
+//! `MDX_TRUNCATION=full cargo test --release -p formats --test mdx_truncation`).
+
+mod common;
+
+use common::{corpus_root, manifest_files};
+use formats::chunks::ChunkFile;
+use formats::mdx::Model;
+
+const EXHAUSTIVE_UP_TO: usize = 64 * 1024;
+
+/// Reads `prefix` (leniently for the two light-quirk files) and checks the rule.
+fn check_prefix(path: &str, prefix: &[u8], lenient: bool) -> bool {
+    let read = if lenient {
+        Model::from_bytes_lenient(prefix).map(|(m, _)| m)
+    } else {
+        Model::from_bytes(prefix)
+    };
+    match read {
+        Err(_) => false,
+        Ok(model) => {
+            let back = model
+                .to_bytes()
+                .unwrap_or_else(|e| panic!("{path}[..{}]: write failed: {e}", prefix.len()));
+            assert!(
+                back == prefix,
+                "{path}[..{}]: read, but writes back {} bytes",
+                prefix.len(),
+                back.len()
+            );
+            true
+        }
+    }
+}
+
+/// The prefix lengths to try for `data`.
+fn prefix_lengths(data: &[u8], full: bool) -> Vec<usize> {
+    if full || data.len() <= EXHAUSTIVE_UP_TO {
+        return (0..=data.len()).collect();
+    }
+    let mut lengths: Vec<usize> = (0..=data.len()).step_by(1021).collect();
+    let mut boundaries = vec![0, 4, data.len()];
+    match ChunkFile::from_bytes(data) {
+        Ok(file) => {
+            for entry in file.entries() {
+                boundaries.extend([
+                    entry.offset,
+                    entry.offset + 8,
+                    entry.offset + 8 + entry.size,
+                ]);
+            }
+        }
+        // The light-quirk files: the typed model's chunk ends (a LITE chunk
+        // ends after the tracks stored behind it).
+        Err(_) => {
+            let model = Model::from_bytes_lenient(data).unwrap().0;
+            for end in 1..=model.chunks.len() {
+                let chunks = model.chunks[..end].to_vec();
+                let len = Model { chunks }.to_bytes().unwrap().len();
+                boundaries.extend([len, len + 8]);
+            }
+        }
+    }
+    for b in boundaries {
+        lengths.extend(b.saturating_sub(24)..=(b + 24).min(data.len()));
+    }
+    lengths.sort_unstable();
+    lengths.dedup();
+    lengths
+}
+
+#[test]
+fn every_prefix_fails_or_writes_back_exactly() {
+    let Some(root) = corpus_root() else { return };
+    let full = std::env::var("MDX_TRUNCATION").is_ok_and(|v| v == "full");
+    let files: Vec<(String, Vec<u8>)> = manifest_files(&root, "MDX_MANIFEST.md", "mdx", ".mdx")
+        .into_iter()
+        .filter(|f| f.cell("version") != "1300")
+        .map(|f| {
+            let data = std::fs::read(root.join(&f.path)).unwrap();
+            (f.path, data)
+        })
+        .collect();
+    assert_eq!(files.len(), 56);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let results: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let files = &files;
+                s.spawn(move || {
+                    let mut lines = Vec::new();
+                    for (path, data) in files.iter().skip(t).step_by(threads) {
+                        let lenient = path.contains("nwdg32") || path.contains("294411b2");
+                        let lengths = prefix_lengths(data, full);
+                        let valid = lengths
+                            .iter()
+                            .filter(|&&n| check_prefix(path, &data[..n], lenient))
+                            .count();
+                        assert!(check_prefix(path, data, lenient), "{path}: the whole file must read");
+                        lines.push(format!(
+                            "{path:<60} {:>8} of {:>8} prefixes tried, {valid} read (chunk boundaries)",
+                            lengths.len(),
+                            data.len() + 1
+                        ));
+                    }
+                    lines
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    for line in &results {
+        println!("{line}");
+    }
+    let exhaustive = files
+        .iter()
+        .filter(|(_, d)| full || d.len() <= EXHAUSTIVE_UP_TO)
+        .count();
+    println!(
+        "{exhaustive} of {} files tried at every prefix",
+        files.len()
+    );
+    assert_eq!(exhaustive, if full { 56 } else { 42 });
+}
