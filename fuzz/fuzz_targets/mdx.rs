@@ -1,0 +1,44 @@
+//! Any bytes -> `formats::mdx::Model`: never panics; whatever the strict reader
+//! accepts writes back to exactly the input and reads again to the same model;
+//! whatever the lenient reader accepts writes a file that reads back (strictly
+//! when nothing had to be fixed) to the same model.
+#![no_main]
+
+use formats::mdx::Model;
+use libfuzzer_sys::fuzz_target;
+
+/// Models compare through `Debug`, which (unlike `==`) treats a NaN float as
+/// equal to itself; the byte comparisons catch any difference in NaN bits.
+fn same(a: &Model, b: &Model) -> bool {
+    format!("{a:?}") == format!("{b:?}")
+}
+
+fuzz_target!(|data: &[u8]| {
+    match Model::from_bytes(data) {
+        Ok(model) => {
+            let bytes = model
+                .to_bytes()
+                .unwrap_or_else(|e| panic!("accepted input does not encode: {e}"));
+            assert!(bytes == data, "re-encoded bytes differ from the input");
+            let again = Model::from_bytes(&bytes).expect("written bytes read back");
+            assert!(same(&model, &again), "re-read model differs");
+        }
+        Err(e) => {
+            let _ = e.to_string();
+            let _ = e.path_string();
+        }
+    }
+    if let Ok((model, diagnostics)) = Model::from_bytes_lenient(data) {
+        for d in &diagnostics {
+            let _ = d.to_string();
+        }
+        let bytes = model
+            .to_bytes()
+            .unwrap_or_else(|e| panic!("leniently accepted input does not encode: {e}"));
+        let (again, _) = Model::from_bytes_lenient(&bytes).expect("written bytes read back");
+        assert!(same(&model, &again), "re-read model differs (lenient)");
+        if diagnostics.is_empty() {
+            assert!(bytes == data, "nothing was fixed, yet the bytes differ");
+        }
+    }
+});
