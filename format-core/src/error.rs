@@ -136,7 +136,7 @@ pub enum ErrorKind {
     },
     /// A count that cannot fit in the bytes that remain (checked before allocating).
     #[error(
-        "count {count} at {offset:#x} needs at least {needed} bytes ({element_size} each), {available} left"
+        "count {count} needs at least {needed} bytes ({element_size} each) at {offset:#x}, {available} left"
     )]
     CountTooLarge {
         /// Where the counted elements start.

@@ -110,7 +110,7 @@ fn inclusive_size_is_back_patched_and_bounds_the_read() {
     let e = decode::<Node>(&short, Context::new()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "tracks[0].KGTR.keys: count 1 at 0x70 needs at least 16 bytes (16 each), 8 left"
+        "tracks[0].KGTR.keys: count 1 needs at least 16 bytes (16 each) at 0x70, 8 left"
     );
     // Declare less than the fixed fields: the read crosses the declared end.
     short[..4].copy_from_slice(&90u32.to_le_bytes());
@@ -190,7 +190,7 @@ fn tagged_sub_chunks_keep_their_order_and_fail_loudly() {
     );
     assert!(
         e.to_string()
-            .starts_with("tracks[1].KGRT.keys: count 1000 at 0x"),
+            .starts_with("tracks[1].KGRT.keys: count 1000 needs at least 20000 bytes"),
         "{e}"
     );
 

@@ -140,7 +140,7 @@ fn count_too_large_is_refused_before_allocating() {
     let e = r.check_count(u64::MAX, 12).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "count 18446744073709551615 at 0x0 needs at least 18446744073709551615 bytes (12 each), 10 left"
+        "count 18446744073709551615 needs at least 18446744073709551615 bytes (12 each) at 0x0, 10 left"
     );
     assert_eq!(r.check_count(0, 12).unwrap(), 0);
     // Zero-sized elements count as one byte each.

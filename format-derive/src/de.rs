@@ -230,12 +230,17 @@ fn tag_enum_body(variants: &[TagVariant]) -> TokenStream {
                     quote!(<#ty as #core::Decode>::decode(__r, #args)),
                 ),
             };
+            // A type with its own tag (`Dispatch::Inner`) names it in its errors itself.
+            let in_tag = match &v.dispatch {
+                Dispatch::Inner => None,
+                _ => Some(quote!(.map_err(|__e| __e.in_tag(__tag)))),
+            };
             quote! {
                 if __tag == #tag #cond {
                     return (|| -> #core::Result<Self> {
                         #read.map(Self::#ident)
                     })()
-                    .map_err(|__e| __e.in_tag(__tag));
+                    #in_tag;
                 }
             }
         });

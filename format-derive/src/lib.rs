@@ -48,7 +48,8 @@
 //! A tag-dispatched enum has variants `Name(Type)` with `tag = "KGTR"` (tag
 //! consumed, then `Type`), `chunk = "SEQS"` (tag and size consumed, `Type` reads the
 //! bounded body), no attribute (`Type` has its own `chunk`/`magic` tag), or
-//! `unknown` (the fallback, e.g. `Unknown(UnknownChunk)`); `if = <expr>` gates a
+//! `unknown` (the fallback: `Unknown(UnknownChunk)` in a chunk list, `Unknown(UnknownTail)`
+//! for sub-chunks inside a sized object); `if = <expr>` gates a
 //! variant on the version. An enum of values has unit variants with discriminants
 //! and an optional `#[format(unknown)] Other(u32)` that keeps unknown values.
 //!
