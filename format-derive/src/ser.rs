@@ -249,10 +249,8 @@ fn tag_enum_body(variants: &[TagVariant]) -> TokenStream {
                         .map_err(|__e| __e.in_tag(#tag))
                 }
             }
-            Dispatch::Inner => quote! {
-                <#ty as #core::Encode>::encode(__v, __w, #args)
-                    .map_err(|__e| __e.in_tag(<#ty as #core::HasTag>::TAG))
-            },
+            // The type writes its own tag and names it in its errors.
+            Dispatch::Inner => quote!(<#ty as #core::Encode>::encode(__v, __w, #args)),
             Dispatch::Unknown => quote!(<#ty as #core::Encode>::encode(__v, __w, #args)),
         };
         quote! {

@@ -20,6 +20,26 @@
 //! assert_eq!(edited.sequences()[0].name.to_string_lossy(), "Stand Victory");
 //! # Ok::<(), format_core::Error>(())
 //! ```
+//!
+//! # Real-file quirks, handled on purpose
+//!
+//! | quirk (`MDX_VERSIONS.md` §8) | strict ([`Model::from_bytes`]) | lenient ([`Model::from_bytes_lenient`]) |
+//! |---|---|---|
+//! | a light track stored after the `LITE` chunk, outside every size | error at the track, path `chunks[i].LITE` | attached to the chunk's last light ([`Light::tracks_after_chunk`]), written back in place; [`Model::repair_sizes`] moves it inside |
+//! | a `BPOS` count larger than the chunk | error | the matrices that are there, count rewritten |
+//! | bytes after the NUL of a `char[N]`, or no NUL | kept ([`format_core::FixedStr`]) | same |
+//! | NaN static values (`emissiveGain` under a `KMTE` track) | bits kept | same |
+//! | unknown chunks (`MDVI`, `INFO` before `VERS`), empty chunks, any chunk order | kept in place | same |
+//! | unknown sub-chunk tags inside an object | kept with the rest of the object ([`format_core::UnknownTail`]) | same |
+//! | v900 layers with or without the fresnel block | decided from the data, kept | same |
+//!
+//! # Serde
+//!
+//! With the default `serde` feature every type here is `Serialize` and
+//! `Deserialize`. Counts computed on write (`Derived` fields) are not
+//! serialized. JSON cannot hold NaN: `serde_json` writes a NaN float as `null`,
+//! so the two corpus files with NaN emissive gains do not survive a trip
+//! through JSON (a binary serde format keeps them).
 
 pub mod camera;
 pub mod emitter;
