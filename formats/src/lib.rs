@@ -3,6 +3,8 @@
 //!
 //! - [`mdx`]: Warcraft III and Reforged models (versions 800 to 1200), typed,
 //!   read and written byte-exact.
+//! - [`adt`] and [`wdt`]: World of Warcraft terrain tiles (ADT v18, monolithic
+//!   and split) and map definitions, typed, read and written byte-exact.
 //! - [`chunks`]: the chunk-level view every format shares (MDX files with
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 #![warn(missing_docs)]
@@ -11,9 +13,11 @@
     warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+pub mod adt;
 pub mod chunks;
 pub mod mdx;
 pub mod sample;
+pub mod wdt;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -1,0 +1,179 @@
+//! The walk over an MCNK's sub-chunks, with the size quirks of real files.
+//!
+//! A sub-chunk's length is its size field, except for three kinds whose size
+//! field real writers get wrong (`ADT_MANIFEST.md`, quirks 1–3):
+//!
+//! | sub-chunk | size field | real length |
+//! |---|---|---|
+//! | MCNR | 435 (≤ WotLK) | 448: 13 bytes of padding follow the normals |
+//! | MCLQ | 0 (≤ BC) | the header's `sizeLiquid` − 8 |
+//! | MCAL | 512 etc. (Northrend) | the header's `sizeAlpha` − 8 |
+//!
+//! For those, the candidates (the size field and the length the quirk gives)
+//! are tried in turn; the first one after which the MCNK ends or a known
+//! sub-chunk tag follows is taken. The size field is then kept in the body's
+//! `declared_size` and written back as it was. This holds in strict mode too:
+//! these are how the format is written, not damage.
+
+use format_core::{Decode, Encode, Error, FourCC, Reader, Result, Writer};
+
+use super::{McnkChunk, McnkLayout, SubArgs};
+
+/// Tags of the sub-chunks the MCNK walk knows (spec order).
+const KNOWN: [&[u8; 4]; 15] = [
+    b"MCVT", b"MCCV", b"MCLV", b"MCNR", b"MCLY", b"MCRF", b"MCSH", b"MCAL", b"MCLQ", b"MCSE",
+    b"MCDD", b"MCMT", b"MCBB", b"MCRD", b"MCRW",
+];
+
+/// True if the MCNK ends after `len` bytes of `body` or a known tag follows.
+fn lands(r: &Reader<'_>, body: &[u8], len: usize) -> bool {
+    match body.get(len..) {
+        Some([]) => true,
+        Some(rest) => rest.first_chunk::<4>().is_some_and(|bytes| {
+            let tag = FourCC::from_disk(*bytes, r.ctx().tag_order);
+            KNOWN.iter().any(|k| tag == **k)
+        }),
+        None => false,
+    }
+}
+
+/// The real length of the sub-chunk whose header is at the reader.
+fn real_len(r: &Reader<'_>, tag: FourCC, declared: u32, size_alpha: u32, size_liquid: u32) -> u32 {
+    let quirk = if tag == *b"MCNR" && declared == 435 {
+        Some(448)
+    } else if tag == *b"MCLQ" && declared == 0 && size_liquid > 8 {
+        Some(size_liquid - 8)
+    } else if tag == *b"MCAL" && size_alpha >= 8 && size_alpha - 8 != declared {
+        Some(size_alpha - 8)
+    } else {
+        None
+    };
+    let Some(quirk) = quirk else { return declared };
+    let body = r.rest().get(8..).unwrap_or_default();
+    // MCNR: the padding is the rule, so it is tried first.
+    let candidates = if tag == *b"MCNR" {
+        [quirk, declared]
+    } else {
+        [declared, quirk]
+    };
+    let [first, second] = candidates;
+    if lands(r, body, first as usize) || !lands(r, body, second as usize) {
+        first
+    } else {
+        second
+    }
+}
+
+/// Reads the sub-chunks to the end of the MCNK.
+pub(super) fn read(
+    r: &mut Reader<'_>,
+    size_alpha: u32,
+    size_liquid: u32,
+    n_doodad_refs: u32,
+) -> Result<Vec<McnkChunk>> {
+    let args = (SubArgs { n_doodad_refs },);
+    let mut chunks = Vec::new();
+    while !r.is_empty() {
+        let index = chunks.len();
+        let header = r.peek_bytes(8).ok_or_else(|| {
+            Error::new(format_core::ErrorKind::UnexpectedEnd {
+                offset: r.pos(),
+                needed: 8,
+                available: r.remaining(),
+            })
+            .at_index(index)
+        })?;
+        let tag_bytes: [u8; 4] = header.first_chunk::<4>().copied().unwrap_or_default();
+        let tag = FourCC::from_disk(tag_bytes, r.ctx().tag_order);
+        let declared = header
+            .get(4..8)
+            .and_then(|b| b.first_chunk::<4>())
+            .map_or(0, |b| u32::from_le_bytes(*b));
+        let real = real_len(r, tag, declared, size_alpha, size_liquid);
+        let chunk = if real == declared {
+            McnkChunk::decode(r, args)
+        } else {
+            read_quirk(r, tag, declared, real)
+        };
+        chunks.push(chunk.map_err(|e| e.at_index(index))?);
+    }
+    Ok(chunks)
+}
+
+/// Reads a sub-chunk whose real length is not its size field.
+fn read_quirk(r: &mut Reader<'_>, tag: FourCC, declared: u32, real: u32) -> Result<McnkChunk> {
+    r.skip(8)?;
+    let chunk = r.with_limit(u64::from(real), |r| {
+        Ok(if tag == *b"MCNR" {
+            let mut m = super::Mcnr::decode(r, ())?;
+            m.declared_size = Some(declared);
+            McnkChunk::Mcnr(m)
+        } else if tag == *b"MCLQ" {
+            let mut m = super::Mclq::decode(r, ())?;
+            m.declared_size = Some(declared);
+            McnkChunk::Mclq(m)
+        } else {
+            let mut m = super::Mcal::decode(r, ())?;
+            m.declared_size = Some(declared);
+            McnkChunk::Mcal(m)
+        })
+    });
+    chunk.map_err(|e| e.in_tag(tag))
+}
+
+/// Writes the sub-chunks, each where [`McnkLayout`] says it is (the header was
+/// written from that layout), with kept size fields written as they were.
+pub(super) fn write(
+    chunks: &[McnkChunk],
+    w: &mut Writer,
+    _size_alpha: u32,
+    _size_liquid: u32,
+    _n_doodad_refs: u32,
+) -> Result<()> {
+    let layout = McnkLayout::of(chunks);
+    let base = w.pos().checked_sub(8 + 128).ok_or_else(|| {
+        Error::inconsistent(w.pos(), "MCNK sub-chunks written without their header")
+    })?;
+    for (index, (chunk, &offset)) in chunks.iter().zip(&layout.offsets).enumerate() {
+        if w.pos() - base != offset as usize {
+            return Err(Error::inconsistent(
+                w.pos(),
+                format!(
+                    "sub-chunk {index} lands at {:#x} in its MCNK, the header says {offset:#x}",
+                    w.pos() - base
+                ),
+            ));
+        }
+        let tag = FourCC::new(chunk.tag());
+        let written = match chunk {
+            McnkChunk::Mcnr(m) if m.declared_size.is_some() => {
+                declared(w, tag, m.declared_size, |w| m.encode(w, ()))
+            }
+            McnkChunk::Mclq(m) if m.declared_size.is_some() => {
+                declared(w, tag, m.declared_size, |w| m.encode(w, ()))
+            }
+            McnkChunk::Mcal(m) if m.declared_size.is_some() => {
+                declared(w, tag, m.declared_size, |w| m.encode(w, ()))
+            }
+            McnkChunk::Mcrf(m) => {
+                let n = u32::try_from(m.doodad_refs.len()).unwrap_or(u32::MAX);
+                chunk.encode(w, (SubArgs { n_doodad_refs: n },))
+            }
+            _ => chunk.encode(w, (SubArgs::default(),)),
+        };
+        written.map_err(|e| e.at_index(index))?;
+    }
+    Ok(())
+}
+
+/// Writes a sub-chunk with a kept size field.
+fn declared(
+    w: &mut Writer,
+    tag: FourCC,
+    size: Option<u32>,
+    body: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
+    w.tag(tag);
+    w.u32(size.unwrap_or_default());
+    body(w).map_err(|e| e.in_tag(tag))
+}

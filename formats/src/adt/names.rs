@@ -1,0 +1,137 @@
+//! `MTEX`, `MMDX`, `MMID`, `MWMO`, `MWID`: file names of textures, models and
+//! WMOs, and the offset tables that reference the model names.
+//!
+//! A names chunk is `char filenames[0]`: zero-terminated strings one after the
+//! other. It is kept as those bytes, since `MMID`/`MWID` reference names by byte
+//! offset; [`FileNames`] gives typed access and appends names.
+
+use format_core::{Codec, Error, Result};
+
+/// The body of a names chunk: zero-terminated strings, kept as bytes.
+#[derive(Codec, Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FileNames {
+    /// `char filenames[0]`: zero-terminated strings with complete paths.
+    #[format(until_end)]
+    #[cfg_attr(feature = "serde", serde(with = "format_core::serde_bytes"))]
+    pub filenames: Vec<u8>,
+}
+
+impl FileNames {
+    /// Names from a list of paths (each written zero-terminated).
+    pub fn from_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Self> {
+        let mut list = FileNames::default();
+        for name in names {
+            list.push(name)?;
+        }
+        Ok(list)
+    }
+
+    /// Every name with the byte offset it starts at, in order. A last name
+    /// without its terminating zero is listed too.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &[u8])> + '_ {
+        let mut offset = 0u32;
+        self.filenames
+            .split_inclusive(|&b| b == 0)
+            .map(move |piece| {
+                let start = offset;
+                offset = offset.saturating_add(u32::try_from(piece.len()).unwrap_or(u32::MAX));
+                (start, piece.strip_suffix(&[0]).unwrap_or(piece))
+            })
+    }
+
+    /// The names as text (invalid UTF-8 replaced), in order.
+    pub fn names(&self) -> Vec<String> {
+        self.iter()
+            .map(|(_, name)| String::from_utf8_lossy(name).into_owned())
+            .collect()
+    }
+
+    /// The name starting at byte `offset` (what an `MMID`/`MWID` entry holds).
+    pub fn name_at(&self, offset: u32) -> Option<&[u8]> {
+        let start = usize::try_from(offset).ok()?;
+        let rest = self.filenames.get(start..)?;
+        let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+        rest.get(..end)
+    }
+
+    /// The `index`-th name (what an `MCLY` `textureId` refers to in `MTEX`).
+    pub fn get(&self, index: usize) -> Option<&[u8]> {
+        self.iter().nth(index).map(|(_, name)| name)
+    }
+
+    /// How many names there are.
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// True when there are no names.
+    pub fn is_empty(&self) -> bool {
+        self.filenames.is_empty()
+    }
+
+    /// Appends `name` zero-terminated and returns its byte offset.
+    pub fn push(&mut self, name: &str) -> Result<u32> {
+        if name.as_bytes().contains(&0) {
+            return Err(Error::invalid(
+                0,
+                format!("file name {name:?} contains a NUL"),
+            ));
+        }
+        if self.filenames.last().is_some_and(|&b| b != 0) {
+            return Err(Error::invalid(
+                self.filenames.len(),
+                "the last name has no terminating NUL; cannot append after it",
+            ));
+        }
+        let offset = u32::try_from(self.filenames.len())
+            .map_err(|_| Error::invalid(0, "names chunk larger than 4 GiB"))?;
+        self.filenames.extend_from_slice(name.as_bytes());
+        self.filenames.push(0);
+        Ok(offset)
+    }
+}
+
+/// `MTEX`: zero-terminated strings with complete paths to textures. Referenced in MCLY.
+pub type Mtex = FileNames;
+/// `MMDX`: zero-terminated strings with complete paths to models. Referenced in MMID.
+pub type Mmdx = FileNames;
+/// `MWMO`: zero-terminated strings with complete paths to models. Referenced in MWID.
+pub type Mwmo = FileNames;
+
+/// `MMID`/`MWID`: `uint32_t offsets[0]`.
+#[derive(Codec, Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct NameOffsets {
+    /// filename starting position in the names chunk (MMDX for MMID, MWMO for
+    /// MWID). These entries are getting referenced in the MDDF (MODF) chunk.
+    #[format(count = size / 4)]
+    pub offsets: Vec<u32>,
+}
+
+/// `MMID`: filename starting positions in MMDX, referenced by MDDF `nameId`.
+pub type Mmid = NameOffsets;
+/// `MWID`: filename starting positions in MWMO, referenced by MODF `nameId`.
+pub type Mwid = NameOffsets;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_keep_their_offsets() -> Result<()> {
+        let mut names = FileNames::from_names(["a.m2", "bb.m2"])?;
+        assert_eq!(names.filenames, b"a.m2\0bb.m2\0");
+        assert_eq!(names.push("c.m2")?, 11);
+        assert_eq!(names.name_at(5), Some(&b"bb.m2"[..]));
+        assert_eq!(names.get(2), Some(&b"c.m2"[..]));
+        assert_eq!(names.names(), ["a.m2", "bb.m2", "c.m2"]);
+        assert!(names.push("bad\0").is_err());
+        let unterminated = FileNames {
+            filenames: b"x\0tail".to_vec(),
+        };
+        assert_eq!(unterminated.len(), 2);
+        assert!(unterminated.clone().push("y").is_err());
+        Ok(())
+    }
+}
