@@ -4,7 +4,7 @@
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use crate::{Context, FourCC, Plain, Reader, Result, Writer};
+use crate::{Context, Error, FourCC, Plain, Reader, Result, Writer};
 
 /// A type that can be read from a [`Reader`].
 ///
@@ -152,4 +152,42 @@ pub fn encode<T: Encode<Args = ()> + ?Sized>(value: &T, ctx: Context) -> Result<
     let mut w = Writer::with_context(ctx);
     value.encode(&mut w, ())?;
     Ok(w.into_bytes())
+}
+
+/// Reads elements while `more` says so. Every element must consume at least
+/// one byte, so the loop (and the list) is bounded by the region's size.
+fn decode_while<T: Decode>(
+    r: &mut Reader<'_>,
+    args: T::Args,
+    more: impl Fn(&Reader<'_>) -> bool,
+) -> Result<Vec<T>> {
+    let mut items = Vec::new();
+    while more(r) {
+        let before = r.pos();
+        let item = T::decode(r, args.clone()).map_err(|e| e.at_index(items.len()))?;
+        if r.pos() == before {
+            return Err(Error::invalid(
+                before,
+                "an element consumed no bytes; refusing to loop forever",
+            )
+            .at_index(items.len()));
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// Reads elements until the enclosing region ends: what `#[format(until_end)]`
+/// generates, for hand-written (`read_with`) code that wraps such a list.
+pub fn decode_until_end<T: Decode>(r: &mut Reader<'_>, args: T::Args) -> Result<Vec<T>> {
+    decode_while(r, args, |r| !r.is_empty())
+}
+
+/// Reads tagged sub-chunks while the next tag is one `T` accepts: what
+/// `#[format(tagged)]` generates, for hand-written (`read_with`) code that wraps
+/// such a list. Elements keep their file order.
+pub fn decode_tagged<T: Decode + Tagged>(r: &mut Reader<'_>, args: T::Args) -> Result<Vec<T>> {
+    decode_while(r, args, |r| {
+        r.peek_tag().is_some_and(|tag| T::accepts(tag, r.ctx()))
+    })
 }

@@ -67,7 +67,7 @@ mod writer;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use codec::{Decode, Encode, HasTag, Tagged, decode, encode};
+pub use codec::{Decode, Encode, HasTag, Tagged, decode, decode_tagged, decode_until_end, encode};
 pub use context::{Context, Diagnostic, Mode, TagOrder};
 pub use derived::Derived;
 pub use error::{Error, ErrorKind, Expected, Result, Segment, SizeKind};

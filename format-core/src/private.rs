@@ -11,7 +11,7 @@ pub use core::result::Result::{Err, Ok};
 
 use alloc::format;
 
-use crate::{Decode, Encode, Error, FourCC, Reader, Result, Tagged, Writer};
+use crate::{Decode, Encode, Error, FourCC, Reader, Result, Writer};
 
 /// A count stored in front of its array (`count = u32`).
 pub trait CountPrefix {
@@ -97,40 +97,7 @@ pub fn decode_stride<T: Decode>(
     Ok(items)
 }
 
-/// Reads elements while `more` says so. Every element must consume at least
-/// one byte, so the loop (and the list) is bounded by the region's size.
-fn decode_while<T: Decode>(
-    r: &mut Reader<'_>,
-    args: T::Args,
-    more: impl Fn(&Reader<'_>) -> bool,
-) -> Result<Vec<T>> {
-    let mut items = Vec::new();
-    while more(r) {
-        let before = r.pos();
-        let item = T::decode(r, args.clone()).map_err(|e| e.at_index(items.len()))?;
-        if r.pos() == before {
-            return Err(Error::invalid(
-                before,
-                "an element consumed no bytes; refusing to loop forever",
-            )
-            .at_index(items.len()));
-        }
-        items.push(item);
-    }
-    Ok(items)
-}
-
-/// Reads elements until the enclosing region ends.
-pub fn decode_until_end<T: Decode>(r: &mut Reader<'_>, args: T::Args) -> Result<Vec<T>> {
-    decode_while(r, args, |r| !r.is_empty())
-}
-
-/// Reads tagged sub-chunks while the next tag is one `T` accepts.
-pub fn decode_tagged<T: Decode + Tagged>(r: &mut Reader<'_>, args: T::Args) -> Result<Vec<T>> {
-    decode_while(r, args, |r| {
-        r.peek_tag().is_some_and(|tag| T::accepts(tag, r.ctx()))
-    })
-}
+pub use crate::codec::{decode_tagged, decode_until_end};
 
 /// True if the next tag is `tag`.
 #[inline]

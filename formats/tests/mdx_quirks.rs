@@ -303,3 +303,40 @@ fn a_strict_error_names_the_offset_and_the_path() {
          bytes (12 each) at 0x1a0, 171 left"
     );
 }
+
+#[test]
+fn a_layer_level_kmtf_that_would_read_back_elsewhere_is_refused() {
+    use formats::mdx::TextureEntry;
+    let kmtf = || LayerTrack::TextureId(Track::new(Interpolation::None, vec![Key::new(0, 1u32)]));
+    let mut layer = layer(Some(Fresnel::default()), vec![kmtf()]);
+    layer.shader_type_id = Some(0);
+    layer.textures = Some(vec![TextureEntry {
+        texture_id: 0,
+        slot: 0,
+        texture_id_track: None,
+    }]);
+    let mut model = Model::new(1100);
+    model.materials_mut().push(Material {
+        priority_plane: 0,
+        flags: 0,
+        shader: None,
+        layers: vec![layer.clone()],
+        unknown: vec![],
+    });
+    let error = model.to_bytes().unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("would read back as the last texture's KMTF"),
+        "{error}"
+    );
+    // Where the sources put it, it round-trips.
+    let textures = layer.textures.as_mut().unwrap();
+    let LayerTrack::TextureId(track) = layer.tracks.remove(0) else {
+        unreachable!()
+    };
+    textures[0].texture_id_track = Some(track);
+    model.materials_mut()[0].layers = vec![layer];
+    let bytes = model.to_bytes().unwrap();
+    assert_eq!(Model::from_bytes(&bytes).unwrap(), model);
+}

@@ -1,7 +1,7 @@
 //! Materials and their layers (seed 000 `Material`, `Layer`; the Reforged
 //! changes from `shared/specs/MDX_VERSIONS.md` §2 and §3).
 
-use format_core::{Codec, Error, FixedStr, FourCC, Reader, Result, UnknownTail, Writer};
+use format_core::{Codec, Encode, Error, FixedStr, FourCC, Reader, Result, UnknownTail, Writer};
 
 use super::track::Track;
 
@@ -171,8 +171,38 @@ pub struct Layer {
     #[format(if = version >= 1100, count = u32)]
     pub textures: Option<Vec<TextureEntry>>,
     /// The tracks, in file order.
-    #[format(tagged)]
+    #[format(args(textures), read_with = read_layer_tracks, write_with = write_layer_tracks)]
     pub tracks: Vec<LayerTrack>,
+}
+
+/// The declared `tagged` list, plus one check on write that a declaration
+/// cannot make: from 1100 on, a layer-level `KMTF` first in the list would be
+/// read back as the `KMTF` of the last texture entry when that entry has none,
+/// so such a layer cannot be written faithfully.
+fn read_layer_tracks(
+    r: &mut Reader<'_>,
+    _textures: &Option<Vec<TextureEntry>>,
+) -> Result<Vec<LayerTrack>> {
+    format_core::decode_tagged(r, ())
+}
+
+fn write_layer_tracks(
+    tracks: &[LayerTrack],
+    w: &mut Writer,
+    textures: &Option<Vec<TextureEntry>>,
+) -> Result<()> {
+    let last_entry_free = textures
+        .as_ref()
+        .and_then(|t| t.last())
+        .is_some_and(|entry| entry.texture_id_track.is_none());
+    if last_entry_free && matches!(tracks.first(), Some(LayerTrack::TextureId(_))) {
+        return Err(Error::inconsistent(
+            w.pos(),
+            "a layer-level KMTF first after the texture list would read back as the last \
+             texture's KMTF; put it in `textures[..].texture_id_track`",
+        ));
+    }
+    tracks.iter().try_for_each(|track| track.encode(w, ()))
 }
 
 /// Cannot be declared with `if`: in version 900 whether the block is there

@@ -327,7 +327,14 @@ impl Model {
             if let Chunk::Lights(lights) = chunk {
                 for light in &mut lights.lights {
                     moved += light.tracks_after_chunk.len();
-                    light.tracks.append(&mut light.tracks_after_chunk);
+                    // Before a trailing unknown sub-chunk, which ends the light.
+                    let at = match light.tracks.last() {
+                        Some(LightTrack::Unknown(_)) => light.tracks.len() - 1,
+                        _ => light.tracks.len(),
+                    };
+                    light
+                        .tracks
+                        .splice(at..at, light.tracks_after_chunk.drain(..));
                 }
             }
         }

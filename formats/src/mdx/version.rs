@@ -199,7 +199,12 @@ fn convert_material(
         }
         if target >= 1000 {
             layer.fresnel.get_or_insert(DEFAULT_FRESNEL);
-        } else if target < 900 && layer.fresnel.take().is_some_and(|f| f != DEFAULT_FRESNEL) {
+        } else if target < 900
+            && layer
+                .fresnel
+                .take()
+                .is_some_and(|f| !same_bits(&f, &DEFAULT_FRESNEL))
+        {
             lose(
                 format!("{path}.fresnel"),
                 "a fresnel block other than the default",
@@ -265,4 +270,13 @@ fn convert_material(
             }
         }
     }
+}
+
+/// Bitwise equality (`-0.0` is not `0.0`, a NaN equals itself).
+fn same_bits(a: &Fresnel, b: &Fresnel) -> bool {
+    let bits = |f: &Fresnel| {
+        let [r, g, b] = f.color;
+        [r, g, b, f.opacity, f.team_color].map(f32::to_bits)
+    };
+    bits(a) == bits(b)
 }
