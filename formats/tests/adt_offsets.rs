@@ -1,0 +1,434 @@
+//! An independent check, on the written bytes, that every offset in MHDR, MCIN
+//! and each MCNK header points at the chunk it names, and that the sizes and
+//! counts agree with what is there; run on every corpus tile as written back,
+//! and after each kind of edit.
+//!
+//! The checker reads the bytes with its own code (nothing from `formats`
+//! except to produce the bytes), following the seed and the manifest.
+
+mod common;
+
+use common::corpus_root;
+use formats::adt::Adt;
+use formats::adt::alpha::AlphaFormat;
+use formats::adt::mcnk::layer_flags;
+use formats::adt::mh2o::{LiquidInstance, LiquidVertexData};
+use formats::adt::placement::SMDoodadDef;
+use formats::wdt::Wdt;
+
+fn u32_at(data: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(data[at..at + 4].try_into().unwrap())
+}
+
+/// The tag at `at`, in spec order (stored reversed).
+fn tag_at(data: &[u8], at: usize) -> Option<[u8; 4]> {
+    let b = data.get(at..at + 4)?;
+    Some([b[3], b[2], b[1], b[0]])
+}
+
+const SUB_TAGS: [&[u8; 4]; 15] = [
+    b"MCVT", b"MCCV", b"MCLV", b"MCNR", b"MCLY", b"MCRF", b"MCSH", b"MCAL", b"MCLQ", b"MCSE",
+    b"MCDD", b"MCMT", b"MCBB", b"MCRD", b"MCRW",
+];
+
+fn lands(data: &[u8], at: usize, end: usize) -> bool {
+    at == end || (at < end && tag_at(data, at).is_some_and(|t| SUB_TAGS.contains(&&t)))
+}
+
+/// Checks one file; returns the number of offsets checked.
+fn check(data: &[u8]) -> Result<usize, String> {
+    // Top level: tag, size, body, to the end of the file.
+    let mut chunks = Vec::new();
+    let mut at = 0;
+    while at < data.len() {
+        let tag = tag_at(data, at).ok_or("truncated chunk header")?;
+        let size = u32_at(data, at + 4) as usize;
+        chunks.push((tag, at, size));
+        at += 8 + size;
+    }
+    if at != data.len() {
+        return Err(format!(
+            "top-level walk ends at {at}, file has {}",
+            data.len()
+        ));
+    }
+    let first = |t: &[u8; 4]| chunks.iter().find(|c| &c.0 == t).map(|c| c.1);
+    let mut checked = 0;
+
+    // MHDR: offsets from the MHDR data to each chunk, 0 for an absent chunk.
+    if let Some(mhdr) = first(b"MHDR") {
+        let names: [&[u8; 4]; 11] = [
+            b"MCIN", b"MTEX", b"MMDX", b"MMID", b"MWMO", b"MWID", b"MDDF", b"MODF", b"MFBO",
+            b"MH2O", b"MTXF",
+        ];
+        for (i, name) in names.iter().enumerate() {
+            let ofs = u32_at(data, mhdr + 8 + 4 + 4 * i) as usize;
+            match first(name) {
+                Some(pos) if pos == mhdr + 8 + ofs => {}
+                Some(pos) => return Err(format!("MHDR.{name:?} = {ofs}, chunk at {pos}")),
+                None if ofs == 0 => {}
+                None => return Err(format!("MHDR offset {ofs} for an absent chunk")),
+            }
+            checked += 1;
+        }
+    }
+
+    let mcnks: Vec<(usize, usize)> = chunks
+        .iter()
+        .filter(|c| &c.0 == b"MCNK")
+        .map(|c| (c.1, c.2))
+        .collect();
+    // MCIN: absolute offset of the n-th MCNK; size with its header (Blizzard)
+    // or without it (Noggit 2016, manifest quirk 4).
+    if let Some(mcin) = first(b"MCIN") {
+        for (n, &(pos, size)) in mcnks.iter().enumerate() {
+            let entry = mcin + 8 + 16 * n;
+            let (ofs, len) = (
+                u32_at(data, entry) as usize,
+                u32_at(data, entry + 4) as usize,
+            );
+            if ofs != pos || tag_at(data, ofs) != Some(*b"MCNK") {
+                return Err(format!("MCIN[{n}].offset = {ofs}, MCNK at {pos}"));
+            }
+            if len != size + 8 && len != size {
+                return Err(format!("MCIN[{n}].size = {len}, MCNK size {size}"));
+            }
+            checked += 2;
+        }
+    }
+
+    for (n, &(pos, size)) in mcnks.iter().enumerate() {
+        checked += check_mcnk(data, pos, size).map_err(|e| format!("MCNK {n} at {pos}: {e}"))?;
+    }
+    Ok(checked)
+}
+
+fn check_mcnk(data: &[u8], pos: usize, size: usize) -> Result<usize, String> {
+    let h = |o: usize| u32_at(data, pos + 8 + o);
+    let flags = h(0x00);
+    let end = pos + 8 + size;
+    // Walk the sub-chunks with the real-file rules of the manifest: MCNR 435 is
+    // followed by 13 bytes; MCLQ 0 runs to sizeLiquid - 8; MCAL runs to
+    // sizeAlpha - 8 when its own size does not land on a sub-chunk.
+    let mut subs: Vec<([u8; 4], usize, usize)> = Vec::new();
+    let mut at = pos + 8 + 128;
+    while at < end {
+        let tag = tag_at(data, at).ok_or("truncated sub-chunk")?;
+        let declared = u32_at(data, at + 4) as usize;
+        let mut len = declared;
+        if &tag == b"MCNR" && declared == 435 && lands(data, at + 8 + 448, end) {
+            len = 448;
+        }
+        if &tag == b"MCLQ" && declared == 0 {
+            len = (h(0x64) as usize).saturating_sub(8);
+        }
+        if &tag == b"MCAL" && !lands(data, at + 8 + declared, end) {
+            len = (h(0x28) as usize).saturating_sub(8);
+        }
+        subs.push((tag, at - pos, len));
+        at += 8 + len;
+    }
+    if at != end {
+        return Err(format!("sub-chunk walk ends at {at}, MCNK ends at {end}"));
+    }
+    let find = |t: &[u8; 4]| subs.iter().find(|s| &s.0 == t).copied();
+    let mut checked = 0;
+    // (header offset, the sub-chunk it names, read only under this flag)
+    let fields: [(usize, &[u8; 4], bool); 10] = [
+        (0x14, b"MCVT", true),
+        (0x18, b"MCNR", true),
+        (0x1C, b"MCLY", true),
+        (0x20, b"MCRF", true),
+        (0x24, b"MCAL", true),
+        // ofsShadow is "only with flags.has_mcsh" (Northrend sets it to MCAL without).
+        (0x2C, b"MCSH", flags & 1 != 0),
+        (0x58, b"MCSE", true),
+        // "sizeLiquid: 8 when not used; only read if > 8".
+        (0x60, b"MCLQ", h(0x64) > 8),
+        // "ofsMCCV: only with flags.has_mccv".
+        (0x74, b"MCCV", flags & 0x40 != 0),
+        (0x78, b"MCLV", true),
+    ];
+    for (field, tag, read) in fields {
+        let ofs = h(field) as usize;
+        match (find(tag), read) {
+            (Some((_, rel, _)), _) if rel == ofs => {}
+            (Some((_, rel, _)), true) => {
+                return Err(format!("{:?} at +{rel}, header {field:#x} says {ofs}", tag));
+            }
+            (None, true) if ofs != 0 => {
+                return Err(format!("header {field:#x} = {ofs}, no {:?}", tag));
+            }
+            _ => {}
+        }
+        if read && ofs != 0 && tag_at(data, pos + ofs) != Some(*tag) {
+            return Err(format!(
+                "header {field:#x} = {ofs} does not point at {:?}",
+                tag
+            ));
+        }
+        checked += 1;
+    }
+    let len_of = |t: &[u8; 4]| find(t).map(|s| s.2);
+    let expect = |what: &str, got: u32, want: usize| {
+        if got as usize == want {
+            Ok(())
+        } else {
+            Err(format!("{what} = {got}, the data says {want}"))
+        }
+    };
+    if let Some(len) = len_of(b"MCLY") {
+        expect("nLayers", h(0x0C), len / 16)?;
+    }
+    if let Some(len) = len_of(b"MCRF") {
+        expect("nDoodadRefs + nMapObjRefs", h(0x10) + h(0x38), len / 4)?;
+    }
+    if let Some(len) = len_of(b"MCAL") {
+        expect("sizeAlpha", h(0x28), len + 8)?;
+    }
+    if let Some(len) = len_of(b"MCSH") {
+        expect("sizeShadow", h(0x30), len)?;
+    }
+    if let Some(len) = len_of(b"MCSE") {
+        expect("nSndEmitters", h(0x5C), len / 28)?;
+    }
+    if let Some(len) = len_of(b"MCLQ") {
+        expect("sizeLiquid", h(0x64), len + 8)?;
+    }
+    Ok(checked + 6)
+}
+
+/// The MPHD flags of each corpus tile's map: from its WDT where the corpus has
+/// it, otherwise from the manifest's notes.
+fn mphd_flags(root: &std::path::Path, adt: &str) -> u32 {
+    let wdt = match adt {
+        "adt/wowserfmt_continent4229.adt" => "wdt/wowserfmt_continent.wdt",
+        "adt/wowserfmt_pvpzone3430.adt" => "wdt/wowserfmt_pvpzone.wdt",
+        "adt/twinpeaks_cataclysmctf_30_27.adt" => "wdt/twinpeaks_cataclysmctf.wdt",
+        "adt/bfgilneas_gilneas_bg_2_28_31.adt" => "wdt/bfgilneas_Gilneas_BG_2.wdt",
+        "adt/patch5_Aeven_10_3.adt" => "wdt/patch5_Aeven.wdt",
+        // "compressed alpha ... needs the map's big-alpha MPHD flag"
+        "adt/warcraftnet_Northrend_37_25.adt" => return 0x4,
+        // Azeroth.wdt is byte-identical to continent.wdt (flags 0); kalimdor: 4-bit alpha.
+        _ => return 0,
+    };
+    Wdt::from_bytes(&std::fs::read(root.join(wdt)).unwrap())
+        .unwrap()
+        .mphd_flags()
+}
+
+fn corpus() -> Vec<(String, Vec<u8>, u32)> {
+    let Some(root) = corpus_root() else {
+        return Vec::new();
+    };
+    common::files_in(&root, "adt", ".adt")
+        .into_iter()
+        .map(|path| {
+            let data = std::fs::read(root.join(&path)).unwrap();
+            let flags = mphd_flags(&root, &path);
+            (path, data, flags)
+        })
+        .collect()
+}
+
+#[test]
+fn the_checker_catches_a_wrong_offset() {
+    for (path, data, _) in corpus().into_iter().take(1) {
+        let mut bad = data.clone();
+        // MCNK 0's ofsHeight (MCIN says where MCNK 0 is).
+        let mcnk = u32_at(&bad, 84 + 8) as usize;
+        bad[mcnk + 8 + 0x14] ^= 4;
+        assert!(check(&bad).is_err(), "{path}: ofsHeight moved, not noticed");
+        let mut bad = data.clone();
+        bad[20 + 4] ^= 8; // MHDR.mcin
+        assert!(check(&bad).is_err(), "{path}: MHDR.mcin moved, not noticed");
+    }
+}
+
+#[test]
+fn every_written_tile_points_where_its_chunks_are() {
+    let files = corpus();
+    for (path, data, _) in &files {
+        let written = Adt::from_bytes(data).unwrap().to_bytes().unwrap();
+        let n = check(&written).unwrap_or_else(|e| panic!("{path}: {e}"));
+        // And once every kept value is forgotten: all of them derived.
+        let mut tile = Adt::from_bytes(data).unwrap();
+        tile.recompute_offsets();
+        tile.clear_declared_sizes();
+        let derived = tile.to_bytes().unwrap();
+        check(&derived).unwrap_or_else(|e| panic!("{path} (all derived): {e}"));
+        assert_eq!(Adt::from_bytes(&derived).unwrap().mcnks().count(), 256);
+        println!("{path:<48} {n} offsets, sizes and counts agree (as read and all derived)");
+    }
+    println!("{} tiles checked", files.len());
+}
+
+/// Writes `tile`, checks the bytes, and reads them back.
+fn write_check_read(path: &str, what: &str, tile: &Adt) -> Adt {
+    let bytes = tile
+        .to_bytes()
+        .unwrap_or_else(|e| panic!("{path} {what}: {e}"));
+    check(&bytes).unwrap_or_else(|e| panic!("{path} {what}: {e}"));
+    let back = Adt::from_bytes(&bytes).unwrap_or_else(|e| panic!("{path} {what}: {e}"));
+    assert_eq!(back.to_bytes().unwrap(), bytes, "{path} {what}: not stable");
+    back
+}
+
+#[test]
+fn raised_heights_are_written_and_read_back() {
+    for (path, data, _) in corpus() {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        let heights = tile.mcnk_mut(37).unwrap().heights_mut().unwrap();
+        heights.height.iter_mut().for_each(|h| *h += 12.5);
+        let want = heights.height.clone();
+        let back = write_check_read(&path, "raised heights", &tile);
+        assert_eq!(
+            back.mcnk(37).unwrap().heights().unwrap().height,
+            want,
+            "{path}"
+        );
+        assert_eq!(back, tile, "{path}");
+    }
+}
+
+#[test]
+fn an_added_doodad_is_placed_and_referenced() {
+    for (path, data, _) in corpus() {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        let before = tile.mddf().map_or(0, |m| m.doodad_defs.len());
+        let def = SMDoodadDef {
+            unique_id: 0xfeed,
+            position: [17066.0, 25.0, 17000.0],
+            scale: 1024,
+            ..Default::default()
+        };
+        let index = tile
+            .add_doodad("World\\Generic\\Test\\Crate.m2", def, &[3, 200])
+            .unwrap();
+        assert_eq!(index as usize, before, "{path}");
+        let back = write_check_read(&path, "added doodad", &tile);
+        let placed = back.mddf().unwrap().doodad_defs[index as usize];
+        assert_eq!(placed.unique_id, 0xfeed, "{path}");
+        let offset = back.mmid().unwrap().offsets[placed.name_id as usize];
+        assert_eq!(
+            back.mmdx().unwrap().name_at(offset),
+            Some(&b"World\\Generic\\Test\\Crate.m2"[..]),
+            "{path}"
+        );
+        for chunk in [3, 200] {
+            let refs = &back.mcnk(chunk).unwrap().references().unwrap().doodad_refs;
+            assert_eq!(refs.last(), Some(&index), "{path}: MCNK {chunk}");
+        }
+        assert_eq!(back, tile, "{path}");
+    }
+}
+
+#[test]
+fn a_removed_layer_takes_its_alpha_map_with_it() {
+    let mut edited = 0;
+    for (path, data, flags) in corpus() {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        // The MCNK with the most layers (the first of them).
+        let most = tile
+            .mcnks()
+            .map(|m| m.layers().map_or(0, |l| l.layers.len()))
+            .max();
+        let Some(n) = most.filter(|&most| most >= 2).and_then(|most| {
+            tile.mcnks()
+                .position(|m| m.layers().unwrap().layers.len() == most)
+        }) else {
+            println!("{path}: every MCNK has a single layer; nothing to remove");
+            continue;
+        };
+        let mcnk = tile.mcnk_mut(n).unwrap();
+        let layers = mcnk.layers().unwrap().layers.clone();
+        let maps = mcnk.alpha_maps(flags).unwrap();
+        let alpha_len = mcnk.alpha().unwrap().data.len();
+        let removed = mcnk.remove_layer(1, flags).unwrap();
+        assert_eq!(removed, layers[1]);
+        let back = write_check_read(&path, "removed layer", &tile);
+        let mcnk = back.mcnk(n).unwrap();
+        let left = &mcnk.layers().unwrap().layers;
+        assert_eq!(left.len(), layers.len() - 1, "{path}");
+        if layers.len() > 2 {
+            let (a, b) = (left[1], layers[2]);
+            assert_eq!(
+                (a.texture_id, a.flags, a.effect_id),
+                (b.texture_id, b.flags, b.effect_id)
+            );
+            assert!(
+                a.offset_in_mcal < b.offset_in_mcal,
+                "{path}: layer 2's alpha map moved down"
+            );
+        }
+        // The other layers' alpha maps are unchanged; MCAL lost one map's bytes.
+        let after = mcnk.alpha_maps(flags).unwrap();
+        let expected: Vec<_> = maps
+            .iter()
+            .filter(|(i, _)| *i != 1)
+            .map(|(_, m)| m)
+            .collect();
+        assert_eq!(
+            after.iter().map(|(_, m)| m).collect::<Vec<_>>(),
+            expected,
+            "{path}"
+        );
+        let one_map = match AlphaFormat::for_layer(layers[1].flags, flags) {
+            AlphaFormat::Uncompressed4Bit => Some(2048),
+            AlphaFormat::Uncompressed8Bit => Some(4096),
+            AlphaFormat::Compressed => None,
+        };
+        if let (Some(len), true) = (one_map, layers[1].flags & layer_flags::USE_ALPHA_MAP != 0) {
+            assert_eq!(mcnk.alpha().unwrap().data.len(), alpha_len - len, "{path}");
+        }
+        assert_eq!(back, tile, "{path}");
+        println!(
+            "{path}: MCNK {n} layer 1 removed ({} layers left)",
+            left.len()
+        );
+        edited += 1;
+    }
+    assert!(
+        corpus_root().is_none() || edited >= 6,
+        "only {edited} tiles had a layer to remove"
+    );
+}
+
+#[test]
+fn added_water_is_written_and_read_back() {
+    for (path, data, _) in corpus() {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        let water = LiquidInstance {
+            liquid_type: 1,
+            liquid_object_or_lvf: 0,
+            min_height_level: 10.0,
+            max_height_level: 12.0,
+            x_offset: 1,
+            y_offset: 2,
+            width: 4,
+            height: 3,
+            // 4x3 tiles, row by row: all but (0, 2).
+            exists_bitmap: Some(vec![0xff, 0x0e]),
+            vertex_data: Some(LiquidVertexData::HeightDepth {
+                heightmap: (0..20).map(|i| 10.0 + i as f32 / 10.0).collect(),
+                depthmap: vec![40; 20],
+            }),
+        };
+        let had = tile.mh2o().is_some();
+        let mh2o = tile.mh2o_or_insert().unwrap();
+        mh2o.chunks[100].instances.push(water.clone());
+        let back = write_check_read(&path, "added water", &tile);
+        let got = &back.mh2o().unwrap().chunks[100].instances;
+        assert_eq!(got.last(), Some(&water), "{path}");
+        assert!(got.last().unwrap().exists(3, 1) && !got.last().unwrap().exists(0, 2));
+        assert_eq!(
+            back.mh2o().unwrap().chunks,
+            tile.mh2o().unwrap().chunks,
+            "{path}"
+        );
+        println!(
+            "{path}: water added to MCNK 100 ({})",
+            if had { "MH2O re-laid" } else { "MH2O created" }
+        );
+    }
+}
