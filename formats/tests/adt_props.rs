@@ -491,3 +491,111 @@ fn mh2o_typed_view_agrees_with_the_raw_bytes() {
         assert!(instances > 0, "{name}");
     }
 }
+
+/// A tile with one MCNK whose sub-chunks are `subs`, and that MCNK's offset.
+fn one_mcnk_tile(subs: Vec<McnkChunk>) -> (Adt, usize) {
+    let mut mcnk = Mcnk::new(0, 0);
+    mcnk.chunks = subs;
+    let tile = Adt {
+        chunks: vec![
+            AdtChunk::Mver(Mver { version: 18 }),
+            AdtChunk::Mhdr(Mhdr::default()),
+            AdtChunk::Mcnk(mcnk),
+        ],
+    };
+    (tile, 12 + 72)
+}
+
+#[test]
+fn lenient_reads_keep_undecodable_chunks_as_bytes() {
+    // An MCVT of 8 bytes cannot hold its 145 heights.
+    let odd = UnknownChunk {
+        tag: (*b"MCVT").into(),
+        bytes: vec![1; 8],
+    };
+    let (tile, _) = one_mcnk_tile(vec![McnkChunk::Unknown(odd)]);
+    let bytes = tile.to_bytes().unwrap();
+    let e = Adt::from_bytes(&bytes).unwrap_err();
+    assert!(
+        e.to_string().starts_with("[2].MCNK.chunks[0].MCVT.height"),
+        "{e}"
+    );
+    let (lenient, notes) = Adt::from_bytes_lenient(&bytes).unwrap();
+    assert_eq!(lenient, tile);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].offset, e.offset());
+    assert_eq!(lenient.to_bytes().unwrap(), bytes);
+
+    // A damaged MH2O offset: strict fails, lenient keeps MH2O as bytes and
+    // reads every MCNK.
+    let Some(root) = corpus_root() else { return };
+    let mut data = std::fs::read(root.join("adt/tswowassets_kalimdor_1_1.adt")).unwrap();
+    let mh2o = 20 + u32::from_le_bytes(data[60..64].try_into().unwrap()) as usize + 8;
+    let chunk = (0..256).find(|c| data[mh2o + 12 * c + 4] != 0).unwrap();
+    data[mh2o + 12 * chunk + 3] = 0x7f;
+    assert!(Adt::from_bytes(&data).is_err());
+    let (tile, notes) = Adt::from_bytes_lenient(&data).unwrap();
+    println!("{}", notes[0]);
+    assert_eq!(notes.len(), 1);
+    assert!(tile.mh2o().is_none() && tile.mcnks().count() == 256);
+    assert!(tile.to_bytes().unwrap() == data);
+}
+
+#[test]
+fn header_counts_beyond_the_data_are_kept_not_fatal() {
+    let refs = Mcrf {
+        doodad_refs: vec![4, 5],
+        object_refs: vec![6],
+    };
+    let classic = UnknownChunk {
+        tag: (*b"MCSE").into(),
+        bytes: vec![7; 52],
+    };
+    let (tile, mcnk) = one_mcnk_tile(vec![
+        McnkChunk::Mcrf(refs.clone()),
+        McnkChunk::Unknown(classic),
+    ]);
+    let mut bytes = tile.to_bytes().unwrap();
+    let header = mcnk + 8;
+    assert_eq!(bytes[header + 0x10], 2, "nDoodadRefs");
+    bytes[header + 0x10] = 9; // more doodad references than MCRF holds
+    bytes[header + 0x5C] = 1; // one 52-byte (≤ BC) sound emitter
+    let back = Adt::from_bytes(&bytes).unwrap();
+    let m = back.mcnk(0).unwrap();
+    // Read as far as MCRF goes: all three are doodads, the counts are kept.
+    let all_doodads = Mcrf {
+        doodad_refs: vec![4, 5, 6],
+        object_refs: vec![],
+    };
+    assert_eq!(m.references(), Some(&all_doodads));
+    assert!(matches!(&m.chunks[1], McnkChunk::Unknown(u) if u.tag == *b"MCSE"));
+    use formats::adt::kept::KeptValue;
+    use formats::adt::mcnk::McnkField;
+    assert_eq!(
+        m.kept.get(McnkField::NDoodadRefs),
+        Some(KeptValue::Delta(6))
+    );
+    assert_eq!(
+        m.kept.get(McnkField::NMapObjRefs),
+        Some(KeptValue::Delta(1))
+    );
+    assert_eq!(
+        m.kept.get(McnkField::NSndEmitters),
+        Some(KeptValue::Absent(1))
+    );
+    assert_eq!(m.kept.len(), 3, "{:?}", m.kept);
+    assert_eq!(back.to_bytes().unwrap(), bytes);
+}
+
+#[test]
+fn mh2o_offsets_of_chunks_without_liquid_are_kept() {
+    // Found by fuzzing: a chunk with no instances but a non-zero offset.
+    let Some(root) = corpus_root() else { return };
+    let mut data = std::fs::read(root.join("adt/wowserfmt_continent4229.adt")).unwrap();
+    let mh2o = 20 + u32::from_le_bytes(data[60..64].try_into().unwrap()) as usize + 8;
+    let chunk = (0..256).find(|c| data[mh2o + 12 * c + 4] == 0).unwrap();
+    data[mh2o + 12 * chunk..][..4].copy_from_slice(b"ASPe");
+    let tile = Adt::from_bytes(&data).unwrap();
+    assert!(tile.mh2o().unwrap().chunks[chunk].instances.is_empty());
+    assert!(tile.to_bytes().unwrap() == data);
+}

@@ -6,7 +6,10 @@
 //! [`kept`](super::kept)); the writer writes every chunk, then fills MHDR and
 //! MCIN in from the positions the chunks landed at.
 
-use format_core::{Context, Decode, Encode, Error, FourCC, Reader, Result, TagOrder, Writer};
+use format_core::{
+    Context, Decode, Diagnostic, Encode, Error, FourCC, Reader, Result, TagOrder, UnknownChunk,
+    Writer,
+};
 
 use super::AdtChunk;
 use super::header::{McinField, McinOffsets, MhdrField, MhdrOffsets};
@@ -59,8 +62,9 @@ impl Placement {
 }
 
 /// Reads a whole file as a chunk list, and records the MHDR and MCIN values
-/// that differ from where the chunks are.
-pub(super) fn read<M>(data: &[u8], ctx: Context) -> Result<Vec<AdtChunk<M>>>
+/// that differ from where the chunks are. In lenient mode a known chunk whose
+/// body does not decode is kept as bytes, with a diagnostic.
+pub(super) fn read<M>(data: &[u8], ctx: Context) -> Result<(Vec<AdtChunk<M>>, Vec<Diagnostic>)>
 where
     M: Decode<Args = ()>,
 {
@@ -74,8 +78,24 @@ where
     while !r.is_empty() {
         let start = r.pos();
         let tag = r.peek_tag().unwrap_or_default();
-        let chunk = AdtChunk::<M>::decode(&mut r, ())
-            .map_err(|e| e.at_index(chunks.len()))?;
+        let index = chunks.len();
+        let before = r.ctx().is_lenient().then(|| r.clone());
+        let chunk = match (AdtChunk::<M>::decode(&mut r, ()), before) {
+            (Ok(chunk), _) => chunk,
+            (Err(e), Some(mut before)) => {
+                let header_fits = before.peek_bytes(8).is_some_and(|h| {
+                    let size = h.get(4..8).and_then(|b| b.first_chunk::<4>());
+                    size.is_some_and(|b| u32::from_le_bytes(*b) as usize <= before.remaining() - 8)
+                });
+                if !header_fits {
+                    return Err(e.at_index(index));
+                }
+                before.recover(e.at_index(index), "kept the chunk as bytes")?;
+                r = before;
+                AdtChunk::Unknown(UnknownChunk::decode(&mut r, ()).map_err(|e| e.at_index(index))?)
+            }
+            (Err(e), None) => return Err(e.at_index(index)),
+        };
         placement.tags.push(tag);
         placement.starts.push(start);
         placement.lens.push(r.pos() - start);
@@ -112,7 +132,7 @@ where
             _ => {}
         }
     }
-    Ok(chunks)
+    Ok((chunks, r.take_diagnostics()))
 }
 
 /// Writes a chunk list, with MHDR and MCIN pointing where the chunks landed.
@@ -132,9 +152,7 @@ where
         if matches!(chunk, AdtChunk::Mhdr(_) | AdtChunk::Mcin(_)) {
             contexts.push((i, *w.ctx()));
         }
-        chunk
-            .encode(&mut w, ())
-            .map_err(|e| e.at_index(i))?;
+        chunk.encode(&mut w, ()).map_err(|e| e.at_index(i))?;
         placement.tags.push(FourCC::new(chunk.tag()));
         placement.starts.push(start);
         placement.lens.push(w.pos() - start);

@@ -8,8 +8,8 @@
 //!
 //! # Offsets, sizes and counts
 //!
-//! Every value the client navigates by (the [`Mhdr`](header::Mhdr) offsets,
-//! the [`Mcin`](header::Mcin) entries, the MCNK header's offsets, sizes and
+//! Every value the client navigates by (the [`Mhdr`] offsets,
+//! the [`Mcin`] entries, the MCNK header's offsets, sizes and
 //! counts, the MH2O offsets) is derived on write from where things really are,
 //! so an edited tile is always consistent. Real files sometimes wrote other
 //! values (`ADT_MANIFEST.md`: MCIN sizes 8 short, an `ofsShadow` pointing at
@@ -54,7 +54,7 @@ pub mod placement;
 pub mod split;
 pub mod textures;
 
-use format_core::{Codec, Error, UnknownChunk};
+use format_core::{Codec, Diagnostic, Error, Mode, UnknownChunk};
 
 pub use file::terrain_context;
 pub use split::{SplitAdt, SplitFile};
@@ -275,7 +275,17 @@ impl Adt {
     /// fields (`[84].MCNK.chunks[3].MCAL: …`); nothing is allocated beyond what
     /// the input can hold.
     pub fn from_bytes(data: &[u8]) -> Result<Adt, Error> {
-        file::read(data, terrain_context()).map(|chunks| Adt { chunks })
+        file::read(data, terrain_context()).map(|(chunks, _)| Adt { chunks })
+    }
+
+    /// Reads a tile leniently: a known chunk or MCNK sub-chunk whose body does
+    /// not decode (a damaged or unexpected layout) is kept as an
+    /// [`UnknownChunk`] in its place, and reported. The real-file quirks the
+    /// strict reader already accepts (see [`mcnk`]) are not reported. The tile
+    /// still writes back byte for byte.
+    pub fn from_bytes_lenient(data: &[u8]) -> Result<(Adt, Vec<Diagnostic>), Error> {
+        let ctx = terrain_context().with_mode(Mode::Lenient);
+        file::read(data, ctx).map(|(chunks, notes)| (Adt { chunks }, notes))
     }
 
     /// Writes the tile (see the [module](self) docs for the derived values).

@@ -35,7 +35,7 @@ pub struct SplitFile {
 impl SplitFile {
     /// Reads a `_tex`, `_obj` or `_lod` file.
     pub fn from_bytes(data: &[u8]) -> Result<SplitFile> {
-        file::read(data, terrain_context()).map(|chunks| SplitFile { chunks })
+        file::read(data, terrain_context()).map(|(chunks, _)| SplitFile { chunks })
     }
 
     /// Writes the file.

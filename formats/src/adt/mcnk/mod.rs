@@ -5,7 +5,7 @@
 //! `sizeAlpha`, …) are `Derived`: computed on write from the sub-chunks that
 //! are really there ([`McnkLayout`]), with the values a real file wrote
 //! differently kept in [`Mcnk::kept`] (see [`kept`](crate::adt::kept)). The
-//! sub-chunks are walked by hand ([`walk`]) because three of them have sizes
+//! sub-chunks are walked by hand (see `Mcnk::chunks`) because three of them have sizes
 //! that real files write wrong (MCNR, MCLQ, MCAL; see their types).
 
 mod edit;
@@ -241,7 +241,7 @@ pub struct Mcnk {
     #[format(
         read_with = walk::read,
         write_with = walk::write,
-        args(size_alpha, size_liquid, n_doodad_refs)
+        args(size_alpha, size_liquid, n_doodad_refs, n_snd_emitters)
     )]
     pub chunks: Vec<McnkChunk>,
     /// `uint64_t holes_high_res` (≥ ~5.3): in place of `ofsHeight`/`ofsNormal`

@@ -15,7 +15,7 @@
 //! `declared_size` and written back as it was. This holds in strict mode too:
 //! these are how the format is written, not damage.
 
-use format_core::{Decode, Encode, Error, FourCC, Reader, Result, Writer};
+use format_core::{Decode, Encode, Error, FourCC, Reader, Result, UnknownChunk, Writer};
 
 use super::{McnkChunk, McnkLayout, SubArgs};
 
@@ -65,13 +65,19 @@ fn real_len(r: &Reader<'_>, tag: FourCC, declared: u32, size_alpha: u32, size_li
 }
 
 /// Reads the sub-chunks to the end of the MCNK.
+///
+/// Beyond the size quirks: MCRF is split at `nDoodadRefs` or its end, whichever
+/// comes first (a larger count is kept as a header value); an MCSE whose size
+/// fits `nSndEmitters` 52-byte emitters (≤ BC) but not 28-byte ones is kept as
+/// bytes. In lenient mode a known sub-chunk whose body does not decode is kept
+/// as bytes too, with a diagnostic; in strict mode that is an error.
 pub(super) fn read(
     r: &mut Reader<'_>,
     size_alpha: u32,
     size_liquid: u32,
     n_doodad_refs: u32,
+    n_snd_emitters: u32,
 ) -> Result<Vec<McnkChunk>> {
-    let args = (SubArgs { n_doodad_refs },);
     let mut chunks = Vec::new();
     while !r.is_empty() {
         let index = chunks.len();
@@ -90,12 +96,33 @@ pub(super) fn read(
             .and_then(|b| b.first_chunk::<4>())
             .map_or(0, |b| u32::from_le_bytes(*b));
         let real = real_len(r, tag, declared, size_alpha, size_liquid);
-        let chunk = if real == declared {
+        let classic_emitters = tag == *b"MCSE"
+            && (declared % 28 != 0
+                || (u64::from(n_snd_emitters) * 28 != u64::from(declared)
+                    && u64::from(n_snd_emitters) * 52 == u64::from(declared)));
+        let args = (SubArgs {
+            n_doodad_refs: n_doodad_refs.min(declared / 4),
+        },);
+        let before = r.ctx().is_lenient().then(|| r.clone());
+        let chunk = if classic_emitters {
+            UnknownChunk::decode(r, ()).map(McnkChunk::Unknown)
+        } else if real == declared {
             McnkChunk::decode(r, args)
         } else {
             read_quirk(r, tag, declared, real)
         };
-        chunks.push(chunk.map_err(|e| e.at_index(index))?);
+        let chunk = match (chunk, before) {
+            (Ok(chunk), _) => chunk,
+            (Err(e), Some(before)) if declared as usize <= before.remaining().saturating_sub(8) => {
+                *r = before;
+                r.recover(e.at_index(index), "kept the sub-chunk as bytes")?;
+                UnknownChunk::decode(r, ())
+                    .map(McnkChunk::Unknown)
+                    .map_err(|e| e.at_index(index))?
+            }
+            (Err(e), _) => return Err(e.at_index(index)),
+        };
+        chunks.push(chunk);
     }
     Ok(chunks)
 }
@@ -129,6 +156,7 @@ pub(super) fn write(
     _size_alpha: u32,
     _size_liquid: u32,
     _n_doodad_refs: u32,
+    _n_snd_emitters: u32,
 ) -> Result<()> {
     let layout = McnkLayout::of(chunks);
     let base = w.pos().checked_sub(8 + 128).ok_or_else(|| {

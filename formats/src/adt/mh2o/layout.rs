@@ -25,13 +25,13 @@ fn at<'a>(r: &Reader<'a>, offset: u32) -> Result<Reader<'a>> {
 /// The chunks and the layout they were read from.
 fn parse(r: &Reader<'_>) -> Result<(Vec<LiquidChunk>, Mh2oLayout)> {
     let size = r.remaining();
-    let header: Vec<[u32; 3]> = r.clone().plain_vec(256).map_err(|e| e.in_field("chunks"))?;
+    let header: Vec<[u32; 3]> = r.clone().plain_vec(256)?;
     let mut records = Vec::with_capacity(256);
     let mut starts = vec![0u32];
     for (c, &[offset_instances, layer_count, offset_attributes]) in header.iter().enumerate() {
         let recs = if layer_count > 0 {
             read_instance_records(r, offset_instances as usize, layer_count as usize)
-                .map_err(|e| e.in_field("instances").at_index(c).in_field("chunks"))?
+                .map_err(|e| e.in_field("instances").at_index(c))?
         } else {
             Vec::new()
         };
@@ -51,8 +51,13 @@ fn parse(r: &Reader<'_>) -> Result<(Vec<LiquidChunk>, Mh2oLayout)> {
 
     let mut chunks = Vec::with_capacity(256);
     let mut elements = Vec::new();
+    let empty_chunk_offsets = (0u32..)
+        .zip(&header)
+        .filter(|(_, h)| h[1] == 0 && h[0] != 0)
+        .map(|(c, h)| (c, h[0]))
+        .collect();
     for (c, (recs, offset_attributes)) in records.into_iter().enumerate() {
-        let in_chunk = |e: Error| e.at_index(c).in_field("chunks");
+        let in_chunk = |e: Error| e.at_index(c);
         if let Some(&[offset_instances, ..]) = header.get(c)
             && !recs.is_empty()
         {
@@ -106,6 +111,7 @@ fn parse(r: &Reader<'_>) -> Result<(Vec<LiquidChunk>, Mh2oLayout)> {
         size: len32(size),
         elements,
         gaps,
+        empty_chunk_offsets,
     };
     Ok((chunks, layout))
 }
@@ -161,9 +167,10 @@ fn gaps(body: &[u8], elements: &[(u32, u32)]) -> Vec<(u32, Vec<u8>)> {
     gaps
 }
 
-/// Reads nothing: the layout of the chunk that follows.
+/// Reads nothing: the layout of the chunk that follows (`None` if it does not
+/// parse; reading the chunks then reports why).
 pub(super) fn read_layout(r: &mut Reader<'_>) -> Result<Option<Mh2oLayout>> {
-    parse(r).map(|(_, layout)| Some(layout))
+    Ok(parse(r).ok().map(|(_, layout)| layout))
 }
 
 /// Writes nothing (the layout is used by the chunks' writer).
@@ -253,7 +260,18 @@ pub(super) fn write_chunks(
         ));
     }
     let elems = elements(chunks)?;
+    // A kept layout is only reused as it was read: same element lengths, and a
+    // size that ends where its last element or gap does.
+    let covered = |layout: &Mh2oLayout| {
+        let ends = layout
+            .elements
+            .iter()
+            .map(|&(o, l)| o as usize + l as usize);
+        let gaps = layout.gaps.iter().map(|(o, b)| *o as usize + b.len());
+        ends.chain(gaps).chain([HEADER]).max() == Some(layout.size as usize)
+    };
     if let Some(layout) = layout
+        && covered(layout)
         && layout.elements.len() == elems.len()
         && layout
             .elements
@@ -262,13 +280,17 @@ pub(super) fn write_chunks(
             .all(|(&(_, kept), &(_, len))| kept as usize == len)
     {
         let offsets: Vec<usize> = layout.elements.iter().map(|&(o, _)| o as usize).collect();
-        if let Some(buf) = place(chunks, &elems, &offsets, layout.size as usize, &layout.gaps) {
+        if let Some(buf) = place(chunks, &elems, &offsets, layout) {
             w.bytes(&buf);
             return Ok(());
         }
     }
     let (offsets, size) = canonical(&elems);
-    match place(chunks, &elems, &offsets, size, &[]) {
+    let fresh = Mh2oLayout {
+        size: len32(size),
+        ..Mh2oLayout::default()
+    };
+    match place(chunks, &elems, &offsets, &fresh) {
         Some(buf) => {
             w.bytes(&buf);
             Ok(())
@@ -315,15 +337,23 @@ fn place(
     chunks: &[LiquidChunk],
     elems: &[(Elem, usize)],
     offsets: &[usize],
-    size: usize,
-    gaps: &[(u32, Vec<u8>)],
+    layout: &Mh2oLayout,
 ) -> Option<Vec<u8>> {
+    let size = layout.size as usize;
     let mut buf = vec![0u8; size];
     let mut used = vec![false; size];
-    for (offset, bytes) in gaps {
+    for (offset, bytes) in &layout.gaps {
         put(&mut buf, &mut used, *offset as usize, bytes)?;
     }
-    let placed = Placed::new(chunks.len(), elems, offsets);
+    let mut placed = Placed::new(chunks.len(), elems, offsets);
+    for &(c, offset) in &layout.empty_chunk_offsets {
+        let empty = chunks
+            .get(c as usize)
+            .is_some_and(|c| c.instances.is_empty());
+        if let (true, Some(slot)) = (empty, placed.instances.get_mut(c as usize)) {
+            *slot = offset;
+        }
+    }
     let mut header = Vec::with_capacity(HEADER);
     for (c, chunk) in chunks.iter().enumerate() {
         let instances = placed.instances.get(c).copied().unwrap_or_default();

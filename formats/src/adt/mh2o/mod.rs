@@ -204,6 +204,8 @@ pub struct Mh2oLayout {
     pub elements: Vec<(u32, u32)>,
     /// Bytes no element covers (writer padding), with their offsets.
     pub gaps: Vec<(u32, Vec<u8>)>,
+    /// `offset_instances` of chunks without instances, where not 0: `(chunk, offset)`.
+    pub empty_chunk_offsets: Vec<(u32, u32)>,
 }
 
 /// `MH2O`: the liquids of the 16x16 map chunks.
