@@ -9,6 +9,8 @@ use common::corpus_root;
 use formats::adt::Adt;
 use formats::adt::alpha::{AlphaFormat, AlphaMap, EdgeFix, compress, decompress};
 use formats::wdt::Wdt;
+use proptest::collection::vec;
+use proptest::prelude::*;
 
 /// The seed's "Uncompressed (2048)": each byte holds two values, LSB first,
 /// "record each value separately ... in the order of a then b", normalized with
@@ -227,115 +229,95 @@ fn corpus_shadow_maps_decode_lsb_first() {
     }
 }
 
-/// A small deterministic generator (xorshift64*), standing in for proptest,
-/// which is not a dependency of this crate.
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// A map of runs: lengths 1..=80 (some crossing rows), values from a small
-    /// or a full range, so fills, copies and their boundaries all occur.
-    fn alpha_map(&mut self) -> AlphaMap {
-        let palette = [2, 3, 16, 256][self.below(4) as usize];
+/// A map of runs: lengths 1..=80 (some crossing rows), values from a small or
+/// the full range, so fills, copies and their boundaries all occur.
+fn alpha_map() -> impl Strategy<Value = AlphaMap> {
+    let palette = prop_oneof![Just(2u16), Just(3), Just(16), Just(256)];
+    let run = prop_oneof![3 => 1usize..=4, 1 => 1usize..=80];
+    (palette, vec((run, any::<u8>()), 1..1200)).prop_map(|(palette, runs)| {
         let mut values = Vec::with_capacity(4096);
-        while values.len() < 4096 {
-            let longest = if self.below(3) == 0 { 80 } else { 4 };
-            let run = 1 + self.below(longest) as usize;
-            let value = self.below(palette) as u8;
-            values.extend(std::iter::repeat_n(value, run.min(4096 - values.len())));
+        for (len, value) in runs {
+            let value = (u16::from(value) % palette) as u8;
+            values.extend(std::iter::repeat_n(value, len));
         }
+        values.resize(4096, 0);
         AlphaMap { values }
-    }
+    })
 }
 
-#[test]
-fn generated_maps_survive_the_compressor() {
-    let mut g = Gen(0x9E37_79B9_7F4A_7C15);
-    for case in 0..1500 {
-        let map = g.alpha_map();
+/// Walks compressed data control by control: every run stays inside its row.
+fn runs_stay_in_rows(packed: &[u8]) -> Result<(), TestCaseError> {
+    let mut at = 0;
+    for y in 0..64 {
+        let mut row = 0;
+        while row < 64 {
+            let control = packed[at];
+            let count = (control & 0x7f) as usize;
+            prop_assert!(count > 0 && row + count <= 64, "row {} run of {}", y, count);
+            at += if control & 0x80 != 0 { 2 } else { 1 + count };
+            row += count;
+        }
+    }
+    prop_assert_eq!(at, packed.len());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_compressor_output_re_decodes_exactly(map in alpha_map()) {
         let packed = compress(&map.values);
         let (back, used) = decompress(&packed).unwrap();
-        assert_eq!(back, map, "case {case}");
-        assert_eq!(used, packed.len(), "case {case}: compressed data left over");
-        // Runs never span rows: each row decompresses on its own, in order.
-        let mut at = 0;
-        for y in 0..64 {
-            let mut row = 0;
-            while row < 64 {
-                let control = packed[at];
-                let count = (control & 0x7f) as usize;
-                assert!(
-                    count > 0 && row + count <= 64,
-                    "case {case}: row {y} run of {count}"
-                );
-                at += if control & 0x80 != 0 { 2 } else { 1 + count };
-                row += count;
-            }
-        }
+        prop_assert_eq!(&back, &map);
+        prop_assert_eq!(used, packed.len(), "compressed data left over");
+        runs_stay_in_rows(&packed)?;
         // Never worse than one copy control byte per row.
-        assert!(packed.len() <= 64 * 65, "case {case}");
-        // 4-bit and 8-bit encodings decode back to what they can hold.
+        prop_assert!(packed.len() <= 64 * 65);
         for format in [AlphaFormat::Uncompressed8Bit, AlphaFormat::Compressed] {
-            let (again, _) =
-                AlphaMap::decode(&map.encode(format, EdgeFix::None), format, EdgeFix::None)
-                    .unwrap();
-            assert_eq!(again, map);
+            let bytes = map.encode(format, EdgeFix::None);
+            prop_assert_eq!(AlphaMap::decode(&bytes, format, EdgeFix::None).unwrap().0, map.clone());
         }
-        let four = AlphaMap::decode(
-            &map.encode(AlphaFormat::Uncompressed4Bit, EdgeFix::Fix63),
-            AlphaFormat::Uncompressed4Bit,
-            EdgeFix::Fix63,
-        )
-        .unwrap()
-        .0;
-        let (twice, _) = AlphaMap::decode(
-            &four.encode(AlphaFormat::Uncompressed4Bit, EdgeFix::Fix63),
-            AlphaFormat::Uncompressed4Bit,
-            EdgeFix::Fix63,
-        )
-        .unwrap();
-        assert_eq!(
-            twice, four,
-            "case {case}: 4-bit with edge fix is not stable"
-        );
+    }
+
+    #[test]
+    fn four_bit_maps_are_stable_after_one_round(map in alpha_map()) {
+        let four_bit = AlphaFormat::Uncompressed4Bit;
+        let once = AlphaMap::decode(&map.encode(four_bit, EdgeFix::Fix63), four_bit, EdgeFix::Fix63)
+            .unwrap()
+            .0;
+        let twice = AlphaMap::decode(&once.encode(four_bit, EdgeFix::Fix63), four_bit, EdgeFix::Fix63)
+            .unwrap()
+            .0;
+        prop_assert_eq!(&twice, &once);
         for y in 0..64 {
             for x in 0..64 {
-                let v = four.get(x, y);
-                assert_eq!(v % 17, 0, "4-bit values are multiples of 17");
+                let v = once.get(x, y);
+                prop_assert_eq!(v % 17, 0, "4-bit values are multiples of 17");
                 let source = map.get(x.min(62), y.min(62));
-                assert!(
-                    v.abs_diff(source) <= 8,
-                    "case {case}: ({x}, {y}) {source} -> {v}"
-                );
+                prop_assert!(v.abs_diff(source) <= 8, "({}, {}) {} -> {}", x, y, source, v);
             }
+        }
+    }
+
+    #[test]
+    fn any_bytes_decompress_or_error(data in vec(any::<u8>(), 0..300)) {
+        match decompress(&data) {
+            Ok((map, used)) => {
+                prop_assert!(used <= data.len());
+                prop_assert_eq!(map.values.len(), 4096);
+            }
+            Err(e) => prop_assert!(e.offset() <= data.len(), "{}", e),
         }
     }
 }
 
 #[test]
-fn bad_compressed_data_is_an_error_not_a_panic() {
-    let mut g = Gen(7);
-    for _ in 0..2000 {
-        let len = g.below(300) as usize;
-        let data: Vec<u8> = (0..len).map(|_| g.next() as u8).collect();
-        match decompress(&data) {
-            Ok((map, used)) => {
-                assert!(used <= data.len());
-                assert_eq!(map.values.len(), 4096);
-            }
-            Err(e) => assert!(e.offset() <= data.len(), "{e}"),
-        }
-    }
+fn short_uncompressed_maps_are_an_error() {
     assert!(AlphaMap::decode(&[0; 2047], AlphaFormat::Uncompressed4Bit, EdgeFix::None).is_err());
     assert!(AlphaMap::decode(&[0; 4095], AlphaFormat::Uncompressed8Bit, EdgeFix::None).is_err());
+    assert!(
+        decompress(&[0x80 | 64, 1]).is_err(),
+        "one row of a map is not a map"
+    );
 }

@@ -67,3 +67,28 @@ fn every_corpus_adt_round_trips_byte_exact() {
     }
     println!("{} ADT files round-tripped byte-exact", listed.len());
 }
+
+/// The serde view (default `serde` feature) carries everything: a tile through
+/// JSON writes the same bytes.
+#[test]
+fn tiles_survive_a_json_round_trip() {
+    let Some(root) = corpus_root() else { return };
+    for name in [
+        "adt/bfgilneas_gilneas_bg_2_28_31.adt",
+        "adt/wowserfmt_pvpzone3430.adt",
+        "adt/patch5_Aeven_10_3.adt",
+    ] {
+        let data = std::fs::read(root.join(name)).unwrap();
+        let tile = Adt::from_bytes(&data).unwrap();
+        let json = serde_json::to_string(&tile).unwrap();
+        let back: Adt = serde_json::from_str(&json).unwrap();
+        assert!(
+            back.to_bytes().unwrap() == data,
+            "{name}: JSON round trip lost something"
+        );
+        println!(
+            "{name:<48} {:>9} bytes of JSON, byte-exact after",
+            json.len()
+        );
+    }
+}

@@ -91,3 +91,15 @@ fn truncated_wdts_error_with_an_offset() {
     let wdt = Wdt::from_bytes(&data[..boundary]).unwrap();
     assert_eq!(wdt.to_bytes().unwrap(), &data[..boundary]);
 }
+
+#[test]
+fn wdts_survive_a_json_round_trip() {
+    let Some(root) = corpus_root() else { return };
+    for path in files_in(&root, "wdt", ".wdt") {
+        let data = std::fs::read(root.join(&path)).unwrap();
+        let wdt = Wdt::from_bytes(&data).unwrap();
+        let back: Wdt = serde_json::from_str(&serde_json::to_string(&wdt).unwrap()).unwrap();
+        assert_eq!(back, wdt, "{path}");
+        assert!(back.to_bytes().unwrap() == data, "{path}");
+    }
+}
