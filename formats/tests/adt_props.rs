@@ -595,3 +595,30 @@ fn mh2o_offsets_of_chunks_without_liquid_are_kept() {
     assert!(tile.mh2o().unwrap().chunks[chunk].instances.is_empty());
     assert!(tile.to_bytes().unwrap() == data);
 }
+
+#[test]
+fn large_navigation_tables_take_linear_time() {
+    // 20,000 MHDR chunks and a 200,000-entry MCIN whose every value is kept
+    // (no MCNK to point at): reading and writing must stay linear.
+    let mut data = b"REVM\x04\x00\x00\x00\x12\x00\x00\x00".to_vec();
+    for i in 0..20_000u32 {
+        data.extend_from_slice(b"RDHM\x40\x00\x00\x00");
+        let mut body = [0u8; 64];
+        body[8..12].copy_from_slice(&i.to_le_bytes());
+        data.extend_from_slice(&body);
+    }
+    data.extend_from_slice(b"NICM");
+    data.extend_from_slice(&(200_000u32 * 16).to_le_bytes());
+    for i in 0..200_000u32 {
+        data.extend_from_slice(
+            &[(i + 1).to_le_bytes(), 9u32.to_le_bytes(), [0; 4], [0; 4]].concat(),
+        );
+    }
+    let start = std::time::Instant::now();
+    let tile = Adt::from_bytes(&data).unwrap();
+    assert_eq!(tile.mcin().unwrap().kept.len(), 400_000);
+    assert!(tile.to_bytes().unwrap() == data);
+    let took = start.elapsed();
+    println!("{} bytes read and written in {took:?}", data.len());
+    assert!(took.as_secs() < 20, "{took:?}: quadratic somewhere");
+}

@@ -27,16 +27,24 @@ struct Placement {
 }
 
 impl Placement {
-    fn first(&self, tag: [u8; 4]) -> Option<usize> {
-        self.tags.iter().position(|t| *t == tag)
+    /// Where the first chunk each MHDR field names starts (one pass).
+    fn firsts(&self) -> [Option<usize>; 11] {
+        let mut firsts = [None; 11];
+        for (tag, &start) in self.tags.iter().zip(&self.starts).rev() {
+            if let Some(i) = MhdrField::ALL.iter().position(|f| *tag == f.tag())
+                && let Some(slot) = firsts.get_mut(i)
+            {
+                *slot = Some(start);
+            }
+        }
+        firsts
     }
 
     /// `MHDR` offsets: relative to the MHDR data, `None` where a chunk is absent.
-    fn mhdr_targets(&self, mhdr: usize) -> [Option<u32>; 11] {
+    fn mhdr_targets(&self, mhdr: usize, firsts: &[Option<usize>; 11]) -> [Option<u32>; 11] {
         let base = self.starts.get(mhdr).map_or(0, |s| s + 8);
-        MhdrField::ALL.map(|field| {
-            let at = self.first(field.tag())?;
-            let start = *self.starts.get(at)?;
+        firsts.map(|start| {
+            let start = start?;
             Some(
                 u32::try_from(start)
                     .ok()?
@@ -102,6 +110,7 @@ where
         chunks.push(chunk);
     }
     let mcnks = placement.mcnks();
+    let firsts = placement.firsts();
     for (i, chunk) in chunks.iter_mut().enumerate() {
         let body = placement.starts.get(i).map_or(0, |s| s + 8);
         match chunk {
@@ -109,7 +118,7 @@ where
                 let mut r = Reader::new(data);
                 r.skip(body)?;
                 let raw: [u32; 12] = r.plain()?;
-                let targets = placement.mhdr_targets(i);
+                let targets = placement.mhdr_targets(i, &firsts);
                 let offsets = raw.iter().skip(1);
                 for ((field, target), raw) in MhdrField::ALL.into_iter().zip(targets).zip(offsets) {
                     mhdr.kept.capture(field, *raw, target);
@@ -122,11 +131,11 @@ where
                     let [offset, size]: [u32; 2] = r.plain()?;
                     r.skip(8)?;
                     let target = mcnks.get(n);
-                    let n16 = u16::try_from(n).unwrap_or(u16::MAX);
+                    let n32 = u32::try_from(n).unwrap_or(u32::MAX);
                     mcin.kept
-                        .capture(McinField::Offset(n16), offset, target.map(|t| t.0));
+                        .capture(McinField::offset(n32), offset, target.map(|t| t.0));
                     mcin.kept
-                        .capture(McinField::Size(n16), size, target.map(|t| t.1));
+                        .capture(McinField::size(n32), size, target.map(|t| t.1));
                 }
             }
             _ => {}
@@ -161,11 +170,12 @@ where
     // MHDR and MCIN were written with placeholder offsets; their sizes do not
     // depend on the offsets, so they are written again in place.
     let mcnks = placement.mcnks();
+    let firsts = placement.firsts();
     for (i, ctx) in contexts {
         let mut w = Writer::with_context(ctx);
         match chunks.get(i) {
             Some(AdtChunk::Mhdr(mhdr)) => {
-                let targets = placement.mhdr_targets(i);
+                let targets = placement.mhdr_targets(i, &firsts);
                 let mut offsets = MhdrOffsets::default();
                 for ((slot, field), target) in offsets.0.iter_mut().zip(MhdrField::ALL).zip(targets)
                 {
@@ -177,11 +187,11 @@ where
                 let offsets = (0..mcin.entries.len())
                     .map(|n| {
                         let target = mcnks.get(n);
-                        let n16 = u16::try_from(n).unwrap_or(u16::MAX);
+                        let n32 = u32::try_from(n).unwrap_or(u32::MAX);
                         (
                             mcin.kept
-                                .resolve(McinField::Offset(n16), target.map(|t| t.0)),
-                            mcin.kept.resolve(McinField::Size(n16), target.map(|t| t.1)),
+                                .resolve(McinField::offset(n32), target.map(|t| t.0)),
+                            mcin.kept.resolve(McinField::size(n32), target.map(|t| t.1)),
                         )
                     })
                     .collect();

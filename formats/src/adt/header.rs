@@ -19,7 +19,7 @@ pub struct Mver {
 }
 
 /// The fields of `MHDR` that point at chunks, in the order the spec lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MhdrField {
     /// `MCIN* mcin`
@@ -181,15 +181,27 @@ impl Default for Mhdr {
     }
 }
 
-/// An `MCIN` entry: the field that says which one, and whether it is the
-/// offset or the size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// An `MCIN` entry's derived field: which entry, and whether the offset or
+/// the size (ordered by entry first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum McinField {
+pub struct McinField {
+    /// The entry's index.
+    pub entry: u32,
+    /// `false`: its `offset`; `true`: its `size`.
+    pub size: bool,
+}
+
+impl McinField {
     /// `offset` of entry `n`.
-    Offset(u16),
+    pub fn offset(entry: u32) -> McinField {
+        McinField { entry, size: false }
+    }
+
     /// `size` of entry `n`.
-    Size(u16),
+    pub fn size(entry: u32) -> McinField {
+        McinField { entry, size: true }
+    }
 }
 
 /// The `offset`/`size` pairs `MCIN` is written with, one per entry: each

@@ -70,26 +70,40 @@ impl<F> Default for Kept<F> {
     }
 }
 
-impl<F: Copy + PartialEq> Kept<F> {
+impl<F: Copy + Ord> Kept<F> {
     /// Nothing kept: every value is derived.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Records `raw` for `field` if it differs from `derived`.
+    /// Records `raw` for `field` if it differs from `derived` (replacing what
+    /// was kept for `field`). Entries stay sorted by field, so recording in
+    /// field order (as a reader does) only ever appends.
     pub fn capture(&mut self, field: F, raw: u32, derived: Option<u32>) {
-        self.entries.retain(|(f, _)| *f != field);
-        if let Some(kept) = KeptValue::capture(raw, derived) {
-            self.entries.push((field, kept));
+        let kept = KeptValue::capture(raw, derived);
+        let at = match self.entries.last() {
+            Some((last, _)) if *last < field => Err(self.entries.len()),
+            None => Err(0),
+            _ => self.entries.binary_search_by(|(f, _)| f.cmp(&field)),
+        };
+        match (at, kept) {
+            (Ok(i), Some(kept)) => {
+                if let Some(entry) = self.entries.get_mut(i) {
+                    entry.1 = kept;
+                }
+            }
+            (Ok(i), None) => {
+                self.entries.remove(i);
+            }
+            (Err(i), Some(kept)) => self.entries.insert(i, (field, kept)),
+            (Err(_), None) => {}
         }
     }
 
     /// The kept value of `field`, if any.
     pub fn get(&self, field: F) -> Option<KeptValue> {
-        self.entries
-            .iter()
-            .find(|(f, _)| *f == field)
-            .map(|(_, kept)| *kept)
+        let i = self.entries.binary_search_by(|(f, _)| f.cmp(&field)).ok()?;
+        self.entries.get(i).map(|(_, kept)| *kept)
     }
 
     /// The value to write for `field` where the layout gives `derived`.
@@ -107,7 +121,7 @@ impl<F: Copy + PartialEq> Kept<F> {
         self.entries.len()
     }
 
-    /// The kept values, in the order they were recorded.
+    /// The kept values, by field.
     pub fn iter(&self) -> impl Iterator<Item = (F, KeptValue)> + '_ {
         self.entries.iter().copied()
     }

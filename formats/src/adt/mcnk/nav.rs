@@ -7,7 +7,7 @@ use super::McnkChunk;
 use crate::adt::kept::Kept;
 
 /// The MCNK header fields that are derived from the sub-chunks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum McnkField {
     /// `nLayers`: MCLY entries.
