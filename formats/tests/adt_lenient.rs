@@ -1,0 +1,133 @@
+//! Input beyond the corpus: lenient reads that keep undecodable chunks as
+//! bytes, header counts larger than their data, and navigation tables large
+//! enough to expose anything quadratic.
+
+mod common;
+
+use common::corpus_root;
+use format_core::UnknownChunk;
+use formats::adt::header::{Mhdr, Mver};
+use formats::adt::mcnk::{Mcnk, McnkChunk, Mcrf};
+use formats::adt::{Adt, AdtChunk};
+
+/// A tile with one MCNK whose sub-chunks are `subs`, and that MCNK's offset.
+fn one_mcnk_tile(subs: Vec<McnkChunk>) -> (Adt, usize) {
+    let mut mcnk = Mcnk::new(0, 0);
+    mcnk.chunks = subs;
+    let tile = Adt {
+        chunks: vec![
+            AdtChunk::Mver(Mver { version: 18 }),
+            AdtChunk::Mhdr(Mhdr::default()),
+            AdtChunk::Mcnk(mcnk),
+        ],
+    };
+    (tile, 12 + 72)
+}
+
+#[test]
+fn lenient_reads_keep_undecodable_chunks_as_bytes() {
+    // An MCVT of 8 bytes cannot hold its 145 heights.
+    let odd = UnknownChunk {
+        tag: (*b"MCVT").into(),
+        bytes: vec![1; 8],
+    };
+    let (tile, _) = one_mcnk_tile(vec![McnkChunk::Unknown(odd)]);
+    let bytes = tile.to_bytes().unwrap();
+    let e = Adt::from_bytes(&bytes).unwrap_err();
+    assert!(
+        e.to_string().starts_with("[2].MCNK.chunks[0].MCVT.height"),
+        "{e}"
+    );
+    let (lenient, notes) = Adt::from_bytes_lenient(&bytes).unwrap();
+    assert_eq!(lenient, tile);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].offset, e.offset());
+    assert_eq!(lenient.to_bytes().unwrap(), bytes);
+
+    // A damaged MH2O offset: strict fails, lenient keeps MH2O as bytes and
+    // reads every MCNK.
+    let Some(root) = corpus_root() else { return };
+    let mut data = std::fs::read(root.join("adt/tswowassets_kalimdor_1_1.adt")).unwrap();
+    let mh2o = 20 + u32::from_le_bytes(data[60..64].try_into().unwrap()) as usize + 8;
+    let chunk = (0..256).find(|c| data[mh2o + 12 * c + 4] != 0).unwrap();
+    data[mh2o + 12 * chunk + 3] = 0x7f;
+    assert!(Adt::from_bytes(&data).is_err());
+    let (tile, notes) = Adt::from_bytes_lenient(&data).unwrap();
+    println!("{}", notes[0]);
+    assert_eq!(notes.len(), 1);
+    assert!(tile.mh2o().is_none() && tile.mcnks().count() == 256);
+    assert!(tile.to_bytes().unwrap() == data);
+}
+
+#[test]
+fn header_counts_beyond_the_data_are_kept_not_fatal() {
+    let refs = Mcrf {
+        doodad_refs: vec![4, 5],
+        object_refs: vec![6],
+    };
+    let classic = UnknownChunk {
+        tag: (*b"MCSE").into(),
+        bytes: vec![7; 52],
+    };
+    let (tile, mcnk) = one_mcnk_tile(vec![
+        McnkChunk::Mcrf(refs.clone()),
+        McnkChunk::Unknown(classic),
+    ]);
+    let mut bytes = tile.to_bytes().unwrap();
+    let header = mcnk + 8;
+    assert_eq!(bytes[header + 0x10], 2, "nDoodadRefs");
+    bytes[header + 0x10] = 9; // more doodad references than MCRF holds
+    bytes[header + 0x5C] = 1; // one 52-byte (≤ BC) sound emitter
+    let back = Adt::from_bytes(&bytes).unwrap();
+    let m = back.mcnk(0).unwrap();
+    // Read as far as MCRF goes: all three are doodads, the counts are kept.
+    let all_doodads = Mcrf {
+        doodad_refs: vec![4, 5, 6],
+        object_refs: vec![],
+    };
+    assert_eq!(m.references(), Some(&all_doodads));
+    assert!(matches!(&m.chunks[1], McnkChunk::Unknown(u) if u.tag == *b"MCSE"));
+    use formats::adt::kept::KeptValue;
+    use formats::adt::mcnk::McnkField;
+    assert_eq!(
+        m.kept.get(McnkField::NDoodadRefs),
+        Some(KeptValue::Delta(6))
+    );
+    assert_eq!(
+        m.kept.get(McnkField::NMapObjRefs),
+        Some(KeptValue::Delta(1))
+    );
+    assert_eq!(
+        m.kept.get(McnkField::NSndEmitters),
+        Some(KeptValue::Absent(1))
+    );
+    assert_eq!(m.kept.len(), 3, "{:?}", m.kept);
+    assert_eq!(back.to_bytes().unwrap(), bytes);
+}
+
+#[test]
+fn large_navigation_tables_take_linear_time() {
+    // 20,000 MHDR chunks and a 200,000-entry MCIN whose every value is kept
+    // (no MCNK to point at): reading and writing must stay linear.
+    let mut data = b"REVM\x04\x00\x00\x00\x12\x00\x00\x00".to_vec();
+    for i in 0..20_000u32 {
+        data.extend_from_slice(b"RDHM\x40\x00\x00\x00");
+        let mut body = [0u8; 64];
+        body[8..12].copy_from_slice(&i.to_le_bytes());
+        data.extend_from_slice(&body);
+    }
+    data.extend_from_slice(b"NICM");
+    data.extend_from_slice(&(200_000u32 * 16).to_le_bytes());
+    for i in 0..200_000u32 {
+        data.extend_from_slice(
+            &[(i + 1).to_le_bytes(), 9u32.to_le_bytes(), [0; 4], [0; 4]].concat(),
+        );
+    }
+    let start = std::time::Instant::now();
+    let tile = Adt::from_bytes(&data).unwrap();
+    assert_eq!(tile.mcin().unwrap().kept.len(), 400_000);
+    assert!(tile.to_bytes().unwrap() == data);
+    let took = start.elapsed();
+    println!("{} bytes read and written in {took:?}", data.len());
+    assert!(took.as_secs() < 20, "{took:?}: quadratic somewhere");
+}
