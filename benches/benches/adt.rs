@@ -10,7 +10,7 @@ use formats::chunks::ChunkFile;
 use std::hint::black_box;
 
 fn typed_tile(c: &mut Criterion) {
-    let mut inputs: Vec<(String, Vec<u8>)> = benches::largest_corpus_files("adt", ".adt", 3)
+    let inputs: Vec<(String, Vec<u8>)> = benches::largest_corpus_files("adt", ".adt", 3)
         .into_iter()
         .filter(|(_, data)| Adt::from_bytes(data).is_ok())
         .take(3)
