@@ -64,6 +64,11 @@ pub trait Encode {
     label = "`#[format(tagged)]` needs a Vec of an enum whose variants carry `tag = \"...\"` or `chunk = \"...\"`"
 )]
 pub trait Tagged {
+    /// Every tag a variant names, in declaration order, whatever its version
+    /// gate; empty for a type that takes any tag (an `unknown` fallback adds
+    /// nothing here).
+    const TAGS: &'static [FourCC];
+
     /// True if a variant accepts `tag` in `ctx` (version gates included).
     fn accepts(tag: FourCC, ctx: &Context) -> bool;
 }

@@ -111,6 +111,8 @@ impl Encode for UnknownTail {
 }
 
 impl Tagged for UnknownTail {
+    const TAGS: &'static [FourCC] = &[];
+
     /// Any tag: it is the fallback for tags nothing else knows.
     fn accepts(_: FourCC, _: &Context) -> bool {
         true

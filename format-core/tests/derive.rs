@@ -153,6 +153,22 @@ fn inclusive_size_is_back_patched_and_bounds_the_read() {
 //    malformed known sub-chunk is an error, and an unknown one is not skipped.
 #[test]
 fn tagged_sub_chunks_keep_their_order_and_fail_loudly() {
+    // The derive lists every tag its variants name, gates ignored, fallback excluded.
+    let tag = |s: &[u8; 4]| FourCC::new(*s);
+    assert_eq!(
+        <NodeTrack as format_core::Tagged>::TAGS,
+        [tag(b"KGTR"), tag(b"KGRT"), tag(b"KGSC")]
+    );
+    assert_eq!(
+        <LayerTrack as format_core::Tagged>::TAGS,
+        [tag(b"KMTF"), tag(b"KMTA"), tag(b"KMTE")]
+    );
+    assert_eq!(
+        <Chunk as format_core::Tagged>::TAGS.len(),
+        8,
+        "Unknown adds no tag"
+    );
+
     let n = node(
         "Helper",
         vec![

@@ -191,17 +191,6 @@ fn tag_enum_body(variants: &[TagVariant]) -> TokenStream {
     let core = core();
     let p = private();
     let ctx = context_bindings();
-    let known: Vec<TokenStream> = variants
-        .iter()
-        .filter_map(|v| match &v.dispatch {
-            Dispatch::Tag(t) | Dispatch::Chunk(t) => Some(tag_expr(t)),
-            Dispatch::Inner => {
-                let ty = v.ty;
-                Some(quote!(<#ty as #core::HasTag>::TAG))
-            }
-            Dispatch::Unknown => None,
-        })
-        .collect();
     let arms = variants
         .iter()
         .filter(|v| !matches!(v.dispatch, Dispatch::Unknown))
@@ -255,8 +244,7 @@ fn tag_enum_body(variants: &[TagVariant]) -> TokenStream {
             quote!(<#ty as #core::Decode>::decode(__r, #args).map(Self::#ident))
         }
         None => quote! {
-            const __KNOWN: &[#core::FourCC] = &[#(#known),*];
-            ::core::result::Result::Err(#p::wrong_tag(__r.pos(), __KNOWN, __tag))
+            ::core::result::Result::Err(#p::wrong_tag(__r.pos(), <Self as #core::Tagged>::TAGS, __tag))
         },
     };
     quote! {

@@ -68,6 +68,14 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
     let ident = cont.ident;
     let (ig, tg, wc) = split_generics(cont, &quote!(::core::marker::Sized));
     let attrs = impl_attrs();
+    let tags = variants.iter().filter_map(|v| match &v.dispatch {
+        Dispatch::Tag(t) | Dispatch::Chunk(t) => Some(tag_expr(t)),
+        Dispatch::Inner => {
+            let ty = v.ty;
+            Some(quote!(<#ty as #core::HasTag>::TAG))
+        }
+        Dispatch::Unknown => None,
+    });
     let checks = variants.iter().map(|v| {
         let cond = v.cond.as_ref().map(|c| quote!(&& (#c)));
         match &v.dispatch {
@@ -85,6 +93,8 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
     quote! {
         #attrs
         impl #ig #core::Tagged for #ident #tg #wc {
+            const TAGS: &'static [#core::FourCC] = &[#(#tags),*];
+
             fn accepts(__tag: #core::FourCC, __ctx: &#core::Context) -> bool {
                 let version = __ctx.version;
                 let format_flags = __ctx.flags;

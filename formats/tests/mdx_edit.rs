@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::corpus_root;
+use common::{corpus_file, corpus_root};
 use format_core::FixedStr;
 use formats::chunks::ChunkFile;
 use formats::mdx::{
@@ -12,8 +12,7 @@ use formats::mdx::{
 };
 
 fn corpus_model(name: &str) -> Option<(Vec<u8>, Model)> {
-    let root = corpus_root()?;
-    let data = std::fs::read(root.join("mdx").join(name)).unwrap();
+    let data = corpus_file(&format!("mdx/{name}"))?;
     let model = Model::from_bytes(&data).unwrap();
     Some((data, model))
 }

@@ -4,17 +4,13 @@
 
 mod common;
 
-use common::corpus_root;
+use common::corpus_file;
 use format_core::{ErrorKind, FixedStr, FourCC, UnknownTail};
 use formats::chunks::ChunkFile;
 use formats::mdx::{
     BindPoseChunk, Chunk, FilterMode, Fresnel, Interpolation, Key, Layer, LayerTrack, Material,
     Model, NodeTrack, Track,
 };
-
-fn corpus(name: &str) -> Option<Vec<u8>> {
-    Some(std::fs::read(corpus_root()?.join("mdx").join(name)).unwrap())
-}
 
 /// The size field of the `LITE` chunk of `model`, written as `bytes` (the
 /// chunk-level walk cannot cross the quirk, so the offset comes from the model).
@@ -40,7 +36,9 @@ fn light_track_after_the_lite_chunk() {
         ("amisd_nwdg32.mdx", 856497, "KLAC", 176),
         ("dbz_FountainOfSouls_rev-294411b2.mdx", 64541, "KLAI", 240),
     ] {
-        let Some(data) = corpus(name) else { return };
+        let Some(data) = corpus_file(&format!("mdx/{name}")) else {
+            return;
+        };
         // Strict: an error at the track, with the path to it.
         let error = Model::from_bytes(&data).unwrap_err();
         println!("{name}: strict: {error}");
@@ -82,7 +80,7 @@ fn light_track_after_the_lite_chunk() {
 
 #[test]
 fn an_orphan_track_on_a_light_that_is_not_last_is_refused_on_write() {
-    let Some(data) = corpus("dbz_FountainOfSouls_rev-294411b2.mdx") else {
+    let Some(data) = corpus_file("mdx/dbz_FountainOfSouls_rev-294411b2.mdx") else {
         return;
     };
     let (mut model, _) = Model::from_bytes_lenient(&data).unwrap();
@@ -197,7 +195,7 @@ fn version_900_layers_with_and_without_the_fresnel_block() {
 
 #[test]
 fn unknown_sub_chunks_stay_where_they_were() {
-    let Some(data) = corpus("zf_bone.mdx") else {
+    let Some(data) = corpus_file("mdx/zf_bone.mdx") else {
         return;
     };
     let mut model = Model::from_bytes(&data).unwrap();
@@ -224,7 +222,7 @@ fn unknown_sub_chunks_stay_where_they_were() {
 
 #[test]
 fn nan_emissive_gain_and_string_residue_are_kept_bit_for_bit() {
-    let Some(data) = corpus("pqw3_Wood-floor-01.mdx") else {
+    let Some(data) = corpus_file("mdx/pqw3_Wood-floor-01.mdx") else {
         return;
     };
     let model = Model::from_bytes(&data).unwrap();
@@ -249,7 +247,7 @@ fn nan_emissive_gain_and_string_residue_are_kept_bit_for_bit() {
             .all(|l| l.emissive_gain.unwrap().to_bits() == 0x7fc0_0000)
     );
 
-    let Some(data) = corpus("mv_SmileyGW_004.mdx") else {
+    let Some(data) = corpus_file("mdx/mv_SmileyGW_004.mdx") else {
         return;
     };
     let model = Model::from_bytes(&data).unwrap();
@@ -261,7 +259,7 @@ fn nan_emissive_gain_and_string_residue_are_kept_bit_for_bit() {
     );
     assert_eq!(model.to_bytes().unwrap(), data);
 
-    let Some(data) = corpus("wowconv_5-high-overlord-saurfang-37192.mdx") else {
+    let Some(data) = corpus_file("mdx/wowconv_5-high-overlord-saurfang-37192.mdx") else {
         return;
     };
     let model = Model::from_bytes(&data).unwrap();
@@ -271,7 +269,7 @@ fn nan_emissive_gain_and_string_residue_are_kept_bit_for_bit() {
 
 #[test]
 fn a_strict_error_names_the_offset_and_the_path() {
-    let Some(data) = corpus("zf_geoset.mdx") else {
+    let Some(data) = corpus_file("mdx/zf_geoset.mdx") else {
         return;
     };
     // Cut the file inside the geoset's vertex array, keeping every size as is.

@@ -1,7 +1,9 @@
 //! Materials and their layers (seed 000 `Material`, `Layer`; the Reforged
 //! changes from `shared/specs/MDX_VERSIONS.md` §2 and §3).
 
-use format_core::{Codec, Encode, Error, FixedStr, FourCC, Reader, Result, UnknownTail, Writer};
+use format_core::{
+    Codec, Encode, Error, FixedStr, FourCC, Reader, Result, Tagged, UnknownTail, Writer,
+};
 
 use super::track::Track;
 
@@ -77,16 +79,6 @@ impl LayerTrack {
         }
     }
 }
-
-/// The layer track tags, for the v900 layout decision.
-const LAYER_TRACK_TAGS: [FourCC; 6] = [
-    FourCC::of("KMTF"),
-    FourCC::of("KMTA"),
-    FourCC::of("KMTE"),
-    FourCC::of("KFC3"),
-    FourCC::of("KFCA"),
-    FourCC::of("KFTC"),
-];
 
 /// `float[3] fresnelColor; float fresnelOpacity; float fresnelTeamColor` (20 bytes, version >= 1000;
 /// in 900 when the file has it, see [`Layer::fresnel`]).
@@ -215,7 +207,7 @@ fn read_fresnel(r: &mut Reader<'_>) -> Result<Option<Fresnel>> {
             r.remaining() >= 20
                 && !r
                     .peek_tag()
-                    .is_some_and(|tag| LAYER_TRACK_TAGS.contains(&tag))
+                    .is_some_and(|tag| LayerTrack::TAGS.contains(&tag))
         }
         _ => true,
     };

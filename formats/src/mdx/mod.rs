@@ -56,8 +56,8 @@ pub mod track;
 mod version;
 
 use format_core::{
-    Codec, Context, Decode, Diagnostic, Encode, Error, FourCC, Mode, Reader, Result, UnknownChunk,
-    Writer,
+    Codec, Context, Decode, Diagnostic, Encode, Error, FourCC, Mode, Reader, Result, Tagged,
+    UnknownChunk, Writer,
 };
 
 pub use camera::{Camera, CameraChunk, CameraTrack};
@@ -180,9 +180,10 @@ fn read_chunks(r: &mut Reader<'_>) -> Result<Vec<Chunk>> {
 }
 
 /// Light tracks right after a `LITE` chunk: an error in strict mode; in
-/// lenient mode they are attached to the chunk's last light.
+/// lenient mode they are attached to the chunk's last light. Only the tags the
+/// spec lists are looked for (`LightTrack::Unknown` would take any tag).
 fn read_tracks_after_lights(r: &mut Reader<'_>, chunk: &mut LightChunk) -> Result<()> {
-    while let Some(tag) = r.peek_tag().filter(|tag| LIGHT_TRACK_TAGS.contains(tag)) {
+    while let Some(tag) = r.peek_tag().filter(|tag| LightTrack::TAGS.contains(tag)) {
         let offset = r.pos();
         let Some(light) = chunk.lights.last_mut() else {
             return Err(Error::invalid(
@@ -211,18 +212,6 @@ fn read_tracks_after_lights(r: &mut Reader<'_>, chunk: &mut LightChunk) -> Resul
 }
 
 const LITE: FourCC = FourCC::of("LITE");
-
-/// The light track tags the spec lists (not `LightTrack::Unknown`, which takes
-/// any tag): only these are looked for after a `LITE` chunk.
-const LIGHT_TRACK_TAGS: [FourCC; 7] = [
-    FourCC::of("KLAS"),
-    FourCC::of("KLAE"),
-    FourCC::of("KLAC"),
-    FourCC::of("KLAI"),
-    FourCC::of("KLBI"),
-    FourCC::of("KLBC"),
-    FourCC::of("KLAV"),
-];
 
 fn write_chunks(chunks: &[Chunk], w: &mut Writer) -> Result<()> {
     for (index, chunk) in chunks.iter().enumerate() {

@@ -24,6 +24,13 @@ pub fn corpus_root() -> Option<PathBuf> {
     None
 }
 
+/// The bytes of the corpus file `relative` (`mdx/zf_bone.mdx`), or `None`
+/// (with the loud message of [`corpus_root`]) outside CI when the corpus is missing.
+pub fn corpus_file(relative: &str) -> Option<Vec<u8>> {
+    let path = corpus_root()?.join(relative);
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
 /// One file listed in a manifest table.
 pub struct ManifestFile {
     /// Path relative to the corpus root (`mdx/zf_bone.mdx`).

@@ -15,23 +15,18 @@
 //! `declared_size` and written back as it was. This holds in strict mode too:
 //! these are how the format is written, not damage.
 
-use format_core::{Decode, Encode, Error, FourCC, Reader, Result, UnknownChunk, Writer};
+use format_core::{Decode, Encode, Error, FourCC, Reader, Result, Tagged, UnknownChunk, Writer};
 
 use super::{McnkChunk, McnkLayout, SubArgs};
 
-/// Tags of the sub-chunks the MCNK walk knows (spec order).
-const KNOWN: [&[u8; 4]; 15] = [
-    b"MCVT", b"MCCV", b"MCLV", b"MCNR", b"MCLY", b"MCRF", b"MCSH", b"MCAL", b"MCLQ", b"MCSE",
-    b"MCDD", b"MCMT", b"MCBB", b"MCRD", b"MCRW",
-];
-
-/// True if the MCNK ends after `len` bytes of `body` or a known tag follows.
+/// True if the MCNK ends after `len` bytes of `body` or a tag of a sub-chunk
+/// [`McnkChunk`] knows follows.
 fn lands(r: &Reader<'_>, body: &[u8], len: usize) -> bool {
     match body.get(len..) {
         Some([]) => true,
         Some(rest) => rest.first_chunk::<4>().is_some_and(|bytes| {
             let tag = FourCC::from_disk(*bytes, r.ctx().tag_order);
-            KNOWN.iter().any(|k| tag == **k)
+            McnkChunk::TAGS.contains(&tag)
         }),
         None => false,
     }
