@@ -15,6 +15,23 @@ pub trait Plain: Pod {
     /// A no-op on little-endian targets (the compiler removes the calls); on
     /// big-endian targets it runs once per element after a bulk copy.
     fn swap_le(&mut self);
+
+    /// Decodes one value from the first `size_of::<Self>()` bytes of `bytes`
+    /// (any alignment), or `None` if there are fewer: for code that has
+    /// already checked a whole run of records against the input.
+    ///
+    /// ```
+    /// use format_core::Plain;
+    /// assert_eq!(<[u16; 2]>::read_le(&[1, 0, 2, 0, 9]), Some([1, 2]));
+    /// assert_eq!(u32::read_le(&[1, 0]), None);
+    /// ```
+    #[inline(always)]
+    fn read_le(bytes: &[u8]) -> Option<Self> {
+        let mut value: Self =
+            bytemuck::pod_read_unaligned(bytes.get(..core::mem::size_of::<Self>())?);
+        value.swap_le();
+        Some(value)
+    }
 }
 
 macro_rules! plain_scalar {

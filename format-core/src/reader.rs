@@ -222,6 +222,26 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Takes `count` fixed-size records of `size` bytes each as one slice, after
+    /// checking the count against the bytes left: the bulk path for records that
+    /// are decoded field by field from memory (keyframes) rather than copied.
+    ///
+    /// ```
+    /// use format_core::Reader;
+    /// let data = [1, 0, 2, 0, 3, 0];
+    /// let mut r = Reader::new(&data);
+    /// let records = r.records(2, 2)?;
+    /// assert_eq!(records, &[1, 0, 2, 0]);
+    /// assert!(r.records(2, 2).is_err()); // 2 bytes left
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn records(&mut self, count: usize, size: usize) -> Result<&'a [u8]> {
+        let count = self.check_count(count as u64, size)?;
+        // check_count guarantees count * size <= remaining.
+        self.bytes(count * size)
+    }
+
     /// Reads `count` plain values in bulk: the count is checked against the bytes
     /// left, then one allocation and one copy.
     pub fn plain_vec<T: Plain>(&mut self, count: usize) -> Result<Vec<T>> {

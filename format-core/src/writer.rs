@@ -106,6 +106,13 @@ impl Writer {
         u64: u64, i64: i64, f32: f32, f64: f64,
     }
 
+    /// Makes room for at least `additional` more bytes, so a run of small
+    /// writes whose total is known up front does not reallocate on the way.
+    #[inline]
+    pub fn reserve(&mut self, additional: usize) {
+        self.buf.reserve(additional);
+    }
+
     /// Writes raw bytes.
     #[inline]
     pub fn bytes(&mut self, bytes: &[u8]) {

@@ -1,0 +1,47 @@
+//! A loop to put under a profiler: parse (or write) one file many times.
+//!
+//! ```sh
+//! cargo build --profile bench -p benches --example profile
+//! perf record -g target/release/examples/profile mdx-parse FILE 2000
+//! valgrind --tool=callgrind target/release/examples/profile adt-parse FILE 20
+//! ```
+
+use std::hint::black_box;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, what, path, times] = &args[..] else {
+        eprintln!("usage: profile (mdx|adt)-(parse|write) FILE TIMES");
+        std::process::exit(2);
+    };
+    let data = std::fs::read(path).expect("read the file");
+    let times: usize = times.parse().expect("TIMES is a number");
+    match what.as_str() {
+        "mdx-parse" => {
+            for _ in 0..times {
+                black_box(formats::mdx::Model::from_bytes(black_box(&data)).expect("parse"));
+            }
+        }
+        "mdx-write" => {
+            let model = formats::mdx::Model::from_bytes(&data).expect("parse");
+            for _ in 0..times {
+                black_box(black_box(&model).to_bytes().expect("write"));
+            }
+        }
+        "adt-parse" => {
+            for _ in 0..times {
+                black_box(formats::adt::Adt::from_bytes(black_box(&data)).expect("parse"));
+            }
+        }
+        "adt-write" => {
+            let adt = formats::adt::Adt::from_bytes(&data).expect("parse");
+            for _ in 0..times {
+                black_box(black_box(&adt).to_bytes().expect("write"));
+            }
+        }
+        other => {
+            eprintln!("unknown job {other}");
+            std::process::exit(2);
+        }
+    }
+}
