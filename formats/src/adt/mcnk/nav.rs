@@ -68,11 +68,9 @@ impl McnkField {
         McnkField::OfsMclv,
     ];
 
+    /// The position in [`McnkField::ALL`] (declaration order is disk order).
     fn index(self) -> usize {
-        Self::ALL
-            .iter()
-            .position(|f| *f == self)
-            .unwrap_or_default()
+        self as usize
     }
 }
 
@@ -99,8 +97,20 @@ impl McnkLayout {
     /// The layout of `chunks` after the 128-byte header. The first sub-chunk of
     /// each kind is the one the header points at.
     pub fn of(chunks: &[McnkChunk]) -> McnkLayout {
-        let mut values = [None; 17];
         let mut offsets = Vec::with_capacity(chunks.len());
+        let (values, body_size) = Self::scan(chunks, |offset| offsets.push(offset));
+        McnkLayout {
+            offsets,
+            values,
+            body_size,
+        }
+    }
+
+    /// The derived header values and the body size, calling `at` with each
+    /// sub-chunk's offset; allocates nothing (the writer derives 15 header
+    /// fields per MCNK from it).
+    fn scan(chunks: &[McnkChunk], mut at: impl FnMut(u32)) -> ([Option<u32>; 17], u32) {
+        let mut values = [None; 17];
         let mut set = |field: McnkField, value: usize| {
             if let Some(slot) = values.get_mut(field.index())
                 && slot.is_none()
@@ -110,7 +120,7 @@ impl McnkLayout {
         };
         let mut pos = 8 + 128usize;
         for chunk in chunks {
-            offsets.push(len32(pos));
+            at(len32(pos));
             let body = chunk.disk_len() - 8;
             match chunk {
                 McnkChunk::Mcvt(_) => set(McnkField::OfsHeight, pos),
@@ -146,11 +156,17 @@ impl McnkLayout {
             }
             pos += chunk.disk_len();
         }
-        McnkLayout {
-            offsets,
-            values,
-            body_size: len32(pos - 8),
-        }
+        (values, len32(pos - 8))
+    }
+
+    /// The derived value of `field` in the layout of `chunks` (`None`: its
+    /// sub-chunk is absent), without building the layout.
+    pub fn value_of(chunks: &[McnkChunk], field: McnkField) -> Option<u32> {
+        Self::scan(chunks, |_| {})
+            .0
+            .get(field.index())
+            .copied()
+            .flatten()
     }
 
     /// The derived value of `field` (`None`: its sub-chunk is absent).
@@ -171,7 +187,7 @@ pub fn value(
     match (field, holes_high_res) {
         (McnkField::OfsHeight, Some(holes)) => *holes as u32,
         (McnkField::OfsNormal, Some(holes)) => (*holes >> 32) as u32,
-        _ => kept.resolve(field, McnkLayout::of(chunks).get(field)),
+        _ => kept.resolve(field, McnkLayout::value_of(chunks, field)),
     }
 }
 
@@ -185,12 +201,12 @@ pub(super) fn capture(
     chunks: &[McnkChunk],
     flags: u32,
 ) -> Result<Kept<McnkField>> {
-    let layout = McnkLayout::of(chunks);
+    let (values, _) = McnkLayout::scan(chunks, |_| {});
     let mut kept = Kept::new();
-    for (field, raw) in McnkField::ALL.into_iter().zip(raw) {
+    for ((field, raw), derived) in McnkField::ALL.into_iter().zip(raw).zip(values) {
         let holes = matches!(field, McnkField::OfsHeight | McnkField::OfsNormal);
         if !(holes && flags & HIGH_RES_HOLES != 0) {
-            kept.capture(field, raw, layout.get(field));
+            kept.capture(field, raw, derived);
         }
     }
     Ok(kept)

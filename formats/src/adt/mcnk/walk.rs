@@ -17,7 +17,7 @@
 
 use format_core::{Decode, Encode, Error, FourCC, Reader, Result, Tagged, UnknownChunk, Writer};
 
-use super::{McnkChunk, McnkLayout, SubArgs};
+use super::{McnkChunk, SubArgs};
 
 /// True if the MCNK ends after `len` bytes of `body` or a tag of a sub-chunk
 /// [`McnkChunk`] knows follows.
@@ -73,7 +73,8 @@ pub(super) fn read(
     n_doodad_refs: u32,
     n_snd_emitters: u32,
 ) -> Result<Vec<McnkChunk>> {
-    let mut chunks = Vec::new();
+    // Real MCNKs have 5 to 10 sub-chunks: one allocation, no regrowth.
+    let mut chunks = Vec::with_capacity(12);
     while !r.is_empty() {
         let index = chunks.len();
         let header = r.peek_bytes(8).ok_or_else(|| {
@@ -143,7 +144,7 @@ fn read_quirk(r: &mut Reader<'_>, tag: FourCC, declared: u32, real: u32) -> Resu
     chunk.map_err(|e| e.in_tag(tag))
 }
 
-/// Writes the sub-chunks, each where [`McnkLayout`] says it is (the header was
+/// Writes the sub-chunks, each where [`McnkLayout`](super::McnkLayout) says it is (the header was
 /// written from that layout), with kept size fields written as they were.
 pub(super) fn write(
     chunks: &[McnkChunk],
@@ -153,12 +154,13 @@ pub(super) fn write(
     _n_doodad_refs: u32,
     _n_snd_emitters: u32,
 ) -> Result<()> {
-    let layout = McnkLayout::of(chunks);
     let base = w.pos().checked_sub(8 + 128).ok_or_else(|| {
         Error::inconsistent(w.pos(), "MCNK sub-chunks written without their header")
     })?;
-    for (index, (chunk, &offset)) in chunks.iter().zip(&layout.offsets).enumerate() {
-        if w.pos() - base != offset as usize {
+    // Where McnkLayout puts each sub-chunk (the header was written from it).
+    let mut offset = 8 + 128;
+    for (index, chunk) in chunks.iter().enumerate() {
+        if w.pos() - base != offset {
             return Err(Error::inconsistent(
                 w.pos(),
                 format!(
@@ -167,6 +169,7 @@ pub(super) fn write(
                 ),
             ));
         }
+        offset += chunk.disk_len();
         let tag = FourCC::new(chunk.tag());
         let written = match chunk {
             McnkChunk::Mcnr(m) if m.declared_size.is_some() => {
