@@ -10,8 +10,9 @@ pub fn corpus_root() -> Option<PathBuf> {
     root.is_dir().then_some(root)
 }
 
-/// The `n` largest files with `extension` in `folder` of the corpus, as (name, bytes).
-pub fn largest_corpus_files(folder: &str, extension: &str, n: usize) -> Vec<(String, Vec<u8>)> {
+/// Every file with `extension` in `folder` of the corpus, as (name, bytes),
+/// largest first.
+pub fn corpus_files(folder: &str, extension: &str) -> Vec<(String, Vec<u8>)> {
     let Some(root) = corpus_root() else {
         return Vec::new();
     };
@@ -26,7 +27,13 @@ pub fn largest_corpus_files(folder: &str, extension: &str, n: usize) -> Vec<(Str
             Some((e.file_name().to_string_lossy().into_owned(), data))
         })
         .collect();
-    files.sort_by_key(|(_, data)| std::cmp::Reverse(data.len()));
+    files.sort_by(|(a, x), (b, y)| y.len().cmp(&x.len()).then(a.cmp(b)));
+    files
+}
+
+/// The `n` largest files with `extension` in `folder` of the corpus, as (name, bytes).
+pub fn largest_corpus_files(folder: &str, extension: &str, n: usize) -> Vec<(String, Vec<u8>)> {
+    let mut files = corpus_files(folder, extension);
     files.truncate(n);
     files
 }

@@ -32,6 +32,27 @@ pub trait Plain: Pod {
         value.swap_le();
         Some(value)
     }
+
+    /// Encodes this value into the first `size_of::<Self>()` bytes of `out`,
+    /// or returns `None` (writing nothing) if `out` is shorter; the mirror of
+    /// [`read_le`](Plain::read_le), for filling a run of records in place
+    /// ([`Writer::fill`](crate::Writer::fill)).
+    ///
+    /// ```
+    /// use format_core::Plain;
+    /// let mut out = [0u8; 5];
+    /// assert_eq!([1u16, 2].write_le(&mut out), Some(()));
+    /// assert_eq!(out, [1, 0, 2, 0, 0]);
+    /// assert_eq!(7u64.write_le(&mut out), None);
+    /// ```
+    #[inline(always)]
+    fn write_le(&self, out: &mut [u8]) -> Option<()> {
+        let mut le = *self;
+        le.swap_le();
+        out.get_mut(..core::mem::size_of::<Self>())?
+            .copy_from_slice(bytemuck::bytes_of(&le));
+        Some(())
+    }
 }
 
 macro_rules! plain_scalar {

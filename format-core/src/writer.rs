@@ -113,6 +113,24 @@ impl Writer {
         self.buf.reserve(additional);
     }
 
+    /// Appends `len` bytes and lets `fill` write them in place (they start
+    /// zeroed): one capacity check for a whole run of fixed-size records
+    /// rather than one per field.
+    ///
+    /// ```
+    /// use format_core::Writer;
+    /// let mut w = Writer::new();
+    /// w.fill(4, |out| out.copy_from_slice(&[1, 2, 3, 4]));
+    /// assert_eq!(w.as_bytes(), [1, 2, 3, 4]);
+    /// ```
+    #[inline]
+    pub fn fill<R>(&mut self, len: usize, fill: impl FnOnce(&mut [u8]) -> R) -> R {
+        let start = self.buf.len();
+        self.buf.resize(start + len, 0);
+        let (_, new) = self.buf.split_at_mut(start);
+        fill(new)
+    }
+
     /// Writes raw bytes.
     #[inline]
     pub fn bytes(&mut self, bytes: &[u8]) {

@@ -181,11 +181,49 @@ impl<T: Plain> Encode for Key<T> {
         w: &mut Writer,
         (interpolation,): (Interpolation,),
     ) -> Result<()> {
-        w.reserve(keys.len() * Self::record_size(interpolation.has_tangents()));
-        for (i, key) in keys.iter().enumerate() {
-            key.encode(w, (interpolation,)).map_err(|e| e.at_index(i))?;
+        let tangents = interpolation.has_tangents();
+        let matches =
+            |key: &Self| key.in_tan.is_some() == tangents && key.out_tan.is_some() == tangents;
+        if let Some((i, key)) = keys.iter().enumerate().find(|(_, key)| !matches(key)) {
+            let err = tangent_mismatch(
+                w,
+                interpolation,
+                key.in_tan.is_some(),
+                key.out_tan.is_some(),
+            );
+            return Err(err.at_index(i));
         }
-        Ok(())
+        // Every key agrees with the interpolation: fill the records in place.
+        let size = Self::record_size(tangents);
+        let filled = w.fill(keys.len() * size, |out| {
+            out.chunks_exact_mut(size)
+                .zip(keys)
+                .all(|(record, key)| key.to_record(record).is_some())
+        });
+        if filled {
+            Ok(())
+        } else {
+            Err(Error::inconsistent(
+                w.pos(),
+                "key records shorter than their size",
+            ))
+        }
+    }
+}
+
+impl<T: Plain> Key<T> {
+    /// Writes this key into `record` (the mirror of `from_record`).
+    #[inline(always)]
+    fn to_record(&self, record: &mut [u8]) -> Option<()> {
+        let (frame, values) = record.split_first_chunk_mut::<4>()?;
+        *frame = self.frame.to_le_bytes();
+        let mut values = values.chunks_exact_mut(size_of::<T>());
+        self.value.write_le(values.next()?)?;
+        if let (Some(in_tan), Some(out_tan)) = (&self.in_tan, &self.out_tan) {
+            in_tan.write_le(values.next()?)?;
+            out_tan.write_le(values.next()?)?;
+        }
+        Some(())
     }
 }
 
@@ -374,5 +412,10 @@ mod tests {
             .encode(&mut w, (Interpolation::None,))
             .unwrap_err();
         assert!(err.to_string().contains("`in_tan` is present"), "{err}");
+        // In a run of keys, the error names the key.
+        let mut keys = hermite_keys();
+        keys[3].out_tan = None;
+        let err = Key::encode_many(&keys, &mut w, (Interpolation::Hermite,)).unwrap_err();
+        assert!(err.to_string().starts_with("[3].out_tan: "), "{err}");
     }
 }
