@@ -432,3 +432,24 @@ fn added_water_is_written_and_read_back() {
         );
     }
 }
+
+#[test]
+fn each_header_value_alone_agrees_with_the_layout_on_every_corpus_mcnk() {
+    use formats::adt::mcnk::{McnkField, McnkLayout};
+    let mut checked = 0;
+    for (path, data, _) in corpus() {
+        let tile = Adt::from_bytes(&data).unwrap();
+        for mcnk in tile.mcnks() {
+            let layout = McnkLayout::of(&mcnk.chunks);
+            for field in McnkField::ALL {
+                assert_eq!(
+                    McnkLayout::value_of(&mcnk.chunks, field),
+                    layout.get(field),
+                    "{path}: {field:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8 * 256 * 17, "{checked}");
+}

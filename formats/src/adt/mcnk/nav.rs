@@ -107,66 +107,84 @@ impl McnkLayout {
     }
 
     /// The derived header values and the body size, calling `at` with each
-    /// sub-chunk's offset; allocates nothing (the writer derives 15 header
-    /// fields per MCNK from it).
+    /// sub-chunk's offset; allocates nothing.
     fn scan(chunks: &[McnkChunk], mut at: impl FnMut(u32)) -> ([Option<u32>; 17], u32) {
         let mut values = [None; 17];
-        let mut set = |field: McnkField, value: usize| {
-            if let Some(slot) = values.get_mut(field.index())
-                && slot.is_none()
-            {
-                *slot = Some(len32(value));
-            }
-        };
         let mut pos = 8 + 128usize;
         for chunk in chunks {
             at(len32(pos));
-            let body = chunk.disk_len() - 8;
-            match chunk {
-                McnkChunk::Mcvt(_) => set(McnkField::OfsHeight, pos),
-                McnkChunk::Mcnr(_) => set(McnkField::OfsNormal, pos),
-                McnkChunk::Mcly(m) => {
-                    set(McnkField::OfsLayer, pos);
-                    set(McnkField::NLayers, m.layers.len());
+            for (field, value) in Self::fields(chunk, pos).into_iter().flatten() {
+                if let Some(slot) = values.get_mut(field.index())
+                    && slot.is_none()
+                {
+                    *slot = Some(value);
                 }
-                McnkChunk::Mcrf(m) => {
-                    set(McnkField::OfsRefs, pos);
-                    set(McnkField::NDoodadRefs, m.doodad_refs.len());
-                    set(McnkField::NMapObjRefs, m.object_refs.len());
-                }
-                McnkChunk::Mcal(_) => {
-                    set(McnkField::OfsAlpha, pos);
-                    set(McnkField::SizeAlpha, body + 8);
-                }
-                McnkChunk::Mcsh(_) => {
-                    set(McnkField::OfsShadow, pos);
-                    set(McnkField::SizeShadow, body);
-                }
-                McnkChunk::Mcse(m) => {
-                    set(McnkField::OfsSndEmitters, pos);
-                    set(McnkField::NSndEmitters, m.emitters.len());
-                }
-                McnkChunk::Mclq(_) => {
-                    set(McnkField::OfsLiquid, pos);
-                    set(McnkField::SizeLiquid, body + 8);
-                }
-                McnkChunk::Mccv(_) => set(McnkField::OfsMccv, pos),
-                McnkChunk::Mclv(_) => set(McnkField::OfsMclv, pos),
-                _ => {}
             }
             pos += chunk.disk_len();
         }
         (values, len32(pos - 8))
     }
 
+    /// The header fields `chunk` gives when it sits at `pos` (up to three).
+    fn fields(chunk: &McnkChunk, pos: usize) -> [Option<(McnkField, u32)>; 3] {
+        use McnkField::*;
+        let body = || chunk.disk_len() - 8;
+        let at = |field| Some((field, len32(pos)));
+        let n = |field, n: usize| Some((field, len32(n)));
+        match chunk {
+            McnkChunk::Mcvt(_) => [at(OfsHeight), None, None],
+            McnkChunk::Mcnr(_) => [at(OfsNormal), None, None],
+            McnkChunk::Mcly(m) => [at(OfsLayer), n(NLayers, m.layers.len()), None],
+            McnkChunk::Mcrf(m) => [
+                at(OfsRefs),
+                n(NDoodadRefs, m.doodad_refs.len()),
+                n(NMapObjRefs, m.object_refs.len()),
+            ],
+            McnkChunk::Mcal(_) => [at(OfsAlpha), n(SizeAlpha, body() + 8), None],
+            McnkChunk::Mcsh(_) => [at(OfsShadow), n(SizeShadow, body()), None],
+            McnkChunk::Mcse(m) => [at(OfsSndEmitters), n(NSndEmitters, m.emitters.len()), None],
+            McnkChunk::Mclq(_) => [at(OfsLiquid), n(SizeLiquid, body() + 8), None],
+            McnkChunk::Mccv(_) => [at(OfsMccv), None, None],
+            McnkChunk::Mclv(_) => [at(OfsMclv), None, None],
+            _ => [None, None, None],
+        }
+    }
+
     /// The derived value of `field` in the layout of `chunks` (`None`: its
-    /// sub-chunk is absent), without building the layout.
+    /// sub-chunk is absent), without building the layout: the walk stops at
+    /// the first sub-chunk that gives it (the writer derives 15 header fields
+    /// per MCNK this way).
     pub fn value_of(chunks: &[McnkChunk], field: McnkField) -> Option<u32> {
-        Self::scan(chunks, |_| {})
-            .0
-            .get(field.index())
-            .copied()
-            .flatten()
+        use McnkField::*;
+        let mut pos = 8 + 128usize;
+        for chunk in chunks {
+            let value = match (field, chunk) {
+                (OfsHeight, McnkChunk::Mcvt(_))
+                | (OfsNormal, McnkChunk::Mcnr(_))
+                | (OfsLayer, McnkChunk::Mcly(_))
+                | (OfsRefs, McnkChunk::Mcrf(_))
+                | (OfsAlpha, McnkChunk::Mcal(_))
+                | (OfsShadow, McnkChunk::Mcsh(_))
+                | (OfsSndEmitters, McnkChunk::Mcse(_))
+                | (OfsLiquid, McnkChunk::Mclq(_))
+                | (OfsMccv, McnkChunk::Mccv(_))
+                | (OfsMclv, McnkChunk::Mclv(_)) => Some(pos),
+                (NLayers, McnkChunk::Mcly(m)) => Some(m.layers.len()),
+                (NDoodadRefs, McnkChunk::Mcrf(m)) => Some(m.doodad_refs.len()),
+                (NMapObjRefs, McnkChunk::Mcrf(m)) => Some(m.object_refs.len()),
+                (NSndEmitters, McnkChunk::Mcse(m)) => Some(m.emitters.len()),
+                (SizeAlpha, McnkChunk::Mcal(_)) | (SizeLiquid, McnkChunk::Mclq(_)) => {
+                    Some(chunk.disk_len())
+                }
+                (SizeShadow, McnkChunk::Mcsh(_)) => Some(chunk.disk_len() - 8),
+                _ => None,
+            };
+            if let Some(value) = value {
+                return Some(len32(value));
+            }
+            pos += chunk.disk_len();
+        }
+        None
     }
 
     /// The derived value of `field` (`None`: its sub-chunk is absent).
@@ -231,4 +249,51 @@ pub(super) fn read_holes(_: &mut Reader<'_>, low: u32, high: u32) -> Result<u64>
 /// Writes nothing (the hole map reaches the disk through `ofsHeight`/`ofsNormal`).
 pub(super) fn write_holes(_: &u64, _: &mut Writer, _: u32, _: u32) -> Result<()> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adt::mcnk::{Mcal, Mcly, Mcrf, Mcvt, SMLayer};
+
+    #[test]
+    fn one_field_at_a_time_agrees_with_the_whole_layout() {
+        let layer = SMLayer {
+            texture_id: 0,
+            flags: 0,
+            offset_in_mcal: 0,
+            effect_id: 0,
+        };
+        let sets: Vec<Vec<McnkChunk>> = vec![
+            vec![],
+            vec![
+                McnkChunk::Mcvt(Mcvt {
+                    height: vec![0.0; 145],
+                }),
+                McnkChunk::Mcly(Mcly {
+                    layers: vec![layer; 3],
+                }),
+                McnkChunk::Mcrf(Mcrf {
+                    doodad_refs: vec![1, 2],
+                    object_refs: vec![3],
+                }),
+                McnkChunk::Mcal(Mcal {
+                    data: vec![0; 100],
+                    declared_size: None,
+                }),
+                // A second MCLY: the header names the first one.
+                McnkChunk::Mcly(Mcly { layers: vec![] }),
+            ],
+        ];
+        for chunks in &sets {
+            let layout = McnkLayout::of(chunks);
+            for field in McnkField::ALL {
+                assert_eq!(
+                    McnkLayout::value_of(chunks, field),
+                    layout.get(field),
+                    "{field:?}"
+                );
+            }
+        }
+    }
 }
