@@ -221,6 +221,14 @@ pub(super) fn capture(
 ) -> Result<Kept<McnkField>> {
     let (values, _) = McnkLayout::scan(chunks, |_| {});
     let mut kept = Kept::new();
+    // The common case (every Blizzard MCNK): the header agrees with the layout.
+    if raw
+        .iter()
+        .zip(values)
+        .all(|(raw, derived)| *raw == derived.unwrap_or(0))
+    {
+        return Ok(kept);
+    }
     for ((field, raw), derived) in McnkField::ALL.into_iter().zip(raw).zip(values) {
         let holes = matches!(field, McnkField::OfsHeight | McnkField::OfsNormal);
         if !(holes && flags & HIGH_RES_HOLES != 0) {
