@@ -181,11 +181,13 @@ fn binrw_reads_the_largest_v800_corpus_subsets_like_ours() {
 }
 
 #[test]
-fn binrw_skips_chunks_it_does_not_read_and_refuses_other_versions() {
+fn binrw_skips_chunks_it_does_not_read_and_refuses_cut_files_and_other_versions() {
     // The whole generated model (with MODL and PIVT, which the peer skips).
     let whole = benches::generated_mdx(1, 2, 5);
     let subset = benches::geometry_subset(&whole).expect("v800");
     assert_eq!(theirs(&whole), ours(&subset));
+    // A cut inside GEOS is an error, not a skipped chunk.
+    assert!(binrw_mdx::read(&subset[..subset.len() / 2]).is_err());
 
     let mut model = Model::from_bytes(&subset).expect("strict read");
     model.set_version(1000).expect("nothing lost");

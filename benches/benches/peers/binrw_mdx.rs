@@ -260,9 +260,11 @@ impl Node {
     const FIXED: u32 = 4 + 80 + 4 + 4 + 4;
 }
 
-/// A node's keyframe track, chosen by its tag.
+/// A node's keyframe track, chosen by its tag. Trying the next variant is the
+/// normal path here, so the variants' errors are not collected (binrw's
+/// performance guide: "Discard enum errors").
 #[derive(BinRead, Debug)]
-#[br(little)]
+#[br(little, return_unexpected_error)]
 pub enum NodeTrack {
     /// `KGTR: float[3] translation`
     #[br(magic = b"KGTR")]
