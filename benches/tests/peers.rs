@@ -44,88 +44,83 @@ fn fnv(hash: u64, floats: impl IntoIterator<Item = f32>) -> u64 {
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
-fn ours(bytes: &[u8]) -> Geometry {
-    let model = Model::from_bytes(bytes).expect("formats reads the subset");
-    let mut checksum = FNV_OFFSET;
-    for g in model.geosets() {
-        checksum = fnv(checksum, g.vertex_positions.iter().flatten().copied());
-        checksum = fnv(checksum, g.vertex_normals.iter().flatten().copied());
-        for set in &g.texture_coordinate_sets {
-            checksum = fnv(checksum, set.texture_coordinates.iter().flatten().copied());
+/// One geoset as either reader holds it.
+struct GeosetView<'a> {
+    positions: &'a [[f32; 3]],
+    normals: &'a [[f32; 3]],
+    faces: usize,
+    uv_sets: Vec<&'a [[f32; 2]]>,
+}
+
+/// Both readers name a geoset's fields after the spec, so one view fits both.
+macro_rules! geoset_view {
+    ($g:expr) => {
+        GeosetView {
+            positions: &$g.vertex_positions,
+            normals: &$g.vertex_normals,
+            faces: $g.faces.len(),
+            uv_sets: $g
+                .texture_coordinate_sets
+                .iter()
+                .map(|s| &s.texture_coordinates[..])
+                .collect(),
+        }
+    };
+}
+
+impl Geometry {
+    fn of(geosets: &[GeosetView<'_>], bone_keys: Vec<(Vec<u8>, Vec<usize>)>) -> Geometry {
+        let mut checksum = FNV_OFFSET;
+        for g in geosets {
+            checksum = fnv(checksum, g.positions.iter().flatten().copied());
+            checksum = fnv(checksum, g.normals.iter().flatten().copied());
+            for set in &g.uv_sets {
+                checksum = fnv(checksum, set.iter().flatten().copied());
+            }
+        }
+        Geometry {
+            geosets: geosets.len(),
+            vertices: geosets.iter().map(|g| g.positions.len()).sum(),
+            faces: geosets.iter().map(|g| g.faces).sum(),
+            uv_sets: geosets.iter().map(|g| g.uv_sets.len()).sum(),
+            bone_keys,
+            vertex_checksum: checksum,
         }
     }
-    Geometry {
-        geosets: model.geosets().len(),
-        vertices: model
-            .geosets()
-            .iter()
-            .map(|g| g.vertex_positions.len())
-            .sum(),
-        faces: model.geosets().iter().map(|g| g.faces.len()).sum(),
-        uv_sets: model
-            .geosets()
-            .iter()
-            .map(|g| g.texture_coordinate_sets.len())
-            .sum(),
-        bone_keys: model
-            .bones()
-            .iter()
-            .map(|b| {
-                let keys = b
-                    .node
-                    .tracks
-                    .iter()
-                    .map(|t| match t {
-                        NodeTrack::Translation(t) | NodeTrack::Scaling(t) => t.keys.len(),
-                        NodeTrack::Rotation(t) => t.keys.len(),
-                        NodeTrack::Unknown(_) => panic!("unknown node track in a subset"),
-                    })
-                    .collect();
-                (b.node.name.text().to_vec(), keys)
-            })
-            .collect(),
-        vertex_checksum: checksum,
-    }
+}
+
+fn ours(bytes: &[u8]) -> Geometry {
+    let model = Model::from_bytes(bytes).expect("formats reads the subset");
+    let geosets: Vec<GeosetView<'_>> = model.geosets().iter().map(|g| geoset_view!(g)).collect();
+    let bone_keys = model
+        .bones()
+        .iter()
+        .map(|b| {
+            let keys = b
+                .node
+                .tracks
+                .iter()
+                .map(|t| match t {
+                    NodeTrack::Translation(t) | NodeTrack::Scaling(t) => t.keys.len(),
+                    NodeTrack::Rotation(t) => t.keys.len(),
+                    NodeTrack::Unknown(_) => panic!("unknown node track in a subset"),
+                })
+                .collect();
+            (b.node.name.text().to_vec(), keys)
+        })
+        .collect();
+    Geometry::of(&geosets, bone_keys)
 }
 
 fn theirs(bytes: &[u8]) -> Geometry {
     use binrw_mdx::Chunk;
     let mdx = binrw_mdx::read(bytes).expect("binrw reads the subset");
-    let geosets: Vec<&binrw_mdx::Geoset> = mdx
-        .chunks
-        .iter()
-        .flat_map(|c| match c {
-            Chunk::Geosets { geosets, .. } => geosets.iter().collect(),
-            _ => Vec::new(),
-        })
-        .collect();
-    let bones: Vec<&binrw_mdx::Bone> = mdx
-        .chunks
-        .iter()
-        .flat_map(|c| match c {
-            Chunk::Bones { bones, .. } => bones.iter().collect(),
-            _ => Vec::new(),
-        })
-        .collect();
-    let mut checksum = FNV_OFFSET;
-    for g in &geosets {
-        checksum = fnv(checksum, g.vertex_positions.iter().flatten().copied());
-        checksum = fnv(checksum, g.vertex_normals.iter().flatten().copied());
-        for set in &g.texture_coordinate_sets {
-            checksum = fnv(checksum, set.texture_coordinates.iter().flatten().copied());
-        }
-    }
-    Geometry {
-        geosets: geosets.len(),
-        vertices: geosets.iter().map(|g| g.vertex_positions.len()).sum(),
-        faces: geosets.iter().map(|g| g.faces.len()).sum(),
-        uv_sets: geosets
-            .iter()
-            .map(|g| g.texture_coordinate_sets.len())
-            .sum(),
-        bone_keys: bones
-            .iter()
-            .map(|b| {
+    let mut geosets = Vec::new();
+    let mut bone_keys = Vec::new();
+    for chunk in &mdx.chunks {
+        match chunk {
+            Chunk::Geosets { geosets: g, .. } => geosets.extend(g.iter().map(|g| geoset_view!(g))),
+            Chunk::Bones { bones, .. } => bone_keys.extend(bones.iter().map(|b| {
                 let name = &b.node.name;
                 let end = name.iter().position(|&c| c == 0).unwrap_or(name.len());
                 let keys = b
@@ -135,10 +130,11 @@ fn theirs(bytes: &[u8]) -> Geometry {
                     .map(binrw_mdx::NodeTrack::len)
                     .collect();
                 (name[..end].to_vec(), keys)
-            })
-            .collect(),
-        vertex_checksum: checksum,
+            })),
+            _ => {}
+        }
     }
+    Geometry::of(&geosets, bone_keys)
 }
 
 #[test]
