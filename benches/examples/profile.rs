@@ -11,33 +11,40 @@ use std::hint::black_box;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, what, path, times] = &args[..] else {
-        eprintln!("usage: profile (mdx|adt)-(parse|write) FILE TIMES");
+        eprintln!(
+            "usage: profile (mdx|adt)-(parse|write) FILE TIMES | profile mdx-subset FILE OUT"
+        );
         std::process::exit(2);
     };
     let data = std::fs::read(path).expect("read the file");
-    let times: usize = times.parse().expect("TIMES is a number");
+    let count = || -> usize { times.parse().expect("TIMES is a number") };
     match what.as_str() {
         "mdx-parse" => {
-            for _ in 0..times {
+            for _ in 0..count() {
                 black_box(formats::mdx::Model::from_bytes(black_box(&data)).expect("parse"));
             }
         }
         "mdx-write" => {
             let model = formats::mdx::Model::from_bytes(&data).expect("parse");
-            for _ in 0..times {
+            for _ in 0..count() {
                 black_box(black_box(&model).to_bytes().expect("write"));
             }
         }
         "adt-parse" => {
-            for _ in 0..times {
+            for _ in 0..count() {
                 black_box(formats::adt::Adt::from_bytes(black_box(&data)).expect("parse"));
             }
         }
         "adt-write" => {
             let adt = formats::adt::Adt::from_bytes(&data).expect("parse");
-            for _ in 0..times {
+            for _ in 0..count() {
                 black_box(black_box(&adt).to_bytes().expect("write"));
             }
+        }
+        "mdx-subset" => {
+            // Writes the v800 geometry subset the binrw peer reads to TIMES (a path).
+            let subset = benches::geometry_subset(&data).expect("a v800 model");
+            std::fs::write(times, subset).expect("write the subset");
         }
         other => {
             eprintln!("unknown job {other}");
