@@ -431,6 +431,7 @@ impl Validator {
         }
         let ids: std::collections::HashSet<u32> = nodes.iter().map(|(_, n)| n.object_id).collect();
         for (at, node) in nodes {
+            self.tracks(&format!("{at}.node"), &node.tracks);
             if node.parent_id == NONE {
                 continue;
             }
