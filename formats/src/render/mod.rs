@@ -117,6 +117,7 @@ impl Image {
         };
         encoder.set_color(color);
         encoder.set_depth(depth);
+        encoder.set_compression(png::Compression::Fast);
         let png_error = |e: png::EncodingError| Error::invalid(0, format!("PNG encoding: {e}"));
         let mut writer = encoder.write_header().map_err(png_error)?;
         writer.write_image_data(&self.data).map_err(png_error)?;
