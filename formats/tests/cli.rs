@@ -81,7 +81,9 @@ fn info_on_a_tile_with_compressed_alpha_and_mh2o() {
     // uncompressed maps (it counts 10 chunks with them; their MCLY flags give
     // 110 layers with `use_alpha_map` and no `alpha_map_compressed`); MH2O.
     assert!(
-        stdout.contains("744 with alpha maps: 634 compressed, 110 uncompressed (8-bit"),
+        stdout.contains(
+            "744 with alpha maps: 634 compressed, 110 uncompressed (8-bit, from their size)"
+        ),
         "{stdout}"
     );
     assert!(stdout.contains("liquids: MH2O "), "{stdout}");

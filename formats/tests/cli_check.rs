@@ -273,3 +273,50 @@ fn convert_says_what_it_cannot_do() {
     convert(&input, &dir.join("out.mdx"), &["--force"]).failure();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn check_reads_the_parts_of_a_split_tile() {
+    let Some(data) = common::corpus_file("adt/wowserfmt_continent4229.adt") else {
+        return;
+    };
+    let tile = formats::adt::Adt::from_bytes(&data).unwrap();
+    let split = formats::adt::SplitAdt::from_monolithic(&tile);
+    let dir = tempdir("split");
+    for (suffix, bytes) in [
+        ("", split.root.to_bytes().unwrap()),
+        ("_tex0", split.tex0.to_bytes().unwrap()),
+        ("_obj0", split.obj0.to_bytes().unwrap()),
+        ("_lod", split.lod.to_bytes().unwrap()),
+    ] {
+        std::fs::write(dir.join(format!("map_42_29{suffix}.adt")), bytes).unwrap();
+    }
+    let out = formats()
+        .current_dir(&dir)
+        .args(["check", "--json", "."])
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let kinds: Vec<(&str, &str, bool)> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let exact = f["byte_exact"] == true;
+            (
+                f["path"].as_str().unwrap(),
+                f["kind"].as_str().unwrap(),
+                exact,
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("./map_42_29.adt", "ADT", true),
+            ("./map_42_29_lod.adt", "ADT part", true),
+            ("./map_42_29_obj0.adt", "ADT part", true),
+            ("./map_42_29_tex0.adt", "ADT part", true),
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

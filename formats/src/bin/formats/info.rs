@@ -270,17 +270,17 @@ fn adt_summary(out: &mut String, adt: &Adt) {
             compressed += usize::from(layer.flags & layer_flags::ALPHA_MAP_COMPRESSED != 0);
         }
     }
-    let bits = if formats::render::guess_mphd_flags(adt) & formats::adt::alpha::BIG_ALPHA_FLAGS != 0
-    {
-        8
-    } else {
-        4
+    let uncompressed = alpha - compressed;
+    // The bit depth is in the map's WDT; the tile's MCAL sizes tell it too.
+    let bits = match formats::render::guess_mphd_flags(adt) {
+        _ if uncompressed == 0 => "",
+        0 => " (4-bit, from their size)",
+        _ => " (8-bit, from their size)",
     };
     let _ = writeln!(
         out,
         "alpha maps: {layers} texture layers, {alpha} with alpha maps: {compressed} compressed, \
-         {} uncompressed ({bits}-bit by their size)",
-        alpha - compressed
+         {uncompressed} uncompressed{bits}"
     );
 }
 

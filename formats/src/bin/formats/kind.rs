@@ -162,3 +162,29 @@ pub fn open(path: &Path) -> Result<(Kind, Vec<u8>), String> {
     })?;
     Ok((kind, data))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_by_extension_then_by_magic() {
+        let kind = |name: &str, data: &[u8]| Kind::detect(Path::new(name), data);
+        assert_eq!(kind("a/Footman.MDX", b""), Some(Kind::Mdx));
+        assert_eq!(kind("Footman.mdl", b"MDLX"), Some(Kind::Mdl));
+        assert_eq!(kind("Azeroth_32_48.adt", b""), Some(Kind::Adt));
+        for part in ["_tex0", "_tex1", "_obj0", "_obj1", "_lod"] {
+            let name = format!("Azeroth_32_48{part}.adt");
+            assert_eq!(kind(&name, b""), Some(Kind::AdtSplit), "{name}");
+        }
+        assert_eq!(kind("Azeroth.wdt", b""), Some(Kind::Wdt));
+        assert_eq!(kind("model.bin", b"MDLX...."), Some(Kind::Mdx));
+        assert_eq!(kind("tile", b"REVM...."), Some(Kind::Adt));
+        assert_eq!(kind("README.md", b"# hi"), None);
+        assert_eq!(
+            Kind::Mdl.unsupported().map(|s| s.contains("issue 5")),
+            Some(true)
+        );
+        assert!(read(Kind::Mdl, b"Version { FormatVersion 800, }").is_err());
+    }
+}
