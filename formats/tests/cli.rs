@@ -23,6 +23,13 @@ fn in_corpus(args: &[&str]) -> Option<(bool, String, String)> {
     ))
 }
 
+/// Runs `formats args` in the corpus folder, asserts success, and gives stdout.
+fn succeeds_in_corpus(args: &[&str]) -> Option<String> {
+    let (ok, stdout, stderr) = in_corpus(args)?;
+    assert!(ok, "formats {args:?}: {stderr}");
+    Some(stdout)
+}
+
 #[test]
 fn info_without_a_file_shows_the_built_in_sample() {
     let out = formats().arg("info").assert().success();
@@ -32,28 +39,25 @@ fn info_without_a_file_shows_the_built_in_sample() {
 
 #[test]
 fn info_on_a_model_lists_chunks_objects_geometry_and_animations() {
-    let Some((ok, stdout, stderr)) = in_corpus(&["info", "mdx/zf_all.mdx"]) else {
+    let Some(stdout) = succeeds_in_corpus(&["info", "mdx/zf_all.mdx"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     insta::assert_snapshot!(stdout);
 }
 
 #[test]
 fn info_on_a_reforged_model() {
-    let Some((ok, stdout, stderr)) = in_corpus(&["info", "mdx/pqw3_BossMinimapIcon.mdx"]) else {
+    let Some(stdout) = succeeds_in_corpus(&["info", "mdx/pqw3_BossMinimapIcon.mdx"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     insta::assert_snapshot!(stdout);
 }
 
 #[test]
 fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
-    let Some((ok, stdout, stderr)) = in_corpus(&["info", "mdx/amisd_nwdg32.mdx"]) else {
+    let Some(stdout) = succeeds_in_corpus(&["info", "mdx/amisd_nwdg32.mdx"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(lines[1].starts_with("strict read: "), "{stdout}");
     assert_eq!(lines[2], "read leniently (1 diagnostics):");
@@ -63,20 +67,17 @@ fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
 
 #[test]
 fn info_on_a_tile_lists_textures_doodads_objects_liquids_holes_and_alpha() {
-    let Some((ok, stdout, stderr)) = in_corpus(&["info", "adt/wowserfmt_pvpzone3430.adt"]) else {
+    let Some(stdout) = succeeds_in_corpus(&["info", "adt/wowserfmt_pvpzone3430.adt"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     insta::assert_snapshot!(stdout);
 }
 
 #[test]
 fn info_on_a_tile_with_compressed_alpha_and_mh2o() {
-    let Some((ok, stdout, stderr)) = in_corpus(&["info", "adt/warcraftnet_Northrend_37_25.adt"])
-    else {
+    let Some(stdout) = succeeds_in_corpus(&["info", "adt/warcraftnet_Northrend_37_25.adt"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     // The manifest: compressed alpha for 634 layers (MCLY 0x200), and 8-bit
     // uncompressed maps (it counts 10 chunks with them; their MCLY flags give
     // 110 layers with `use_alpha_map` and no `alpha_map_compressed`); MH2O.
@@ -92,10 +93,9 @@ fn info_on_a_tile_with_compressed_alpha_and_mh2o() {
 
 #[test]
 fn info_on_a_map() {
-    let Some((ok, stdout, stderr)) = in_corpus(&["info", "wdt/wowserfmt_pvpzone.wdt"]) else {
+    let Some(stdout) = succeeds_in_corpus(&["info", "wdt/wowserfmt_pvpzone.wdt"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     insta::assert_snapshot!(stdout);
 }
 
@@ -151,10 +151,9 @@ fn every_subcommand_has_help_with_an_example() {
 
 #[test]
 fn dump_json_is_the_serde_view_of_the_model() {
-    let Some((ok, stdout, stderr)) = in_corpus(&["dump", "--json", "mdx/zf_bone.mdx"]) else {
+    let Some(stdout) = succeeds_in_corpus(&["dump", "--json", "mdx/zf_bone.mdx"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("dump --json is JSON");
     let data = common::corpus_file("mdx/zf_bone.mdx").unwrap();
     let model = formats::mdx::Model::from_bytes(&data).unwrap();
@@ -166,11 +165,9 @@ fn dump_json_is_the_serde_view_of_the_model() {
 
 #[test]
 fn dump_tree_shows_every_object() {
-    let Some((ok, stdout, stderr)) = in_corpus(&["dump", "adt/blizzardry_Azeroth_38_46.adt"])
-    else {
+    let Some(stdout) = succeeds_in_corpus(&["dump", "adt/blizzardry_Azeroth_38_46.adt"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     assert!(stdout.starts_with("Adt:\n  chunks:\n    [0]:\n      Mver:\n        version: 18\n"));
     assert_eq!(stdout.matches("      Mcnk:\n").count(), 256);
     // Byte blobs in hex, as in the JSON: MTEX starts with `Tileset`.
@@ -184,10 +181,9 @@ fn validate_lists_findings_and_fails() {
     };
     assert!(!ok);
     insta::assert_snapshot!(stdout);
-    let Some((ok, stdout, stderr)) = in_corpus(&["validate", "mdx/zf_cube.mdx"]) else {
+    let Some(stdout) = succeeds_in_corpus(&["validate", "mdx/zf_cube.mdx"]) else {
         return;
     };
-    assert!(ok, "{stderr}");
     assert_eq!(stdout, "mdx/zf_cube.mdx: 0 findings\n");
 }
 

@@ -269,7 +269,9 @@ fn convert_says_what_it_cannot_do() {
         .stderr(predicate::str::contains("version 700 is not one of"));
     convert(&input, &dir.join("out.adt"), &[])
         .failure()
-        .stderr(predicate::str::contains("models convert to .mdx"));
+        .stderr(predicate::str::contains(
+            "models convert to .mdx or .mdl, not ADT",
+        ));
     convert(&input, &dir.join("out.mdx"), &["--force"]).failure();
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -127,7 +127,7 @@ fn check_file(path: &Path) -> FileReport {
         Parse::Strict
     };
     report.diagnostics = loaded.diagnostics.len();
-    match kind::write(&loaded.document) {
+    match kind::write(kind, &loaded.document) {
         Ok(bytes) => {
             report.byte_exact = Some(bytes == data);
             if bytes != data {

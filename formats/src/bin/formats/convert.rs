@@ -44,30 +44,28 @@ pub fn run(
     if let Some(target) = version {
         reversion(&mut model, target, force)?;
     }
-    let bytes = match out_kind {
-        Kind::Mdx => model
-            .to_bytes()
-            .map_err(|e| format!("{}: {e}", output.display()))?,
-        other => {
-            return Err(format!(
-                "{}: models convert to .mdx (and .mdl when it lands), not {}",
-                output.display(),
-                other.name()
-            ));
-        }
-    };
+    if !matches!(out_kind, Kind::Mdx | Kind::Mdl) {
+        return Err(format!(
+            "{}: models convert to .mdx or .mdl, not {}",
+            output.display(),
+            out_kind.name()
+        ));
+    }
+    let version = model.version();
+    let document = Document::Mdx(model);
+    let out = output.display();
+    let bytes = kind::write(out_kind, &document).map_err(|e| format!("{out}: {e}"))?;
     // What is written must read back strictly.
-    Model::from_bytes(&bytes).map_err(|e| {
-        format!(
-            "{}: the written model does not re-read: {e}",
-            output.display()
-        )
-    })?;
+    match kind::read(out_kind, &bytes) {
+        Ok(reread) if reread.strict_error.is_none() => {}
+        Ok(_) => return Err(format!("{out}: the written model only re-reads leniently")),
+        Err(e) => return Err(format!("{out}: the written model does not re-read: {e}")),
+    }
     std::fs::write(output, &bytes).map_err(|e| format!("{}: {e}", output.display()))?;
     eprintln!(
         "wrote {} (MDX version {}, {} bytes)",
         output.display(),
-        model.version(),
+        version,
         bytes.len()
     );
     Ok(ExitCode::SUCCESS)

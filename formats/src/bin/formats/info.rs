@@ -48,7 +48,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
     if let Some(chunks) = &chunks {
         chunk_table(&mut out, chunks, &objects);
     }
-    let exact = crate::kind::write(&loaded.document).is_ok_and(|bytes| bytes == data);
+    let exact = crate::kind::write(kind, &loaded.document).is_ok_and(|bytes| bytes == data);
     let _ = writeln!(
         out,
         "round trip: {}",

@@ -141,13 +141,19 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
     }
 }
 
-/// Writes a document back to bytes.
-pub fn write(document: &Document) -> Result<Vec<u8>, Error> {
-    match document {
-        Document::Mdx(model) => model.to_bytes(),
-        Document::Adt(adt) => adt.to_bytes(),
-        Document::AdtSplit(file) => file.to_bytes(),
-        Document::Wdt(wdt) => wdt.to_bytes(),
+/// Writes a document as a file of `kind` (a model read from `.mdx` may be
+/// written as `.mdl` and back, once MDL is supported).
+pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
+    match (kind, document) {
+        (Kind::Mdx, Document::Mdx(model)) => model.to_bytes(),
+        (Kind::Adt, Document::Adt(adt)) => adt.to_bytes(),
+        (Kind::AdtSplit, Document::AdtSplit(file)) => file.to_bytes(),
+        (Kind::Wdt, Document::Wdt(wdt)) => wdt.to_bytes(),
+        (Kind::Mdl, _) => Err(unsupported(kind)),
+        (kind, _) => Err(Error::invalid(
+            0,
+            format!("this document cannot be written as {}", kind.name()),
+        )),
     }
 }
 
