@@ -203,6 +203,29 @@ fn a_real_model_has_a_non_trivial_wireframe() {
 }
 
 #[test]
+fn every_corpus_model_draws() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let mut drawn = 0;
+    for path in common::files_in(&root, "mdx", ".mdx") {
+        let data = std::fs::read(root.join(&path)).unwrap();
+        let Ok((model, _)) = Model::from_bytes_lenient(&data) else {
+            continue; // the WoW alpha model until issue 8
+        };
+        let image = render::wireframe(&model, 64);
+        assert_eq!(image.data.len(), 64 * 64, "{path}");
+        let triangles: usize = model.geosets().iter().map(|g| g.triangle_count()).sum();
+        let white = image.data.contains(&255);
+        assert_eq!(white, triangles > 0, "{path}");
+        drawn += usize::from(white);
+    }
+    // 33 of the 56 models this branch reads have triangles (the zf_* test
+    // files mostly do not).
+    assert!(drawn >= 33, "{drawn}");
+}
+
+#[test]
 fn the_render_command_writes_pngs() {
     let Some(root) = common::corpus_root() else {
         return;

@@ -293,3 +293,32 @@ fn tile_references_out_of_range() {
     assert_eq!(findings[1].1, "[7].MWID.offsets[2]");
     assert_eq!(findings[2].1, "[8].MDDF.doodad_defs[0].name_id");
 }
+
+mod damaged {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Whatever a damaged sample reads as, checking and drawing it
+        /// neither panics nor hangs (indices, counts and floats are hostile).
+        #[test]
+        fn damaged_models_validate_and_render(
+            edits in proptest::collection::vec((any::<proptest::sample::Index>(), any::<u8>()), 1..8)
+        ) {
+            let mut data = formats::sample::sample_mdx();
+            for (at, byte) in edits {
+                let i = at.index(data.len());
+                data[i] = byte;
+            }
+            if let Ok((model, _)) = Model::from_bytes_lenient(&data) {
+                for finding in validate::model(&model) {
+                    prop_assert!(!finding.path.is_empty() && !finding.message.is_empty());
+                }
+                let image = formats::render::wireframe(&model, 48);
+                prop_assert_eq!(image.data.len(), 48 * 48);
+            }
+        }
+    }
+}

@@ -84,8 +84,17 @@ pub fn wireframe(model: &Model, size: usize) -> Image {
     image
 }
 
-/// Bresenham's line, white, clipped to the image.
-fn line(image: &mut Image, (mut x0, mut y0): (i64, i64), (x1, y1): (i64, i64)) {
+/// Bresenham's line, white, clipped to the image. Projected points are inside
+/// the image; the ends are clamped to one pixel around it anyway, so a line
+/// is never longer than the image is wide and high.
+fn line(image: &mut Image, from: (i64, i64), to: (i64, i64)) {
+    let clamp = |(x, y): (i64, i64)| {
+        (
+            x.clamp(-1, image.width as i64),
+            y.clamp(-1, image.height as i64),
+        )
+    };
+    let ((mut x0, mut y0), (x1, y1)) = (clamp(from), clamp(to));
     let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
     let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
     let mut err = dx + dy;
