@@ -97,78 +97,49 @@ fn chunk_table(out: &mut String, file: &ChunkFile, objects: &[(String, String)])
     }
 }
 
-fn counted(n: usize, what: &str) -> String {
-    format!("{n} {what}")
-}
-
 /// Per typed chunk, in file order: its tag and how many objects it holds.
 fn mdx_objects(model: &Model) -> Vec<(String, String)> {
     model
         .chunks
         .iter()
         .map(|chunk| {
-            let count = match chunk {
-                Chunk::Sequences(c) => counted(c.sequences.len(), "sequences"),
-                Chunk::GlobalSequences(c) => counted(c.global_sequences.len(), "global sequences"),
-                Chunk::Materials(c) => counted(c.materials.len(), "materials"),
-                Chunk::Textures(c) => counted(c.textures.len(), "textures"),
-                Chunk::SoundTracks(c) => counted(c.sound_tracks.len(), "sound tracks"),
-                Chunk::TextureAnimations(c) => counted(c.animations.len(), "texture animations"),
-                Chunk::Geosets(c) => counted(c.geosets.len(), "geosets"),
-                Chunk::GeosetAnimations(c) => counted(c.animations.len(), "geoset animations"),
-                Chunk::Bones(c) => counted(c.bones.len(), "bones"),
-                Chunk::Lights(c) => counted(c.lights.len(), "lights"),
-                Chunk::Helpers(c) => counted(c.helpers.len(), "helpers"),
-                Chunk::Attachments(c) => counted(c.attachments.len(), "attachments"),
-                Chunk::PivotPoints(c) => counted(c.points.len(), "pivot points"),
-                Chunk::ParticleEmitters(c) => counted(c.emitters.len(), "particle emitters"),
-                Chunk::ParticleEmitters2(c) => counted(c.emitters.len(), "particle emitters 2"),
-                Chunk::RibbonEmitters(c) => counted(c.emitters.len(), "ribbon emitters"),
-                Chunk::CornEmitters(c) => counted(c.emitters.len(), "popcorn emitters"),
-                Chunk::Cameras(c) => counted(c.cameras.len(), "cameras"),
-                Chunk::EventObjects(c) => counted(c.objects.len(), "event objects"),
-                Chunk::CollisionShapes(c) => counted(c.shapes.len(), "collision shapes"),
-                Chunk::FaceEffects(c) => counted(c.face_effects.len(), "face effects"),
-                Chunk::BindPoses(c) => counted(c.bind_pose.len(), "bind poses"),
-                _ => String::new(),
+            let (tag, count, what) = match chunk {
+                Chunk::Version(_) => ("VERS", 0, ""),
+                Chunk::Model(_) => ("MODL", 0, ""),
+                Chunk::Sequences(c) => ("SEQS", c.sequences.len(), "sequences"),
+                Chunk::GlobalSequences(c) => ("GLBS", c.global_sequences.len(), "global sequences"),
+                Chunk::Materials(c) => ("MTLS", c.materials.len(), "materials"),
+                Chunk::Textures(c) => ("TEXS", c.textures.len(), "textures"),
+                Chunk::SoundTracks(c) => ("SNDS", c.sound_tracks.len(), "sound tracks"),
+                Chunk::TextureAnimations(c) => ("TXAN", c.animations.len(), "texture animations"),
+                Chunk::Geosets(c) => ("GEOS", c.geosets.len(), "geosets"),
+                Chunk::GeosetAnimations(c) => ("GEOA", c.animations.len(), "geoset animations"),
+                Chunk::Bones(c) => ("BONE", c.bones.len(), "bones"),
+                Chunk::Lights(c) => ("LITE", c.lights.len(), "lights"),
+                Chunk::Helpers(c) => ("HELP", c.helpers.len(), "helpers"),
+                Chunk::Attachments(c) => ("ATCH", c.attachments.len(), "attachments"),
+                Chunk::PivotPoints(c) => ("PIVT", c.points.len(), "pivot points"),
+                Chunk::ParticleEmitters(c) => ("PREM", c.emitters.len(), "particle emitters"),
+                Chunk::ParticleEmitters2(c) => ("PRE2", c.emitters.len(), "particle emitters 2"),
+                Chunk::RibbonEmitters(c) => ("RIBB", c.emitters.len(), "ribbon emitters"),
+                Chunk::CornEmitters(c) => ("CORN", c.emitters.len(), "popcorn emitters"),
+                Chunk::Cameras(c) => ("CAMS", c.cameras.len(), "cameras"),
+                Chunk::EventObjects(c) => ("EVTS", c.objects.len(), "event objects"),
+                Chunk::CollisionShapes(c) => ("CLID", c.shapes.len(), "collision shapes"),
+                Chunk::FaceEffects(c) => ("FAFX", c.face_effects.len(), "face effects"),
+                Chunk::BindPoses(c) => ("BPOS", c.bind_pose.len(), "bind poses"),
+                Chunk::Unknown(u) => return (u.tag.to_string(), String::new()),
+                #[allow(unreachable_patterns)] // chunk kinds added later show no count
+                _ => return (String::new(), String::new()),
             };
-            (tag_of(chunk), count)
+            let count = if what.is_empty() {
+                String::new()
+            } else {
+                format!("{count} {what}")
+            };
+            (tag.to_string(), count)
         })
         .collect()
-}
-
-/// The tag a typed chunk was read from (matched against the chunk table).
-fn tag_of(chunk: &Chunk) -> String {
-    let tag = match chunk {
-        Chunk::Version(_) => "VERS",
-        Chunk::Model(_) => "MODL",
-        Chunk::Sequences(_) => "SEQS",
-        Chunk::GlobalSequences(_) => "GLBS",
-        Chunk::Materials(_) => "MTLS",
-        Chunk::Textures(_) => "TEXS",
-        Chunk::SoundTracks(_) => "SNDS",
-        Chunk::TextureAnimations(_) => "TXAN",
-        Chunk::Geosets(_) => "GEOS",
-        Chunk::GeosetAnimations(_) => "GEOA",
-        Chunk::Bones(_) => "BONE",
-        Chunk::Lights(_) => "LITE",
-        Chunk::Helpers(_) => "HELP",
-        Chunk::Attachments(_) => "ATCH",
-        Chunk::PivotPoints(_) => "PIVT",
-        Chunk::ParticleEmitters(_) => "PREM",
-        Chunk::ParticleEmitters2(_) => "PRE2",
-        Chunk::RibbonEmitters(_) => "RIBB",
-        Chunk::CornEmitters(_) => "CORN",
-        Chunk::Cameras(_) => "CAMS",
-        Chunk::EventObjects(_) => "EVTS",
-        Chunk::CollisionShapes(_) => "CLID",
-        Chunk::FaceEffects(_) => "FAFX",
-        Chunk::BindPoses(_) => "BPOS",
-        Chunk::Unknown(u) => return u.tag.to_string(),
-        #[allow(unreachable_patterns)] // chunk kinds added later show no count
-        _ => "",
-    };
-    tag.to_string()
 }
 
 fn mdx_summary(out: &mut String, model: &Model) {
