@@ -64,7 +64,8 @@ pub enum Rule {
     SequenceOrder,
     /// A track's keys not in time order.
     KeyOrder,
-    /// A key outside every sequence (or outside its global sequence).
+    /// A key outside every sequence (or outside its global sequence, `0..=length`).
+    /// A model without sequences has nothing to be outside of.
     KeyOutsideSequence,
     /// A vertex normal whose length is not 1.
     NormalLength,
