@@ -7,6 +7,9 @@
 //!   and split) and map definitions, typed, read and written byte-exact.
 //! - [`chunks`]: the chunk-level view every format shares (MDX files with
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
+//! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
+//!   keys, …), each finding with a path and a message.
+//! - [`render`]: height fields, alpha maps and wireframes as images (PNG).
 #![warn(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -16,7 +19,9 @@
 pub mod adt;
 pub mod chunks;
 pub mod mdx;
+pub mod render;
 pub mod sample;
+pub mod validate;
 pub mod wdt;
 
 /// The README's examples, compiled and run as doctests.

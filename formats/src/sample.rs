@@ -18,13 +18,16 @@ fn extent(w: &mut Writer) {
     w.plain(&[[-0.5f32; 3], [0.5; 3]]);
 }
 
-/// A version 800 MDX: `VERS`, `MODL`, two `SEQS` sequences and one pivot point.
+/// A version 800 MDX: `VERS`, `MODL`, two `SEQS` sequences, a texture, a
+/// material, a cube geoset (8 vertices, 12 triangles) bound to one bone that
+/// moves during "Stand", and the bone's pivot point. It passes every check of
+/// [`validate`](crate::validate).
 ///
 /// ```
 /// let bytes = formats::sample::sample_mdx();
 /// let file = formats::chunks::ChunkFile::from_bytes(&bytes).unwrap();
 /// let tags: Vec<String> = file.chunks().iter().map(|c| c.tag.to_string()).collect();
-/// assert_eq!(tags, ["VERS", "MODL", "SEQS", "PIVT"]);
+/// assert_eq!(tags, ["VERS", "MODL", "SEQS", "TEXS", "MTLS", "GEOS", "BONE", "PIVT"]);
 /// ```
 pub fn sample_mdx() -> Vec<u8> {
     build().unwrap_or_default()
@@ -56,9 +59,110 @@ fn build() -> Result<Vec<u8>, Error> {
         }
         Ok(())
     })?;
+    w.chunk(tag(b"TEXS"), |w| {
+        w.u32(0); // replaceableId
+        fixed::<260>(w, "Textures\\Sample.blp")?;
+        w.u32(0); // flags
+        Ok(())
+    })?;
+    w.chunk(tag(b"MTLS"), |w| {
+        w.inclusive(|w| {
+            w.u32(0); // priorityPlane
+            w.u32(0); // flags
+            w.tag(tag(b"LAYS"));
+            w.u32(1); // layersCount
+            w.inclusive(|w| {
+                w.u32(0); // filterMode: none
+                w.u32(0); // shadingFlags
+                w.u32(0); // textureId
+                w.u32(u32::MAX); // textureAnimationId: none
+                w.u32(0); // coordId
+                w.f32(1.0); // alpha
+                Ok(())
+            })
+        })
+    })?;
+    w.chunk(tag(b"GEOS"), geoset)?;
+    w.chunk(tag(b"BONE"), |w| {
+        w.inclusive(|w| {
+            fixed::<80>(w, "Root")?;
+            w.u32(0); // objectId
+            w.u32(u32::MAX); // parentId: none
+            w.u32(0x100); // flags: bone
+            // KGTR: the cube rises and falls during "Stand" (linear, no global sequence).
+            w.tag(tag(b"KGTR"));
+            w.u32(3); // tracksCount
+            w.u32(1); // interpolationType: linear
+            w.u32(u32::MAX); // globalSequenceId: none
+            for (frame, z) in [(0u32, 0f32), (500, 0.5), (1000, 0.0)] {
+                w.u32(frame);
+                w.plain(&[0.0, 0.0, z]);
+            }
+            Ok(())
+        })?;
+        w.u32(0); // geosetId
+        w.u32(u32::MAX); // geosetAnimationId: none
+        Ok(())
+    })?;
     w.chunk(tag(b"PIVT"), |w| {
         w.plain(&[0f32; 3]);
         Ok(())
     })?;
     Ok(w.into_bytes())
+}
+
+/// The corners of the unit cube, `x` in bit 0, `y` in bit 1, `z` in bit 2.
+fn corner(i: u16) -> [f32; 3] {
+    [0, 1, 2].map(|bit| if i >> bit & 1 == 1 { 0.5 } else { -0.5 })
+}
+
+/// A unit cube: each face two triangles, normals pointing out of the corners.
+fn geoset(w: &mut Writer) -> Result<(), Error> {
+    const FACES: [u16; 36] = [
+        0, 2, 1, 1, 2, 3, // -z
+        4, 5, 6, 5, 7, 6, // +z
+        0, 1, 4, 1, 5, 4, // -y
+        2, 6, 3, 3, 6, 7, // +y
+        0, 4, 2, 2, 4, 6, // -x
+        1, 3, 5, 3, 7, 5, // +x
+    ];
+    w.inclusive(|w| {
+        w.tag(tag(b"VRTX"));
+        w.u32(8);
+        (0..8).for_each(|i| w.plain(&corner(i)));
+        w.tag(tag(b"NRMS"));
+        w.u32(8);
+        (0..8).for_each(|i| w.plain(&corner(i).map(|v| v * 2.0 / 3f32.sqrt())));
+        w.tag(tag(b"PTYP"));
+        w.u32(1);
+        w.u32(4); // triangles
+        w.tag(tag(b"PCNT"));
+        w.u32(1);
+        w.u32(36);
+        w.tag(tag(b"PVTX"));
+        w.u32(36);
+        w.plain(&FACES);
+        w.tag(tag(b"GNDX"));
+        w.u32(8);
+        w.plain(&[0u8; 8]); // every vertex in matrix group 0
+        w.tag(tag(b"MTGC"));
+        w.u32(1);
+        w.u32(1); // group 0 has one matrix
+        w.tag(tag(b"MATS"));
+        w.u32(1);
+        w.u32(0); // bone 0
+        w.u32(0); // materialId
+        w.u32(0); // selectionGroup
+        w.u32(0); // selectionFlags
+        extent(w);
+        w.u32(2); // an extent per sequence
+        extent(w);
+        extent(w);
+        w.tag(tag(b"UVAS"));
+        w.u32(1);
+        w.tag(tag(b"UVBS"));
+        w.u32(8);
+        (0..8u8).for_each(|i| w.plain(&[f32::from(i & 1), f32::from(i >> 1 & 1)]));
+        Ok(())
+    })
 }

@@ -1,85 +1,195 @@
-//! The `formats` binary, driven as a user would: the README's first command on
-//! the built-in sample, a real file, and bad input.
+//! The `formats` binary, driven as a user would: `info` (the README's first
+//! command on the built-in sample, models, tiles, maps), `dump`, `validate`,
+//! `--help`, and bad input. Outputs that are stable are snapshots
+//! (`tests/snapshots`), run from the corpus folder so no absolute path shows.
 
 mod common;
 
-use std::process::Command;
+use assert_cmd::Command;
+use predicates::prelude::*;
 
-fn formats(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_formats"))
-        .args(args)
-        .output()
-        .expect("the formats binary runs");
-    (
+fn formats() -> Command {
+    Command::cargo_bin("formats").expect("the formats binary is built")
+}
+
+/// Runs `formats args` in the corpus folder; stdout, or `None` without corpus.
+fn in_corpus(args: &[&str]) -> Option<(bool, String, String)> {
+    let root = common::corpus_root()?;
+    let out = formats().current_dir(root).args(args).output().ok()?;
+    Some((
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    ))
+}
+
+/// Runs `formats args` in the corpus folder, asserts success, and gives stdout.
+fn succeeds_in_corpus(args: &[&str]) -> Option<String> {
+    let (ok, stdout, stderr) = in_corpus(args)?;
+    assert!(ok, "formats {args:?}: {stderr}");
+    Some(stdout)
 }
 
 #[test]
 fn info_without_a_file_shows_the_built_in_sample() {
-    let (ok, stdout, stderr) = formats(&["info"]);
-    assert!(ok, "{stderr}");
-    assert_eq!(
-        stdout,
-        "built-in sample: Mdx, 688 bytes, 4 chunks\n\
-         \x20   offset  tag         size\n\
-         \x20      0x4  VERS           4\n\
-         \x20     0x10  MODL         372\n\
-         \x20    0x18c  SEQS         264\n\
-         \x20    0x29c  PIVT          12\n\
-         round trip: byte-exact\n"
-    );
+    let out = formats().arg("info").assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    insta::assert_snapshot!(stdout);
 }
 
 #[test]
-fn info_on_a_real_terrain_file() {
-    let Some(root) = common::corpus_root() else {
+fn info_on_a_model_lists_chunks_objects_geometry_and_animations() {
+    let Some(stdout) = succeeds_in_corpus(&["info", "mdx/zf_all.mdx"]) else {
         return;
     };
-    let path = root.join("wdt/wowserfmt_pvpzone.wdt");
-    let (ok, stdout, stderr) = formats(&["info", path.to_str().unwrap()]);
-    assert!(ok, "{stderr}");
-    let table: Vec<&str> = stdout.lines().skip(1).collect();
-    assert_eq!(
-        table,
-        [
-            "    offset  tag         size",
-            "       0x0  MVER           4",
-            "       0xc  MPHD          32",
-            "      0x34  MAIN       32768",
-            "    0x803c  MWMO           0",
-            "round trip: byte-exact",
-        ]
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn info_on_a_reforged_model() {
+    let Some(stdout) = succeeds_in_corpus(&["info", "mdx/pqw3_BossMinimapIcon.mdx"]) else {
+        return;
+    };
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
+    let Some(stdout) = succeeds_in_corpus(&["info", "mdx/amisd_nwdg32.mdx"]) else {
+        return;
+    };
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[1].starts_with("strict read: "), "{stdout}");
+    assert_eq!(lines[2], "read leniently (1 diagnostics):");
+    assert!(lines[3].contains("follows the LITE chunk"), "{stdout}");
+    assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
+}
+
+#[test]
+fn info_on_a_tile_lists_textures_doodads_objects_liquids_holes_and_alpha() {
+    let Some(stdout) = succeeds_in_corpus(&["info", "adt/wowserfmt_pvpzone3430.adt"]) else {
+        return;
+    };
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn info_on_a_tile_with_compressed_alpha_and_mh2o() {
+    let Some(stdout) = succeeds_in_corpus(&["info", "adt/warcraftnet_Northrend_37_25.adt"]) else {
+        return;
+    };
+    // The manifest: compressed alpha for 634 layers (MCLY 0x200), and 8-bit
+    // uncompressed maps (it counts 10 chunks with them; their MCLY flags give
+    // 110 layers with `use_alpha_map` and no `alpha_map_compressed`); MH2O.
+    assert!(
+        stdout.contains(
+            "744 with alpha maps: 634 compressed, 110 uncompressed (8-bit, from their size)"
+        ),
+        "{stdout}"
     );
+    assert!(stdout.contains("liquids: MH2O "), "{stdout}");
+    assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
+}
+
+#[test]
+fn info_on_a_map() {
+    let Some(stdout) = succeeds_in_corpus(&["info", "wdt/wowserfmt_pvpzone.wdt"]) else {
+        return;
+    };
+    insta::assert_snapshot!(stdout);
 }
 
 #[test]
 fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
-    let dir = std::env::temp_dir().join(format!("formats-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempdir("bad");
     let truncated = dir.join("truncated.mdx");
     let mut data = formats::sample::sample_mdx();
     data.truncate(100);
     std::fs::write(&truncated, &data).unwrap();
-
-    let (ok, stdout, stderr) = formats(&["info", truncated.to_str().unwrap()]);
-    assert!(!ok);
-    assert!(stdout.is_empty());
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.ends_with(
-            "truncated.mdx: chunks[1].MODL: chunk size 372 at 0x14 exceeds the 76 bytes left\n"
-        ),
-        "{stderr}"
-    );
-
-    let (ok, _, stderr) = formats(&["info", dir.join("missing.mdx").to_str().unwrap()]);
-    assert!(!ok);
-    assert!(
-        stderr.starts_with("error: ") && stderr.contains("missing.mdx"),
-        "{stderr}"
-    );
+    for command in ["info", "dump", "validate"] {
+        let out = formats().args([command]).arg(&truncated).assert().failure();
+        let output = out.get_output();
+        assert!(output.stdout.is_empty(), "{command}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
+        assert!(
+            stderr.ends_with(
+                "truncated.mdx: chunks[1].MODL: chunk size 372 at 0x14 exceeds the 76 bytes left\n"
+            ),
+            "{command}: {stderr}"
+        );
+    }
+    formats()
+        .arg("info")
+        .arg(dir.join("missing.mdx"))
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::starts_with("error: ").and(predicate::str::contains("missing.mdx")),
+        );
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "hello").unwrap();
+    formats()
+        .arg("info")
+        .arg(&text)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a file this tool knows"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_subcommand_has_help_with_an_example() {
+    for command in ["info", "dump", "convert", "check", "validate", "render"] {
+        formats()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Example"));
+    }
+}
+
+#[test]
+fn dump_json_is_the_serde_view_of_the_model() {
+    let Some(stdout) = succeeds_in_corpus(&["dump", "--json", "mdx/zf_bone.mdx"]) else {
+        return;
+    };
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("dump --json is JSON");
+    let data = common::corpus_file("mdx/zf_bone.mdx").unwrap();
+    let model = formats::mdx::Model::from_bytes(&data).unwrap();
+    assert_eq!(json, serde_json::json!({ "Mdx": model }));
+    // And it reads back as the same model.
+    let back: formats::mdx::Model = serde_json::from_value(json["Mdx"].clone()).unwrap();
+    assert_eq!(back, model);
+}
+
+#[test]
+fn dump_tree_shows_every_object() {
+    let Some(stdout) = succeeds_in_corpus(&["dump", "adt/blizzardry_Azeroth_38_46.adt"]) else {
+        return;
+    };
+    assert!(stdout.starts_with("Adt:\n  chunks:\n    [0]:\n      Mver:\n        version: 18\n"));
+    assert_eq!(stdout.matches("      Mcnk:\n").count(), 256);
+    // Byte blobs in hex, as in the JSON: MTEX starts with `Tileset`.
+    assert!(stdout.contains("filenames: \"54696c65736574"), "{stdout}");
+}
+
+#[test]
+fn validate_lists_findings_and_fails() {
+    let Some((ok, stdout, _)) = in_corpus(&["validate", "mdx/zf_bone.mdx"]) else {
+        return;
+    };
+    assert!(!ok);
+    insta::assert_snapshot!(stdout);
+    let Some(stdout) = succeeds_in_corpus(&["validate", "mdx/zf_cube.mdx"]) else {
+        return;
+    };
+    assert_eq!(stdout, "mdx/zf_cube.mdx: 0 findings\n");
+}
+
+/// A fresh folder under the system temp dir.
+pub fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("formats-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }

@@ -1,0 +1,266 @@
+//! `formats check`: every supported file under the paths read, written back
+//! and compared; a line per file, a summary table, or JSON.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use crate::kind::{self, Kind};
+
+/// How reading went.
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+enum Parse {
+    /// The strict reader took it.
+    Strict,
+    /// Only the lenient reader took it.
+    Lenient,
+    /// Neither did (or writing failed).
+    Failed,
+    /// No reader for this kind yet.
+    Skipped,
+}
+
+/// One file's result.
+#[derive(Serialize)]
+struct FileReport {
+    path: String,
+    kind: &'static str,
+    parse: Parse,
+    /// Lenient diagnostics.
+    diagnostics: usize,
+    /// `Some(true)` when writing gave back the file's bytes.
+    byte_exact: Option<bool>,
+    /// Where written and read bytes first differ.
+    first_difference: Option<usize>,
+    /// The error (with offset and path), or why the file was skipped.
+    message: Option<String>,
+}
+
+impl FileReport {
+    fn failed(&self) -> bool {
+        self.parse == Parse::Failed || self.byte_exact == Some(false)
+    }
+
+    fn line(&self) -> String {
+        let what = match self.parse {
+            Parse::Strict => "parsed".to_string(),
+            Parse::Lenient => format!("parsed leniently ({} diagnostics)", self.diagnostics),
+            Parse::Failed => "FAILED".to_string(),
+            Parse::Skipped => "skipped".to_string(),
+        };
+        let exact = match (self.byte_exact, self.first_difference) {
+            (Some(true), _) => ", byte-exact".to_string(),
+            (Some(false), Some(at)) => format!(", NOT byte-exact (first difference at {at:#x})"),
+            (Some(false), None) => ", NOT byte-exact".to_string(),
+            (None, _) => String::new(),
+        };
+        let message = self
+            .message
+            .as_ref()
+            .map_or(String::new(), |m| format!(": {m}"));
+        format!("{}: {what}{exact}{message}", self.path)
+    }
+}
+
+/// The files to check: the named files (whatever their extension) and, in
+/// folders, files with a known extension, sorted.
+fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            for entry in walkdir::WalkDir::new(path) {
+                let entry = entry.map_err(|e| format!("{}: {e}", path.display()))?;
+                if entry.file_type().is_file() && Kind::of_path(entry.path()).is_some() {
+                    found.push(entry.into_path());
+                }
+            }
+            found.sort();
+            files.extend(found);
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            return Err(format!("{}: no such file or folder", path.display()));
+        }
+    }
+    Ok(files)
+}
+
+fn check_file(path: &Path) -> FileReport {
+    let mut report = FileReport {
+        path: path.display().to_string(),
+        kind: "?",
+        parse: Parse::Failed,
+        diagnostics: 0,
+        byte_exact: None,
+        first_difference: None,
+        message: None,
+    };
+    let (kind, data) = match kind::open(path) {
+        Ok(x) => x,
+        Err(e) => {
+            report.message = Some(e);
+            return report;
+        }
+    };
+    report.kind = kind.name();
+    if let Some(why) = kind.unsupported() {
+        report.parse = Parse::Skipped;
+        report.message = Some(why.to_string());
+        return report;
+    }
+    let loaded = match kind::read(kind, &data) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            report.message = Some(e.to_string());
+            return report;
+        }
+    };
+    report.parse = if loaded.strict_error.is_some() {
+        Parse::Lenient
+    } else {
+        Parse::Strict
+    };
+    report.diagnostics = loaded.diagnostics.len();
+    match kind::write(kind, &loaded.document) {
+        Ok(bytes) => {
+            report.byte_exact = Some(bytes == data);
+            if bytes != data {
+                let same = bytes.iter().zip(&data).take_while(|(a, b)| a == b).count();
+                report.first_difference = Some(same);
+            }
+        }
+        Err(e) => {
+            report.parse = Parse::Failed;
+            report.message = Some(format!("writing: {e}"));
+        }
+    }
+    report
+}
+
+/// `formats check PATH... [--json]`.
+pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
+    let files = collect(paths)?;
+    let bar = ProgressBar::with_draw_target(
+        Some(files.len() as u64),
+        if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
+        bar.set_style(style);
+    }
+    let mut reports = Vec::with_capacity(files.len());
+    for file in &files {
+        bar.set_message(file.display().to_string());
+        let report = check_file(file);
+        if !json {
+            bar.suspend(|| println!("{}", report.line()));
+        }
+        reports.push(report);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let failed = reports.iter().filter(|r| r.failed()).count();
+    if json {
+        let doc = serde_json::json!({
+            "files": reports,
+            "summary": summary_rows(&reports).into_iter().map(|(kind, row)| {
+                serde_json::json!({"kind": kind, "files": row.files, "strict": row.strict,
+                    "lenient": row.lenient, "failed": row.failed, "skipped": row.skipped,
+                    "byte_exact": row.exact})
+            }).collect::<Vec<_>>(),
+            "failed": failed,
+        });
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+        crate::print_out(&text)?;
+        crate::print_out("\n")?;
+    } else {
+        crate::print_out(&summary(&reports))?;
+    }
+    Ok(if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[derive(Default)]
+struct Row {
+    files: usize,
+    strict: usize,
+    lenient: usize,
+    failed: usize,
+    skipped: usize,
+    exact: usize,
+}
+
+fn summary_rows(reports: &[FileReport]) -> BTreeMap<&'static str, Row> {
+    let mut rows: BTreeMap<&'static str, Row> = BTreeMap::new();
+    for r in reports {
+        let row = rows.entry(r.kind).or_default();
+        row.files += 1;
+        match r.parse {
+            Parse::Strict => row.strict += 1,
+            Parse::Lenient => row.lenient += 1,
+            Parse::Failed => row.failed += 1,
+            Parse::Skipped => row.skipped += 1,
+        }
+        row.exact += usize::from(r.byte_exact == Some(true));
+    }
+    rows
+}
+
+/// The table at the end, with a line on skipped kinds and the failures.
+fn summary(reports: &[FileReport]) -> String {
+    use std::fmt::Write;
+    let mut out = String::from("\n");
+    let _ = writeln!(
+        out,
+        "{:<9} {:>6} {:>7} {:>8} {:>7} {:>8} {:>11}",
+        "kind", "files", "strict", "lenient", "failed", "skipped", "byte-exact"
+    );
+    let mut total = Row::default();
+    for (kind, row) in summary_rows(reports) {
+        let _ = writeln!(
+            out,
+            "{kind:<9} {:>6} {:>7} {:>8} {:>7} {:>8} {:>11}",
+            row.files, row.strict, row.lenient, row.failed, row.skipped, row.exact
+        );
+        total.files += row.files;
+        total.strict += row.strict;
+        total.lenient += row.lenient;
+        total.failed += row.failed;
+        total.skipped += row.skipped;
+        total.exact += row.exact;
+    }
+    let _ = writeln!(
+        out,
+        "{:<9} {:>6} {:>7} {:>8} {:>7} {:>8} {:>11}",
+        "total", total.files, total.strict, total.lenient, total.failed, total.skipped, total.exact
+    );
+    if total.skipped > 0 {
+        let _ = writeln!(
+            out,
+            "{} files skipped: no reader for their format yet (not failures)",
+            total.skipped
+        );
+    }
+    let failed: Vec<_> = reports.iter().filter(|r| r.failed()).collect();
+    if failed.is_empty() {
+        let _ = writeln!(out, "no failures");
+    } else {
+        let _ = writeln!(out, "{} failed:", failed.len());
+        for r in failed {
+            let _ = writeln!(out, "  {}", r.line());
+        }
+    }
+    out
+}

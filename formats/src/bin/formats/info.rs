@@ -1,0 +1,284 @@
+//! `formats info`: the chunk table, object counts, geometry and animation
+//! totals of a model; textures, doodads, objects, liquids, holes and alpha
+//! encodings of a tile.
+
+use std::fmt::Write;
+
+use formats::adt::Adt;
+use formats::adt::mcnk::{flags as mcnk_flags, layer_flags};
+use formats::chunks::ChunkFile;
+use formats::mdx::{Chunk, Model};
+use formats::wdt::Wdt;
+
+use crate::kind::{Document, Kind, Loaded};
+
+/// The whole report for one file.
+pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
+    let mut out = String::new();
+    let chunks = ChunkFile::from_bytes(data).ok();
+    let chunk_count = chunks.as_ref().map_or(0, |c| c.chunks().len());
+    let version = match &loaded.document {
+        Document::Mdx(m) => Some(m.version()),
+        Document::Adt(a) => a.version(),
+        Document::Wdt(w) => w.version(),
+        Document::AdtSplit(_) => None,
+    };
+    let version = version.map_or(String::new(), |v| format!(" version {v},"));
+    let _ = writeln!(
+        out,
+        "{name}: {}{version} {} bytes, {chunk_count} chunks",
+        kind.name(),
+        data.len()
+    );
+    if let Some(error) = &loaded.strict_error {
+        let _ = writeln!(out, "strict read: {error}");
+        let _ = writeln!(
+            out,
+            "read leniently ({} diagnostics):",
+            loaded.diagnostics.len()
+        );
+        for d in &loaded.diagnostics {
+            let _ = writeln!(out, "  {d}");
+        }
+    }
+    let objects = match &loaded.document {
+        Document::Mdx(model) => mdx_objects(model),
+        _ => Vec::new(),
+    };
+    if let Some(chunks) = &chunks {
+        chunk_table(&mut out, chunks, &objects);
+    }
+    let exact = crate::kind::write(kind, &loaded.document).is_ok_and(|bytes| bytes == data);
+    let _ = writeln!(
+        out,
+        "round trip: {}",
+        if exact { "byte-exact" } else { "DIFFERS" }
+    );
+    match &loaded.document {
+        Document::Mdx(model) => mdx_summary(&mut out, model),
+        Document::Adt(adt) => adt_summary(&mut out, adt),
+        Document::Wdt(wdt) => wdt_summary(&mut out, wdt),
+        Document::AdtSplit(file) => {
+            let _ = writeln!(out, "map chunks: {}", file.mcnks().count());
+        }
+    }
+    out
+}
+
+/// The chunk list; runs of three or more chunks with one tag (an ADT's 256
+/// MCNKs) are one line.
+fn chunk_table(out: &mut String, file: &ChunkFile, objects: &[(String, String)]) {
+    let _ = writeln!(out, "{:>10}  {:<4}  {:>10}", "offset", "tag", "size");
+    let entries = file.entries();
+    let mut i = 0;
+    while let Some(e) = entries.get(i) {
+        let run = entries[i..].iter().take_while(|x| x.tag == e.tag).count();
+        if run >= 3 {
+            let total: usize = entries[i..i + run].iter().map(|x| x.size).sum();
+            let _ = writeln!(
+                out,
+                "{:>#10x}  {:<4}  {:>10}  {run} chunks",
+                e.offset,
+                e.tag.to_string(),
+                total
+            );
+            i += run;
+            continue;
+        }
+        let tag = e.tag.to_string();
+        let count = objects
+            .get(i)
+            .filter(|(t, _)| *t == tag)
+            .map(|(_, c)| c.as_str())
+            .unwrap_or("");
+        let line = format!("{:>#10x}  {:<4}  {:>10}  {count}", e.offset, tag, e.size);
+        let _ = writeln!(out, "{}", line.trim_end());
+        i += 1;
+    }
+}
+
+/// Per typed chunk, in file order: its tag and how many objects it holds.
+fn mdx_objects(model: &Model) -> Vec<(String, String)> {
+    model
+        .chunks
+        .iter()
+        .map(|chunk| {
+            let (tag, count, what) = match chunk {
+                Chunk::Version(_) => ("VERS", 0, ""),
+                Chunk::Model(_) => ("MODL", 0, ""),
+                Chunk::Sequences(c) => ("SEQS", c.sequences.len(), "sequences"),
+                Chunk::GlobalSequences(c) => ("GLBS", c.global_sequences.len(), "global sequences"),
+                Chunk::Materials(c) => ("MTLS", c.materials.len(), "materials"),
+                Chunk::Textures(c) => ("TEXS", c.textures.len(), "textures"),
+                Chunk::SoundTracks(c) => ("SNDS", c.sound_tracks.len(), "sound tracks"),
+                Chunk::TextureAnimations(c) => ("TXAN", c.animations.len(), "texture animations"),
+                Chunk::Geosets(c) => ("GEOS", c.geosets.len(), "geosets"),
+                Chunk::GeosetAnimations(c) => ("GEOA", c.animations.len(), "geoset animations"),
+                Chunk::Bones(c) => ("BONE", c.bones.len(), "bones"),
+                Chunk::Lights(c) => ("LITE", c.lights.len(), "lights"),
+                Chunk::Helpers(c) => ("HELP", c.helpers.len(), "helpers"),
+                Chunk::Attachments(c) => ("ATCH", c.attachments.len(), "attachments"),
+                Chunk::PivotPoints(c) => ("PIVT", c.points.len(), "pivot points"),
+                Chunk::ParticleEmitters(c) => ("PREM", c.emitters.len(), "particle emitters"),
+                Chunk::ParticleEmitters2(c) => ("PRE2", c.emitters.len(), "particle emitters 2"),
+                Chunk::RibbonEmitters(c) => ("RIBB", c.emitters.len(), "ribbon emitters"),
+                Chunk::CornEmitters(c) => ("CORN", c.emitters.len(), "popcorn emitters"),
+                Chunk::Cameras(c) => ("CAMS", c.cameras.len(), "cameras"),
+                Chunk::EventObjects(c) => ("EVTS", c.objects.len(), "event objects"),
+                Chunk::CollisionShapes(c) => ("CLID", c.shapes.len(), "collision shapes"),
+                Chunk::FaceEffects(c) => ("FAFX", c.face_effects.len(), "face effects"),
+                Chunk::BindPoses(c) => ("BPOS", c.bind_pose.len(), "bind poses"),
+                Chunk::Unknown(u) => return (u.tag.to_string(), String::new()),
+                #[allow(unreachable_patterns)] // chunk kinds added later show no count
+                _ => return (String::new(), String::new()),
+            };
+            let count = if what.is_empty() {
+                String::new()
+            } else {
+                format!("{count} {what}")
+            };
+            (tag.to_string(), count)
+        })
+        .collect()
+}
+
+fn mdx_summary(out: &mut String, model: &Model) {
+    if let Some(modl) = model.model_chunk() {
+        let _ = writeln!(out, "name: {}", modl.name.to_string_lossy());
+    }
+    let geosets = model.geosets();
+    let vertices: usize = geosets.iter().map(|g| g.vertex_count()).sum();
+    let triangles: usize = geosets.iter().map(|g| g.triangle_count()).sum();
+    let _ = writeln!(
+        out,
+        "geometry: {} geosets, {vertices} vertices, {triangles} triangles",
+        geosets.len()
+    );
+    let sequences = model.sequences();
+    let _ = writeln!(out, "animations: {}", sequences.len());
+    for s in sequences {
+        let [start, end] = s.interval;
+        let looping = if s.flags & 1 == 0 {
+            "looping"
+        } else {
+            "non looping"
+        };
+        let _ = writeln!(
+            out,
+            "  {:<24} {start:>7} .. {end:<7} {:>6} ms, {looping}",
+            s.name.to_string_lossy(),
+            i64::from(end) - i64::from(start)
+        );
+    }
+    let globals = model.global_sequences();
+    if !globals.is_empty() {
+        let _ = writeln!(out, "global sequences (ms): {globals:?}");
+    }
+}
+
+fn names(out: &mut String, title: &str, names: &[String]) {
+    let _ = writeln!(out, "{title}: {}", names.len());
+    for n in names {
+        let _ = writeln!(out, "  {n}");
+    }
+}
+
+fn adt_summary(out: &mut String, adt: &Adt) {
+    names(
+        out,
+        "textures",
+        &adt.mtex().map(|n| n.names()).unwrap_or_default(),
+    );
+    let models = adt.mmdx().map(|n| n.names()).unwrap_or_default();
+    let doodads = adt.mddf().map_or(0, |m| m.doodad_defs.len());
+    names(out, &format!("doodads: {doodads} placed, models"), &models);
+    let wmos = adt.mwmo().map(|n| n.names()).unwrap_or_default();
+    let objects = adt.modf().map_or(0, |m| m.map_obj_defs.len());
+    names(
+        out,
+        &format!("map objects: {objects} placed, models"),
+        &wmos,
+    );
+    let mcnks: Vec<_> = adt.mcnks().collect();
+    let (mut mh2o_chunks, mut instances) = (0, 0);
+    if let Some(mh2o) = adt.mh2o() {
+        for chunk in &mh2o.chunks {
+            mh2o_chunks += usize::from(!chunk.instances.is_empty());
+            instances += chunk.instances.len();
+        }
+    }
+    let mclq = mcnks
+        .iter()
+        .filter(|m| m.liquid().is_some_and(|l| !l.layers.is_empty()))
+        .count();
+    let _ = writeln!(
+        out,
+        "liquids: MH2O {instances} instances in {mh2o_chunks} map chunks; MCLQ in {mclq} map chunks"
+    );
+    let low = mcnks
+        .iter()
+        .filter(|m| !m.has_flags(mcnk_flags::HIGH_RES_HOLES) && m.holes_low_res != 0)
+        .count();
+    let high = mcnks
+        .iter()
+        .filter(|m| m.holes_high_res.is_some_and(|h| h != 0))
+        .count();
+    let _ = writeln!(
+        out,
+        "holes: {} of {} map chunks ({low} low-res, {high} high-res)",
+        low + high,
+        mcnks.len()
+    );
+    let (mut layers, mut alpha, mut compressed) = (0, 0, 0);
+    for layer in mcnks
+        .iter()
+        .filter_map(|m| m.layers())
+        .flat_map(|l| &l.layers)
+    {
+        layers += 1;
+        if layer.flags & layer_flags::USE_ALPHA_MAP != 0 {
+            alpha += 1;
+            compressed += usize::from(layer.flags & layer_flags::ALPHA_MAP_COMPRESSED != 0);
+        }
+    }
+    let uncompressed = alpha - compressed;
+    // The bit depth is in the map's WDT; the tile's MCAL sizes tell it too.
+    let bits = match formats::render::guess_mphd_flags(adt) {
+        _ if uncompressed == 0 => "",
+        0 => " (4-bit, from their size)",
+        _ => " (8-bit, from their size)",
+    };
+    let _ = writeln!(
+        out,
+        "alpha maps: {layers} texture layers, {alpha} with alpha maps: {compressed} compressed, \
+         {uncompressed} uncompressed{bits}"
+    );
+}
+
+fn wdt_summary(out: &mut String, wdt: &Wdt) {
+    let _ = writeln!(out, "kind: {:?}", wdt.kind());
+    if wdt.mphd().is_some() {
+        let _ = writeln!(out, "MPHD flags: {:#x}", wdt.mphd_flags());
+    }
+    if let Some(main) = wdt.main() {
+        let _ = writeln!(out, "tiles: {}", main.tile_count());
+    }
+}
+
+/// `formats info [FILE]`.
+pub fn run(file: Option<&std::path::Path>) -> Result<std::process::ExitCode, String> {
+    let (name, kind, data) = match file {
+        Some(path) => {
+            let (kind, data) = crate::kind::open(path)?;
+            (path.display().to_string(), kind, data)
+        }
+        None => (
+            "built-in sample".to_string(),
+            Kind::Mdx,
+            formats::sample::sample_mdx(),
+        ),
+    };
+    let loaded = crate::kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
+    crate::print_out(&report(&name, kind, &data, &loaded))?;
+    Ok(std::process::ExitCode::SUCCESS)
+}

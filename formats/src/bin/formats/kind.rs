@@ -1,0 +1,196 @@
+//! Which format a file is (by extension, then by its first bytes), and the
+//! typed readers and writers behind each: the one place a new format (MDL)
+//! joins the tool.
+
+use std::path::Path;
+
+use format_core::{Diagnostic, Error};
+use formats::adt::{Adt, SplitFile};
+use formats::mdx::Model;
+use formats::wdt::Wdt;
+
+/// The file kinds the tool knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// `.mdx`: Warcraft III / Reforged binary model.
+    Mdx,
+    /// `.mdl`: the text form of a model (not read yet: issue 5).
+    Mdl,
+    /// `.adt`: a monolithic tile or a Cataclysm+ root file.
+    Adt,
+    /// `_tex0.adt`, `_obj0.adt`, `_obj1.adt`, `_lod.adt`: the parts of a split tile.
+    AdtSplit,
+    /// `.wdt`: a map definition (and its `_occ`, `_lgt` companions).
+    Wdt,
+}
+
+impl Kind {
+    /// The kind named by `path`'s extension, `None` for files the tool ignores.
+    pub fn of_path(path: &Path) -> Option<Kind> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        let stem = path.file_stem()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "mdx" => Some(Kind::Mdx),
+            "mdl" => Some(Kind::Mdl),
+            "wdt" => Some(Kind::Wdt),
+            "adt"
+                if ["_tex0", "_tex1", "_obj0", "_obj1", "_lod"]
+                    .iter()
+                    .any(|s| stem.ends_with(s)) =>
+            {
+                Some(Kind::AdtSplit)
+            }
+            "adt" => Some(Kind::Adt),
+            _ => None,
+        }
+    }
+
+    /// The kind of `path`, or of `data` when the extension says nothing
+    /// (`MDLX`: MDX; a reversed `MVER`: an ADT tile).
+    pub fn detect(path: &Path, data: &[u8]) -> Option<Kind> {
+        Kind::of_path(path).or_else(|| match data.first_chunk::<4>() {
+            Some(b"MDLX") => Some(Kind::Mdx),
+            Some(b"REVM") => Some(Kind::Adt),
+            _ => None,
+        })
+    }
+
+    /// A short name for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Mdx => "MDX",
+            Kind::Mdl => "MDL",
+            Kind::Adt => "ADT",
+            Kind::AdtSplit => "ADT part",
+            Kind::Wdt => "WDT",
+        }
+    }
+
+    /// Why files of this kind cannot be read yet, if they cannot.
+    pub fn unsupported(self) -> Option<&'static str> {
+        match self {
+            Kind::Mdl => Some("MDL text models are not supported yet (issue 5)"),
+            _ => None,
+        }
+    }
+}
+
+/// A file read by its typed reader.
+#[derive(serde::Serialize)]
+#[allow(clippy::large_enum_variant)] // one per run of the tool
+pub enum Document {
+    /// An MDX model.
+    Mdx(Model),
+    /// An ADT tile (monolithic or root).
+    Adt(Adt),
+    /// A `_tex`, `_obj` or `_lod` part of a split tile.
+    AdtSplit(SplitFile),
+    /// A WDT.
+    Wdt(Wdt),
+}
+
+/// What reading gave: the document, and if the strict reader refused it, its
+/// error and the lenient reader's diagnostics.
+pub struct Loaded {
+    /// The typed file.
+    pub document: Document,
+    /// The strict reader's error when only the lenient reader succeeded.
+    pub strict_error: Option<Error>,
+    /// The lenient reader's diagnostics (empty after a strict read).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The error for a kind without a reader.
+fn unsupported(kind: Kind) -> Error {
+    Error::invalid(0, kind.unsupported().unwrap_or("unsupported file kind"))
+}
+
+/// Reads `data` as `kind`: strictly, then (for the formats that have one)
+/// leniently if the strict reader refuses.
+pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
+    let strict = match kind {
+        Kind::Mdx => Model::from_bytes(data).map(Document::Mdx),
+        Kind::Adt => Adt::from_bytes(data).map(Document::Adt),
+        Kind::AdtSplit => SplitFile::from_bytes(data).map(Document::AdtSplit),
+        Kind::Wdt => Wdt::from_bytes(data).map(Document::Wdt),
+        Kind::Mdl => return Err(unsupported(kind)),
+    };
+    let strict_error = match strict {
+        Ok(document) => {
+            return Ok(Loaded {
+                document,
+                strict_error: None,
+                diagnostics: Vec::new(),
+            });
+        }
+        Err(e) => e,
+    };
+    let lenient = match kind {
+        Kind::Mdx => Model::from_bytes_lenient(data).map(|(m, d)| (Document::Mdx(m), d)),
+        Kind::Adt => Adt::from_bytes_lenient(data).map(|(a, d)| (Document::Adt(a), d)),
+        // No lenient readers: the strict error stands.
+        Kind::AdtSplit | Kind::Wdt | Kind::Mdl => return Err(strict_error),
+    };
+    match lenient {
+        Ok((document, diagnostics)) => Ok(Loaded {
+            document,
+            strict_error: Some(strict_error),
+            diagnostics,
+        }),
+        Err(_) => Err(strict_error),
+    }
+}
+
+/// Writes a document as a file of `kind` (a model read from `.mdx` may be
+/// written as `.mdl` and back, once MDL is supported).
+pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
+    match (kind, document) {
+        (Kind::Mdx, Document::Mdx(model)) => model.to_bytes(),
+        (Kind::Adt, Document::Adt(adt)) => adt.to_bytes(),
+        (Kind::AdtSplit, Document::AdtSplit(file)) => file.to_bytes(),
+        (Kind::Wdt, Document::Wdt(wdt)) => wdt.to_bytes(),
+        (Kind::Mdl, _) => Err(unsupported(kind)),
+        (kind, _) => Err(Error::invalid(
+            0,
+            format!("this document cannot be written as {}", kind.name()),
+        )),
+    }
+}
+
+/// Reads a file from disk: the bytes and the kind, or an error line.
+pub fn open(path: &Path) -> Result<(Kind, Vec<u8>), String> {
+    let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let kind = Kind::detect(path, &data).ok_or_else(|| {
+        format!(
+            "{}: not a file this tool knows (.mdx, .mdl, .adt, .wdt)",
+            path.display()
+        )
+    })?;
+    Ok((kind, data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_by_extension_then_by_magic() {
+        let kind = |name: &str, data: &[u8]| Kind::detect(Path::new(name), data);
+        assert_eq!(kind("a/Footman.MDX", b""), Some(Kind::Mdx));
+        assert_eq!(kind("Footman.mdl", b"MDLX"), Some(Kind::Mdl));
+        assert_eq!(kind("Azeroth_32_48.adt", b""), Some(Kind::Adt));
+        for part in ["_tex0", "_tex1", "_obj0", "_obj1", "_lod"] {
+            let name = format!("Azeroth_32_48{part}.adt");
+            assert_eq!(kind(&name, b""), Some(Kind::AdtSplit), "{name}");
+        }
+        assert_eq!(kind("Azeroth.wdt", b""), Some(Kind::Wdt));
+        assert_eq!(kind("model.bin", b"MDLX...."), Some(Kind::Mdx));
+        assert_eq!(kind("tile", b"REVM...."), Some(Kind::Adt));
+        assert_eq!(kind("README.md", b"# hi"), None);
+        assert_eq!(
+            Kind::Mdl.unsupported().map(|s| s.contains("issue 5")),
+            Some(true)
+        );
+        assert!(read(Kind::Mdl, b"Version { FormatVersion 800, }").is_err());
+    }
+}

@@ -1,0 +1,166 @@
+//! The `formats` command-line tool: clap definitions and dispatch; each
+//! subcommand is a module in `formats/`.
+
+mod check;
+mod convert;
+mod dump;
+mod info;
+mod kind;
+mod render;
+mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Read, inspect, check and convert Blizzard's chunked game files (MDX, ADT, WDT).
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Version, chunks (offsets, sizes, object counts), geometry and animations
+    /// of a model; textures, doodads, objects, liquids, holes and alpha maps of
+    /// a tile; and whether it writes back byte for byte.
+    #[command(
+        after_help = "Examples:\n  formats info\n  formats info ../shared/corpus/mdx/zf_bone.mdx"
+    )]
+    Info {
+        /// The file (.mdx, .adt, .wdt); omit for a small model generated in code.
+        file: Option<PathBuf>,
+    },
+    /// The whole parsed file, as a readable tree or as JSON.
+    #[command(
+        after_help = "Example:\n  formats dump --json ../shared/corpus/mdx/zf_bone.mdx > bone.json"
+    )]
+    Dump {
+        /// The file (.mdx, .adt, .wdt).
+        file: PathBuf,
+        /// JSON (serde) instead of the tree; NaN floats become `null`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Converts a model by the extensions of IN and OUT, optionally to another
+    /// MDX version (800, 900, 1000, 1100, 1200).
+    #[command(
+        after_help = "Examples:\n  formats convert in.mdx out.mdx --version 800\n  \
+                            formats convert in.mdx out.mdx --version 800 --force"
+    )]
+    Convert {
+        /// The model to read.
+        input: PathBuf,
+        /// Where to write it (its extension says the format).
+        output: PathBuf,
+        /// The MDX version to write; refused if something would be lost.
+        #[arg(long)]
+        version: Option<u32>,
+        /// Convert anyway, dropping what the version cannot hold (and listing it).
+        #[arg(long, requires = "version")]
+        force: bool,
+    },
+    /// Reads and writes back every supported file under the paths and reports,
+    /// per file, a strict or lenient parse, byte-exactness, or the error;
+    /// exits with 1 if any file failed.
+    #[command(
+        after_help = "Examples:\n  formats check ../shared/corpus\n  formats check --json a.mdx b.adt"
+    )]
+    Check {
+        /// Files and folders (folders are walked; files without a known extension are ignored).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// One JSON document on stdout instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Semantic checks beyond parsing: indices in range, pivots and object ids,
+    /// sequences and keys in order, unit normals (models); MCRF references and
+    /// name offsets (tiles). Exits with 1 if anything is found.
+    #[command(after_help = "Example:\n  formats validate ../shared/corpus/mdx/zf_bone.mdx")]
+    Validate {
+        /// The file (.mdx, .adt).
+        file: PathBuf,
+    },
+    /// Draws a tile's height field or alpha maps, or a model's wireframe, as PNG.
+    #[command(
+        after_help = "Examples:\n  formats render tile.adt --heightmap height.png --alpha alpha.png\n  \
+                            formats render model.mdx --wireframe model.png\n  \
+                            formats render --wireframe sample.png"
+    )]
+    Render {
+        /// The file (.adt or .mdx); omit for the built-in sample model.
+        file: Option<PathBuf>,
+        /// ADT: the MCVT height field, 129x129 16-bit gray.
+        #[arg(long, value_name = "OUT.png")]
+        heightmap: Option<PathBuf>,
+        /// ADT: the alpha maps, 1024x1024 RGB (red, green, blue: layers 1, 2, 3).
+        #[arg(long, value_name = "OUT.png")]
+        alpha: Option<PathBuf>,
+        /// ADT: the map's WDT, for the alpha maps' bit depth (guessed from the tile otherwise).
+        #[arg(long, value_name = "WDT")]
+        wdt: Option<PathBuf>,
+        /// MDX: the geosets' edges seen from the front, SIZExSIZE gray.
+        #[arg(long, value_name = "OUT.png")]
+        wireframe: Option<PathBuf>,
+        /// The wireframe's width and height in pixels.
+        #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u16).range(16..=8192))]
+        size: u16,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Info { file } => info::run(file.as_deref()),
+        Command::Dump { file, json } => dump::run(&file, json),
+        Command::Convert {
+            input,
+            output,
+            version,
+            force,
+        } => convert::run(&input, &output, version, force),
+        Command::Check { paths, json } => check::run(&paths, json),
+        Command::Validate { file } => validate::run(&file),
+        Command::Render {
+            file,
+            heightmap,
+            alpha,
+            wdt,
+            wireframe,
+            size,
+        } => render::run(
+            file.as_deref(),
+            &render::Outputs {
+                heightmap,
+                alpha,
+                wdt,
+                wireframe,
+                size: usize::from(size),
+            },
+        ),
+    }
+}
+
+/// Writes `text` to stdout; a closed pipe (`formats dump … | head`) ends the
+/// output quietly instead of panicking as `print!` would.
+fn print_out(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
+    }
+}

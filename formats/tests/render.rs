@@ -1,0 +1,276 @@
+//! `formats::render` and `formats render`: the PNGs decoded back and compared
+//! with the data they were drawn from.
+
+mod common;
+
+use assert_cmd::Command;
+use formats::adt::Adt;
+use formats::adt::alpha::BIG_ALPHA_FLAGS;
+use formats::mdx::Model;
+use formats::render::{self, Color, Image};
+use formats::wdt::Wdt;
+use predicates::prelude::*;
+
+/// Decodes a PNG: (width, height, color type, bit depth, bytes).
+fn decode(png_bytes: &[u8]) -> (u32, u32, png::ColorType, png::BitDepth, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut buf).expect("a PNG frame");
+    buf.truncate(info.buffer_size());
+    (
+        info.width,
+        info.height,
+        info.color_type,
+        info.bit_depth,
+        buf,
+    )
+}
+
+fn round_trip(image: &Image) -> Vec<u8> {
+    let (w, h, _, _, data) = decode(&image.to_png().unwrap());
+    assert_eq!((w as usize, h as usize), (image.width, image.height));
+    assert_eq!(data, image.data);
+    data
+}
+
+fn tiles() -> Vec<(String, Adt)> {
+    let Some(root) = common::corpus_root() else {
+        return Vec::new();
+    };
+    common::files_in(&root, "adt", ".adt")
+        .into_iter()
+        .map(|path| {
+            let tile = Adt::from_bytes(&std::fs::read(root.join(&path)).unwrap()).unwrap();
+            (path, tile)
+        })
+        .collect()
+}
+
+#[test]
+fn the_heightmap_is_brightest_at_the_highest_mcvt_point() {
+    for (path, tile) in tiles() {
+        let image = render::heightmap(&tile).unwrap();
+        assert_eq!(
+            (image.width, image.height, image.color),
+            (129, 129, Color::Gray16)
+        );
+        let data = round_trip(&image);
+        let pixel = |x: usize, y: usize| {
+            let at = 2 * (y * 129 + x);
+            u16::from_be_bytes([data[at], data[at + 1]])
+        };
+        // The outer grid, computed here from the chunks' MCVT.
+        let mut points = Vec::new();
+        for mcnk in tile.mcnks() {
+            let heights = &mcnk.heights().unwrap().height;
+            for row in 0..9 {
+                for col in 0..9 {
+                    let x = mcnk.index_x as usize * 8 + col;
+                    let y = mcnk.index_y as usize * 8 + row;
+                    points.push((x, y, mcnk.position[2] + heights[row * 17 + col]));
+                }
+            }
+        }
+        let top = points.iter().max_by(|a, b| a.2.total_cmp(&b.2)).unwrap();
+        let bottom = points.iter().min_by(|a, b| a.2.total_cmp(&b.2)).unwrap();
+        assert_eq!(pixel(top.0, top.1), u16::MAX, "{path}");
+        assert_eq!(pixel(bottom.0, bottom.1), 0, "{path}");
+        assert!(top.2 > bottom.2, "{path}: a flat tile");
+        // Everything else is in between, in the order of the heights.
+        let (a, b) = (points[0], points[points.len() / 2]);
+        assert_eq!(
+            a.2.total_cmp(&b.2),
+            pixel(a.0, a.1).cmp(&pixel(b.0, b.1)),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn the_alpha_image_holds_layers_1_2_3_in_red_green_blue() {
+    for (i, (path, tile)) in tiles().into_iter().enumerate() {
+        let flags = render::guess_mphd_flags(&tile);
+        let image = render::alpha_maps(&tile, flags).unwrap();
+        assert_eq!(
+            (image.width, image.height, image.color),
+            (1024, 1024, Color::Rgb8)
+        );
+        // PNG encoding is slow in debug builds: one tile goes through it.
+        let data = if i == 0 {
+            round_trip(&image)
+        } else {
+            image.data
+        };
+        let mut alpha_layers = 0;
+        for mcnk in tile.mcnks() {
+            for (layer, map) in mcnk.alpha_maps(flags).unwrap() {
+                alpha_layers += 1;
+                for (x, y) in [(0, 0), (17, 40), (63, 63), (31, 5)] {
+                    let px = mcnk.index_x as usize * 64 + x;
+                    let py = mcnk.index_y as usize * 64 + y;
+                    let at = 3 * (py * 1024 + px) + layer - 1;
+                    assert_eq!(data[at], map.get(x, y), "{path}");
+                }
+            }
+        }
+        let lit = data.iter().filter(|v| **v != 0).count();
+        assert_eq!(
+            lit > 0,
+            alpha_layers > 0,
+            "{path}: {alpha_layers} alpha layers"
+        );
+    }
+}
+
+#[test]
+fn the_guessed_alpha_depth_is_the_one_the_manifest_and_the_wdts_give() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    // ADT_MANIFEST.md: 8-bit (4096 bytes per layer, or compressed) and 4-bit tiles.
+    let big = [
+        "twinpeaks_cataclysmctf_30_27",
+        "bfgilneas_gilneas_bg_2_28_31",
+        "warcraftnet_Northrend_37_25",
+    ];
+    let small = [
+        "wowserfmt_continent4229",
+        "wowserfmt_pvpzone3430",
+        "patch5_Aeven_10_3",
+        "tswowassets_kalimdor_1_1",
+    ];
+    for (names, expected) in [(&big[..], BIG_ALPHA_FLAGS), (&small[..], 0)] {
+        for name in names {
+            let data = std::fs::read(root.join(format!("adt/{name}.adt"))).unwrap();
+            let tile = Adt::from_bytes(&data).unwrap();
+            assert_eq!(render::guess_mphd_flags(&tile), expected, "{name}");
+        }
+    }
+    // And the map's own WDT agrees where the corpus has it.
+    for (adt, wdt) in [
+        ("twinpeaks_cataclysmctf_30_27", "twinpeaks_cataclysmctf"),
+        ("bfgilneas_gilneas_bg_2_28_31", "bfgilneas_Gilneas_BG_2"),
+        ("patch5_Aeven_10_3", "patch5_Aeven"),
+        ("wowserfmt_continent4229", "wowserfmt_continent"),
+        ("wowserfmt_pvpzone3430", "wowserfmt_pvpzone"),
+    ] {
+        let tile = Adt::from_bytes(&std::fs::read(root.join(format!("adt/{adt}.adt"))).unwrap());
+        let map = Wdt::from_bytes(&std::fs::read(root.join(format!("wdt/{wdt}.wdt"))).unwrap());
+        let (tile, map) = (tile.unwrap(), map.unwrap());
+        assert_eq!(
+            render::guess_mphd_flags(&tile) != 0,
+            map.mphd_flags() & BIG_ALPHA_FLAGS != 0,
+            "{adt}"
+        );
+    }
+}
+
+#[test]
+fn the_sample_cube_seen_from_the_front_is_a_square() {
+    let model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    let image = render::wireframe(&model, 64);
+    let data = round_trip(&image);
+    let at = |x: usize, y: usize| data[y * 64 + x];
+    // A 1x1 square fit into 64 pixels with a 5% margin: edges at 3 and 60.
+    for i in 3..=60 {
+        assert_eq!(
+            [at(3, i), at(60, i), at(i, 3), at(i, 60)],
+            [255; 4],
+            "edge pixel {i}"
+        );
+        assert_eq!([at(1, i), at(62, i), at(i, 1), at(i, 62)], [0; 4]);
+    }
+}
+
+#[test]
+fn a_real_model_has_a_non_trivial_wireframe() {
+    let Some(data) = common::corpus_file("mdx/pqw3_HarvestGolem.mdx") else {
+        return;
+    };
+    let model = Model::from_bytes(&data).unwrap();
+    let image = render::wireframe(&model, 256);
+    let white = image.data.iter().filter(|v| **v == 255).count();
+    assert!(
+        white > 5_000 && white < 256 * 256 / 2,
+        "{white} white pixels"
+    );
+    // Fit to the image: something on the top and bottom margin rows, nothing outside.
+    let row = |y: usize| &image.data[y * 256..(y + 1) * 256];
+    assert!(row(0).iter().all(|v| *v == 0));
+    let used: Vec<usize> = (0..256).filter(|y| row(*y).contains(&255)).collect();
+    assert_eq!((used[0], used[used.len() - 1]), (13, 242));
+}
+
+#[test]
+fn every_corpus_model_draws() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let mut drawn = 0;
+    for path in common::files_in(&root, "mdx", ".mdx") {
+        let data = std::fs::read(root.join(&path)).unwrap();
+        let Ok((model, _)) = Model::from_bytes_lenient(&data) else {
+            continue; // the WoW alpha model until issue 8
+        };
+        let image = render::wireframe(&model, 64);
+        assert_eq!(image.data.len(), 64 * 64, "{path}");
+        let triangles: usize = model.geosets().iter().map(|g| g.triangle_count()).sum();
+        let white = image.data.contains(&255);
+        assert_eq!(white, triangles > 0, "{path}");
+        drawn += usize::from(white);
+    }
+    // 33 of the 56 models this branch reads have triangles (the zf_* test
+    // files mostly do not).
+    assert!(drawn >= 33, "{drawn}");
+}
+
+#[test]
+fn the_render_command_writes_pngs() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("formats-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (height, alpha, alpha_wdt, wire) = (
+        dir.join("h.png"),
+        dir.join("a.png"),
+        dir.join("aw.png"),
+        dir.join("w.png"),
+    );
+    let tile = root.join("adt/bfgilneas_gilneas_bg_2_28_31.adt");
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("render").arg(&tile).arg("--heightmap").arg(&height);
+    cmd.arg("--alpha").arg(&alpha).assert().success();
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("render").arg(&tile).arg("--alpha").arg(&alpha_wdt);
+    cmd.arg("--wdt")
+        .arg(root.join("wdt/bfgilneas_Gilneas_BG_2.wdt"));
+    cmd.assert().success();
+    let (w, h, color, depth, _) = decode(&std::fs::read(&height).unwrap());
+    assert_eq!(
+        (w, h, color, depth),
+        (129, 129, png::ColorType::Grayscale, png::BitDepth::Sixteen)
+    );
+    let (w, h, color, _, pixels) = decode(&std::fs::read(&alpha).unwrap());
+    assert_eq!((w, h, color), (1024, 1024, png::ColorType::Rgb));
+    assert_eq!(pixels, decode(&std::fs::read(&alpha_wdt).unwrap()).4);
+    // No file: the built-in sample.
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.args(["render", "--size", "32", "--wireframe"])
+        .arg(&wire);
+    cmd.assert().success();
+    assert_eq!(decode(&std::fs::read(&wire).unwrap()).0, 32);
+    // Asking a tile for a wireframe, or for nothing.
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("render").arg(&tile).arg("--wireframe").arg(&wire);
+    cmd.assert()
+        .failure()
+        .stderr(predicate::str::contains("--wireframe draws models"));
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("render").arg(&tile);
+    cmd.assert()
+        .failure()
+        .stderr(predicate::str::contains("nothing to draw"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
