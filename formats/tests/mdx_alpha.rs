@@ -233,3 +233,45 @@ fn find(haystack: &[u8], needle: &[u8]) -> usize {
         .position(|w| w == needle)
         .expect("tag present")
 }
+
+/// `set_version` refuses to convert between Warcraft III and alpha layouts
+/// (which would write an invalid file), and changes only `VERS` between 1300
+/// and 1400.
+#[test]
+fn set_version_refuses_wc3_alpha_conversions() {
+    let Some((bytes, model)) = boar() else { return };
+    for target in [800, 900, 1000, 1100, 1200, 1600] {
+        let mut converted = model.clone();
+        let losses = converted
+            .set_version(target)
+            .expect_err("alpha to WC3 is refused");
+        assert_eq!(losses.len(), 1);
+        assert_eq!(losses[0].path, "VERS");
+        assert!(losses[0].what.contains("not supported"), "{}", losses[0]);
+        assert_eq!(converted, model, "nothing changed");
+    }
+    // 1500 redesigned GEOS: refused while the model has geosets.
+    let mut converted = model.clone();
+    let losses = converted.set_version(1500).expect_err("GEOS blocks 1500");
+    assert_eq!(losses[0].path, "chunks[5]", "{}", losses[0]);
+    // 1400: VERS only.
+    let mut v1400 = model.clone();
+    v1400.set_version(1400).expect("1300 -> 1400");
+    let written = v1400.to_bytes().expect("writes");
+    assert_eq!(written.len(), bytes.len());
+    let differing: Vec<usize> = (0..bytes.len())
+        .filter(|&i| written[i] != bytes[i])
+        .collect();
+    assert_eq!(
+        differing,
+        [12],
+        "only the VERS value differs (0x514 -> 0x578)"
+    );
+    assert_eq!(Model::from_bytes(&written).expect("rereads"), v1400);
+    // And WC3 models are not converted to alpha.
+    let mut wc3 = Model::from_bytes(&formats::sample::sample_mdx()).expect("sample");
+    for target in [1300, 1400, 1500] {
+        assert!(wc3.set_version(target).is_err(), "800 -> {target}");
+    }
+    assert_eq!(wc3.version(), 800);
+}

@@ -1,5 +1,6 @@
-//! MDX models for Warcraft III and Reforged (versions 800 to 1200), read and
-//! written byte-exact.
+//! MDX models for Warcraft III and Reforged (versions 800 to 1200) and the WoW
+//! alpha client (1300 to 1500, the chunks of [`alpha`]), read and written
+//! byte-exact.
 //!
 //! Every chunk is a definition mirroring the spec (`shared/seeds/000_*`, with
 //! the Reforged layouts of `shared/specs/MDX_VERSIONS.md`), one module per
