@@ -275,3 +275,165 @@ fn set_version_refuses_wc3_alpha_conversions() {
     }
     assert_eq!(wc3.version(), 800);
 }
+
+/// The sizes seed 003 and `MDX_VERSIONS.md` §6.3 and §7 give for the layouts
+/// no real file has (the derive could get a field's width wrong silently).
+#[test]
+fn alpha_layouts_have_the_sizes_of_the_spec() {
+    use format_core::{Context, encode};
+    let ctx = |v: u32| Context::new().with_version(v);
+    let size = |bytes: Result<Vec<u8>, format_core::Error>| bytes.expect("encodes").len();
+    let node = 96; // MDLGENOBJECT without tracks
+    let emitter2 = alpha::ParticleEmitter2 {
+        spline: vec![[0.0; 3]; 2],
+        ..Default::default()
+    };
+    assert_eq!(size(encode(&emitter2, ctx(1300))), 4 + node + 795 + 2 * 12);
+    let ribbon = alpha::RibbonEmitter::default();
+    assert_eq!(size(encode(&ribbon, ctx(1300))), 4 + node + 56);
+    let light = alpha::Light::default();
+    assert_eq!(size(encode(&light, ctx(1300))), 4 + node + 44);
+    let emitter = alpha::ParticleEmitter::default();
+    assert_eq!(size(encode(&emitter, ctx(1300))), 4 + node + 16 + 260 + 8);
+    let anim = alpha::GeosetAnim::default();
+    assert_eq!(size(encode(&anim, ctx(1300))), 4 + 4 + 4 + 12 + 4);
+    let camera = alpha::Camera::default();
+    assert_eq!(size(encode(&camera, ctx(1300))), 120);
+    let attachment = alpha::Attachment::default();
+    assert_eq!(size(encode(&attachment, ctx(1300))), 365, "Boar's size");
+    assert_eq!(size(encode(&alpha::Sequence::default(), ctx(1300))), 140);
+    let header = alpha::GeosetSection::default();
+    assert_eq!(size(encode(&header, ctx(1500))), 64);
+    assert_eq!(size(encode(&alpha::Vertex::default(), ctx(1500))), 48);
+    // Shapes: the node, one type byte, then 24, 20, 16 or 8 bytes.
+    for (shape_type, payload) in [
+        (GeomShape::Cylinder, 20),
+        (GeomShape::Sphere, 16),
+        (GeomShape::Plane, 8),
+    ] {
+        let mut shape = alpha::HitTestShape {
+            shape_type,
+            ..Default::default()
+        };
+        match shape_type {
+            GeomShape::Cylinder => shape.cylinder = Some(Default::default()),
+            GeomShape::Sphere => shape.sphere = Some(Default::default()),
+            _ => shape.plane = Some(Default::default()),
+        }
+        assert_eq!(size(encode(&shape, ctx(1300))), 4 + node + 1 + payload);
+        // The payload must match the type.
+        shape.box_ = Some(Default::default());
+        assert!(
+            encode(&shape, ctx(1300)).is_err(),
+            "{shape_type:?} with a box"
+        );
+    }
+}
+
+/// A v1500 `GEOS` built by hand from seed 003: a count, a 64-byte header,
+/// then the batch (48-byte vertices, the primitive header, indices padded to
+/// a multiple of 8).
+#[test]
+fn batched_geosets_read_as_seed_003_lays_them_out() {
+    let mut body = Vec::new();
+    let words = |b: &mut Vec<u8>, ws: &[u32]| ws.iter().for_each(|w| b.extend(w.to_le_bytes()));
+    words(&mut body, &[1]); // numGeosets
+    words(&mut body, &[7, 0, 0, 0, 2.5f32.to_bits(), 0, 3, 0x20]);
+    body.extend(b"PVTX");
+    words(&mut body, &[2]);
+    body.extend(b"PTYP");
+    words(&mut body, &[1]);
+    body.extend(b"PVTX");
+    words(&mut body, &[3]);
+    body.extend([0; 8]);
+    for i in 0..2u8 {
+        words(
+            &mut body,
+            &[1.0f32.to_bits(), 2.0f32.to_bits(), f32::from(i).to_bits()],
+        );
+        body.extend([255, 0, 0, 0, i, 0, 0, 0]);
+        words(&mut body, &[0, 0, 1.0f32.to_bits(), 0, 0, 0, 0]);
+    }
+    words(&mut body, &[3, 0]);
+    for half in [3u16, 0, 1, 0, 0, 1, 1] {
+        body.extend(half.to_le_bytes());
+    }
+    body.extend([0; 10]); // 5 u16 of padding: 3 + 5 = 8
+    let mut bytes = b"MDLXVERS\x04\x00\x00\x00".to_vec();
+    bytes.extend(1500u32.to_le_bytes());
+    bytes.extend(b"GEOS");
+    bytes.extend((body.len() as u32).to_le_bytes());
+    bytes.extend(&body);
+
+    let model = Model::from_bytes(&bytes).expect("reads");
+    let Some(Chunk::AlphaBatchedGeosets(geos)) = model.chunks.get(1) else {
+        panic!("{:?}", model.chunks)
+    };
+    assert_eq!(geos.geosets[0].material_id, 7);
+    assert_eq!(geos.geosets[0].bounds_radius, 2.5);
+    assert_eq!(geos.geosets[0].geoset_index, 3);
+    assert_eq!(geos.geosets[0].flags, 0x20);
+    let batch = &geos.batches[0];
+    assert_eq!(batch.vertices.len(), 2);
+    assert_eq!(batch.vertices[1].position, [1.0, 2.0, 1.0]);
+    assert_eq!(batch.vertices[1].bone_weights, [255, 0, 0, 0]);
+    assert_eq!(batch.vertices[1].bone_indices, [1, 0, 0, 0]);
+    assert_eq!(batch.vertices[1].normal, [0.0, 0.0, 1.0]);
+    assert_eq!(batch.primitive_type, 3);
+    assert_eq!((batch.min_vertex, batch.max_vertex), (0, 1));
+    assert_eq!(batch.primitive_vertices, [0, 1, 1]);
+    assert_eq!(batch.padding, [0; 5]);
+    assert_eq!(model.to_bytes().expect("writes"), bytes);
+
+    // The same bytes as version 1400 are not a v1300/1400 GEOS.
+    let mut v1400 = bytes.clone();
+    v1400[12..16].copy_from_slice(&1400u32.to_le_bytes());
+    let error = Model::from_bytes(&v1400).expect_err("not a 1400 layout");
+    assert!(error.path_string().starts_with("chunks[1].GEOS"), "{error}");
+}
+
+/// `KMTF` (CONFLICT, `MDX_VERSIONS.md` §6.4) is read in the form that ends on
+/// the next tag or the layer's end, and written back in that form.
+#[test]
+fn flipbook_tracks_are_read_in_the_form_that_fits() {
+    use alpha::{FlipTrack, TexLayerTrack};
+    use format_core::{Context, decode, encode};
+    let layer = |tracks: &[u8]| {
+        let mut bytes = ((28 + tracks.len()) as u32).to_le_bytes().to_vec();
+        for w in [2u32, 0, 0, u32::MAX, 0, 1.0f32.to_bits()] {
+            bytes.extend(w.to_le_bytes());
+        }
+        bytes.extend(tracks);
+        bytes
+    };
+    let words = |ws: &[u32]| ws.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+    let ctx = Context::new().with_version(1300);
+    // Simple: count 2, globalSeqId -1, (time, value) pairs; then a KMTA.
+    let mut simple = b"KMTF".to_vec();
+    simple.extend(words(&[2, u32::MAX, 0, 1, 100, 2]));
+    simple.extend(b"KMTA");
+    simple.extend(words(&[0, 0, u32::MAX]));
+    // Key: count 2, interpolation 0, globalSeqId -1, (frame, value) pairs; at the end.
+    let mut key = b"KMTF".to_vec();
+    key.extend(words(&[2, 0, u32::MAX, 0, 1, 100, 2]));
+    for (tracks, simple_form) in [(simple, true), (key, false)] {
+        let bytes = layer(&tracks);
+        let read: alpha::TexLayer = decode(&bytes, ctx).expect("reads");
+        let Some(TexLayerTrack::Flip(flip)) = read.tracks.first() else {
+            panic!("{read:?}")
+        };
+        assert_eq!(
+            matches!(flip, FlipTrack::Simple(_)),
+            simple_form,
+            "{flip:?}"
+        );
+        assert_eq!(flip.keys(), [(0, 1), (100, 2)]);
+        assert_eq!(encode(&read, ctx).expect("writes"), bytes);
+    }
+    // Neither form ends on a tag or at the end: an error at the track.
+    let mut neither = b"KMTF".to_vec();
+    neither.extend(words(&[1, 9, 0, 0, 0]));
+    let error = decode::<alpha::TexLayer>(&layer(&neither), ctx).expect_err("no form fits");
+    assert!(error.to_string().contains("flipbook track"), "{error}");
+    assert_eq!(error.offset(), 32, "{error}");
+}

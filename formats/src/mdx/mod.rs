@@ -33,6 +33,8 @@
 //! | unknown chunks (`MDVI`, `INFO` before `VERS`), empty chunks, any chunk order | kept in place | same |
 //! | unknown sub-chunk tags inside an object | kept with the rest of the object ([`format_core::UnknownTail`]) | same |
 //! | v900 layers with or without the fresnel block | decided from the data, kept | same |
+//! | alpha (≥ 1300): the ignored `unused` word after the `MTLS` and `ATCH` counts, the `ATCH` padding byte | kept as read | same |
+//! | alpha: `KMTF`/`KRTX` as a simple or a key track (the sources disagree, §6.4) | decided from the data ([`alpha::FlipTrack`]), kept | same |
 //!
 //! # Serde
 //!
