@@ -115,7 +115,8 @@ pub enum Chunk {
     Materials(MaterialChunk),
     /// `TEXS`
     Textures(TextureChunk),
-    /// `SNDS`
+    /// `SNDS` (Warcraft III only: in an alpha file it is an unknown chunk)
+    #[format(if = version < 1300)]
     SoundTracks(SoundTrackChunk),
     /// `TXAN`
     #[format(if = version < 1300)]

@@ -6,7 +6,12 @@
 //! by the `VERS` version (≥ 1300), so [`Model::from_bytes`](super::Model::from_bytes)
 //! and [`Model::to_bytes`](super::Model::to_bytes) read and write every version
 //! from 800 to 1500. `VERS`, `GLBS`, `TEXS`, `PIVT` and `CORN` keep their WC3
-//! layouts; every other chunk has an alpha type here.
+//! layouts; every other chunk has an alpha type here, reached through the
+//! `alpha_*` accessors of [`Model`](super::Model) (`alpha_bones()`, ...). The
+//! Warcraft III variants of those chunks cannot be written in an alpha model
+//! (and the reverse): the writer says which variant and which version.
+//! Chunks seed 003 does not list (`SNDS`, `FAFX`, `BPOS`, ...) are kept
+//! verbatim as unknown chunks.
 //!
 //! ```
 //! use formats::mdx::{Model, alpha};
