@@ -187,6 +187,29 @@ fn boar_rotation_keys_decode_to_unit_quaternions() {
     assert_eq!(keys, 8478, "MDX_VERSIONS.md §6.1 counts 8 478 KGRT keys");
 }
 
+/// The negative control of `MDX_VERSIONS.md` §6.1: read without sign
+/// extension (z as an unsigned 21-bit value, as GMP does), 3 861 of Boar's
+/// rotation keys have x² + y² + z² > 1, which no unit quaternion has.
+#[test]
+fn boar_rotation_keys_need_sign_extended_z() {
+    let Some((_, model)) = boar() else { return };
+    let mut broken = 0;
+    for object in gen_objects(&model) {
+        for track in &object.tracks {
+            if let GenObjectTrack::Rotation(track) = track {
+                for key in &track.keys {
+                    let [x, y, _, _] = key.value.to_quaternion();
+                    let z = (key.value.m_data & 0x1F_FFFF) as f32 / 1_048_576.0;
+                    if x * x + y * y + z * z > 1.0 {
+                        broken += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(broken, 3861);
+}
+
 /// A copy cut short at every chunk boundary and inside the geosets fails with
 /// an error that names an offset inside the file and a path of fields.
 #[test]
