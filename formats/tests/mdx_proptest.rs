@@ -309,4 +309,31 @@ proptest! {
         prop_assert!(converted.set_version(target).is_err());
         prop_assert_eq!(&converted, &model);
     }
+
+    /// Between alpha versions only `VERS` changes, unless the `GEOS` layout
+    /// would (to or from 1500): then nothing changes and the loss names the
+    /// geoset chunk.
+    #[test]
+    fn alpha_versions_convert_or_change_nothing(
+        model in select(&ALPHA_VERSIONS[..]).prop_flat_map(alpha_model),
+        target in select(&ALPHA_VERSIONS[..]),
+    ) {
+        let mut converted = model.clone();
+        let geosets = model.chunks.iter().any(|c| {
+            matches!(c, Chunk::AlphaGeosets(_) | Chunk::AlphaBatchedGeosets(_))
+        });
+        let relayout = (model.version() >= 1500) != (target >= 1500);
+        match converted.set_version(target) {
+            Ok(()) => {
+                prop_assert!(!(geosets && relayout));
+                prop_assert_eq!(converted.version(), target);
+                check_round_trip(&converted)?;
+            }
+            Err(losses) => {
+                prop_assert!(geosets && relayout, "{:?}", losses);
+                prop_assert!(losses[0].what.contains("GEOS"), "{:?}", losses);
+                prop_assert_eq!(&converted, &model);
+            }
+        }
+    }
 }
