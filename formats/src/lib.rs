@@ -1,7 +1,8 @@
 //! Blizzard's chunked game formats, read and written byte-exact, defined with
 //! `#[derive(Codec)]` from `format_core`.
 //!
-//! - [`mdx`]: Warcraft III and Reforged models (versions 800 to 1200), typed,
+//! - [`mdx`]: Warcraft III and Reforged models (versions 800 to 1200) and WoW
+//!   alpha models (1300 to 1500, [`mdx::alpha`]), typed,
 //!   read and written byte-exact.
 //! - [`adt`] and [`wdt`]: World of Warcraft terrain tiles (ADT v18, monolithic
 //!   and split) and map definitions, typed, read and written byte-exact.

@@ -14,11 +14,6 @@ fn formats() -> Command {
     Command::cargo_bin("formats").expect("the formats binary is built")
 }
 
-/// Issue 8 (WoW alpha models, v1300-1500) is not merged on this branch: the
-/// reader rejects this file, a real failure `check` must report. Remove the
-/// exception when issue 8 lands.
-const ALPHA_MODEL: &str = "mdx/wowalpha_Boar.mdx";
-
 fn tempdir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("formats-check-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -53,11 +48,6 @@ fn check_reports_every_corpus_file_byte_exact() {
     assert!(supported.len() >= 73, "{}", supported.len());
     for path in &supported {
         let file = by_path(path);
-        if path == ALPHA_MODEL && file["parse"] == "failed" {
-            let message = file["message"].as_str().unwrap();
-            assert!(message.starts_with("chunks[1].MODL: "), "{message}");
-            continue;
-        }
         assert!(
             file["parse"] == "strict" || file["parse"] == "lenient",
             "{path}: {file}"

@@ -1,4 +1,4 @@
-//! Every Warcraft III / Reforged `.mdx` of the corpus (versions 800 to 1200)
+//! Every `.mdx` of the corpus (Warcraft III / Reforged 800 to 1200, WoW alpha 1300)
 //! through the typed reader and writer: byte-exact round trips, the two
 //! light-quirk files through the lenient reader, and semantic checks against
 //! the manifest.
@@ -16,8 +16,8 @@ const LIGHT_QUIRK: [&str; 2] = [
     "mdx/dbz_FountainOfSouls_rev-294411b2.mdx",
 ];
 
-/// The manifest's `.mdx` rows of versions 800 to 1200, with their bytes.
-fn wc3_files() -> Vec<(ManifestFile, Vec<u8>)> {
+/// The manifest's `.mdx` rows (versions 800 to 1500), with their bytes.
+fn corpus_mdx_files() -> Vec<(ManifestFile, Vec<u8>)> {
     let Some(root) = corpus_root() else {
         return Vec::new();
     };
@@ -26,7 +26,7 @@ fn wc3_files() -> Vec<(ManifestFile, Vec<u8>)> {
             .into_iter()
             .filter(|f| {
                 let version: u32 = f.cell("version").parse().unwrap();
-                (800..=1200).contains(&version)
+                (800..=1500).contains(&version)
             })
             .map(|f| {
                 let data = std::fs::read(root.join(&f.path)).unwrap();
@@ -35,17 +35,17 @@ fn wc3_files() -> Vec<(ManifestFile, Vec<u8>)> {
             .collect();
     assert_eq!(
         files.len(),
-        56,
-        "the manifest lists 56 .mdx files of versions 800-1200"
+        57,
+        "the manifest lists 56 .mdx files of versions 800-1200 and one of 1300"
     );
     files
 }
 
 #[test]
-fn every_wc3_mdx_round_trips_byte_exact() {
+fn every_corpus_mdx_round_trips_byte_exact() {
     let mut per_version: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
-    for (file, data) in wc3_files() {
+    for (file, data) in corpus_mdx_files() {
         let version: u32 = file.cell("version").parse().unwrap();
         let entry = per_version.entry(version).or_default();
         entry.1 += 1;
@@ -159,9 +159,9 @@ fn unknown_parts(model: &Model) -> Vec<String> {
 }
 
 #[test]
-fn every_wc3_mdx_survives_a_serde_json_round_trip() {
+fn every_corpus_mdx_survives_a_serde_json_round_trip() {
     let mut checked = 0;
-    for (file, data) in wc3_files() {
+    for (file, data) in corpus_mdx_files() {
         let model = Model::from_bytes(&data)
             .or_else(|_| Model::from_bytes_lenient(&data).map(|(m, _)| m))
             .unwrap();
@@ -179,6 +179,6 @@ fn every_wc3_mdx_survives_a_serde_json_round_trip() {
         }
     }
     if corpus_root().is_some() {
-        assert_eq!(checked, 54);
+        assert_eq!(checked, 55);
     }
 }

@@ -9,7 +9,7 @@
 mod mdx_strategies;
 
 use format_core::Error;
-use formats::mdx::{Chunk, LightChunk, LightTrack, Model};
+use formats::mdx::{Chunk, LightChunk, LightTrack, Model, alpha};
 use mdx_strategies::*;
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -235,6 +235,105 @@ proptest! {
         prop_assert_eq!(layer.alpha.to_bits(), bits);
         if let Some(gain) = layer.emissive_gain {
             prop_assert_eq!(gain.to_bits(), bits);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- WoW alpha (issue 8)
+
+proptest! {
+    /// An arbitrary alpha model of each version -> bytes -> an equal model
+    /// (and the same bytes again).
+    #[test]
+    fn round_trip_1300(model in alpha_model(1300)) {
+        check_round_trip(&model)?;
+    }
+
+    #[test]
+    fn round_trip_1400(model in alpha_model(1400)) {
+        check_round_trip(&model)?;
+    }
+
+    #[test]
+    fn round_trip_1500(model in alpha_model(1500)) {
+        check_round_trip(&model)?;
+    }
+}
+
+/// A unit quaternion from any direction (not normalisable ones rejected).
+fn unit_quaternion() -> impl Strategy<Value = [f32; 4]> {
+    proptest::array::uniform4(-1.0f32..1.0).prop_filter_map("a direction", |q| {
+        let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+        (norm > 1e-3).then(|| q.map(|c| c / norm))
+    })
+}
+
+proptest! {
+    /// Packing a unit quaternion keeps x to 2⁻²¹ and y, z to 2⁻²⁰ (truncated
+    /// toward zero), after negating the quaternion when w < 0 (the same
+    /// rotation); w, recomputed from them, is within 2e-3 (it is 0 when
+    /// 1 - x² - y² - z² is below 2⁻²⁰, i.e. w < 2⁻¹⁰).
+    #[test]
+    fn compressed_quaternion_keeps_unit_quaternions(q in unit_quaternion()) {
+        let packed = alpha::CompressedQuaternion::from_quaternion(q);
+        let sign = if q[3] >= 0.0 { 1.0 } else { -1.0 };
+        let expected = q.map(|c| sign * c);
+        let decoded = packed.to_quaternion();
+        let steps = [2f32.powi(-21), 2f32.powi(-20), 2f32.powi(-20)];
+        for axis in 0..3 {
+            let error = (decoded[axis] - expected[axis]).abs();
+            // One step of truncation, and a clamped 1.0 (the largest value
+            // packable is one step below it).
+            prop_assert!(error <= steps[axis] * 1.01, "axis {}: {:?} vs {:?}", axis, decoded, expected);
+        }
+        prop_assert!(decoded[3] >= 0.0);
+        prop_assert!((decoded[3] - expected[3]).abs() <= 2e-3, "{:?} vs {:?}", decoded, expected);
+    }
+
+    /// Every raw value packs back to itself after decoding: the decode is
+    /// exact (x, y and z are integers times powers of two) and w ≥ 0.
+    #[test]
+    fn compressed_quaternion_raw_values_survive_decode_and_encode(m_data in any::<u64>()) {
+        let raw = alpha::CompressedQuaternion { m_data };
+        prop_assert_eq!(alpha::CompressedQuaternion::from_quaternion(raw.to_quaternion()), raw);
+    }
+
+    /// Alpha models refuse every Warcraft III version (and back): a
+    /// conversion would write invalid files, so nothing changes.
+    #[test]
+    fn alpha_models_do_not_convert_to_wc3(
+        model in select(&ALPHA_VERSIONS[..]).prop_flat_map(alpha_model),
+        target in select(&VERSIONS[..]),
+    ) {
+        let mut converted = model.clone();
+        prop_assert!(converted.set_version(target).is_err());
+        prop_assert_eq!(&converted, &model);
+    }
+
+    /// Between alpha versions only `VERS` changes, unless the `GEOS` layout
+    /// would (to or from 1500): then nothing changes and the loss names the
+    /// geoset chunk.
+    #[test]
+    fn alpha_versions_convert_or_change_nothing(
+        model in select(&ALPHA_VERSIONS[..]).prop_flat_map(alpha_model),
+        target in select(&ALPHA_VERSIONS[..]),
+    ) {
+        let mut converted = model.clone();
+        let geosets = model.chunks.iter().any(|c| {
+            matches!(c, Chunk::AlphaGeosets(_) | Chunk::AlphaBatchedGeosets(_))
+        });
+        let relayout = (model.version() >= 1500) != (target >= 1500);
+        match converted.set_version(target) {
+            Ok(()) => {
+                prop_assert!(!(geosets && relayout));
+                prop_assert_eq!(converted.version(), target);
+                check_round_trip(&converted)?;
+            }
+            Err(losses) => {
+                prop_assert!(geosets && relayout, "{:?}", losses);
+                prop_assert!(losses[0].what.contains("GEOS"), "{:?}", losses);
+                prop_assert_eq!(&converted, &model);
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
-//! MDX models for Warcraft III and Reforged (versions 800 to 1200), read and
-//! written byte-exact.
+//! MDX models for Warcraft III and Reforged (versions 800 to 1200) and the WoW
+//! alpha client (1300 to 1500, the chunks of [`alpha`]), read and written
+//! byte-exact.
 //!
 //! Every chunk is a definition mirroring the spec (`shared/seeds/000_*`, with
 //! the Reforged layouts of `shared/specs/MDX_VERSIONS.md`), one module per
@@ -32,6 +33,8 @@
 //! | unknown chunks (`MDVI`, `INFO` before `VERS`), empty chunks, any chunk order | kept in place | same |
 //! | unknown sub-chunk tags inside an object | kept with the rest of the object ([`format_core::UnknownTail`]) | same |
 //! | v900 layers with or without the fresnel block | decided from the data, kept | same |
+//! | alpha (≥ 1300): the ignored `unused` word after the `MTLS` and `ATCH` counts, the `ATCH` padding byte | kept as read | same |
+//! | alpha: `KMTF`/`KRTX` as a simple or a key track (the sources disagree, §6.4) | decided from the data ([`alpha::FlipTrack`]), kept | same |
 //!
 //! # Serde
 //!
@@ -41,6 +44,7 @@
 //! so the two corpus files with NaN emissive gains do not survive a trip
 //! through JSON (a binary serde format keeps them).
 
+pub mod alpha;
 pub mod camera;
 pub mod emitter;
 pub mod geoset;
@@ -99,54 +103,125 @@ pub enum Chunk {
     /// `VERS`
     Version(VersionChunk),
     /// `MODL`
+    #[format(if = version < 1300)]
     Model(ModelChunk),
     /// `SEQS`
+    #[format(if = version < 1300)]
     Sequences(SequenceChunk),
     /// `GLBS`
     GlobalSequences(GlobalSequenceChunk),
     /// `MTLS`
+    #[format(if = version < 1300)]
     Materials(MaterialChunk),
     /// `TEXS`
     Textures(TextureChunk),
-    /// `SNDS`
+    /// `SNDS` (Warcraft III only: in an alpha file it is an unknown chunk)
+    #[format(if = version < 1300)]
     SoundTracks(SoundTrackChunk),
     /// `TXAN`
+    #[format(if = version < 1300)]
     TextureAnimations(TextureAnimationChunk),
     /// `GEOS`
+    #[format(if = version < 1300)]
     Geosets(GeosetChunk),
     /// `GEOA`
+    #[format(if = version < 1300)]
     GeosetAnimations(GeosetAnimationChunk),
     /// `BONE`
+    #[format(if = version < 1300)]
     Bones(BoneChunk),
     /// `LITE`
+    #[format(if = version < 1300)]
     Lights(LightChunk),
     /// `HELP`
+    #[format(if = version < 1300)]
     Helpers(HelperChunk),
     /// `ATCH`
+    #[format(if = version < 1300)]
     Attachments(AttachmentChunk),
     /// `PIVT`
     PivotPoints(PivotPointChunk),
     /// `PREM`
+    #[format(if = version < 1300)]
     ParticleEmitters(ParticleEmitterChunk),
     /// `PRE2`
+    #[format(if = version < 1300)]
     ParticleEmitters2(ParticleEmitter2Chunk),
     /// `RIBB`
+    #[format(if = version < 1300)]
     RibbonEmitters(RibbonEmitterChunk),
     /// `CORN` (version > 800)
     #[format(if = version > 800)]
     CornEmitters(CornEmitterChunk),
     /// `CAMS`
+    #[format(if = version < 1300)]
     Cameras(CameraChunk),
     /// `EVTS`
+    #[format(if = version < 1300)]
     EventObjects(EventObjectChunk),
     /// `CLID`
+    #[format(if = version < 1300)]
     CollisionShapes(CollisionShapeChunk),
     /// `FAFX` (version > 800)
-    #[format(if = version > 800)]
+    #[format(if = version > 800 && version < 1300)]
     FaceEffects(FaceEffectChunk),
     /// `BPOS` (version > 800)
-    #[format(if = version > 800)]
+    #[format(if = version > 800 && version < 1300)]
     BindPoses(BindPoseChunk),
+    /// `MODL` (alpha, version ≥ 1300)
+    #[format(if = version >= 1300)]
+    AlphaModel(alpha::ModelChunk),
+    /// `SEQS` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaSequences(alpha::SequenceChunk),
+    /// `MTLS` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaMaterials(alpha::MaterialChunk),
+    /// `TXAN` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaTextureAnimations(alpha::TexAnimChunk),
+    /// `GEOS` (alpha, versions 1300 and 1400)
+    #[format(if = version >= 1300 && version < 1500)]
+    AlphaGeosets(alpha::GeosetChunk),
+    /// `GEOS` (alpha, version ≥ 1500: headers, then batches)
+    #[format(if = version >= 1500)]
+    AlphaBatchedGeosets(alpha::BatchedGeosetChunk),
+    /// `GEOA` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaGeosetAnimations(alpha::GeosetAnimChunk),
+    /// `BONE` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaBones(alpha::BoneChunk),
+    /// `LITE` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaLights(alpha::LightChunk),
+    /// `HELP` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaHelpers(alpha::HelperChunk),
+    /// `ATCH` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaAttachments(alpha::AttachmentChunk),
+    /// `PREM` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaParticleEmitters(alpha::ParticleEmitterChunk),
+    /// `PRE2` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaParticleEmitters2(alpha::ParticleEmitter2Chunk),
+    /// `RIBB` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaRibbonEmitters(alpha::RibbonEmitterChunk),
+    /// `CAMS` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaCameras(alpha::CameraChunk),
+    /// `EVTS` (alpha)
+    #[format(if = version >= 1300)]
+    AlphaEvents(alpha::EventChunk),
+    /// `HTST` (alpha: hit-test shapes)
+    #[format(if = version >= 1300)]
+    AlphaHitTestShapes(alpha::HitTestShapeChunk),
+    /// `CLID` (alpha: one collision mesh)
+    #[format(if = version >= 1300)]
+    AlphaCollision(alpha::CollisionChunk),
     /// Any other chunk, kept verbatim at its position.
     #[format(unknown)]
     Unknown(UnknownChunk),
@@ -246,13 +321,16 @@ fn write_tracks_after_lights(w: &mut Writer, chunk: &LightChunk) -> Result<()> {
 }
 
 impl Model {
-    /// An empty model of `version`: a `VERS` chunk and an empty `MODL`.
+    /// An empty model of `version`: a `VERS` chunk and an empty `MODL` (the
+    /// alpha `MODL` from version 1300 on).
     pub fn new(version: u32) -> Model {
+        let model = if version >= alpha::FIRST_VERSION {
+            Chunk::AlphaModel(alpha::ModelChunk::default())
+        } else {
+            Chunk::Model(ModelChunk::default())
+        };
         Model {
-            chunks: vec![
-                Chunk::Version(VersionChunk { version }),
-                Chunk::Model(ModelChunk::default()),
-            ],
+            chunks: vec![Chunk::Version(VersionChunk { version }), model],
         }
     }
 
@@ -295,6 +373,14 @@ impl Model {
     pub fn model_chunk(&self) -> Option<&ModelChunk> {
         self.chunks.iter().find_map(|chunk| match chunk {
             Chunk::Model(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The alpha `MODL` chunk (versions 1300 to 1500).
+    pub fn alpha_model_chunk(&self) -> Option<&alpha::ModelChunk> {
+        self.chunks.iter().find_map(|chunk| match chunk {
+            Chunk::AlphaModel(m) => Some(m),
             _ => None,
         })
     }
@@ -352,7 +438,8 @@ macro_rules! accessors {
             fn rank(&self) -> Option<u8> {
                 match self {
                     Chunk::Version(_) => Some(0),
-                    Chunk::Model(_) => Some(1),
+                    Chunk::Model(_) | Chunk::AlphaModel(_) => Some(1),
+                    Chunk::AlphaCollision(_) => Some(21),
                     $( Chunk::$variant(_) => Some($rank), )*
                     Chunk::Unknown(_) => None,
                 }
@@ -416,4 +503,20 @@ accessors! {
     21 CollisionShapes(CollisionShapeChunk).shapes: CollisionShape => collision_shapes, collision_shapes_mut;
     22 FaceEffects(FaceEffectChunk).face_effects: FaceEffect => face_effects, face_effects_mut;
     23 BindPoses(BindPoseChunk).bind_pose: [f32; 12] => bind_poses, bind_poses_mut;
+    2 AlphaSequences(alpha::SequenceChunk).sequences: alpha::Sequence => alpha_sequences, alpha_sequences_mut;
+    4 AlphaMaterials(alpha::MaterialChunk).materials: alpha::Material => alpha_materials, alpha_materials_mut;
+    7 AlphaTextureAnimations(alpha::TexAnimChunk).texture_anims: alpha::TexAnim => alpha_texture_animations, alpha_texture_animations_mut;
+    8 AlphaGeosets(alpha::GeosetChunk).geosets: alpha::Geoset => alpha_geosets, alpha_geosets_mut;
+    8 AlphaBatchedGeosets(alpha::BatchedGeosetChunk).geosets: alpha::GeosetSection => alpha_batched_geosets, alpha_batched_geosets_mut;
+    9 AlphaGeosetAnimations(alpha::GeosetAnimChunk).geoset_anims: alpha::GeosetAnim => alpha_geoset_animations, alpha_geoset_animations_mut;
+    10 AlphaBones(alpha::BoneChunk).bones: alpha::Bone => alpha_bones, alpha_bones_mut;
+    11 AlphaLights(alpha::LightChunk).lights: alpha::Light => alpha_lights, alpha_lights_mut;
+    12 AlphaHelpers(alpha::HelperChunk).helpers: alpha::GenObject => alpha_helpers, alpha_helpers_mut;
+    13 AlphaAttachments(alpha::AttachmentChunk).attachments: alpha::Attachment => alpha_attachments, alpha_attachments_mut;
+    15 AlphaParticleEmitters(alpha::ParticleEmitterChunk).emitters: alpha::ParticleEmitter => alpha_particle_emitters, alpha_particle_emitters_mut;
+    16 AlphaParticleEmitters2(alpha::ParticleEmitter2Chunk).emitters: alpha::ParticleEmitter2 => alpha_particle_emitters2, alpha_particle_emitters2_mut;
+    17 AlphaRibbonEmitters(alpha::RibbonEmitterChunk).emitters: alpha::RibbonEmitter => alpha_ribbon_emitters, alpha_ribbon_emitters_mut;
+    19 AlphaCameras(alpha::CameraChunk).cameras: alpha::Camera => alpha_cameras, alpha_cameras_mut;
+    20 AlphaEvents(alpha::EventChunk).events: alpha::Event => alpha_events, alpha_events_mut;
+    21 AlphaHitTestShapes(alpha::HitTestShapeChunk).hit_test_shapes: alpha::HitTestShape => alpha_hit_test_shapes, alpha_hit_test_shapes_mut;
 }

@@ -20,10 +20,12 @@ impl fmt::Display for VersionLoss {
 
 use format_core::FixedStr;
 
-use super::{Chunk, Fresnel, LayerTrack, Model, TextureEntry, VersionChunk};
+use super::{Chunk, Fresnel, LayerTrack, Model, TextureEntry, VersionChunk, alpha};
 
 /// The versions this module reads and writes.
 pub const SUPPORTED_VERSIONS: [u32; 5] = [800, 900, 1000, 1100, 1200];
+/// The WoW alpha versions this module reads and writes.
+pub const ALPHA_VERSIONS: [u32; 3] = [1300, 1400, 1500];
 
 /// `emissiveGain` when a file has no value for it (every static value in the corpus is 1.0 or NaN).
 const DEFAULT_EMISSIVE_GAIN: f32 = 1.0;
@@ -37,7 +39,8 @@ const DEFAULT_FRESNEL: Fresnel = Fresnel {
 const DEFAULT_SHADOW_INTENSITY: f32 = 0.4;
 
 impl Model {
-    /// Changes the version to `target` (800, 900, 1000, 1100 or 1200), adapting
+    /// Changes the version to `target` (800, 900, 1000, 1100 or 1200, or
+    /// between the alpha versions 1300, 1400 and 1500), adapting
     /// every version-dependent field: fields the target adds get the values
     /// real files carry when unused (emissive gain 1, fresnel white with
     /// opacity 0, LOD 0, shadow intensity 0.4), fields it lacks are dropped when
@@ -65,9 +68,14 @@ impl Model {
 
     /// Changes the version to `target` like [`set_version`](Model::set_version),
     /// dropping what the target cannot hold; returns what was dropped. An
-    /// unsupported target changes nothing and is reported as the only loss.
+    /// unsupported target, or a change between the Warcraft III versions and
+    /// the WoW alpha ones, changes nothing and is reported as the only loss.
     pub fn force_version(&mut self, target: u32) -> Vec<VersionLoss> {
         let mut losses = Vec::new();
+        let source = self.version();
+        if source >= alpha::FIRST_VERSION || target >= alpha::FIRST_VERSION {
+            return alpha_version_losses(self, source, target);
+        }
         if !SUPPORTED_VERSIONS.contains(&target) {
             losses.push(VersionLoss {
                 path: "VERS".into(),
@@ -160,6 +168,46 @@ impl Model {
         self.chunks = kept;
         losses
     }
+}
+
+/// A version change that involves the WoW alpha versions. Between 1300 and
+/// 1400 only `VERS` changes (no source knows a structural difference); a
+/// change to or from 1500 is done when the model has no `GEOS` (whose layout
+/// 1500 redesigned). Converting between the Warcraft III layouts (800 to 1200)
+/// and the alpha ones is not supported: it changes nothing and is reported.
+fn alpha_version_losses(model: &mut Model, source: u32, target: u32) -> Vec<VersionLoss> {
+    let refuse = |path: String, what: String| vec![VersionLoss { path, what }];
+    if !ALPHA_VERSIONS.contains(&target) || source < alpha::FIRST_VERSION {
+        return refuse(
+            "VERS".into(),
+            format!(
+                "converting version {source} to {target} is not supported: only within \
+                 {SUPPORTED_VERSIONS:?} (Warcraft III) or within {ALPHA_VERSIONS:?} (WoW alpha)"
+            ),
+        );
+    }
+    let batched = |v: u32| v >= alpha::BATCHED_GEOSETS_VERSION;
+    if batched(source) != batched(target) {
+        let geosets = model
+            .chunks
+            .iter()
+            .position(|c| matches!(c, Chunk::AlphaGeosets(_) | Chunk::AlphaBatchedGeosets(_)));
+        if let Some(index) = geosets {
+            return refuse(
+                format!("chunks[{index}]"),
+                format!(
+                    "geosets: version 1500 redesigned GEOS; converting them between {source} \
+                     and {target} is not supported"
+                ),
+            );
+        }
+    }
+    for chunk in &mut model.chunks {
+        if let Chunk::Version(v) = chunk {
+            v.version = target;
+        }
+    }
+    Vec::new()
 }
 
 fn convert_material(

@@ -20,6 +20,7 @@
 //! the default fresnel, LOD 0, shadow intensity 0.4, ...), so that converting
 //! down sometimes succeeds.
 
+mod alpha;
 mod geometry;
 mod nodes;
 
@@ -29,6 +30,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::Union;
 
+pub use alpha::*;
 pub use geometry::*;
 pub use nodes::*;
 

@@ -1,0 +1,142 @@
+//! `GEOS` from v1500 (seed 003, "GEOS (v1500)"): a count, then one 64-byte
+//! `MDLGEOSETSECTION` per geoset, then one `MDLBATCH` per geoset (its
+//! interleaved 48-byte vertices and its indices, padded).
+//!
+//! No real file: the layout rests on seed 003, WMV, WEX and GMP, which agree
+//! on the sizes (`MDX_VERSIONS.md` §7).
+
+use format_core::{Codec, Decode, Derived, Encode, Error, FourCC, Reader, Result, Writer};
+
+/// `GEOS { uint32_t numGeosets; MDLGEOSETSECTION geosets[numGeosets]; MDLBATCH batches[numGeosets]; }` (v1500)
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk = "GEOS")]
+pub struct BatchedGeosetChunk {
+    /// `numGeosets` ("limited to 0xFF"), computed from `geosets` on write.
+    #[format(calc = geosets.len())]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub num_geosets: Derived<u32>,
+    /// The geoset headers.
+    #[format(count = num_geosets)]
+    pub geosets: Vec<GeosetSection>,
+    /// The batches, batch `i` belonging to geoset `i`.
+    #[format(read_with = read_batches, write_with = write_batches, args(geosets))]
+    pub batches: Vec<Batch>,
+}
+
+/// Hand-written: batch `i` is read with the vertex count of header `i`, an
+/// argument that varies per element (the derive passes one to all).
+fn read_batches(r: &mut Reader<'_>, geosets: &[GeosetSection]) -> Result<Vec<Batch>> {
+    let mut batches = Vec::with_capacity(geosets.len());
+    for (i, geoset) in geosets.iter().enumerate() {
+        batches.push(Batch::decode(r, (geoset.vertex_count,)).map_err(|e| e.at_index(i))?);
+    }
+    Ok(batches)
+}
+
+/// Writes the batches after checking each against its header, so a written
+/// file always reads back.
+fn write_batches(batches: &[Batch], w: &mut Writer, geosets: &[GeosetSection]) -> Result<()> {
+    if batches.len() != geosets.len() {
+        return Err(Error::inconsistent(
+            w.pos(),
+            format!(
+                "{} batches for {} geosets: each geoset has exactly one batch",
+                batches.len(),
+                geosets.len()
+            ),
+        ));
+    }
+    for (i, (batch, geoset)) in batches.iter().zip(geosets).enumerate() {
+        batch
+            .encode(w, (geoset.vertex_count,))
+            .map_err(|e| e.at_index(i))?;
+    }
+    Ok(())
+}
+
+/// `MDLGEOSETSECTION` (64 bytes, v1500)
+#[derive(Codec, Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GeosetSection {
+    /// MTLS index.
+    pub material_id: u32,
+    /// Centre of the bounding sphere.
+    pub bounds_centre: [f32; 3],
+    /// Radius of the bounding sphere.
+    pub bounds_radius: f32,
+    /// As in earlier versions.
+    pub selection_group: u32,
+    /// The geoset's index.
+    pub geoset_index: u32,
+    /// &1: unselectable, &0x10: project2D, &0x20: shaderSkin.
+    pub flags: u32,
+    /// `char vertexTag[4]; // PVTX`: kept as read (the client does not check it).
+    pub vertex_tag: FourCC,
+    /// The number of vertices in the batch.
+    pub vertex_count: u32,
+    /// `char primTypeTag[4]; // PTYP`
+    pub prim_type_tag: FourCC,
+    /// `primitiveTypesCount`.
+    pub primitive_types_count: u32,
+    /// `char primVertexTag[4]; // PVTX` ("duplicated tag name, client doesn't validate them")
+    pub prim_vertex_tag: FourCC,
+    /// `primitiveVerticesCount`: matches the batch's `numPrimVertices`.
+    pub primitive_vertices_count: u32,
+    /// "explicitly 0, ignored by client"; kept as read.
+    pub unused: u64,
+}
+
+/// `MDLVERTEX` (48 bytes, "same structure as M2Vertex")
+#[derive(Codec, Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(plain)]
+#[repr(C)]
+pub struct Vertex {
+    /// Position.
+    pub position: [f32; 3],
+    /// Bone weights, out of 255.
+    pub bone_weights: [u8; 4],
+    /// Bone indices.
+    pub bone_indices: [u8; 4],
+    /// Normal.
+    pub normal: [f32; 3],
+    /// "second is always (0,0) in all beta files however use of both is supported"
+    pub tex_coords: [[f32; 2]; 2],
+}
+
+/// `MDLBATCH`: the vertices of its geoset, then its primitive.
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(args(vertex_count: u32))]
+pub struct Batch {
+    /// `MDLVERTEX vertices[geoset.vertexCount]`
+    #[format(count = vertex_count)]
+    pub vertices: Vec<Vertex>,
+    /// Always 0x3 (Triangle).
+    pub primitive_type: u32,
+    /// Always 0.
+    pub unknown: u32,
+    /// `numPrimVertices`, computed from `primitive_vertices` on write.
+    #[format(calc = primitive_vertices.len())]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub num_prim_vertices: Derived<u16>,
+    /// Smallest vertex index used.
+    pub min_vertex: u16,
+    /// Largest vertex index used.
+    pub max_vertex: u16,
+    /// "explicitly 0, ignored by client"; kept as read.
+    pub unused: u16,
+    /// `uint16_t primitiveVertices[numPrimVertices]`
+    #[format(count = num_prim_vertices)]
+    pub primitive_vertices: Vec<u16>,
+    /// `uint16_t padding[x]`, x = (8 − numPrimVertices % 8) % 8: the index
+    /// block is a multiple of 16 bytes. Kept as read.
+    #[format(count = padding_len(primitive_vertices.len()))]
+    pub padding: Vec<u16>,
+}
+
+/// The number of `u16` of padding after `n` indices.
+pub fn padding_len(n: usize) -> usize {
+    (8 - n % 8) % 8
+}
