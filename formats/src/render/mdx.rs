@@ -2,7 +2,7 @@
 //! front, orthographic.
 
 use super::{Color, Image};
-use crate::mdx::Model;
+use crate::mdx::{Chunk, Model};
 
 /// `faceTypeGroups` value of a triangle list.
 const TRIANGLES: u32 = 4;
@@ -11,25 +11,63 @@ const TRIANGLES: u32 = 4;
 fn triangles(model: &Model) -> Vec<[[f32; 3]; 3]> {
     let mut out = Vec::new();
     for geoset in model.geosets() {
-        let mut faces = geoset.faces.as_slice();
-        for (face_type, count) in geoset.face_type_groups.iter().zip(&geoset.face_groups) {
-            let count = (*count as usize).min(faces.len());
-            let (group, rest) = faces.split_at(count);
-            faces = rest;
-            if *face_type != TRIANGLES {
-                continue;
-            }
-            let vertex = |i: &u16| geoset.vertex_positions.get(usize::from(*i)).copied();
-            for t in group.chunks_exact(3) {
-                if let [Some(a), Some(b), Some(c)] =
-                    [t.first(), t.get(1), t.get(2)].map(|i| i.and_then(vertex))
-                {
-                    out.push([a, b, c]);
-                }
+        let groups = geoset
+            .face_type_groups
+            .iter()
+            .copied()
+            .zip(geoset.face_groups.iter().copied());
+        push_triangles(&mut out, &geoset.vertex_positions, groups, &geoset.faces);
+    }
+    // WoW alpha v1300/1400 geosets: the same primitive groups, byte-sized types.
+    for geoset in model.alpha_geosets() {
+        let types = geoset.primitive_types.iter().map(|t| u32::from(*t));
+        let groups = types.zip(geoset.primitive_counts.iter().copied());
+        push_triangles(
+            &mut out,
+            &geoset.vertices,
+            groups,
+            &geoset.primitive_vertices,
+        );
+    }
+    // WoW alpha v1500: one primitive group per batch.
+    for chunk in &model.chunks {
+        if let Chunk::AlphaBatchedGeosets(c) = chunk {
+            for batch in &c.batches {
+                let positions: Vec<[f32; 3]> = batch.vertices.iter().map(|v| v.position).collect();
+                let count = u32::try_from(batch.primitive_vertices.len()).unwrap_or(u32::MAX);
+                let groups = std::iter::once((batch.primitive_type, count));
+                push_triangles(&mut out, &positions, groups, &batch.primitive_vertices);
             }
         }
     }
     out
+}
+
+/// The triangles of the groups `(type, index count)` over `faces`, with
+/// indices into `positions` (out-of-range ones are skipped).
+fn push_triangles(
+    out: &mut Vec<[[f32; 3]; 3]>,
+    positions: &[[f32; 3]],
+    groups: impl Iterator<Item = (u32, u32)>,
+    faces: &[u16],
+) {
+    let mut faces = faces;
+    for (face_type, count) in groups {
+        let count = (count as usize).min(faces.len());
+        let (group, rest) = faces.split_at(count);
+        faces = rest;
+        if face_type != TRIANGLES {
+            continue;
+        }
+        let vertex = |i: &u16| positions.get(usize::from(*i)).copied();
+        for t in group.chunks_exact(3) {
+            if let [Some(a), Some(b), Some(c)] =
+                [t.first(), t.get(1), t.get(2)].map(|i| i.and_then(vertex))
+            {
+                out.push([a, b, c]);
+            }
+        }
+    }
 }
 
 /// The model seen from the front (from +X, the way models face: Y to the

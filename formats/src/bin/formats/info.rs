@@ -128,9 +128,35 @@ fn mdx_objects(model: &Model) -> Vec<(String, String)> {
                 Chunk::CollisionShapes(c) => ("CLID", c.shapes.len(), "collision shapes"),
                 Chunk::FaceEffects(c) => ("FAFX", c.face_effects.len(), "face effects"),
                 Chunk::BindPoses(c) => ("BPOS", c.bind_pose.len(), "bind poses"),
+                Chunk::AlphaModel(_) => ("MODL", 0, ""),
+                Chunk::AlphaSequences(c) => ("SEQS", c.sequences.len(), "sequences"),
+                Chunk::AlphaMaterials(c) => ("MTLS", c.materials.len(), "materials"),
+                Chunk::AlphaTextureAnimations(c) => {
+                    ("TXAN", c.texture_anims.len(), "texture animations")
+                }
+                Chunk::AlphaGeosets(c) => ("GEOS", c.geosets.len(), "geosets"),
+                Chunk::AlphaBatchedGeosets(c) => ("GEOS", c.geosets.len(), "geosets"),
+                Chunk::AlphaGeosetAnimations(c) => {
+                    ("GEOA", c.geoset_anims.len(), "geoset animations")
+                }
+                Chunk::AlphaBones(c) => ("BONE", c.bones.len(), "bones"),
+                Chunk::AlphaLights(c) => ("LITE", c.lights.len(), "lights"),
+                Chunk::AlphaHelpers(c) => ("HELP", c.helpers.len(), "helpers"),
+                Chunk::AlphaAttachments(c) => ("ATCH", c.attachments.len(), "attachments"),
+                Chunk::AlphaParticleEmitters(c) => ("PREM", c.emitters.len(), "particle emitters"),
+                Chunk::AlphaParticleEmitters2(c) => {
+                    ("PRE2", c.emitters.len(), "particle emitters 2")
+                }
+                Chunk::AlphaRibbonEmitters(c) => ("RIBB", c.emitters.len(), "ribbon emitters"),
+                Chunk::AlphaCameras(c) => ("CAMS", c.cameras.len(), "cameras"),
+                Chunk::AlphaEvents(c) => ("EVTS", c.events.len(), "event objects"),
+                Chunk::AlphaHitTestShapes(c) => {
+                    ("HTST", c.hit_test_shapes.len(), "hit test shapes")
+                }
+                Chunk::AlphaCollision(c) => {
+                    ("CLID", c.tri_indices.len() / 3, "collision triangles")
+                }
                 Chunk::Unknown(u) => return (u.tag.to_string(), String::new()),
-                #[allow(unreachable_patterns)] // chunk kinds added later show no count
-                _ => return (String::new(), String::new()),
             };
             let count = if what.is_empty() {
                 String::new()
@@ -143,30 +169,78 @@ fn mdx_objects(model: &Model) -> Vec<(String, String)> {
 }
 
 fn mdx_summary(out: &mut String, model: &Model) {
-    if let Some(modl) = model.model_chunk() {
-        let _ = writeln!(out, "name: {}", modl.name.to_string_lossy());
+    let name = match (model.model_chunk(), model.alpha_model_chunk()) {
+        (Some(modl), _) => Some(modl.name.to_string_lossy()),
+        (_, Some(modl)) => Some(modl.name.to_string_lossy()),
+        _ => None,
+    };
+    if let Some(name) = name {
+        let _ = writeln!(out, "name: {name}");
     }
-    let geosets = model.geosets();
-    let vertices: usize = geosets.iter().map(|g| g.vertex_count()).sum();
-    let triangles: usize = geosets.iter().map(|g| g.triangle_count()).sum();
+    // (geosets, vertices, triangles) of the Warcraft III / Reforged or the
+    // WoW alpha layouts (v1300/1400 geosets, v1500 batches).
+    let wc3 = model.geosets();
+    let alpha = model.alpha_geosets();
+    let batched = model.chunks.iter().find_map(|c| match c {
+        Chunk::AlphaBatchedGeosets(c) => Some(c),
+        _ => None,
+    });
+    let triangles_of = |types: &mut dyn Iterator<Item = (u32, u32)>| -> usize {
+        types
+            .filter(|(t, _)| *t == 4)
+            .map(|(_, n)| n as usize / 3)
+            .sum()
+    };
+    let (count, vertices, triangles) = if let Some(b) = batched {
+        let vertices: usize = b.batches.iter().map(|b| b.vertices.len()).sum();
+        let triangles = triangles_of(
+            &mut b
+                .batches
+                .iter()
+                .map(|b| (b.primitive_type, b.primitive_vertices.len() as u32)),
+        );
+        (b.geosets.len(), vertices, triangles)
+    } else if !alpha.is_empty() {
+        let vertices: usize = alpha.iter().map(|g| g.vertices.len()).sum();
+        let triangles = alpha
+            .iter()
+            .map(|g| {
+                let types = g.primitive_types.iter().map(|t| u32::from(*t));
+                triangles_of(&mut types.zip(g.primitive_counts.iter().copied()))
+            })
+            .sum();
+        (alpha.len(), vertices, triangles)
+    } else {
+        let vertices: usize = wc3.iter().map(|g| g.vertex_count()).sum();
+        let triangles = wc3.iter().map(|g| g.triangle_count()).sum();
+        (wc3.len(), vertices, triangles)
+    };
     let _ = writeln!(
         out,
-        "geometry: {} geosets, {vertices} vertices, {triangles} triangles",
-        geosets.len()
+        "geometry: {count} geosets, {vertices} vertices, {triangles} triangles"
     );
-    let sequences = model.sequences();
+    let sequences: Vec<(std::borrow::Cow<str>, [u32; 2], u32)> = model
+        .sequences()
+        .iter()
+        .map(|s| (s.name.to_string_lossy(), s.interval, s.flags))
+        .chain(
+            model
+                .alpha_sequences()
+                .iter()
+                .map(|s| (s.name.to_string_lossy(), s.time, s.flags)),
+        )
+        .collect();
     let _ = writeln!(out, "animations: {}", sequences.len());
-    for s in sequences {
-        let [start, end] = s.interval;
-        let looping = if s.flags & 1 == 0 {
+    for (name, interval, flags) in sequences {
+        let [start, end] = interval;
+        let looping = if flags & 1 == 0 {
             "looping"
         } else {
             "non looping"
         };
         let _ = writeln!(
             out,
-            "  {:<24} {start:>7} .. {end:<7} {:>6} ms, {looping}",
-            s.name.to_string_lossy(),
+            "  {name:<24} {start:>7} .. {end:<7} {:>6} ms, {looping}",
             i64::from(end) - i64::from(start)
         );
     }
