@@ -53,6 +53,9 @@ fn read(dir: &Path) -> Option<(String, String, Measured)> {
     ))
 }
 
+/// The name our rows carry in a group with a peer (`parse (formats)`).
+const OURS: &str = "formats";
+
 fn time(nanos: f64) -> String {
     match nanos {
         n if n >= 1e6 => format!("{:.2} ms", n / 1e6),
@@ -106,6 +109,11 @@ fn main() {
                 rule += "---|";
             }
         }
+        let is_peer = |f: &&String| f.contains(" (") && !f.contains(OURS) && !f.starts_with("copy");
+        for _ in functions.iter().filter(is_peer) {
+            header += " peer / ours |";
+            rule += "---|";
+        }
         println!("{header}\n{rule}");
         for (input, measured) in &inputs {
             let copy = measured.iter().find(|m| m.function.starts_with("copy"));
@@ -122,10 +130,25 @@ fn main() {
                         row += &format!(" {} | {mbs:.0} |", time(m.nanos));
                     }
                     (Some(m), Some(copy)) => {
-                        row += &format!(" {} = {:.2} |", time(m.nanos), m.nanos / copy.nanos)
+                        let mbs = bytes as f64 / m.nanos * 1e3;
+                        let ratio = m.nanos / copy.nanos;
+                        row += &format!(" {}, {mbs:.0} MB/s = {ratio:.2} |", time(m.nanos));
                     }
                     (Some(m), None) => row += &format!(" {} |", time(m.nanos)),
                     (None, _) => row += " |",
+                }
+            }
+            // A peer's time as a multiple of ours: `parse (peer)` against `parse (formats)`.
+            for m in measured {
+                let Some((op, peer)) = m.function.split_once(" (") else {
+                    continue;
+                };
+                let ours = measured
+                    .iter()
+                    .find(|o| o.function == format!("{op} ({OURS})"));
+                if let (Some(ours), false) = (ours, peer.starts_with(OURS)) {
+                    let peer = peer.trim_end_matches(')');
+                    row += &format!(" {op}: {peer} {:.1}x ours |", m.nanos / ours.nanos);
                 }
             }
             println!("{row}");
