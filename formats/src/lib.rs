@@ -3,6 +3,8 @@
 //!
 //! - [`mdx`]: Warcraft III and Reforged models (versions 800 to 1200), typed,
 //!   read and written byte-exact.
+//! - [`mdl`]: the MDL text form of the same models, read and written so that
+//!   MDX -> MDL -> MDX is byte-exact.
 //! - [`adt`] and [`wdt`]: World of Warcraft terrain tiles (ADT v18, monolithic
 //!   and split) and map definitions, typed, read and written byte-exact.
 //! - [`chunks`]: the chunk-level view every format shares (MDX files with
@@ -15,6 +17,7 @@
 
 pub mod adt;
 pub mod chunks;
+pub mod mdl;
 pub mod mdx;
 pub mod sample;
 pub mod wdt;

@@ -1,0 +1,356 @@
+//! The model-wide blocks: `Version`, `Model`, `Sequences`, `GlobalSequences`,
+//! `Textures`, `TextureAnims`, `PivotPoints`, and the shared extent keywords
+//! (`MinimumExtent`, `MaximumExtent`, `BoundsRadius`) and flag words.
+
+use format_core::{FixedStr, Result};
+
+use super::syntax::Stmt;
+use super::tracks::{mdl_tracks, read_into, write_tracks};
+use super::value::{Cx, Out, Value, list, write_list};
+use crate::mdx::texture::TextureAnimationTrack;
+use crate::mdx::{
+    Extent, GlobalSequenceChunk, ModelChunk, PivotPointChunk, Sequence, SequenceChunk, Texture,
+    TextureAnimation, TextureAnimationChunk, TextureChunk, VersionChunk,
+};
+
+/// Writes the extent keywords (all three, so they read back exactly).
+pub(crate) fn write_extent(out: &mut Out, extent: &Extent) {
+    out.field("MinimumExtent", &extent.minimum);
+    out.field("MaximumExtent", &extent.maximum);
+    out.field("BoundsRadius", &extent.bounds_radius);
+}
+
+/// Reads `stmt` into `extent` if it is an extent keyword.
+pub(crate) fn read_extent(stmt: &Stmt, cx: &Cx, extent: &mut Extent) -> Result<bool> {
+    match stmt.key().1 {
+        "MinimumExtent" => extent.minimum = stmt.value(cx)?,
+        "MaximumExtent" => extent.maximum = stmt.value(cx)?,
+        "BoundsRadius" => extent.bounds_radius = stmt.value(cx)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Writes a float unless it is `+0` (the default a reader assumes).
+pub(crate) fn nonzero(out: &mut Out, key: &str, value: f32) {
+    if value.to_bits() != 0 {
+        out.field(key, &value);
+    }
+}
+
+/// Writes the flag words for the bits of `flags` that `table` names, then
+/// `ExtFlags n` with every bit if any bit is left unnamed.
+pub(crate) fn write_flags(out: &mut Out, flags: u32, table: &[(u32, &str)]) {
+    let mut named = 0;
+    for &(bit, word) in table {
+        if flags & bit == bit && bit != 0 {
+            out.flag(word);
+            named |= bit;
+        }
+    }
+    if named != flags {
+        out.field("ExtFlags", &flags);
+    }
+}
+
+/// Reads a flag word of `table` (or `ExtFlags`, which sets all flags) into `flags`.
+pub(crate) fn read_flag(
+    stmt: &Stmt,
+    cx: &Cx,
+    flags: &mut u32,
+    table: &[(u32, &str)],
+) -> Result<bool> {
+    let key = stmt.key().1;
+    if key == "ExtFlags" {
+        *flags = stmt.value(cx)?;
+        return Ok(true);
+    }
+    match table.iter().find(|(_, word)| *word == key) {
+        Some((bit, _)) if stmt.args().is_empty() => {
+            *flags |= bit;
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}
+
+/// `Version { FormatVersion 800 }`
+pub(crate) fn write_version(out: &mut Out, chunk: &VersionChunk) {
+    out.open("Version");
+    out.field("FormatVersion", &chunk.version);
+    out.close();
+}
+
+pub(crate) fn read_version(stmt: &Stmt, cx: &mut Cx) -> Result<VersionChunk> {
+    let (_, body) = stmt.block(cx)?;
+    let mut version = None;
+    for s in body {
+        match s.key().1 {
+            "FormatVersion" => version = Some(s.value(cx)?),
+            _ => cx.unknown(s)?,
+        }
+    }
+    let version = version.ok_or_else(|| cx.error(stmt.pos, "Version has no FormatVersion"))?;
+    cx.version = version;
+    cx.binary_version = version;
+    Ok(VersionChunk { version })
+}
+
+/// `Model "name" { BlendTime, extent, AnimationFile }`
+pub(crate) fn write_model(out: &mut Out, chunk: &ModelChunk) {
+    out.open_named("Model", &chunk.name);
+    out.field("BlendTime", &chunk.blend_time);
+    write_extent(out, &chunk.extent);
+    if chunk.animation_file_name != FixedStr::default() {
+        out.field("AnimationFile", &chunk.animation_file_name);
+    }
+    out.close();
+}
+
+pub(crate) fn read_model(stmt: &Stmt, cx: &mut Cx) -> Result<ModelChunk> {
+    let mut chunk = ModelChunk {
+        name: stmt.name(cx)?,
+        ..ModelChunk::default()
+    };
+    let (_, body) = stmt.block(cx)?;
+    cx.within("Model".into(), |cx| {
+        for s in body {
+            match s.key().1 {
+                "BlendTime" => chunk.blend_time = s.value(cx)?,
+                "AnimationFile" => chunk.animation_file_name = s.value(cx)?,
+                // Object counts: informative, every reader counts the blocks.
+                key if key.starts_with("Num") => {}
+                _ if read_extent(s, cx, &mut chunk.extent)? => {}
+                _ => cx.unknown(s)?,
+            }
+        }
+        Ok(chunk)
+    })
+}
+
+/// `Sequences n { Anim "name" { ... } }`
+pub(crate) fn write_sequences(out: &mut Out, chunk: &SequenceChunk) {
+    out.open(&format!("Sequences {}", chunk.sequences.len()));
+    for s in &chunk.sequences {
+        out.open_named("Anim", &s.name);
+        out.field("Interval", &s.interval);
+        write_flags(out, s.flags, &[(1, "NonLooping")]);
+        nonzero(out, "MoveSpeed", s.move_speed);
+        nonzero(out, "Rarity", s.rarity);
+        if s.sync_point != 0 {
+            out.field("SyncPoint", &s.sync_point);
+        }
+        write_extent(out, &s.extent);
+        out.close();
+    }
+    out.close();
+}
+
+pub(crate) fn read_sequences(stmt: &Stmt, cx: &mut Cx) -> Result<SequenceChunk> {
+    let (count, body) = stmt.block(cx)?;
+    cx.within("Sequences".into(), |cx| {
+        let mut sequences = Vec::new();
+        for s in body {
+            if s.key().1 != "Anim" {
+                cx.unknown(s)?;
+                continue;
+            }
+            let mut sequence = Sequence {
+                name: s.name(cx)?,
+                interval: [0, 0],
+                move_speed: 0.0,
+                flags: 0,
+                rarity: 0.0,
+                sync_point: 0,
+                extent: Extent::default(),
+            };
+            let (_, fields) = s.block(cx)?;
+            cx.within(format!("Anim {}", sequences.len()), |cx| {
+                for f in fields {
+                    match f.key().1 {
+                        "Interval" => sequence.interval = f.value(cx)?,
+                        "MoveSpeed" => sequence.move_speed = f.value(cx)?,
+                        "Rarity" => sequence.rarity = f.value(cx)?,
+                        "SyncPoint" => sequence.sync_point = f.value(cx)?,
+                        _ if read_flag(f, cx, &mut sequence.flags, &[(1, "NonLooping")])? => {}
+                        _ if read_extent(f, cx, &mut sequence.extent)? => {}
+                        _ => cx.unknown(f)?,
+                    }
+                }
+                Ok(())
+            })?;
+            sequences.push(sequence);
+        }
+        if let Some((pos, declared)) = count {
+            cx.count(pos, "sequences", declared, sequences.len())?;
+        }
+        Ok(SequenceChunk { sequences })
+    })
+}
+
+/// `GlobalSequences n { Duration d, }`
+pub(crate) fn write_global_sequences(out: &mut Out, chunk: &GlobalSequenceChunk) {
+    out.open(&format!("GlobalSequences {}", chunk.global_sequences.len()));
+    for d in &chunk.global_sequences {
+        out.field("Duration", d);
+    }
+    out.close();
+}
+
+pub(crate) fn read_global_sequences(stmt: &Stmt, cx: &mut Cx) -> Result<GlobalSequenceChunk> {
+    let (count, body) = stmt.block(cx)?;
+    cx.within("GlobalSequences".into(), |cx| {
+        let mut global_sequences = Vec::new();
+        for s in body {
+            match s.key().1 {
+                "Duration" => global_sequences.push(s.value(cx)?),
+                _ => cx.unknown(s)?,
+            }
+        }
+        if let Some((pos, declared)) = count {
+            cx.count(pos, "global sequences", declared, global_sequences.len())?;
+        }
+        Ok(GlobalSequenceChunk { global_sequences })
+    })
+}
+
+const TEXTURE_FLAGS: &[(u32, &str)] = &[(1, "WrapWidth"), (2, "WrapHeight")];
+
+/// `Textures n { Bitmap { Image, ReplaceableId, WrapWidth, WrapHeight } }`
+pub(crate) fn write_textures(out: &mut Out, chunk: &TextureChunk) {
+    out.open(&format!("Textures {}", chunk.textures.len()));
+    for t in &chunk.textures {
+        out.open("Bitmap");
+        out.field("Image", &t.file_name);
+        if t.replaceable_id != 0 {
+            out.field("ReplaceableId", &t.replaceable_id);
+        }
+        write_flags(out, t.flags, TEXTURE_FLAGS);
+        out.close();
+    }
+    out.close();
+}
+
+pub(crate) fn read_textures(stmt: &Stmt, cx: &mut Cx) -> Result<TextureChunk> {
+    let (count, body) = stmt.block(cx)?;
+    cx.within("Textures".into(), |cx| {
+        let mut textures = Vec::new();
+        for s in body {
+            if s.key().1 != "Bitmap" {
+                cx.unknown(s)?;
+                continue;
+            }
+            let mut texture = Texture {
+                replaceable_id: 0,
+                file_name: FixedStr::default(),
+                flags: 0,
+            };
+            let (_, fields) = s.block(cx)?;
+            cx.within(format!("Bitmap {}", textures.len()), |cx| {
+                for f in fields {
+                    match f.key().1 {
+                        "Image" | "Path" => texture.file_name = f.value(cx)?,
+                        "ReplaceableId" => texture.replaceable_id = f.value(cx)?,
+                        _ if read_flag(f, cx, &mut texture.flags, TEXTURE_FLAGS)? => {}
+                        _ => cx.unknown(f)?,
+                    }
+                }
+                Ok(())
+            })?;
+            textures.push(texture);
+        }
+        if let Some((pos, declared)) = count {
+            cx.count(pos, "textures", declared, textures.len())?;
+        }
+        Ok(TextureChunk { textures })
+    })
+}
+
+mdl_tracks!(TextureAnimationTrack {
+    Translation => "Translation",
+    Rotation => "Rotation",
+    Scaling => "Scaling",
+});
+
+/// `TextureAnims n { TVertexAnim { tracks } }`
+pub(crate) fn write_texture_anims(out: &mut Out, chunk: &TextureAnimationChunk) {
+    out.open(&format!("TextureAnims {}", chunk.animations.len()));
+    for a in &chunk.animations {
+        out.open("TVertexAnim");
+        write_tracks(out, &a.tracks);
+        out.close();
+    }
+    out.close();
+}
+
+pub(crate) fn read_texture_anims(stmt: &Stmt, cx: &mut Cx) -> Result<TextureAnimationChunk> {
+    let (count, body) = stmt.block(cx)?;
+    cx.within("TextureAnims".into(), |cx| {
+        let mut animations = Vec::new();
+        for s in body {
+            if s.key().1 != "TVertexAnim" {
+                cx.unknown(s)?;
+                continue;
+            }
+            let mut animation = TextureAnimation::default();
+            let (_, fields) = s.block(cx)?;
+            cx.within(format!("TVertexAnim {}", animations.len()), |cx| {
+                for f in fields {
+                    if !read_into(f, cx, &mut animation.tracks)? {
+                        cx.unknown(f)?;
+                    }
+                }
+                Ok(())
+            })?;
+            animations.push(animation);
+        }
+        if let Some((pos, declared)) = count {
+            cx.count(pos, "texture animations", declared, animations.len())?;
+        }
+        Ok(TextureAnimationChunk { animations })
+    })
+}
+
+/// `PivotPoints n { { x, y, z }, }`
+pub(crate) fn write_pivots(out: &mut Out, chunk: &PivotPointChunk) {
+    write_list(out, "PivotPoints", &chunk.points);
+}
+
+pub(crate) fn read_pivots(stmt: &Stmt, cx: &mut Cx) -> Result<PivotPointChunk> {
+    cx.within("PivotPoints".into(), |cx| {
+        Ok(PivotPointChunk {
+            points: list(stmt, cx, "pivot points")?,
+        })
+    })
+}
+
+/// Reads a value that may also be written as a word meaning `0xffffffff`
+/// (`GeosetId Multiple`, `GeosetAnimId None`).
+pub(crate) fn id_or_none(stmt: &Stmt, cx: &Cx) -> Result<u32> {
+    match stmt.arg(cx, 0)?.kind {
+        super::syntax::Kind::Word(ref w) if w == "None" || w == "Multiple" => Ok(u32::MAX),
+        _ => stmt.value(cx),
+    }
+}
+
+/// Writes `key value`, or `key word` for `0xffffffff`.
+pub(crate) fn write_id(out: &mut Out, key: &str, value: u32, none: &str) {
+    if value == u32::MAX {
+        out.field(key, &Word(none));
+    } else {
+        out.field(key, &value);
+    }
+}
+
+/// A bare word as a value.
+pub(crate) struct Word<'a>(pub &'a str);
+
+impl Value for Word<'_> {
+    fn read(item: &super::syntax::Item, cx: &Cx) -> Result<Self> {
+        Err(cx.error(item.pos, "a word is only written"))
+    }
+
+    fn write(&self, out: &mut String) {
+        out.push_str(self.0);
+    }
+}
