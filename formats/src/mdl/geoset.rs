@@ -52,7 +52,14 @@ pub(crate) fn write_geoset(out: &mut Out, g: &Geoset) {
         write_list(out, "Tangents", tangents);
     }
     if let Some(skin) = &g.skin {
-        out.open(&format!("SkinWeights {}", skin.len()));
+        // The count is of vertices (8 bytes each), as Reforged tools write it;
+        // a byte count that is not a multiple of 8 is written as is.
+        let count = if skin.len().is_multiple_of(8) {
+            skin.len() / 8
+        } else {
+            skin.len()
+        };
+        out.open(&format!("SkinWeights {count}"));
         for weights in skin.chunks(8) {
             let mut line = String::new();
             for (i, b) in weights.iter().enumerate() {
@@ -193,6 +200,27 @@ fn numbers<T: Value>(body: &[Stmt], cx: &Cx) -> Result<Vec<T>> {
     Ok(out)
 }
 
+/// `SkinWeights n { 4 bone indices, 4 weights, ... }`: `n` counts vertices.
+fn skin_weights(stmt: &Stmt, cx: &Cx) -> Result<Vec<u8>> {
+    let (count, body) = stmt.block(cx)?;
+    let mut bytes = Vec::with_capacity(body.len());
+    for s in body {
+        match s.items.as_slice() {
+            [item] => bytes.push(u8::read(item, cx)?),
+            _ => return Err(cx.error(s.pos, "expected one number per value in SkinWeights")),
+        }
+    }
+    if let Some((pos, declared)) = count {
+        let found = if bytes.len().is_multiple_of(8) && declared != bytes.len() {
+            bytes.len() / 8
+        } else {
+            bytes.len()
+        };
+        cx.count(pos, "skinned vertices", declared, found)?;
+    }
+    Ok(bytes)
+}
+
 /// `Keyword a b { ... }`: the two declared counts and the body.
 fn two_counts<'a>(stmt: &'a Stmt, cx: &Cx) -> Result<([Option<usize>; 2], &'a [Stmt])> {
     let mut counts = [None, None];
@@ -280,7 +308,7 @@ pub(crate) fn read_geoset(stmt: &Stmt, cx: &mut Cx) -> Result<Geoset> {
                 });
             }
             "Tangents" => g.tangents = Some(cx.within(name, |cx| list(s, cx, "tangents"))?),
-            "SkinWeights" => g.skin = Some(cx.within(name, |cx| list(s, cx, "skin bytes"))?),
+            "SkinWeights" => g.skin = Some(cx.within(name, |cx| skin_weights(s, cx))?),
             "VertexGroup" => {
                 g.vertex_groups = cx.within(name, |cx| list(s, cx, "vertex groups"))?
             }

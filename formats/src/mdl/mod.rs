@@ -44,6 +44,8 @@
 //! | a header count that disagrees with its block (`Textures 4` with 5 `Bitmap`s) | error | the block's count |
 //! | a statement no reader knows (an editor's private keyword) | error | skipped |
 //! | a Reforged field in a version without it | error | ignored |
+//! | a float where an integer belongs (`static TextureSlot 5.5`) | error | truncated |
+//! | a `static` value the binary format has no field for (`static Visibility` of an emitter) | error | dropped |
 //!
 //! CRLF line ends, UTF-8 names, comments, a byte-order mark and a missing
 //! `Version` block (read as version 800) are plain MDL, accepted in both modes.
@@ -248,7 +250,7 @@ fn read(text: &str, lenient: bool) -> Result<(Model, Vec<Diagnostic>)> {
         *index += 1;
         cx.within(name, |cx| read_block(s, cx, &mut chunks))?;
     }
-    Ok((Model { chunks }, cx.diagnostics))
+    Ok((Model { chunks }, cx.diagnostics.into_inner()))
 }
 
 fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {

@@ -30,6 +30,13 @@ const NODE_FLAGS: &[(u32, &str)] = &[
     (nf::CAMERA_ANCHORED, "CameraAnchored"),
 ];
 
+/// Other editors' spellings of [`NODE_FLAGS`], read only.
+const NODE_FLAG_ALIASES: &[(u32, &str)] = &[
+    (nf::BILLBOARDED_LOCK_X, "BillboardLockX"),
+    (nf::BILLBOARDED_LOCK_Y, "BillboardLockY"),
+    (nf::BILLBOARDED_LOCK_Z, "BillboardLockZ"),
+];
+
 const DONT_INHERIT: &[(u32, &str)] = &[
     (nf::DONT_INHERIT_TRANSLATION, "Translation"),
     (nf::DONT_INHERIT_ROTATION, "Rotation"),
@@ -111,6 +118,7 @@ impl NodeReader {
             }
             _ => match NODE_FLAGS
                 .iter()
+                .chain(NODE_FLAG_ALIASES)
                 .chain(self.kind.flags)
                 .find(|(_, w)| *w == key)
             {
@@ -143,7 +151,12 @@ pub(crate) fn read_node_block(
     cx.within(name, |cx| {
         for s in body {
             if !field(s, cx)? && !reader.field(s, cx)? {
-                cx.unknown(s)?;
+                if s.key() == (true, "Visibility") {
+                    let done = "dropped it (only a Visibility track has a binary form)";
+                    cx.quirk(s.pos, "`static Visibility` has no binary field", done)?;
+                } else {
+                    cx.unknown(s)?;
+                }
             }
         }
         Ok(())

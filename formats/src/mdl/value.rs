@@ -6,6 +6,7 @@
 //! included), so they read back to the same bits; a NaN other than the quiet
 //! NaN `0x7fc00000` (written `NaN`) is written as its bits, `0x7fc00001`.
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 
 use format_core::{Diagnostic, Error, FixedStr, Result};
@@ -17,7 +18,7 @@ use super::syntax::{Item, Kind, Pos, Stmt, to_hex};
 pub(crate) struct Cx {
     pub path: Vec<String>,
     pub lenient: bool,
-    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics: RefCell<Vec<Diagnostic>>,
     pub version: u32,
     /// The version `ExtChunk`s are decoded with: 0 before the `Version` block,
     /// as in a binary file.
@@ -29,7 +30,7 @@ impl Cx {
         Cx {
             path: Vec::new(),
             lenient,
-            diagnostics: Vec::new(),
+            diagnostics: RefCell::new(Vec::new()),
             version: 800,
             binary_version: 0,
         }
@@ -48,12 +49,12 @@ impl Cx {
 
     /// Something out of spec that real files have: an error in strict mode; in
     /// lenient mode a diagnostic saying what was done.
-    pub fn quirk(&mut self, pos: Pos, message: impl Into<String>, done: &str) -> Result<()> {
+    pub fn quirk(&self, pos: Pos, message: impl Into<String>, done: &str) -> Result<()> {
         let error = self.error(pos, message);
         if !self.lenient {
             return Err(error);
         }
-        self.diagnostics.push(Diagnostic {
+        self.diagnostics.borrow_mut().push(Diagnostic {
             offset: pos.offset,
             message: format!("{error}; {done}"),
         });
@@ -69,7 +70,7 @@ impl Cx {
     }
 
     /// A statement no reader knows: an error, or skipped in lenient mode.
-    pub fn unknown(&mut self, stmt: &Stmt) -> Result<()> {
+    pub fn unknown(&self, stmt: &Stmt) -> Result<()> {
         let what = stmt
             .items
             .first()
@@ -78,7 +79,7 @@ impl Cx {
     }
 
     /// A header count that disagrees with what follows.
-    pub fn count(&mut self, pos: Pos, what: &str, declared: usize, found: usize) -> Result<()> {
+    pub fn count(&self, pos: Pos, what: &str, declared: usize, found: usize) -> Result<()> {
         if declared == found {
             return Ok(());
         }
@@ -260,9 +261,10 @@ macro_rules! integer {
         impl Value for $t {
             fn read(item: &Item, cx: &Cx) -> Result<Self> {
                 let text = number(item, cx, "an integer")?;
-                let wide: i64 = text
-                    .parse()
-                    .map_err(|_| cx.error(item.pos, format!("expected an integer, found {text}")))?;
+                let wide: i64 = match text.parse() {
+                    Ok(wide) => wide,
+                    Err(_) => integer_from_float(item, cx, text)?,
+                };
                 // -1 for "none" is common in place of 0xffffffff.
                 <$t>::try_from(wide)
                     .or_else(|_| i32::try_from(wide).map(|v| v as $t))
@@ -459,6 +461,23 @@ pub(crate) fn raw_of<'a>(stmt: &'a Stmt, cx: &Cx) -> Result<&'a [u8]> {
             format!("expected #\"hex\", found {}", other.kind.describe()),
         )),
     }
+}
+
+/// A float where an integer belongs (`static TextureSlot 5.5`, seen in real
+/// files): an error, or truncated in lenient mode.
+fn integer_from_float(item: &Item, cx: &Cx, text: &str) -> Result<i64> {
+    let error = || cx.error(item.pos, format!("expected an integer, found {text}"));
+    let value: f64 = text.parse().map_err(|_| error())?;
+    if !value.is_finite() || value.abs() > 4_294_967_295.0 {
+        return Err(error());
+    }
+    let truncated = value.trunc() as i64;
+    cx.quirk(
+        item.pos,
+        format!("expected an integer, found {text}"),
+        &format!("truncated it to {truncated}"),
+    )?;
+    Ok(truncated)
 }
 
 /// A list of `{ values }` statements (`Vertices`, `Normals`, `PivotPoints`...),
