@@ -370,6 +370,8 @@ pub(crate) fn read_geoset_anim(stmt: &Stmt, cx: &mut Cx) -> Result<GeosetAnimati
     let mut a = GeosetAnimation {
         alpha: 1.0,
         color: [1.0; 3],
+        // No `GeosetId`: none (what war3mdlx writes to the twin MDX).
+        geoset_id: u32::MAX,
         ..GeosetAnimation::default()
     };
     let (_, body) = stmt.block(cx)?;
