@@ -84,12 +84,15 @@ pub(crate) fn write_version(out: &mut Out, chunk: &VersionChunk) {
 pub(crate) fn read_version(stmt: &Stmt, cx: &mut Cx) -> Result<VersionChunk> {
     let (_, body) = stmt.block(cx)?;
     let mut version = None;
-    for s in body {
-        match s.key().1 {
-            "FormatVersion" => version = Some(s.value(cx)?),
-            _ => cx.unknown(s)?,
+    cx.within("Version".into(), |cx| {
+        for s in body {
+            match s.key().1 {
+                "FormatVersion" => version = Some(s.value(cx)?),
+                _ => cx.unknown(s)?,
+            }
         }
-    }
+        Ok(())
+    })?;
     let version = version.ok_or_else(|| cx.error(stmt.pos, "Version has no FormatVersion"))?;
     cx.version = version;
     cx.binary_version = version;

@@ -242,13 +242,19 @@ fn read(text: &str, lenient: bool) -> Result<(Model, Vec<Diagnostic>)> {
     let tree = syntax::parse(text)?;
     let mut cx = Cx::new(lenient);
     let mut chunks = Vec::new();
+    // Blocks without a name are numbered in the error path (`Geoset 3`);
+    // named ones (`Bone "Root"`) and singletons (`Sequences`) name themselves.
     let mut seen: HashMap<String, usize> = HashMap::new();
     for s in &tree {
         let key = s.key().1;
-        let index = seen.entry(key.to_owned()).or_default();
-        let name = format!("{key} {index}");
-        *index += 1;
-        cx.within(name, |cx| read_block(s, cx, &mut chunks))?;
+        if matches!(key, "Geoset" | "GeosetAnim") {
+            let index = seen.entry(key.to_owned()).or_default();
+            let name = format!("{key} {index}");
+            *index += 1;
+            cx.within(name, |cx| read_block(s, cx, &mut chunks))?;
+        } else {
+            read_block(s, &mut cx, &mut chunks)?;
+        }
     }
     Ok((Model { chunks }, cx.diagnostics.into_inner()))
 }
