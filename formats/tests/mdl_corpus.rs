@@ -13,6 +13,11 @@ const LENIENT: &[(&str, &str)] = &[
         "zf_bang-RibbonEmitter.mdl",
         "the header says 2 keys, the block has 3",
     ),
+    // `NumBones 3` in the Model block of a file of three helpers.
+    (
+        "zf_helper.mdl",
+        "the Model block says NumBones 3, the model has 0",
+    ),
     // The manifest's quirk: "Textures 4" over 5 Bitmap blocks.
     ("zf_cube.mdl", "the header says 4 textures, the block has 5"),
     // `static Visibility` of an emitter, which MDX has no field for.

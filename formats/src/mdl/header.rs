@@ -9,8 +9,8 @@ use super::tracks::{mdl_tracks, read_into, write_tracks};
 use super::value::{Cx, Out, Value, list, write_list};
 use crate::mdx::texture::TextureAnimationTrack;
 use crate::mdx::{
-    Extent, GlobalSequenceChunk, ModelChunk, PivotPointChunk, Sequence, SequenceChunk, Texture,
-    TextureAnimation, TextureAnimationChunk, TextureChunk, VersionChunk,
+    Chunk, Extent, GlobalSequenceChunk, Model, ModelChunk, PivotPointChunk, Sequence,
+    SequenceChunk, Texture, TextureAnimation, TextureAnimationChunk, TextureChunk, VersionChunk,
 };
 
 /// Writes the extent keywords (all three, so they read back exactly).
@@ -99,9 +99,67 @@ pub(crate) fn read_version(stmt: &Stmt, cx: &mut Cx) -> Result<VersionChunk> {
     Ok(VersionChunk { version })
 }
 
-/// `Model "name" { BlendTime, extent, AnimationFile }`
-pub(crate) fn write_model(out: &mut Out, chunk: &ModelChunk) {
+/// The `Num*` keys of the `Model` block and how many objects of each kind
+/// the model has.
+pub(crate) fn object_counts(model: &Model) -> [(&'static str, usize); 10] {
+    let mut counts = [
+        ("NumGeosets", 0),
+        ("NumGeosetAnims", 0),
+        ("NumBones", 0),
+        ("NumLights", 0),
+        ("NumHelpers", 0),
+        ("NumAttachments", 0),
+        ("NumParticleEmitters", 0),
+        ("NumParticleEmitters2", 0),
+        ("NumRibbonEmitters", 0),
+        ("NumEvents", 0),
+    ];
+    for chunk in &model.chunks {
+        let (i, n) = match chunk {
+            Chunk::Geosets(c) => (0, c.geosets.len()),
+            Chunk::GeosetAnimations(c) => (1, c.animations.len()),
+            Chunk::Bones(c) => (2, c.bones.len()),
+            Chunk::Lights(c) => (3, c.lights.len()),
+            Chunk::Helpers(c) => (4, c.helpers.len()),
+            Chunk::Attachments(c) => (5, c.attachments.len()),
+            Chunk::ParticleEmitters(c) => (6, c.emitters.len()),
+            Chunk::ParticleEmitters2(c) => (7, c.emitters.len()),
+            Chunk::RibbonEmitters(c) => (8, c.emitters.len()),
+            Chunk::EventObjects(c) => (9, c.objects.len()),
+            _ => continue,
+        };
+        if let Some((_, count)) = counts.get_mut(i) {
+            *count += n;
+        }
+    }
+    counts
+}
+
+/// Checks the `Num*` counts a `Model` block declared against the objects read.
+pub(crate) fn check_object_counts(cx: &mut Cx, model: &Model) -> Result<()> {
+    let counts = object_counts(model);
+    let declared = std::mem::take(&mut cx.declared);
+    cx.path.push("Model".into());
+    for (pos, key, declared) in &declared {
+        // Other `Num*` keys (`NumCameras`...) are informative.
+        let found = counts.iter().find(|(k, _)| k == key).map(|(_, n)| *n);
+        if let Some(found) = found.filter(|found| found != declared) {
+            let message = format!("the Model block says {key} {declared}, the model has {found}");
+            cx.quirk(*pos, message, "used the objects' count")?;
+        }
+    }
+    cx.path.pop();
+    Ok(())
+}
+
+/// `Model "name" { Num* counts, BlendTime, extent, AnimationFile }`
+pub(crate) fn write_model(out: &mut Out, chunk: &ModelChunk, model: &Model) {
     out.open_named("Model", &chunk.name);
+    for (key, count) in object_counts(model) {
+        if count > 0 {
+            out.field(key, &count);
+        }
+    }
     out.field("BlendTime", &chunk.blend_time);
     write_extent(out, &chunk.extent);
     if chunk.animation_file_name != FixedStr::default() {
@@ -121,8 +179,11 @@ pub(crate) fn read_model(stmt: &Stmt, cx: &mut Cx) -> Result<ModelChunk> {
             match s.key().1 {
                 "BlendTime" => chunk.blend_time = s.value(cx)?,
                 "AnimationFile" => chunk.animation_file_name = s.value(cx)?,
-                // Object counts: informative, every reader counts the blocks.
-                key if key.starts_with("Num") => {}
+                // Object counts, checked once every block is read.
+                key if key.starts_with("Num") => {
+                    let count: u32 = s.value(cx)?;
+                    cx.declared.push((s.pos, key.to_owned(), count as usize));
+                }
                 _ if read_extent(s, cx, &mut chunk.extent)? => {}
                 _ => cx.unknown(s)?,
             }

@@ -42,6 +42,7 @@
 //! | quirk | strict | lenient |
 //! |---|---|---|
 //! | a header count that disagrees with its block (`Textures 4` with 5 `Bitmap`s) | error | the block's count |
+//! | a `Num*` count of the `Model` block that disagrees with the objects | error | the objects' count |
 //! | a statement no reader knows (an editor's private keyword) | error | skipped |
 //! | a Reforged field in a version without it | error | ignored |
 //! | a float where an integer belongs (`static TextureSlot 5.5`) | error | truncated |
@@ -49,7 +50,8 @@
 //!
 //! CRLF line ends, UTF-8 names, comments, a byte-order mark and a missing
 //! `Version` block (read as version 800) are plain MDL, accepted in both modes.
-//! The `Num*` counts of the `Model` block are informative and not checked.
+//! The `Num*` counts of the `Model` block (`NumBones 30`) are checked against
+//! the objects read once the whole file is (other `Num*` keys are informative).
 //!
 //! # The extension: what MDL has no words for
 //!
@@ -113,7 +115,7 @@ pub fn to_string(model: &Model) -> String {
     for chunk in &model.chunks {
         let repeated =
             previous.is_some_and(|p| core::mem::discriminant(p) == core::mem::discriminant(chunk));
-        if !(repeated && is_object_list(chunk)) && write_chunk(&mut out, chunk) {
+        if !(repeated && is_object_list(chunk)) && write_chunk(&mut out, chunk, model) {
             if let Chunk::Version(v) = chunk {
                 version = v.version;
             }
@@ -156,10 +158,10 @@ fn each<T>(out: &mut Out, items: &[T], write: fn(&mut Out, &T)) -> bool {
 }
 
 /// Writes a chunk as MDL blocks; false if MDL has no form for it.
-fn write_chunk(out: &mut Out, chunk: &Chunk) -> bool {
+fn write_chunk(out: &mut Out, chunk: &Chunk, model: &Model) -> bool {
     match chunk {
         Chunk::Version(c) => header::write_version(out, c),
-        Chunk::Model(c) => header::write_model(out, c),
+        Chunk::Model(c) => header::write_model(out, c, model),
         Chunk::Sequences(c) => header::write_sequences(out, c),
         Chunk::GlobalSequences(c) => header::write_global_sequences(out, c),
         Chunk::Textures(c) => header::write_textures(out, c),
@@ -256,7 +258,9 @@ fn read(text: &str, lenient: bool) -> Result<(Model, Vec<Diagnostic>)> {
             read_block(s, &mut cx, &mut chunks)?;
         }
     }
-    Ok((Model { chunks }, cx.diagnostics.into_inner()))
+    let model = Model { chunks };
+    header::check_object_counts(&mut cx, &model)?;
+    Ok((model, cx.diagnostics.into_inner()))
 }
 
 fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {

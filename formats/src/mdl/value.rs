@@ -23,6 +23,8 @@ pub(crate) struct Cx {
     /// The version `ExtChunk`s are decoded with: 0 before the `Version` block,
     /// as in a binary file.
     pub binary_version: u32,
+    /// The `Num*` object counts of the `Model` block, checked at the end.
+    pub declared: Vec<(Pos, String, usize)>,
 }
 
 impl Cx {
@@ -33,6 +35,7 @@ impl Cx {
             diagnostics: RefCell::new(Vec::new()),
             version: 800,
             binary_version: 0,
+            declared: Vec::new(),
         }
     }
 
@@ -277,7 +280,7 @@ macro_rules! integer {
         }
     )*};
 }
-integer!(u32, i32, u8);
+integer!(u32, i32, u8, usize);
 
 impl<T: Value + Default + Copy, const N: usize> Value for [T; N] {
     fn read(item: &Item, cx: &Cx) -> Result<Self> {
