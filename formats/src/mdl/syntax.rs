@@ -55,19 +55,17 @@ struct Lexer<'a> {
     bytes: &'a [u8],
     at: usize,
     line: usize,
-    line_start: usize,
+    /// The column of `at`, in characters, kept up to date by `bump` (so a long
+    /// line costs nothing more per item).
+    column: usize,
 }
 
 impl<'a> Lexer<'a> {
     fn pos(&self) -> Pos {
-        let column = self
-            .text
-            .get(self.line_start..self.at)
-            .map_or(1, |s| s.chars().count() + 1);
         Pos {
             offset: self.at,
             line: self.line,
-            column,
+            column: self.column,
         }
     }
 
@@ -80,9 +78,15 @@ impl<'a> Lexer<'a> {
     }
 
     fn bump(&mut self) {
-        if self.peek() == Some(b'\n') {
-            self.line += 1;
-            self.line_start = self.at + 1;
+        match self.peek() {
+            Some(b'\n') => {
+                self.line += 1;
+                self.column = 1;
+            }
+            // A UTF-8 continuation byte is part of the character before it.
+            Some(b) if b & 0xc0 == 0x80 => {}
+            Some(_) => self.column += 1,
+            None => {}
         }
         self.at += 1;
     }
@@ -237,7 +241,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Stmt>> {
         bytes: text.as_bytes(),
         at: 0,
         line: 1,
-        line_start: 0,
+        column: 1,
     };
     let out = lexer.statements(0)?;
     if lexer.peek().is_some() {
@@ -311,5 +315,23 @@ mod tests {
         assert!(parse("A { B").is_err());
         assert!(parse("}").is_err());
         assert!(parse(&"{".repeat(100)).is_err());
+        // Columns count characters, not bytes.
+        let e = parse("Bone \"闪电\" ?").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 11: unexpected character Some('?')"
+        );
+    }
+
+    #[test]
+    fn a_long_line_costs_linear_time() {
+        // 300 000 items on one line: quadratic column counting would take minutes.
+        let line = format!("Faces {{ {} }}", "1, ".repeat(300_000));
+        let tree = parse(&line).unwrap();
+        let Kind::Group(body) = &tree[0].items[1].kind else {
+            panic!("no group")
+        };
+        assert_eq!(body.len(), 300_000);
+        assert_eq!(body[299_999].pos.column, 9 + 3 * 299_999);
     }
 }
