@@ -6,7 +6,7 @@ use format_core::{FixedStr, Result};
 
 use super::syntax::Stmt;
 use super::tracks::{mdl_tracks, read_into, write_tracks};
-use super::value::{Cx, Out, Value, list, write_list};
+use super::value::{Cx, Out, Value, items, list, write_list};
 use crate::mdx::texture::TextureAnimationTrack;
 use crate::mdx::{
     Chunk, Extent, GlobalSequenceChunk, Model, ModelChunk, PivotPointChunk, Sequence,
@@ -211,45 +211,30 @@ pub(crate) fn write_sequences(out: &mut Out, chunk: &SequenceChunk) {
 }
 
 pub(crate) fn read_sequences(stmt: &Stmt, cx: &mut Cx) -> Result<SequenceChunk> {
-    let (count, body) = stmt.block(cx)?;
-    cx.within("Sequences".into(), |cx| {
-        let mut sequences = Vec::new();
-        for s in body {
-            if s.key().1 != "Anim" {
-                cx.unknown(s)?;
-                continue;
+    let sequences = items(stmt, cx, ("Sequences", "Anim", "sequences"), |s, cx| {
+        let mut sequence = Sequence {
+            name: s.name(cx)?,
+            interval: [0, 0],
+            move_speed: 0.0,
+            flags: 0,
+            rarity: 0.0,
+            sync_point: 0,
+            extent: Extent::default(),
+        };
+        for f in s.block(cx)?.1 {
+            match f.key().1 {
+                "Interval" => sequence.interval = f.value(cx)?,
+                "MoveSpeed" => sequence.move_speed = f.value(cx)?,
+                "Rarity" => sequence.rarity = f.value(cx)?,
+                "SyncPoint" => sequence.sync_point = f.value(cx)?,
+                _ if read_flag(f, cx, &mut sequence.flags, &[(1, "NonLooping")])? => {}
+                _ if read_extent(f, cx, &mut sequence.extent)? => {}
+                _ => cx.unknown(f)?,
             }
-            let mut sequence = Sequence {
-                name: s.name(cx)?,
-                interval: [0, 0],
-                move_speed: 0.0,
-                flags: 0,
-                rarity: 0.0,
-                sync_point: 0,
-                extent: Extent::default(),
-            };
-            let (_, fields) = s.block(cx)?;
-            cx.within(format!("Anim {}", sequences.len()), |cx| {
-                for f in fields {
-                    match f.key().1 {
-                        "Interval" => sequence.interval = f.value(cx)?,
-                        "MoveSpeed" => sequence.move_speed = f.value(cx)?,
-                        "Rarity" => sequence.rarity = f.value(cx)?,
-                        "SyncPoint" => sequence.sync_point = f.value(cx)?,
-                        _ if read_flag(f, cx, &mut sequence.flags, &[(1, "NonLooping")])? => {}
-                        _ if read_extent(f, cx, &mut sequence.extent)? => {}
-                        _ => cx.unknown(f)?,
-                    }
-                }
-                Ok(())
-            })?;
-            sequences.push(sequence);
         }
-        if let Some((pos, declared)) = count {
-            cx.count(pos, "sequences", declared, sequences.len())?;
-        }
-        Ok(SequenceChunk { sequences })
-    })
+        Ok(sequence)
+    })?;
+    Ok(SequenceChunk { sequences })
 }
 
 /// `GlobalSequences n { Duration d, }`
@@ -296,38 +281,23 @@ pub(crate) fn write_textures(out: &mut Out, chunk: &TextureChunk) {
 }
 
 pub(crate) fn read_textures(stmt: &Stmt, cx: &mut Cx) -> Result<TextureChunk> {
-    let (count, body) = stmt.block(cx)?;
-    cx.within("Textures".into(), |cx| {
-        let mut textures = Vec::new();
-        for s in body {
-            if s.key().1 != "Bitmap" {
-                cx.unknown(s)?;
-                continue;
+    let textures = items(stmt, cx, ("Textures", "Bitmap", "textures"), |s, cx| {
+        let mut texture = Texture {
+            replaceable_id: 0,
+            file_name: FixedStr::default(),
+            flags: 0,
+        };
+        for f in s.block(cx)?.1 {
+            match f.key().1 {
+                "Image" | "Path" => texture.file_name = f.value(cx)?,
+                "ReplaceableId" => texture.replaceable_id = f.value(cx)?,
+                _ if read_flag(f, cx, &mut texture.flags, TEXTURE_FLAGS)? => {}
+                _ => cx.unknown(f)?,
             }
-            let mut texture = Texture {
-                replaceable_id: 0,
-                file_name: FixedStr::default(),
-                flags: 0,
-            };
-            let (_, fields) = s.block(cx)?;
-            cx.within(format!("Bitmap {}", textures.len()), |cx| {
-                for f in fields {
-                    match f.key().1 {
-                        "Image" | "Path" => texture.file_name = f.value(cx)?,
-                        "ReplaceableId" => texture.replaceable_id = f.value(cx)?,
-                        _ if read_flag(f, cx, &mut texture.flags, TEXTURE_FLAGS)? => {}
-                        _ => cx.unknown(f)?,
-                    }
-                }
-                Ok(())
-            })?;
-            textures.push(texture);
         }
-        if let Some((pos, declared)) = count {
-            cx.count(pos, "textures", declared, textures.len())?;
-        }
-        Ok(TextureChunk { textures })
-    })
+        Ok(texture)
+    })?;
+    Ok(TextureChunk { textures })
 }
 
 mdl_tracks!(TextureAnimationTrack {
@@ -348,31 +318,17 @@ pub(crate) fn write_texture_anims(out: &mut Out, chunk: &TextureAnimationChunk) 
 }
 
 pub(crate) fn read_texture_anims(stmt: &Stmt, cx: &mut Cx) -> Result<TextureAnimationChunk> {
-    let (count, body) = stmt.block(cx)?;
-    cx.within("TextureAnims".into(), |cx| {
-        let mut animations = Vec::new();
-        for s in body {
-            if s.key().1 != "TVertexAnim" {
-                cx.unknown(s)?;
-                continue;
+    let what = ("TextureAnims", "TVertexAnim", "texture animations");
+    let animations = items(stmt, cx, what, |s, cx| {
+        let mut animation = TextureAnimation::default();
+        for f in s.block(cx)?.1 {
+            if !read_into(f, cx, &mut animation.tracks)? {
+                cx.unknown(f)?;
             }
-            let mut animation = TextureAnimation::default();
-            let (_, fields) = s.block(cx)?;
-            cx.within(format!("TVertexAnim {}", animations.len()), |cx| {
-                for f in fields {
-                    if !read_into(f, cx, &mut animation.tracks)? {
-                        cx.unknown(f)?;
-                    }
-                }
-                Ok(())
-            })?;
-            animations.push(animation);
         }
-        if let Some((pos, declared)) = count {
-            cx.count(pos, "texture animations", declared, animations.len())?;
-        }
-        Ok(TextureAnimationChunk { animations })
-    })
+        Ok(animation)
+    })?;
+    Ok(TextureAnimationChunk { animations })
 }
 
 /// `PivotPoints n { { x, y, z }, }`

@@ -9,7 +9,7 @@ use super::syntax::{Kind, Stmt};
 use super::tracks::{
     mdl_tracks, read_into, read_tail, read_track, write_tail, write_track, write_tracks,
 };
-use super::value::{Cx, Out};
+use super::value::{Cx, Out, items};
 use crate::mdx::material::shading_flags as sf;
 use crate::mdx::{FilterMode, Fresnel, Layer, LayerTrack, Material, MaterialChunk, TextureEntry};
 
@@ -120,22 +120,9 @@ fn write_layer(out: &mut Out, layer: &Layer) {
 }
 
 pub(crate) fn read_materials(stmt: &Stmt, cx: &mut Cx) -> Result<MaterialChunk> {
-    let (count, body) = stmt.block(cx)?;
-    cx.within("Materials".into(), |cx| {
-        let mut materials = Vec::new();
-        for s in body {
-            if s.key().1 != "Material" {
-                cx.unknown(s)?;
-                continue;
-            }
-            let name = format!("Material {}", materials.len());
-            materials.push(cx.within(name, |cx| read_material(s, cx))?);
-        }
-        if let Some((pos, declared)) = count {
-            cx.count(pos, "materials", declared, materials.len())?;
-        }
-        Ok(MaterialChunk { materials })
-    })
+    let what = ("Materials", "Material", "materials");
+    let materials = items(stmt, cx, what, read_material)?;
+    Ok(MaterialChunk { materials })
 }
 
 fn read_material(stmt: &Stmt, cx: &mut Cx) -> Result<Material> {

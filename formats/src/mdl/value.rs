@@ -500,6 +500,33 @@ pub(crate) fn list<T: Value>(stmt: &Stmt, cx: &mut Cx, what: &str) -> Result<Vec
     Ok(out)
 }
 
+/// Reads `Block n { Item { ... } Item { ... } }` (`Sequences`/`Anim`,
+/// `Textures`/`Bitmap`, ...): `read` reads each item inside the path
+/// `Block > Item i`, and `n` is checked against the items.
+pub(crate) fn items<T>(
+    stmt: &Stmt,
+    cx: &mut Cx,
+    (block, item, what): (&str, &str, &str),
+    mut read: impl FnMut(&Stmt, &mut Cx) -> Result<T>,
+) -> Result<Vec<T>> {
+    let (count, body) = stmt.block(cx)?;
+    cx.within(block.into(), |cx| {
+        let mut out = Vec::new();
+        for s in body {
+            if s.key().1 != item {
+                cx.unknown(s)?;
+                continue;
+            }
+            let name = format!("{item} {}", out.len());
+            out.push(cx.within(name, |cx| read(s, cx))?);
+        }
+        if let Some((pos, declared)) = count {
+            cx.count(pos, what, declared, out.len())?;
+        }
+        Ok(out)
+    })
+}
+
 /// Writes `Keyword count { values }`, one value per line.
 pub(crate) fn write_list<T: Value>(out: &mut Out, key: &str, items: &[T]) {
     out.open(&format!("{key} {}", items.len()));
