@@ -124,9 +124,22 @@ fn facts(model: &Model, skip: &[&str], names: fn(&[u8]) -> String) -> Facts {
     let material = |id: u32| {
         let m = model.materials().get(id as usize);
         let layers = m.map(|m| {
-            m.layers
-                .iter()
-                .map(|l| format!("{:?} {:?}", l.filter_mode, texture(l.texture_id)))
+            m.layers.iter().map(|l| {
+                // From 1100 on the texture list decides (the old id is vestigial).
+                let textures: Vec<_> = match &l.textures {
+                    Some(list) => list
+                        .iter()
+                        .map(|e| (texture(e.texture_id), e.slot))
+                        .collect(),
+                    None => vec![(texture(l.texture_id), 0)],
+                };
+                let reforged = (l.emissive_gain, l.fresnel, l.shader_type_id);
+                format!(
+                    "{:?} {textures:?} {reforged:?} {} tracks",
+                    l.filter_mode,
+                    l.tracks.len()
+                )
+            })
         });
         layers
             .map(|l| l.collect::<Vec<_>>().join(" + "))

@@ -1,6 +1,7 @@
 //! `Materials n { Material { Layer { ... } } }`, with the Reforged layer
 //! fields (`EmissiveGain`, the fresnel values, `ShaderTypeId`) and the v1100
-//! texture list (`TextureEntry` blocks).
+//! texture list (`TextureEntries n` and `TextureEntry` blocks; without them,
+//! as Retera's tools write v1100, the layer's `TextureID` is its one texture).
 
 use format_core::{FixedStr, Result};
 
@@ -49,6 +50,13 @@ mdl_tracks!(LayerTrack {
     FresnelAlpha => "FresnelOpacity" | "FresnelAlpha",
     FresnelTeamColor => "FresnelTeamColor",
 });
+
+/// The fresnel values Reforged files have when nothing sets them.
+const DEFAULT_FRESNEL: Fresnel = Fresnel {
+    color: [1.0; 3],
+    opacity: 0.0,
+    team_color: 0.0,
+};
 
 /// `Materials n { Material { ... } }`
 pub(crate) fn write_materials(out: &mut Out, chunk: &MaterialChunk) {
@@ -105,6 +113,10 @@ fn write_layer(out: &mut Out, layer: &Layer) {
     }
     if let Some(id) = &layer.shader_type_id {
         out.field("ShaderTypeId", id);
+    }
+    if let Some(entries) = &layer.textures {
+        // Says that the texture list is given (even empty), not derived.
+        out.field("TextureEntries", &entries.len());
     }
     for entry in layer.textures.iter().flatten() {
         out.open("TextureEntry");
@@ -172,26 +184,32 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
         coord_id: 0,
         alpha: 1.0,
         emissive_gain: (version >= 900).then_some(1.0),
-        fresnel: (version >= 1000).then(Fresnel::default),
+        fresnel: (version >= 1000).then_some(DEFAULT_FRESNEL),
         shader_type_id: (version >= 1100).then_some(0),
         textures: (version >= 1100).then(Vec::new),
         tracks: Vec::new(),
     };
     let (_, body) = stmt.block(cx)?;
+    let mut entries = None;
     for s in body {
         if read_into(s, cx, &mut layer.tracks)? {
             continue;
         }
         match s.key().1 {
+            "TextureEntries" => entries = Some((s.pos, s.value::<usize>(cx)?)),
             "FilterMode" => layer.filter_mode = filter_mode(s, cx)?,
             "TextureID" => layer.texture_id = s.value(cx)?,
             "TVertexAnimId" => layer.texture_animation_id = s.value(cx)?,
             "CoordId" => layer.coord_id = s.value(cx)?,
             "Alpha" => layer.alpha = s.value(cx)?,
             "EmissiveGain" => layer.emissive_gain = Some(s.value(cx)?),
-            "FresnelColor" => layer.fresnel.get_or_insert_default().color = s.value(cx)?,
-            "FresnelOpacity" => layer.fresnel.get_or_insert_default().opacity = s.value(cx)?,
-            "FresnelTeamColor" => layer.fresnel.get_or_insert_default().team_color = s.value(cx)?,
+            "FresnelColor" => layer.fresnel.get_or_insert(DEFAULT_FRESNEL).color = s.value(cx)?,
+            "FresnelOpacity" => {
+                layer.fresnel.get_or_insert(DEFAULT_FRESNEL).opacity = s.value(cx)?
+            }
+            "FresnelTeamColor" => {
+                layer.fresnel.get_or_insert(DEFAULT_FRESNEL).team_color = s.value(cx)?
+            }
             "ShaderTypeId" => layer.shader_type_id = Some(s.value(cx)?),
             "TextureEntry" => {
                 let entry = read_entry(s, cx)?;
@@ -207,6 +225,27 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
             _ if read_flag(s, cx, &mut layer.shading_flags, SHADING_FLAGS)? => {}
             _ => cx.unknown(s)?,
         }
+    }
+    if let (Some(list), Some((pos, declared))) = (&layer.textures, entries) {
+        cx.count(pos, "texture entries", declared, list.len())?;
+    }
+    let listed = entries.is_some() || layer.textures.as_ref().is_some_and(|l| !l.is_empty());
+    if version >= 1100 && !listed {
+        // Retera's Reforged MDL: the layer's `TextureID` is its one texture
+        // (slot 0); the binary layer keeps 0 in the old field.
+        let at = layer
+            .tracks
+            .iter()
+            .position(|t| matches!(t, LayerTrack::TextureId(_)));
+        let texture_id_track = match at.map(|i| layer.tracks.remove(i)) {
+            Some(LayerTrack::TextureId(track)) => Some(track),
+            _ => None,
+        };
+        layer.textures = Some(vec![TextureEntry {
+            texture_id: std::mem::take(&mut layer.texture_id),
+            slot: 0,
+            texture_id_track,
+        }]);
     }
     // The fields the version does not have, whatever the text said.
     if version < 900 {
