@@ -61,29 +61,44 @@ impl Facts {
         let key = format!("{kind} {}", node.object_id);
         self.text(format!("{key} name"), (self.1)(node.name.text()));
         self.text(format!("{key} parent"), node.parent_id as i32);
-        // Tracks by tag (their order is writer-specific, MDX_VERSIONS.md §8.5).
-        let mut tracks: Vec<String> = node.tracks.iter().map(track_summary).collect();
-        tracks.sort();
-        self.text(format!("{key} tracks"), tracks.join(" "));
+        // Tracks by tag (their order is writer-specific, MDX_VERSIONS.md §8.5):
+        // tag, interpolation, frames, then the values and tangents.
+        let mut tracks: Vec<(String, Vec<f64>)> = node.tracks.iter().map(track_summary).collect();
+        tracks.sort_by(|a, b| a.0.cmp(&b.0));
+        for (summary, values) in tracks {
+            let tag = summary.get(..4).unwrap_or_default().to_owned();
+            self.text(format!("{key} track"), summary);
+            self.numbers(&format!("{key} {tag} values"), values);
+        }
     }
 }
 
-fn track_summary(track: &formats::mdx::NodeTrack) -> String {
+fn track_summary(track: &formats::mdx::NodeTrack) -> (String, Vec<f64>) {
     use formats::mdx::NodeTrack;
-    fn keys<const N: usize>(t: &formats::mdx::Track<[f32; N]>) -> String {
+    fn keys<const N: usize>(tag: &str, t: &formats::mdx::Track<[f32; N]>) -> (String, Vec<f64>) {
         let frames: Vec<String> = t.keys.iter().map(|k| k.frame.to_string()).collect();
-        format!(
-            "{} keys {:?} at {}",
-            t.keys.len(),
+        let summary = format!(
+            "{tag} {:?} {} at {}",
             t.interpolation_type,
+            t.global_sequence_id,
             frames.join(",")
-        )
+        );
+        let mut values = Vec::new();
+        for k in &t.keys {
+            for v in [Some(&k.value), k.in_tan.as_ref(), k.out_tan.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                values.extend(v.iter().map(|&x| f64::from(x)));
+            }
+        }
+        (summary, values)
     }
     match track {
-        NodeTrack::Translation(t) => format!("KGTR {}", keys(t)),
-        NodeTrack::Rotation(t) => format!("KGRT {}", keys(t)),
-        NodeTrack::Scaling(t) => format!("KGSC {}", keys(t)),
-        NodeTrack::Unknown(tail) => format!("{}", tail.tag),
+        NodeTrack::Translation(t) => keys("KGTR", t),
+        NodeTrack::Rotation(t) => keys("KGRT", t),
+        NodeTrack::Scaling(t) => keys("KGSC", t),
+        NodeTrack::Unknown(tail) => (format!("{}", tail.tag), Vec::new()),
     }
 }
 
