@@ -80,3 +80,14 @@ fn bad_input_is_an_error_not_a_panic() {
         let _ = formats::mdl::from_str_lenient(text);
     }
 }
+
+#[test]
+fn a_version_in_an_ext_chunk_sets_the_version() {
+    // `VERS` 1000 in binary, then a geoset: read with the 1000 layout (a LOD).
+    let text = "ExtChunk #\"5645525304000000e8030000\",\nGeoset {\n}\n";
+    let model = formats::mdl::from_str(text).unwrap();
+    assert_eq!(model.version(), 1000);
+    assert_eq!(model.geosets()[0].lod, Some(0));
+    let again = formats::mdl::from_str(&formats::mdl::to_string(&model)).unwrap();
+    assert_eq!(again, model);
+}

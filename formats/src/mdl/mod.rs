@@ -307,6 +307,11 @@ fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {
             let ctx = Context::new().with_version(cx.binary_version);
             let chunk: Chunk = format_core::decode(bytes, ctx)
                 .map_err(|e| cx.error(s.pos, format!("ExtChunk does not decode: {e}")))?;
+            // A `VERS` in binary sets the version as a `Version` block would.
+            if let Chunk::Version(v) = &chunk {
+                cx.version = v.version;
+                cx.binary_version = v.version;
+            }
             chunks.push(chunk);
         }
         _ => cx.unknown(s)?,
