@@ -91,3 +91,16 @@ fn a_version_in_an_ext_chunk_sets_the_version() {
     let again = formats::mdl::from_str(&formats::mdl::to_string(&model)).unwrap();
     assert_eq!(again, model);
 }
+
+#[test]
+fn a_reforged_value_in_an_older_version_is_strict_error_lenient_drop() {
+    let text = "Version {\n\tFormatVersion 800,\n}\nGeoset {\n\tLevelOfDetail 1,\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Geoset 0: line 5, column 2: version 800 has no `LevelOfDetail` (from 900 on)"
+    );
+    let (model, diagnostics) = formats::mdl::from_str_lenient(text).unwrap();
+    assert_eq!(model.geosets()[0].lod, None);
+    assert!(diagnostics[0].message.ends_with("; dropped it"));
+}

@@ -295,9 +295,13 @@ pub(crate) fn read_geoset(stmt: &Stmt, cx: &mut Cx) -> Result<Geoset> {
         ..Geoset::default()
     };
     let (_, body) = stmt.block(cx)?;
+    let mut reforged = None;
     for s in body {
         let key = s.key().1;
         let name = key.to_owned();
+        if matches!(key, "Tangents" | "SkinWeights" | "LevelOfDetail" | "Name") {
+            reforged.get_or_insert((s.pos, name.clone()));
+        }
         match key {
             "Vertices" => g.vertex_positions = cx.within(name, |cx| list(s, cx, "vertices"))?,
             "Normals" => g.vertex_normals = cx.within(name, |cx| list(s, cx, "normals"))?,
@@ -339,6 +343,7 @@ pub(crate) fn read_geoset(stmt: &Stmt, cx: &mut Cx) -> Result<Geoset> {
             _ => cx.unknown(s)?,
         }
     }
+    cx.not_in_version(reforged, 900)?;
     if version <= 800 {
         g.lod = None;
         g.lod_name = None;

@@ -157,7 +157,7 @@ fn read_material(stmt: &Stmt, cx: &mut Cx) -> Result<Material> {
                     None => cx.quirk(
                         s.pos,
                         format!("version {version} has no material shader"),
-                        "ignored it",
+                        "dropped it",
                     )?,
                 }
             }
@@ -191,9 +191,17 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
     };
     let (_, body) = stmt.block(cx)?;
     let mut entries = None;
+    let (mut since_900, mut since_1100) = (None, None);
     for s in body {
         if read_into(s, cx, &mut layer.tracks)? {
             continue;
+        }
+        let key = s.key().1;
+        if key == "EmissiveGain" || key.starts_with("Fresnel") {
+            since_900.get_or_insert((s.pos, key.to_owned()));
+        }
+        if key == "ShaderTypeId" {
+            since_1100.get_or_insert((s.pos, key.to_owned()));
         }
         match s.key().1 {
             "TextureEntries" => entries = Some((s.pos, s.value::<usize>(cx)?)),
@@ -218,7 +226,7 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
                     None => cx.quirk(
                         s.pos,
                         format!("version {version} layers have no texture list"),
-                        "ignored it",
+                        "dropped it",
                     )?,
                 }
             }
@@ -247,7 +255,9 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
             texture_id_track,
         }]);
     }
-    // The fields the version does not have, whatever the text said.
+    // The fields the version does not have.
+    cx.not_in_version(since_900, 900)?;
+    cx.not_in_version(since_1100, 1100)?;
     if version < 900 {
         layer.emissive_gain = None;
         layer.fresnel = None;

@@ -44,7 +44,7 @@
 //! | a header count that disagrees with its block (`Textures 4` with 5 `Bitmap`s) | error | the block's count |
 //! | a `Num*` count of the `Model` block that disagrees with the objects | error | the objects' count |
 //! | a statement no reader knows (an editor's private keyword) | error | skipped |
-//! | a Reforged field in a version without it | error | ignored |
+//! | a Reforged value in a version without it (`LevelOfDetail`, `Tangents`, `EmissiveGain`, fresnel, `ShaderTypeId`, `ShadowIntensity`, a material `Shader` outside 900 and 1000, `TextureEntry` before 1100) | error | dropped |
 //! | a float where an integer belongs (`static TextureSlot 5.5`) | error | truncated |
 //! | a `static` value the binary format has no field for (`static Visibility` of an emitter) | error | dropped |
 //!
@@ -63,12 +63,13 @@
 //! |---|---|
 //! | a chunk MDL has no block for (unknown chunks like `MDVI`, `SNDS`, a chunk of objects with no objects, a second chunk of one kind right after the first, any `Chunk` variant added later) | `ExtChunk #"<hex of tag, size and body>",` at its place in the chunk order |
 //! | an unknown sub-chunk and the rest of its object ([`UnknownTail`](format_core::UnknownTail)) | `ExtTail #"<hex>",` in the object (`ExtNodeTail` for the node's own) at its place in the track list |
-//! | a `char[N]` with bytes after its NUL, no NUL, invalid UTF-8 or a `"` | `#"<hex of the bytes, trailing zeros dropped>"` instead of `"text"` |
+//! | a `char[N]` with bytes after its NUL, invalid UTF-8, a `"` or a line break | `#"<hex of the bytes, trailing zeros dropped>"` instead of `"text"` |
 //! | a NaN other than `0x7fc00000` | its bits, `0x7fc00001` |
 //! | flag bits no word names | `ExtFlags n` (textures, materials, layers, sequences, geosets, geoset animations), `ExtNodeFlags n` (nodes) |
 //! | values no word names | `FilterMode n`, `LightType n`, `Interpolation n`, `ExtFilterMode n`, `ExtHeadOrTail n`, `ExtSquirt n` |
 //! | face or matrix groups whose counts do not add up | `ExtFaceTypeGroups`, `ExtFaceGroups`, `ExtFaces`, `ExtMatrixGroups`, `ExtMatrixIndices` lists |
 //! | light tracks stored after the `LITE` chunk (`MDX_VERSIONS.md` §8.3) | `ExtTracksAfterChunk { tracks }` in the light |
+//! | a v1100 layer's texture list, which may be empty | `TextureEntries n` before its `TextureEntry` blocks (without it, the layer's `TextureID` is its one texture, as Retera's tools write it) |
 //!
 //! Floats are written in the shortest form that reads back to the same bits
 //! (`0.1`, `-0`, `inf`, `1e-45`).

@@ -268,6 +268,7 @@ pub(crate) fn write_light(out: &mut Out, light: &Light) {
 }
 
 pub(crate) fn read_light(stmt: &Stmt, cx: &mut Cx) -> Result<Light> {
+    let mut shadow_at = None;
     let mut light = Light {
         node: placeholder(),
         light_type: LightType::Omni,
@@ -305,7 +306,10 @@ pub(crate) fn read_light(stmt: &Stmt, cx: &mut Cx) -> Result<Light> {
             "Intensity" => light.intensity = s.value(cx)?,
             "AmbColor" | "AmbientColor" => light.ambient_color = s.value(cx)?,
             "AmbIntensity" | "AmbientIntensity" => light.ambient_intensity = s.value(cx)?,
-            "ShadowIntensity" => light.shadow_intensity = Some(s.value(cx)?),
+            "ShadowIntensity" => {
+                light.shadow_intensity = Some(s.value(cx)?);
+                shadow_at = Some((s.pos, "ShadowIntensity".to_owned()));
+            }
             "ExtTracksAfterChunk" => {
                 let (_, body) = s.block(cx)?;
                 for t in body {
@@ -319,6 +323,7 @@ pub(crate) fn read_light(stmt: &Stmt, cx: &mut Cx) -> Result<Light> {
         Ok(true)
     })?;
     light.node = node;
+    cx.not_in_version(shadow_at, 1200)?;
     if cx.version < 1200 {
         light.shadow_intensity = None;
     }

@@ -81,6 +81,18 @@ impl Cx {
         self.quirk(stmt.pos, format!("unknown statement {what}"), "skipped it")
     }
 
+    /// A value the version has no field for (`LevelOfDetail` in 800): an
+    /// error, or dropped in lenient mode.
+    pub fn not_in_version(&self, seen: Option<(Pos, String)>, since: u32) -> Result<()> {
+        match seen {
+            Some((pos, key)) if self.version < since => {
+                let message = format!("version {} has no `{key}` (from {since} on)", self.version);
+                self.quirk(pos, message, "dropped it")
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// A header count that disagrees with what follows.
     pub fn count(&self, pos: Pos, what: &str, declared: usize, found: usize) -> Result<()> {
         if declared == found {
