@@ -98,9 +98,17 @@ fn a_reforged_value_in_an_older_version_is_strict_error_lenient_drop() {
     let e = formats::mdl::from_str(text).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "Geoset 0: line 5, column 2: version 800 has no `LevelOfDetail` (from 900 on)"
+        "Geoset 0: line 5, column 2: version 800 has no `LevelOfDetail` (from 801 on)"
     );
     let (model, diagnostics) = formats::mdl::from_str_lenient(text).unwrap();
     assert_eq!(model.geosets()[0].lod, None);
     assert!(diagnostics[0].message.ends_with("; dropped it"));
+    // Found by the fuzzer: any version above 800 has them (`version > 800`).
+    let text = text.replace("800", "815");
+    let model = formats::mdl::from_str(&text).unwrap();
+    assert_eq!(model.geosets()[0].lod, Some(1));
+    assert_eq!(
+        formats::mdl::from_str(&formats::mdl::to_string(&model)).unwrap(),
+        model
+    );
 }

@@ -343,7 +343,8 @@ pub(crate) fn read_geoset(stmt: &Stmt, cx: &mut Cx) -> Result<Geoset> {
             _ => cx.unknown(s)?,
         }
     }
-    cx.not_in_version(reforged, 900)?;
+    // `if (version > 800)` in the binary layout.
+    cx.not_in_version(reforged, 801)?;
     if version <= 800 {
         g.lod = None;
         g.lod_name = None;
