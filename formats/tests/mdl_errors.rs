@@ -112,3 +112,15 @@ fn a_reforged_value_in_an_older_version_is_strict_error_lenient_drop() {
         model
     );
 }
+
+#[test]
+fn a_texture_list_before_1100_is_strict_error() {
+    let text = "Version {\n\tFormatVersion 1000,\n}\nMaterials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tTextureEntries 0,\n\t\t}\n\t}\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Materials > Material 0 > Layer 0: line 7, column 4: version 1000 has no `TextureEntries` (from 1100 on)"
+    );
+    let (model, _) = formats::mdl::from_str_lenient(text).unwrap();
+    assert_eq!(model.materials()[0].layers[0].textures, None);
+}

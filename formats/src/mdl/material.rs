@@ -200,7 +200,7 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
         if key == "EmissiveGain" || key.starts_with("Fresnel") {
             since_900.get_or_insert((s.pos, key.to_owned()));
         }
-        if key == "ShaderTypeId" {
+        if key == "ShaderTypeId" || key == "TextureEntries" {
             since_1100.get_or_insert((s.pos, key.to_owned()));
         }
         match s.key().1 {
