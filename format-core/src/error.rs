@@ -175,6 +175,31 @@ pub enum ErrorKind {
         /// What disagrees with what.
         message: Cow<'static, str>,
     },
+    /// A text format (MDL) that does not parse: where, in which block, and why.
+    /// Displays as one line, e.g.
+    /// `Geoset 3 > Vertices: line 120, column 7: expected a number, found "}"`.
+    #[error("{}line {line}, column {column}: {message}", block_prefix(.block))]
+    Text {
+        /// Byte offset in the text.
+        offset: usize,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// The path of blocks, outermost first (`Geoset 3 > Vertices`); may be empty.
+        block: String,
+        /// What is wrong.
+        message: Cow<'static, str>,
+    },
+}
+
+/// `"Geoset 3 > Vertices: "`, or nothing for an empty block path.
+fn block_prefix(block: &str) -> String {
+    if block.is_empty() {
+        String::new()
+    } else {
+        alloc::format!("{block}: ")
+    }
 }
 
 impl ErrorKind {
@@ -192,7 +217,8 @@ impl ErrorKind {
             | ErrorKind::CountTooLarge { offset, .. }
             | ErrorKind::TrailingBytes { offset, .. }
             | ErrorKind::InvalidValue { offset, .. }
-            | ErrorKind::Inconsistent { offset, .. } => *offset,
+            | ErrorKind::Inconsistent { offset, .. }
+            | ErrorKind::Text { offset, .. } => *offset,
         }
     }
 }
@@ -261,6 +287,34 @@ impl Error {
     pub fn inconsistent(offset: usize, message: impl Into<Cow<'static, str>>) -> Self {
         Error::new(ErrorKind::Inconsistent {
             offset,
+            message: message.into(),
+        })
+    }
+
+    /// An [`ErrorKind::Text`]: a text format error at `line`, `column` (both
+    /// 1-based, byte `offset`) inside the blocks `block` (`Geoset 3 > Vertices`).
+    ///
+    /// ```
+    /// use format_core::Error;
+    /// let e = Error::text(2301, 120, 7, "Geoset 3 > Vertices", "expected a number, found \"}\"");
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "Geoset 3 > Vertices: line 120, column 7: expected a number, found \"}\""
+    /// );
+    /// ```
+    #[cold]
+    pub fn text(
+        offset: usize,
+        line: usize,
+        column: usize,
+        block: impl Into<String>,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        Error::new(ErrorKind::Text {
+            offset,
+            line,
+            column,
+            block: block.into(),
             message: message.into(),
         })
     }

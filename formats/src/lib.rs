@@ -4,6 +4,8 @@
 //! - [`mdx`]: Warcraft III and Reforged models (versions 800 to 1200) and WoW
 //!   alpha models (1300 to 1500, [`mdx::alpha`]), typed,
 //!   read and written byte-exact.
+//! - [`mdl`]: the MDL text form of the same models, read and written so that
+//!   MDX -> MDL -> MDX is byte-exact.
 //! - [`adt`] and [`wdt`]: World of Warcraft terrain tiles (ADT v18, monolithic
 //!   and split) and map definitions, typed, read and written byte-exact.
 //! - [`chunks`]: the chunk-level view every format shares (MDX files with
@@ -19,6 +21,7 @@
 
 pub mod adt;
 pub mod chunks;
+pub mod mdl;
 pub mod mdx;
 pub mod render;
 pub mod sample;

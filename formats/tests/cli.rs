@@ -62,6 +62,14 @@ fn info_on_a_wow_alpha_model() {
 }
 
 #[test]
+fn info_on_mdl_text_shows_the_model_as_mdx_chunks() {
+    let Some(stdout) = succeeds_in_corpus(&["info", "mdl/zf_bone.mdl"]) else {
+        return;
+    };
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
 fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
     let Some(stdout) = succeeds_in_corpus(&["info", "mdx/amisd_nwdg32.mdx"]) else {
         return;

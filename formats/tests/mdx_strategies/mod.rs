@@ -19,6 +19,10 @@
 //! are often given the values real files have when unused (emissive gain 1,
 //! the default fresnel, LOD 0, shadow intensity 0.4, ...), so that converting
 //! down sometimes succeeds.
+//!
+//! Shared by several test crates (`mdx_proptest`, `mdl_proptest`), each using
+//! part of it.
+#![allow(dead_code, unused_imports)]
 
 mod alpha;
 mod geometry;

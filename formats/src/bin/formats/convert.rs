@@ -18,15 +18,6 @@ pub fn run(
     let out_kind = Kind::of_path(output)
         .ok_or_else(|| format!("{}: the extension says no format", output.display()))?;
     let (in_kind, data) = kind::open(input)?;
-    for k in [in_kind, out_kind] {
-        if let Some(why) = k.unsupported() {
-            return Err(format!(
-                "cannot convert {} to {}: {why}",
-                input.display(),
-                output.display()
-            ));
-        }
-    }
     let name = input.display();
     let loaded = kind::read(in_kind, &data).map_err(|e| format!("{name}: {e}"))?;
     let Document::Mdx(mut model) = loaded.document else {

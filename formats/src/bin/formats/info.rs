@@ -15,7 +15,12 @@ use crate::kind::{Document, Kind, Loaded};
 /// The whole report for one file.
 pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
     let mut out = String::new();
-    let chunks = ChunkFile::from_bytes(data).ok();
+    // MDL text has no chunks: the table shows those of the same model as MDX.
+    let binary = match (kind, &loaded.document) {
+        (Kind::Mdl, Document::Mdx(model)) => model.to_bytes().ok(),
+        _ => None,
+    };
+    let chunks = ChunkFile::from_bytes(binary.as_deref().unwrap_or(data)).ok();
     let chunk_count = chunks.as_ref().map_or(0, |c| c.chunks().len());
     let version = match &loaded.document {
         Document::Mdx(m) => Some(m.version()),
@@ -46,14 +51,30 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         _ => Vec::new(),
     };
     if let Some(chunks) = &chunks {
+        if binary.is_some() {
+            let _ = writeln!(
+                out,
+                "the model's chunks, as MDX ({} bytes):",
+                binary.as_ref().map_or(0, Vec::len)
+            );
+        }
         chunk_table(&mut out, chunks, &objects);
     }
-    let exact = crate::kind::write(kind, &loaded.document).is_ok_and(|bytes| bytes == data);
-    let _ = writeln!(
-        out,
-        "round trip: {}",
-        if exact { "byte-exact" } else { "DIFFERS" }
-    );
+    let written = crate::kind::write(kind, &loaded.document).ok();
+    let round_trip = match (&written, &loaded.document) {
+        (Some(bytes), _) if bytes == data => "byte-exact",
+        (Some(bytes), Document::Mdx(model)) if kind == Kind::Mdl => {
+            let back = crate::kind::read(kind, bytes).ok().map(|l| l.document);
+            match back {
+                Some(Document::Mdx(back)) if format!("{back:?}") == format!("{model:?}") => {
+                    "the same model back (text rewritten in the canonical layout)"
+                }
+                _ => "DIFFERS",
+            }
+        }
+        _ => "DIFFERS",
+    };
+    let _ = writeln!(out, "round trip: {round_trip}");
     match &loaded.document {
         Document::Mdx(model) => mdx_summary(&mut out, model),
         Document::Adt(adt) => adt_summary(&mut out, adt),

@@ -14,7 +14,7 @@ use formats::wdt::Wdt;
 pub enum Kind {
     /// `.mdx`: Warcraft III / Reforged binary model.
     Mdx,
-    /// `.mdl`: the text form of a model (not read yet: issue 5).
+    /// `.mdl`: the text form of a model (read into the same `Model`).
     Mdl,
     /// `.adt`: a monolithic tile or a Cataclysm+ root file.
     Adt,
@@ -65,14 +65,6 @@ impl Kind {
             Kind::Wdt => "WDT",
         }
     }
-
-    /// Why files of this kind cannot be read yet, if they cannot.
-    pub fn unsupported(self) -> Option<&'static str> {
-        match self {
-            Kind::Mdl => Some("MDL text models are not supported yet (issue 5)"),
-            _ => None,
-        }
-    }
 }
 
 /// A file read by its typed reader.
@@ -100,9 +92,9 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The error for a kind without a reader.
-fn unsupported(kind: Kind) -> Error {
-    Error::invalid(0, kind.unsupported().unwrap_or("unsupported file kind"))
+/// MDL text as `&str` (MDL is UTF-8), or an error at the first byte that is not.
+fn text(data: &[u8]) -> Result<&str, Error> {
+    std::str::from_utf8(data).map_err(|e| Error::invalid(e.valid_up_to(), "MDL text is not UTF-8"))
 }
 
 /// Reads `data` as `kind`: strictly, then (for the formats that have one)
@@ -113,7 +105,7 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
         Kind::Adt => Adt::from_bytes(data).map(Document::Adt),
         Kind::AdtSplit => SplitFile::from_bytes(data).map(Document::AdtSplit),
         Kind::Wdt => Wdt::from_bytes(data).map(Document::Wdt),
-        Kind::Mdl => return Err(unsupported(kind)),
+        Kind::Mdl => formats::mdl::from_str(text(data)?).map(Document::Mdx),
     };
     let strict_error = match strict {
         Ok(document) => {
@@ -128,8 +120,11 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
     let lenient = match kind {
         Kind::Mdx => Model::from_bytes_lenient(data).map(|(m, d)| (Document::Mdx(m), d)),
         Kind::Adt => Adt::from_bytes_lenient(data).map(|(a, d)| (Document::Adt(a), d)),
+        Kind::Mdl => {
+            formats::mdl::from_str_lenient(text(data)?).map(|(m, d)| (Document::Mdx(m), d))
+        }
         // No lenient readers: the strict error stands.
-        Kind::AdtSplit | Kind::Wdt | Kind::Mdl => return Err(strict_error),
+        Kind::AdtSplit | Kind::Wdt => return Err(strict_error),
     };
     match lenient {
         Ok((document, diagnostics)) => Ok(Loaded {
@@ -142,14 +137,14 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
 }
 
 /// Writes a document as a file of `kind` (a model read from `.mdx` may be
-/// written as `.mdl` and back, once MDL is supported).
+/// written as `.mdl` and back).
 pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
     match (kind, document) {
         (Kind::Mdx, Document::Mdx(model)) => model.to_bytes(),
         (Kind::Adt, Document::Adt(adt)) => adt.to_bytes(),
         (Kind::AdtSplit, Document::AdtSplit(file)) => file.to_bytes(),
         (Kind::Wdt, Document::Wdt(wdt)) => wdt.to_bytes(),
-        (Kind::Mdl, _) => Err(unsupported(kind)),
+        (Kind::Mdl, Document::Mdx(model)) => Ok(formats::mdl::to_string(model).into_bytes()),
         (kind, _) => Err(Error::invalid(
             0,
             format!("this document cannot be written as {}", kind.name()),
@@ -187,10 +182,11 @@ mod tests {
         assert_eq!(kind("model.bin", b"MDLX...."), Some(Kind::Mdx));
         assert_eq!(kind("tile", b"REVM...."), Some(Kind::Adt));
         assert_eq!(kind("README.md", b"# hi"), None);
-        assert_eq!(
-            Kind::Mdl.unsupported().map(|s| s.contains("issue 5")),
-            Some(true)
-        );
-        assert!(read(Kind::Mdl, b"Version { FormatVersion 800, }").is_err());
+        let loaded = read(Kind::Mdl, b"Version {\n\tFormatVersion 800,\n}\n").unwrap();
+        assert!(matches!(loaded.document, Document::Mdx(ref m) if m.version() == 800));
+        let err = read(Kind::Mdl, b"Version { FormatVersion 800, }\xff")
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("not UTF-8"), "{err}");
     }
 }

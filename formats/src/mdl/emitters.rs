@@ -1,0 +1,393 @@
+//! Emitters: `ParticleEmitter`, `ParticleEmitter2`, `RibbonEmitter` and the
+//! Reforged `ParticleEmitterPopcorn`.
+
+use format_core::{FixedStr, Result};
+
+use super::nodes::{NodeKind, open_node, read_node_block};
+use super::syntax::Stmt;
+use super::tracks::{mdl_tracks, read_into, write_tracks};
+use super::value::{Cx, Out};
+use crate::mdx::node::node_flags as nf;
+use crate::mdx::{
+    CornEmitter, CornEmitterTrack, ParticleEmitter, ParticleEmitter2, ParticleEmitter2Track,
+    ParticleEmitterTrack, RibbonEmitter, RibbonEmitterTrack,
+};
+
+mdl_tracks!(ParticleEmitterTrack {
+    EmissionRate => "EmissionRate",
+    Gravity => "Gravity",
+    Longitude => "Longitude",
+    Latitude => "Latitude",
+    Lifespan => "LifeSpan" | "Lifespan",
+    Speed => "InitVelocity" | "InitialVelocity" | "Speed",
+    Visibility => "Visibility",
+});
+
+pub(crate) static PARTICLE_EMITTER: NodeKind = NodeKind {
+    block: "ParticleEmitter",
+    bit: nf::PARTICLE_EMITTER,
+    flags: &[
+        (nf::EMITTER_USES_MDL_OR_UNSHADED, "EmitterUsesMDL"),
+        (nf::EMITTER_USES_TGA_OR_SORT_FAR_Z, "EmitterUsesTGA"),
+    ],
+};
+
+/// `ParticleEmitter "name" { node, statics, Particle { LifeSpan, InitVelocity, Path }, tracks }`
+pub(crate) fn write_particle_emitter(out: &mut Out, e: &ParticleEmitter) {
+    open_node(out, &e.node, &PARTICLE_EMITTER);
+    out.fixed("EmissionRate", &e.emission_rate);
+    out.fixed("Gravity", &e.gravity);
+    out.fixed("Longitude", &e.longitude);
+    out.fixed("Latitude", &e.latitude);
+    out.open("Particle");
+    out.fixed("LifeSpan", &e.lifespan);
+    out.fixed("InitVelocity", &e.initial_velocity);
+    out.field("Path", &e.spawn_model_file_name);
+    out.close();
+    write_tracks(out, &e.node.tracks);
+    write_tracks(out, &e.tracks);
+    out.close();
+}
+
+pub(crate) fn read_particle_emitter(stmt: &Stmt, cx: &mut Cx) -> Result<ParticleEmitter> {
+    let mut e = ParticleEmitter {
+        node: super::nodes::placeholder(),
+        emission_rate: 0.0,
+        gravity: 0.0,
+        longitude: 0.0,
+        latitude: 0.0,
+        spawn_model_file_name: FixedStr::default(),
+        lifespan: 0.0,
+        initial_velocity: 0.0,
+        tracks: Vec::new(),
+    };
+    fn field(e: &mut ParticleEmitter, s: &Stmt, cx: &mut Cx) -> Result<bool> {
+        if read_into(s, cx, &mut e.tracks)? {
+            return Ok(true);
+        }
+        match s.key().1 {
+            "EmissionRate" => e.emission_rate = s.value(cx)?,
+            "Gravity" => e.gravity = s.value(cx)?,
+            "Longitude" => e.longitude = s.value(cx)?,
+            "Latitude" => e.latitude = s.value(cx)?,
+            "LifeSpan" | "Lifespan" => e.lifespan = s.value(cx)?,
+            "InitVelocity" | "InitialVelocity" => e.initial_velocity = s.value(cx)?,
+            "Path" => e.spawn_model_file_name = s.value(cx)?,
+            "Particle" => {
+                let (_, body) = s.block(cx)?;
+                for p in body {
+                    if !field(e, p, cx)? {
+                        cx.unknown(p)?;
+                    }
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+    let node = read_node_block(stmt, cx, &PARTICLE_EMITTER, |s, cx| field(&mut e, s, cx))?;
+    e.node = node;
+    Ok(e)
+}
+
+mdl_tracks!(ParticleEmitter2Track {
+    Speed => "Speed",
+    Variation => "Variation",
+    Latitude => "Latitude",
+    Gravity => "Gravity",
+    EmissionRate => "EmissionRate",
+    Length => "Length",
+    Width => "Width",
+    Visibility => "Visibility",
+});
+
+pub(crate) static PARTICLE_EMITTER2: NodeKind = NodeKind {
+    block: "ParticleEmitter2",
+    bit: nf::PARTICLE_EMITTER,
+    flags: &[
+        (nf::EMITTER_USES_MDL_OR_UNSHADED, "Unshaded"),
+        (nf::EMITTER_USES_TGA_OR_SORT_FAR_Z, "SortPrimsFarZ"),
+        (nf::LINE_EMITTER, "LineEmitter"),
+        (nf::UNFOGGED, "Unfogged"),
+        (nf::MODEL_SPACE, "ModelSpace"),
+        (nf::XY_QUAD, "XYQuad"),
+    ],
+};
+
+const PE2_FILTER_MODES: [&str; 5] = ["Blend", "Additive", "Modulate", "Modulate2x", "AlphaKey"];
+const HEAD_OR_TAIL: [&str; 3] = ["Head", "Tail", "Both"];
+
+/// Writes `word` for a value the table names, `ExtKey n` otherwise.
+fn write_choice(out: &mut Out, value: u32, words: &[&str], ext: &str) {
+    match words.get(value as usize) {
+        Some(word) => out.flag(word),
+        None => out.field(ext, &value),
+    }
+}
+
+/// `ParticleEmitter2 "name" { ... }`
+pub(crate) fn write_particle_emitter2(out: &mut Out, e: &ParticleEmitter2) {
+    open_node(out, &e.node, &PARTICLE_EMITTER2);
+    out.fixed("Speed", &e.speed);
+    out.fixed("Variation", &e.variation);
+    out.fixed("Latitude", &e.latitude);
+    out.fixed("Gravity", &e.gravity);
+    out.field("LifeSpan", &e.lifespan);
+    out.fixed("EmissionRate", &e.emission_rate);
+    out.fixed("Width", &e.width);
+    out.fixed("Length", &e.length);
+    write_choice(out, e.filter_mode, &PE2_FILTER_MODES, "ExtFilterMode");
+    out.field("Rows", &e.rows);
+    out.field("Columns", &e.columns);
+    write_choice(out, e.head_or_tail, &HEAD_OR_TAIL, "ExtHeadOrTail");
+    out.field("TailLength", &e.tail_length);
+    out.field("Time", &e.time);
+    out.open("SegmentColor");
+    for color in &e.segment_color {
+        out.field("Color", color);
+    }
+    out.close();
+    out.field("Alpha", &e.segment_alpha);
+    out.field("ParticleScaling", &e.segment_scaling);
+    out.field("LifeSpanUVAnim", &e.head_interval);
+    out.field("DecayUVAnim", &e.head_decay_interval);
+    out.field("TailUVAnim", &e.tail_interval);
+    out.field("TailDecayUVAnim", &e.tail_decay_interval);
+    out.field("TextureID", &e.texture_id);
+    match e.squirt {
+        0 => {}
+        1 => out.flag("Squirt"),
+        n => out.field("ExtSquirt", &n),
+    }
+    out.field("PriorityPlane", &e.priority_plane);
+    out.field("ReplaceableId", &e.replaceable_id);
+    write_tracks(out, &e.node.tracks);
+    write_tracks(out, &e.tracks);
+    out.close();
+}
+
+pub(crate) fn read_particle_emitter2(stmt: &Stmt, cx: &mut Cx) -> Result<ParticleEmitter2> {
+    let mut e = ParticleEmitter2 {
+        node: super::nodes::placeholder(),
+        speed: 0.0,
+        variation: 0.0,
+        latitude: 0.0,
+        gravity: 0.0,
+        lifespan: 0.0,
+        emission_rate: 0.0,
+        length: 0.0,
+        width: 0.0,
+        filter_mode: 0,
+        rows: 1,
+        columns: 1,
+        head_or_tail: 0,
+        tail_length: 0.0,
+        time: 0.5,
+        segment_color: [[1.0; 3]; 3],
+        segment_alpha: [255; 3],
+        segment_scaling: [1.0; 3],
+        head_interval: [0; 3],
+        head_decay_interval: [0; 3],
+        tail_interval: [0; 3],
+        tail_decay_interval: [0; 3],
+        texture_id: 0,
+        squirt: 0,
+        priority_plane: 0,
+        replaceable_id: 0,
+        tracks: Vec::new(),
+    };
+    let node = read_node_block(stmt, cx, &PARTICLE_EMITTER2, |s, cx| {
+        if read_into(s, cx, &mut e.tracks)? {
+            return Ok(true);
+        }
+        let key = s.key().1;
+        if let Some(n) = PE2_FILTER_MODES.iter().position(|w| *w == key) {
+            e.filter_mode = n as u32;
+            return Ok(true);
+        }
+        if let Some(n) = HEAD_OR_TAIL.iter().position(|w| *w == key) {
+            e.head_or_tail = n as u32;
+            return Ok(true);
+        }
+        match key {
+            "Speed" => e.speed = s.value(cx)?,
+            "Variation" => e.variation = s.value(cx)?,
+            "Latitude" => e.latitude = s.value(cx)?,
+            "Gravity" => e.gravity = s.value(cx)?,
+            "LifeSpan" | "Lifespan" => e.lifespan = s.value(cx)?,
+            "EmissionRate" => e.emission_rate = s.value(cx)?,
+            "Width" => e.width = s.value(cx)?,
+            "Length" => e.length = s.value(cx)?,
+            "ExtFilterMode" => e.filter_mode = s.value(cx)?,
+            "Rows" => e.rows = s.value(cx)?,
+            "Columns" => e.columns = s.value(cx)?,
+            "ExtHeadOrTail" => e.head_or_tail = s.value(cx)?,
+            "TailLength" => e.tail_length = s.value(cx)?,
+            "Time" => e.time = s.value(cx)?,
+            "SegmentColor" => {
+                let (_, body) = s.block(cx)?;
+                let colors = body
+                    .iter()
+                    .map(|c| c.value(cx))
+                    .collect::<Result<Vec<[f32; 3]>>>()?;
+                e.segment_color = colors
+                    .try_into()
+                    .map_err(|_| cx.error(s.pos, "SegmentColor needs 3 colors"))?;
+            }
+            "Alpha" => e.segment_alpha = s.value(cx)?,
+            "ParticleScaling" => e.segment_scaling = s.value(cx)?,
+            "LifeSpanUVAnim" => e.head_interval = s.value(cx)?,
+            "DecayUVAnim" => e.head_decay_interval = s.value(cx)?,
+            "TailUVAnim" => e.tail_interval = s.value(cx)?,
+            "TailDecayUVAnim" => e.tail_decay_interval = s.value(cx)?,
+            "TextureID" => e.texture_id = s.value(cx)?,
+            "Squirt" => e.squirt = 1,
+            "ExtSquirt" => e.squirt = s.value(cx)?,
+            "PriorityPlane" => e.priority_plane = s.value(cx)?,
+            "ReplaceableId" => e.replaceable_id = s.value(cx)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    e.node = node;
+    Ok(e)
+}
+
+mdl_tracks!(RibbonEmitterTrack {
+    HeightAbove => "HeightAbove",
+    HeightBelow => "HeightBelow",
+    Alpha => "Alpha",
+    Color => "Color",
+    TextureSlot => "TextureSlot",
+    Visibility => "Visibility",
+});
+
+pub(crate) static RIBBON_EMITTER: NodeKind = NodeKind {
+    block: "RibbonEmitter",
+    bit: nf::RIBBON_EMITTER,
+    flags: &[],
+};
+
+/// `RibbonEmitter "name" { ... }`
+pub(crate) fn write_ribbon_emitter(out: &mut Out, e: &RibbonEmitter) {
+    open_node(out, &e.node, &RIBBON_EMITTER);
+    out.fixed("HeightAbove", &e.height_above);
+    out.fixed("HeightBelow", &e.height_below);
+    out.fixed("Alpha", &e.alpha);
+    out.fixed("Color", &e.color);
+    out.fixed("TextureSlot", &e.texture_slot);
+    out.field("LifeSpan", &e.lifespan);
+    out.field("EmissionRate", &e.emission_rate);
+    out.field("Rows", &e.rows);
+    out.field("Columns", &e.columns);
+    out.field("MaterialID", &e.material_id);
+    out.field("Gravity", &e.gravity);
+    write_tracks(out, &e.node.tracks);
+    write_tracks(out, &e.tracks);
+    out.close();
+}
+
+pub(crate) fn read_ribbon_emitter(stmt: &Stmt, cx: &mut Cx) -> Result<RibbonEmitter> {
+    let mut e = RibbonEmitter {
+        node: super::nodes::placeholder(),
+        height_above: 0.0,
+        height_below: 0.0,
+        alpha: 1.0,
+        color: [1.0; 3],
+        lifespan: 0.0,
+        texture_slot: 0,
+        emission_rate: 0,
+        rows: 1,
+        columns: 1,
+        material_id: 0,
+        gravity: 0.0,
+        tracks: Vec::new(),
+    };
+    let node = read_node_block(stmt, cx, &RIBBON_EMITTER, |s, cx| {
+        if read_into(s, cx, &mut e.tracks)? {
+            return Ok(true);
+        }
+        match s.key().1 {
+            "HeightAbove" => e.height_above = s.value(cx)?,
+            "HeightBelow" => e.height_below = s.value(cx)?,
+            "Alpha" => e.alpha = s.value(cx)?,
+            "Color" => e.color = s.value(cx)?,
+            "TextureSlot" => e.texture_slot = s.value(cx)?,
+            "LifeSpan" | "Lifespan" => e.lifespan = s.value(cx)?,
+            "EmissionRate" => e.emission_rate = s.value(cx)?,
+            "Rows" => e.rows = s.value(cx)?,
+            "Columns" => e.columns = s.value(cx)?,
+            "MaterialID" => e.material_id = s.value(cx)?,
+            "Gravity" => e.gravity = s.value(cx)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    e.node = node;
+    Ok(e)
+}
+
+mdl_tracks!(CornEmitterTrack {
+    Alpha => "Alpha",
+    Color => "Color",
+    EmissionRate => "EmissionRate",
+    Lifespan => "LifeSpan" | "Lifespan",
+    Speed => "Speed",
+    Visibility => "Visibility",
+});
+
+pub(crate) static POPCORN: NodeKind = NodeKind {
+    block: "ParticleEmitterPopcorn",
+    bit: nf::PARTICLE_EMITTER,
+    flags: &[],
+};
+
+/// `ParticleEmitterPopcorn "name" { ... }` (version > 800)
+pub(crate) fn write_popcorn(out: &mut Out, e: &CornEmitter) {
+    open_node(out, &e.node, &POPCORN);
+    out.fixed("LifeSpan", &e.life_span);
+    out.fixed("EmissionRate", &e.emission_rate);
+    out.fixed("Speed", &e.speed);
+    out.fixed("Color", &e.color);
+    out.fixed("Alpha", &e.alpha);
+    out.field("ReplaceableId", &e.replaceable_id);
+    out.field("Path", &e.path);
+    out.field("AnimVisibilityGuide", &e.flags);
+    write_tracks(out, &e.node.tracks);
+    write_tracks(out, &e.tracks);
+    out.close();
+}
+
+pub(crate) fn read_popcorn(stmt: &Stmt, cx: &mut Cx) -> Result<CornEmitter> {
+    let mut e = CornEmitter {
+        node: super::nodes::placeholder(),
+        life_span: 0.0,
+        emission_rate: 0.0,
+        speed: 0.0,
+        color: [1.0; 3],
+        alpha: 1.0,
+        replaceable_id: 0,
+        path: FixedStr::default(),
+        flags: FixedStr::default(),
+        tracks: Vec::new(),
+    };
+    let node = read_node_block(stmt, cx, &POPCORN, |s, cx| {
+        if read_into(s, cx, &mut e.tracks)? {
+            return Ok(true);
+        }
+        match s.key().1 {
+            "LifeSpan" | "Lifespan" => e.life_span = s.value(cx)?,
+            "EmissionRate" => e.emission_rate = s.value(cx)?,
+            "Speed" => e.speed = s.value(cx)?,
+            "Color" => e.color = s.value(cx)?,
+            "Alpha" => e.alpha = s.value(cx)?,
+            "ReplaceableId" => e.replaceable_id = s.value(cx)?,
+            "Path" => e.path = s.value(cx)?,
+            "AnimVisibilityGuide" => e.flags = s.value(cx)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    e.node = node;
+    Ok(e)
+}

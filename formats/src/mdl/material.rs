@@ -1,0 +1,308 @@
+//! `Materials n { Material { Layer { ... } } }`, with the Reforged layer
+//! fields (`EmissiveGain`, the fresnel values, `ShaderTypeId`) and the v1100
+//! texture list (`TextureEntries n` and `TextureEntry` blocks; without them,
+//! as Retera's tools write v1100, the layer's `TextureID` is its one texture).
+
+use format_core::{FixedStr, Result};
+
+use super::header::{read_flag, write_flags};
+use super::syntax::{Kind, Stmt};
+use super::tracks::{
+    mdl_tracks, read_into, read_tail, read_track, write_tail, write_track, write_tracks,
+};
+use super::value::{Cx, Out, items};
+use crate::mdx::material::shading_flags as sf;
+use crate::mdx::{FilterMode, Fresnel, Layer, LayerTrack, Material, MaterialChunk, TextureEntry};
+
+const MATERIAL_FLAGS: &[(u32, &str)] = &[
+    (0x1, "ConstantColor"),
+    (0x2, "TwoSided"),
+    (0x8, "SortPrimsNearZ"),
+    (0x10, "SortPrimsFarZ"),
+    (0x20, "FullResolution"),
+];
+
+const SHADING_FLAGS: &[(u32, &str)] = &[
+    (sf::UNSHADED, "Unshaded"),
+    (sf::SPHERE_ENVIRONMENT_MAP, "SphereEnvMap"),
+    (sf::TWO_SIDED, "TwoSided"),
+    (sf::UNFOGGED, "Unfogged"),
+    (sf::NO_DEPTH_TEST, "NoDepthTest"),
+    (sf::NO_DEPTH_SET, "NoDepthSet"),
+    (sf::UNLIT, "Unlit"),
+];
+
+const FILTER_MODES: &[(FilterMode, &str)] = &[
+    (FilterMode::None, "None"),
+    (FilterMode::Transparent, "Transparent"),
+    (FilterMode::Blend, "Blend"),
+    (FilterMode::Additive, "Additive"),
+    (FilterMode::AddAlpha, "AddAlpha"),
+    (FilterMode::Modulate, "Modulate"),
+    (FilterMode::Modulate2x, "Modulate2x"),
+];
+
+mdl_tracks!(LayerTrack {
+    TextureId => "TextureID",
+    Alpha => "Alpha",
+    EmissiveGain => "EmissiveGain",
+    FresnelColor => "FresnelColor",
+    FresnelAlpha => "FresnelOpacity" | "FresnelAlpha",
+    FresnelTeamColor => "FresnelTeamColor",
+});
+
+/// The fresnel values Reforged files have when nothing sets them.
+const DEFAULT_FRESNEL: Fresnel = Fresnel {
+    color: [1.0; 3],
+    opacity: 0.0,
+    team_color: 0.0,
+};
+
+/// `Materials n { Material { ... } }`
+pub(crate) fn write_materials(out: &mut Out, chunk: &MaterialChunk) {
+    out.open(&format!("Materials {}", chunk.materials.len()));
+    for m in &chunk.materials {
+        out.open("Material");
+        write_flags(out, m.flags, MATERIAL_FLAGS);
+        if m.priority_plane != 0 {
+            out.field("PriorityPlane", &m.priority_plane);
+        }
+        if let Some(shader) = &m.shader {
+            out.field("Shader", shader);
+        }
+        for layer in &m.layers {
+            write_layer(out, layer);
+        }
+        for tail in &m.unknown {
+            write_tail(out, tail);
+        }
+        out.close();
+    }
+    out.close();
+}
+
+fn write_layer(out: &mut Out, layer: &Layer) {
+    out.open("Layer");
+    match FILTER_MODES
+        .iter()
+        .find(|(mode, _)| *mode == layer.filter_mode)
+    {
+        Some((_, word)) => out.field("FilterMode", &super::header::Word(word)),
+        None => {
+            if let FilterMode::Other(n) = layer.filter_mode {
+                out.field("FilterMode", &n);
+            }
+        }
+    }
+    write_flags(out, layer.shading_flags, SHADING_FLAGS);
+    out.fixed("TextureID", &layer.texture_id);
+    if layer.texture_animation_id != -1 {
+        out.field("TVertexAnimId", &layer.texture_animation_id);
+    }
+    if layer.coord_id != 0 {
+        out.field("CoordId", &layer.coord_id);
+    }
+    out.fixed("Alpha", &layer.alpha);
+    if let Some(gain) = &layer.emissive_gain {
+        out.fixed("EmissiveGain", gain);
+    }
+    if let Some(f) = &layer.fresnel {
+        out.fixed("FresnelColor", &f.color);
+        out.fixed("FresnelOpacity", &f.opacity);
+        out.fixed("FresnelTeamColor", &f.team_color);
+    }
+    if let Some(id) = &layer.shader_type_id {
+        out.field("ShaderTypeId", id);
+    }
+    if let Some(entries) = &layer.textures {
+        // Says that the texture list is given (even empty), not derived.
+        out.field("TextureEntries", &entries.len());
+    }
+    for entry in layer.textures.iter().flatten() {
+        out.open("TextureEntry");
+        out.fixed("TextureID", &entry.texture_id);
+        out.field("TextureSlot", &entry.slot);
+        if let Some(track) = &entry.texture_id_track {
+            write_track(out, "TextureID", track);
+        }
+        out.close();
+    }
+    write_tracks(out, &layer.tracks);
+    out.close();
+}
+
+pub(crate) fn read_materials(stmt: &Stmt, cx: &mut Cx) -> Result<MaterialChunk> {
+    let what = ("Materials", "Material", "materials");
+    let materials = items(stmt, cx, what, read_material)?;
+    Ok(MaterialChunk { materials })
+}
+
+fn read_material(stmt: &Stmt, cx: &mut Cx) -> Result<Material> {
+    let version = cx.version;
+    let mut material = Material {
+        priority_plane: 0,
+        flags: 0,
+        shader: (version > 800 && version < 1100).then(FixedStr::default),
+        layers: Vec::new(),
+        unknown: Vec::new(),
+    };
+    let (_, body) = stmt.block(cx)?;
+    for s in body {
+        match s.key().1 {
+            "PriorityPlane" => material.priority_plane = s.value(cx)?,
+            "Shader" => {
+                let shader = s.value(cx)?;
+                match &mut material.shader {
+                    Some(slot) => *slot = shader,
+                    None => cx.quirk(
+                        s.pos,
+                        format!("version {version} has no material shader"),
+                        "dropped it",
+                    )?,
+                }
+            }
+            "Layer" => {
+                let name = format!("Layer {}", material.layers.len());
+                let layer = cx.within(name, |cx| read_layer(s, cx))?;
+                material.layers.push(layer);
+            }
+            "ExtTail" => material.unknown.push(read_tail(s, cx)?),
+            _ if read_flag(s, cx, &mut material.flags, MATERIAL_FLAGS)? => {}
+            _ => cx.unknown(s)?,
+        }
+    }
+    Ok(material)
+}
+
+fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
+    let version = cx.version;
+    let mut layer = Layer {
+        filter_mode: FilterMode::None,
+        shading_flags: 0,
+        texture_id: 0,
+        texture_animation_id: -1,
+        coord_id: 0,
+        alpha: 1.0,
+        emissive_gain: (version >= 900).then_some(1.0),
+        fresnel: (version >= 1000).then_some(DEFAULT_FRESNEL),
+        shader_type_id: (version >= 1100).then_some(0),
+        textures: (version >= 1100).then(Vec::new),
+        tracks: Vec::new(),
+    };
+    let (_, body) = stmt.block(cx)?;
+    let mut entries = None;
+    let (mut since_900, mut since_1100) = (None, None);
+    for s in body {
+        if read_into(s, cx, &mut layer.tracks)? {
+            continue;
+        }
+        let key = s.key().1;
+        if key == "EmissiveGain" || key.starts_with("Fresnel") {
+            since_900.get_or_insert((s.pos, key.to_owned()));
+        }
+        if key == "ShaderTypeId" || key == "TextureEntries" {
+            since_1100.get_or_insert((s.pos, key.to_owned()));
+        }
+        match s.key().1 {
+            "TextureEntries" => entries = Some((s.pos, s.value::<usize>(cx)?)),
+            "FilterMode" => layer.filter_mode = filter_mode(s, cx)?,
+            "TextureID" => layer.texture_id = s.value(cx)?,
+            "TVertexAnimId" => layer.texture_animation_id = s.value(cx)?,
+            "CoordId" => layer.coord_id = s.value(cx)?,
+            "Alpha" => layer.alpha = s.value(cx)?,
+            "EmissiveGain" => layer.emissive_gain = Some(s.value(cx)?),
+            "FresnelColor" => layer.fresnel.get_or_insert(DEFAULT_FRESNEL).color = s.value(cx)?,
+            "FresnelOpacity" => {
+                layer.fresnel.get_or_insert(DEFAULT_FRESNEL).opacity = s.value(cx)?
+            }
+            "FresnelTeamColor" => {
+                layer.fresnel.get_or_insert(DEFAULT_FRESNEL).team_color = s.value(cx)?
+            }
+            "ShaderTypeId" => layer.shader_type_id = Some(s.value(cx)?),
+            "TextureEntry" => {
+                let entry = read_entry(s, cx)?;
+                match &mut layer.textures {
+                    Some(list) => list.push(entry),
+                    None => cx.quirk(
+                        s.pos,
+                        format!("version {version} layers have no texture list"),
+                        "dropped it",
+                    )?,
+                }
+            }
+            _ if read_flag(s, cx, &mut layer.shading_flags, SHADING_FLAGS)? => {}
+            _ => cx.unknown(s)?,
+        }
+    }
+    if let (Some(list), Some((pos, declared))) = (&layer.textures, entries) {
+        cx.count(pos, "texture entries", declared, list.len())?;
+    }
+    let listed = entries.is_some() || layer.textures.as_ref().is_some_and(|l| !l.is_empty());
+    if version >= 1100 && !listed {
+        // Retera's Reforged MDL: the layer's `TextureID` is its one texture
+        // (slot 0); the binary layer keeps 0 in the old field.
+        let at = layer
+            .tracks
+            .iter()
+            .position(|t| matches!(t, LayerTrack::TextureId(_)));
+        let texture_id_track = match at.map(|i| layer.tracks.remove(i)) {
+            Some(LayerTrack::TextureId(track)) => Some(track),
+            _ => None,
+        };
+        layer.textures = Some(vec![TextureEntry {
+            texture_id: std::mem::take(&mut layer.texture_id),
+            slot: 0,
+            texture_id_track,
+        }]);
+    }
+    // The fields the version does not have.
+    cx.not_in_version(since_900, 900)?;
+    cx.not_in_version(since_1100, 1100)?;
+    if version < 900 {
+        layer.emissive_gain = None;
+        layer.fresnel = None;
+    }
+    if version < 1100 {
+        layer.shader_type_id = None;
+    }
+    Ok(layer)
+}
+
+fn filter_mode(stmt: &Stmt, cx: &Cx) -> Result<FilterMode> {
+    let item = stmt.arg(cx, 0)?;
+    match &item.kind {
+        Kind::Word(w) => FILTER_MODES
+            .iter()
+            .find(|(_, word)| word == w)
+            .map(|(mode, _)| *mode)
+            .ok_or_else(|| cx.error(item.pos, format!("unknown filter mode `{w}`"))),
+        _ => match stmt.value::<u32>(cx)? {
+            n @ 0..=6 => Ok(FILTER_MODES
+                .get(n as usize)
+                .map_or(FilterMode::None, |(mode, _)| *mode)),
+            n => Ok(FilterMode::Other(n)),
+        },
+    }
+}
+
+fn read_entry(stmt: &Stmt, cx: &mut Cx) -> Result<TextureEntry> {
+    let mut entry = TextureEntry {
+        texture_id: 0,
+        slot: 0,
+        texture_id_track: None,
+    };
+    let (_, body) = stmt.block(cx)?;
+    cx.within("TextureEntry".into(), |cx| {
+        for s in body {
+            match s.key() {
+                (false, "TextureID") if s.is_track() => {
+                    entry.texture_id_track = Some(read_track(s, cx)?)
+                }
+                (_, "TextureID") => entry.texture_id = s.value(cx)?,
+                (_, "TextureSlot") => entry.slot = s.value(cx)?,
+                _ => cx.unknown(s)?,
+            }
+        }
+        Ok(entry)
+    })
+}

@@ -1,0 +1,321 @@
+//! MDL, the text twin of MDX: read into and written from the same
+//! [`Model`] the binary reader produces (versions 800 to 1200).
+//!
+//! ```
+//! use formats::mdx::Model;
+//!
+//! let bytes = formats::sample::sample_mdx();
+//! let model = Model::from_bytes(&bytes)?;
+//! let text = formats::mdl::to_string(&model);
+//! assert!(text.contains("Version {"));
+//! let back = formats::mdl::from_str(&text)?;
+//! assert_eq!(back.to_bytes()?, bytes); // MDX -> MDL -> MDX is byte-exact
+//! # Ok::<(), format_core::Error>(())
+//! ```
+//!
+//! # Blocks and keywords
+//!
+//! Every block and keyword Blizzard's tools and the community editors write
+//! (`Version`, `Model`, `Sequences`, `GlobalSequences`, `Textures`,
+//! `Materials`/`Layer`, `TextureAnims`, `Geoset`, `GeosetAnim`, `Bone`,
+//! `Light`, `Helper`, `Attachment`, `PivotPoints`, `ParticleEmitter`,
+//! `ParticleEmitter2`, `RibbonEmitter`, `EventObject`, `Camera`,
+//! `CollisionShape`, and for Reforged `ParticleEmitterPopcorn`, `FaceFX`,
+//! `BindPose`, `Tangents`, `SkinWeights`, `LevelOfDetail`, `Name`,
+//! `EmissiveGain`, `FresnelColor`/`FresnelOpacity`/`FresnelTeamColor`,
+//! `ShaderTypeId` and the v1100 texture list as `TextureEntry` blocks). Where
+//! editors disagree, every known spelling is read (`AmbColor`/`AmbientColor`,
+//! `InitVelocity`/`InitialVelocity`, `LifeSpan`/`Lifespan`) and the first one
+//! written. Blocks are written in the model's chunk order; consecutive
+//! object blocks of one kind (`Bone`, `Bone`, ...) make one chunk.
+//!
+//! Static values are always written (`static Alpha 1`), also when a track
+//! drives them, because the binary file stores both.
+//!
+//! # Real files: strict and lenient
+//!
+//! [`from_str`] refuses anything out of spec with the line, column and block
+//! path (`Geoset 3 > Vertices: line 120, column 7: expected a number, found
+//! "}"`). [`from_str_lenient`] accepts what real files are known to do and
+//! says so in a [`Diagnostic`] each:
+//!
+//! | quirk | strict | lenient |
+//! |---|---|---|
+//! | a header count that disagrees with its block (`Textures 4` with 5 `Bitmap`s) | error | the block's count |
+//! | a `Num*` count of the `Model` block that disagrees with the objects | error | the objects' count |
+//! | a statement no reader knows (an editor's private keyword) | error | skipped |
+//! | a Reforged value in a version without it (`LevelOfDetail`, `Tangents`, `EmissiveGain`, fresnel, `ShaderTypeId`, `ShadowIntensity`, a material `Shader` outside 900 and 1000, `TextureEntry` before 1100) | error | dropped |
+//! | a float where an integer belongs (`static TextureSlot 5.5`) | error | truncated |
+//! | a `static` value the binary format has no field for (`static Visibility` of an emitter) | error | dropped |
+//!
+//! CRLF line ends, UTF-8 names, comments, a byte-order mark and a missing
+//! `Version` block (read as version 800) are plain MDL, accepted in both modes.
+//! The `Num*` counts of the `Model` block (`NumBones 30`) are checked against
+//! the objects read once the whole file is (other `Num*` keys are informative).
+//!
+//! # The extension: what MDL has no words for
+//!
+//! So that MDX -> MDL -> MDX is byte-exact, the writer adds, only where needed,
+//! keywords starting with `Ext` and two literal forms. Other MDL readers skip
+//! or reject them; plain MDL never needs them.
+//!
+//! | what | written as |
+//! |---|---|
+//! | a chunk MDL has no block for (unknown chunks like `MDVI`, `SNDS`, a chunk of objects with no objects, a second chunk of one kind right after the first, any `Chunk` variant added later) | `ExtChunk #"<hex of tag, size and body>",` at its place in the chunk order |
+//! | an unknown sub-chunk and the rest of its object ([`UnknownTail`](format_core::UnknownTail)) | `ExtTail #"<hex>",` in the object (`ExtNodeTail` for the node's own) at its place in the track list |
+//! | a `char[N]` with bytes after its NUL, invalid UTF-8, a `"` or a line break | `#"<hex of the bytes, trailing zeros dropped>"` instead of `"text"` |
+//! | a NaN other than `0x7fc00000` | its bits, `0x7fc00001` |
+//! | flag bits no word names | `ExtFlags n` (textures, materials, layers, sequences, geosets, geoset animations), `ExtNodeFlags n` (nodes) |
+//! | values no word names | `FilterMode n`, `LightType n`, `Interpolation n`, `ExtFilterMode n`, `ExtHeadOrTail n`, `ExtSquirt n` |
+//! | face or matrix groups whose counts do not add up | `ExtFaceTypeGroups`, `ExtFaceGroups`, `ExtFaces`, `ExtMatrixGroups`, `ExtMatrixIndices` lists |
+//! | light tracks stored after the `LITE` chunk (`MDX_VERSIONS.md` §8.3) | `ExtTracksAfterChunk { tracks }` in the light |
+//! | a v1100 layer's texture list, which may be empty | `TextureEntries n` before its `TextureEntry` blocks (without it, the layer's `TextureID` is its one texture, as Retera's tools write it) |
+//!
+//! Floats are written in the shortest form that reads back to the same bits
+//! (`0.1`, `-0`, `inf`, `1e-45`).
+
+mod emitters;
+mod geoset;
+mod header;
+mod material;
+mod nodes;
+mod syntax;
+mod tracks;
+mod value;
+
+use std::collections::HashMap;
+
+use format_core::{Context, Diagnostic, Result};
+
+use crate::mdx::{BindPoseChunk, Chunk, FaceEffect, Model};
+use syntax::Stmt;
+use value::{Cx, Out, list, raw_of, write_list};
+
+/// Reads MDL text in strict mode: anything out of spec is an error naming the
+/// line, column and block path.
+pub fn from_str(text: &str) -> Result<Model> {
+    read(text, false).map(|(model, _)| model)
+}
+
+/// Reads MDL text in lenient mode: the quirks real files have (see the module
+/// docs) are accepted, each with a [`Diagnostic`] (its `offset` is the byte
+/// offset in the text, its message names line, column and block).
+pub fn from_str_lenient(text: &str) -> Result<(Model, Vec<Diagnostic>)> {
+    read(text, true)
+}
+
+/// Writes the model as MDL. [`from_str`] reads it back to an equal model, whose
+/// [`Model::to_bytes`] gives the same bytes as the original.
+pub fn to_string(model: &Model) -> String {
+    let mut out = Out::new();
+    out.line(
+        "// Written by formats::mdl; `Ext*` keys and #\"hex\" carry what MDL has no words for.",
+    );
+    let mut version = 0;
+    let mut previous: Option<&Chunk> = None;
+    for chunk in &model.chunks {
+        let repeated =
+            previous.is_some_and(|p| core::mem::discriminant(p) == core::mem::discriminant(chunk));
+        if !(repeated && is_object_list(chunk)) && write_chunk(&mut out, chunk, model) {
+            if let Chunk::Version(v) = chunk {
+                version = v.version;
+            }
+        } else {
+            write_ext_chunk(&mut out, chunk, version);
+        }
+        previous = Some(chunk);
+    }
+    out.text
+}
+
+/// Chunks whose objects are top-level blocks of their own (`Bone`, `Bone`...).
+fn is_object_list(chunk: &Chunk) -> bool {
+    matches!(
+        chunk,
+        Chunk::Geosets(_)
+            | Chunk::GeosetAnimations(_)
+            | Chunk::Bones(_)
+            | Chunk::Lights(_)
+            | Chunk::Helpers(_)
+            | Chunk::Attachments(_)
+            | Chunk::ParticleEmitters(_)
+            | Chunk::ParticleEmitters2(_)
+            | Chunk::RibbonEmitters(_)
+            | Chunk::CornEmitters(_)
+            | Chunk::Cameras(_)
+            | Chunk::EventObjects(_)
+            | Chunk::CollisionShapes(_)
+            | Chunk::FaceEffects(_)
+    )
+}
+
+/// Writes `items` with `write`, or returns false for an empty list (which has
+/// no MDL form).
+fn each<T>(out: &mut Out, items: &[T], write: fn(&mut Out, &T)) -> bool {
+    for item in items {
+        write(out, item);
+    }
+    !items.is_empty()
+}
+
+/// Writes a chunk as MDL blocks; false if MDL has no form for it.
+fn write_chunk(out: &mut Out, chunk: &Chunk, model: &Model) -> bool {
+    match chunk {
+        Chunk::Version(c) => header::write_version(out, c),
+        Chunk::Model(c) => header::write_model(out, c, model),
+        Chunk::Sequences(c) => header::write_sequences(out, c),
+        Chunk::GlobalSequences(c) => header::write_global_sequences(out, c),
+        Chunk::Textures(c) => header::write_textures(out, c),
+        Chunk::Materials(c) => material::write_materials(out, c),
+        Chunk::TextureAnimations(c) => header::write_texture_anims(out, c),
+        Chunk::PivotPoints(c) => header::write_pivots(out, c),
+        Chunk::Geosets(c) => return each(out, &c.geosets, geoset::write_geoset),
+        Chunk::GeosetAnimations(c) => return each(out, &c.animations, geoset::write_geoset_anim),
+        Chunk::Bones(c) => return each(out, &c.bones, nodes::write_bone),
+        Chunk::Lights(c) => return each(out, &c.lights, nodes::write_light),
+        Chunk::Helpers(c) => return each(out, &c.helpers, nodes::write_helper),
+        Chunk::Attachments(c) => return each(out, &c.attachments, nodes::write_attachment),
+        Chunk::ParticleEmitters(c) => {
+            return each(out, &c.emitters, emitters::write_particle_emitter);
+        }
+        Chunk::ParticleEmitters2(c) => {
+            return each(out, &c.emitters, emitters::write_particle_emitter2);
+        }
+        Chunk::RibbonEmitters(c) => return each(out, &c.emitters, emitters::write_ribbon_emitter),
+        Chunk::CornEmitters(c) => return each(out, &c.emitters, emitters::write_popcorn),
+        Chunk::Cameras(c) => return each(out, &c.cameras, nodes::write_camera),
+        Chunk::EventObjects(c) => return each(out, &c.objects, nodes::write_event_object),
+        Chunk::CollisionShapes(c) => return each(out, &c.shapes, nodes::write_collision_shape),
+        Chunk::FaceEffects(c) => return each(out, &c.face_effects, write_face_effect),
+        Chunk::BindPoses(c) => {
+            out.open("BindPose");
+            write_list(out, "Matrices", &c.bind_pose);
+            out.close();
+        }
+        // Unknown chunks, and any variant added later: binary, in `ExtChunk`.
+        _ => return false,
+    }
+    true
+}
+
+/// `ExtChunk #"..."`: the chunk's bytes as the binary writer makes them.
+fn write_ext_chunk(out: &mut Out, chunk: &Chunk, version: u32) {
+    match format_core::encode(chunk, Context::new().with_version(version)) {
+        Ok(bytes) => out.raw("ExtChunk", &bytes),
+        // The binary writer refuses it too (`Model::to_bytes` reports why).
+        Err(e) => out.line(&format!("// chunk not written: {e}")),
+    }
+}
+
+/// `FaceFX "target" { Path "..." }`
+fn write_face_effect(out: &mut Out, f: &FaceEffect) {
+    out.open_named("FaceFX", &f.target);
+    out.field("Path", &f.path);
+    out.close();
+}
+
+fn read_face_effect(stmt: &Stmt, cx: &mut Cx) -> Result<FaceEffect> {
+    let mut f = FaceEffect {
+        target: stmt.name(cx)?,
+        path: format_core::FixedStr::default(),
+    };
+    let (_, body) = stmt.block(cx)?;
+    for s in body {
+        match s.key().1 {
+            "Path" => f.path = s.value(cx)?,
+            _ => cx.unknown(s)?,
+        }
+    }
+    Ok(f)
+}
+
+fn read_bind_pose(stmt: &Stmt, cx: &mut Cx) -> Result<BindPoseChunk> {
+    let (_, body) = stmt.block(cx)?;
+    let mut chunk = BindPoseChunk::default();
+    for s in body {
+        match s.key().1 {
+            "Matrices" => chunk.bind_pose = list(s, cx, "matrices")?,
+            _ => cx.unknown(s)?,
+        }
+    }
+    Ok(chunk)
+}
+
+fn read(text: &str, lenient: bool) -> Result<(Model, Vec<Diagnostic>)> {
+    let tree = syntax::parse(text)?;
+    let mut cx = Cx::new(lenient);
+    let mut chunks = Vec::new();
+    // Blocks without a name are numbered in the error path (`Geoset 3`);
+    // named ones (`Bone "Root"`) and singletons (`Sequences`) name themselves.
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for s in &tree {
+        let key = s.key().1;
+        if matches!(key, "Geoset" | "GeosetAnim") {
+            let index = seen.entry(key.to_owned()).or_default();
+            let name = format!("{key} {index}");
+            *index += 1;
+            cx.within(name, |cx| read_block(s, cx, &mut chunks))?;
+        } else {
+            read_block(s, &mut cx, &mut chunks)?;
+        }
+    }
+    let model = Model { chunks };
+    header::check_object_counts(&mut cx, &model)?;
+    Ok((model, cx.diagnostics.into_inner()))
+}
+
+fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {
+    macro_rules! item {
+        ($variant:ident . $field:ident, $read:expr) => {{
+            // Appended to the last chunk if it is of the same kind.
+            let item = $read(s, cx)?;
+            if !matches!(chunks.last(), Some(Chunk::$variant(_))) {
+                chunks.push(Chunk::$variant(Default::default()));
+            }
+            if let Some(Chunk::$variant(c)) = chunks.last_mut() {
+                c.$field.push(item);
+            }
+        }};
+    }
+    match s.key().1 {
+        "Version" => chunks.push(Chunk::Version(header::read_version(s, cx)?)),
+        "Model" => chunks.push(Chunk::Model(header::read_model(s, cx)?)),
+        "Sequences" => chunks.push(Chunk::Sequences(header::read_sequences(s, cx)?)),
+        "GlobalSequences" => chunks.push(Chunk::GlobalSequences(header::read_global_sequences(
+            s, cx,
+        )?)),
+        "Textures" => chunks.push(Chunk::Textures(header::read_textures(s, cx)?)),
+        "Materials" => chunks.push(Chunk::Materials(material::read_materials(s, cx)?)),
+        "TextureAnims" => chunks.push(Chunk::TextureAnimations(header::read_texture_anims(s, cx)?)),
+        "PivotPoints" => chunks.push(Chunk::PivotPoints(header::read_pivots(s, cx)?)),
+        "BindPose" => chunks.push(Chunk::BindPoses(read_bind_pose(s, cx)?)),
+        "Geoset" => item!(Geosets.geosets, geoset::read_geoset),
+        "GeosetAnim" => item!(GeosetAnimations.animations, geoset::read_geoset_anim),
+        "Bone" => item!(Bones.bones, nodes::read_bone),
+        "Light" => item!(Lights.lights, nodes::read_light),
+        "Helper" => item!(Helpers.helpers, nodes::read_helper),
+        "Attachment" => item!(Attachments.attachments, nodes::read_attachment),
+        "ParticleEmitter" => item!(ParticleEmitters.emitters, emitters::read_particle_emitter),
+        "ParticleEmitter2" => item!(ParticleEmitters2.emitters, emitters::read_particle_emitter2),
+        "RibbonEmitter" => item!(RibbonEmitters.emitters, emitters::read_ribbon_emitter),
+        "ParticleEmitterPopcorn" => item!(CornEmitters.emitters, emitters::read_popcorn),
+        "Camera" => item!(Cameras.cameras, nodes::read_camera),
+        "EventObject" => item!(EventObjects.objects, nodes::read_event_object),
+        "CollisionShape" => item!(CollisionShapes.shapes, nodes::read_collision_shape),
+        "FaceFX" => item!(FaceEffects.face_effects, read_face_effect),
+        "ExtChunk" => {
+            let bytes = raw_of(s, cx)?;
+            let ctx = Context::new().with_version(cx.binary_version);
+            let chunk: Chunk = format_core::decode(bytes, ctx)
+                .map_err(|e| cx.error(s.pos, format!("ExtChunk does not decode: {e}")))?;
+            // A `VERS` in binary sets the version as a `Version` block would.
+            if let Chunk::Version(v) = &chunk {
+                cx.version = v.version;
+                cx.binary_version = v.version;
+            }
+            chunks.push(chunk);
+        }
+        _ => cx.unknown(s)?,
+    }
+    Ok(())
+}

@@ -1,0 +1,574 @@
+//! The node base every object shares (`ObjectId`, `Parent`, flag words, the
+//! `Translation`/`Rotation`/`Scaling` tracks), and the objects without
+//! emitters: `Bone`, `Light`, `Helper`, `Attachment`, `EventObject`,
+//! `CollisionShape`, and `Camera` (no node, but named the same way).
+
+use format_core::{FixedStr, Result};
+
+use super::header::{id_or_none, write_id};
+use super::syntax::Stmt;
+use super::tracks::{TrackSet, mdl_tracks, read_into, write_track, write_tracks};
+use super::value::{Cx, Out, list, write_list};
+use crate::mdx::node::node_flags as nf;
+use crate::mdx::{
+    Attachment, AttachmentTrack, Bone, Camera, CameraTrack, CollisionShape, EventObject,
+    EventTrack, Helper, Light, LightTrack, LightType, Node, NodeTrack, ShapeType,
+};
+
+mdl_tracks!(NodeTrack, tail = "ExtNodeTail", {
+    Translation => "Translation",
+    Rotation => "Rotation",
+    Scaling => "Scaling",
+});
+
+/// Flag words every node may have.
+const NODE_FLAGS: &[(u32, &str)] = &[
+    (nf::BILLBOARDED, "Billboarded"),
+    (nf::BILLBOARDED_LOCK_X, "BillboardedLockX"),
+    (nf::BILLBOARDED_LOCK_Y, "BillboardedLockY"),
+    (nf::BILLBOARDED_LOCK_Z, "BillboardedLockZ"),
+    (nf::CAMERA_ANCHORED, "CameraAnchored"),
+];
+
+/// Other editors' spellings of [`NODE_FLAGS`], read only.
+const NODE_FLAG_ALIASES: &[(u32, &str)] = &[
+    (nf::BILLBOARDED_LOCK_X, "BillboardLockX"),
+    (nf::BILLBOARDED_LOCK_Y, "BillboardLockY"),
+    (nf::BILLBOARDED_LOCK_Z, "BillboardLockZ"),
+];
+
+const DONT_INHERIT: &[(u32, &str)] = &[
+    (nf::DONT_INHERIT_TRANSLATION, "Translation"),
+    (nf::DONT_INHERIT_ROTATION, "Rotation"),
+    (nf::DONT_INHERIT_SCALING, "Scaling"),
+];
+
+/// What kind of node a block is: its type bit and its own flag words.
+pub(crate) struct NodeKind {
+    pub block: &'static str,
+    pub bit: u32,
+    pub flags: &'static [(u32, &'static str)],
+}
+
+/// Writes `Kind "name" {` and the node's fields (not its tracks).
+pub(crate) fn open_node(out: &mut Out, node: &Node, kind: &NodeKind) {
+    out.open_named(kind.block, &node.name);
+    out.field("ObjectId", &node.object_id);
+    if node.parent_id != u32::MAX {
+        out.field("Parent", &node.parent_id);
+    }
+    let mut rebuilt = kind.bit;
+    for &(bit, word) in DONT_INHERIT {
+        if node.flags & bit != 0 {
+            out.line(&format!("DontInherit {{ {word} }},"));
+            rebuilt |= bit;
+        }
+    }
+    for &(bit, word) in NODE_FLAGS.iter().chain(kind.flags) {
+        if node.flags & bit != 0 {
+            out.flag(word);
+            rebuilt |= bit;
+        }
+    }
+    if rebuilt != node.flags {
+        out.field("ExtNodeFlags", &node.flags);
+    }
+}
+
+/// A node being read.
+pub(crate) struct NodeReader {
+    pub node: Node,
+    ext_flags: Option<u32>,
+    kind: &'static NodeKind,
+}
+
+impl NodeReader {
+    pub fn new(stmt: &Stmt, cx: &Cx, kind: &'static NodeKind) -> Result<Self> {
+        Ok(NodeReader {
+            node: Node {
+                name: stmt.name(cx)?,
+                object_id: 0,
+                parent_id: u32::MAX,
+                flags: kind.bit,
+                tracks: Vec::new(),
+            },
+            ext_flags: None,
+            kind,
+        })
+    }
+
+    /// Reads `s` if it is a node field or track.
+    pub fn field(&mut self, s: &Stmt, cx: &mut Cx) -> Result<bool> {
+        if read_into(s, cx, &mut self.node.tracks)? {
+            return Ok(true);
+        }
+        let key = s.key().1;
+        match key {
+            "ObjectId" => self.node.object_id = s.value(cx)?,
+            "Parent" => self.node.parent_id = s.value(cx)?,
+            "ExtNodeFlags" => self.ext_flags = Some(s.value(cx)?),
+            "DontInherit" => {
+                let (_, body) = s.block(cx)?;
+                for w in body {
+                    match DONT_INHERIT.iter().find(|(_, word)| *word == w.key().1) {
+                        Some((bit, _)) => self.node.flags |= bit,
+                        None => cx.unknown(w)?,
+                    }
+                }
+            }
+            _ => match NODE_FLAGS
+                .iter()
+                .chain(NODE_FLAG_ALIASES)
+                .chain(self.kind.flags)
+                .find(|(_, w)| *w == key)
+            {
+                Some((bit, _)) if s.args().is_empty() => self.node.flags |= bit,
+                _ => return Ok(false),
+            },
+        }
+        Ok(true)
+    }
+
+    pub fn finish(mut self) -> Node {
+        if let Some(flags) = self.ext_flags {
+            self.node.flags = flags;
+        }
+        self.node
+    }
+}
+
+/// Reads the statements of a node block: `field` takes the object's own
+/// statements first, then the node's.
+pub(crate) fn read_node_block(
+    stmt: &Stmt,
+    cx: &mut Cx,
+    kind: &'static NodeKind,
+    mut field: impl FnMut(&Stmt, &mut Cx) -> Result<bool>,
+) -> Result<Node> {
+    let mut reader = NodeReader::new(stmt, cx, kind)?;
+    let (_, body) = stmt.block(cx)?;
+    let name = format!("{} \"{}\"", kind.block, reader.node.name.to_string_lossy());
+    cx.within(name, |cx| {
+        for s in body {
+            if !field(s, cx)? && !reader.field(s, cx)? {
+                if s.key() == (true, "Visibility") {
+                    let done = "dropped it (only a Visibility track has a binary form)";
+                    cx.quirk(s.pos, "`static Visibility` has no binary field", done)?;
+                } else {
+                    cx.unknown(s)?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(reader.finish())
+}
+
+pub(crate) static BONE: NodeKind = NodeKind {
+    block: "Bone",
+    bit: nf::BONE,
+    flags: &[],
+};
+
+/// `Bone "name" { node, GeosetId, GeosetAnimId }`
+pub(crate) fn write_bone(out: &mut Out, bone: &Bone) {
+    open_node(out, &bone.node, &BONE);
+    write_id(out, "GeosetId", bone.geoset_id, "Multiple");
+    write_id(out, "GeosetAnimId", bone.geoset_animation_id, "None");
+    write_tracks(out, &bone.node.tracks);
+    out.close();
+}
+
+pub(crate) fn read_bone(stmt: &Stmt, cx: &mut Cx) -> Result<Bone> {
+    let (mut geoset_id, mut geoset_animation_id) = (u32::MAX, u32::MAX);
+    let node = read_node_block(stmt, cx, &BONE, |s, cx| {
+        match s.key().1 {
+            "GeosetId" => geoset_id = id_or_none(s, cx)?,
+            "GeosetAnimId" => geoset_animation_id = id_or_none(s, cx)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    Ok(Bone {
+        node,
+        geoset_id,
+        geoset_animation_id,
+    })
+}
+
+pub(crate) static HELPER: NodeKind = NodeKind {
+    block: "Helper",
+    bit: nf::HELPER,
+    flags: &[],
+};
+
+/// `Helper "name" { node }`
+pub(crate) fn write_helper(out: &mut Out, helper: &Helper) {
+    open_node(out, &helper.node, &HELPER);
+    write_tracks(out, &helper.node.tracks);
+    out.close();
+}
+
+pub(crate) fn read_helper(stmt: &Stmt, cx: &mut Cx) -> Result<Helper> {
+    let node = read_node_block(stmt, cx, &HELPER, |_, _| Ok(false))?;
+    Ok(Helper { node })
+}
+
+mdl_tracks!(LightTrack {
+    AttenuationStart => "AttenuationStart",
+    AttenuationEnd => "AttenuationEnd",
+    Color => "Color",
+    Intensity => "Intensity",
+    AmbientIntensity => "AmbIntensity" | "AmbientIntensity",
+    AmbientColor => "AmbColor" | "AmbientColor",
+    Visibility => "Visibility",
+});
+
+pub(crate) static LIGHT: NodeKind = NodeKind {
+    block: "Light",
+    bit: nf::LIGHT,
+    flags: &[],
+};
+
+const LIGHT_TYPES: &[(LightType, &str)] = &[
+    (LightType::Omni, "Omnidirectional"),
+    (LightType::Directional, "Directional"),
+    (LightType::Ambient, "Ambient"),
+];
+
+/// `Light "name" { node, type, statics, tracks }`; tracks a file stored after
+/// the `LITE` chunk go in `ExtTracksAfterChunk { }`.
+pub(crate) fn write_light(out: &mut Out, light: &Light) {
+    open_node(out, &light.node, &LIGHT);
+    match LIGHT_TYPES.iter().find(|(t, _)| *t == light.light_type) {
+        Some((_, word)) => out.flag(word),
+        None => {
+            if let LightType::Other(n) = light.light_type {
+                out.field("LightType", &n);
+            }
+        }
+    }
+    out.fixed("AttenuationStart", &light.attenuation_start);
+    out.fixed("AttenuationEnd", &light.attenuation_end);
+    out.fixed("Color", &light.color);
+    out.fixed("Intensity", &light.intensity);
+    out.fixed("AmbColor", &light.ambient_color);
+    out.fixed("AmbIntensity", &light.ambient_intensity);
+    if let Some(shadow) = &light.shadow_intensity {
+        out.fixed("ShadowIntensity", shadow);
+    }
+    write_tracks(out, &light.node.tracks);
+    write_tracks(out, &light.tracks);
+    if !light.tracks_after_chunk.is_empty() {
+        out.open("ExtTracksAfterChunk");
+        write_tracks(out, &light.tracks_after_chunk);
+        out.close();
+    }
+    out.close();
+}
+
+pub(crate) fn read_light(stmt: &Stmt, cx: &mut Cx) -> Result<Light> {
+    let mut shadow_at = None;
+    let mut light = Light {
+        node: placeholder(),
+        light_type: LightType::Omni,
+        attenuation_start: 0.0,
+        attenuation_end: 0.0,
+        color: [1.0; 3],
+        intensity: 0.0,
+        ambient_color: [1.0; 3],
+        ambient_intensity: 0.0,
+        shadow_intensity: (cx.version >= 1200).then_some(0.0),
+        tracks: Vec::new(),
+        tracks_after_chunk: Vec::new(),
+    };
+    let node = read_node_block(stmt, cx, &LIGHT, |s, cx| {
+        if read_into(s, cx, &mut light.tracks)? {
+            return Ok(true);
+        }
+        let key = s.key().1;
+        if let Some((t, _)) = LIGHT_TYPES.iter().find(|(_, w)| *w == key) {
+            light.light_type = *t;
+            return Ok(true);
+        }
+        match key {
+            "LightType" => {
+                light.light_type = match s.value::<u32>(cx)? {
+                    0 => LightType::Omni,
+                    1 => LightType::Directional,
+                    2 => LightType::Ambient,
+                    n => LightType::Other(n),
+                }
+            }
+            "AttenuationStart" => light.attenuation_start = s.value(cx)?,
+            "AttenuationEnd" => light.attenuation_end = s.value(cx)?,
+            "Color" => light.color = s.value(cx)?,
+            "Intensity" => light.intensity = s.value(cx)?,
+            "AmbColor" | "AmbientColor" => light.ambient_color = s.value(cx)?,
+            "AmbIntensity" | "AmbientIntensity" => light.ambient_intensity = s.value(cx)?,
+            "ShadowIntensity" => {
+                light.shadow_intensity = Some(s.value(cx)?);
+                shadow_at = Some((s.pos, "ShadowIntensity".to_owned()));
+            }
+            "ExtTracksAfterChunk" => {
+                let (_, body) = s.block(cx)?;
+                for t in body {
+                    if !read_into(t, cx, &mut light.tracks_after_chunk)? {
+                        cx.unknown(t)?;
+                    }
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    light.node = node;
+    cx.not_in_version(shadow_at, 1200)?;
+    if cx.version < 1200 {
+        light.shadow_intensity = None;
+    }
+    Ok(light)
+}
+
+/// A node to fill in once its block is read.
+pub(crate) fn placeholder() -> Node {
+    Node {
+        name: FixedStr::default(),
+        object_id: 0,
+        parent_id: u32::MAX,
+        flags: 0,
+        tracks: Vec::new(),
+    }
+}
+
+mdl_tracks!(AttachmentTrack {
+    Visibility => "Visibility",
+});
+
+pub(crate) static ATTACHMENT: NodeKind = NodeKind {
+    block: "Attachment",
+    bit: nf::ATTACHMENT,
+    flags: &[],
+};
+
+/// `Attachment "name" { node, AttachmentID, Path, Visibility }`
+pub(crate) fn write_attachment(out: &mut Out, a: &Attachment) {
+    open_node(out, &a.node, &ATTACHMENT);
+    out.field("AttachmentID", &a.attachment_id);
+    if a.path != FixedStr::default() {
+        out.field("Path", &a.path);
+    }
+    write_tracks(out, &a.node.tracks);
+    write_tracks(out, &a.tracks);
+    out.close();
+}
+
+pub(crate) fn read_attachment(stmt: &Stmt, cx: &mut Cx) -> Result<Attachment> {
+    let (mut path, mut attachment_id, mut tracks) = (FixedStr::default(), 0, Vec::new());
+    let node = read_node_block(stmt, cx, &ATTACHMENT, |s, cx| {
+        if read_into(s, cx, &mut tracks)? {
+            return Ok(true);
+        }
+        match s.key().1 {
+            "AttachmentID" => attachment_id = s.value(cx)?,
+            "Path" => path = s.value(cx)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    Ok(Attachment {
+        node,
+        path,
+        attachment_id,
+        tracks,
+    })
+}
+
+pub(crate) static EVENT_OBJECT: NodeKind = NodeKind {
+    block: "EventObject",
+    bit: nf::EVENT_OBJECT,
+    flags: &[],
+};
+
+/// `EventObject "name" { node, EventTrack n { GlobalSeqId, frames } }`
+pub(crate) fn write_event_object(out: &mut Out, e: &EventObject) {
+    open_node(out, &e.node, &EVENT_OBJECT);
+    if let Some(track) = &e.track {
+        out.open(&format!("EventTrack {}", track.tracks.len()));
+        if track.global_sequence_id != -1 {
+            out.field("GlobalSeqId", &track.global_sequence_id);
+        }
+        for frame in &track.tracks {
+            out.item(frame);
+        }
+        out.close();
+    }
+    write_tracks(out, &e.node.tracks);
+    out.close();
+}
+
+pub(crate) fn read_event_object(stmt: &Stmt, cx: &mut Cx) -> Result<EventObject> {
+    let mut track = None;
+    let node = read_node_block(stmt, cx, &EVENT_OBJECT, |s, cx| {
+        if s.key().1 != "EventTrack" {
+            return Ok(false);
+        }
+        let (count, body) = s.block(cx)?;
+        let mut t = EventTrack {
+            global_sequence_id: -1,
+            ..EventTrack::default()
+        };
+        for f in body {
+            match (f.key().1, f.items.as_slice()) {
+                ("GlobalSeqId", _) => t.global_sequence_id = f.value(cx)?,
+                (_, [item]) => t.tracks.push(super::value::Value::read(item, cx)?),
+                _ => cx.unknown(f)?,
+            }
+        }
+        if let Some((pos, declared)) = count {
+            cx.count(pos, "events", declared, t.tracks.len())?;
+        }
+        track = Some(t);
+        Ok(true)
+    })?;
+    Ok(EventObject { node, track })
+}
+
+pub(crate) static COLLISION_SHAPE: NodeKind = NodeKind {
+    block: "CollisionShape",
+    bit: nf::COLLISION_SHAPE,
+    flags: &[],
+};
+
+const SHAPES: &[(ShapeType, &str)] = &[
+    (ShapeType::Cube, "Box"),
+    (ShapeType::Plane, "Plane"),
+    (ShapeType::Sphere, "Sphere"),
+    (ShapeType::Cylinder, "Cylinder"),
+];
+
+/// `CollisionShape "name" { node, Box|Plane|Sphere|Cylinder, Vertices, BoundsRadius }`
+pub(crate) fn write_collision_shape(out: &mut Out, c: &CollisionShape) {
+    open_node(out, &c.node, &COLLISION_SHAPE);
+    if let Some((_, word)) = SHAPES.iter().find(|(t, _)| *t == c.shape_type) {
+        out.flag(word);
+    }
+    write_list(out, "Vertices", &c.vertices);
+    if let Some(radius) = &c.radius {
+        out.field("BoundsRadius", radius);
+    }
+    write_tracks(out, &c.node.tracks);
+    out.close();
+}
+
+pub(crate) fn read_collision_shape(stmt: &Stmt, cx: &mut Cx) -> Result<CollisionShape> {
+    let (mut shape_type, mut vertices, mut radius) = (None, Vec::new(), None);
+    let node = read_node_block(stmt, cx, &COLLISION_SHAPE, |s, cx| {
+        let key = s.key().1;
+        if let Some((t, _)) = SHAPES.iter().find(|(_, w)| *w == key) {
+            shape_type = Some(*t);
+            return Ok(true);
+        }
+        match key {
+            "Vertices" => vertices = list(s, cx, "vertices")?,
+            "BoundsRadius" => radius = Some(s.value(cx)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    let shape_type = shape_type.ok_or_else(|| {
+        cx.error(
+            stmt.pos,
+            "a CollisionShape needs Box, Plane, Sphere or Cylinder",
+        )
+    })?;
+    if vertices.len() != shape_type.vertex_count() as usize {
+        return Err(cx.error(
+            stmt.pos,
+            format!(
+                "a {shape_type:?} has {} vertices, not {}",
+                shape_type.vertex_count(),
+                vertices.len()
+            ),
+        ));
+    }
+    let radius = shape_type.has_radius().then(|| radius.unwrap_or(0.0));
+    Ok(CollisionShape {
+        node,
+        shape_type,
+        vertices,
+        radius,
+    })
+}
+
+mdl_tracks!(CameraTrack {
+    Translation => "Translation",
+    TargetTranslation => "TargetTranslation",
+    Rotation => "Rotation",
+});
+
+/// `Camera "name" { Position, FieldOfView, FarClip, NearClip, Target { Position }, tracks }`:
+/// the target's `Translation` track is written in its own `Target { }` block
+/// where it comes in the track list, so the order survives.
+pub(crate) fn write_camera(out: &mut Out, c: &Camera) {
+    out.open_named("Camera", &c.name);
+    out.field("Position", &c.position);
+    out.field("FieldOfView", &c.field_of_view);
+    out.field("FarClip", &c.far_clipping_plane);
+    out.field("NearClip", &c.near_clipping_plane);
+    out.open("Target");
+    out.field("Position", &c.target_position);
+    out.close();
+    for track in &c.tracks {
+        match track {
+            CameraTrack::TargetTranslation(t) => {
+                out.open("Target");
+                write_track(out, "Translation", t);
+                out.close();
+            }
+            other => other.write(out),
+        }
+    }
+    out.close();
+}
+
+pub(crate) fn read_camera(stmt: &Stmt, cx: &mut Cx) -> Result<Camera> {
+    let mut c = Camera {
+        name: stmt.name(cx)?,
+        position: [0.0; 3],
+        field_of_view: 0.0,
+        far_clipping_plane: 0.0,
+        near_clipping_plane: 0.0,
+        target_position: [0.0; 3],
+        tracks: Vec::new(),
+    };
+    let (_, body) = stmt.block(cx)?;
+    cx.within(format!("Camera \"{}\"", c.name.to_string_lossy()), |cx| {
+        for s in body {
+            if read_into(s, cx, &mut c.tracks)? {
+                continue;
+            }
+            match s.key().1 {
+                "Position" => c.position = s.value(cx)?,
+                "FieldOfView" => c.field_of_view = s.value(cx)?,
+                "FarClip" => c.far_clipping_plane = s.value(cx)?,
+                "NearClip" => c.near_clipping_plane = s.value(cx)?,
+                "Target" => {
+                    let (_, target) = s.block(cx)?;
+                    for t in target {
+                        match t.key().1 {
+                            "Translation" if t.is_track() => c.tracks.push(
+                                CameraTrack::TargetTranslation(super::tracks::read_track(t, cx)?),
+                            ),
+                            "Position" => c.target_position = t.value(cx)?,
+                            _ => cx.unknown(t)?,
+                        }
+                    }
+                }
+                _ => cx.unknown(s)?,
+            }
+        }
+        Ok(())
+    })?;
+    Ok(c)
+}

@@ -1,0 +1,211 @@
+//! Keyframe tracks: `Alpha 2 { Linear, GlobalSeqId 0, 0: 1, 100: 0.5, }`, with
+//! `InTan`/`OutTan` after each key of a `Hermite` or `Bezier` track; and the
+//! track lists of every object, mapped to MDL keywords by [`mdl_tracks!`].
+
+use format_core::{FourCC, Result, UnknownTail};
+
+use super::syntax::{Item, Kind, Stmt};
+use super::value::{Cx, Out, Value, raw_of};
+use crate::mdx::{Interpolation, Key, Track};
+
+/// Writes `name count { interpolation, GlobalSeqId, keys }`.
+pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>) {
+    out.open(&format!("{name} {}", track.keys.len()));
+    match track.interpolation_type {
+        Interpolation::None => out.flag("DontInterp"),
+        Interpolation::Linear => out.flag("Linear"),
+        Interpolation::Hermite => out.flag("Hermite"),
+        Interpolation::Bezier => out.flag("Bezier"),
+        Interpolation::Other(n) => out.field("Interpolation", &n),
+    }
+    if track.global_sequence_id != -1 {
+        out.field("GlobalSeqId", &track.global_sequence_id);
+    }
+    for key in &track.keys {
+        out.field(&format!("{}:", key.frame), &key.value);
+        if let Some(t) = &key.in_tan {
+            out.field("\tInTan", t);
+        }
+        if let Some(t) = &key.out_tan {
+            out.field("\tOutTan", t);
+        }
+    }
+    out.close();
+}
+
+/// Reads a `Keyword count { ... }` track.
+pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>> {
+    let name = stmt.key().1.to_owned();
+    cx.within(name, |cx| {
+        let (count, body) = stmt.block(cx)?;
+        let mut track = Track::new(Interpolation::None, Vec::new());
+        for s in body {
+            match s.items.as_slice() {
+                [
+                    frame @ Item {
+                        kind: Kind::Num(_), ..
+                    },
+                    Item {
+                        kind: Kind::Colon, ..
+                    },
+                    value,
+                ] => {
+                    let frame = i32::read(frame, cx)?;
+                    track.keys.push(Key::new(frame, T::read(value, cx)?));
+                }
+                _ => match s.key().1 {
+                    "DontInterp" => track.interpolation_type = Interpolation::None,
+                    "Linear" => track.interpolation_type = Interpolation::Linear,
+                    "Hermite" => track.interpolation_type = Interpolation::Hermite,
+                    "Bezier" => track.interpolation_type = Interpolation::Bezier,
+                    "Interpolation" => {
+                        track.interpolation_type = match s.value::<u32>(cx)? {
+                            0 => Interpolation::None,
+                            1 => Interpolation::Linear,
+                            2 => Interpolation::Hermite,
+                            3 => Interpolation::Bezier,
+                            n => Interpolation::Other(n),
+                        }
+                    }
+                    "GlobalSeqId" => track.global_sequence_id = s.value(cx)?,
+                    "InTan" | "OutTan" => {
+                        let Some(key) = track.keys.last_mut() else {
+                            return Err(cx.error(s.pos, "a tangent before the first key"));
+                        };
+                        let value = Some(s.value(cx)?);
+                        if s.key().1 == "InTan" {
+                            key.in_tan = value;
+                        } else {
+                            key.out_tan = value;
+                        }
+                    }
+                    _ => cx.unknown(s)?,
+                },
+            }
+        }
+        let tangents = track.interpolation_type.has_tangents();
+        for key in &mut track.keys {
+            if !tangents {
+                key.in_tan = None;
+                key.out_tan = None;
+            } else if key.in_tan.is_none() || key.out_tan.is_none() {
+                return Err(cx.error(
+                    stmt.pos,
+                    format!(
+                        "key {} of a hermite or bezier track needs InTan and OutTan",
+                        key.frame
+                    ),
+                ));
+            }
+        }
+        if let Some((pos, declared)) = count {
+            cx.count(pos, "keys", declared, track.keys.len())?;
+        }
+        Ok(track)
+    })
+}
+
+/// `ExtTail #"tag and bytes"`: an unknown sub-chunk and the rest of its object.
+pub(crate) fn write_tail(out: &mut Out, tail: &UnknownTail) {
+    write_tail_as(out, "ExtTail", tail);
+}
+
+/// `key #"tag and bytes"`.
+pub(crate) fn write_tail_as(out: &mut Out, key: &str, tail: &UnknownTail) {
+    let mut bytes = tail.tag.0.to_vec();
+    bytes.extend_from_slice(&tail.bytes);
+    out.raw(key, &bytes);
+}
+
+/// Reads `ExtTail #"..."`.
+pub(crate) fn read_tail(stmt: &Stmt, cx: &Cx) -> Result<UnknownTail> {
+    let bytes = raw_of(stmt, cx)?;
+    match bytes.split_first_chunk::<4>() {
+        Some((tag, rest)) => Ok(UnknownTail {
+            tag: FourCC(*tag),
+            bytes: rest.to_vec(),
+        }),
+        None => Err(cx.error(stmt.pos, "an ExtTail needs at least its 4-byte tag")),
+    }
+}
+
+/// The tracks of one kind of object, by MDL keyword.
+pub(crate) trait TrackSet: Sized {
+    /// The keyword of an unknown tail in this list (the node's own tail is
+    /// `ExtNodeTail`, so it is not taken for the object's).
+    const TAIL: &'static str = "ExtTail";
+    /// Writes the track (or an `ExtTail`).
+    fn write(&self, out: &mut Out);
+    /// Reads `stmt` if its keyword names one of these tracks.
+    fn read(stmt: &Stmt, cx: &mut Cx) -> Option<Result<Self>>;
+    /// An unknown tail in the list.
+    fn tail(tail: UnknownTail) -> Self;
+}
+
+/// Writes every track of a list, in order.
+pub(crate) fn write_tracks<T: TrackSet>(out: &mut Out, tracks: &[T]) {
+    for track in tracks {
+        track.write(out);
+    }
+}
+
+/// If `stmt` is a track of `T` (or an `ExtTail`), reads it into `tracks`.
+/// Returns whether it was one.
+pub(crate) fn read_into<T: TrackSet>(
+    stmt: &Stmt,
+    cx: &mut Cx,
+    tracks: &mut Vec<T>,
+) -> Result<bool> {
+    if stmt.key() == (false, T::TAIL) {
+        tracks.push(T::tail(read_tail(stmt, cx)?));
+        return Ok(true);
+    }
+    if !stmt.is_track() {
+        return Ok(false);
+    }
+    match T::read(stmt, cx) {
+        Some(track) => {
+            tracks.push(track?);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// Maps the variants of a track enum to their MDL keywords (the first is
+/// written, every one is read).
+macro_rules! mdl_tracks {
+    ($ty:ident { $($body:tt)* }) => {
+        $crate::mdl::tracks::mdl_tracks!($ty, tail = "ExtTail", { $($body)* });
+    };
+    ($ty:ident, tail = $tail:literal, { $($variant:ident => $name:literal $(| $alias:literal)*,)* }) => {
+        impl $crate::mdl::tracks::TrackSet for $ty {
+            const TAIL: &'static str = $tail;
+
+            fn write(&self, out: &mut $crate::mdl::value::Out) {
+                match self {
+                    $( Self::$variant(t) => $crate::mdl::tracks::write_track(out, $name, t), )*
+                    Self::Unknown(tail) => $crate::mdl::tracks::write_tail_as(out, $tail, tail),
+                }
+            }
+
+            fn read(
+                stmt: &$crate::mdl::syntax::Stmt,
+                cx: &mut $crate::mdl::value::Cx,
+            ) -> Option<format_core::Result<Self>> {
+                let key = stmt.key().1;
+                $(
+                    if key == $name $(|| key == $alias)* {
+                        return Some($crate::mdl::tracks::read_track(stmt, cx).map(Self::$variant));
+                    }
+                )*
+                None
+            }
+
+            fn tail(tail: format_core::UnknownTail) -> Self {
+                Self::Unknown(tail)
+            }
+        }
+    };
+}
+pub(crate) use mdl_tracks;

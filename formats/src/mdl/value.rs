@@ -1,0 +1,582 @@
+//! Values in both directions: the reading context ([`Cx`]: block path, mode,
+//! diagnostics), the text being written ([`Out`]), and [`Value`], how one
+//! number, vector or string looks in MDL.
+//!
+//! Floats are written in their shortest round-trip form (`-0`, `inf`, `-inf`
+//! included), so they read back to the same bits; a NaN other than the quiet
+//! NaN `0x7fc00000` (written `NaN`) is written as its bits, `0x7fc00001`.
+
+use std::cell::RefCell;
+use std::fmt::Write as _;
+
+use format_core::{Diagnostic, Error, FixedStr, Result};
+
+use super::syntax::{Item, Kind, Pos, Stmt, to_hex};
+
+/// The reading context: the path of blocks (for errors), strict or lenient,
+/// what a lenient read accepted, and the format version read so far.
+pub(crate) struct Cx {
+    pub path: Vec<String>,
+    pub lenient: bool,
+    pub diagnostics: RefCell<Vec<Diagnostic>>,
+    pub version: u32,
+    /// The version `ExtChunk`s are decoded with: 0 before the `Version` block,
+    /// as in a binary file.
+    pub binary_version: u32,
+    /// The `Num*` object counts of the `Model` block, checked at the end.
+    pub declared: Vec<(Pos, String, usize)>,
+}
+
+impl Cx {
+    pub fn new(lenient: bool) -> Self {
+        Cx {
+            path: Vec::new(),
+            lenient,
+            diagnostics: RefCell::new(Vec::new()),
+            version: 800,
+            binary_version: 0,
+            declared: Vec::new(),
+        }
+    }
+
+    /// An error at `pos` in the current block.
+    pub fn error(&self, pos: Pos, message: impl Into<String>) -> Error {
+        Error::text(
+            pos.offset,
+            pos.line,
+            pos.column,
+            self.path.join(" > "),
+            message.into(),
+        )
+    }
+
+    /// Something out of spec that real files have: an error in strict mode; in
+    /// lenient mode a diagnostic saying what was done.
+    pub fn quirk(&self, pos: Pos, message: impl Into<String>, done: &str) -> Result<()> {
+        let error = self.error(pos, message);
+        if !self.lenient {
+            return Err(error);
+        }
+        self.diagnostics.borrow_mut().push(Diagnostic {
+            offset: pos.offset,
+            message: format!("{error}; {done}"),
+        });
+        Ok(())
+    }
+
+    /// Runs `f` inside the block `name` (for the path of errors).
+    pub fn within<T>(&mut self, name: String, f: impl FnOnce(&mut Cx) -> Result<T>) -> Result<T> {
+        self.path.push(name);
+        let result = f(self);
+        self.path.pop();
+        result
+    }
+
+    /// A statement no reader knows: an error, or skipped in lenient mode.
+    pub fn unknown(&self, stmt: &Stmt) -> Result<()> {
+        let what = stmt
+            .items
+            .first()
+            .map_or_else(String::new, |i| i.kind.describe());
+        self.quirk(stmt.pos, format!("unknown statement {what}"), "skipped it")
+    }
+
+    /// A value the version has no field for (`LevelOfDetail` in 800): an
+    /// error, or dropped in lenient mode.
+    pub fn not_in_version(&self, seen: Option<(Pos, String)>, since: u32) -> Result<()> {
+        match seen {
+            Some((pos, key)) if self.version < since => {
+                let message = format!("version {} has no `{key}` (from {since} on)", self.version);
+                self.quirk(pos, message, "dropped it")
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A header count that disagrees with what follows.
+    pub fn count(&self, pos: Pos, what: &str, declared: usize, found: usize) -> Result<()> {
+        if declared == found {
+            return Ok(());
+        }
+        self.quirk(
+            pos,
+            format!("the header says {declared} {what}, the block has {found}"),
+            "used the block's",
+        )
+    }
+}
+
+impl Stmt {
+    /// The keyword (`Alpha` of `static Alpha 1`) and whether `static` preceded it.
+    pub fn key(&self) -> (bool, &str) {
+        match self.items.as_slice() {
+            [first, rest @ ..] => match &first.kind {
+                Kind::Word(w) if w == "static" => match rest.first().map(|i| &i.kind) {
+                    Some(Kind::Word(k)) => (true, k.as_str()),
+                    _ => (true, ""),
+                },
+                Kind::Word(w) => (false, w.as_str()),
+                _ => (false, ""),
+            },
+            [] => (false, ""),
+        }
+    }
+
+    /// The items after the keyword (and `static`).
+    pub fn args(&self) -> &[Item] {
+        let skip = if self.key().0 { 2 } else { 1 };
+        self.items.get(skip..).unwrap_or_default()
+    }
+
+    /// The `n`th item after the keyword, or an error naming what is missing.
+    pub fn arg(&self, cx: &Cx, n: usize) -> Result<&Item> {
+        self.args().get(n).ok_or_else(|| {
+            let at = self.items.last().map_or(self.pos, |i| i.pos);
+            cx.error(at, format!("`{}` needs a value", self.key().1))
+        })
+    }
+
+    /// The single value after the keyword.
+    pub fn value<T: Value>(&self, cx: &Cx) -> Result<T> {
+        T::read(self.arg(cx, 0)?, cx)
+    }
+
+    /// `Keyword count { ... }` or `Keyword { ... }`: the declared count (if
+    /// any) and the body.
+    pub fn block(&self, cx: &Cx) -> Result<(Option<Count>, &[Stmt])> {
+        let mut count = None;
+        for item in self.args() {
+            match &item.kind {
+                Kind::Num(_) if count.is_none() => {
+                    count = Some((item.pos, usize_of(item, cx)?));
+                }
+                Kind::Group(body) => return Ok((count, body)),
+                _ => {}
+            }
+        }
+        Err(cx.error(
+            self.pos,
+            format!("`{}` needs a `{{ }}` block", self.key().1),
+        ))
+    }
+
+    /// The string naming a block (`Bone "Root" {`).
+    pub fn name<const N: usize>(&self, cx: &Cx) -> Result<FixedStr<N>> {
+        match self.args().first() {
+            Some(
+                item @ Item {
+                    kind: Kind::Str(_) | Kind::Raw(_),
+                    ..
+                },
+            ) => Value::read(item, cx),
+            _ => Err(cx.error(self.pos, format!("`{}` needs a name", self.key().1))),
+        }
+    }
+
+    /// A `Keyword count { ... }` track: a count then a group, no `static`.
+    pub fn is_track(&self) -> bool {
+        !self.key().0
+            && matches!(
+                self.args(),
+                [
+                    Item {
+                        kind: Kind::Num(_),
+                        ..
+                    },
+                    Item {
+                        kind: Kind::Group(_),
+                        ..
+                    }
+                ]
+            )
+    }
+}
+
+fn usize_of(item: &Item, cx: &Cx) -> Result<usize> {
+    match &item.kind {
+        Kind::Num(n) => n
+            .parse()
+            .map_err(|_| cx.error(item.pos, format!("expected a count, found {n}"))),
+        other => Err(cx.error(
+            item.pos,
+            format!("expected a count, found {}", other.describe()),
+        )),
+    }
+}
+
+/// A declared count (`Vertices 12 {`) and where it is.
+pub(crate) type Count = (Pos, usize);
+
+/// One value as MDL writes it.
+pub(crate) trait Value: Sized {
+    /// Reads the value from one item.
+    fn read(item: &Item, cx: &Cx) -> Result<Self>;
+    /// Appends the value's text.
+    fn write(&self, out: &mut String);
+}
+
+fn number<'a>(item: &'a Item, cx: &Cx, what: &str) -> Result<&'a str> {
+    match &item.kind {
+        Kind::Num(n) => Ok(n),
+        Kind::Word(w) if matches!(w.as_str(), "NaN" | "nan" | "inf" | "Infinity") => Ok(w),
+        other => Err(cx.error(
+            item.pos,
+            format!("expected {what}, found {}", other.describe()),
+        )),
+    }
+}
+
+impl Value for f32 {
+    fn read(item: &Item, cx: &Cx) -> Result<Self> {
+        let text = number(item, cx, "a number")?;
+        if let Some(hex) = text.strip_prefix("0x") {
+            return u32::from_str_radix(hex, 16)
+                .map(f32::from_bits)
+                .map_err(|_| {
+                    cx.error(
+                        item.pos,
+                        format!("`{text}` is not 8 hex digits of float bits"),
+                    )
+                });
+        }
+        match text {
+            "NaN" | "nan" => return Ok(f32::NAN),
+            // What old Microsoft C runtimes print for infinities and NaNs.
+            "1.#INF" | "Infinity" => return Ok(f32::INFINITY),
+            "-1.#INF" => return Ok(f32::NEG_INFINITY),
+            "1.#IND" | "-1.#IND" | "1.#QNAN" | "-1.#QNAN" => return Ok(f32::NAN),
+            _ => {}
+        }
+        text.parse()
+            .map_err(|_| cx.error(item.pos, format!("expected a number, found {text}")))
+    }
+
+    fn write(&self, out: &mut String) {
+        let v = *self;
+        if v.is_nan() {
+            if v.to_bits() == f32::NAN.to_bits() {
+                out.push_str("NaN");
+            } else {
+                let _ = write!(out, "0x{:08x}", v.to_bits());
+            }
+        } else {
+            let start = out.len();
+            let _ = write!(out, "{v}");
+            // Display never uses exponents: keep 1e-45 short.
+            if out.len() - start > 16 {
+                out.truncate(start);
+                let _ = write!(out, "{v:e}");
+            }
+        }
+    }
+}
+
+macro_rules! integer {
+    ($($t:ty),*) => {$(
+        impl Value for $t {
+            fn read(item: &Item, cx: &Cx) -> Result<Self> {
+                let text = number(item, cx, "an integer")?;
+                let wide: i64 = match text.parse() {
+                    Ok(wide) => wide,
+                    Err(_) => integer_from_float(item, cx, text)?,
+                };
+                // -1 for "none" is common in place of 0xffffffff.
+                <$t>::try_from(wide)
+                    .or_else(|_| i32::try_from(wide).map(|v| v as $t))
+                    .map_err(|_| cx.error(item.pos, format!("{text} is out of range")))
+            }
+
+            fn write(&self, out: &mut String) {
+                let _ = write!(out, "{self}");
+            }
+        }
+    )*};
+}
+integer!(u32, i32, u8, usize);
+
+impl<T: Value + Default + Copy, const N: usize> Value for [T; N] {
+    fn read(item: &Item, cx: &Cx) -> Result<Self> {
+        let Kind::Group(body) = &item.kind else {
+            return Err(cx.error(
+                item.pos,
+                format!("expected {{ {N} values }}, found {}", item.kind.describe()),
+            ));
+        };
+        if body.len() != N || body.iter().any(|s| s.items.len() != 1) {
+            return Err(cx.error(item.pos, format!("expected {{ {N} values }}")));
+        }
+        let mut out = [T::default(); N];
+        for (slot, stmt) in out.iter_mut().zip(body) {
+            if let Some(item) = stmt.items.first() {
+                *slot = T::read(item, cx)?;
+            }
+        }
+        Ok(out)
+    }
+
+    fn write(&self, out: &mut String) {
+        out.push_str("{ ");
+        for (i, v) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            v.write(out);
+        }
+        out.push_str(" }");
+    }
+}
+
+/// A `char[N]`: `"text"` when its bytes are exactly the text and zero padding
+/// (and the text needs no escaping); otherwise all its bytes, trailing zeros
+/// dropped, as `#"hex"`.
+impl<const N: usize> Value for FixedStr<N> {
+    fn read(item: &Item, cx: &Cx) -> Result<Self> {
+        match &item.kind {
+            Kind::Str(text) => FixedStr::try_from(text.as_str())
+                .map_err(|_| cx.error(item.pos, format!("\"{text}\" is longer than {N} bytes"))),
+            Kind::Raw(bytes) => {
+                let mut out = [0u8; N];
+                match out.get_mut(..bytes.len()) {
+                    Some(prefix) => prefix.copy_from_slice(bytes),
+                    None => {
+                        return Err(cx.error(item.pos, format!("raw string longer than {N} bytes")));
+                    }
+                }
+                Ok(FixedStr::from_bytes(out))
+            }
+            other => Err(cx.error(
+                item.pos,
+                format!("expected a string, found {}", other.describe()),
+            )),
+        }
+    }
+
+    fn write(&self, out: &mut String) {
+        match self.to_str() {
+            Ok(text) if self.is_clean() && !text.contains(['"', '\n', '\r']) => {
+                out.push('"');
+                out.push_str(text);
+                out.push('"');
+            }
+            _ => {
+                let bytes = self.as_bytes();
+                let len = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+                out.push_str("#\"");
+                out.push_str(&to_hex(bytes.get(..len).unwrap_or_default()));
+                out.push('"');
+            }
+        }
+    }
+}
+
+/// MDL text being written, with its indentation.
+pub(crate) struct Out {
+    pub text: String,
+    depth: usize,
+}
+
+impl Out {
+    pub fn new() -> Self {
+        Out {
+            text: String::new(),
+            depth: 0,
+        }
+    }
+
+    fn indent(&mut self) {
+        for _ in 0..self.depth {
+            self.text.push('\t');
+        }
+    }
+
+    /// `text` on its own line.
+    pub fn line(&mut self, text: &str) {
+        self.indent();
+        self.text.push_str(text);
+        self.text.push('\n');
+    }
+
+    /// `text,`
+    pub fn flag(&mut self, text: &str) {
+        self.indent();
+        self.text.push_str(text);
+        self.text.push_str(",\n");
+    }
+
+    /// `key value,`
+    pub fn field(&mut self, key: &str, value: &impl Value) {
+        self.indent();
+        self.text.push_str(key);
+        self.text.push(' ');
+        value.write(&mut self.text);
+        self.text.push_str(",\n");
+    }
+
+    /// `static key value,`
+    pub fn fixed(&mut self, key: &str, value: &impl Value) {
+        self.indent();
+        self.text.push_str("static ");
+        self.text.push_str(key);
+        self.text.push(' ');
+        value.write(&mut self.text);
+        self.text.push_str(",\n");
+    }
+
+    /// `{ value },` on its own line (a vertex, a pivot point).
+    pub fn item(&mut self, value: &impl Value) {
+        self.indent();
+        value.write(&mut self.text);
+        self.text.push_str(",\n");
+    }
+
+    /// `head {` and one level deeper.
+    pub fn open(&mut self, head: &str) {
+        self.indent();
+        self.text.push_str(head);
+        self.text.push_str(" {\n");
+        self.depth += 1;
+    }
+
+    /// `head "name" {`
+    pub fn open_named(&mut self, head: &str, name: &impl Value) {
+        self.indent();
+        self.text.push_str(head);
+        self.text.push(' ');
+        name.write(&mut self.text);
+        self.text.push_str(" {\n");
+        self.depth += 1;
+    }
+
+    /// `}`
+    pub fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.indent();
+        self.text.push_str("}\n");
+    }
+
+    /// `key #"hex",`: bytes MDL has no words for (see the module docs).
+    pub fn raw(&mut self, key: &str, bytes: &[u8]) {
+        self.indent();
+        self.text.push_str(key);
+        self.text.push_str(" #\"");
+        self.text.push_str(&to_hex(bytes));
+        self.text.push_str("\",\n");
+    }
+}
+
+/// Reads the raw bytes of `key #"hex"`.
+pub(crate) fn raw_of<'a>(stmt: &'a Stmt, cx: &Cx) -> Result<&'a [u8]> {
+    match stmt.arg(cx, 0)? {
+        Item {
+            kind: Kind::Raw(bytes),
+            ..
+        } => Ok(bytes),
+        other => Err(cx.error(
+            other.pos,
+            format!("expected #\"hex\", found {}", other.kind.describe()),
+        )),
+    }
+}
+
+/// A float where an integer belongs (`static TextureSlot 5.5`, seen in real
+/// files): an error, or truncated in lenient mode.
+fn integer_from_float(item: &Item, cx: &Cx, text: &str) -> Result<i64> {
+    let error = || cx.error(item.pos, format!("expected an integer, found {text}"));
+    let value: f64 = text.parse().map_err(|_| error())?;
+    if !value.is_finite() || value.abs() > 4_294_967_295.0 {
+        return Err(error());
+    }
+    let truncated = value.trunc() as i64;
+    cx.quirk(
+        item.pos,
+        format!("expected an integer, found {text}"),
+        &format!("truncated it to {truncated}"),
+    )?;
+    Ok(truncated)
+}
+
+/// A list of `{ values }` statements (`Vertices`, `Normals`, `PivotPoints`...),
+/// checked against the declared count.
+pub(crate) fn list<T: Value>(stmt: &Stmt, cx: &mut Cx, what: &str) -> Result<Vec<T>> {
+    let (count, body) = stmt.block(cx)?;
+    if let Some((pos, declared)) = count {
+        cx.count(pos, what, declared, body.len())?;
+    }
+    let mut out = Vec::with_capacity(body.len());
+    for s in body {
+        match s.items.as_slice() {
+            [item] => out.push(T::read(item, cx)?),
+            _ => return Err(cx.error(s.pos, format!("expected one value per line in {what}"))),
+        }
+    }
+    Ok(out)
+}
+
+/// Reads `Block n { Item { ... } Item { ... } }` (`Sequences`/`Anim`,
+/// `Textures`/`Bitmap`, ...): `read` reads each item inside the path
+/// `Block > Item i`, and `n` is checked against the items.
+pub(crate) fn items<T>(
+    stmt: &Stmt,
+    cx: &mut Cx,
+    (block, item, what): (&str, &str, &str),
+    mut read: impl FnMut(&Stmt, &mut Cx) -> Result<T>,
+) -> Result<Vec<T>> {
+    let (count, body) = stmt.block(cx)?;
+    cx.within(block.into(), |cx| {
+        let mut out = Vec::new();
+        for s in body {
+            if s.key().1 != item {
+                cx.unknown(s)?;
+                continue;
+            }
+            let name = format!("{item} {}", out.len());
+            out.push(cx.within(name, |cx| read(s, cx))?);
+        }
+        if let Some((pos, declared)) = count {
+            cx.count(pos, what, declared, out.len())?;
+        }
+        Ok(out)
+    })
+}
+
+/// Writes `Keyword count { values }`, one value per line.
+pub(crate) fn write_list<T: Value>(out: &mut Out, key: &str, items: &[T]) {
+    out.open(&format!("{key} {}", items.len()));
+    for item in items {
+        out.item(item);
+    }
+    out.close();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text<T: Value>(v: T) -> String {
+        let mut s = String::new();
+        v.write(&mut s);
+        s
+    }
+
+    #[test]
+    fn floats_keep_their_bits() {
+        let cx = Cx::new(false);
+        for bits in [
+            0u32,
+            0x8000_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x7fc0_0001,
+            1,
+            0x3dcc_cccd,
+        ] {
+            let written = text(f32::from_bits(bits));
+            let tree = super::super::syntax::parse(&format!("X {written}")).unwrap();
+            let back: f32 = tree[0].value(&cx).unwrap();
+            assert_eq!(back.to_bits(), bits, "{written}");
+        }
+        assert_eq!(text(0.5f32), "0.5");
+        assert_eq!(text(-0.0f32), "-0");
+    }
+}

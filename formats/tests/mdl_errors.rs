@@ -1,0 +1,126 @@
+//! MDL errors name the line, column and block path; lenient reads say what
+//! they accepted; bad input never panics or allocates for a declared count.
+
+use format_core::ErrorKind;
+
+const GEOSET: &str = "Version {\r\n\tFormatVersion 800,\r\n}\r\nGeoset {\r\n\tVertices 2 {\r\n\t\t{ 0, 0, 0 },\r\n\t\t{ 1, 2, }\r\n\t}\r\n}\r\n";
+
+#[test]
+fn a_strict_error_names_line_column_and_block() {
+    let e = formats::mdl::from_str(GEOSET).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Geoset 0 > Vertices: line 7, column 3: expected { 3 values }"
+    );
+    match e.kind() {
+        ErrorKind::Text {
+            line,
+            column,
+            block,
+            ..
+        } => {
+            assert_eq!(
+                (*line, *column, block.as_str()),
+                (7, 3, "Geoset 0 > Vertices")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = formats::mdl::from_str("Model \"m\" {\n  BlendTime x,\n}").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Model: line 2, column 13: expected an integer, found `x`"
+    );
+    let e = formats::mdl::from_str("Bone \"b\" {\n  ObjectId 1,\n  Translation 1 {\n    Linear,\n    0: { 1, 2, 3 },\n    Wobble,\n  }\n}").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Bone \"b\" > Translation: line 6, column 5: unknown statement `Wobble`"
+    );
+}
+
+#[test]
+fn lenient_reads_accept_count_mismatches_and_say_so() {
+    let text = "Sequences 3 {\n  Anim \"Stand\" {\n    Interval { 0, 1000 },\n  }\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Sequences: line 1, column 11: the header says 3 sequences, the block has 1"
+    );
+    let (model, diagnostics) = formats::mdl::from_str_lenient(text).unwrap();
+    assert_eq!(model.sequences().len(), 1);
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].offset, 10);
+    assert!(
+        diagnostics[0].message.ends_with("; used the block's"),
+        "{}",
+        diagnostics[0]
+    );
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    // A huge declared count allocates nothing: the block's items decide.
+    let e = formats::mdl::from_str("PivotPoints 4294967295 { { 0, 0, 0 } }").unwrap_err();
+    assert!(e.to_string().contains("the header says 4294967295"), "{e}");
+    for text in [
+        "Geoset {",
+        "}",
+        "Bone {",
+        "Bone \"x\" { ObjectId 99999999999 }",
+        "Geoset { Faces 1 3 { Triangles { { 0, 1, 70000 } } } }",
+        "CollisionShape \"c\" { Sphere, Vertices 2 { {0,0,0}, {1,1,1} } }",
+        "Materials 1 { Material { Layer { FilterMode Sideways } } }",
+        "ExtChunk #\"4142\"",
+        "ExtChunk #\"zz\"",
+        "Model \"\u{1F600}\" { BlendTime 1e999 }",
+        "Bone \"b\" { Rotation 1 { Hermite, 0: { 0, 0, 0, 1 } } }",
+        &"{".repeat(10_000),
+    ] {
+        assert!(formats::mdl::from_str(text).is_err(), "{text:?}");
+        let _ = formats::mdl::from_str_lenient(text);
+    }
+}
+
+#[test]
+fn a_version_in_an_ext_chunk_sets_the_version() {
+    // `VERS` 1000 in binary, then a geoset: read with the 1000 layout (a LOD).
+    let text = "ExtChunk #\"5645525304000000e8030000\",\nGeoset {\n}\n";
+    let model = formats::mdl::from_str(text).unwrap();
+    assert_eq!(model.version(), 1000);
+    assert_eq!(model.geosets()[0].lod, Some(0));
+    let again = formats::mdl::from_str(&formats::mdl::to_string(&model)).unwrap();
+    assert_eq!(again, model);
+}
+
+#[test]
+fn a_reforged_value_in_an_older_version_is_strict_error_lenient_drop() {
+    let text = "Version {\n\tFormatVersion 800,\n}\nGeoset {\n\tLevelOfDetail 1,\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Geoset 0: line 5, column 2: version 800 has no `LevelOfDetail` (from 801 on)"
+    );
+    let (model, diagnostics) = formats::mdl::from_str_lenient(text).unwrap();
+    assert_eq!(model.geosets()[0].lod, None);
+    assert!(diagnostics[0].message.ends_with("; dropped it"));
+    // Found by the fuzzer: any version above 800 has them (`version > 800`).
+    let text = text.replace("800", "815");
+    let model = formats::mdl::from_str(&text).unwrap();
+    assert_eq!(model.geosets()[0].lod, Some(1));
+    assert_eq!(
+        formats::mdl::from_str(&formats::mdl::to_string(&model)).unwrap(),
+        model
+    );
+}
+
+#[test]
+fn a_texture_list_before_1100_is_strict_error() {
+    let text = "Version {\n\tFormatVersion 1000,\n}\nMaterials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tTextureEntries 0,\n\t\t}\n\t}\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Materials > Material 0 > Layer 0: line 7, column 4: version 1000 has no `TextureEntries` (from 1100 on)"
+    );
+    let (model, _) = formats::mdl::from_str_lenient(text).unwrap();
+    assert_eq!(model.materials()[0].layers[0].textures, None);
+}

@@ -1,0 +1,92 @@
+//! MDX -> MDL -> MDX is byte-exact for every corpus `.mdx` of versions 800 to
+//! 1200, and the MDL written is stable (MDL -> model -> MDL gives the same text).
+
+mod common;
+
+use common::{corpus_root, manifest_files};
+use formats::mdx::Model;
+
+/// The manifest's `.mdx` rows of versions 800 to 1200, with their bytes.
+fn wc3_files() -> Vec<(String, Vec<u8>)> {
+    let Some(root) = corpus_root() else {
+        return Vec::new();
+    };
+    let files: Vec<(String, Vec<u8>)> = manifest_files(&root, "MDX_MANIFEST.md", "mdx", ".mdx")
+        .into_iter()
+        .filter(|f| {
+            let version: u32 = f.cell("version").parse().unwrap();
+            (800..=1200).contains(&version)
+        })
+        .map(|f| {
+            let data = std::fs::read(root.join(&f.path)).unwrap();
+            (f.path, data)
+        })
+        .collect();
+    assert_eq!(
+        files.len(),
+        56,
+        "the manifest lists 56 .mdx files of versions 800-1200"
+    );
+    files
+}
+
+/// Models compare through `Debug`, which treats NaN as equal to itself.
+fn same(a: &Model, b: &Model) -> bool {
+    format!("{a:?}") == format!("{b:?}")
+}
+
+#[test]
+fn every_wc3_mdx_goes_through_mdl_byte_exact() {
+    let mut failures = Vec::new();
+    let mut exact = 0;
+    let files = wc3_files();
+    for (path, data) in &files {
+        // The two light-quirk files read leniently (MDX_VERSIONS.md §8.3).
+        let model = match Model::from_bytes(data) {
+            Ok(model) => model,
+            Err(_) => Model::from_bytes_lenient(data).unwrap().0,
+        };
+        let text = formats::mdl::to_string(&model);
+        let back = match formats::mdl::from_str(&text) {
+            Ok(back) => back,
+            Err(e) => {
+                failures.push(format!("{path}: MDL does not read back: {e}"));
+                continue;
+            }
+        };
+        if !same(&model, &back) {
+            failures.push(format!("{path}: model differs after MDL"));
+            continue;
+        }
+        match back.to_bytes() {
+            Ok(bytes) if bytes == *data => exact += 1,
+            Ok(_) => failures.push(format!("{path}: bytes differ after MDL")),
+            Err(e) => failures.push(format!("{path}: does not write: {e}")),
+        }
+        let again = formats::mdl::to_string(&back);
+        if again != text {
+            failures.push(format!("{path}: MDL text not stable"));
+        }
+    }
+    println!("{exact} of {} files byte-exact through MDL", files.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// MDL has no words for the WoW alpha layouts (v1300-1500): their chunks
+/// travel as `ExtChunk` blocks, and the model still comes back byte-exact.
+#[test]
+fn the_wow_alpha_model_goes_through_mdl_as_extension_chunks() {
+    let Some(data) = common::corpus_file("mdx/wowalpha_Boar.mdx") else {
+        return;
+    };
+    let model = Model::from_bytes(&data).unwrap();
+    let text = formats::mdl::to_string(&model);
+    assert!(
+        text.contains("ExtChunk"),
+        "alpha chunks are carried as extension blocks"
+    );
+    let back = formats::mdl::from_str(&text).unwrap();
+    assert!(same(&model, &back));
+    assert_eq!(back.to_bytes().unwrap(), data);
+    assert_eq!(formats::mdl::to_string(&back), text);
+}
