@@ -17,7 +17,10 @@ fn check(model: &Model) {
     let again = formats::mdl::from_str(&text)
         .unwrap_or_else(|e| panic!("written MDL does not read back: {e}\n{text}"));
     assert!(same(model, &again), "re-read model differs\n{text}");
-    assert!(formats::mdl::to_string(&again) == text, "MDL text not stable");
+    assert!(
+        formats::mdl::to_string(&again) == text,
+        "MDL text not stable"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
