@@ -322,3 +322,38 @@ mod damaged {
         }
     }
 }
+
+#[test]
+fn the_wow_alpha_boar_has_a_node_for_every_pivot_and_breaks_when_one_goes() {
+    let Some(data) = common::corpus_file("mdx/wowalpha_Boar.mdx") else {
+        return;
+    };
+    let mut model = Model::from_bytes(&data).unwrap();
+    // 26 bones, 4 helpers, 9 attachments, 17 events and 1 hit-test shape: 57
+    // MDLGENOBJECTs for 57 pivot points, ids 0 to 56 in file order.
+    assert_eq!(validate::model(&model), Vec::<Finding>::new());
+    model.alpha_helpers_mut()[1].parent_id = 999;
+    model.alpha_bones_mut().pop();
+    let found: Vec<(Rule, String)> = validate::model(&model)
+        .into_iter()
+        .map(|f| (f.rule, f.path))
+        .collect();
+    assert!(
+        found.contains(&(Rule::PivotCount, "chunks[9].PIVT".into())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&(
+            Rule::ObjectIds,
+            "chunks[7].HELP.helpers[0].object_id".into()
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&(
+            Rule::ParentIndex,
+            "chunks[7].HELP.helpers[1].parent_id".into()
+        )),
+        "{found:?}"
+    );
+}

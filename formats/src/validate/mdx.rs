@@ -2,6 +2,7 @@
 //! keyframes and normals.
 
 use super::{Finding, Findings, Rule};
+use crate::mdx::alpha::GenObject;
 use crate::mdx::{
     AttachmentTrack, CameraTrack, Chunk, CornEmitterTrack, GeosetAnimationTrack, LayerTrack,
     LightTrack, Model, Node, NodeTrack, ParticleEmitter2Track, ParticleEmitterTrack,
@@ -37,7 +38,7 @@ pub fn model(model: &Model) -> Vec<Finding> {
             .position(|c| matches!(c, Chunk::Sequences(_)))
             .map_or("SEQS".into(), |i| format!("chunks[{i}].SEQS")),
     };
-    let mut nodes: Vec<(String, &Node)> = Vec::new();
+    let mut nodes: Vec<NodeIds> = Vec::new();
     let mut pivots = None;
     for (i, chunk) in model.chunks.iter().enumerate() {
         v.chunk(i, chunk, &mut nodes, &mut pivots);
@@ -45,6 +46,43 @@ pub fn model(model: &Model) -> Vec<Finding> {
     v.nodes(&nodes, pivots);
     v.sequence_order();
     v.f.0
+}
+
+/// A node as the id checks see it: where it is, its ids, and (Warcraft III /
+/// Reforged) its tracks.
+struct NodeIds<'m> {
+    at: String,
+    object_id: u32,
+    parent_id: u32,
+    tracks: Option<&'m [NodeTrack]>,
+}
+
+impl<'m> NodeIds<'m> {
+    fn node(at: String, node: &'m Node) -> Self {
+        NodeIds {
+            at,
+            object_id: node.object_id,
+            parent_id: node.parent_id,
+            tracks: Some(&node.tracks),
+        }
+    }
+}
+
+/// Adds the MDLGENOBJECTs of one alpha chunk (`list` is `TAG.field`).
+fn alpha<'m>(
+    nodes: &mut Vec<NodeIds<'m>>,
+    i: usize,
+    list: &str,
+    objects: impl Iterator<Item = &'m GenObject>,
+) {
+    for (n, object) in objects.enumerate() {
+        nodes.push(NodeIds {
+            at: format!("chunks[{i}].{list}[{n}]"),
+            object_id: object.object_id,
+            parent_id: object.parent_id,
+            tracks: None,
+        });
+    }
 }
 
 /// A track seen through its timing: what the key checks need.
@@ -117,7 +155,7 @@ impl Validator {
         &mut self,
         i: usize,
         chunk: &'m Chunk,
-        nodes: &mut Vec<(String, &'m Node)>,
+        nodes: &mut Vec<NodeIds<'m>>,
         pivots: &mut Option<(String, usize)>,
     ) {
         match chunk {
@@ -165,7 +203,7 @@ impl Validator {
                         self.f
                             .index(Rule::GeosetAnimationIndex, path, id, len, what);
                     }
-                    nodes.push((at, &bone.node));
+                    nodes.push(NodeIds::node(format!("{at}.node"), &bone.node));
                 }
             }
             Chunk::Lights(c) => {
@@ -173,19 +211,22 @@ impl Validator {
                     let at = format!("chunks[{i}].LITE.lights[{l}]");
                     let tracks: Vec<_> = light.all_tracks().cloned().collect();
                     self.tracks(&at, &tracks);
-                    nodes.push((at, &light.node));
+                    nodes.push(NodeIds::node(format!("{at}.node"), &light.node));
                 }
             }
             Chunk::Helpers(c) => {
                 for (h, helper) in c.helpers.iter().enumerate() {
-                    nodes.push((format!("chunks[{i}].HELP.helpers[{h}]"), &helper.node));
+                    nodes.push(NodeIds::node(
+                        format!("chunks[{i}].HELP.helpers[{h}].node"),
+                        &helper.node,
+                    ));
                 }
             }
             Chunk::Attachments(c) => {
                 for (a, attachment) in c.attachments.iter().enumerate() {
                     let at = format!("chunks[{i}].ATCH.attachments[{a}]");
                     self.tracks(&at, &attachment.tracks);
-                    nodes.push((at, &attachment.node));
+                    nodes.push(NodeIds::node(format!("{at}.node"), &attachment.node));
                 }
             }
             Chunk::PivotPoints(c) => *pivots = Some((format!("chunks[{i}].PIVT"), c.points.len())),
@@ -193,7 +234,7 @@ impl Validator {
                 for (e, emitter) in c.emitters.iter().enumerate() {
                     let at = format!("chunks[{i}].PREM.emitters[{e}]");
                     self.tracks(&at, &emitter.tracks);
-                    nodes.push((at, &emitter.node));
+                    nodes.push(NodeIds::node(format!("{at}.node"), &emitter.node));
                 }
             }
             Chunk::ParticleEmitters2(c) => {
@@ -203,7 +244,7 @@ impl Validator {
                     self.f
                         .index(Rule::TextureIndex, path, id, self.textures, "textures");
                     self.tracks(&at, &emitter.tracks);
-                    nodes.push((at, &emitter.node));
+                    nodes.push(NodeIds::node(format!("{at}.node"), &emitter.node));
                 }
             }
             Chunk::RibbonEmitters(c) => {
@@ -213,14 +254,14 @@ impl Validator {
                     self.f
                         .index(Rule::MaterialIndex, path, id, self.materials, "materials");
                     self.tracks(&at, &emitter.tracks);
-                    nodes.push((at, &emitter.node));
+                    nodes.push(NodeIds::node(format!("{at}.node"), &emitter.node));
                 }
             }
             Chunk::CornEmitters(c) => {
                 for (e, emitter) in c.emitters.iter().enumerate() {
                     let at = format!("chunks[{i}].CORN.emitters[{e}]");
                     self.tracks(&at, &emitter.tracks);
-                    nodes.push((at, &emitter.node));
+                    nodes.push(NodeIds::node(format!("{at}.node"), &emitter.node));
                 }
             }
             Chunk::Cameras(c) => {
@@ -238,14 +279,59 @@ impl Validator {
                         };
                         self.keys(&format!("{at}.track"), &timing);
                     }
-                    nodes.push((at, &event.node));
+                    nodes.push(NodeIds::node(format!("{at}.node"), &event.node));
                 }
             }
             Chunk::CollisionShapes(c) => {
                 for (s, shape) in c.shapes.iter().enumerate() {
-                    nodes.push((format!("chunks[{i}].CLID.shapes[{s}]"), &shape.node));
+                    nodes.push(NodeIds::node(
+                        format!("chunks[{i}].CLID.shapes[{s}].node"),
+                        &shape.node,
+                    ));
                 }
             }
+            // WoW alpha (v1300-1500): every object is an MDLGENOBJECT; its ids
+            // follow the same rules (its tracks have other types: not timed here).
+            Chunk::AlphaBones(c) => {
+                alpha(nodes, i, "BONE.bones", c.bones.iter().map(|b| &b.object))
+            }
+            Chunk::AlphaHelpers(c) => alpha(nodes, i, "HELP.helpers", c.helpers.iter()),
+            Chunk::AlphaAttachments(c) => alpha(
+                nodes,
+                i,
+                "ATCH.attachments",
+                c.attachments.iter().map(|a| &a.object),
+            ),
+            Chunk::AlphaLights(c) => {
+                alpha(nodes, i, "LITE.lights", c.lights.iter().map(|l| &l.object))
+            }
+            Chunk::AlphaParticleEmitters(c) => alpha(
+                nodes,
+                i,
+                "PREM.emitters",
+                c.emitters.iter().map(|e| &e.object),
+            ),
+            Chunk::AlphaParticleEmitters2(c) => alpha(
+                nodes,
+                i,
+                "PRE2.emitters",
+                c.emitters.iter().map(|e| &e.object),
+            ),
+            Chunk::AlphaRibbonEmitters(c) => alpha(
+                nodes,
+                i,
+                "RIBB.emitters",
+                c.emitters.iter().map(|e| &e.object),
+            ),
+            Chunk::AlphaEvents(c) => {
+                alpha(nodes, i, "EVTS.events", c.events.iter().map(|e| &e.object))
+            }
+            Chunk::AlphaHitTestShapes(c) => alpha(
+                nodes,
+                i,
+                "HTST.hit_test_shapes",
+                c.hit_test_shapes.iter().map(|h| &h.object),
+            ),
             _ => {}
         }
     }
@@ -403,7 +489,7 @@ impl Validator {
     }
 
     /// Pivot count, sequential object ids, parents that exist.
-    fn nodes(&mut self, nodes: &[(String, &Node)], pivots: Option<(String, usize)>) {
+    fn nodes(&mut self, nodes: &[NodeIds], pivots: Option<(String, usize)>) {
         let (pivot_path, pivot_count) = pivots.unwrap_or_else(|| ("PIVT".into(), 0));
         if pivot_count != nodes.len() {
             self.f.push(
@@ -415,23 +501,25 @@ impl Validator {
                 ),
             );
         }
-        if let Some((n, (at, node))) = nodes
+        if let Some((n, node)) = nodes
             .iter()
             .enumerate()
-            .find(|(n, (_, node))| node.object_id as usize != *n)
+            .find(|(n, node)| node.object_id as usize != *n)
         {
             self.f.push(
                 Rule::ObjectIds,
-                format!("{at}.node.object_id"),
+                format!("{}.object_id", node.at),
                 format!(
                     "object id {} where {n} comes next (ids must be 0, 1, 2, … in file order)",
                     node.object_id
                 ),
             );
         }
-        let ids: std::collections::HashSet<u32> = nodes.iter().map(|(_, n)| n.object_id).collect();
-        for (at, node) in nodes {
-            self.tracks(&format!("{at}.node"), &node.tracks);
+        let ids: std::collections::HashSet<u32> = nodes.iter().map(|n| n.object_id).collect();
+        for node in nodes {
+            if let Some(tracks) = node.tracks {
+                self.tracks(&node.at, tracks);
+            }
             if node.parent_id == NONE {
                 continue;
             }
@@ -444,7 +532,7 @@ impl Validator {
             };
             self.f.push(
                 Rule::ParentIndex,
-                format!("{at}.node.parent_id"),
+                format!("{}.parent_id", node.at),
                 format!("parent {} {why}", node.parent_id),
             );
         }
