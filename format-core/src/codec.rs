@@ -27,13 +27,30 @@ pub trait Decode: Sized {
     /// allocating: the default does, then reads the values one by one; plain
     /// types override it with one bulk copy (whose count is checked the same way).
     fn decode_many(r: &mut Reader<'_>, count: usize, args: Self::Args) -> Result<Vec<Self>> {
-        let count = r.check_count(count as u64, Self::MIN_SIZE)?;
-        let mut items = Vec::with_capacity(count);
-        for i in 0..count {
-            items.push(Self::decode(r, args.clone()).map_err(|e| e.at_index(i))?);
-        }
-        Ok(items)
+        decode_each(r, count, args)
     }
+}
+
+/// Reads `count` values one by one, after checking the count against the
+/// bytes left: the default [`Decode::decode_many`], public for a type whose
+/// own bulk `decode_many` falls back to it (to name the element that failed).
+///
+/// ```
+/// use format_core::{Reader, decode_each};
+/// let mut r = Reader::new(&[1, 0, 2, 0]);
+/// assert_eq!(decode_each::<u16>(&mut r, 2, ())?, [1, 2]);
+/// // The count is checked against the bytes left before anything is allocated.
+/// let err = decode_each::<u16>(&mut Reader::new(&[1, 0, 2]), 2, ()).unwrap_err();
+/// assert!(err.to_string().starts_with("count 2 needs at least 4 bytes"), "{err}");
+/// # Ok::<(), format_core::Error>(())
+/// ```
+pub fn decode_each<T: Decode>(r: &mut Reader<'_>, count: usize, args: T::Args) -> Result<Vec<T>> {
+    let count = r.check_count(count as u64, T::MIN_SIZE)?;
+    let mut items = Vec::with_capacity(count);
+    for i in 0..count {
+        items.push(T::decode(r, args.clone()).map_err(|e| e.at_index(i))?);
+    }
+    Ok(items)
 }
 
 /// A type that can be written to a [`Writer`].

@@ -67,7 +67,9 @@ mod writer;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use codec::{Decode, Encode, HasTag, Tagged, decode, decode_tagged, decode_until_end, encode};
+pub use codec::{
+    Decode, Encode, HasTag, Tagged, decode, decode_each, decode_tagged, decode_until_end, encode,
+};
 pub use context::{Context, Diagnostic, Mode, TagOrder};
 pub use derived::Derived;
 pub use error::{Error, ErrorKind, Expected, Result, Segment, SizeKind};

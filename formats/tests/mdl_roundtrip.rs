@@ -3,24 +3,17 @@
 
 mod common;
 
-use common::{corpus_root, manifest_files};
+use common::{corpus_root, manifest_models};
 use formats::mdx::Model;
 
 /// The manifest's `.mdx` rows of versions 800 to 1200, with their bytes.
 fn wc3_files() -> Vec<(String, Vec<u8>)> {
-    let Some(root) = corpus_root() else {
+    if corpus_root().is_none() {
         return Vec::new();
-    };
-    let files: Vec<(String, Vec<u8>)> = manifest_files(&root, "MDX_MANIFEST.md", "mdx", ".mdx")
+    }
+    let files: Vec<(String, Vec<u8>)> = manifest_models(800..=1200)
         .into_iter()
-        .filter(|f| {
-            let version: u32 = f.cell("version").parse().unwrap();
-            (800..=1200).contains(&version)
-        })
-        .map(|f| {
-            let data = std::fs::read(root.join(&f.path)).unwrap();
-            (f.path, data)
-        })
+        .map(|(f, data)| (f.path, data))
         .collect();
     assert_eq!(
         files.len(),

@@ -406,7 +406,10 @@ fn batched_geosets_read_as_seed_003_lays_them_out() {
     assert_eq!((batch.min_vertex, batch.max_vertex), (0, 1));
     assert_eq!(batch.primitive_vertices, [0, 1, 1]);
     assert_eq!(batch.padding, [0; 5]);
+    assert_eq!(batch.triangle_count(), 1);
     assert_eq!(model.to_bytes().expect("writes"), bytes);
+    // Its one triangle (seen edge-on from the front: a line) is drawn.
+    assert!(formats::render::wireframe(&model, 32).data.contains(&255));
 
     // The same bytes as version 1400 are not a v1300/1400 GEOS.
     let mut v1400 = bytes.clone();

@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{ManifestFile, corpus_root, manifest_files};
+use common::{ManifestFile, corpus_root, manifest_models};
 use formats::mdx::Model;
 
 /// The files whose `LITE` size leaves out a light track (`MDX_VERSIONS.md` §8.3).
@@ -18,21 +18,10 @@ const LIGHT_QUIRK: [&str; 2] = [
 
 /// The manifest's `.mdx` rows (versions 800 to 1500), with their bytes.
 fn corpus_mdx_files() -> Vec<(ManifestFile, Vec<u8>)> {
-    let Some(root) = corpus_root() else {
+    if corpus_root().is_none() {
         return Vec::new();
-    };
-    let files: Vec<(ManifestFile, Vec<u8>)> =
-        manifest_files(&root, "MDX_MANIFEST.md", "mdx", ".mdx")
-            .into_iter()
-            .filter(|f| {
-                let version: u32 = f.cell("version").parse().unwrap();
-                (800..=1500).contains(&version)
-            })
-            .map(|f| {
-                let data = std::fs::read(root.join(&f.path)).unwrap();
-                (f, data)
-            })
-            .collect();
+    }
+    let files = manifest_models(800..=1500);
     assert_eq!(
         files.len(),
         57,

@@ -214,13 +214,10 @@ fn every_corpus_model_draws() {
         let image = render::wireframe(&model, 64);
         assert_eq!(image.data.len(), 64 * 64, "{path}");
         let wc3: usize = model.geosets().iter().map(|g| g.triangle_count()).sum();
-        // WoW alpha (v1300) geosets: byte-sized primitive types, 4 = triangles.
         let alpha: usize = model
             .alpha_geosets()
             .iter()
-            .flat_map(|g| g.primitive_types.iter().zip(&g.primitive_counts))
-            .filter(|(t, _)| **t == 4)
-            .map(|(_, n)| *n as usize / 3)
+            .map(|g| g.triangle_count())
             .sum();
         let triangles = wc3 + alpha;
         let white = image.data.contains(&255);

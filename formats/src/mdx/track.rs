@@ -122,7 +122,7 @@ impl<T: Plain> Decode for Key<T> {
         let offset = r.pos();
         let Ok(bytes) = r.records(count, Self::record_size(tangents)) else {
             // Short input: the key-by-key reader names the key and field that ran out.
-            return decode_each(r, count, interpolation);
+            return format_core::decode_each(r, count, (interpolation,));
         };
         let keys = if tangents {
             run::<T, true>(bytes)
@@ -134,46 +134,12 @@ impl<T: Plain> Decode for Key<T> {
     }
 }
 
-/// Reads keys one by one (the error path of [`Key::decode_many`]).
-#[cold]
-fn decode_each<T: Plain>(
-    r: &mut Reader<'_>,
-    count: usize,
-    interpolation: Interpolation,
-) -> Result<Vec<Key<T>>> {
-    let count = r.check_count(count as u64, Key::<T>::MIN_SIZE)?;
-    let mut keys = Vec::with_capacity(count);
-    for i in 0..count {
-        keys.push(Key::decode(r, (interpolation,)).map_err(|e| e.at_index(i))?);
-    }
-    Ok(keys)
-}
-
 impl<T: Plain> Encode for Key<T> {
     type Args = (Interpolation,);
 
     fn encode(&self, w: &mut Writer, (interpolation,): (Interpolation,)) -> Result<()> {
-        let tangents = interpolation.has_tangents();
-        match (&self.in_tan, &self.out_tan) {
-            (Some(in_tan), Some(out_tan)) if tangents => {
-                w.i32(self.frame);
-                w.plain(&self.value);
-                w.plain(in_tan);
-                w.plain(out_tan);
-                Ok(())
-            }
-            (None, None) if !tangents => {
-                w.i32(self.frame);
-                w.plain(&self.value);
-                Ok(())
-            }
-            (in_tan, out_tan) => Err(tangent_mismatch(
-                w,
-                interpolation,
-                in_tan.is_some(),
-                out_tan.is_some(),
-            )),
-        }
+        self.check_tangents(w, interpolation)?;
+        Self::write_records(core::slice::from_ref(self), w, interpolation)
     }
 
     fn encode_many(
@@ -181,20 +147,31 @@ impl<T: Plain> Encode for Key<T> {
         w: &mut Writer,
         (interpolation,): (Interpolation,),
     ) -> Result<()> {
-        let tangents = interpolation.has_tangents();
-        let matches =
-            |key: &Self| key.in_tan.is_some() == tangents && key.out_tan.is_some() == tangents;
-        if let Some((i, key)) = keys.iter().enumerate().find(|(_, key)| !matches(key)) {
-            let err = tangent_mismatch(
-                w,
-                interpolation,
-                key.in_tan.is_some(),
-                key.out_tan.is_some(),
-            );
-            return Err(err.at_index(i));
+        for (i, key) in keys.iter().enumerate() {
+            key.check_tangents(w, interpolation)
+                .map_err(|e| e.at_index(i))?;
         }
-        // Every key agrees with the interpolation: fill the records in place.
-        let size = Self::record_size(tangents);
+        Self::write_records(keys, w, interpolation)
+    }
+}
+
+impl<T: Plain> Key<T> {
+    /// The tangents are there exactly when the interpolation has them.
+    #[inline]
+    fn check_tangents(&self, w: &Writer, interpolation: Interpolation) -> Result<()> {
+        let (in_tan, out_tan) = (self.in_tan.is_some(), self.out_tan.is_some());
+        let tangents = interpolation.has_tangents();
+        if in_tan == tangents && out_tan == tangents {
+            Ok(())
+        } else {
+            Err(tangent_mismatch(w, interpolation, in_tan, out_tan))
+        }
+    }
+
+    /// Writes keys already checked against the interpolation, filling their
+    /// records in place (one capacity check for the run).
+    fn write_records(keys: &[Self], w: &mut Writer, interpolation: Interpolation) -> Result<()> {
+        let size = Self::record_size(interpolation.has_tangents());
         let filled = w.fill(keys.len() * size, |out| {
             out.chunks_exact_mut(size)
                 .zip(keys)
@@ -209,9 +186,7 @@ impl<T: Plain> Encode for Key<T> {
             ))
         }
     }
-}
 
-impl<T: Plain> Key<T> {
     /// Writes this key into `record` (the mirror of `from_record`).
     #[inline(always)]
     fn to_record(&self, record: &mut [u8]) -> Option<()> {

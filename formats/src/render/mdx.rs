@@ -2,6 +2,7 @@
 //! front, orthographic.
 
 use super::{Color, Image};
+use crate::mdx::alpha::Batch;
 use crate::mdx::{Chunk, Model};
 
 /// `faceTypeGroups` value of a triangle list.
@@ -35,7 +36,13 @@ fn triangles(model: &Model) -> Vec<[[f32; 3]; 3]> {
             for batch in &c.batches {
                 let positions: Vec<[f32; 3]> = batch.vertices.iter().map(|v| v.position).collect();
                 let count = u32::try_from(batch.primitive_vertices.len()).unwrap_or(u32::MAX);
-                let groups = std::iter::once((batch.primitive_type, count));
+                // v1500 numbers a triangle list 3 (`Batch::TRIANGLES`), PTYP 4.
+                let kind = if batch.primitive_type == Batch::TRIANGLES {
+                    TRIANGLES
+                } else {
+                    0
+                };
+                let groups = std::iter::once((kind, count));
                 push_triangles(&mut out, &positions, groups, &batch.primitive_vertices);
             }
         }

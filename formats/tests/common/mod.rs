@@ -105,3 +105,20 @@ pub fn files_in(root: &Path, folder: &str, extension: &str) -> Vec<String> {
     names.sort();
     names
 }
+
+/// The `MDX_MANIFEST.md` rows of `.mdx` files whose version is in `versions`,
+/// with their bytes; empty (with the loud message of [`corpus_root`]) outside
+/// CI when the corpus is missing.
+pub fn manifest_models(versions: std::ops::RangeInclusive<u32>) -> Vec<(ManifestFile, Vec<u8>)> {
+    let Some(root) = corpus_root() else {
+        return Vec::new();
+    };
+    manifest_files(&root, "MDX_MANIFEST.md", "mdx", ".mdx")
+        .into_iter()
+        .filter(|f| versions.contains(&f.cell("version").parse().unwrap()))
+        .map(|f| {
+            let data = std::fs::read(root.join(&f.path)).unwrap();
+            (f, data)
+        })
+        .collect()
+}

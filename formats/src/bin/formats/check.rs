@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
-use crate::kind::{self, Document, Kind};
+use crate::kind::{self, Kind};
 
 /// How reading went.
 #[derive(Serialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -132,7 +132,7 @@ fn check_file(path: &Path) -> FileReport {
     match kind::write(kind, &loaded.document) {
         Ok(bytes) => {
             if kind == Kind::Mdl {
-                report.same_model = Some(same_model(&loaded.document, &bytes));
+                report.same_model = Some(kind::same_model_back(&loaded.document, &bytes));
             }
             report.byte_exact = Some(bytes == data);
             if bytes != data {
@@ -146,18 +146,6 @@ fn check_file(path: &Path) -> FileReport {
         }
     }
     report
-}
-
-/// True if `written` (MDL text) reads back to the model in `document`
-/// (compared through `Debug`, which treats a NaN as equal to itself).
-fn same_model(document: &Document, written: &[u8]) -> bool {
-    match (document, kind::read(Kind::Mdl, written)) {
-        (Document::Mdx(model), Ok(back)) => match back.document {
-            Document::Mdx(back) => format!("{model:?}") == format!("{back:?}"),
-            _ => false,
-        },
-        _ => false,
-    }
 }
 
 /// `formats check PATH... [--json]`.

@@ -61,16 +61,12 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         chunk_table(&mut out, chunks, &objects);
     }
     let written = crate::kind::write(kind, &loaded.document).ok();
-    let round_trip = match (&written, &loaded.document) {
-        (Some(bytes), _) if bytes == data => "byte-exact",
-        (Some(bytes), Document::Mdx(model)) if kind == Kind::Mdl => {
-            let back = crate::kind::read(kind, bytes).ok().map(|l| l.document);
-            match back {
-                Some(Document::Mdx(back)) if format!("{back:?}") == format!("{model:?}") => {
-                    "the same model back (text rewritten in the canonical layout)"
-                }
-                _ => "DIFFERS",
-            }
+    let round_trip = match &written {
+        Some(bytes) if bytes == data => "byte-exact",
+        Some(bytes)
+            if kind == Kind::Mdl && crate::kind::same_model_back(&loaded.document, bytes) =>
+        {
+            "the same model back (text rewritten in the canonical layout)"
         }
         _ => "DIFFERS",
     };
@@ -206,30 +202,13 @@ fn mdx_summary(out: &mut String, model: &Model) {
         Chunk::AlphaBatchedGeosets(c) => Some(c),
         _ => None,
     });
-    let triangles_of = |types: &mut dyn Iterator<Item = (u32, u32)>| -> usize {
-        types
-            .filter(|(t, _)| *t == 4)
-            .map(|(_, n)| n as usize / 3)
-            .sum()
-    };
     let (count, vertices, triangles) = if let Some(b) = batched {
         let vertices: usize = b.batches.iter().map(|b| b.vertices.len()).sum();
-        let triangles = triangles_of(
-            &mut b
-                .batches
-                .iter()
-                .map(|b| (b.primitive_type, b.primitive_vertices.len() as u32)),
-        );
+        let triangles: usize = b.batches.iter().map(|b| b.triangle_count()).sum();
         (b.geosets.len(), vertices, triangles)
     } else if !alpha.is_empty() {
         let vertices: usize = alpha.iter().map(|g| g.vertices.len()).sum();
-        let triangles = alpha
-            .iter()
-            .map(|g| {
-                let types = g.primitive_types.iter().map(|t| u32::from(*t));
-                triangles_of(&mut types.zip(g.primitive_counts.iter().copied()))
-            })
-            .sum();
+        let triangles: usize = alpha.iter().map(|g| g.triangle_count()).sum();
         (alpha.len(), vertices, triangles)
     } else {
         let vertices: usize = wc3.iter().map(|g| g.vertex_count()).sum();

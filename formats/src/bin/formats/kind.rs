@@ -152,6 +152,18 @@ pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
     }
 }
 
+/// True if `written` (MDL text) reads back to the model in `document`
+/// (compared through `Debug`, which treats a NaN as equal to itself): the
+/// round trip MDL text from other tools has, as it cannot be byte-exact.
+pub fn same_model_back(document: &Document, written: &[u8]) -> bool {
+    match (document, read(Kind::Mdl, written).map(|l| l.document)) {
+        (Document::Mdx(model), Ok(Document::Mdx(back))) => {
+            format!("{model:?}") == format!("{back:?}")
+        }
+        _ => false,
+    }
+}
+
 /// Reads a file from disk: the bytes and the kind, or an error line.
 pub fn open(path: &Path) -> Result<(Kind, Vec<u8>), String> {
     let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -136,6 +136,21 @@ pub struct Batch {
     pub padding: Vec<u16>,
 }
 
+impl Batch {
+    /// `primitiveType` of a triangle list: "always 0x3 (Triangle)" (the v1500
+    /// numbering, not `PTYP`'s `FACETYPE_TRIANGLES` 0x4).
+    pub const TRIANGLES: u32 = 0x3;
+
+    /// Number of triangles (0 unless the primitive is a triangle list).
+    pub fn triangle_count(&self) -> usize {
+        if self.primitive_type == Self::TRIANGLES {
+            self.primitive_vertices.len() / 3
+        } else {
+            0
+        }
+    }
+}
+
 /// The number of `u16` of padding after `n` indices.
 pub fn padding_len(n: usize) -> usize {
     (8 - n % 8) % 8

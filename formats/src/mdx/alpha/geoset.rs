@@ -87,6 +87,19 @@ pub struct Geoset {
 }
 
 impl Geoset {
+    /// `FACETYPE_TRIANGLES`: "always 0x4 (Triangle)" in `PTYP`.
+    pub const TRIANGLES: u8 = 0x4;
+
+    /// Number of triangles: the `PCNT` counts of the `PTYP` groups that are
+    /// triangle lists, over 3.
+    pub fn triangle_count(&self) -> usize {
+        let groups = self.primitive_types.iter().zip(&self.primitive_counts);
+        groups
+            .filter(|(t, _)| **t == Self::TRIANGLES)
+            .map(|(_, n)| *n as usize / 3)
+            .sum()
+    }
+
     /// The coordinates of set `index` (`None` past `uv_set_count`).
     pub fn tex_coord_set(&self, index: usize) -> Option<&[[f32; 2]]> {
         let n = self.vertices.len();
