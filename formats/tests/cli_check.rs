@@ -39,7 +39,13 @@ fn check_reports_every_corpus_file_byte_exact() {
             .unwrap_or_else(|| panic!("{p} is not in the report"))
     };
     let mut supported = Vec::new();
-    for (folder, ext) in [("mdx", ".mdx"), ("adt", ".adt"), ("wdt", ".wdt")] {
+    for (folder, ext) in [
+        ("mdx", ".mdx"),
+        ("adt", ".adt"),
+        ("wdt", ".wdt"),
+        ("maps/cataclysmctf", ".adt"),
+        ("maps/cataclysmctf", ".wdt"),
+    ] {
         supported.extend(common::files_in(&root, folder, ext));
     }
     let mdl = common::files_in(&root, "mdl", ".mdl");
