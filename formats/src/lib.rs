@@ -12,6 +12,7 @@
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
 //!   keys, …), each finding with a path and a message.
+//! - [`anim`]: tracks sampled at any time, skeletons posed, skinned vertices.
 //! - [`render`]: height fields, alpha maps and wireframes as images (PNG).
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -20,6 +21,7 @@
 )]
 
 pub mod adt;
+pub mod anim;
 pub mod chunks;
 pub mod mdl;
 pub mod mdx;
