@@ -13,6 +13,8 @@
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
 //!   keys, …), each finding with a path and a message.
 //! - [`anim`]: tracks sampled at any time, skeletons posed, skinned vertices.
+//! - `gltf` (feature `gltf`): models out as glTF 2.0, on a document builder
+//!   other exporters can use.
 //! - [`render`]: height fields, alpha maps and wireframes as images (PNG).
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -23,6 +25,8 @@
 pub mod adt;
 pub mod anim;
 pub mod chunks;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 pub mod mdl;
 pub mod mdx;
 pub mod render;

@@ -16,7 +16,7 @@ pub mod adt;
 pub mod mdx;
 
 pub use adt::{alpha_maps, guess_mphd_flags, heightmap};
-pub use mdx::wireframe;
+pub use mdx::{posed_wireframe, wireframe};
 
 use format_core::Error;
 
