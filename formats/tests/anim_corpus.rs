@@ -10,17 +10,7 @@ use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};
 use formats::mdx::Model;
 
 fn models() -> Vec<(String, Model)> {
-    let Some(root) = common::corpus_root() else {
-        return Vec::new();
-    };
-    common::files_in(&root, "mdx", ".mdx")
-        .into_iter()
-        .map(|path| {
-            let bytes = std::fs::read(root.join(&path)).unwrap();
-            let (model, _) = Model::from_bytes_lenient(&bytes).unwrap();
-            (path, model)
-        })
-        .collect()
+    common::corpus_models()
 }
 
 #[test]
