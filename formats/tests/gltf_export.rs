@@ -440,3 +440,101 @@ fn missing_textures_are_listed_and_leave_materials_untextured() {
     );
     assert!(!images.is_empty());
 }
+
+/// Every texture path is found, as a 4x4 PNG of one colour.
+struct EveryTexture;
+
+impl formats::gltf::TextureSource for EveryTexture {
+    fn png(&self, _: &str) -> Result<Vec<u8>, String> {
+        formats::gltf::textures::flat_png([10, 20, 30, 255]).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn materials_follow_the_first_layer_and_hd_textures_their_roles() {
+    use formats::mdx::FilterMode;
+    use gltf::material::AlphaMode;
+    let mut hd_materials = 0;
+    for (path, model) in &models() {
+        let out = export(
+            model,
+            "m",
+            &ExportOptions {
+                textures: &EveryTexture,
+                animations: false,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let glb = out.document.to_glb().unwrap();
+        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let materials: Vec<_> = gltf.document.materials().collect();
+        assert_eq!(
+            materials.len(),
+            model.materials().len() + model.alpha_materials().len(),
+            "{path}"
+        );
+        for (material, source) in materials.iter().zip(model.materials()) {
+            let Some(layer) = source.layers.first() else {
+                continue;
+            };
+            let mode = match layer.filter_mode {
+                FilterMode::None => AlphaMode::Opaque,
+                FilterMode::Transparent => AlphaMode::Mask,
+                _ => AlphaMode::Blend,
+            };
+            assert_eq!(material.alpha_mode(), mode, "{path}");
+            assert_eq!(
+                material.double_sided(),
+                layer.shading_flags & 0x10 != 0,
+                "{path}"
+            );
+            assert_eq!(material.unlit(), layer.shading_flags & 0x1 != 0, "{path}");
+            let hd = layer.shader_type_id == Some(1)
+                || source
+                    .shader
+                    .as_ref()
+                    .is_some_and(|s| s.to_string_lossy() == "Shader_HD_DefaultUnit");
+            if hd {
+                hd_materials += 1;
+                assert!(material.normal_texture().is_some(), "{path}: HD normal map");
+                assert!(material.occlusion_texture().is_some(), "{path}: HD ORM");
+                assert!(
+                    material
+                        .pbr_metallic_roughness()
+                        .metallic_roughness_texture()
+                        .is_some(),
+                    "{path}"
+                );
+            }
+            let diffuse = match &layer.textures {
+                Some(entries) => entries.first().map_or(-1, |e| e.texture_id),
+                None => layer.texture_id,
+            };
+            let exists = usize::try_from(diffuse).is_ok_and(|d| d < model.textures().len());
+            let textured = material
+                .pbr_metallic_roughness()
+                .base_color_texture()
+                .is_some();
+            assert_eq!(
+                textured, exists,
+                "{path}: every texture is found, so each that exists"
+            );
+        }
+        // Every image is a PNG the png crate decodes.
+        for image in gltf.document.images() {
+            let gltf::image::Source::View { view, mime_type } = image.source() else {
+                panic!("{path}: a .glb embeds its images");
+            };
+            assert_eq!(mime_type, "image/png");
+            let blob = gltf.blob.as_deref().unwrap();
+            let bytes = &blob[view.offset()..view.offset() + view.length()];
+            png::Decoder::new(std::io::Cursor::new(bytes))
+                .read_info()
+                .unwrap();
+        }
+    }
+    if common::corpus_root().is_some() {
+        assert!(hd_materials >= 40, "{hd_materials}");
+    }
+}

@@ -138,6 +138,32 @@ mod tests {
     }
 
     #[test]
+    fn layer_alpha_follows_its_track_and_else_its_static_value() {
+        let model = Model::from_bytes(&crate::sample::sample_mdx()).unwrap();
+        let timeline = Timeline::from_model(&model);
+        let at = |ms| Sampler::new(&timeline, timeline.at(0, ms).unwrap());
+        let mut layer = model.materials()[0].layers[0].clone();
+        layer.alpha = 0.5;
+        layer.tracks.clear();
+        assert_eq!(layer_alpha(&layer, &at(100.0)), 0.5);
+        layer.tracks.push(LayerTrack::Alpha(Track::new(
+            Interpolation::Linear,
+            vec![Key::new(0, 0.0), Key::new(1000, 1.0)],
+        )));
+        assert_eq!(layer_alpha(&layer, &at(100.0)), 0.1);
+        let alpha_layer = TexLayer {
+            static_alpha: 0.25,
+            tracks: vec![TexLayerTrack::Alpha(Track::new(
+                Interpolation::None,
+                vec![Key::new(0, 1.0), Key::new(500, 0.0)],
+            ))],
+            ..Default::default()
+        };
+        assert_eq!(tex_layer_alpha(&alpha_layer, &at(499.0)), 1.0);
+        assert_eq!(tex_layer_alpha(&alpha_layer, &at(500.0)), 0.0);
+    }
+
+    #[test]
     fn visibility_steps_even_on_a_linear_track() {
         let timeline =
             Timeline::from_model(&Model::from_bytes(&crate::sample::sample_mdx()).unwrap());
