@@ -31,7 +31,7 @@ use json::validation::Checked;
 
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
 use crate::anim::skeleton::normalized;
-use crate::anim::{Interpolate, Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline};
+use crate::anim::{Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline};
 use crate::gltf::Builder;
 use crate::gltf::builder::Element;
 use crate::mdx::{Interpolation, Key, Track};
@@ -124,27 +124,33 @@ impl Span<'_> {
             .is_some()
     }
 
-    /// The keys `track` plays in this sequence, if their times strictly increase.
-    fn keys<T: Clone + PartialEq>(
-        &self,
-        track: &Track<T>,
-        default: &T,
-    ) -> Result<Vec<Key<T>>, Option<T>> {
+    /// The keys `track` plays in this sequence.
+    fn keys<T: Clone + PartialEq>(&self, track: &Track<T>, default: &T) -> Keys<T> {
         let [start, end] = self.sequence.interval.map(i64::from);
         let keys = SequenceKeys::new(track, [start, end], false, default);
         if let Some(value) = keys.constant() {
-            return Err(Some(value.clone()));
+            return Keys::Constant(value.clone());
         }
         let list: Vec<Key<T>> = keys.keys().cloned().collect();
         if list
             .windows(2)
             .all(|w| matches!(w, [a, b] if a.frame < b.frame))
         {
-            Ok(list)
+            Keys::List(list)
         } else {
-            Err(None)
+            Keys::Unordered
         }
     }
+}
+
+/// What a track plays in one sequence, for glTF.
+enum Keys<T> {
+    /// Keys whose times strictly increase (glTF needs that).
+    List(Vec<Key<T>>),
+    /// One value over the whole sequence.
+    Constant(T),
+    /// Keys glTF cannot take as they are (repeated or unordered times).
+    Unordered,
 }
 
 /// A translation or scaling track as a curve, plus `offset`.
@@ -160,9 +166,9 @@ fn vector_curve(
         return resample();
     }
     let keys = match span.keys(track, &default) {
-        Ok(keys) => keys,
-        Err(Some(value)) => return span.constant(add(value)),
-        Err(None) => return resample(),
+        Keys::List(keys) => keys,
+        Keys::Constant(value) => return span.constant(add(value)),
+        Keys::Unordered => return resample(),
     };
     let times: Vec<f32> = keys.iter().map(|k| span.seconds(k.frame)).collect();
     let plain = |interpolation| Curve {
@@ -249,9 +255,9 @@ fn rotation_curve(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
         return resample();
     }
     let keys = match span.keys(track, &identity) {
-        Ok(keys) => keys,
-        Err(Some(value)) => return span.constant(unit(value.output())),
-        Err(None) => return resample(),
+        Keys::List(keys) => keys,
+        Keys::Constant(value) => return span.constant(unit(value)),
+        Keys::Unordered => return resample(),
     };
     let interpolation = match track.interpolation_type {
         Interpolation::Linear => GltfInterpolation::Linear,
@@ -460,6 +466,28 @@ mod tests {
             (curve.values[9][0] - 0.2).abs() < 1e-5,
             "{:?}",
             curve.values[9]
+        );
+    }
+
+    #[test]
+    fn keys_with_repeated_times_are_resampled() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        let track = Track::new(
+            Interpolation::Linear,
+            vec![
+                Key::new(1000, [0.0; 3]),
+                Key::new(1300, [1.0; 3]),
+                Key::new(1300, [2.0; 3]),
+                Key::new(1600, [0.0; 3]),
+            ],
+        );
+        let curve = vector_curve(&span, &track, [0.0; 3], [0.0; 3]);
+        assert_eq!(curve.times.len(), 19);
+        assert!(curve.times.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            curve.values[3],
+            span.sampler(100.0).sample(&track, &[0.0; 3])
         );
     }
 
