@@ -64,13 +64,16 @@
 #![allow(clippy::large_enum_variant)]
 
 mod attr;
+mod check;
 mod common;
 mod ctxt;
 mod de;
 mod extras;
 mod layout;
 mod model;
+mod names;
 mod ser;
+mod symbol;
 
 use proc_macro::TokenStream;
 use quote::quote;
@@ -89,6 +92,9 @@ pub fn derive_codec(input: TokenStream) -> TokenStream {
 fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let cx = ctxt::Ctxt::default();
     let cont = model::Container::from_ast(&cx, input);
+    if let Some(cont) = &cont {
+        check::check(&cx, cont);
+    }
     cx.check()?;
     let Some(cont) = cont else {
         return Ok(proc_macro2::TokenStream::new());
