@@ -137,6 +137,15 @@ fn bad_exports_say_why() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("go into a folder"));
+    // Two inputs with one name would overwrite each other.
+    formats()
+        .arg("export")
+        .arg(&horse)
+        .arg(root.join("mdl/rms_PackHorse.mdl"))
+        .arg(dir.join("same"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("would both be written to"));
     // A tile has no glTF export (yet); the other inputs still export.
     let tile = common::files_in(&root, "adt", ".adt").remove(0);
     formats()

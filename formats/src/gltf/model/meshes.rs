@@ -3,7 +3,8 @@
 //! sets as the most influenced vertex needs, 4 per set), indices, material.
 //!
 //! Vertices are kept as they are, one glTF vertex per geoset vertex. Normals
-//! are scaled to unit length (glTF requires it; a zero normal becomes +Z).
+//! are scaled to unit length (glTF requires it; a zero normal becomes +Z);
+//! non-finite coordinates (which glTF refuses) become 0.
 //! A geoset without vertices or triangles has no primitive.
 
 use gltf_json as json;
@@ -51,7 +52,8 @@ pub fn add_mesh(
         let mut set = 0;
         for (k, uvs) in mesh.uv_sets.iter().enumerate() {
             if uvs.len() == n {
-                attributes.push((Semantic::TexCoords(set), b.vertex_attribute(uvs)));
+                let uvs = finite(uvs);
+                attributes.push((Semantic::TexCoords(set), b.vertex_attribute(&uvs)));
                 set += 1;
             } else {
                 warnings.push(format!(
@@ -99,9 +101,14 @@ pub fn add_mesh(
 
 /// Positions, non-finite coordinates as 0 (glTF refuses NaN).
 fn positions(mesh: &Mesh) -> Vec<[f32; 3]> {
-    mesh.positions
+    finite(&mesh.positions)
+}
+
+/// The values with every non-finite component as 0.
+fn finite<const N: usize>(values: &[[f32; N]]) -> Vec<[f32; N]> {
+    values
         .iter()
-        .map(|p| p.map(|c| if c.is_finite() { c } else { 0.0 }))
+        .map(|v| v.map(|c| if c.is_finite() { c } else { 0.0 }))
         .collect()
 }
 

@@ -78,6 +78,16 @@ pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitC
                 .collect()
         }
     };
+    for (i, (input, out)) in jobs.iter().enumerate() {
+        if let Some((other, _)) = jobs.iter().skip(i + 1).find(|(_, o)| o == out) {
+            return Err(format!(
+                "{} and {} would both be written to {}",
+                input.display(),
+                other.display(),
+                out.display()
+            ));
+        }
+    }
     let bar = crate::progress::bar(jobs.len());
     let results: Vec<Result<Written, String>> = jobs
         .par_iter()
