@@ -53,6 +53,8 @@ pub(crate) struct Pending {
     slot: SizeSlot,
     target: SiblingTarget,
     kept: Option<KeptValue>,
+    /// The struct it belongs to: its values are kept or derived together.
+    group: usize,
 }
 
 /// A region being written.
@@ -145,13 +147,21 @@ impl Writer {
         self.sibling_depth -= 1;
         written?;
         let pending = self.pending.split_off(pending_mark.min(self.pending.len()));
-        for p in pending {
-            let derived = p
-                .target
-                .derive(self.anchors.get(anchor_mark..).unwrap_or_default());
+        let anchors = self.anchors.get(anchor_mark..).unwrap_or_default();
+        let derived: Vec<Option<u32>> = pending.iter().map(|p| p.target.derive(anchors)).collect();
+        // A struct's values are written as read only if every one of them
+        // still derives to what it did (see `Kept`).
+        let unchanged = |group: usize| {
+            pending
+                .iter()
+                .zip(&derived)
+                .filter(|(p, _)| p.group == group)
+                .all(|(p, now)| p.kept.is_some_and(|k| k.derived == *now))
+        };
+        for (p, now) in pending.iter().zip(&derived) {
             let value = match p.kept {
-                Some(kept) if kept.derived == derived => kept.raw,
-                _ => derived.unwrap_or(0),
+                Some(kept) if unchanged(p.group) => kept.raw,
+                _ => now.unwrap_or(0),
             };
             self.patch_u32(p.slot, value)?;
         }
@@ -159,19 +169,33 @@ impl Writer {
         Ok(())
     }
 
+    /// A new group id for [`defer_to_sibling`](Self::defer_to_sibling): the
+    /// values of one struct, kept or derived together.
+    pub fn new_group(&mut self) -> usize {
+        self.groups += 1;
+        self.groups
+    }
+
     /// Leaves `slot` to be patched with what `target` gives once the enclosing
     /// list is written ([`with_siblings`](Self::with_siblings)); `kept` is what
-    /// the file said, written instead while the list still gives what it gave.
-    /// Outside such a list the slot gets what an absent target gets.
+    /// the file said, written instead while every value of `group` still
+    /// derives to what it did. Outside such a list the slot gets what an
+    /// absent target gets.
     pub fn defer_to_sibling(
         &mut self,
         slot: SizeSlot,
         target: SiblingTarget,
         kept: Option<KeptValue>,
+        group: usize,
     ) -> Result<()> {
         // A list owner is writing: wait for it. Otherwise there is no list.
         if self.in_sibling_list() {
-            self.pending.push(Pending { slot, target, kept });
+            self.pending.push(Pending {
+                slot,
+                target,
+                kept,
+                group,
+            });
             Ok(())
         } else {
             let value = kept.filter(|k| k.derived.is_none()).map_or(0, |k| k.raw);

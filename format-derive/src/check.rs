@@ -115,6 +115,9 @@ fn has(f: &Field, key: &str) -> bool {
 }
 
 fn field(cx: &Ctxt, f: &Field) {
+    if f.broken {
+        return;
+    }
     if has(f, SKIP) {
         return alone(
             cx,

@@ -453,6 +453,7 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
         {
             #(#binds)*
             #(#captures)*
+            #kept.settle();
         }
         #end_region
     }
