@@ -8,10 +8,16 @@
 //! before them or overlapping the palette. A struct with a `#[format(kept)]`
 //! field records, while it is read, only what differs:
 //!
-//! - **values** ([`KeptValue`]): a derived field whose value on disk is not the
-//!   one its data gives. It is written back as read *as long as the data still
-//!   gives what it gave when read*; once the data changes (the target moved,
-//!   grew, appeared or went away), the derived value is written.
+//! - **values** ([`KeptValue`]): when one of a struct's derived fields holds
+//!   a value on disk that its data does not give, every derived value of the
+//!   struct is recorded with what the data gave. They are written back as read
+//!   *as long as the data still gives what it gave when read*, all of them
+//!   together: once one of them changes (a target moved, grew, appeared or went
+//!   away), every one is derived afresh. Values resolved at different times
+//!   form separate groups: those of the struct's own fields and lists (at the
+//!   struct's end), those into the enclosing list (once it is written). An
+//!   entry of a table of placed parts without a part keeps what the file had
+//!   while it stays without one.
 //! - **placement** ([`Placement`]): for a `#[format(region)]` whose parts are
 //!   placed by offset, where each part was and the bytes between them, when
 //!   that differs from laying the parts out one after the other. It is replayed
@@ -62,21 +68,38 @@ pub struct Placement {
 /// use format_core::Kept;
 ///
 /// let mut kept = Kept::new();
-/// // Read: the file says 428 where its data gives 436; the data said 436.
+/// // Read: the file says 428 where its data gives 436; slot 1 agrees.
 /// kept.capture(0, 428, Some(436));
-/// kept.capture(1, 0, None); // agrees (absent target, 0 on disk): nothing kept
-/// assert_eq!(kept.values().len(), 1);
-/// // Written back as read while the data still gives 436, derived after an edit.
-/// assert_eq!(kept.resolve(0, Some(436)), 428);
-/// assert_eq!(kept.resolve(0, Some(500)), 500);
-/// assert_eq!(kept.resolve(1, None), 0);
+/// kept.capture(1, 20, Some(20));
+/// kept.settle();
+/// assert_eq!(kept.values().len(), 2);
+/// // Written back as read while the data still gives what it gave...
+/// assert!(kept.unchanged(&[(0, Some(436)), (1, Some(20))]));
+/// assert_eq!(kept.raw(0), Some(428));
+/// // ...and derived, all of them, once one changes.
+/// assert!(!kept.unchanged(&[(0, Some(436)), (1, Some(24))]));
+///
+/// // A struct whose values all agree keeps nothing.
+/// let mut agree = Kept::new();
+/// agree.capture(0, 436, Some(436));
+/// agree.settle();
+/// assert!(agree.is_empty());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Kept {
     values: Vec<KeptValue>,
     placement: Option<Box<Placement>>,
 }
+
+impl PartialEq for Kept {
+    /// Always true: see the type's docs.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Kept {}
 
 impl Kept {
     /// Nothing kept: every derived value is written as the data gives it.
@@ -92,39 +115,61 @@ impl Kept {
         self.values.is_empty() && self.placement.is_none()
     }
 
-    /// Records `raw`, read for `slot`, if it differs from `derived`, what the
-    /// data gives (`None` for an absent target, whose fresh value is 0).
-    /// Recording slots in increasing order (as a reader does) only appends.
+    /// Records `raw`, read for `slot`, with `derived`, what the data gives
+    /// (`None` for an absent target, whose fresh value is 0). A reader
+    /// captures every derived value of a struct, then [`settle`](Self::settle)s.
+    /// Capturing slots in increasing order only appends.
     pub fn capture(&mut self, slot: u16, raw: u32, derived: Option<u32>) {
-        let at = self.values.binary_search_by_key(&slot, |v| v.slot);
-        let agrees = raw == derived.unwrap_or(0);
-        match (at, agrees) {
-            (Ok(i), true) => {
-                self.values.remove(i);
-            }
-            (Ok(i), false) => {
-                if let Some(v) = self.values.get_mut(i) {
-                    *v = KeptValue { slot, raw, derived };
+        let value = KeptValue { slot, raw, derived };
+        match self.values.last() {
+            Some(last) if last.slot >= slot => {
+                match self.values.binary_search_by_key(&slot, |v| v.slot) {
+                    Ok(i) => {
+                        if let Some(v) = self.values.get_mut(i) {
+                            *v = value;
+                        }
+                    }
+                    Err(i) => self.values.insert(i, value),
                 }
             }
-            (Err(i), false) => self.values.insert(i, KeptValue { slot, raw, derived }),
-            (Err(_), true) => {}
+            _ => self.values.push(value),
         }
     }
 
-    /// The value to write for `slot` where the data now gives `derived`: the
-    /// value read if the data still gives what it gave then, else `derived`
-    /// (0 for an absent target).
+    /// After capturing: if every value agrees with its data, forgets them all
+    /// (the struct's layout is the fresh one).
+    pub fn settle(&mut self) {
+        if self.values.iter().all(|v| v.raw == v.derived.unwrap_or(0)) {
+            self.values.clear();
+        }
+    }
+
+    /// True if the values kept for these slots (what the data gives now) all
+    /// still derive to what they did when read: then they are written as
+    /// read ([`raw`](Self::raw)). False when nothing is kept.
+    pub fn unchanged(&self, now: &[(u16, Option<u32>)]) -> bool {
+        !self.values.is_empty()
+            && now
+                .iter()
+                .all(|(slot, derived)| self.get(*slot).is_none_or(|k| k.derived == *derived))
+    }
+
+    /// The value read for `slot`, if kept.
+    #[inline]
+    pub fn raw(&self, slot: u16) -> Option<u32> {
+        self.get(slot).map(|k| k.raw)
+    }
+
+    /// The value to write for `slot` where the data now gives `derived`,
+    /// taken alone: the value read if the data still gives what it gave then,
+    /// else `derived` (0 for an absent target). For entries of a placed table
+    /// without a part.
     #[inline]
     pub fn resolve(&self, slot: u16, derived: Option<u32>) -> u32 {
-        if !self.values.is_empty()
-            && let Ok(i) = self.values.binary_search_by_key(&slot, |v| v.slot)
-            && let Some(kept) = self.values.get(i)
-            && kept.derived == derived
-        {
-            return kept.raw;
+        match self.get(slot) {
+            Some(kept) if kept.derived == derived => kept.raw,
+            _ => derived.unwrap_or(0),
         }
-        derived.unwrap_or(0)
     }
 
     /// The kept entry of `slot`, if any.
@@ -189,16 +234,20 @@ mod tests {
     }
 
     #[test]
-    fn a_changed_target_gets_the_derived_value() {
+    fn a_changed_value_derives_the_whole_group() {
         let mut kept = Kept::new();
         kept.capture(0, 8, None); // `sizeLiquid` 8 without liquid
-        assert_eq!(kept.resolve(0, Some(812)), 812);
-        kept.capture(1, 92, Some(100));
-        assert_eq!(kept.resolve(1, Some(104)), 104);
-        assert_eq!(kept.resolve(1, None), 0);
-        // Capturing an agreeing value forgets the slot.
         kept.capture(1, 100, Some(100));
-        assert_eq!(kept.values().len(), 1);
+        kept.capture(2, 7, Some(7));
+        kept.settle();
+        assert!(kept.unchanged(&[(0, None), (1, Some(100))]));
+        assert!(!kept.unchanged(&[(0, None), (1, Some(104))]));
+        assert_eq!(kept.resolve(0, Some(812)), 812);
+        // Captured out of order, kept in slot order.
+        let mut shuffled = Kept::new();
+        shuffled.capture(2, 1, None);
+        shuffled.capture(0, 1, None);
+        assert_eq!(shuffled.values().first().map(|v| v.slot), Some(0));
         kept.clear();
         assert!(kept.is_empty());
     }

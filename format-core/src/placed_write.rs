@@ -15,7 +15,7 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::anchor::{self, Anchor};
+use crate::anchor::{Anchor, Siblings};
 use crate::kept::{KeptValue, Placement};
 use crate::{Error, FourCC, Result, SizeSlot, Writer};
 
@@ -33,12 +33,10 @@ pub struct SiblingTarget {
 }
 
 impl SiblingTarget {
-    /// The value the anchors give (`None`: no such element).
-    pub fn derive(&self, anchors: &[Anchor]) -> Option<u32> {
-        let found = match self.nth {
-            None => anchor::first(anchors, self.tag),
-            Some(n) => anchor::nth(anchors, self.tag, n),
-        }?;
+    /// The value the enclosing list's elements give (`None`: no such element,
+    /// or no list).
+    pub fn derive(&self, siblings: Option<&Siblings>) -> Option<u32> {
+        let found = siblings?.nth(self.tag, self.nth.unwrap_or(0))?;
         let value = match self.base {
             Some(base) => found.start.checked_sub(base)?,
             None => found.len.checked_sub(self.minus)?,
@@ -53,6 +51,8 @@ pub(crate) struct Pending {
     slot: SizeSlot,
     target: SiblingTarget,
     kept: Option<KeptValue>,
+    /// The struct it belongs to: its values are kept or derived together.
+    group: usize,
 }
 
 /// A region being written.
@@ -145,13 +145,37 @@ impl Writer {
         self.sibling_depth -= 1;
         written?;
         let pending = self.pending.split_off(pending_mark.min(self.pending.len()));
-        for p in pending {
-            let derived = p
-                .target
-                .derive(self.anchors.get(anchor_mark..).unwrap_or_default());
+        let siblings = Siblings::new(self.anchors.get(anchor_mark..).unwrap_or_default().to_vec());
+        let derived: Vec<Option<u32>> = pending
+            .iter()
+            .map(|p| p.target.derive(Some(&siblings)))
+            .collect();
+        // A struct's values are written as read only if every one of them
+        // still derives to what it did (see `Kept`): one verdict per group.
+        let mut verdicts: Vec<(usize, bool)> = pending
+            .iter()
+            .zip(&derived)
+            .map(|(p, now)| (p.group, p.kept.is_some_and(|k| k.derived == *now)))
+            .collect();
+        verdicts.sort_unstable_by_key(|(group, _)| *group);
+        verdicts.dedup_by(|next, kept| {
+            let same = next.0 == kept.0;
+            if same {
+                kept.1 &= next.1;
+            }
+            same
+        });
+        let unchanged = |group: usize| {
+            verdicts
+                .binary_search_by_key(&group, |(g, _)| *g)
+                .ok()
+                .and_then(|i| verdicts.get(i))
+                .is_some_and(|(_, ok)| *ok)
+        };
+        for (p, now) in pending.iter().zip(&derived) {
             let value = match p.kept {
-                Some(kept) if kept.derived == derived => kept.raw,
-                _ => derived.unwrap_or(0),
+                Some(kept) if unchanged(p.group) => kept.raw,
+                _ => now.unwrap_or(0),
             };
             self.patch_u32(p.slot, value)?;
         }
@@ -159,19 +183,33 @@ impl Writer {
         Ok(())
     }
 
+    /// A new group id for [`defer_to_sibling`](Self::defer_to_sibling): the
+    /// values of one struct, kept or derived together.
+    pub fn new_group(&mut self) -> usize {
+        self.groups += 1;
+        self.groups
+    }
+
     /// Leaves `slot` to be patched with what `target` gives once the enclosing
     /// list is written ([`with_siblings`](Self::with_siblings)); `kept` is what
-    /// the file said, written instead while the list still gives what it gave.
-    /// Outside such a list the slot gets what an absent target gets.
+    /// the file said, written instead while every value of `group` still
+    /// derives to what it did. Outside such a list the slot gets what an
+    /// absent target gets.
     pub fn defer_to_sibling(
         &mut self,
         slot: SizeSlot,
         target: SiblingTarget,
         kept: Option<KeptValue>,
+        group: usize,
     ) -> Result<()> {
         // A list owner is writing: wait for it. Otherwise there is no list.
         if self.in_sibling_list() {
-            self.pending.push(Pending { slot, target, kept });
+            self.pending.push(Pending {
+                slot,
+                target,
+                kept,
+                group,
+            });
             Ok(())
         } else {
             let value = kept.filter(|k| k.derived.is_none()).map_or(0, |k| k.raw);

@@ -39,6 +39,8 @@ pub struct Writer {
     pub(crate) regions: Vec<WriteRegion>,
     /// How many [`with_siblings`](Writer::with_siblings) lists are being written.
     pub(crate) sibling_depth: u32,
+    /// The last group id given out ([`new_group`](Writer::new_group)).
+    pub(crate) groups: usize,
 }
 
 /// A reserved `u32` in the output, to be patched later.
@@ -89,6 +91,7 @@ impl Writer {
             slots: Vec::new(),
             regions: Vec::new(),
             sibling_depth: 0,
+            groups: 0,
         }
     }
 

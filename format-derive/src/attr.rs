@@ -390,8 +390,15 @@ fn parse_assert(meta: &ParseNestedMeta) -> syn::Result<Assert> {
     let content;
     syn::parenthesized!(content in meta.input);
     let cond = content.parse()?;
-    content.parse::<Token![,]>()?;
-    let message = content.parse()?;
+    let shape = |e: syn::Error| {
+        syn::Error::new(
+            e.span(),
+            "`write_assert` takes a condition and the message of the error when it is false: \
+             `write_assert(<condition>, \"...\")`",
+        )
+    };
+    content.parse::<Token![,]>().map_err(shape)?;
+    let message = content.parse().map_err(shape)?;
     if !content.is_empty() {
         content.parse::<Token![,]>()?;
     }

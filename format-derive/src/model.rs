@@ -64,6 +64,8 @@ pub struct Field<'a> {
     pub span: Span,
     /// The keys given, with their spans, for the checks.
     pub keys: Vec<(&'static str, Span)>,
+    /// A key failed to parse (already reported): nothing more to check.
+    pub broken: bool,
 }
 
 impl Field<'_> {
@@ -397,6 +399,7 @@ fn struct_fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
             };
             let attrs = attr::field(cx, &f.attrs);
             let keys = attrs.present();
+            let broken = attrs.broken;
             let span = f
                 .ident
                 .as_ref()
@@ -410,6 +413,7 @@ fn struct_fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
                 kind: field_kind(f, attrs),
                 span,
                 keys,
+                broken,
             }
         })
         .collect();

@@ -110,6 +110,16 @@ pub fn slot(local: &Ident) -> Ident {
     format_ident!("__slot_{}", local)
 }
 
+/// What a derived value's data gives now, on write.
+pub fn now(local: &Ident) -> Ident {
+    format_ident!("__now_{}", local)
+}
+
+/// The group id of a struct's `parent[...]` values.
+pub fn group() -> Ident {
+    format_ident!("__group_id")
+}
+
 /// Where a field starts (sequential offset targets).
 pub fn field_start(local: &Ident) -> Ident {
     format_ident!("__at_{}", local)

@@ -258,19 +258,22 @@ fn inline_body(cont: &Container, fields: &[Field], push_start: bool) -> TokenStr
     let anchor_mark = anchored.then(|| quote!(let #anchor_base = #w.anchor_mark();));
     let release = anchored.then(|| quote!(#w.truncate_anchors(#anchor_base);));
     let writes = fields.iter().map(|f| field_write(cont, f));
-    let patches = fields.iter().filter_map(|f| match &f.kind {
-        FieldKind::Derived(d) => sequential_patch(cont, f, d),
-        _ => None,
+    let patches = group_patch(cont, fields);
+    let has_parent = fields.iter().any(|f| {
+        matches!(&f.kind, FieldKind::Derived(d) if matches!(d.source.target(), Some(Target::Parent { .. })))
     });
+    let group = names::group();
+    let new_group = has_parent.then(|| quote!(let #group = #w.new_group();));
     quote! {
         #ctx
         #start
         #push_start
         #(#asserts)*
         #(#calcs)*
+        #new_group
         #anchor_mark
         #(#writes)*
-        #(#patches)*
+        #patches
         #release
     }
 }
@@ -287,6 +290,17 @@ fn field_write(cont: &Container, f: &Field) -> TokenStream {
             let write = derived_write(cont, f, d);
             match &d.cond {
                 None => write,
+                Some(cond) if grouped(cont, d) => {
+                    let slot_var = names::slot(local);
+                    quote! {
+                        let #slot_var = if #cond {
+                            #write
+                            #slot_var
+                        } else {
+                            #core::__private::None
+                        };
+                    }
+                }
                 Some(cond) => quote! {
                     if #cond {
                         #write
@@ -332,6 +346,22 @@ fn field_write(cont: &Container, f: &Field) -> TokenStream {
     }
 }
 
+/// True for the derived values written at the end of the inline part, kept
+/// or derived together (see `Kept`): the struct's counts (`u32` ones, with a
+/// `kept` field) and the offsets and sizes of what it writes in sequence.
+fn grouped(cont: &Container, d: &DerivedField) -> bool {
+    match d.source.target() {
+        None => {
+            cont.kept_field().is_some()
+                && d.array.is_none()
+                && crate::model::is_named(d.disk_ty, "u32")
+        }
+        Some(Target::Field { placed, .. }) => !placed,
+        Some(Target::Tagged { .. }) => true,
+        Some(Target::Parent { .. }) => false,
+    }
+}
+
 /// Writing a derived field: a computed value, or the reserved slot(s) of an offset or size.
 fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
     let core = cont.rt.core();
@@ -345,6 +375,14 @@ fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
     let some = quote!(::core::option::Option::Some);
     let none = quote!(::core::option::Option::None);
     match &d.source {
+        Source::Calc(_) if grouped(cont, d) => {
+            let hidden = names::calc(local);
+            quote! {
+                #[allow(unused_variables)]
+                let #local: #disk_ty = #hidden;
+                let #slot_var = #core::__private::Some(#w.reserve_u32());
+            }
+        }
         Source::Calc(_) => {
             let hidden = names::calc(local);
             let value = match kept_expr(cont) {
@@ -389,65 +427,129 @@ fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
                         Some(kept) => quote!(#kept.get(#slot)),
                         None => none.clone(),
                     };
+                    let group = names::group();
                     quote! {
                         let __s = #w.reserve_u32();
                         #w.defer_to_sibling(
                             __s,
                             #core::SiblingTarget { tag: #tag, nth: #nth, base: #base, minus: #minus },
                             #kept,
+                            #group,
                         ).map_err(|__e| __e.in_field(#name))?;
                     }
                 }
                 _ => match d.array {
                     Some(n) => quote! {
-                        let #slot_var: [#core::SizeSlot; #n] = ::core::array::from_fn(|_| #w.reserve_u32());
+                        let #slot_var: #core::__private::Option<[#core::SizeSlot; #n]> =
+                            #core::__private::Some(::core::array::from_fn(|_| #w.reserve_u32()));
                     },
-                    None => quote!(let #slot_var = #w.reserve_u32();),
+                    None => quote!(let #slot_var = #core::__private::Some(#w.reserve_u32());),
                 },
             }
         }
     }
 }
 
-/// After the inline fields: the offsets and sizes of fields and list
-/// elements written in sequence, patched from where they landed.
-fn sequential_patch(cont: &Container, f: &Field, d: &DerivedField) -> Option<TokenStream> {
+/// After the inline fields: the counts, and the offsets and sizes of fields
+/// and list elements written in sequence, patched from where they landed,
+/// as read while every one of them still derives to what it did.
+fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
     let w = names::writer();
-    match d.source.target() {
-        None | Some(Target::Parent { .. } | Target::Field { placed: true, .. }) => return None,
-        Some(_) => {}
+    let members: Vec<(&Field, &DerivedField)> = fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            FieldKind::Derived(d) if grouped(cont, d) => Some((f, &**d)),
+            _ => None,
+        })
+        .collect();
+    if members.is_empty() {
+        return TokenStream::new();
     }
-    let derived =
-        |index: Option<TokenStream>| crate::common::sequential_value(cont, d, index.as_ref(), &w);
-    let resolve = |slot: TokenStream, derived: TokenStream| match kept_expr(cont) {
-        Some(kept) => quote!(#kept.resolve(#slot, #derived)),
-        None => quote!(#derived.unwrap_or(0)),
+    let now = |f: &Field, d: &DerivedField, index: Option<TokenStream>| match &d.source {
+        Source::Calc(_) => {
+            let local = &f.local;
+            quote!(#core::__private::Some(#local))
+        }
+        _ => crate::common::sequential_value(cont, d, index.as_ref(), &w),
     };
-    let slot_var = names::slot(&f.local);
-    let slot = d.slot;
-    let patch = match d.array {
-        Some(n) => {
-            let value = resolve(quote!(#slot + __i as u16), derived(Some(quote!(__i))));
-            quote! {
+    let nows = members.iter().map(|(f, d)| {
+        let var = names::now(&f.local);
+        match d.array {
+            Some(n) => {
+                let value = now(f, d, Some(quote!(__i)));
+                quote!(let #var: [#p::Option<u32>; #n] = ::core::array::from_fn(|__i| #value);)
+            }
+            None => {
+                let value = now(f, d, None);
+                quote!(let #var: #p::Option<u32> = #value;)
+            }
+        }
+    });
+    let pushes = members.iter().map(|(f, d)| {
+        let var = names::now(&f.local);
+        let slot = d.slot;
+        match d.array {
+            Some(n) => quote! {
                 for __i in 0..#n {
-                    let __value: u32 = #value;
-                    #w.patch_u32(#slot_var[__i], __value)?;
+                    __group.push((#slot + __i as u16, #var[__i]));
+                }
+            },
+            None => quote!(__group.push((#slot, #var));),
+        }
+    });
+    let keep = match kept_expr(cont) {
+        Some(kept) => quote! {
+            !#kept.values().is_empty() && {
+                let mut __group: #p::Vec<(u16, #p::Option<u32>)> = #p::Vec::new();
+                #(#pushes)*
+                #kept.unchanged(&__group)
+            }
+        },
+        None => quote!(false),
+    };
+    let value = |slot: TokenStream, now: TokenStream| match kept_expr(cont) {
+        Some(kept) => quote! {
+            match #kept.raw(#slot) {
+                #p::Some(__raw) if __keep => __raw,
+                _ => #now.unwrap_or(0),
+            }
+        },
+        None => quote!(#now.unwrap_or(0)),
+    };
+    let patches = members.iter().map(|(f, d)| {
+        let var = names::now(&f.local);
+        let slot_var = names::slot(&f.local);
+        let slot = d.slot;
+        match d.array {
+            Some(n) => {
+                let v = value(quote!(#slot + __i as u16), quote!(#var[__i]));
+                quote! {
+                    if let #p::Some(__slots) = #slot_var {
+                        for __i in 0..#n {
+                            let __value: u32 = #v;
+                            #w.patch_u32(__slots[__i], __value)?;
+                        }
+                    }
+                }
+            }
+            None => {
+                let v = value(quote!(#slot), quote!(#var));
+                quote! {
+                    if let #p::Some(__slot) = #slot_var {
+                        let __value: u32 = #v;
+                        #w.patch_u32(__slot, __value)?;
+                    }
                 }
             }
         }
-        None => {
-            let value = resolve(quote!(#slot), derived(None));
-            quote! {
-                let __value: u32 = #value;
-                #w.patch_u32(#slot_var, __value)?;
-            }
-        }
-    };
-    let patch = match &d.cond {
-        None => patch,
-        Some(cond) => quote!(if #cond { #patch }),
-    };
-    Some(patch)
+    });
+    quote! {
+        #(#nows)*
+        let __keep: bool = #keep;
+        #(#patches)*
+    }
 }
 
 /// Statements writing the placed parts: the fields' own placing phases, then
@@ -491,7 +593,15 @@ fn placed_body(cont: &Container, fields: &[Field], take_start: bool) -> TokenStr
             } else {
                 quote!(&self.#member)
             };
+            let index = names::index();
             let call = match &d.value {
+                ValueSpec::Vec { .. } if d.indexed() => quote! {
+                    for (#index, __e) in __v.iter().enumerate() {
+                        <#ty as #core::Encode>::encode_placed(__e, #w, #args, #slots)
+                            .map_err(|__err| __err.at_index(#index))?;
+                    }
+                    ::core::result::Result::Ok(())
+                },
                 ValueSpec::Vec { .. } => quote!(#p::encode_placed_many::<#ty>(__v, #w, #args, #slots)),
                 ValueSpec::Single => quote!(<#ty as #core::Encode>::encode_placed(__v, #w, #args, #slots)),
             };
@@ -619,21 +729,34 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
             let size_patch = size.as_ref().map(|(s, _)| {
                 quote!(#w.patch_placed(#s, __t, __s, __len, ::core::option::Option::None)?;)
             });
-            quote! {
-                if self.#member.is_empty() {
-                    #missing
-                } else {
-                    let __t = #w.target_begin();
-                    let __s = #w.pos();
-                    let __m = #w.slot_mark();
-                    #p::encode_inline_many::<#elem>(&self.#member, #w, #args)?;
-                    #w.target_end(__t);
-                    let __len = #w.pos() - __s;
-                    let mut __ss = #core::Slots::from_mark(__m);
-                    #p::encode_placed_many::<#elem>(&self.#member, #w, #args, &mut __ss)?;
-                    #w.truncate_slots(__m);
-                    #w.patch_placed(#ofs, __t, __s, __len, ::core::option::Option::Some(__base))?;
-                    #size_patch
+            let run = quote! {{
+                let __t = #w.target_begin();
+                let __s = #w.pos();
+                let __m = #w.slot_mark();
+                #p::encode_inline_many::<#elem>(__run, #w, #args)?;
+                #w.target_end(__t);
+                let __len = #w.pos() - __s;
+                let mut __ss = #core::Slots::from_mark(__m);
+                #p::encode_placed_many::<#elem>(__run, #w, #args, &mut __ss)?;
+                #w.truncate_slots(__m);
+                #w.patch_placed(#ofs, __t, __s, __len, ::core::option::Option::Some(__base))?;
+                #size_patch
+            }};
+            if is_option {
+                quote! {
+                    match &self.#member {
+                        ::core::option::Option::Some(__run) => #run,
+                        ::core::option::Option::None => { #missing }
+                    }
+                }
+            } else {
+                quote! {
+                    if self.#member.is_empty() {
+                        #missing
+                    } else {
+                        let __run = &self.#member;
+                        #run
+                    }
                 }
             }
         }
