@@ -12,7 +12,7 @@
 //! | linear rotation | `LINEAR` (slerp), exact up to normalising the keys |
 //! | hermite translation or scaling | `CUBICSPLINE`, exact: tangents divided by the segment's length in seconds |
 //! | bezier translation or scaling | `CUBICSPLINE`, exact: tangents `3 (control - value)` over the segment's length |
-//! | hermite or bezier rotation | resampled `LINEAR` at 30 keys a second (the quaternion spline is not glTF's) |
+//! | hermite or bezier rotation | resampled `LINEAR` at 30 keys a second (the quaternion spline is not glTF's; sequences over 5 minutes get at most 9 000 keys) |
 //! | a track of a global sequence | resampled `LINEAR` at 30 keys a second over the sequence, its counter starting with the sequence |
 //! | the whole interval at one value | two keys (start and end), `LINEAR` |
 //! | keys not strictly increasing | resampled `LINEAR` at 30 keys a second |
@@ -38,6 +38,11 @@ use crate::mdx::{Interpolation, Key, Track};
 
 /// Resampled tracks: keys per second.
 pub const RESAMPLE_RATE: f64 = 30.0;
+
+/// The most keys a resampled channel gets (5 minutes at 30 a second): a
+/// longer sequence is resampled less often, so a bad interval (up to 49
+/// days) cannot make an export allocate without bound.
+pub const MAX_RESAMPLED_KEYS: u32 = 9_000;
 
 /// Keys of one glTF sampler.
 struct Curve<T> {
@@ -83,8 +88,8 @@ impl Span<'_> {
     /// Resampling times in milliseconds: every 1/30 s, and the end.
     fn resample_times(&self) -> Vec<f64> {
         let duration = self.duration_ms();
-        let step = 1000.0 / RESAMPLE_RATE;
-        let mut times: Vec<f64> = (0..)
+        let step = (1000.0 / RESAMPLE_RATE).max(duration / f64::from(MAX_RESAMPLED_KEYS - 1));
+        let mut times: Vec<f64> = (0..MAX_RESAMPLED_KEYS)
             .map(|k| f64::from(k) * step)
             .take_while(|t| *t < duration - 1e-6)
             .collect();
@@ -467,6 +472,16 @@ mod tests {
             "{:?}",
             curve.values[9]
         );
+    }
+
+    #[test]
+    fn a_sequence_of_49_days_gets_a_bounded_number_of_keys() {
+        let mut timeline = timeline();
+        timeline.sequences[0].interval = [0, u32::MAX];
+        let span = span_of(&timeline);
+        let times = span.resample_times();
+        assert_eq!(times.len(), MAX_RESAMPLED_KEYS as usize);
+        assert_eq!(times.last(), Some(&f64::from(u32::MAX)));
     }
 
     #[test]
