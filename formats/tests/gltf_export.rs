@@ -430,15 +430,35 @@ fn missing_textures_are_listed_and_leave_materials_untextured() {
             r"units\Critters\PackHorse\PackHorse.blp"
         ]
     );
-    // Team colour (replaceable id 1) is a flat-colour placeholder image.
+    let glb = out.document.to_glb().unwrap();
+    let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+    assert_eq!(gltf.document.images().count(), 0);
+    // Its skin, not the team colour layer under it, would be the base colour.
+    for material in gltf.document.materials() {
+        assert!(
+            material
+                .pbr_metallic_roughness()
+                .base_color_texture()
+                .is_none()
+        );
+    }
+    // Team glow (replaceable id 2) is a flat-colour placeholder image.
+    let Some(data) = common::corpus_file("mdx/w3mt_Hero_Glow.mdx") else {
+        return;
+    };
+    let model = Model::from_bytes(&data).unwrap();
+    let out = export(&model, "glow", &options).unwrap();
     let glb = out.document.to_glb().unwrap();
     let gltf = gltf::Gltf::from_slice(&glb).unwrap();
     let images: Vec<&str> = gltf.document.images().filter_map(|i| i.name()).collect();
+    assert_eq!(images, ["Replaceable Texture 2"]);
+    let material = gltf.document.materials().next().unwrap();
     assert!(
-        images.iter().all(|n| n.starts_with("Replaceable Texture")),
-        "{images:?}"
+        material
+            .pbr_metallic_roughness()
+            .base_color_texture()
+            .is_some()
     );
-    assert!(!images.is_empty());
 }
 
 /// Every texture path is found, as a 4x4 PNG of one colour.
@@ -507,11 +527,22 @@ fn materials_follow_the_first_layer_and_hd_textures_their_roles() {
                     "{path}"
                 );
             }
-            let diffuse = match &layer.textures {
+            let diffuse = |layer: &formats::mdx::Layer| match &layer.textures {
                 Some(entries) => entries.first().map_or(-1, |e| e.texture_id),
                 None => layer.texture_id,
             };
-            let exists = usize::try_from(diffuse).is_ok_and(|d| d < model.textures().len());
+            let texture = |layer| {
+                usize::try_from(diffuse(layer))
+                    .ok()
+                    .and_then(|d| model.textures().get(d))
+            };
+            // The first layer with a file texture, else the first layer.
+            let textured = source
+                .layers
+                .iter()
+                .find(|l| texture(l).is_some_and(|t| t.replaceable_id == 0))
+                .unwrap_or(layer);
+            let exists = texture(textured).is_some();
             let textured = material
                 .pbr_metallic_roughness()
                 .base_color_texture()

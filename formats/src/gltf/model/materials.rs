@@ -1,8 +1,10 @@
 //! Materials from the model's layers.
 //!
-//! An SD material is its first layer: the layer's texture as base colour
-//! (texture coordinates from the layer's UV set), its static alpha as base
-//! colour alpha. A Reforged HD material takes its textures by role: diffuse
+//! An SD material is its first layer: its filter mode, flags and static
+//! alpha (as base colour alpha); the base colour texture is that of the first
+//! layer whose texture is a file, so a unit's skin shows rather than the team
+//! colour layer under it (texture coordinates from that layer's UV set). A
+//! path two `TEXS` entries name is embedded once. A Reforged HD material takes its textures by role: diffuse
 //! as base colour, normal map, ORM (occlusion in red, roughness in green,
 //! metallic in blue) as occlusion and metallic-roughness, emissive; by slot
 //! in 1100 and later (a layer with shader type 1), by layer in the
@@ -69,6 +71,9 @@ struct LayerInfo {
 pub struct Materials<'a> {
     source: &'a dyn TextureSource,
     textures: HashMap<usize, Option<Index<json::Texture>>>,
+    /// Images by path (or placeholder name): a path two `TEXS` entries name
+    /// is embedded once.
+    images: HashMap<String, Index<json::Image>>,
     samplers: HashMap<u32, Index<json::texture::Sampler>>,
     /// Texture paths the source could not give, with why.
     pub missing: Vec<(String, String)>,
@@ -82,6 +87,7 @@ impl<'a> Materials<'a> {
         Materials {
             source,
             textures: HashMap::new(),
+            images: HashMap::new(),
             samplers: HashMap::new(),
             missing: Vec::new(),
             embedded: Vec::new(),
@@ -218,29 +224,39 @@ impl<'a> Materials<'a> {
         id: usize,
     ) -> Option<Index<json::Texture>> {
         let texture = model.textures().get(id)?;
-        let (name, png) = if texture.replaceable_id != 0 {
-            let rgba = match texture.replaceable_id {
-                1 | 2 => [255, 3, 3, 255],
-                _ => [128, 128, 128, 255],
-            };
-            let name = format!("Replaceable Texture {}", texture.replaceable_id);
-            (name, flat_png(rgba).ok()?)
+        let name = if texture.replaceable_id != 0 {
+            format!("Replaceable Texture {}", texture.replaceable_id)
         } else {
-            let path = texture.file_name.to_string_lossy().into_owned();
-            match self.source.png(&path) {
-                Ok(png) => {
-                    self.embedded.push(path.clone());
-                    (path, png)
-                }
-                Err(why) => {
-                    if !self.missing.iter().any(|(p, _)| *p == path) {
-                        self.missing.push((path, why));
+            texture.file_name.to_string_lossy().into_owned()
+        };
+        let source = match self.images.get(&name) {
+            Some(image) => *image,
+            None => {
+                let png = if texture.replaceable_id != 0 {
+                    let rgba = match texture.replaceable_id {
+                        1 | 2 => [255, 3, 3, 255],
+                        _ => [128, 128, 128, 255],
+                    };
+                    flat_png(rgba).ok()?
+                } else {
+                    match self.source.png(&name) {
+                        Ok(png) => {
+                            self.embedded.push(name.clone());
+                            png
+                        }
+                        Err(why) => {
+                            if !self.missing.iter().any(|(p, _)| *p == name) {
+                                self.missing.push((name, why));
+                            }
+                            return None;
+                        }
                     }
-                    return None;
-                }
+                };
+                let image = b.png_image(&name, png);
+                self.images.insert(name.clone(), image);
+                image
             }
         };
-        let source = b.png_image(&name, png);
         let sampler = self.sampler(b, texture.flags);
         Some(b.push(json::Texture {
             name: Some(name),
@@ -275,6 +291,11 @@ impl<'a> Materials<'a> {
 /// The layer each material is exported from (`None` for a material without layers).
 fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
     let index = |id: i64| usize::try_from(id).ok();
+    // A texture that is a file (not team colour, team glow, ...).
+    let is_file = |id: Option<usize>| {
+        id.and_then(|t| model.textures().get(t))
+            .is_some_and(|t| t.replaceable_id == 0)
+    };
     let mut out: Vec<Option<LayerInfo>> = model
         .materials()
         .iter()
@@ -284,13 +305,26 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                 s.to_string_lossy()
                     .eq_ignore_ascii_case("Shader_HD_DefaultUnit")
             });
-            let textures: Vec<(Role, usize)> = match &first.textures {
-                // 1100 and later: the first layer's texture list, by slot
-                // (an SD layer: its first texture only).
+            // The diffuse texture of a layer: its own, or (1100 and later)
+            // the first of its list.
+            let diffuse = |layer: &crate::mdx::Layer| match &layer.textures {
+                Some(entries) => entries.first().and_then(|e| index(i64::from(e.texture_id))),
+                None => index(i64::from(layer.texture_id)),
+            };
+            // The layer the textures come from: the first whose diffuse
+            // texture is a file (a unit's team colour layer is under it).
+            let textured = material
+                .layers
+                .iter()
+                .find(|l| is_file(diffuse(l)))
+                .unwrap_or(first);
+            let textures: Vec<(Role, usize)> = match &textured.textures {
+                // 1100 and later: the layer's texture list, by slot (an SD
+                // layer: its first texture only).
                 Some(entries) => entries
                     .iter()
                     .enumerate()
-                    .filter(|(n, _)| first.shader_type_id == Some(1) || *n == 0)
+                    .filter(|(n, _)| textured.shader_type_id == Some(1) || *n == 0)
                     .filter_map(|(n, e)| Some((Role::of(n)?, index(i64::from(e.texture_id))?)))
                     .collect(),
                 // 900 and 1000 HD: one layer per role.
@@ -300,7 +334,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                     .enumerate()
                     .filter_map(|(n, l)| Some((Role::of(n)?, index(i64::from(l.texture_id))?)))
                     .collect(),
-                None => index(i64::from(first.texture_id))
+                None => diffuse(textured)
                     .map(|t| (Role::Diffuse, t))
                     .into_iter()
                     .collect(),
@@ -310,7 +344,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                 unshaded: first.shading_flags & shading_flags::UNSHADED != 0,
                 two_sided: first.shading_flags & shading_flags::TWO_SIDED != 0,
                 alpha: first.alpha,
-                coord: first.coord_id,
+                coord: textured.coord_id,
                 textures,
             })
         })
@@ -318,14 +352,23 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
     out.extend(model.alpha_materials().iter().map(|material| {
         use crate::mdx::alpha::material::layer_flags;
         let first = material.tex_layers.first()?;
+        let diffuse = |layer: &crate::mdx::alpha::TexLayer| {
+            (layer.texture_id != u32::MAX)
+                .then(|| index(i64::from(layer.texture_id)))
+                .flatten()
+        };
+        let textured = material
+            .tex_layers
+            .iter()
+            .find(|l| is_file(diffuse(l)))
+            .unwrap_or(first);
         Some(LayerInfo {
             filter: first.blend_mode,
             unshaded: first.flags & layer_flags::MODEL_GEO_UNSHADED != 0,
             two_sided: first.flags & layer_flags::MODEL_GEO_TWOSIDED != 0,
             alpha: first.static_alpha,
-            coord: u32::try_from(first.coord_id).unwrap_or(0),
-            textures: index(i64::from(first.texture_id))
-                .filter(|_| first.texture_id != u32::MAX)
+            coord: u32::try_from(textured.coord_id).unwrap_or(0),
+            textures: diffuse(textured)
                 .map(|t| (Role::Diffuse, t))
                 .into_iter()
                 .collect(),
