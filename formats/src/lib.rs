@@ -43,6 +43,7 @@ pub use format_core::Codec;
 
 pub mod adt;
 pub mod chunks;
+mod custom;
 pub mod mdl;
 pub mod mdx;
 #[cfg(feature = "render")]

@@ -51,6 +51,7 @@
 
 pub mod alpha;
 pub mod blend;
+mod custom;
 mod edit;
 mod file;
 pub mod header;

@@ -1,9 +1,12 @@
 //! A whole model ([`Model`]): its chunks in file order, how it is read and
 //! written, and what it says about itself (version, `MODL`, unknown chunks).
 
-use format_core::{Codec, Context, Decode, Diagnostic, Mode, Reader, Result, UnknownChunk};
+use format_core::{
+    Codec, Context, Decode, Diagnostic, Encode, HasTag, Mode, Reader, Result, UnknownChunk,
+};
 
 use super::{Chunk, ModelChunk, VersionChunk, alpha, light};
+use crate::custom;
 
 /// A whole MDX file: `"MDLX"`, then its chunks in file order.
 #[derive(Codec, Clone, Debug, PartialEq)]
@@ -90,4 +93,46 @@ impl Model {
             _ => None,
         })
     }
+
+    /// The first chunk with `T`'s tag, decoded as a `T`: a chunk of the
+    /// user's own, which the model keeps as an [`UnknownChunk`] in place
+    /// (`T` derives `Codec` with `#[format(chunk = "....")]`). Decoded in the
+    /// model's context (its version). `None` if the model has no such chunk;
+    /// an error if it does not decode, or if the tag is one this crate reads
+    /// itself (use its [`Chunk`] variant).
+    ///
+    /// ```
+    /// use formats::{Codec, mdx::Model};
+    ///
+    /// #[derive(Codec, Debug, PartialEq)]
+    /// #[format(chunk = "MYCK")]
+    /// struct Mine {
+    ///     value: u32,
+    /// }
+    ///
+    /// let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
+    /// assert!(model.chunk::<Mine>().is_none());
+    /// model.set_chunk(&Mine { value: 7 })?;
+    /// let back = Model::from_bytes(&model.to_bytes()?)?;
+    /// assert_eq!(back.chunk::<Mine>().transpose()?, Some(Mine { value: 7 }));
+    /// # Ok::<(), formats::core::Error>(())
+    /// ```
+    pub fn chunk<T: Decode<Args = ()> + HasTag>(&self) -> Option<Result<T>> {
+        custom::chunk(&self.chunks, self.context())
+    }
+
+    /// Puts `value` in place of the first chunk with its tag, or after the
+    /// last chunk: see [`chunk`](Model::chunk). An error if `value` does not
+    /// encode as one chunk, or if its tag is one this crate reads itself.
+    pub fn set_chunk<T: Encode<Args = ()> + HasTag>(&mut self, value: &T) -> Result<()> {
+        let ctx = self.context();
+        custom::set_chunk(&mut self.chunks, value, ctx)
+    }
+
+    /// The context the model's chunks are read and written in: its version.
+    fn context(&self) -> Context {
+        Context::new().with_version(self.version())
+    }
 }
+
+custom::unknown_slot!(Chunk);
