@@ -1,15 +1,25 @@
 //! Typed access to each chunk's objects (`model.geosets()`,
 //! `model.geosets_mut()`, ...), and where a chunk added by an edit goes.
 
-use super::{
-    Attachment, AttachmentChunk, BindPoseChunk, Bone, BoneChunk, Camera, CameraChunk, Chunk,
-    CollisionShape, CollisionShapeChunk, CornEmitter, CornEmitterChunk, EventObject,
-    EventObjectChunk, FaceEffect, FaceEffectChunk, Geoset, GeosetAnimation, GeosetAnimationChunk,
-    GeosetChunk, GlobalSequenceChunk, Helper, HelperChunk, Light, LightChunk, Material,
-    MaterialChunk, Model, ParticleEmitter, ParticleEmitter2, ParticleEmitter2Chunk,
-    ParticleEmitterChunk, PivotPointChunk, RibbonEmitter, RibbonEmitterChunk, Sequence,
-    SequenceChunk, SoundTrack, SoundTrackChunk, Texture, TextureAnimation, TextureAnimationChunk,
-    TextureChunk, alpha,
+use super::alpha;
+use super::camera::{Camera, CameraChunk};
+use super::chunk::Chunk;
+use super::emitter::{
+    CornEmitter, CornEmitterChunk, ParticleEmitter, ParticleEmitter2, ParticleEmitter2Chunk,
+    ParticleEmitterChunk, RibbonEmitter, RibbonEmitterChunk,
+};
+use super::geoset::{Geoset, GeosetAnimation, GeosetAnimationChunk, GeosetChunk};
+use super::light::{Light, LightChunk};
+use super::material::{Material, MaterialChunk};
+use super::model::Model;
+use super::objects::{
+    Attachment, AttachmentChunk, Bone, BoneChunk, CollisionShape, CollisionShapeChunk, EventObject,
+    EventObjectChunk, Helper, HelperChunk, PivotPointChunk,
+};
+use super::reforged::{BindPoseChunk, FaceEffect, FaceEffectChunk};
+use super::sequence::{GlobalSequenceChunk, Sequence, SequenceChunk};
+use super::texture::{
+    SoundTrack, SoundTrackChunk, Texture, TextureAnimation, TextureAnimationChunk, TextureChunk,
 };
 
 impl Model {

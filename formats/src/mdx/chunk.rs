@@ -5,13 +5,20 @@
 use format_core::{Codec, UnknownChunk};
 
 use super::alpha;
-use super::{
-    AttachmentChunk, BindPoseChunk, BoneChunk, CameraChunk, CollisionShapeChunk, CornEmitterChunk,
-    EventObjectChunk, FaceEffectChunk, GeosetAnimationChunk, GeosetChunk, GlobalSequenceChunk,
-    HelperChunk, LightChunk, MaterialChunk, ModelChunk, ParticleEmitter2Chunk,
-    ParticleEmitterChunk, PivotPointChunk, RibbonEmitterChunk, SequenceChunk, SoundTrackChunk,
-    TextureAnimationChunk, TextureChunk, VersionChunk,
+use super::camera::CameraChunk;
+use super::emitter::{
+    CornEmitterChunk, ParticleEmitter2Chunk, ParticleEmitterChunk, RibbonEmitterChunk,
 };
+use super::geoset::{GeosetAnimationChunk, GeosetChunk};
+use super::header::{ModelChunk, VersionChunk};
+use super::light::LightChunk;
+use super::material::MaterialChunk;
+use super::objects::{
+    AttachmentChunk, BoneChunk, CollisionShapeChunk, EventObjectChunk, HelperChunk, PivotPointChunk,
+};
+use super::reforged::{BindPoseChunk, FaceEffectChunk};
+use super::sequence::{GlobalSequenceChunk, SequenceChunk};
+use super::texture::{SoundTrackChunk, TextureAnimationChunk, TextureChunk};
 
 /// One top-level chunk, dispatched on its tag. Chunks have "no predefined
 /// order" (seed 000); unknown ones (`MDVI`, `INFO`, ...) are kept verbatim.

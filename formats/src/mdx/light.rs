@@ -5,9 +5,10 @@
 
 use format_core::{Codec, Decode, Encode, Error, FourCC, HasTag, Reader, Result, Tagged, Writer};
 
+use super::chunk::Chunk;
+use super::model::Model;
 use super::node::Node;
 use super::track::tracks;
-use super::{Chunk, Model};
 
 /// `uint32 type // 0: omni light 1: directional light 2: ambient light`
 #[derive(Codec, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -5,7 +5,9 @@ use format_core::{
     Codec, Context, Decode, Diagnostic, Encode, HasTag, Mode, Reader, Result, UnknownChunk,
 };
 
-use super::{Chunk, ModelChunk, VersionChunk, alpha, light};
+use super::chunk::Chunk;
+use super::header::{ModelChunk, VersionChunk};
+use super::{alpha, light};
 use crate::custom;
 
 /// A whole MDX file: `"MDLX"`, then its chunks in file order.
