@@ -12,7 +12,19 @@
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
 //!   keys, …), each finding with a path and a message.
-//! - [`render`]: height fields, alpha maps and wireframes as images (PNG).
+//! - `render` (default feature `render`): height fields, alpha maps and
+//!   wireframes as images (PNG).
+//!
+//! # Cargo features
+//!
+//! - `serde` (default): every type is `Serialize` and `Deserialize`.
+//! - `render` (default): the `render` module and its `png` dependency.
+//! - `cli` (default): the `formats` command-line tool (turns on `serde` and
+//!   `render`).
+//!
+//! With `default-features = false` only the parsers are built: a crate that
+//! reads and writes the formats, or defines chunks of its own with
+//! [`Codec`], needs nothing more.
 #![warn(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -31,8 +43,10 @@ pub use format_core::Codec;
 
 pub mod adt;
 pub mod chunks;
+mod custom;
 pub mod mdl;
 pub mod mdx;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod sample;
 pub mod validate;
