@@ -20,6 +20,7 @@
 )]
 
 pub mod adt;
+pub mod blp;
 pub mod chunks;
 pub mod mdl;
 pub mod mdx;
