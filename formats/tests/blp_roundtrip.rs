@@ -4,45 +4,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use formats::blp::{Blp, Encoding, Kept};
-
-/// Every `.blp` file (any case) under the corpus folders `blp` and `textures`,
-/// as (path relative to the corpus, bytes).
-fn corpus_blps() -> Vec<(String, Vec<u8>)> {
-    let Some(root) = common::corpus_root() else {
-        return Vec::new();
-    };
-    let mut paths = Vec::new();
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("blp"))
-            {
-                out.push(path);
-            }
-        }
-    }
-    walk(&root.join("blp"), &mut paths);
-    walk(&root.join("textures"), &mut paths);
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            let name = p.strip_prefix(&root).unwrap().display().to_string();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect()
-}
 
 #[test]
 fn every_corpus_blp_round_trips_byte_exact() {
-    let files = corpus_blps();
+    let files = common::blp_corpus();
     if files.is_empty() {
         return;
     }
@@ -187,7 +153,7 @@ fn files_that_are_not_blp_are_refused_clearly() {
 
 #[test]
 fn encodings_of_the_corpus() {
-    let files = corpus_blps();
+    let files = common::blp_corpus();
     let mut seen = std::collections::BTreeMap::new();
     for (_, data) in &files {
         let blp = Blp::from_bytes(data).unwrap();
