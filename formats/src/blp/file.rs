@@ -35,6 +35,7 @@ pub struct Blp {
     pub mip_sizes: Derived<[u32; 16]>,
     /// BLP1 JPEG: the bytes every level's JPEG stream starts with.
     #[format(if = header.has_jpeg_header(), count = u32)]
+    #[cfg_attr(feature = "serde", serde(with = "hex::option"))]
     pub jpeg_header: Option<Vec<u8>>,
     /// Otherwise: 256 BGRA colours (A unused; alpha comes from the alpha plane).
     #[format(if = !header.has_jpeg_header(), count = 256)]
@@ -45,7 +46,7 @@ pub struct Blp {
         write_with = layout::write_nothing,
         args(header.table_offset(), mip_offsets, mip_sizes)
     )]
-    #[cfg_attr(feature = "serde", serde(with = "hex_levels"))]
+    #[cfg_attr(feature = "serde", serde(with = "hex::levels"))]
     pub levels: Vec<Vec<u8>>,
     /// What the file said about its layout beyond the levels themselves.
     #[format(
@@ -138,9 +139,10 @@ impl Blp {
     }
 }
 
-/// Levels as hex text in JSON (raw bytes in binary serde formats).
+/// Byte blobs as hex text in JSON (raw bytes in binary serde formats), as
+/// `format_core::serde_bytes` writes one.
 #[cfg(feature = "serde")]
-mod hex_levels {
+mod hex {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     struct Hex<'a>(&'a [u8]);
@@ -159,11 +161,29 @@ mod hex_levels {
         }
     }
 
-    pub fn serialize<S: Serializer>(levels: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(levels.iter().map(|l| Hex(l)))
+    /// `Vec<Vec<u8>>`: a list of hex strings.
+    pub mod levels {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(levels: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(levels.iter().map(|l| Hex(l)))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u8>>, D::Error> {
+            Vec::<HexBuf>::deserialize(d).map(|v| v.into_iter().map(|h| h.0).collect())
+        }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u8>>, D::Error> {
-        Vec::<HexBuf>::deserialize(d).map(|v| v.into_iter().map(|h| h.0).collect())
+    /// `Option<Vec<u8>>`: a hex string or `null`.
+    pub mod option {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+            bytes.as_deref().map(Hex).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+            Option::<HexBuf>::deserialize(d).map(|o| o.map(|h| h.0))
+        }
     }
 }

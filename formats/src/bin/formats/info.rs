@@ -1,6 +1,6 @@
 //! `formats info`: the chunk table, object counts, geometry and animation
 //! totals of a model; textures, doodads, objects, liquids, holes and alpha
-//! encodings of a tile.
+//! encodings of a tile; a texture's report is `blp::info`.
 
 use std::fmt::Write;
 
@@ -14,6 +14,9 @@ use crate::kind::{Document, Kind, Loaded};
 
 /// The whole report for one file.
 pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
+    if let Document::Blp(blp) = &loaded.document {
+        return crate::blp::info(name, data, blp);
+    }
     let mut out = String::new();
     // MDL text has no chunks: the table shows those of the same model as MDX.
     let binary = match (kind, &loaded.document) {
@@ -26,7 +29,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::Mdx(m) => Some(m.version()),
         Document::Adt(a) => a.version(),
         Document::Wdt(w) => w.version(),
-        Document::AdtSplit(_) => None,
+        Document::AdtSplit(_) | Document::Blp(_) => None,
     };
     let version = version.map_or(String::new(), |v| format!(" version {v},"));
     let _ = writeln!(
@@ -78,6 +81,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::AdtSplit(file) => {
             let _ = writeln!(out, "map chunks: {}", file.mcnks().count());
         }
+        Document::Blp(_) => {}
     }
     out
 }
