@@ -59,7 +59,12 @@ pub fn decode(
         .zip(out.chunks_mut(4 * row_bytes))
     {
         for (x, bytes) in blocks.chunks_exact(block).enumerate() {
-            let pixels = format.decompress_block(bytes);
+            let mut pixels = format.decompress_block(bytes);
+            if opaque {
+                for px in &mut pixels {
+                    px[3] = 255;
+                }
+            }
             let pixels = pixels.as_flattened();
             let left = x * 16;
             let span = row_bytes.saturating_sub(left).min(16);
@@ -71,11 +76,6 @@ pub fn decode(
                     dst.copy_from_slice(src);
                 }
             }
-        }
-    }
-    if opaque {
-        for px in out.as_chunks_mut::<4>().0 {
-            px[3] = 255;
         }
     }
     Ok(out)
