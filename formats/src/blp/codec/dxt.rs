@@ -1,6 +1,7 @@
 //! DXT1/DXT3/DXT5 (BC1/BC2/BC3) levels: 4x4 blocks of 8 or 16 bytes, decoded
 //! and encoded by `texpresso`.
 
+use rayon::prelude::*;
 use texpresso::{Algorithm, Format, Params};
 
 /// Which DXT block format.
@@ -53,32 +54,50 @@ pub fn decode(
     let blocks_wide = w.div_ceil(4);
     let row_bytes = w * 4;
     let mut out = vec![0u8; w * h * 4];
-    // One row of blocks fills four rows of pixels (fewer at the bottom edge).
-    for (blocks, rows) in level
-        .chunks_exact(blocks_wide * block)
-        .zip(out.chunks_mut(4 * row_bytes))
-    {
-        for (x, bytes) in blocks.chunks_exact(block).enumerate() {
-            let mut pixels = format.decompress_block(bytes);
-            if opaque {
-                for px in &mut pixels {
-                    px[3] = 255;
-                }
+    // One row of blocks fills four rows of pixels (fewer at the bottom edge);
+    // rows of blocks are independent, so large levels use every core.
+    let strips = level
+        .par_chunks_exact(blocks_wide * block)
+        .zip(out.par_chunks_mut(4 * row_bytes));
+    let decode_strip = |(blocks, rows): (&[u8], &mut [u8])| {
+        decode_strip(format, blocks, rows, row_bytes, opaque);
+    };
+    if w * h >= PARALLEL_PIXELS {
+        strips.for_each(decode_strip);
+    } else {
+        level
+            .chunks_exact(blocks_wide * block)
+            .zip(out.chunks_mut(4 * row_bytes))
+            .for_each(decode_strip);
+    }
+    Ok(out)
+}
+
+/// Levels of at least this many pixels decode on every core (smaller ones
+/// are done before the threads would start).
+const PARALLEL_PIXELS: usize = 128 * 128;
+
+/// One row of blocks into its (up to) four rows of pixels.
+fn decode_strip(format: Format, blocks: &[u8], rows: &mut [u8], row_bytes: usize, opaque: bool) {
+    for (x, bytes) in blocks.chunks_exact(format.block_size()).enumerate() {
+        let mut pixels = format.decompress_block(bytes);
+        if opaque {
+            for px in &mut pixels {
+                px[3] = 255;
             }
-            let pixels = pixels.as_flattened();
-            let left = x * 16;
-            let span = row_bytes.saturating_sub(left).min(16);
-            for (y, row) in rows.chunks_exact_mut(row_bytes).enumerate() {
-                if let (Some(dst), Some(src)) = (
-                    row.get_mut(left..left + span),
-                    pixels.get(y * 16..y * 16 + span),
-                ) {
-                    dst.copy_from_slice(src);
-                }
+        }
+        let pixels = pixels.as_flattened();
+        let left = x * 16;
+        let span = row_bytes.saturating_sub(left).min(16);
+        for (y, row) in rows.chunks_exact_mut(row_bytes).enumerate() {
+            if let (Some(dst), Some(src)) = (
+                row.get_mut(left..left + span),
+                pixels.get(y * 16..y * 16 + span),
+            ) {
+                dst.copy_from_slice(src);
             }
         }
     }
-    Ok(out)
 }
 
 /// A DXT level of `rgba` (`width * height` pixels). DXT1 makes pixels with
