@@ -52,6 +52,7 @@ pub use format_core::Codec;
 pub mod adt;
 #[cfg(feature = "anim")]
 pub mod anim;
+pub mod blp;
 pub mod chunks;
 mod custom;
 #[cfg(feature = "gltf")]
