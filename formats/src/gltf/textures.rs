@@ -103,9 +103,9 @@ impl TextureSource for TextureFolders {
         if bytes.starts_with(PNG_SIGNATURE) {
             return Ok(bytes);
         }
-        Err(format!(
-            "{}: not an image this build can decode",
-            path.display()
-        ))
+        crate::blp::Blp::from_bytes(&bytes)
+            .and_then(|blp| blp.decode_level(0))
+            .and_then(|image| image.to_png())
+            .map_err(|e| format!("{}: {e}", path.display()))
     }
 }
