@@ -14,6 +14,8 @@
 //!   keys, …), each finding with a path and a message.
 //! - `anim` (default feature `anim`): tracks sampled at any time, skeletons
 //!   posed, skinned vertices.
+//! - `bounds` (default feature `anim`): extents measured from the posed
+//!   geometry, `Model::recompute_extents`.
 //! - `gltf` (feature `gltf`): models out as glTF 2.0, on a document builder
 //!   other exporters can use.
 //! - `render` (default feature `render`): height fields, alpha maps and
@@ -53,6 +55,8 @@ pub mod adt;
 #[cfg(feature = "anim")]
 pub mod anim;
 pub mod blp;
+#[cfg(feature = "anim")]
+pub mod bounds;
 pub mod chunks;
 mod custom;
 #[cfg(feature = "gltf")]

@@ -213,10 +213,10 @@ fn validate_lists_findings_and_fails() {
     };
     assert!(!ok);
     insta::assert_snapshot!(stdout);
-    let Some(stdout) = succeeds_in_corpus(&["validate", "mdx/zf_cube.mdx"]) else {
+    let Some(stdout) = succeeds_in_corpus(&["validate", "mdx/zf_texture.mdx"]) else {
         return;
     };
-    assert_eq!(stdout, "mdx/zf_cube.mdx: 0 findings\n");
+    assert_eq!(stdout, "mdx/zf_texture.mdx: 0 findings\n");
 }
 
 /// A fresh folder under the system temp dir.

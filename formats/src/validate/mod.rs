@@ -8,6 +8,8 @@
 //!   vertex), pivot count equal to the node count, object ids sequential,
 //!   sequences ordered and not overlapping, keys in time order and inside a
 //!   sequence, unit normals.
+//! - `extents::model` (MDX, feature `anim`): stored extents against the
+//!   geometry posed over every sequence.
 //! - [`tile`] (ADT): MCRF references in range, MMID/MWID offsets at the start
 //!   of a name, MDDF/MODF name ids and MCLY texture ids in range.
 //!
@@ -29,6 +31,8 @@
 //! ```
 
 pub mod adt;
+#[cfg(feature = "anim")]
+pub mod extents;
 pub mod mdx;
 
 pub use adt::tile;
@@ -69,6 +73,8 @@ pub enum Rule {
     KeyOutsideSequence,
     /// A vertex normal whose length is not 1.
     NormalLength,
+    /// A stored extent that disagrees with the posed geometry (`extents::model`).
+    Extent,
     /// An MCRF entry out of range of MDDF or MODF.
     McrfReference,
     /// An MMID/MWID offset not at the start of a name in MMDX/MWMO.

@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use formats::validate;
+
 use crate::kind::{self, Document};
 
 /// `formats validate FILE`: exit code 1 if anything is found.
@@ -12,7 +14,7 @@ pub fn run(path: &Path) -> Result<ExitCode, String> {
     let name = path.display();
     let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
     let findings = match &loaded.document {
-        Document::Mdx(model) => formats::validate::model(model),
+        Document::Mdx(model) => [validate::model(model), validate::extents::model(model)].concat(),
         Document::Adt(adt) => formats::validate::tile(adt),
         _ => {
             return Err(format!(

@@ -1,0 +1,34 @@
+//! Bounds from the geometry: the extents a model stores (`MODL`, each
+//! sequence's, each geoset's and each geoset's per sequence) measured from
+//! its vertices, posed and skinned over every sequence, for every version
+//! (800 to 1500; matrix groups, `SKIN`, `BIDX`/`BWGT`).
+//!
+//! Stale extents make the game cull a model that should show (its box is
+//! off screen while its geometry is not). [`Model::recompute_extents`]
+//! measures and stores them; [`validate::extents`](crate::validate::extents)
+//! reports the ones that disagree with the geometry.
+//!
+//! - [`measure`]: the extents the geometry gives ([`Extents`]), sampled as
+//!   [`ExtentOptions`] says (a pose every 10 ms and at every key).
+//! - [`Model::recompute_extents`] and [`Model::store_extents`]: written into
+//!   the model, each change listed ([`ExtentChange`]).
+//! - [`Aabb`] and [`Sphere`]: a box and a bounding sphere grown point by point.
+//!
+//! What is measured, as Blizzard's own models have it: a box holds every
+//! vertex of the geosets showing (geoset animation alpha above 0) at each
+//! posed frame; a bounds radius is the distance from the box's centre to the
+//! farthest of those vertices; a geoset hidden throughout a sequence has the
+//! empty extent ([`EMPTY_CORNER`] to its negative, radius 0) for it.
+//! A geoset's extent covers its sequences (its bind pose when it shows in
+//! none or the model has no sequences); the model's covers its geosets'.
+//!
+//! [`Model::recompute_extents`]: crate::mdx::Model::recompute_extents
+//! [`Model::store_extents`]: crate::mdx::Model::store_extents
+
+mod aabb;
+mod apply;
+mod measure;
+
+pub use aabb::{Aabb, EMPTY_CORNER, Sphere};
+pub use apply::ExtentChange;
+pub use measure::{ExtentOptions, Extents, GeosetExtents, measure};
