@@ -16,6 +16,8 @@
 //!   posed, skinned vertices.
 //! - `bounds` (default feature `anim`): extents measured from the posed
 //!   geometry, `Model::recompute_extents`.
+//! - `optimize` (default feature `anim`): the keyframe optimizer, proven
+//!   by sampling.
 //! - `gltf` (feature `gltf`): models out as glTF 2.0, on a document builder
 //!   other exporters can use.
 //! - `render` (default feature `render`): height fields, alpha maps and
@@ -63,6 +65,8 @@ mod custom;
 pub mod gltf;
 pub mod mdl;
 pub mod mdx;
+#[cfg(feature = "anim")]
+pub mod optimize;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod sample;

@@ -73,6 +73,33 @@ pub fn basis(interpolation: Interpolation, t: f32) -> Option<[f32; 4]> {
     }
 }
 
+/// The value at `frame` on the segment from key `a` to key `b` (`t` is
+/// where `frame` falls between their frames, clamped to `0..=1`; 0 when they
+/// share a frame): what a [`Sampler`](super::Sampler) gives between two keys.
+///
+/// ```
+/// use formats::anim::interpolate::between;
+/// use formats::mdx::{Interpolation, Key};
+///
+/// let (a, b) = (Key::new(100, 2.0f32), Key::new(200, 4.0));
+/// assert_eq!(between(Interpolation::Linear, &a, &b, 150.0), 3.0);
+/// assert_eq!(between(Interpolation::None, &a, &b, 199.0), 2.0);
+/// ```
+pub fn between<T: Interpolate>(
+    interpolation: Interpolation,
+    a: &Key<T>,
+    b: &Key<T>,
+    frame: f64,
+) -> T::Output {
+    let span = f64::from(b.frame) - f64::from(a.frame);
+    let t = if span > 0.0 {
+        ((frame - f64::from(a.frame)) / span).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    T::interpolate(interpolation, a, b, t as f32)
+}
+
 /// Component-wise interpolation of `N` floats.
 fn blend<const N: usize>(
     interpolation: Interpolation,

@@ -25,7 +25,7 @@
 
 use std::borrow::Cow;
 
-use super::interpolate::Interpolate;
+use super::interpolate::{Interpolate, between};
 use super::timeline::{Moment, Timeline};
 use crate::mdx::{Interpolation, Key, Track};
 
@@ -241,13 +241,7 @@ impl<'a, T: Clone + PartialEq> SequenceKeys<'a, T> {
                 let Some(a) = before else {
                     return key.value.output();
                 };
-                let span = at - f64::from(a.frame);
-                let t = if span > 0.0 {
-                    ((frame - f64::from(a.frame)) / span).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-                return T::interpolate(interpolation, a, key, t as f32);
+                return between(interpolation, a, key, frame);
             }
             before = Some(key);
         }
