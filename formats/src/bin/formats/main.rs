@@ -7,10 +7,13 @@ mod check;
 mod convert;
 mod dump;
 mod export;
+mod fix;
 mod info;
 mod kind;
+mod optimize;
 mod progress;
 mod render;
+mod rewrite;
 mod validate;
 
 use std::path::PathBuf;
@@ -131,6 +134,54 @@ enum Command {
         /// The file (.mdx, .adt).
         file: PathBuf,
     },
+    /// Recomputes what models store about their geometry: --extents measures
+    /// every extent (MODL, each sequence's, each geoset's and its list per
+    /// sequence) from the vertices posed over each sequence. Several models
+    /// in parallel; a line per model says what changed.
+    #[command(
+        after_help = "Examples:\n  formats fix --extents model.mdx fixed.mdx\n  \
+                            formats fix --extents --in-place models/\n  \
+                            formats fix --extents --dry-run --json a.mdx b.mdl"
+    )]
+    Fix {
+        /// The models (files and folders), then, without --in-place or
+        /// --dry-run, where to write: a .mdx or .mdl file for one model, a
+        /// folder for several.
+        #[arg(required = true, value_name = "IN... [OUT]")]
+        paths: Vec<PathBuf>,
+        /// Recompute the extents.
+        #[arg(long, required = true)]
+        extents: bool,
+        /// Write each model back over itself.
+        #[arg(long, conflicts_with = "dry_run")]
+        in_place: bool,
+        /// Write nothing; say what would change.
+        #[arg(long)]
+        dry_run: bool,
+        /// One JSON document on stdout (every change, before and after).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Makes models' animations smaller: drops the keys interpolation
+    /// reproduces within the tolerance, the tracks that only hold their
+    /// rest value, and unused global sequences; every track stays within the
+    /// tolerance at every frame. Several models in parallel; a table of the
+    /// sizes before and after.
+    #[command(after_help = "Examples:\n  formats optimize model.mdx smaller.mdx\n  \
+                            formats optimize models/ out/ --tolerance 0.01 --json")]
+    Optimize {
+        /// The models (files and folders), then where to write: a .mdx or
+        /// .mdl file for one model, a folder for several.
+        #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
+        paths: Vec<PathBuf>,
+        /// How far any sampled value may move: model units, colour and
+        /// alpha fractions, radians for rotations.
+        #[arg(long, value_name = "T", default_value_t = formats::optimize::DEFAULT_TOLERANCE)]
+        tolerance: f32,
+        /// One JSON document on stdout instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Draws a tile's height field or alpha maps, or a model's wireframe, as PNG.
     #[command(
         after_help = "Examples:\n  formats render tile.adt --heightmap height.png --alpha alpha.png\n  \
@@ -220,6 +271,21 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Check { paths, json } => check::run(&paths, json),
         Command::Validate { file } => validate::run(&file),
+        Command::Fix {
+            paths,
+            extents: _,
+            in_place,
+            dry_run,
+            json,
+        } => fix::run(paths, in_place, dry_run, json),
+        Command::Optimize {
+            mut paths,
+            tolerance,
+            json,
+        } => {
+            let output = paths.pop().unwrap_or_default();
+            optimize::run(&paths, &output, tolerance, json)
+        }
         Command::Render {
             file,
             heightmap,

@@ -1,0 +1,300 @@
+//! `formats fix --extents` and `formats optimize`, driven as a user would:
+//! one model to a file, several into a folder, in place, a dry run, JSON,
+//! bad arguments; what they write reads back and validates.
+
+mod common;
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use formats::mdx::Model;
+use predicates::prelude::*;
+
+fn formats() -> Command {
+    Command::cargo_bin("formats").expect("the formats binary is built")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("formats-cli-tools-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The corpus files `names` copied into the folder `dir/in`.
+fn copies(root: &std::path::Path, dir: &std::path::Path, names: &[&str]) -> PathBuf {
+    let models = dir.join("in");
+    std::fs::create_dir_all(&models).unwrap();
+    for name in names {
+        let file = root.join(name);
+        std::fs::copy(&file, models.join(file.file_name().unwrap())).unwrap();
+    }
+    models
+}
+
+fn stdout(command: &mut Command) -> String {
+    let out = command.assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+/// `zf_cube.mdx` (its cube swings 200 units either way while its extents
+/// say it rests) fixed into a file: the line says what changed, `validate`
+/// then finds nothing, and fixing again finds the extents up to date.
+#[test]
+fn fix_extents_of_a_stale_model() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp("fix");
+    let fixed = dir.join("cube.mdx");
+    formats()
+        .arg("validate")
+        .arg(root.join("mdx/zf_cube.mdx"))
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains(
+            "Extent: chunks[1].MODL.extent: the geometry reaches 200.000 beyond",
+        ));
+    let text = stdout(
+        formats()
+            .args(["fix", "--extents"])
+            .arg(root.join("mdx/zf_cube.mdx"))
+            .arg(&fixed),
+    );
+    assert!(
+        text.contains(
+            "zf_cube.mdx: 6 extents changed (MODL, 1 sequences, 1 geosets, 3 per-sequence (+0 -2)), corners moved up to 200, wrote "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nmodels  fixed  up to date  no vertices  failed\n1           1"),
+        "{text}"
+    );
+    let text = stdout(formats().arg("validate").arg(&fixed));
+    assert!(text.ends_with("cube.mdx: 0 findings\n"), "{text}");
+    // In place: nothing left to change.
+    let text = stdout(
+        formats()
+            .args(["fix", "--extents", "--in-place"])
+            .arg(&fixed),
+    );
+    assert!(
+        text.contains("cube.mdx: extents up to date, wrote "),
+        "{text}"
+    );
+    let model = Model::from_bytes(&std::fs::read(&fixed).unwrap()).unwrap();
+    assert_eq!(
+        model.model_chunk().unwrap().extent.maximum,
+        [220.0, 20.0, 40.0]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A dry run over models of every kind, as JSON: each change with its path,
+/// before and after; nothing written; a model without vertices left alone;
+/// MDL read and compared like MDX.
+#[test]
+fn fix_dry_run_as_json() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let text = stdout(
+        formats()
+            .args(["fix", "--extents", "--dry-run", "--json"])
+            .arg(root.join("mdx/zf_cube.mdx"))
+            .arg(root.join("mdl/zf_cube.mdl"))
+            .arg(root.join("mdx/rms_DustEmitter.mdx")),
+    );
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["failed"], 0);
+    let files = json["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    for cube in &files[..2] {
+        assert_eq!(cube["output"], serde_json::Value::Null);
+        let changes = cube["changes"].as_array().unwrap();
+        assert_eq!(changes.len(), 6);
+        assert_eq!(changes[0]["path"], "chunks[1].MODL.extent");
+        assert_eq!(changes[0]["before"]["maximum"][0], 20.0);
+        assert_eq!(changes[0]["after"]["maximum"][0], 220.0);
+        assert_eq!(changes[5]["after"], serde_json::Value::Null);
+    }
+    assert_eq!(files[2]["measured"], false);
+    assert!(files[2]["changes"].as_array().unwrap().is_empty());
+}
+
+/// Several models and a folder into a folder, in parallel: each written
+/// in its own form (MDX or MDL) under its own name; bad arguments refused.
+#[test]
+fn fix_many_into_a_folder_and_bad_arguments() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp("fix-many");
+    let models = copies(
+        &root,
+        &dir,
+        &[
+            "mdx/mv_SmileyGW_004.mdx",
+            "mdx/pqw3_candle.mdx",
+            "mdl/zf_geoset.mdl",
+        ],
+    );
+    std::fs::write(models.join("notes.txt"), "not a model").unwrap();
+    let out = dir.join("out");
+    let text = stdout(
+        formats()
+            .args(["fix", "--extents"])
+            .arg(&models)
+            .arg(root.join("mdx/wowalpha_Boar.mdx"))
+            .arg(&out),
+    );
+    assert!(
+        text.contains("\nmodels  fixed  up to date  no vertices  failed\n4           4"),
+        "{text}"
+    );
+    for name in [
+        "mv_SmileyGW_004.mdx",
+        "pqw3_candle.mdx",
+        "zf_geoset.mdl",
+        "wowalpha_Boar.mdx",
+    ] {
+        // (Other rules may have findings: the candle has keys outside its
+        // sequences, so validate fails.)
+        let written = formats()
+            .arg("validate")
+            .arg(out.join(name))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(written.stdout).unwrap();
+        assert!(
+            text.contains(" findings\n") && !text.contains("Extent: "),
+            "{name}: {text}"
+        );
+    }
+    // No OUT, and no --in-place or --dry-run.
+    formats()
+        .args(["fix", "--extents"])
+        .arg(root.join("mdx/zf_cube.mdx"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "fix takes IN... OUT, or --in-place, or --dry-run",
+        ));
+    // Two models into one file.
+    formats()
+        .args(["fix", "--extents"])
+        .arg(root.join("mdx/zf_cube.mdx"))
+        .arg(root.join("mdx/zf_geoset.mdx"))
+        .arg(dir.join("one.mdx"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("2 inputs go into a folder"));
+    // --extents is what there is to fix.
+    formats()
+        .args(["fix", "--dry-run"])
+        .arg(root.join("mdx/zf_cube.mdx"))
+        .assert()
+        .failure();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One model optimized into a file: the table's sizes are the files', the
+/// model reads back with fewer keys; `--json` gives the same numbers.
+#[test]
+fn optimize_one_model() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp("optimize");
+    let out = dir.join("horse.mdx");
+    let input = root.join("mdx/rms_PackHorse.mdx");
+    let text = stdout(formats().arg("optimize").arg(&input).arg(&out));
+    let size = |p: &PathBuf| std::fs::metadata(p).unwrap().len();
+    let (before, after) = (size(&input), size(&out));
+    assert!(after < before);
+    assert!(text.starts_with("model "), "{text}");
+    assert!(
+        text.contains(&format!(
+            "rms_PackHorse.mdx  {before}  {after}   4.6%  2502   2354"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "saved {} bytes; every track within 0.001",
+            before - after
+        )),
+        "{text}"
+    );
+    Model::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+
+    let text = stdout(
+        formats()
+            .args(["optimize", "--json", "--tolerance", "0.01"])
+            .arg(&input)
+            .arg(&out),
+    );
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["tolerance"], 0.01f32 as f64);
+    let file = &json["files"][0];
+    assert_eq!(file["bytes_before"], before);
+    assert_eq!(file["bytes_after"], size(&out));
+    assert_eq!(json["total"]["saved"], before - size(&out));
+    assert!(file["keys_after"].as_u64().unwrap() < 2354);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A folder of models into a folder: one row per model and a total; the
+/// unused global sequences of `zf_globalseq` go; a bad tolerance is refused.
+#[test]
+fn optimize_a_folder() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp("optimize-many");
+    let models = copies(
+        &root,
+        &dir,
+        &[
+            "mdx/zf_globalseq.mdx",
+            "mdl/zf_all.mdl",
+            "mdx/wowalpha_Boar.mdx",
+        ],
+    );
+    let out = dir.join("out");
+    let text = stdout(formats().arg("optimize").arg(&models).arg(&out));
+    let row = |name: &str| -> Vec<String> {
+        let line = text.lines().find(|l| l.contains(name)).unwrap();
+        line.split_whitespace()
+            .skip(1)
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        row("zf_globalseq.mdx"),
+        ["464", "420", "9.5%", "0", "0", "0", "9"]
+    );
+    assert_eq!(row("zf_all.mdl")[3..], ["85", "68", "8", "3"]);
+    assert!(text.contains("total (3 models)"), "{text}");
+    let model = Model::from_bytes(&std::fs::read(out.join("zf_globalseq.mdx")).unwrap()).unwrap();
+    assert!(model.global_sequences().is_empty());
+    formats::mdl::from_str(&std::fs::read_to_string(out.join("zf_all.mdl")).unwrap()).unwrap();
+    formats()
+        .args(["optimize", "--tolerance=-1"])
+        .arg(&models)
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "a tolerance is a number 0 or above",
+        ));
+    for command in ["fix", "optimize"] {
+        formats()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Example"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
