@@ -643,3 +643,35 @@ fn visibility_is_stepped() {
     };
     assert_eq!(t.keys.len(), 3);
 }
+
+mod damaged {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Whatever a damaged sample reads as (hostile intervals, frames,
+        /// counts and floats), optimizing it, measuring its extents and
+        /// validating them neither panics nor hangs, and the optimized
+        /// model writes.
+        #[test]
+        fn damaged_models_optimize_and_fix(
+            edits in proptest::collection::vec((any::<proptest::sample::Index>(), any::<u8>()), 1..8)
+        ) {
+            let mut data = formats::sample::sample_mdx();
+            for (at, byte) in edits {
+                let i = at.index(data.len());
+                data[i] = byte;
+            }
+            if let Ok((mut model, _)) = Model::from_bytes_lenient(&data) {
+                optimize(&mut model, &Options::default());
+                model.recompute_extents();
+                for finding in formats::validate::extents::model(&model) {
+                    prop_assert!(!finding.message.is_empty());
+                }
+                prop_assert!(model.to_bytes().is_ok());
+            }
+        }
+    }
+}

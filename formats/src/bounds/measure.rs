@@ -14,6 +14,9 @@ pub struct ExtentOptions {
     /// Milliseconds between two poses of a sequence; the sequence's first
     /// and last frames and every key of the skeleton's and the geoset
     /// animations' tracks inside it are posed too (where linear tracks turn).
+    /// A sequence is posed at most [`MAX_STEPS`] times between its keys (the
+    /// step grows for longer ones: 100 s at 10 ms), so a damaged interval
+    /// of billions of milliseconds costs no more.
     pub step: u32,
 }
 
@@ -30,6 +33,9 @@ impl Default for ExtentOptions {
         ExtentOptions { step: 10 }
     }
 }
+
+/// The most poses of a sequence at regular steps.
+pub const MAX_STEPS: u32 = 10_000;
 
 /// One geoset's measured extents.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,7 +114,7 @@ fn matrix(influences: &[Influence], world: &[Mat4]) -> Mat4 {
 /// last frame, and the keys of the tracks that move or hide geometry.
 fn frames(interval: [u32; 2], step: u32, keys: &[i64]) -> Vec<i64> {
     let [start, end] = interval.map(i64::from);
-    let step = i64::from(step.max(1));
+    let step = i64::from(step.max(1)).max((end - start) / i64::from(MAX_STEPS));
     let mut frames: Vec<i64> = (0..)
         .map(|k| start + k * step)
         .take_while(|&f| f < end)
@@ -378,5 +384,8 @@ mod tests {
         );
         assert_eq!(frames([5, 5], 10, &[]), [5]);
         assert_eq!(frames([9, 3], 10, &[]), [9]);
+        // A sequence of 4 billion ms: about 10 000 steps (with its end and
+        // its key), not 400 million.
+        assert_eq!(frames([0, u32::MAX], 10, &[5]).len(), 10_001 + 2);
     }
 }

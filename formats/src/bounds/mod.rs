@@ -31,4 +31,4 @@ mod measure;
 
 pub use aabb::{Aabb, EMPTY_CORNER, Sphere};
 pub use apply::ExtentChange;
-pub use measure::{ExtentOptions, Extents, GeosetExtents, measure};
+pub use measure::{ExtentOptions, Extents, GeosetExtents, MAX_STEPS, measure};

@@ -20,7 +20,9 @@
 //! key on one cubic go exactly; unstretched tangents are tried too, and
 //! rotations keep theirs. Tracks the game steps (visibility) must fit both
 //! stepped and as declared. A track with keys out of order, or two at one
-//! frame, is left alone.
+//! frame, is left alone, and so is a key whose neighbours are more than
+//! [`MAX_SPAN`] ms apart (checking would take too long; no real track has
+//! such a gap inside a sequence).
 
 use crate::anim::Timeline;
 use crate::anim::interpolate::between;
@@ -28,12 +30,23 @@ use crate::mdx::{Interpolation, Key, Track};
 
 use super::value::Animated;
 
-/// The keys of one interval: `first..=last` indices, and whether they all
-/// hold one value.
+/// The longest joined segment tried, in milliseconds (17 minutes).
+pub const MAX_SPAN: i64 = 1 << 20;
+
+/// The keys of one interval: `first..=last` indices, whether they all
+/// hold one value, and how many kept keys differ from the first's value (an
+/// interval of several values must keep two).
 struct Span {
     first: usize,
     last: usize,
     constant: bool,
+    differing: usize,
+}
+
+impl Span {
+    fn holds(&self, i: usize) -> bool {
+        self.first <= i && i <= self.last
+    }
 }
 
 /// Whether key `i` may go: `None` no, `Some(false)` yes as it is (only in
@@ -41,7 +54,7 @@ struct Span {
 fn freedom(spans: &[Span], i: usize) -> Option<bool> {
     let mut inside = false;
     let mut check = false;
-    for span in spans.iter().filter(|s| s.first <= i && i <= s.last) {
+    for span in spans.iter().filter(|s| s.holds(i)) {
         inside = true;
         if i == span.first || (!span.constant && i == span.last) {
             return None;
@@ -51,17 +64,28 @@ fn freedom(spans: &[Span], i: usize) -> Option<bool> {
     inside.then_some(check)
 }
 
+/// How many frame evaluations [`thin`] may still spend on one model: a
+/// damaged file's keys can ask for billions; real models need a few million.
+pub(crate) struct Budget(pub(crate) u64);
+
 /// The frames `a.frame..b.frame` of the joined segment `a`-`b` against the
 /// original keys `original` (from the one at `a.frame` to the one at
 /// `b.frame`), under `interpolation`: whether each is within `tolerance`.
-/// The dropped keys' own frames are tried first (the usual misfit).
+/// The dropped keys' own frames are tried first (the usual misfit). `false`
+/// when the budget cannot pay for the frames.
 fn fits<T: Animated>(
     original: &[Key<T>],
     a: &Key<T>,
     b: &Key<T>,
     interpolation: Interpolation,
     tolerance: f32,
+    budget: &mut Budget,
 ) -> bool {
+    let frames = (i64::from(b.frame) - i64::from(a.frame)).unsigned_abs() + original.len() as u64;
+    if frames > budget.0 {
+        return false;
+    }
+    budget.0 -= frames;
     let close = |k: usize, frame: i64| {
         let (Some(x), Some(y)) = (original.get(k), original.get(k + 1)) else {
             return false;
@@ -121,6 +145,7 @@ pub(crate) fn thin<T: Animated>(
     stepped: bool,
     timeline: &Timeline,
     tolerance: f32,
+    budget: &mut Budget,
 ) -> usize {
     let original = track.keys.clone();
     let frames = original.iter().map(|k| k.frame);
@@ -135,55 +160,73 @@ pub(crate) fn thin<T: Animated>(
             .map(|s| s.interval.map(i64::from))
             .collect(),
     };
-    let spans: Vec<Span> = intervals
+    let mut spans: Vec<Span> = intervals
         .iter()
         .filter_map(|&[start, end]| {
             let first = original.partition_point(|k| i64::from(k.frame) < start);
             let end = original.partition_point(|k| i64::from(k.frame) <= end);
             let keys = original.get(first..end).filter(|keys| !keys.is_empty())?;
-            let constant = keys
-                .iter()
-                .all(|k| keys.first().is_some_and(|f| f.value == k.value));
+            let head = keys.first().map(|k| &k.value);
+            let differing = keys.iter().filter(|k| Some(&k.value) != head).count();
             Some(Span {
                 first,
                 last: end - 1,
-                constant,
+                constant: differing == 0,
+                differing,
             })
         })
         .collect();
-    let opens = |i: usize| spans.iter().any(|s| s.first == i);
+    // The keys that open an interval.
+    let mut opens = vec![false; original.len()];
+    for span in &spans {
+        if let Some(o) = opens.get_mut(span.first) {
+            *o = true;
+        }
+    }
     let interpolation = track.interpolation_type;
     let mut work = original.clone();
     let mut kept = vec![true; original.len()];
+    // The last key kept so far: the one before the key looked at.
+    let mut previous: Option<usize> = None;
     for i in 0..original.len() {
-        let Some(check) = freedom(&spans, i) else {
-            continue;
-        };
-        if !check {
+        let remove = |kept: &mut Vec<bool>, spans: &mut Vec<Span>| {
             if let Some(k) = kept.get_mut(i) {
                 *k = false;
             }
+            let value = original.get(i).map(|k| &k.value);
+            for span in spans.iter_mut().filter(|s| s.holds(i)) {
+                if value != original.get(span.first).map(|k| &k.value) {
+                    span.differing = span.differing.saturating_sub(1);
+                }
+            }
+        };
+        let Some(check) = freedom(&spans, i) else {
+            previous = Some(i);
+            continue;
+        };
+        if !check {
+            remove(&mut kept, &mut spans);
             continue;
         }
         // Its neighbours: the last key kept before it and the next one (kept
         // so far), both inside every interval it is in.
-        let Some(p) = (0..i).rev().find(|&j| kept.get(j) == Some(&true)) else {
+        let (Some(p), n) = (previous, i + 1) else {
+            previous = Some(i);
             continue;
         };
-        let n = i + 1;
         let (Some(a), Some(b), Some(key)) = (work.get(p), work.get(n), original.get(i)) else {
+            previous = Some(i);
             continue;
         };
-        // An interval of several values must keep them.
-        let flattens = spans
-            .iter()
-            .filter(|s| !s.constant && s.first <= i && i <= s.last)
-            .any(|s| {
-                let mut left = (s.first..=s.last).filter(|&j| j != i && kept.get(j) == Some(&true));
-                let first = left.next().and_then(|j| work.get(j));
-                left.all(|j| work.get(j).map(|k| &k.value) == first.map(|k| &k.value))
-            });
-        if flattens {
+        // An interval of several values must keep them: it would be left
+        // with none differing from its first.
+        let value = &key.value;
+        let flattens = spans.iter().filter(|s| !s.constant && s.holds(i)).any(|s| {
+            let differs = original.get(s.first).is_some_and(|f| &f.value != value);
+            s.differing == usize::from(differs)
+        });
+        if flattens || i64::from(b.frame) - i64::from(a.frame) > MAX_SPAN {
+            previous = Some(i);
             continue;
         }
         let whole = f64::from(b.frame) - f64::from(a.frame);
@@ -195,7 +238,7 @@ pub(crate) fn thin<T: Animated>(
         );
         // The first key of an interval lends its tangents to the key added
         // at that interval's end (rule 3): its in tangent stays.
-        let into = if opens(n) {
+        let into = if opens.get(n) == Some(&true) {
             None
         } else {
             stretch(
@@ -205,31 +248,36 @@ pub(crate) fn thin<T: Animated>(
                 false,
             )
         };
-        let joined = [
-            (out.clone(), into.clone()),
-            (out, None),
-            (None, into),
-            (None, None),
-        ];
+        // Both stretched, either, neither (each pair once).
+        let mut joined = vec![(out.clone(), into.clone())];
+        if out.is_some() && into.is_some() {
+            joined.push((out, None));
+            joined.push((None, into));
+        }
+        if joined.last() != Some(&(None, None)) {
+            joined.push((None, None));
+        }
         let original = original.get(p..=n).unwrap_or_default();
         let fit = joined.into_iter().find_map(|(x, y)| {
             let (x, y) = (
                 x.unwrap_or_else(|| a.clone()),
                 y.unwrap_or_else(|| b.clone()),
             );
-            let fits_as = |interpolation| fits(original, &x, &y, interpolation, tolerance);
+            let mut fits_as =
+                |interpolation| fits(original, &x, &y, interpolation, tolerance, budget);
             (fits_as(interpolation) && (!stepped || fits_as(Interpolation::None))).then_some((x, y))
         });
-        if let Some((x, y)) = fit {
-            if let Some(slot) = work.get_mut(p) {
-                *slot = x;
+        match fit {
+            Some((x, y)) => {
+                if let Some(slot) = work.get_mut(p) {
+                    *slot = x;
+                }
+                if let Some(slot) = work.get_mut(n) {
+                    *slot = y;
+                }
+                remove(&mut kept, &mut spans);
             }
-            if let Some(slot) = work.get_mut(n) {
-                *slot = y;
-            }
-            if let Some(k) = kept.get_mut(i) {
-                *k = false;
-            }
+            None => previous = Some(i),
         }
     }
     let before = track.keys.len();

@@ -40,12 +40,15 @@
 //! within the tolerance of the original curve at every integer frame
 //! between them, as [`Sampler`](crate::anim::Sampler) samples both; tracks
 //! the game steps (visibility) must fit both stepped and as declared.
+//! Neighbours more than [`MAX_SPAN`] ms apart are not joined (a damaged
+//! file's gap of billions of frames would take too long to check).
 
 mod global;
 mod keys;
 mod tracks;
 mod value;
 
+pub use keys::MAX_SPAN;
 pub use tracks::{TrackVisitor, visit_tracks};
 pub use value::{Animated, rotation_angle};
 
@@ -92,8 +95,13 @@ pub struct Report {
 struct Thin<'t> {
     timeline: &'t Timeline,
     tolerance: f32,
+    budget: keys::Budget,
     report: Report,
 }
+
+/// Frame evaluations one model may cost (about a second): the largest corpus
+/// model needs a few million.
+const BUDGET: u64 = 1 << 27;
 
 impl TrackVisitor for Thin<'_> {
     fn key_track<T: Animated>(
@@ -105,7 +113,13 @@ impl TrackVisitor for Thin<'_> {
     ) -> bool {
         self.report.tracks_before += 1;
         self.report.keys_before += track.keys.len();
-        keys::thin(track, stepped, self.timeline, self.tolerance);
+        keys::thin(
+            track,
+            stepped,
+            self.timeline,
+            self.tolerance,
+            &mut self.budget,
+        );
         let at_rest = rest.is_some_and(|rest| track.keys.iter().all(|k| k.value == *rest));
         if at_rest {
             self.report.tracks_removed += 1;
@@ -127,6 +141,7 @@ pub fn optimize(model: &mut Model, options: &Options) -> Report {
     let mut thin = Thin {
         timeline: &timeline,
         tolerance: options.tolerance,
+        budget: keys::Budget(BUDGET),
         report: Report::default(),
     };
     visit_tracks(model, &mut thin);
