@@ -927,7 +927,7 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
                 }
             }
             // The type writes its own tag and names it in its errors.
-            Dispatch::Inner | Dispatch::Unknown => {
+            Dispatch::Inner | Dispatch::Unknown | Dispatch::NotRead => {
                 quote!(<#ty as #core::Encode>::encode(__v, #w, #args))
             }
         };
