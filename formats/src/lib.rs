@@ -11,7 +11,8 @@
 //! - [`chunks`]: the chunk-level view every format shares (MDX files with
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
-//!   keys, …), each finding with a path and a message.
+//!   keys, …) and the map makers' sanity checks, each finding with a rule
+//!   id, a severity, a path and a message.
 //! - `anim` (default feature `anim`): tracks sampled at any time, skeletons
 //!   posed, skinned vertices.
 //! - `gltf` (feature `gltf`): models out as glTF 2.0, on a document builder
