@@ -123,13 +123,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Semantic checks beyond parsing: indices in range, pivots and object ids,
-    /// sequences and keys in order, unit normals (models); MCRF references and
-    /// name offsets (tiles). Exits with 1 if anything is found.
-    #[command(after_help = "Example:\n  formats validate ../shared/corpus/mdx/zf_bone.mdx")]
+    /// Semantic checks beyond parsing on every model and tile under the paths,
+    /// in parallel: the structure (indices in range, pivots and object ids,
+    /// sequences and keys in order, unit normals) and the map makers' rules
+    /// (standard sequences and names, texture paths, unused textures and
+    /// materials, vertex limits, skinning, ...) of models; MCRF references and
+    /// name offsets of tiles. Each finding with its rule id and severity, then
+    /// a table per rule; exits with 1 if any finding is an error.
+    #[command(
+        after_help = "Examples:\n  formats validate ../shared/corpus/mdx/zf_bone.mdx\n  \
+                            formats validate --json maps/ models/Footman.mdx"
+    )]
     Validate {
-        /// The file (.mdx, .adt).
-        file: PathBuf,
+        /// Files and folders (folders are walked for .mdx, .mdl and .adt files).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// One JSON document on stdout instead of the lines and the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Draws a tile's height field or alpha maps, or a model's wireframe, as PNG.
     #[command(
@@ -219,7 +230,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Check { paths, json } => check::run(&paths, json),
-        Command::Validate { file } => validate::run(&file),
+        Command::Validate { paths, json } => validate::run(&paths, json),
         Command::Render {
             file,
             heightmap,
