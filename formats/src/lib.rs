@@ -12,6 +12,8 @@
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
 //!   keys, …), each finding with a path and a message.
+//! - [`terrain`]: tiles as geometry in world coordinates: height grids,
+//!   normals, holes, placements, liquids, heightmaps and splat maps.
 //! - [`render`]: height fields, alpha maps and wireframes as images (PNG).
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -25,6 +27,7 @@ pub mod mdl;
 pub mod mdx;
 pub mod render;
 pub mod sample;
+pub mod terrain;
 pub mod validate;
 pub mod wdt;
 
