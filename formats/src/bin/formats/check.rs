@@ -2,11 +2,9 @@
 //! and compared; a line per file, a summary table, or JSON.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use crate::kind::{self, Kind};
@@ -151,17 +149,7 @@ fn check_file(path: &Path) -> FileReport {
 /// `formats check PATH... [--json]`.
 pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
     let files = collect(paths)?;
-    let bar = ProgressBar::with_draw_target(
-        Some(files.len() as u64),
-        if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
-        bar.set_style(style);
-    }
+    let bar = crate::progress::bar(files.len());
     let mut reports = Vec::with_capacity(files.len());
     for file in &files {
         bar.set_message(file.display().to_string());

@@ -6,13 +6,16 @@ mod convert;
 mod dump;
 mod info;
 mod kind;
+mod progress;
 mod render;
+mod terrain;
 mod validate;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use formats::terrain::HeightRange;
 
 /// Read, inspect, check and convert Blizzard's chunked game files (MDX, ADT, WDT).
 #[derive(Parser)]
@@ -85,18 +88,35 @@ enum Command {
         /// The file (.mdx, .adt).
         file: PathBuf,
     },
-    /// Draws a tile's height field or alpha maps, or a model's wireframe, as PNG.
+    /// Draws a tile's heightmap, alpha or splat maps, a whole map's
+    /// heightmaps (one height range, a stitched overview), or a model's
+    /// wireframe.
     #[command(
         after_help = "Examples:\n  formats render tile.adt --heightmap height.png --alpha alpha.png\n  \
+                            formats render tile.adt --heightmap height.tif --splat splat/\n  \
+                            formats render MAP.wdt --heightmap heights/ --splat splat/\n  \
+                            formats render a.adt b.adt --heightmap heights/ --range -200:400\n  \
                             formats render model.mdx --wireframe model.png\n  \
                             formats render --wireframe sample.png"
     )]
     Render {
-        /// The file (.adt or .mdx); omit for the built-in sample model.
-        file: Option<PathBuf>,
-        /// ADT: the MCVT height field, 129x129 16-bit gray.
-        #[arg(long, value_name = "OUT.png")]
+        /// The files: a tile (.adt) or model (.mdx); several tiles; or a map's
+        /// WDT, whose tiles are found beside it. None: the built-in sample model.
+        files: Vec<PathBuf>,
+        /// ADT: the heightmap, 257x257 per tile (every MCVT vertex). One tile:
+        /// OUT.png (16-bit gray) or OUT.tif (32-bit float). A WDT or several
+        /// tiles: a folder, with both per tile, a stitched overview and
+        /// heightmap.json.
+        #[arg(long, value_name = "OUT")]
         heightmap: Option<PathBuf>,
+        /// The heights (yards) drawn as 0 and 65535 in 16-bit heightmaps;
+        /// default: the lowest and highest point of all tiles given.
+        #[arg(long, value_name = "MIN:MAX", value_parser = HeightRange::parse, allow_hyphen_values = true)]
+        range: Option<HeightRange>,
+        /// ADT: splat maps into this folder: every texture layer's alpha map as
+        /// 8-bit gray (1024x1024 per tile) and a JSON manifest per tile.
+        #[arg(long, value_name = "DIR")]
+        splat: Option<PathBuf>,
         /// ADT: the alpha maps, 1024x1024 RGB (red, green, blue: layers 1, 2, 3).
         #[arg(long, value_name = "OUT.png")]
         alpha: Option<PathBuf>,
@@ -136,16 +156,20 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Check { paths, json } => check::run(&paths, json),
         Command::Validate { file } => validate::run(&file),
         Command::Render {
-            file,
+            files,
             heightmap,
+            range,
+            splat,
             alpha,
             wdt,
             wireframe,
             size,
         } => render::run(
-            file.as_deref(),
+            &files,
             &render::Outputs {
                 heightmap,
+                range,
+                splat,
                 alpha,
                 wdt,
                 wireframe,
