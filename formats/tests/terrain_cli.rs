@@ -180,9 +180,18 @@ fn tiles_render_with_a_given_range_and_as_float() {
     cmd.arg("render")
         .arg(folder.join("cataclysmctf_30_27.adt"))
         .arg(folder.join("cataclysmctf_31_27.adt"))
-        .args(["--range", "-50:100", "--heightmap"])
+        .args([
+            "--range",
+            "-50:100",
+            "--overview-size",
+            "400",
+            "--heightmap",
+        ])
         .arg(out.join("two"));
     cmd.assert().success();
+    // Two tiles across are 513 samples: every second one fits in 400.
+    let (ow, oh, _) = gray16(&out.join("two/overview.png"));
+    assert_eq!((ow, oh), (257, 129));
     let (_, _, levels) = gray16(&out.join("two/cataclysmctf_31_27.png"));
     let bytes = std::fs::read(folder.join("cataclysmctf_31_27.adt")).unwrap();
     let map =

@@ -123,6 +123,11 @@ enum Command {
         /// ADT: the map's WDT, for the alpha maps' bit depth (guessed from the tile otherwise).
         #[arg(long, value_name = "WDT")]
         wdt: Option<PathBuf>,
+        /// The longest side of a map's stitched overview in pixels: tiles are
+        /// sampled every 1, 2, 4 … samples to fit (default: full resolution up
+        /// to 4096).
+        #[arg(long, value_name = "PIXELS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(2..=65536))]
+        overview_size: u32,
         /// MDX: the geosets' edges seen from the front, SIZExSIZE gray.
         #[arg(long, value_name = "OUT.png")]
         wireframe: Option<PathBuf>,
@@ -164,6 +169,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             wdt,
             wireframe,
             size,
+            overview_size,
         } => render::run(
             &files,
             &render::Outputs {
@@ -174,6 +180,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 wdt,
                 wireframe,
                 size: usize::from(size),
+                overview_size: overview_size as usize,
             },
         ),
     }

@@ -27,6 +27,8 @@ pub struct Outputs {
     pub wireframe: Option<PathBuf>,
     /// Wireframe side in pixels.
     pub size: usize,
+    /// The longest side of a map's stitched overview.
+    pub overview_size: usize,
 }
 
 fn save(image: &Image, path: &Path) -> Result<(), String> {
@@ -79,6 +81,7 @@ fn run_map(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
         heightmap: out.heightmap.clone(),
         splat: out.splat.clone(),
         range: out.range,
+        overview_size: out.overview_size,
     })
 }
 
@@ -163,7 +166,7 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
                     range: None,
                     splat: out.splat.clone(),
                     wdt: out.wdt.clone(),
-                    size: out.size,
+                    ..*out
                 };
                 return run_map(files, &splat_only);
             }

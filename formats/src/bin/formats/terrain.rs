@@ -16,9 +16,6 @@ use formats::wdt::Wdt;
 use rayon::prelude::*;
 use serde::Serialize;
 
-/// The largest side of the stitched overview, in pixels.
-const OVERVIEW_SIDE: usize = 4096;
-
 /// One tile to draw.
 pub struct TileInput {
     /// The ADT file.
@@ -41,6 +38,8 @@ pub struct Job {
     pub splat: Option<PathBuf>,
     /// The height range asked for (otherwise the tiles' common one).
     pub range: Option<HeightRange>,
+    /// The longest side of the stitched overview, in pixels.
+    pub overview_size: usize,
 }
 
 fn stem_of(path: &Path) -> String {
@@ -241,7 +240,7 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
     bar.finish_and_clear();
     let pairs: Vec<_> = loaded.iter().map(|t| (t.coord, &t.heights)).collect();
     let coords: Vec<_> = pairs.iter().map(|(c, _)| *c).collect();
-    let overview = Stitched::new(&pairs, Stitched::step_for(&coords, OVERVIEW_SIDE));
+    let overview = Stitched::new(&pairs, Stitched::step_for(&coords, job.overview_size));
     if let Some(map) = &overview {
         write_png(
             &folder.join("overview.png"),
