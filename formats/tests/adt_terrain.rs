@@ -8,8 +8,8 @@ use formats::adt::Adt;
 use formats::adt::placement::SMDoodadDef;
 use formats::terrain::grid::vertex_offset;
 use formats::terrain::{
-    ChunkCoord, Holes, PlacementKind, TerrainTile, TileCoord, UNIT_SIZE, VERTICES, file_to_world,
-    inner_index, liquids, placements, world_to_file,
+    ChunkCoord, Holes, LiquidMesh, PlacementKind, TerrainTile, TileCoord, TileMesh, UNIT_SIZE,
+    VERTICES, file_to_world, inner_index, liquids, placements, world_to_file,
 };
 use glam::{DMat4, DVec3};
 
@@ -339,4 +339,73 @@ fn mh2o_instances_are_world_grids_over_their_chunks() {
         instances += grids.len();
     }
     assert!(instances == 0 || instances > 700, "{instances}");
+}
+
+#[test]
+fn tile_meshes_have_145_vertices_and_256_upward_triangles_per_chunk_less_holes() {
+    for (path, adt) in tiles() {
+        let tile = TerrainTile::from_adt(&adt).unwrap();
+        let mesh = TileMesh::from_tile(&tile);
+        assert_eq!(mesh.positions.len(), 256 * 145, "{path}");
+        let hole_quads: usize = tile
+            .chunks
+            .iter()
+            .map(|c| (0..64).filter(|q| c.is_hole(q % 8, q / 8)).count())
+            .sum();
+        assert_eq!(mesh.triangle_count(), 256 * 256 - 4 * hole_quads, "{path}");
+        let mut along = 0;
+        for t in mesh.indices.chunks_exact(3) {
+            let [a, b, c] =
+                [t[0], t[1], t[2]].map(|i| DVec3::from_array(mesh.positions[i as usize]));
+            let face = (b - a).cross(c - a);
+            // Counter-clockwise seen from above: the face points up, and
+            // (nearly everywhere: converted tiles' normals stray) along its
+            // centre vertex's normal.
+            assert!(face.z > 0.0, "{path}");
+            let n = DVec3::from_array(mesh.normals[t[0] as usize].map(f64::from));
+            along += usize::from(face.normalize().dot(n) > 0.5);
+        }
+        assert!(along * 100 >= mesh.triangle_count() * 95, "{path}: {along}");
+        // The splat UVs run 0..1 over the tile, corner to corner.
+        let (first, last) = (mesh.splat_uv[0], mesh.splat_uv[256 * 145 - 1]);
+        assert_eq!((first, last), ([0.0, 0.0], [1.0, 1.0]), "{path}");
+        assert_eq!(mesh.tile_uv[256 * 145 - 1], [16.0, 16.0]);
+        let colors = adt.mcnks().any(|m| m.flags & 0x40 != 0);
+        assert_eq!(
+            mesh.colors.is_some(),
+            colors,
+            "{path}: MCCV where the flag says"
+        );
+        // The mesh's vertices are the grid's.
+        let grid = tile.chunks[5].grid.as_ref().unwrap();
+        assert_eq!(mesh.positions[5 * 145 + 9], grid.position(9).unwrap());
+    }
+}
+
+#[test]
+fn liquid_meshes_have_two_triangles_per_wet_quad() {
+    for (path, adt) in tiles() {
+        let tile = TerrainTile::from_adt(&adt).unwrap();
+        let grids = liquids(&adt, tile.coord);
+        let mesh = LiquidMesh::from_grids(tile.coord, &grids);
+        let wet: usize = grids
+            .iter()
+            .map(|g| g.exists.iter().filter(|e| **e).count())
+            .sum();
+        assert_eq!(mesh.indices.len(), 6 * wet, "{path}");
+        let vertices: usize = grids.iter().map(|g| (g.width + 1) * (g.height + 1)).sum();
+        assert_eq!(mesh.positions.len(), vertices, "{path}");
+        for t in mesh.indices.chunks_exact(3) {
+            let [a, b, c] =
+                [t[0], t[1], t[2]].map(|i| DVec3::from_array(mesh.positions[i as usize]));
+            assert!((b - a).cross(c - a).z > 0.0, "{path}");
+        }
+        assert!(
+            mesh.splat_uv
+                .iter()
+                .flatten()
+                .all(|v| (0.0..=1.0).contains(v)),
+            "{path}"
+        );
+    }
 }
