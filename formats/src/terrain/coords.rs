@@ -101,10 +101,12 @@ impl TileCoord {
     /// The tile a file name `…_x_y.adt` names (any folder, any case; split-file
     /// suffixes such as `_obj0` are not tiles and give `None`).
     pub fn from_file_name(name: &str) -> Option<TileCoord> {
-        let stem = name.rsplit(['/', '\\']).next()?;
-        let stem = stem
-            .strip_suffix(".adt")
-            .or_else(|| stem.strip_suffix(".ADT"))?;
+        let file = name.rsplit(['/', '\\']).next()?;
+        let split = file.len().checked_sub(4)?;
+        let (stem, extension) = (file.get(..split)?, file.get(split..)?);
+        if !extension.eq_ignore_ascii_case(".adt") {
+            return None;
+        }
         let mut parts = stem.rsplit('_');
         let y = parts.next()?.parse().ok()?;
         let x = parts.next()?.parse().ok()?;
@@ -226,6 +228,9 @@ mod tests {
             TileCoord::new(1, 2)
         );
         assert_eq!(TileCoord::from_file_name("x_1_2_obj0.adt"), None);
+        assert_eq!(TileCoord::from_file_name("X_1_2.Adt"), TileCoord::new(1, 2));
+        assert_eq!(TileCoord::from_file_name("X_1_2.wdt"), None);
+        assert_eq!(TileCoord::from_file_name("dt"), None);
         assert_eq!(TileCoord::from_file_name("x_64_2.adt"), None);
         assert_eq!(TileCoord::from_file_name("1_2.adt"), None);
     }

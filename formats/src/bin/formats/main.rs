@@ -126,7 +126,7 @@ enum Command {
         /// The longest side of a map's stitched overview in pixels: tiles are
         /// sampled every 1, 2, 4 … samples to fit (default: full resolution up
         /// to 4096).
-        #[arg(long, value_name = "PIXELS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(2..=65536))]
+        #[arg(long, value_name = "PIXELS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(2..=16384))]
         overview_size: u32,
         /// MDX: the geosets' edges seen from the front, SIZExSIZE gray.
         #[arg(long, value_name = "OUT.png")]
