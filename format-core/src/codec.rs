@@ -4,7 +4,9 @@
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use crate::{Context, Error, FourCC, Plain, Reader, Result, Writer};
+use crate::{
+    Context, Error, FourCC, Plain, Reader, Result, Slots, UnknownChunk, UnknownTail, Writer,
+};
 
 /// A type that can be read from a [`Reader`].
 ///
@@ -28,6 +30,12 @@ pub trait Decode: Sized {
     /// types override it with one bulk copy (whose count is checked the same way).
     fn decode_many(r: &mut Reader<'_>, count: usize, args: Self::Args) -> Result<Vec<Self>> {
         decode_each(r, count, args)
+    }
+
+    /// Reads values until the enclosing region ends (`#[format(until_end)]`):
+    /// one by one by default; plain types override it with one bulk copy.
+    fn decode_rest(r: &mut Reader<'_>, args: Self::Args) -> Result<Vec<Self>> {
+        decode_while(r, args, |r| !r.is_empty())
     }
 }
 
@@ -58,8 +66,32 @@ pub trait Encode {
     /// What the caller passes in (mirrors [`Decode::Args`]).
     type Args: Clone;
 
-    /// Writes one value.
+    /// True if the value has parts placed by offset (`#[format(placed)]`,
+    /// here or in a field), which an enclosing value writes after its own
+    /// inline part: see [`encode_inline`](Encode::encode_inline).
+    const PLACES: bool = false;
+
+    /// Writes one value: its inline part, then (for a type that
+    /// [`PLACES`](Encode::PLACES)) its placed parts right after it.
     fn encode(&self, w: &mut Writer, args: Self::Args) -> Result<()>;
+
+    /// Writes the inline part only, reserving the offsets and sizes of placed
+    /// parts ([`Writer::push_slot`]); the same as [`encode`](Encode::encode)
+    /// for a type that places nothing. Generated code; an enclosing value
+    /// calls it, then [`encode_placed`](Encode::encode_placed) once its own
+    /// inline part is written.
+    #[inline]
+    fn encode_inline(&self, w: &mut Writer, args: Self::Args) -> Result<()> {
+        self.encode(w, args)
+    }
+
+    /// Writes the placed parts, taking the slots [`encode_inline`](Encode::encode_inline)
+    /// reserved, in the same order. Nothing for a type that places nothing.
+    #[inline]
+    fn encode_placed(&self, w: &mut Writer, args: Self::Args, slots: &mut Slots) -> Result<()> {
+        let _ = (w, args, slots);
+        Ok(())
+    }
 
     /// Writes all of `items`. Plain types override it with one bulk copy.
     fn encode_many(items: &[Self], w: &mut Writer, args: Self::Args) -> Result<()>
@@ -101,6 +133,35 @@ pub trait HasTag {
     const TAG: FourCC;
 }
 
+/// The tag a value starts with, known from the value: the tag of the variant a
+/// tag-dispatched enum holds (generated, with an inherent `tag()` method), of
+/// an [`UnknownChunk`], or of a type with a fixed tag ([`HasTag`]).
+pub trait ChunkTag {
+    /// The tag, in spec order.
+    fn tag(&self) -> FourCC;
+}
+
+impl<T: HasTag> ChunkTag for T {
+    #[inline]
+    fn tag(&self) -> FourCC {
+        T::TAG
+    }
+}
+
+impl ChunkTag for UnknownChunk {
+    #[inline]
+    fn tag(&self) -> FourCC {
+        self.tag
+    }
+}
+
+impl ChunkTag for UnknownTail {
+    #[inline]
+    fn tag(&self) -> FourCC {
+        self.tag
+    }
+}
+
 impl<T: Plain> Decode for T {
     type Args = ();
     const MIN_SIZE: usize = size_of::<T>();
@@ -113,6 +174,20 @@ impl<T: Plain> Decode for T {
     #[inline]
     fn decode_many(r: &mut Reader<'_>, count: usize, _: ()) -> Result<Vec<Self>> {
         r.plain_vec(count)
+    }
+
+    /// One bulk copy of every whole element left; a partial element at the
+    /// end is the error reading it one by one would give.
+    fn decode_rest(r: &mut Reader<'_>, _: ()) -> Result<Vec<Self>> {
+        let count = r.remaining() / size_of::<T>().max(1);
+        let items = r.plain_vec(count)?;
+        if !r.is_empty() {
+            return Err(r.plain::<T>().err().map_or_else(
+                || Error::invalid(r.pos(), "a partial element at the end"),
+                |e| e.at_index(count),
+            ));
+        }
+        Ok(items)
     }
 }
 
@@ -202,7 +277,7 @@ fn decode_while<T: Decode>(
 /// Reads elements until the enclosing region ends: what `#[format(until_end)]`
 /// generates, for hand-written (`read_with`) code that wraps such a list.
 pub fn decode_until_end<T: Decode>(r: &mut Reader<'_>, args: T::Args) -> Result<Vec<T>> {
-    decode_while(r, args, |r| !r.is_empty())
+    T::decode_rest(r, args)
 }
 
 /// Reads tagged sub-chunks while the next tag is one `T` accepts: what

@@ -48,6 +48,7 @@ extern crate alloc;
 // Lets generated code name `::format_core` inside this crate's own tests.
 extern crate self as format_core;
 
+pub mod anchor;
 mod codec;
 mod context;
 mod derived;
@@ -55,7 +56,10 @@ mod error;
 mod fixed_str;
 mod fourcc;
 mod hex;
+pub mod kept;
 mod layout;
+mod placed_read;
+mod placed_write;
 mod plain;
 mod reader;
 #[cfg(feature = "serde")]
@@ -67,15 +71,19 @@ mod writer;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use anchor::Anchor;
 pub use codec::{
-    Decode, Encode, HasTag, Tagged, decode, decode_each, decode_tagged, decode_until_end, encode,
+    ChunkTag, Decode, Encode, HasTag, Tagged, decode, decode_each, decode_tagged, decode_until_end,
+    encode,
 };
 pub use context::{Context, Diagnostic, Mode, TagOrder};
 pub use derived::Derived;
 pub use error::{Error, ErrorKind, Expected, Result, Segment, SizeKind};
 pub use fixed_str::FixedStr;
 pub use fourcc::FourCC;
+pub use kept::{Kept, KeptValue, Placement};
 pub use layout::LayoutRow;
+pub use placed_write::{SiblingTarget, Slots};
 pub use plain::Plain;
 pub use reader::Reader;
 pub use unknown::{UnknownChunk, UnknownTail};

@@ -11,7 +11,7 @@ pub use core::result::Result::{Err, Ok};
 
 use alloc::format;
 
-use crate::{Decode, Encode, Error, FourCC, Reader, Result, Writer};
+use crate::{Decode, Encode, Error, FourCC, Kept, Reader, Result, SizeSlot, Slots, Tagged, Writer};
 
 /// A count stored in front of its array (`count = u32`).
 pub trait CountPrefix {
@@ -69,6 +69,19 @@ pub fn decode_vec<T: Decode>(r: &mut Reader<'_>, count: u64, args: T::Args) -> R
     T::decode_many(r, usize::try_from(count).unwrap_or(usize::MAX), args)
 }
 
+/// The element count of `count = size / N`: the region's size, which must
+/// divide exactly.
+pub fn stride_count(r: &Reader<'_>, stride: usize) -> Result<u64> {
+    let size = r.remaining();
+    if !size.is_multiple_of(stride) {
+        return Err(Error::invalid(
+            r.pos(),
+            format!("size {size} is not a multiple of the {stride}-byte element size"),
+        ));
+    }
+    Ok((size / stride) as u64)
+}
+
 /// Reads elements of exactly `stride` bytes until the region ends (`count = size / N`).
 pub fn decode_stride<T: Decode>(
     r: &mut Reader<'_>,
@@ -77,13 +90,7 @@ pub fn decode_stride<T: Decode>(
 ) -> Result<Vec<T>> {
     let start = r.pos();
     let size = r.remaining();
-    if !size.is_multiple_of(stride) {
-        return Err(Error::invalid(
-            start,
-            format!("size {size} is not a multiple of the {stride}-byte element size"),
-        ));
-    }
-    let count = size / stride;
+    let count = stride_count(r, stride)? as usize;
     let items = T::decode_many(r, count, args)?;
     if r.pos() - start != size {
         return Err(Error::invalid(
@@ -98,6 +105,83 @@ pub fn decode_stride<T: Decode>(
 }
 
 pub use crate::codec::{decode_tagged, decode_until_end};
+
+/// Reads `count` elements (or, with `None`, until the region ends), each with
+/// the arguments `args_of(index)` gives (`args(...)` mentioning `index`).
+pub fn decode_indexed<T: Decode, A: Fn(usize) -> T::Args>(
+    r: &mut Reader<'_>,
+    count: Option<u64>,
+    args_of: A,
+) -> Result<Vec<T>> {
+    let mut items = match count {
+        Some(n) => Vec::with_capacity(r.check_count(n, T::MIN_SIZE)?),
+        None => Vec::new(),
+    };
+    let limit = count.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    while items.len() < limit && (count.is_some() || !r.is_empty()) {
+        let index = items.len();
+        let before = r.pos();
+        let item = T::decode(r, args_of(index)).map_err(|e| e.at_index(index))?;
+        if count.is_none() && r.pos() == before {
+            return Err(no_progress(before, index));
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+fn no_progress(offset: usize, index: usize) -> Error {
+    Error::invalid(
+        offset,
+        "an element consumed no bytes; refusing to loop forever",
+    )
+    .at_index(index)
+}
+
+/// Reads a list whose elements offsets point at, recording each element's
+/// anchor (its tag peeked first): `count` elements, or until the region ends.
+pub fn decode_anchored<T: Decode>(
+    r: &mut Reader<'_>,
+    count: Option<u64>,
+    args: T::Args,
+) -> Result<Vec<T>> {
+    decode_recorded(r, count, args, |_| true)
+}
+
+/// [`decode_anchored`] for a `tagged` list: while the next tag is one `T` reads.
+pub fn decode_tagged_anchored<T: Decode + Tagged>(
+    r: &mut Reader<'_>,
+    args: T::Args,
+) -> Result<Vec<T>> {
+    decode_recorded(r, None, args, |r| {
+        r.peek_tag().is_some_and(|tag| T::accepts(tag, r.ctx()))
+    })
+}
+
+fn decode_recorded<T: Decode>(
+    r: &mut Reader<'_>,
+    count: Option<u64>,
+    args: T::Args,
+    more: impl Fn(&Reader<'_>) -> bool,
+) -> Result<Vec<T>> {
+    let mut items = match count {
+        Some(n) => Vec::with_capacity(r.check_count(n, T::MIN_SIZE)?),
+        None => Vec::new(),
+    };
+    let limit = count.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    while items.len() < limit && (count.is_some() || (!r.is_empty() && more(r))) {
+        let index = items.len();
+        let start = r.pos();
+        let tag = r.peek_tag().unwrap_or_default();
+        let item = T::decode(r, args.clone()).map_err(|e| e.at_index(index))?;
+        if r.pos() == start && count.is_none() {
+            return Err(no_progress(start, index));
+        }
+        r.push_anchor(tag, start, r.pos() - start);
+        items.push(item);
+    }
+    Ok(items)
+}
 
 /// True if the next tag is `tag`.
 #[inline]
@@ -114,7 +198,135 @@ pub fn encode_prefixed<C: CountPrefix, T: Encode>(
     field: &'static str,
 ) -> Result<()> {
     C::write(w, items.len(), field)?;
-    T::encode_many(items, w, args)
+    encode_inline_many(items, w, args)
+}
+
+/// Writes the inline parts of `items`: in bulk ([`Encode::encode_many`]) for
+/// a type that places nothing, else one by one.
+#[inline]
+pub fn encode_inline_many<T: Encode>(items: &[T], w: &mut Writer, args: T::Args) -> Result<()> {
+    if T::PLACES {
+        for (i, item) in items.iter().enumerate() {
+            item.encode_inline(w, args.clone())
+                .map_err(|e| e.at_index(i))?;
+        }
+        Ok(())
+    } else {
+        T::encode_many(items, w, args)
+    }
+}
+
+/// Writes the placed parts of `items`, in order (nothing for a type that places nothing).
+#[inline]
+pub fn encode_placed_many<T: Encode>(
+    items: &[T],
+    w: &mut Writer,
+    args: T::Args,
+    slots: &mut Slots,
+) -> Result<()> {
+    if T::PLACES {
+        for (i, item) in items.iter().enumerate() {
+            item.encode_placed(w, args.clone(), slots)
+                .map_err(|e| e.at_index(i))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the inline parts of `items` one by one, each with `args_of(index)`,
+/// recording each element's anchor if `anchored` (its tag read back from the
+/// bytes written).
+pub fn encode_each<T: Encode, A: Fn(usize) -> T::Args>(
+    items: &[T],
+    w: &mut Writer,
+    args_of: A,
+    anchored: bool,
+) -> Result<()> {
+    for (i, item) in items.iter().enumerate() {
+        let start = w.pos();
+        item.encode_inline(w, args_of(i))
+            .map_err(|e| e.at_index(i))?;
+        if anchored {
+            let tag = w
+                .as_bytes()
+                .get(start..)
+                .and_then(|b| b.first_chunk::<4>())
+                .map(|b| FourCC::from_disk(*b, w.ctx().tag_order))
+                .unwrap_or_default();
+            let len = w.pos() - start;
+            w.push_anchor(tag, start, len);
+        }
+    }
+    Ok(())
+}
+
+/// Runs `body` and checks it wrote whole `stride`-byte elements.
+pub fn check_stride(
+    w: &mut Writer,
+    field: &'static str,
+    stride: usize,
+    body: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
+    let start = w.pos();
+    body(w)?;
+    let written = w.pos() - start;
+    if written.is_multiple_of(stride) {
+        Ok(())
+    } else {
+        Err(Error::inconsistent(
+            start,
+            format!("`{field}` elements must be {stride} bytes each, they wrote {written}"),
+        ))
+    }
+}
+
+/// The value a computed field is written with: as read while the data gives
+/// what it gave then (see [`Kept`]).
+#[inline]
+pub fn kept_calc<T>(kept: &Kept, slot: u16, derived: T) -> T
+where
+    T: Copy + TryFrom<u32> + TryInto<u32>,
+{
+    match derived.try_into() {
+        Ok(value) => T::try_from(kept.resolve(slot, Some(value))).unwrap_or(derived),
+        Err(_) => derived,
+    }
+}
+
+/// `N` reserved slots of a table of offsets or sizes, in order.
+pub fn take_slots<const N: usize>(slots: &mut Slots, w: &Writer) -> Result<[SizeSlot; N]> {
+    let mut out = [SizeSlot::at(0); N];
+    for slot in &mut out {
+        *slot = slots.take(w)?;
+    }
+    Ok(out)
+}
+
+/// The error for a `write_assert` that does not hold.
+#[cold]
+pub fn assertion(w: &Writer, field: &'static str, message: &'static str) -> Error {
+    Error::inconsistent(w.pos(), format!("`{field}`: {message}"))
+}
+
+/// The error for a placed table with more elements than entries.
+#[cold]
+pub fn too_many(w: &Writer, field: &'static str, len: usize, entries: usize) -> Error {
+    Error::inconsistent(
+        w.pos(),
+        format!("`{field}` has {len} elements, but its table of offsets has {entries} entries"),
+    )
+}
+
+/// The error for an enum none of whose `when` conditions holds.
+#[cold]
+pub fn no_variant(offset: usize, ty: &'static str, whens: &'static [&'static str]) -> Error {
+    Error::invalid(
+        offset,
+        format!(
+            "no variant of `{ty}` applies (none of {})",
+            whens.join(", ")
+        ),
+    )
 }
 
 /// Checks an array's length against its count on write.
@@ -139,7 +351,7 @@ pub fn encode_stride<T: Encode>(
     field: &'static str,
 ) -> Result<()> {
     let start = w.pos();
-    T::encode_many(items, w, args)?;
+    encode_inline_many(items, w, args)?;
     let written = w.pos() - start;
     if Some(written) == items.len().checked_mul(stride) {
         Ok(())

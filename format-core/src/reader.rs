@@ -1,9 +1,11 @@
 //! A reader over a byte slice with absolute offsets and nested bounded regions.
 
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::mem::size_of;
 
+use crate::anchor::Anchor;
 use crate::plain::swap_slice_le;
 use crate::{Context, Diagnostic, Error, ErrorKind, Expected, FourCC, Plain, Result, SizeKind};
 
@@ -34,6 +36,21 @@ pub struct Reader<'a> {
     end: usize,
     ctx: Context,
     diagnostics: Vec<Diagnostic>,
+    /// Elements of the lists being read that offsets point into (see [`crate::anchor`]).
+    pub(crate) anchors: Vec<Anchor>,
+    /// The elements of the enclosing list (`parent[...]` offsets).
+    pub(crate) siblings: Option<Arc<[Anchor]>>,
+    /// Regions whose parts are placed by offset, innermost last.
+    pub(crate) regions: Vec<ReadRegion>,
+}
+
+/// A region being read whose parts are placed by offset.
+#[derive(Debug, Clone)]
+pub(crate) struct ReadRegion {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    /// `(start, length)` of each placed part, in the order they were read.
+    pub(crate) targets: Vec<(usize, usize)>,
 }
 
 macro_rules! read_scalar {
@@ -60,7 +77,19 @@ impl<'a> Reader<'a> {
             end: data.len(),
             ctx,
             diagnostics: Vec::new(),
+            anchors: Vec::new(),
+            siblings: None,
+            regions: Vec::new(),
         }
+    }
+
+    /// Moves the reader to `pos` with the region ending at `end`
+    /// (`pos <= end <= data.len()` is the caller's to keep).
+    #[inline]
+    pub(crate) fn set_bounds(&mut self, pos: usize, end: usize) {
+        debug_assert!(pos <= end && end <= self.data.len());
+        self.pos = pos;
+        self.end = end;
     }
 
     /// The context (version, mode, tag order, flags).
@@ -290,6 +319,9 @@ impl<'a> Reader<'a> {
             end: start + len,
             ctx: self.ctx,
             diagnostics: Vec::new(),
+            anchors: Vec::new(),
+            siblings: self.siblings.clone(),
+            regions: Vec::new(),
         })
     }
 

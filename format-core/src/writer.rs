@@ -3,6 +3,8 @@
 use alloc::format;
 use alloc::vec::Vec;
 
+use crate::anchor::Anchor;
+use crate::placed_write::{Pending, WriteRegion};
 use crate::{Context, Error, FourCC, Plain, Result};
 
 /// Writes little-endian data into a growing `Vec<u8>`.
@@ -25,8 +27,20 @@ use crate::{Context, Error, FourCC, Plain, Result};
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Writer {
-    buf: Vec<u8>,
+    pub(crate) buf: Vec<u8>,
     ctx: Context,
+    /// Elements of the lists being written that offsets point into.
+    pub(crate) anchors: Vec<Anchor>,
+    /// `parent[...]` offsets waiting for the enclosing list to be written.
+    pub(crate) pending: Vec<Pending>,
+    /// Reserved offsets and sizes of placed parts, waiting for their parts.
+    pub(crate) slots: Vec<usize>,
+    /// Regions whose parts are placed by offset, innermost last.
+    pub(crate) regions: Vec<WriteRegion>,
+    /// How many [`with_siblings`](Writer::with_siblings) lists are being written.
+    pub(crate) sibling_depth: u32,
+    /// The last group id given out ([`new_group`](Writer::new_group)).
+    pub(crate) groups: usize,
 }
 
 /// A reserved `u32` in the output, to be patched later.
@@ -35,6 +49,11 @@ pub struct Writer {
 pub struct SizeSlot(usize);
 
 impl SizeSlot {
+    /// The slot at output offset `offset`.
+    pub(crate) fn at(offset: usize) -> Self {
+        SizeSlot(offset)
+    }
+
     /// The output offset of the reserved bytes.
     pub fn offset(self) -> usize {
         self.0
@@ -59,10 +78,7 @@ impl Writer {
 
     /// An empty writer with `ctx`.
     pub fn with_context(ctx: Context) -> Self {
-        Writer {
-            buf: Vec::new(),
-            ctx,
-        }
+        Self::with_capacity(ctx, 0)
     }
 
     /// An empty writer with `ctx` and room for `capacity` bytes.
@@ -70,6 +86,12 @@ impl Writer {
         Writer {
             buf: Vec::with_capacity(capacity),
             ctx,
+            anchors: Vec::new(),
+            pending: Vec::new(),
+            slots: Vec::new(),
+            regions: Vec::new(),
+            sibling_depth: 0,
+            groups: 0,
         }
     }
 

@@ -1,5 +1,5 @@
 //! Parsing of `#[format(...)]` attributes into raw, spanned values. Nothing is
-//! checked for consistency here; `model` does that.
+//! checked for consistency here: `model` builds the meaning, `check` judges it.
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
@@ -7,6 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, LitByteStr, LitStr, Token, Type, WherePredicate};
 
 use crate::ctxt::Ctxt;
+use crate::symbol::{self, Scope};
 
 /// A value with the span of the attribute key that set it.
 pub struct At<T> {
@@ -47,6 +48,42 @@ pub enum CountSpec {
     Expr(Expr),
 }
 
+/// What an offset or size names (`of = ...`).
+#[derive(Clone)]
+pub enum TargetSpec {
+    /// `of = levels`: a field of this struct.
+    Field(Ident),
+    /// `of = chunks["MCVT"]` (or `chunks["MCNK"][n]`): an element of a list
+    /// field of this struct, by its tag.
+    Tagged {
+        list: Ident,
+        tag: TagLit,
+        nth: Option<Expr>,
+    },
+    /// `of = parent["MCIN"]` (or `parent["MCNK"][index]`): an element of the
+    /// enclosing list.
+    Parent { tag: TagLit, nth: Option<Expr> },
+}
+
+/// `offset(of = ..., from = ...)`.
+pub struct OffsetSpec {
+    pub of: TargetSpec,
+    pub from: Expr,
+}
+
+/// `size(of = ..., [body])`.
+pub struct SizeSpec {
+    pub of: TargetSpec,
+    /// Without the target's 8-byte chunk header.
+    pub body: bool,
+}
+
+/// `write_assert(condition, "message")`.
+pub struct Assert {
+    pub cond: Expr,
+    pub message: LitStr,
+}
+
 /// An argument the container takes: `args(name: Type)`.
 pub struct ArgDecl {
     pub name: Ident,
@@ -68,9 +105,11 @@ pub struct ContainerAttrs {
     pub chunk: Option<At<TagLit>>,
     pub inclusive_size: Option<At<()>>,
     pub plain: Option<At<()>>,
+    pub region: Option<At<()>>,
     pub args: Option<At<Vec<ArgDecl>>>,
     pub bound: Option<At<Vec<WherePredicate>>>,
     pub repr: Option<At<Ident>>,
+    pub krate: Option<At<syn::Path>>,
 }
 
 #[derive(Default)]
@@ -83,11 +122,18 @@ pub struct FieldAttrs {
     pub until_end: Option<At<()>>,
     pub tagged: Option<At<()>>,
     pub cond: Option<At<Expr>>,
+    pub read_cond: Option<At<Expr>>,
     pub optional: Option<At<()>>,
     pub args: Option<At<Vec<Expr>>>,
     pub calc: Option<At<Expr>>,
+    pub read_calc: Option<At<Expr>>,
     pub read_with: Option<At<Expr>>,
     pub write_with: Option<At<Expr>>,
+    pub write_asserts: Vec<At<Assert>>,
+    pub offset: Option<At<OffsetSpec>>,
+    pub size: Option<At<SizeSpec>>,
+    pub placed: Option<At<()>>,
+    pub kept: Option<At<()>>,
     pub skip: Option<At<()>>,
     pub sets_version: Option<At<()>>,
 }
@@ -95,23 +141,32 @@ pub struct FieldAttrs {
 impl FieldAttrs {
     /// The keys given, with their spans (for "takes no other attribute" checks).
     pub fn present(&self) -> Vec<(&'static str, Span)> {
-        let keys = [
-            ("tag", self.tag.as_ref().map(|x| x.span)),
-            ("count", self.count.as_ref().map(|x| x.span)),
-            ("until_end", self.until_end.as_ref().map(|x| x.span)),
-            ("tagged", self.tagged.as_ref().map(|x| x.span)),
-            ("if", self.cond.as_ref().map(|x| x.span)),
-            ("optional", self.optional.as_ref().map(|x| x.span)),
-            ("args", self.args.as_ref().map(|x| x.span)),
-            ("calc", self.calc.as_ref().map(|x| x.span)),
-            ("read_with", self.read_with.as_ref().map(|x| x.span)),
-            ("write_with", self.write_with.as_ref().map(|x| x.span)),
-            ("skip", self.skip.as_ref().map(|x| x.span)),
-            ("sets_version", self.sets_version.as_ref().map(|x| x.span)),
-        ];
-        keys.into_iter()
-            .filter_map(|(key, span)| Some((key, span?)))
-            .collect()
+        use symbol::*;
+        let span = |x: Option<Span>, k| x.map(|s| (k, s));
+        [
+            span(self.tag.as_ref().map(|x| x.span), TAG),
+            span(self.count.as_ref().map(|x| x.span), COUNT),
+            span(self.until_end.as_ref().map(|x| x.span), UNTIL_END),
+            span(self.tagged.as_ref().map(|x| x.span), TAGGED),
+            span(self.cond.as_ref().map(|x| x.span), IF),
+            span(self.read_cond.as_ref().map(|x| x.span), READ_IF),
+            span(self.optional.as_ref().map(|x| x.span), OPTIONAL),
+            span(self.args.as_ref().map(|x| x.span), ARGS),
+            span(self.calc.as_ref().map(|x| x.span), CALC),
+            span(self.read_calc.as_ref().map(|x| x.span), READ_CALC),
+            span(self.read_with.as_ref().map(|x| x.span), READ_WITH),
+            span(self.write_with.as_ref().map(|x| x.span), WRITE_WITH),
+            span(self.write_asserts.first().map(|x| x.span), WRITE_ASSERT),
+            span(self.offset.as_ref().map(|x| x.span), OFFSET),
+            span(self.size.as_ref().map(|x| x.span), SIZE),
+            span(self.placed.as_ref().map(|x| x.span), PLACED),
+            span(self.kept.as_ref().map(|x| x.span), KEPT),
+            span(self.skip.as_ref().map(|x| x.span), SKIP),
+            span(self.sets_version.as_ref().map(|x| x.span), SETS_VERSION),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 }
 
@@ -123,12 +178,9 @@ pub struct VariantAttrs {
     pub chunk: Option<At<TagLit>>,
     pub unknown: Option<At<()>>,
     pub cond: Option<At<Expr>>,
+    pub when: Option<At<Expr>>,
     pub args: Option<At<Vec<Expr>>>,
 }
-
-const CONTAINER_KEYS: &str = "magic, chunk, inclusive_size, plain, args, bound, repr";
-const FIELD_KEYS: &str = "tag, count, until_end, tagged, if, optional, args, calc, read_with, write_with, skip, sets_version";
-const VARIANT_KEYS: &str = "tag, chunk, unknown, if, args";
 
 fn key_name(meta: &ParseNestedMeta) -> String {
     meta.path
@@ -137,12 +189,15 @@ fn key_name(meta: &ParseNestedMeta) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
+fn key_span(meta: &ParseNestedMeta) -> Span {
+    meta.path
+        .get_ident()
+        .map_or_else(Span::call_site, Ident::span)
+}
+
 /// Stores `value` unless the key was already given (then records an error).
 fn set<T>(cx: &Ctxt, slot: &mut Option<At<T>>, meta: &ParseNestedMeta, value: T) {
-    let span = meta
-        .path
-        .get_ident()
-        .map_or_else(Span::call_site, Ident::span);
+    let span = key_span(meta);
     if slot.is_some() {
         cx.error_at(span, format!("duplicate `{}` attribute", key_name(meta)));
     } else {
@@ -154,15 +209,7 @@ fn flag<T: Default>(cx: &Ctxt, slot: &mut Option<At<T>>, meta: &ParseNestedMeta)
     set(cx, slot, meta, T::default());
 }
 
-fn parse_tag(meta: &ParseNestedMeta) -> syn::Result<TagLit> {
-    let value = meta.value()?;
-    let (bytes, span) = if value.peek(LitByteStr) {
-        let lit: LitByteStr = value.parse()?;
-        (lit.value(), lit.span())
-    } else {
-        let lit: LitStr = value.parse()?;
-        (lit.value().into_bytes(), lit.span())
-    };
+fn tag_lit(bytes: Vec<u8>, span: Span) -> syn::Result<TagLit> {
     match <[u8; 4]>::try_from(bytes.as_slice()) {
         Ok(bytes) => Ok(TagLit { bytes, span }),
         Err(_) if bytes.len() < 4 => Err(syn::Error::new(
@@ -176,6 +223,17 @@ fn parse_tag(meta: &ParseNestedMeta) -> syn::Result<TagLit> {
             span,
             format!("a tag is exactly 4 bytes, this one has {}", bytes.len()),
         )),
+    }
+}
+
+fn parse_tag(meta: &ParseNestedMeta) -> syn::Result<TagLit> {
+    let value = meta.value()?;
+    if value.peek(LitByteStr) {
+        let lit: LitByteStr = value.parse()?;
+        tag_lit(lit.value(), lit.span())
+    } else {
+        let lit: LitStr = value.parse()?;
+        tag_lit(lit.value().into_bytes(), lit.span())
     }
 }
 
@@ -238,13 +296,122 @@ fn parse_count(meta: &ParseNestedMeta) -> syn::Result<CountSpec> {
     Ok(CountSpec::Expr(expr))
 }
 
+/// `"TAG"` as an index expression.
+fn tag_index(expr: &Expr) -> Option<syn::Result<TagLit>> {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(tag_lit(s.value().into_bytes(), s.span())),
+        _ => None,
+    }
+}
+
+/// `levels`, `chunks["MCVT"]`, `chunks["MCNK"][n]`, `parent["MCIN"]`, `parent["MCNK"][index]`.
+fn parse_target(expr: &Expr) -> syn::Result<TargetSpec> {
+    let bad = || {
+        syn::Error::new_spanned(
+            expr,
+            "an offset names a field (`levels`), a list's element by tag (`chunks[\"MCVT\"]`, \
+             `chunks[\"MCNK\"][n]`) or an element of the enclosing list (`parent[\"MCIN\"]`)",
+        )
+    };
+    let list_and_tag = |e: &Expr| -> Option<syn::Result<(Ident, TagLit)>> {
+        let Expr::Index(ix) = e else { return None };
+        let Expr::Path(p) = &*ix.expr else {
+            return None;
+        };
+        let list = p.path.get_ident()?.clone();
+        Some(tag_index(&ix.index)?.map(|tag| (list, tag)))
+    };
+    let (list, tag, nth) = match expr {
+        Expr::Path(p) => {
+            let ident = p.path.get_ident().ok_or_else(bad)?;
+            return Ok(TargetSpec::Field(ident.clone()));
+        }
+        Expr::Index(ix) => match list_and_tag(expr) {
+            Some(found) => {
+                let (list, tag) = found?;
+                (list, tag, None)
+            }
+            None => {
+                let (list, tag) = list_and_tag(&ix.expr).ok_or_else(bad)??;
+                (list, tag, Some((*ix.index).clone()))
+            }
+        },
+        _ => return Err(bad()),
+    };
+    Ok(if list == symbol::PARENT {
+        TargetSpec::Parent { tag, nth }
+    } else {
+        TargetSpec::Tagged { list, tag, nth }
+    })
+}
+
+fn parse_offset(meta: &ParseNestedMeta) -> syn::Result<OffsetSpec> {
+    let (mut of, mut from) = (None, None);
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident(symbol::OF) {
+            of = Some(parse_target(&inner.value()?.parse()?)?);
+        } else if inner.path.is_ident(symbol::FROM) {
+            from = Some(inner.value()?.parse()?);
+        } else {
+            return Err(inner.error("`offset(...)` takes `of = <target>` and `from = <base>`"));
+        }
+        Ok(())
+    })?;
+    match (of, from) {
+        (Some(of), Some(from)) => Ok(OffsetSpec { of, from }),
+        _ => Err(meta.error(
+            "`offset` needs what it points at and where it counts from: \
+             `offset(of = <target>, from = <base>)` (`from = 0` for absolute offsets)",
+        )),
+    }
+}
+
+fn parse_size(meta: &ParseNestedMeta) -> syn::Result<SizeSpec> {
+    let (mut of, mut body) = (None, false);
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident(symbol::OF) {
+            of = Some(parse_target(&inner.value()?.parse()?)?);
+        } else if inner.path.is_ident(symbol::BODY) {
+            body = true;
+        } else {
+            return Err(inner.error("`size(...)` takes `of = <target>` and optionally `body`"));
+        }
+        Ok(())
+    })?;
+    let of =
+        of.ok_or_else(|| meta.error("`size` needs what it measures: `size(of = <target>)`"))?;
+    Ok(SizeSpec { of, body })
+}
+
+fn parse_assert(meta: &ParseNestedMeta) -> syn::Result<Assert> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let cond = content.parse()?;
+    let shape = |e: syn::Error| {
+        syn::Error::new(
+            e.span(),
+            "`write_assert` takes a condition and the message of the error when it is false: \
+             `write_assert(<condition>, \"...\")`",
+        )
+    };
+    content.parse::<Token![,]>().map_err(shape)?;
+    let message = content.parse().map_err(shape)?;
+    if !content.is_empty() {
+        content.parse::<Token![,]>()?;
+    }
+    Ok(Assert { cond, message })
+}
+
 /// Runs `f` on each key of each `#[format(...)]` attribute in `attrs`; returns
 /// false if any key was unknown or failed to parse.
 fn for_each_key(
     cx: &Ctxt,
     attrs: &[Attribute],
+    scope: Scope,
     mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<bool>,
-    valid: &str,
 ) -> bool {
     let mut ok = true;
     for attr in attrs.iter().filter(|a| a.path().is_ident("format")) {
@@ -253,8 +420,9 @@ fn for_each_key(
                 Ok(())
             } else {
                 Err(meta.error(format!(
-                    "unknown format attribute `{}`; expected one of: {valid}",
-                    key_name(&meta)
+                    "unknown format attribute `{}`; expected one of: {}",
+                    key_name(&meta),
+                    symbol::valid_keys(scope)
                 )))
             }
         });
@@ -267,134 +435,123 @@ fn for_each_key(
 }
 
 pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    use symbol::*;
     let mut out = ContainerAttrs::default();
-    for_each_key(
-        cx,
-        attrs,
-        |meta| {
-            let p = &meta.path;
-            if p.is_ident("magic") {
-                set(cx, &mut out.magic, meta, parse_tag(meta)?);
-            } else if p.is_ident("chunk") {
-                set(cx, &mut out.chunk, meta, parse_tag(meta)?);
-            } else if p.is_ident("inclusive_size") {
-                flag(cx, &mut out.inclusive_size, meta);
-            } else if p.is_ident("plain") {
-                flag(cx, &mut out.plain, meta);
-            } else if p.is_ident("args") {
-                set(
-                    cx,
-                    &mut out.args,
-                    meta,
-                    parse_paren(meta, ArgDecl::parse_decl)?,
-                );
-            } else if p.is_ident("bound") {
-                let lit: LitStr = meta.value()?.parse()?;
-                let preds =
-                    lit.parse_with(Punctuated::<WherePredicate, Token![,]>::parse_terminated)?;
-                set(cx, &mut out.bound, meta, preds.into_iter().collect());
-            } else if p.is_ident("repr") {
-                set(cx, &mut out.repr, meta, meta.value()?.parse()?);
-            } else {
-                return Ok(false);
-            }
-            Ok(true)
-        },
-        CONTAINER_KEYS,
-    );
+    for_each_key(cx, attrs, Scope::Container, |meta| {
+        let p = &meta.path;
+        if p.is_ident(MAGIC) {
+            set(cx, &mut out.magic, meta, parse_tag(meta)?);
+        } else if p.is_ident(CHUNK) {
+            set(cx, &mut out.chunk, meta, parse_tag(meta)?);
+        } else if p.is_ident(INCLUSIVE_SIZE) {
+            flag(cx, &mut out.inclusive_size, meta);
+        } else if p.is_ident(PLAIN) {
+            flag(cx, &mut out.plain, meta);
+        } else if p.is_ident(REGION) {
+            flag(cx, &mut out.region, meta);
+        } else if p.is_ident(ARGS) {
+            let decls = parse_paren(meta, |input| input.parse::<ArgDecl>())?;
+            set(cx, &mut out.args, meta, decls);
+        } else if p.is_ident(BOUND) {
+            let lit: LitStr = meta.value()?.parse()?;
+            let preds =
+                lit.parse_with(Punctuated::<WherePredicate, Token![,]>::parse_terminated)?;
+            set(cx, &mut out.bound, meta, preds.into_iter().collect());
+        } else if p.is_ident(REPR) {
+            set(cx, &mut out.repr, meta, meta.value()?.parse()?);
+        } else if p.is_ident(CRATE) {
+            let lit: LitStr = meta.value()?.parse()?;
+            set(cx, &mut out.krate, meta, lit.parse()?);
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    });
     out
-}
-
-impl ArgDecl {
-    fn parse_decl(input: syn::parse::ParseStream) -> syn::Result<Self> {
-        input.parse()
-    }
 }
 
 fn parse_one_expr(input: syn::parse::ParseStream) -> syn::Result<Expr> {
     input.parse()
 }
 
-/// The keys fields and variants have in common: `tag`, `if` and `args`.
-/// Returns whether `meta` was one of them.
-fn shared_key(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    tag: &mut Option<At<TagLit>>,
-    cond: &mut Option<At<Expr>>,
-    args: &mut Option<At<Vec<Expr>>>,
-) -> syn::Result<bool> {
-    let p = &meta.path;
-    if p.is_ident("tag") {
-        set(cx, tag, meta, parse_tag(meta)?);
-    } else if p.is_ident("if") {
-        set(cx, cond, meta, parse_expr(meta)?);
-    } else if p.is_ident("args") {
-        set(cx, args, meta, parse_paren(meta, parse_one_expr)?);
-    } else {
-        return Ok(false);
-    }
-    Ok(true)
-}
-
 pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    use symbol::*;
     let mut out = FieldAttrs::default();
-    let ok = for_each_key(
-        cx,
-        attrs,
-        |meta| {
-            let p = &meta.path;
-            if shared_key(cx, meta, &mut out.tag, &mut out.cond, &mut out.args)? {
-                // `tag`, `if` or `args`: stored.
-            } else if p.is_ident("count") {
-                set(cx, &mut out.count, meta, parse_count(meta)?);
-            } else if p.is_ident("until_end") {
-                flag(cx, &mut out.until_end, meta);
-            } else if p.is_ident("tagged") {
-                flag(cx, &mut out.tagged, meta);
-            } else if p.is_ident("optional") {
-                flag(cx, &mut out.optional, meta);
-            } else if p.is_ident("calc") {
-                set(cx, &mut out.calc, meta, parse_expr(meta)?);
-            } else if p.is_ident("read_with") {
-                set(cx, &mut out.read_with, meta, parse_expr(meta)?);
-            } else if p.is_ident("write_with") {
-                set(cx, &mut out.write_with, meta, parse_expr(meta)?);
-            } else if p.is_ident("skip") {
-                flag(cx, &mut out.skip, meta);
-            } else if p.is_ident("sets_version") {
-                flag(cx, &mut out.sets_version, meta);
-            } else {
-                return Ok(false);
-            }
-            Ok(true)
-        },
-        FIELD_KEYS,
-    );
+    let ok = for_each_key(cx, attrs, Scope::Field, |meta| {
+        let p = &meta.path;
+        if p.is_ident(TAG) {
+            set(cx, &mut out.tag, meta, parse_tag(meta)?);
+        } else if p.is_ident(IF) {
+            set(cx, &mut out.cond, meta, parse_expr(meta)?);
+        } else if p.is_ident(READ_IF) {
+            set(cx, &mut out.read_cond, meta, parse_expr(meta)?);
+        } else if p.is_ident(ARGS) {
+            set(cx, &mut out.args, meta, parse_paren(meta, parse_one_expr)?);
+        } else if p.is_ident(COUNT) {
+            set(cx, &mut out.count, meta, parse_count(meta)?);
+        } else if p.is_ident(UNTIL_END) {
+            flag(cx, &mut out.until_end, meta);
+        } else if p.is_ident(TAGGED) {
+            flag(cx, &mut out.tagged, meta);
+        } else if p.is_ident(OPTIONAL) {
+            flag(cx, &mut out.optional, meta);
+        } else if p.is_ident(CALC) {
+            set(cx, &mut out.calc, meta, parse_expr(meta)?);
+        } else if p.is_ident(READ_CALC) {
+            set(cx, &mut out.read_calc, meta, parse_expr(meta)?);
+        } else if p.is_ident(READ_WITH) {
+            set(cx, &mut out.read_with, meta, parse_expr(meta)?);
+        } else if p.is_ident(WRITE_WITH) {
+            set(cx, &mut out.write_with, meta, parse_expr(meta)?);
+        } else if p.is_ident(WRITE_ASSERT) {
+            let span = key_span(meta);
+            out.write_asserts.push(At {
+                span,
+                value: parse_assert(meta)?,
+            });
+        } else if p.is_ident(OFFSET) {
+            set(cx, &mut out.offset, meta, parse_offset(meta)?);
+        } else if p.is_ident(SIZE) {
+            set(cx, &mut out.size, meta, parse_size(meta)?);
+        } else if p.is_ident(PLACED) {
+            flag(cx, &mut out.placed, meta);
+        } else if p.is_ident(KEPT) {
+            flag(cx, &mut out.kept, meta);
+        } else if p.is_ident(SKIP) {
+            flag(cx, &mut out.skip, meta);
+        } else if p.is_ident(SETS_VERSION) {
+            flag(cx, &mut out.sets_version, meta);
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    });
     out.broken = !ok;
     out
 }
 
 pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    use symbol::*;
     let mut out = VariantAttrs::default();
-    let ok = for_each_key(
-        cx,
-        attrs,
-        |meta| {
-            let p = &meta.path;
-            if shared_key(cx, meta, &mut out.tag, &mut out.cond, &mut out.args)? {
-                // `tag`, `if` or `args`: stored.
-            } else if p.is_ident("chunk") {
-                set(cx, &mut out.chunk, meta, parse_tag(meta)?);
-            } else if p.is_ident("unknown") {
-                flag(cx, &mut out.unknown, meta);
-            } else {
-                return Ok(false);
-            }
-            Ok(true)
-        },
-        VARIANT_KEYS,
-    );
+    let ok = for_each_key(cx, attrs, Scope::Variant, |meta| {
+        let p = &meta.path;
+        if p.is_ident(TAG) {
+            set(cx, &mut out.tag, meta, parse_tag(meta)?);
+        } else if p.is_ident(IF) {
+            set(cx, &mut out.cond, meta, parse_expr(meta)?);
+        } else if p.is_ident(WHEN) {
+            set(cx, &mut out.when, meta, parse_expr(meta)?);
+        } else if p.is_ident(ARGS) {
+            set(cx, &mut out.args, meta, parse_paren(meta, parse_one_expr)?);
+        } else if p.is_ident(CHUNK) {
+            set(cx, &mut out.chunk, meta, parse_tag(meta)?);
+        } else if p.is_ident(UNKNOWN) {
+            flag(cx, &mut out.unknown, meta);
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    });
     out.broken = !ok;
     out
 }

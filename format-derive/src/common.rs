@@ -5,21 +5,14 @@ use quote::{ToTokens, quote};
 use syn::{Expr, Type};
 
 use crate::attr::TagLit;
-use crate::model::{Body, Container, DataField, Dispatch, FieldKind, Len, ValueSpec};
-
-/// `::format_core`
-pub fn core() -> TokenStream {
-    quote!(::format_core)
-}
-
-/// `::format_core::__private`
-pub fn private() -> TokenStream {
-    quote!(::format_core::__private)
-}
+use crate::model::{
+    Body, Container, DataField, DerivedField, Dispatch, FieldKind, Len, Source, Target, ValueSpec,
+};
+use crate::names;
 
 /// A `FourCC` constant expression for a tag literal.
-pub fn tag_expr(tag: &TagLit) -> TokenStream {
-    let core = core();
+pub fn tag_expr(cont: &Container, tag: &TagLit) -> TokenStream {
+    let core = cont.rt.core();
     let [a, b, c, d] = tag.bytes;
     quote!(#core::FourCC::new([#a, #b, #c, #d]))
 }
@@ -74,12 +67,13 @@ pub fn args_type(cont: &Container) -> TokenStream {
     quote!((#(#tys,)*))
 }
 
-/// `let (a, b,) = __args;`
+/// `let (a, b,) = __args;` (a clone, so the tuple can be passed on).
 pub fn bind_args(cont: &Container) -> TokenStream {
     let names = cont.args.iter().map(|a| &a.name);
+    let args = names::args();
     quote! {
         #[allow(unused_variables)]
-        let (#(#names,)*) = __args;
+        let (#(#names,)*) = ::core::clone::Clone::clone(&#args);
     }
 }
 
@@ -112,49 +106,79 @@ pub fn split_generics(
 pub fn impl_attrs() -> TokenStream {
     quote! {
         #[automatically_derived]
-        #[allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+        #[allow(
+            unused_variables,
+            unused_parens,
+            unused_mut,
+            clippy::all,
+            clippy::pedantic,
+            clippy::unwrap_used,
+            clippy::expect_used,
+            clippy::indexing_slicing
+        )]
     }
 }
 
 /// The lower bound on the encoded size, as a constant expression.
 pub fn min_size(cont: &Container) -> TokenStream {
-    let core = core();
+    let core = cont.rt.core();
     let framing = 4 * usize::from(cont.magic.is_some())
         + 8 * usize::from(cont.chunk.is_some())
         + 4 * usize::from(cont.inclusive);
     let body = match &cont.body {
         Body::Struct(fields) => {
             let parts = fields.iter().map(|f| match &f.kind {
-                FieldKind::Skip => quote!(0),
-                FieldKind::Calc { disk_ty, .. } => quote!(<#disk_ty as #core::Decode>::MIN_SIZE),
-                FieldKind::Data(d) => data_min_size(d),
+                FieldKind::Skip | FieldKind::Kept | FieldKind::ReadCalc(_) => quote!(0),
+                FieldKind::Derived(d) if d.cond.is_some() => quote!(0),
+                FieldKind::Derived(d) => {
+                    let ty = d.disk_ty;
+                    quote!(<#ty as #core::Decode>::MIN_SIZE)
+                }
+                FieldKind::Data(d) => data_min_size(cont, d),
             });
             quote!(0 #(+ #parts)*)
         }
         Body::Plain(_) => quote!(::core::mem::size_of::<Self>()),
         Body::ValueEnum { repr, .. } => quote!(::core::mem::size_of::<#repr>()),
-        Body::TagEnum(variants) => {
-            let sizes = variants.iter().map(|v| {
-                let ty = v.ty;
-                let head: usize = match v.dispatch {
-                    Dispatch::Tag(_) => 4,
-                    Dispatch::Chunk(_) => 8,
-                    Dispatch::Inner | Dispatch::Unknown => 0,
-                };
-                quote! {
-                    let s = #head + <#ty as #core::Decode>::MIN_SIZE;
-                    if s < m { m = s; }
-                }
-            });
-            quote!({ let mut m = usize::MAX; #(#sizes)* if m == usize::MAX { 0 } else { m } })
-        }
+        Body::CondEnum(variants) => min_of(
+            cont,
+            variants.iter().map(|v| (0usize, v.ty)).collect::<Vec<_>>(),
+        ),
+        Body::TagEnum(variants) => min_of(
+            cont,
+            variants
+                .iter()
+                .map(|v| {
+                    let head: usize = match v.dispatch {
+                        Dispatch::Tag(_) => 4,
+                        Dispatch::Chunk(_) => 8,
+                        Dispatch::Inner | Dispatch::Unknown => 0,
+                    };
+                    (head, v.ty)
+                })
+                .collect(),
+        ),
     };
     quote!(#framing + #body)
 }
 
-fn data_min_size(d: &DataField) -> TokenStream {
-    let core = core();
-    if d.cond.is_some() || d.optional {
+fn min_of(cont: &Container, parts: Vec<(usize, &Type)>) -> TokenStream {
+    let core = cont.rt.core();
+    let sizes = parts.iter().map(|(head, ty)| {
+        quote! {
+            let s = #head + <#ty as #core::Decode>::MIN_SIZE;
+            if s < m { m = s; }
+        }
+    });
+    quote!({ let mut m = usize::MAX; #(#sizes)* if m == usize::MAX { 0 } else { m } })
+}
+
+fn data_min_size(cont: &Container, d: &DataField) -> TokenStream {
+    let core = cont.rt.core();
+    if d.cond.is_some() || d.optional || d.read_cond.is_some() || d.placed {
+        return quote!(0);
+    }
+    if d.read_with.is_some() {
         return quote!(0);
     }
     let tag = if d.tag.is_some() { 4usize } else { 0 };
@@ -163,7 +187,6 @@ fn data_min_size(d: &DataField) -> TokenStream {
             let ty = d.value_ty;
             quote!(<#ty as #core::Decode>::MIN_SIZE)
         }
-        ValueSpec::Custom { .. } => quote!(0),
         ValueSpec::Vec {
             len: Len::Prefix(t),
             ..
@@ -185,5 +208,84 @@ pub fn bind_local(local: &syn::Ident, source: &TokenStream, ty: &Type) -> TokenS
     quote! {
         #[allow(unused_variables)]
         let #local = #value;
+    }
+}
+
+/// The context names expressions see (`version`, `format_flags`), from the
+/// reader or writer `io`.
+pub fn context_bindings(io: &syn::Ident) -> TokenStream {
+    quote! {
+        #[allow(unused_variables)]
+        let version = #io.ctx().version;
+        #[allow(unused_variables)]
+        let format_flags = #io.ctx().flags;
+    }
+}
+
+/// `start`: where the value begins, for `from = ...` expressions.
+pub fn bind_start(io: &syn::Ident) -> TokenStream {
+    let start = names::start();
+    quote! {
+        #[allow(unused_variables)]
+        let #start: usize = #io.pos();
+        #[allow(unused_variables)]
+        let start: usize = #start;
+    }
+}
+
+/// The value an offset or size has in the data, as an `Option<u32>`
+/// expression, for a target read or written in sequence (a field, a list's
+/// element, an element of the enclosing list), from what `io` (the reader or
+/// writer) recorded; `index` is the entry of a table of offsets.
+pub fn sequential_value(
+    cont: &Container,
+    d: &DerivedField,
+    index: Option<&TokenStream>,
+    io: &syn::Ident,
+) -> TokenStream {
+    let core = cont.rt.core();
+    let some = quote!(::core::option::Option::Some);
+    let none = quote!(::core::option::Option::None);
+    let (of, from, minus) = match &d.source {
+        Source::Offset { of, from } => (of, Some(from), 0usize),
+        Source::Size { of, body } => (of, None, if *body { 8 } else { 0 }),
+        Source::Calc(_) => return none,
+    };
+    let fit = quote!(.and_then(|__v| u32::try_from(__v).ok()));
+    let of_anchor = |found: TokenStream| match from {
+        Some(from) => quote!(#found.and_then(|__a| __a.start.checked_sub(#from)) #fit),
+        None => quote!(#found.and_then(|__a| __a.len.checked_sub(#minus)) #fit),
+    };
+    match of {
+        Target::Field { ident, .. } => match index {
+            Some(i) => {
+                let (mark, end) = names::anchor_marks(ident);
+                of_anchor(quote!(#core::anchor::at(#io.anchors(#mark, #end), #i)))
+            }
+            None => {
+                let (at, end) = (names::field_start(ident), names::field_end(ident));
+                match from {
+                    Some(from) => quote!(#at.checked_sub(#from) #fit),
+                    None => quote!((#end - #at).checked_sub(#minus) #fit),
+                }
+            }
+        },
+        Target::Tagged { list, tag, nth } => {
+            let (mark, end) = names::anchor_marks(list);
+            let tag = tag_expr(cont, tag);
+            of_anchor(match nth {
+                None => quote!(#core::anchor::first(#io.anchors(#mark, #end), #tag)),
+                Some(n) => quote!(#core::anchor::nth(#io.anchors(#mark, #end), #tag, #n)),
+            })
+        }
+        Target::Parent { tag, nth } => {
+            let tag = tag_expr(cont, tag);
+            let nth = nth.as_ref().map_or(none.clone(), |n| quote!(#some(#n)));
+            let base = from.map_or(none.clone(), |f| quote!(#some(#f)));
+            quote! {
+                #core::SiblingTarget { tag: #tag, nth: #nth, base: #base, minus: #minus }
+                    .derive(#io.siblings())
+            }
+        }
     }
 }

@@ -1,28 +1,31 @@
 //! Generates `impl Decode`: small code that calls `format_core` helpers.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::common::{
-    args_type, args_value, bind_args, bind_local, core, impl_attrs, min_size, private,
-    split_generics, tag_expr,
+    args_type, args_value, bind_args, bind_local, bind_start, context_bindings, expr_text,
+    impl_attrs, min_size, split_generics, tag_expr,
 };
 use crate::model::{
-    Body, Container, DataField, Dispatch, Field, FieldKind, Len, TagVariant, ValueSpec,
-    ValueVariant,
+    Body, CondVariant, Container, DataField, DerivedField, Dispatch, Field, FieldKind, Len, Source,
+    TagVariant, Target, ValueSpec, ValueVariant, generic_arg,
 };
+use crate::names;
 
 pub fn expand(cont: &Container) -> TokenStream {
-    let core = core();
+    let core = cont.rt.core();
     let ident = cont.ident;
     let (ig, tg, wc) = split_generics(cont, &quote!(#core::Decode<Args = ()>));
     let args_ty = args_type(cont);
     let bind = bind_args(cont);
     let min = min_size(cont);
     let attrs = impl_attrs();
+    let (r, args) = (names::reader(), names::args());
     let body = match &cont.body {
-        Body::Struct(fields) => struct_body(fields),
-        Body::TagEnum(variants) => tag_enum_body(variants),
+        Body::Struct(fields) => struct_body(cont, fields),
+        Body::TagEnum(variants) => tag_enum_body(cont, variants),
+        Body::CondEnum(variants) => cond_enum_body(cont, variants),
         Body::ValueEnum { repr, variants } => value_enum_body(cont, repr, variants),
         // Plain structs get `Decode` from the blanket impl over `Plain`.
         Body::Plain(_) => return TokenStream::new(),
@@ -35,8 +38,8 @@ pub fn expand(cont: &Container) -> TokenStream {
             const MIN_SIZE: usize = #min;
 
             fn decode(
-                __r: &mut #core::Reader<'_>,
-                __args: Self::Args,
+                #r: &mut #core::Reader<'_>,
+                #args: Self::Args,
             ) -> #core::Result<Self> {
                 #bind
                 #body
@@ -47,112 +50,172 @@ pub fn expand(cont: &Container) -> TokenStream {
 
 /// Wraps the body in the container's magic, chunk header and inclusive size.
 fn framed(cont: &Container, body: TokenStream) -> TokenStream {
+    let r = names::reader();
     let mut body = body;
     if cont.inclusive {
-        body = quote!(__r.inclusive(|__r| { #body }));
+        body = quote!(#r.inclusive(|#r| { #body }));
     }
     if let Some(chunk) = &cont.chunk {
-        let tag = tag_expr(chunk);
+        let tag = tag_expr(cont, chunk);
         body = quote! {
-            __r.expect_tag(#tag)?;
-            __r.chunk(|__r| { #body }).map_err(|__e| __e.in_tag(#tag))
+            #r.expect_tag(#tag)?;
+            #r.chunk(|#r| { #body }).map_err(|__e| __e.in_tag(#tag))
         };
     }
     if let Some(magic) = &cont.magic {
-        let tag = tag_expr(magic);
+        let tag = tag_expr(cont, magic);
         body = quote! {
-            __r.expect_tag(#tag)?;
+            #r.expect_tag(#tag)?;
             #body
         };
     }
     body
 }
 
-fn context_bindings() -> TokenStream {
-    quote! {
-        #[allow(unused_variables)]
-        let version = __r.ctx().version;
-        #[allow(unused_variables)]
-        let format_flags = __r.ctx().flags;
-    }
-}
-
-fn struct_body(fields: &[Field]) -> TokenStream {
-    let core = core();
-    let ctx = context_bindings();
-    let reads = fields.iter().map(|f| {
-        let name = &f.name;
-        let local = &f.local;
-        let stored = format_ident!("__v_{}", local);
-        let ty = f.ty;
-        match &f.kind {
-            FieldKind::Skip => quote! {
-                let #stored: #ty = ::core::default::Default::default();
-            },
-            FieldKind::Calc { disk_ty, .. } => quote! {
-                let #local: #disk_ty = <#disk_ty as #core::Decode>::decode(__r, ())
-                    .map_err(|__e| __e.in_field(#name))?;
-                let #stored: #ty = #core::Derived::new();
-            },
-            FieldKind::Data(d) => {
-                let read = data_read(d);
-                let bind = bind_local(local, &quote!(#stored), ty);
-                let sets_version = d.sets_version.then(|| {
-                    quote! {
-                        __r.ctx_mut().version = ::core::convert::Into::<u32>::into(
-                            ::core::clone::Clone::clone(&#stored),
-                        );
-                        #ctx
-                    }
-                });
-                quote! {
-                    let #stored: #ty = (|__r: &mut #core::Reader<'_>| -> #core::Result<#ty> {
-                        #read
-                    })(__r)
-                    .map_err(|__e| __e.in_field(#name))?;
-                    #bind
-                    #sets_version
-                }
-            }
-        }
-    });
+fn struct_body(cont: &Container, fields: &[Field]) -> TokenStream {
+    let r = names::reader();
+    let ctx = context_bindings(&r);
+    let start = bind_start(&r);
+    let anchored = fields
+        .iter()
+        .any(|f| matches!(&f.kind, FieldKind::Data(d) if d.anchored));
+    let anchor_base = names::anchor_base();
+    let anchor_mark = anchored.then(|| quote!(let #anchor_base = #r.anchor_mark();));
+    let region = names::region();
+    let begin_region = cont
+        .region
+        .map(|_| quote!(let #region = #r.begin_region();));
+    let reads = fields.iter().map(|f| field_read(cont, fields, f));
+    let end = struct_end(cont, fields);
+    let release = anchored.then(|| quote!(#r.truncate_anchors(#anchor_base);));
     let inits = fields.iter().map(|f| {
         let member = &f.member;
-        let stored = format_ident!("__v_{}", f.local);
+        let stored = names::stored(&f.local);
         quote!(#member: #stored)
     });
     quote! {
         #ctx
+        #start
+        #begin_region
+        #anchor_mark
         #(#reads)*
+        #end
+        #release
         ::core::result::Result::Ok(Self { #(#inits,)* })
     }
 }
 
-/// An expression of type `Result<field type>` reading one data field.
-fn data_read(d: &DataField) -> TokenStream {
-    let p = private();
+fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
+    let core = cont.rt.core();
+    let r = names::reader();
+    let name = &f.name;
+    let local = &f.local;
+    let stored = names::stored(local);
+    let ty = f.ty;
+    match &f.kind {
+        FieldKind::Skip => quote! {
+            let #stored: #ty = ::core::default::Default::default();
+        },
+        FieldKind::Kept => quote! {
+            let mut #stored: #ty = ::core::default::Default::default();
+        },
+        FieldKind::ReadCalc(expr) => {
+            let bind = bind_local(local, &quote!(#stored), ty);
+            quote! {
+                let #stored: #ty = #expr;
+                #bind
+            }
+        }
+        FieldKind::Derived(d) => {
+            let disk = d.disk_ty;
+            let read = quote! {
+                <#disk as #core::Decode>::decode(#r, ()).map_err(|__e| __e.in_field(#name))?
+            };
+            let raw = match &d.cond {
+                None => quote!(let #local: #disk = #read;),
+                Some(cond) => quote! {
+                    let #local: ::core::option::Option<#disk> =
+                        if #cond { ::core::option::Option::Some(#read) } else { ::core::option::Option::None };
+                },
+            };
+            quote! {
+                #[allow(unused_variables)]
+                #raw
+                let #stored: #ty = #core::Derived::new();
+            }
+        }
+        FieldKind::Data(d) => {
+            let read = if d.placed {
+                placed_read(cont, fields, f, d)
+            } else {
+                data_read(cont, d)
+            };
+            let bind = bind_local(local, &quote!(#stored), ty);
+            let ctx = context_bindings(&r);
+            let sets_version = d.sets_version.then(|| {
+                quote! {
+                    #r.ctx_mut().version = ::core::convert::Into::<u32>::into(
+                        ::core::clone::Clone::clone(&#stored),
+                    );
+                    #ctx
+                }
+            });
+            let (at, end) = (names::field_start(local), names::field_end(local));
+            let (mark, mark_end) = names::anchor_marks(local);
+            let before = [
+                d.marked.then(|| quote!(let #at = #r.pos();)),
+                d.anchored.then(|| quote!(let #mark = #r.anchor_mark();)),
+            ];
+            let after = [
+                d.marked.then(|| quote!(let #end = #r.pos();)),
+                d.anchored
+                    .then(|| quote!(let #mark_end = #r.anchor_mark();)),
+            ];
+            quote! {
+                #(#before)*
+                let #stored: #ty = (|#r: &mut #core::Reader<'_>| -> #core::Result<#ty> {
+                    #read
+                })(#r)
+                .map_err(|__e| __e.in_field(#name))?;
+                #(#after)*
+                #bind
+                #sets_version
+            }
+        }
+    }
+}
+
+/// An expression of type `Result<field type>` reading one data field in sequence.
+fn data_read(cont: &Container, d: &DataField) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let r = names::reader();
     let tag_read = d.tag.as_ref().map(|t| {
-        let tag = tag_expr(t);
-        quote!(__r.expect_tag(#tag)?;)
+        let tag = tag_expr(cont, t);
+        quote!(#r.expect_tag(#tag)?;)
     });
-    let value = value_read(d);
+    let value = value_read(cont, d);
     let inner = quote!({ #tag_read #value });
-    let present = match (&d.cond, d.optional, &d.tag) {
-        (None, false, _) => return inner,
-        (Some(cond), false, _) => quote!((#cond)),
-        (None, true, Some(t)) => {
-            let tag = tag_expr(t);
-            quote!(#p::peek_is(__r, #tag))
-        }
-        (Some(cond), true, Some(t)) => {
-            let tag = tag_expr(t);
-            quote!((#cond) && #p::peek_is(__r, #tag))
-        }
-        // Rejected by the model (optional needs a tag).
-        (_, true, None) => quote!(false),
-    };
+    let peek = d.optional.then_some(d.tag.as_ref()).flatten().map(|t| {
+        let tag = tag_expr(cont, t);
+        quote!(#p::peek_is(#r, #tag))
+    });
+    let read_cond = d.read_cond.as_ref().map(|c| {
+        quote! {{
+            #[allow(unused_variables)]
+            let reader: &#core::Reader<'_> = &*#r;
+            #c
+        }}
+    });
+    let conds: Vec<TokenStream> = [d.cond.as_ref().map(|c| quote!((#c))), read_cond, peek]
+        .into_iter()
+        .flatten()
+        .collect();
+    if conds.is_empty() {
+        return inner;
+    }
     quote! {
-        if #present {
+        if #(#conds)&&* {
             #inner.map(::core::option::Option::Some)
         } else {
             ::core::result::Result::Ok(::core::option::Option::None)
@@ -160,37 +223,337 @@ fn data_read(d: &DataField) -> TokenStream {
     }
 }
 
-fn value_read(d: &DataField) -> TokenStream {
-    let core = core();
-    let p = private();
+fn value_read(cont: &Container, d: &DataField) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let r = names::reader();
     let args = args_value(d.args.as_ref());
     let ty = d.value_ty;
-    match &d.value {
-        ValueSpec::Single => quote!(<#ty as #core::Decode>::decode(__r, #args)),
-        ValueSpec::Custom { read, .. } => {
-            let extra = d.args.iter().flatten();
-            quote!((#read)(__r #(, #extra)*))
+    if let Some(read) = &d.read_with {
+        return read_hook(read, &r, d.args.as_ref());
+    }
+    let ValueSpec::Vec { elem, len, .. } = &d.value else {
+        return quote!(<#ty as #core::Decode>::decode(#r, #args));
+    };
+    let index = names::index();
+    let count = match len {
+        Len::Prefix(c) => Some(quote!(<#c as #p::CountPrefix>::read(#r)?)),
+        Len::Expr(e) => Some(quote!(#p::count_value(#e, #r.pos())?)),
+        Len::Stride(n) => Some(quote!(#p::stride_count(#r, #n)?)),
+        Len::UntilEnd | Len::Tagged | Len::Table => None,
+    };
+    match (len, count, d.anchored, d.indexed()) {
+        (Len::Tagged, _, true, _) => quote!(#p::decode_tagged_anchored::<#elem>(#r, #args)),
+        (Len::Tagged, _, false, _) => quote!(#p::decode_tagged::<#elem>(#r, #args)),
+        (_, count, true, _) => {
+            let count = count.map_or(
+                quote!(::core::option::Option::None),
+                |c| quote!(::core::option::Option::Some(#c)),
+            );
+            quote!(#p::decode_anchored::<#elem>(#r, #count, #args))
         }
-        ValueSpec::Vec { elem, len, .. } => match len {
-            Len::Prefix(c) => quote! {{
-                let __n = <#c as #p::CountPrefix>::read(__r)?;
-                #p::decode_vec::<#elem>(__r, __n, #args)
-            }},
-            Len::Expr(e) => quote! {{
-                let __n = #p::count_value(#e, __r.pos())?;
-                #p::decode_vec::<#elem>(__r, __n, #args)
-            }},
-            Len::Stride(n) => quote!(#p::decode_stride::<#elem>(__r, #n, #args)),
-            Len::UntilEnd => quote!(#p::decode_until_end::<#elem>(__r, #args)),
-            Len::Tagged => quote!(#p::decode_tagged::<#elem>(__r, #args)),
-        },
+        (_, count, false, true) => {
+            let count = count.map_or(
+                quote!(::core::option::Option::None),
+                |c| quote!(::core::option::Option::Some(#c)),
+            );
+            quote!(#p::decode_indexed::<#elem, _>(#r, #count, |#index: usize| #args))
+        }
+        (Len::Stride(n), _, false, false) => quote!(#p::decode_stride::<#elem>(#r, #n, #args)),
+        (_, Some(count), false, false) => quote! {{
+            let __n = #count;
+            #p::decode_vec::<#elem>(#r, __n, #args)
+        }},
+        (_, None, false, false) => quote!(#p::decode_until_end::<#elem>(#r, #args)),
     }
 }
 
-fn tag_enum_body(variants: &[TagVariant]) -> TokenStream {
-    let core = core();
-    let p = private();
-    let ctx = context_bindings();
+/// A read hook call: `f(reader, args...)`, the arguments from the call written
+/// in the attribute (`read_with = f(a, b)`) or the field's `args`.
+fn read_hook(hook: &syn::Expr, r: &syn::Ident, args: Option<&Vec<syn::Expr>>) -> TokenStream {
+    match hook {
+        syn::Expr::Call(call) => {
+            let func = &call.func;
+            let extra = call.args.iter();
+            quote!((#func)(#r #(, #extra)*))
+        }
+        _ => {
+            let extra = args.into_iter().flatten();
+            quote!((#hook)(#r #(, #extra)*))
+        }
+    }
+}
+
+/// The offset (and size) fields naming placed field `target`.
+pub struct PlacedBy<'f> {
+    pub offset: &'f Field<'f>,
+    pub offset_derived: &'f DerivedField<'f>,
+    pub from: &'f syn::Expr,
+    pub size: Option<(&'f Field<'f>, &'f DerivedField<'f>)>,
+}
+
+pub fn placed_by<'f>(fields: &'f [Field<'f>], target: &Field) -> Option<PlacedBy<'f>> {
+    let names = |f: &'f Field<'f>| -> Option<(&'f DerivedField<'f>, &'f Source)> {
+        let FieldKind::Derived(d) = &f.kind else {
+            return None;
+        };
+        match d.source.target() {
+            Some(Target::Field { ident, .. }) if *ident == target.local => Some((d, &d.source)),
+            _ => None,
+        }
+    };
+    let mut offset = None;
+    let mut size = None;
+    for f in fields {
+        match names(f) {
+            Some((d, Source::Offset { from, .. })) => offset = Some((f, d, from)),
+            Some((d, Source::Size { .. })) => size = Some((f, d)),
+            _ => {}
+        }
+    }
+    let (offset, offset_derived, from) = offset?;
+    Some(PlacedBy {
+        offset,
+        offset_derived,
+        from,
+        size,
+    })
+}
+
+/// Reading a `placed` field where its offset points.
+fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let r = names::reader();
+    let Some(by) = placed_by(fields, f) else {
+        // Reported by the checks.
+        return quote!(::core::result::Result::Ok(
+            ::core::default::Default::default()
+        ));
+    };
+    let args = args_value(d.args.as_ref());
+    let ofs = &by.offset.local;
+    let from = by.from;
+    let ok = quote!(::core::result::Result::Ok);
+    let some = quote!(::core::option::Option::Some);
+    let none = quote!(::core::option::Option::None);
+    let size_of = |index: Option<TokenStream>| match (&by.size, index) {
+        (Some((s, _)), None) => {
+            let s = &s.local;
+            quote!(#some(#s))
+        }
+        (Some((s, _)), Some(i)) => {
+            let s = &s.local;
+            quote!(#some(#s[#i]))
+        }
+        (None, _) => none.clone(),
+    };
+    let read_one = |ty: &syn::Type| match generic_arg(ty, "Vec") {
+        // A placed run of bytes (or plain elements) bounded by its size.
+        Some(inner) => quote!(#p::decode_until_end::<#inner>(#r, #args)),
+        None => quote!(<#ty as #core::Decode>::decode(#r, #args)),
+    };
+    let base = quote!(let __base: usize = #from;);
+    let is_option = generic_arg(f.ty, "Option").is_some();
+    match &d.value {
+        ValueSpec::Vec {
+            elem,
+            len: Len::Table,
+            ..
+        } => {
+            let n = by.offset_derived.array.unwrap_or(0);
+            let size = size_of(Some(quote!(__i)));
+            let one = read_one(elem);
+            quote! {{
+                #base
+                let mut __list = #p::Vec::new();
+                for __i in 0..#n {
+                    let __size: ::core::option::Option<u32> = #size;
+                    if #ofs[__i] == 0 || __size == #some(0) {
+                        break;
+                    }
+                    __list.push(
+                        #r.placed(__base, #ofs[__i], __size, |#r| #one)
+                            .map_err(|__e| __e.at_index(__i))?,
+                    );
+                }
+                #ok(__list)
+            }}
+        }
+        ValueSpec::Vec { elem, len, .. } => {
+            let count = match len {
+                Len::Expr(e) => quote!(#p::count_value(#e, #r.pos())?),
+                // Reported by the checks (a placed run needs `count = ...`).
+                _ => quote!(0u64),
+            };
+            let size = size_of(None);
+            quote! {{
+                #base
+                let __n = #count;
+                if __n == 0 {
+                    #ok(#p::Vec::new())
+                } else {
+                    #r.placed(__base, #ofs, #size, |#r| #p::decode_vec::<#elem>(#r, __n, #args))
+                }
+            }}
+        }
+        ValueSpec::Single if is_option => {
+            let size = size_of(None);
+            let one = read_one(d.value_ty);
+            quote! {{
+                #base
+                let __size: ::core::option::Option<u32> = #size;
+                if #ofs == 0 || __size == #some(0) {
+                    #ok(#none)
+                } else {
+                    #r.placed(__base, #ofs, __size, |#r| #one).map(#some)
+                }
+            }}
+        }
+        ValueSpec::Single => {
+            let size = size_of(None);
+            let one = read_one(d.value_ty);
+            quote! {{
+                #base
+                #r.placed(__base, #ofs, #size, |#r| #one)
+            }}
+        }
+    }
+}
+
+/// After the fields: what a file said that its data does not give is kept,
+/// and a region records where its parts were.
+fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
+    let r = names::reader();
+    let Some(kept) = cont.kept_field() else {
+        return TokenStream::new();
+    };
+    let kept = names::stored(&kept.local);
+    let captures: Vec<TokenStream> = fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            FieldKind::Derived(d) => Some(capture(cont, fields, f, d, &kept)),
+            _ => None,
+        })
+        .collect();
+    // Data fields as later expressions see them; derived fields stay the raw
+    // values read (already bound).
+    let binds = fields.iter().filter_map(|f| match &f.kind {
+        FieldKind::Data(_) | FieldKind::Skip => {
+            let stored = names::stored(&f.local);
+            Some(bind_local(&f.local, &quote!(#stored), f.ty))
+        }
+        _ => None,
+    });
+    let region = names::region();
+    let end_region = cont
+        .region
+        .map(|_| quote!(#kept.set_placement(#r.end_region(#region)?);));
+    quote! {
+        {
+            #(#binds)*
+            #(#captures)*
+            #kept.settle();
+        }
+        #end_region
+    }
+}
+
+/// The value derived field `f` has in the data just read, captured against
+/// the value on disk.
+fn capture(
+    cont: &Container,
+    fields: &[Field],
+    f: &Field,
+    d: &DerivedField,
+    kept: &syn::Ident,
+) -> TokenStream {
+    let core = cont.rt.core();
+    let r = names::reader();
+    let local = &f.local;
+    let slot = d.slot;
+    let some = quote!(::core::option::Option::Some);
+    let none = quote!(::core::option::Option::None);
+    let to_u32 = |e: TokenStream| quote!(<u32 as ::core::convert::TryFrom<_>>::try_from(#e).ok());
+    // `derived(i)`: the value the data gives for entry `i` (`None` for a scalar).
+    let derived = |index: Option<&TokenStream>| -> TokenStream {
+        match d.source.target() {
+            None => match &d.source {
+                Source::Calc(expr) => to_u32(quote!(#expr)),
+                _ => none.clone(),
+            },
+            Some(Target::Field {
+                ident,
+                placed: true,
+            }) => {
+                // Read where the offset pointed: present means as on disk.
+                let stored = names::stored(ident);
+                let target = fields.iter().find(|t| t.local == *ident);
+                let present = match (index, target.map(|t| (&t.kind, t.ty))) {
+                    (Some(i), _) => quote!(#i < #stored.len()),
+                    (None, Some((FieldKind::Data(t), ty))) => match &t.value {
+                        ValueSpec::Vec { .. } => quote!(!#stored.is_empty()),
+                        ValueSpec::Single if generic_arg(ty, "Option").is_some() => {
+                            quote!(#stored.is_some())
+                        }
+                        ValueSpec::Single => quote!(true),
+                    },
+                    _ => quote!(true),
+                };
+                let raw = match index {
+                    Some(i) => quote!(__table[#i]),
+                    None => quote!(__table),
+                };
+                quote!(if #present { #some(#raw) } else { #none })
+            }
+            Some(_) => crate::common::sequential_value(cont, d, index, &r),
+        }
+    };
+    let raw_u32 = |raw: TokenStream| to_u32(raw);
+    let capture_one = |raw: TokenStream, slot: TokenStream, value: TokenStream| {
+        let raw = raw_u32(raw);
+        quote! {
+            if let #some(__raw) = #raw {
+                let __derived: ::core::option::Option<u32> = #value;
+                #kept.capture(#slot, __raw, __derived);
+            }
+        }
+    };
+    let body = match d.array {
+        Some(n) => {
+            let i = quote!(__i);
+            let value = derived(Some(&i));
+            let one = capture_one(quote!(__table[__i]), quote!(#slot + __i as u16), value);
+            quote! {
+                for __i in 0..#n {
+                    #one
+                }
+            }
+        }
+        None => capture_one(quote!(__table), quote!(#slot), derived(None)),
+    };
+    let table = match &d.cond {
+        None => quote!(let __table = #local;),
+        Some(_) => {
+            quote!(let #some(__table) = #local else { return ::core::result::Result::Ok(()) };)
+        }
+    };
+    // A closure, so that an absent conditional value skips its capture.
+    quote! {
+        (|| -> #core::Result<()> {
+            #table
+            #body
+            ::core::result::Result::Ok(())
+        })()?;
+    }
+}
+
+fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let r = names::reader();
+    let ctx = context_bindings(&r);
+    let tag_var = names::tag();
     let arms = variants
         .iter()
         .filter(|v| !matches!(v.dispatch, Dispatch::Unknown))
@@ -201,31 +564,31 @@ fn tag_enum_body(variants: &[TagVariant]) -> TokenStream {
             let cond = v.cond.as_ref().map(|c| quote!(&& (#c)));
             let (tag, read) = match &v.dispatch {
                 Dispatch::Tag(t) => (
-                    tag_expr(t),
+                    tag_expr(cont, t),
                     quote! {
-                        __r.skip(4)?;
-                        <#ty as #core::Decode>::decode(__r, #args)
+                        #r.skip(4)?;
+                        <#ty as #core::Decode>::decode(#r, #args)
                     },
                 ),
                 Dispatch::Chunk(t) => (
-                    tag_expr(t),
+                    tag_expr(cont, t),
                     quote! {
-                        __r.skip(4)?;
-                        __r.chunk(|__r| <#ty as #core::Decode>::decode(__r, #args))
+                        #r.skip(4)?;
+                        #r.chunk(|#r| <#ty as #core::Decode>::decode(#r, #args))
                     },
                 ),
                 _ => (
                     quote!(<#ty as #core::HasTag>::TAG),
-                    quote!(<#ty as #core::Decode>::decode(__r, #args)),
+                    quote!(<#ty as #core::Decode>::decode(#r, #args)),
                 ),
             };
             // A type with its own tag (`Dispatch::Inner`) names it in its errors itself.
             let in_tag = match &v.dispatch {
                 Dispatch::Inner => None,
-                _ => Some(quote!(.map_err(|__e| __e.in_tag(__tag)))),
+                _ => Some(quote!(.map_err(|__e| __e.in_tag(#tag_var)))),
             };
             quote! {
-                if __tag == #tag #cond {
+                if #tag_var == #tag #cond {
                     return (|| -> #core::Result<Self> {
                         #read.map(Self::#ident)
                     })()
@@ -241,26 +604,44 @@ fn tag_enum_body(variants: &[TagVariant]) -> TokenStream {
             let ident = v.ident;
             let ty = v.ty;
             let args = args_value(v.args.as_ref());
-            quote!(<#ty as #core::Decode>::decode(__r, #args).map(Self::#ident))
+            quote!(<#ty as #core::Decode>::decode(#r, #args).map(Self::#ident))
         }
         None => quote! {
-            ::core::result::Result::Err(#p::wrong_tag(__r.pos(), <Self as #core::Tagged>::TAGS, __tag))
+            ::core::result::Result::Err(#p::wrong_tag(#r.pos(), <Self as #core::Tagged>::TAGS, #tag_var))
         },
     };
     quote! {
         #ctx
-        let __tag = match __r.peek_tag() {
+        let #tag_var = match #r.peek_tag() {
             ::core::option::Option::Some(__t) => __t,
-            ::core::option::Option::None => return ::core::result::Result::Err(#p::missing_tag(__r)),
+            ::core::option::Option::None => return ::core::result::Result::Err(#p::missing_tag(#r)),
         };
         #(#arms)*
         #fallback
     }
 }
 
-/// The constant holding the on-disk value of the `index`-th variant.
-pub fn discriminant_name(index: usize) -> syn::Ident {
-    format_ident!("__D{}", index)
+fn cond_enum_body(cont: &Container, variants: &[CondVariant]) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let r = names::reader();
+    let ctx = context_bindings(&r);
+    let name = cont.ident.to_string();
+    let arms = variants.iter().map(|v| {
+        let (ident, ty, when) = (v.ident, v.ty, &v.when);
+        let args = args_value(v.args.as_ref());
+        quote! {
+            if #when {
+                return <#ty as #core::Decode>::decode(#r, #args).map(Self::#ident);
+            }
+        }
+    });
+    let whens = variants.iter().map(|v| expr_text(&v.when));
+    quote! {
+        #ctx
+        #(#arms)*
+        ::core::result::Result::Err(#p::no_variant(#r.pos(), #name, &[#(#whens),*]))
+    }
 }
 
 /// `const __D<i>: repr = ...;` for each unit variant, following Rust's rule for
@@ -272,7 +653,7 @@ pub fn discriminant_consts(repr: &syn::Ident, variants: &[ValueVariant]) -> Toke
         .enumerate()
         .filter(|(_, v)| !v.unknown)
         .map(|(i, v)| {
-            let name = discriminant_name(i);
+            let name = names::discriminant(i);
             let value = match (v.discriminant, &prev) {
                 (Some(e), _) => quote!(#e),
                 (None, Some(p)) => quote!(#p + 1),
@@ -285,8 +666,9 @@ pub fn discriminant_consts(repr: &syn::Ident, variants: &[ValueVariant]) -> Toke
 }
 
 fn value_enum_body(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant]) -> TokenStream {
-    let core = core();
-    let p = private();
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let r = names::reader();
     let consts = discriminant_consts(repr, variants);
     let name = cont.ident.to_string();
     let arms = variants
@@ -295,7 +677,7 @@ fn value_enum_body(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant
         .filter(|(_, v)| !v.unknown)
         .map(|(i, v)| {
             let ident = v.ident;
-            let d = discriminant_name(i);
+            let d = names::discriminant(i);
             quote!(#d => Self::#ident,)
         });
     let fallback = match variants.iter().find(|v| v.unknown) {
@@ -309,8 +691,8 @@ fn value_enum_body(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant
     };
     quote! {
         #consts
-        let __offset = __r.pos();
-        let __value = <#repr as #core::Decode>::decode(__r, ())?;
+        let __offset = #r.pos();
+        let __value = <#repr as #core::Decode>::decode(#r, ())?;
         ::core::result::Result::Ok(match __value {
             #(#arms)*
             #fallback

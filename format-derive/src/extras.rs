@@ -1,11 +1,13 @@
-//! The smaller impls: `Plain` (with its padding check), `HasTag` and `Tagged`.
+//! The smaller impls: `Plain` (with its padding check), `HasTag`, `Tagged`,
+//! and the `tag()` of a tag-dispatched enum.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Member, Type};
 
-use crate::common::{core, impl_attrs, split_generics, tag_expr};
+use crate::common::{impl_attrs, split_generics, tag_expr};
 use crate::model::{Container, Dispatch, TagVariant};
+use crate::names;
 
 /// `Plain` (and bytemuck's `Pod`/`Zeroable`) for a `#[format(plain)]` struct.
 ///
@@ -13,7 +15,7 @@ use crate::model::{Container, Dispatch, TagVariant};
 /// the model), every field `Plain` (so `Pod`; the `swap_le` calls require it), and no
 /// padding (the size assertion below). Plain structs cannot be generic.
 pub fn plain(cont: &Container, fields: &[(Member, &Type, String)]) -> TokenStream {
-    let core = core();
+    let core = cont.rt.core();
     let ident = cont.ident;
     let attrs = impl_attrs();
     let tys = fields.iter().map(|(_, ty, _)| ty);
@@ -49,10 +51,10 @@ pub fn has_tag(cont: &Container) -> TokenStream {
     let Some(tag) = cont.leading_tag() else {
         return TokenStream::new();
     };
-    let core = core();
+    let core = cont.rt.core();
     let ident = cont.ident;
     let (ig, tg, wc) = split_generics(cont, &quote!(::core::marker::Sized));
-    let tag = tag_expr(&tag);
+    let tag = tag_expr(cont, &tag);
     let attrs = impl_attrs();
     quote! {
         #attrs
@@ -62,14 +64,16 @@ pub fn has_tag(cont: &Container) -> TokenStream {
     }
 }
 
-/// `Tagged` for a tag-dispatched enum: which peeked tags it reads.
+/// `Tagged` for a tag-dispatched enum (which peeked tags it reads), and its
+/// `tag()`: the tag of the variant a value holds.
 pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
-    let core = core();
+    let core = cont.rt.core();
     let ident = cont.ident;
     let (ig, tg, wc) = split_generics(cont, &quote!(::core::marker::Sized));
     let attrs = impl_attrs();
+    let tag_var = names::tag();
     let tags = variants.iter().filter_map(|v| match &v.dispatch {
-        Dispatch::Tag(t) | Dispatch::Chunk(t) => Some(tag_expr(t)),
+        Dispatch::Tag(t) | Dispatch::Chunk(t) => Some(tag_expr(cont, t)),
         Dispatch::Inner => {
             let ty = v.ty;
             Some(quote!(<#ty as #core::HasTag>::TAG))
@@ -80,14 +84,38 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
         let cond = v.cond.as_ref().map(|c| quote!(&& (#c)));
         match &v.dispatch {
             Dispatch::Tag(t) | Dispatch::Chunk(t) => {
-                let tag = tag_expr(t);
-                quote!((__tag == #tag #cond))
+                let tag = tag_expr(cont, t);
+                quote!((#tag_var == #tag #cond))
             }
             Dispatch::Inner => {
                 let ty = v.ty;
-                quote!((__tag == <#ty as #core::HasTag>::TAG #cond))
+                quote!((#tag_var == <#ty as #core::HasTag>::TAG #cond))
             }
             Dispatch::Unknown => quote!(true),
+        }
+    });
+    let arms = variants.iter().map(|v| {
+        let variant = v.ident;
+        let ty = v.ty;
+        let tag = match &v.dispatch {
+            Dispatch::Tag(t) | Dispatch::Chunk(t) => tag_expr(cont, t),
+            Dispatch::Inner => quote!(<#ty as #core::HasTag>::TAG),
+            Dispatch::Unknown => quote!(<#ty as #core::ChunkTag>::tag(__v)),
+        };
+        quote!(Self::#variant(__v) => #tag,)
+    });
+    let doc = format!(
+        "The tag of the variant this `{ident}` holds, in spec order (an unknown chunk's own tag)."
+    );
+    // A framed enum has `HasTag`, and with it `ChunkTag`.
+    let chunk_tag = cont.leading_tag().is_none().then(|| {
+        quote! {
+            #attrs
+            impl #ig #core::ChunkTag for #ident #tg #wc {
+                fn tag(&self) -> #core::FourCC {
+                    #ident::tag(self)
+                }
+            }
         }
     });
     quote! {
@@ -95,11 +123,23 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
         impl #ig #core::Tagged for #ident #tg #wc {
             const TAGS: &'static [#core::FourCC] = &[#(#tags),*];
 
-            fn accepts(__tag: #core::FourCC, __ctx: &#core::Context) -> bool {
+            fn accepts(#tag_var: #core::FourCC, __ctx: &#core::Context) -> bool {
                 let version = __ctx.version;
                 let format_flags = __ctx.flags;
                 false #(|| #checks)*
             }
         }
+
+        #attrs
+        impl #ig #ident #tg #wc {
+            #[doc = #doc]
+            pub fn tag(&self) -> #core::FourCC {
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
+
+        #chunk_tag
     }
 }

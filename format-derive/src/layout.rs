@@ -5,8 +5,11 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Type;
 
-use crate::common::{core, expr_text, type_text};
-use crate::model::{Body, Container, DataField, Dispatch, Field, FieldKind, Len, ValueSpec};
+use crate::common::{expr_text, type_text};
+use crate::model::{
+    Body, Container, DataField, DerivedField, Dispatch, Field, FieldKind, Len, Source, Target,
+    ValueSpec,
+};
 
 struct Row {
     field: String,
@@ -69,15 +72,57 @@ fn tag_row(tag: &crate::attr::TagLit, what: &str) -> Row {
 
 fn field_rows(f: &Field, rows: &mut Vec<Row>) {
     match &f.kind {
-        FieldKind::Skip => {}
-        FieldKind::Calc { expr, disk_ty } => rows.push(Row {
+        FieldKind::Skip | FieldKind::Kept | FieldKind::ReadCalc(_) => {}
+        FieldKind::Derived(d) => rows.push(Row {
             field: f.name.clone(),
-            ty: type_text(disk_ty),
-            size: size_text(disk_ty),
-            condition: format!("written as `{}`", expr_text(expr)),
+            ty: type_text(d.disk_ty),
+            size: size_text(d.disk_ty),
+            condition: derived_text(d),
             note: f.doc.clone(),
         }),
         FieldKind::Data(d) => data_rows(f, d, rows),
+    }
+}
+
+fn target_text(of: &Target) -> String {
+    match of {
+        Target::Field { ident, .. } => format!("`{ident}`"),
+        Target::Tagged { list, tag, nth } => match nth {
+            None => format!("the first `{}` in `{list}`", tag.display()),
+            Some(n) => format!("`{}` number `{}` in `{list}`", tag.display(), expr_text(n)),
+        },
+        Target::Parent { tag, nth } => match nth {
+            None => format!("the first `{}` chunk of the file", tag.display()),
+            Some(n) => format!(
+                "`{}` chunk number `{}` of the file",
+                tag.display(),
+                expr_text(n)
+            ),
+        },
+    }
+}
+
+fn derived_text(d: &DerivedField) -> String {
+    let how = match &d.source {
+        Source::Calc(expr) => format!("written as `{}`", expr_text(expr)),
+        Source::Offset { of, from } => format!(
+            "offset of {} from `{}`, written where it lands",
+            target_text(of),
+            expr_text(from)
+        ),
+        Source::Size { of, body } => format!(
+            "size of {}{}, written as it lands",
+            target_text(of),
+            if *body {
+                " without its 8-byte header"
+            } else {
+                ""
+            }
+        ),
+    };
+    match &d.cond {
+        Some(cond) => format!("if `{}`, {how}", expr_text(cond)),
+        None => how,
     }
 }
 
@@ -85,6 +130,12 @@ fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
     let mut condition = Vec::new();
     if let Some(cond) = &d.cond {
         condition.push(format!("if `{}`", expr_text(cond)));
+    }
+    if let Some(cond) = &d.read_cond {
+        condition.push(format!("if (when read) `{}`", expr_text(cond)));
+    }
+    if d.placed {
+        condition.push("placed where its offset points".to_string());
     }
     if d.optional {
         condition.push("if the next tag matches".to_string());
@@ -95,8 +146,10 @@ fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
         rows.push(row);
     }
     let (ty, size) = match &d.value {
+        ValueSpec::Single if d.read_with.is_some() || d.write_with.is_some() => {
+            (type_text(d.value_ty), "custom".into())
+        }
         ValueSpec::Single => (type_text(d.value_ty), size_text(d.value_ty)),
-        ValueSpec::Custom { .. } => (type_text(d.value_ty), "custom".into()),
         ValueSpec::Vec { elem, len, .. } => {
             let elem_ty = type_text(elem);
             let each = size_text(elem);
@@ -124,6 +177,10 @@ fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
                     condition.push("while the next tag is one it knows, any order".into());
                     (format!("{elem_ty}[…]"), "var".into())
                 }
+                Len::Table => (
+                    format!("{elem_ty}[…]"),
+                    "one per entry of its table of offsets".into(),
+                ),
             }
         }
     };
@@ -172,6 +229,13 @@ fn rows(cont: &Container) -> Vec<Row> {
             condition: String::new(),
             note: doc.clone(),
         })),
+        Body::CondEnum(variants) => rows.extend(variants.iter().map(|v| Row {
+            field: v.ident.to_string(),
+            ty: type_text(v.ty),
+            size: "var".into(),
+            condition: format!("when `{}`", expr_text(&v.when)),
+            note: v.doc.clone(),
+        })),
         Body::TagEnum(variants) => rows.extend(variants.iter().map(|v| {
             let (field, size) = match &v.dispatch {
                 Dispatch::Tag(t) => (format!("\"{}\"", t.display()), "4 + var"),
@@ -211,7 +275,7 @@ fn cell(text: &str) -> String {
 }
 
 pub fn expand(cont: &Container) -> TokenStream {
-    let core = core();
+    let core = cont.rt.core();
     let rows = rows(cont);
     let ident = cont.ident;
     let mut doc = format!(

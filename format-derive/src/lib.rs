@@ -14,11 +14,17 @@
 //! | `chunk = "SEQS"` | a chunk header `tag + u32 size` (size excludes the header); the body is read through a region of exactly that size, the size is back-patched on write |
 //! | `inclusive_size` | a leading `u32` counting the object including itself; read bounded by it, back-patched on write |
 //! | `plain` | a `#[repr(C)]` struct of plain fields with no padding: read and written as its memory image, arrays of it in one copy |
+//! | `region` | parts placed by offset (`placed` fields, here or in fields' types) lie in this value, which reads to the end of its enclosing region and keeps where a file put them and the bytes between them (needs a `kept` field) |
 //! | `args(name: Type, ...)` | arguments the caller passes (a key track passes its interpolation type to each key) |
 //! | `bound = "T: ..."` | replaces the inferred `T: Decode<Args = ()>` / `T: Encode<Args = ()>` bounds |
 //! | `repr = u32` | the on-disk type of an enum of values (or use `#[repr(u32)]`) |
+//! | `crate = "path"` | the path generated code names the runtime by; found by default from the dependencies (`format_core`, or `formats::core` in a crate that depends on `formats` only) |
 //!
 //! # Field attributes
+//!
+//! Each acts on both directions unless marked *read* or *write* (as binrw's
+//! `br`/`bw`): a one-direction attribute leaves the other direction to the
+//! declared layout.
 //!
 //! | attribute | meaning |
 //! |---|---|
@@ -26,22 +32,40 @@
 //! | `count = u32` | a `Vec` with a count of that integer type right before it |
 //! | `count = <expr>` | a `Vec` whose length is an expression over earlier fields, arguments, `version` |
 //! | `count = size / 132` | the whole enclosing chunk in 132-byte elements (must divide exactly) |
-//! | `until_end` | a `Vec` read until the enclosing chunk or object ends |
+//! | `until_end` | a `Vec` read until the enclosing chunk or object ends (one bulk copy for plain elements) |
 //! | `tagged` | a `Vec` of a tag-dispatched enum, read while the next tag is one it knows (MDX `K***` tracks, any order, order kept) |
 //! | `if = <expr>` | an `Option` present only when the condition holds (`version > 800`); on write, presence must agree |
+//! | `read_if = <expr>` | *read*: an `Option` present only if this also holds; it may look at the reader (`reader.remaining() >= 13`, `reader.peek_tag()`). Written if `Some` |
 //! | `optional` | with `tag`: an `Option` present if the next tag is that tag |
-//! | `args(<expr>, ...)` | arguments for the field's type (for a `Vec`, passed to each element) |
-//! | `calc = <expr>` | a `Derived<T>` field: `T` on disk, computed from the data on write, never stored |
-//! | `read_with = f, write_with = g` | hand-written functions for a layout that cannot be declared: `f(&mut Reader, args...) -> Result<T>`, `g(&T, &mut Writer, args...) -> Result<()>` (for an `if`/`optional` field, `T` is the type inside the `Option`) |
+//! | `args(<expr>, ...)` | arguments for the field's type (for a `Vec`, passed to each element; `index` is the element's index) |
+//! | `calc = <expr>` | *write*: a `Derived<T>` field, `T` on disk, computed from the data on write, never stored |
+//! | `offset(of = <target>, from = <base>)` | a `Derived<u32>` (or `Derived<[u32; N]>`, one per element) holding where `<target>` is, counted from the position `<base>` (`0` for absolute, `start` for this struct's first byte, an argument) |
+//! | `size(of = <target>[, body])` | a `Derived<u32>` (or a table) holding `<target>`'s length (`body`: without its 8-byte chunk header) |
+//! | `placed` | the field is read where its `offset` points (bounded by its `size` if one names it) and written after the enclosing `region`'s inline part; `Option`: absent at offset 0; `Vec` with a table of offsets: one element per entry until an entry is 0; `Vec` with `count`: one run at one offset |
+//! | `kept` | the field of type `Kept` that records what a file said that a fresh layout would not give (see `format_core::kept`) |
+//! | `read_calc = <expr>` | *read*: a value computed from earlier fields, nothing on disk, nothing written |
+//! | `read_with = f` / `read_with = f(a, b)` | *read*: a hand-written reader `f(&mut Reader, a, b) -> Result<T>` (without a call, the field's `args`) |
+//! | `write_with = g` / `write_with = g(a, b)` | *write*: a hand-written writer `g(&T, &mut Writer, a, b) -> Result<()>` |
+//! | `write_assert(<expr>, "message")` | *write*: an invariant over every field, checked before anything is written |
 //! | `sets_version` | on a `u8`/`u16`/`u32` field: after reading or writing it, its value becomes the context's version |
 //! | `skip` | not on disk (`Default` on read) |
 //!
+//! A `<target>` is a field of the struct (`levels`), an element of a list
+//! field by its tag (`chunks["MCVT"]`, `chunks["MCNK"][n]`), or an element of
+//! the enclosing list (`parent["MCIN"]`, `parent["MCNK"][index]`: the list's
+//! owner installs its elements with `Reader::with_siblings` and patches them
+//! with `Writer::with_siblings`). On write, offsets and sizes are derived from
+//! where their targets land: reserved first, patched once the targets are
+//! written. With a `kept` field, what a file wrote differently is written back
+//! while the data still gives what it gave (see `format_core::kept`).
+//!
 //! In expressions, earlier fields are in scope by name (integers, floats and
-//! `bool` by value, other types by reference), as are the container's arguments
-//! and, from the context, `version` and `format_flags`. Reading and writing see
-//! exactly the same names: a field is visible to the fields after it (a `calc`
-//! expression, evaluated on write only, sees every field). Conditions on enum
-//! variants see only `version` and `format_flags`.
+//! `bool` by value, other types by reference), as are the container's arguments,
+//! `start` (where the value begins) and, from the context, `version` and
+//! `format_flags`. Reading and writing see exactly the same names: a field is
+//! visible to the fields after it (a `calc` expression, evaluated on write only,
+//! sees every field; offsets and sizes are not known to expressions on write).
+//! Conditions on enum variants see only `version`, `format_flags` and arguments.
 //!
 //! # Variant attributes (enums)
 //!
@@ -49,9 +73,12 @@
 //! consumed, then `Type`), `chunk = "SEQS"` (tag and size consumed, `Type` reads the
 //! bounded body), no attribute (`Type` has its own `chunk`/`magic` tag), or
 //! `unknown` (the fallback: `Unknown(UnknownChunk)` in a chunk list, `Unknown(UnknownTail)`
-//! for sub-chunks inside a sized object); `if = <expr>` gates a
-//! variant on the version. An enum of values has unit variants with discriminants
-//! and an optional `#[format(unknown)] Other(u32)` that keeps unknown values.
+//! for sub-chunks inside a sized object); `if = <expr>` gates a variant on the
+//! version. Such an enum gets a `tag()` method (the `FourCC` of the variant it
+//! holds). An enum whose variants have `when = <expr>` reads the first variant
+//! whose condition holds (a vertex format stored elsewhere, passed in `args`).
+//! An enum of values has unit variants with discriminants and an optional
+//! `#[format(unknown)] Other(u32)` that keeps unknown values.
 //!
 //! [`Decode`]: https://docs.rs/format-core/latest/format_core/trait.Decode.html
 //! [`Encode`]: https://docs.rs/format-core/latest/format_core/trait.Encode.html
@@ -64,13 +91,16 @@
 #![allow(clippy::large_enum_variant)]
 
 mod attr;
+mod check;
 mod common;
 mod ctxt;
 mod de;
 mod extras;
 mod layout;
 mod model;
+mod names;
 mod ser;
+mod symbol;
 
 use proc_macro::TokenStream;
 use quote::quote;
@@ -89,6 +119,9 @@ pub fn derive_codec(input: TokenStream) -> TokenStream {
 fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let cx = ctxt::Ctxt::default();
     let cont = model::Container::from_ast(&cx, input);
+    if let Some(cont) = &cont {
+        check::check(&cx, cont);
+    }
     cx.check()?;
     let Some(cont) = cont else {
         return Ok(proc_macro2::TokenStream::new());

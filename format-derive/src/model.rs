@@ -1,8 +1,9 @@
-//! The checked internal model: what each field and variant means on disk.
-//! Every misuse of an attribute is reported here, spanned at the attribute,
-//! before any code is generated.
+//! The internal model: what each field and variant means on disk, built from
+//! the parsed attributes. Building is permissive (where keys conflict, one is
+//! picked); [`check`](crate::check) then reports every misuse, spanned at the
+//! offending attribute, before any code is generated.
 
-mod enums;
+pub mod enums;
 
 use proc_macro2::Span;
 use quote::format_ident;
@@ -10,8 +11,9 @@ use syn::{
     Data, DeriveInput, Expr, Fields, GenericArgument, Generics, Ident, Member, PathArguments, Type,
 };
 
-use crate::attr::{self, ArgDecl, At, CountSpec, TagLit};
+use crate::attr::{self, ArgDecl, Assert, At, CountSpec, FieldAttrs, TagLit, TargetSpec};
 use crate::ctxt::Ctxt;
+use crate::names::Runtime;
 
 pub struct Container<'a> {
     pub ident: &'a Ident,
@@ -19,9 +21,18 @@ pub struct Container<'a> {
     pub magic: Option<TagLit>,
     pub chunk: Option<TagLit>,
     pub inclusive: bool,
+    /// `#[format(region)]`: parts placed by offset inside it are laid out, and
+    /// the bytes between them kept, by this value.
+    pub region: Option<Span>,
     pub args: Vec<ArgDecl>,
     pub bound: Option<Vec<syn::WherePredicate>>,
+    pub rt: Runtime,
     pub body: Body<'a>,
+    /// The container attributes as parsed, for the checks.
+    pub attrs: attr::ContainerAttrs,
+    /// Each enum variant as written, for the checks.
+    pub variants: Vec<enums::VariantInfo>,
+    pub input: &'a DeriveInput,
 }
 
 pub enum Body<'a> {
@@ -31,6 +42,8 @@ pub enum Body<'a> {
     Plain(Vec<(Member, &'a Type, String)>),
     /// An enum dispatched on a peeked tag.
     TagEnum(Vec<TagVariant<'a>>),
+    /// An enum whose variant is the first whose `when` holds.
+    CondEnum(Vec<CondVariant<'a>>),
     /// A `#[repr(int)]` enum of values, with an optional fallback for unknown values.
     ValueEnum {
         repr: Ident,
@@ -47,20 +60,86 @@ pub struct Field<'a> {
     pub ty: &'a Type,
     pub doc: String,
     pub kind: FieldKind<'a>,
+    /// Where the field is, for errors about it as a whole.
+    pub span: Span,
+    /// The keys given, with their spans, for the checks.
+    pub keys: Vec<(&'static str, Span)>,
+    /// A key failed to parse (already reported): nothing more to check.
+    pub broken: bool,
+}
+
+impl Field<'_> {
+    /// The span of `key` on this field, or the field's.
+    pub fn key_span(&self, key: &str) -> Span {
+        self.keys
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or(self.span, |(_, s)| *s)
+    }
 }
 
 pub enum FieldKind<'a> {
     /// Not on disk: `Default` on read, nothing written.
     Skip,
-    /// A `Derived<T>` field: `T` on disk, computed by `expr` on write.
-    Calc { expr: Expr, disk_ty: &'a Type },
+    /// The `Kept` record of what the file said that a fresh layout would not give.
+    Kept,
+    /// Computed on read from earlier fields; nothing on disk, nothing written.
+    ReadCalc(Expr),
+    /// A `Derived<T>` field: `T` on disk, its value derived on write.
+    Derived(Box<DerivedField<'a>>),
     /// Stored data.
     Data(Box<DataField<'a>>),
+}
+
+pub struct DerivedField<'a> {
+    /// The on-disk type (`u32`, or `[u32; N]` for a table of offsets).
+    pub disk_ty: &'a Type,
+    /// `N` for a `[T; N]` table.
+    pub array: Option<usize>,
+    /// On disk only if this holds (`if = ...`).
+    pub cond: Option<Expr>,
+    pub source: Source,
+    /// The first kept slot (declaration order; a table takes `N`).
+    pub slot: u16,
+}
+
+pub enum Source {
+    /// `calc = expr`.
+    Calc(Expr),
+    /// `offset(of = ..., from = ...)`.
+    Offset { of: Target, from: Expr },
+    /// `size(of = ..., [body])`.
+    Size { of: Target, body: bool },
+}
+
+impl Source {
+    pub fn target(&self) -> Option<&Target> {
+        match self {
+            Source::Calc(_) => None,
+            Source::Offset { of, .. } | Source::Size { of, .. } => Some(of),
+        }
+    }
+}
+
+pub enum Target {
+    /// A field of this struct: placed at the offset, or (if not `placed`)
+    /// wherever it lands in sequence.
+    Field { ident: Ident, placed: bool },
+    /// The first (or `nth`) element of list field `list` with `tag`.
+    Tagged {
+        list: Ident,
+        tag: TagLit,
+        nth: Option<Expr>,
+    },
+    /// The first (or `nth`) element of the enclosing list with `tag`.
+    Parent { tag: TagLit, nth: Option<Expr> },
 }
 
 pub struct DataField<'a> {
     /// Present only if this holds (the field is an `Option`).
     pub cond: Option<Expr>,
+    /// On read, present only if this also holds (may look at `reader`).
+    pub read_cond: Option<Expr>,
     /// Present only if the next tag is `tag` (the field is an `Option`).
     pub optional: bool,
     /// A tag written before the value.
@@ -70,13 +149,42 @@ pub struct DataField<'a> {
     pub sets_version: bool,
     /// The type inside the `Option`, if the field is one.
     pub value_ty: &'a Type,
+    /// Hand-written reading, replacing the declared layout on read.
+    pub read_with: Option<Expr>,
+    /// Hand-written writing, replacing the declared layout on write.
+    pub write_with: Option<Expr>,
+    /// Checked before writing.
+    pub asserts: Vec<Assert>,
+    /// Read at the offset that names it, written after the inline part.
+    pub placed: bool,
+    /// An offset names elements of this list: their anchors are recorded.
+    pub anchored: bool,
+    /// An offset names this field as a whole: where it lands is recorded.
+    pub marked: bool,
+}
+
+impl DataField<'_> {
+    /// True if the field's element arguments use `index`.
+    pub fn indexed(&self) -> bool {
+        self.args.as_ref().is_some_and(|args| {
+            args.iter()
+                .any(|e| mentions(&quote::ToTokens::to_token_stream(e), crate::symbol::INDEX))
+        })
+    }
+}
+
+/// True if `tokens` contain the identifier `name`.
+pub fn mentions(tokens: &proc_macro2::TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
 }
 
 pub enum ValueSpec<'a> {
     /// One `Decode` value.
     Single,
-    /// Hand-written read and write functions.
-    Custom { read: Expr, write: Expr },
     /// A `Vec` whose length is found as `len` says (`span`: the length attribute).
     Vec {
         elem: &'a Type,
@@ -91,6 +199,9 @@ pub enum Len {
     Expr(Expr),
     UntilEnd,
     Tagged,
+    /// A placed `Vec` with a table of offsets: one element per entry until an
+    /// entry is 0.
+    Table,
 }
 
 pub struct TagVariant<'a> {
@@ -111,6 +222,14 @@ pub enum Dispatch {
     Inner,
     /// Anything else: the inner type reads from the tag on.
     Unknown,
+}
+
+pub struct CondVariant<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    pub when: Expr,
+    pub args: Option<Vec<Expr>>,
+    pub doc: String,
 }
 
 pub struct ValueVariant<'a> {
@@ -138,8 +257,26 @@ pub fn generic_arg<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
 }
 
 /// True if `ty` is the plain path `name`.
-fn is_named(ty: &Type, name: &str) -> bool {
+pub fn is_named(ty: &Type, name: &str) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident(name))
+}
+
+/// True if the last segment of `ty`'s path is `name` (`Kept`, `format_core::Kept`).
+pub fn ends_with(ty: &Type, name: &str) -> bool {
+    matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == name))
+}
+
+/// `N` of `[T; N]` with a literal `N`.
+pub fn array_len(ty: &Type) -> Option<usize> {
+    let Type::Array(a) = ty else { return None };
+    let Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(n),
+        ..
+    }) = &a.len
+    else {
+        return None;
+    };
+    n.base10_parse().ok()
 }
 
 /// True for scalar types that expressions see by value (others by reference).
@@ -153,12 +290,12 @@ pub fn is_scalar(ty: &Type) -> bool {
 
 impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Container<'a>> {
-        let attrs = attr::container(cx, &input.attrs);
-        let body = match &input.data {
+        let mut attrs = attr::container(cx, &input.attrs);
+        let (body, variants) = match &input.data {
             Data::Struct(data) if attrs.plain.is_some() => {
-                Body::Plain(plain_fields(cx, input, &attrs, &data.fields))
+                (Body::Plain(plain_fields(&data.fields)), Vec::new())
             }
-            Data::Struct(data) => Body::Struct(struct_fields(cx, &data.fields)),
+            Data::Struct(data) => (Body::Struct(struct_fields(cx, &data.fields)), Vec::new()),
             Data::Enum(data) => enums::enum_body(cx, input, &attrs, data),
             Data::Union(u) => {
                 cx.error_at(
@@ -168,24 +305,20 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
-        if let (Some(repr), false) = (&attrs.repr, matches!(body, Body::ValueEnum { .. })) {
-            cx.error_at(repr.span, "`repr` only applies to enums of values");
-        }
-        if let (Some(magic), Some(_)) = (&attrs.magic, &attrs.chunk) {
-            cx.error_at(
-                magic.span,
-                "`magic` and `chunk` both put a tag first; use one of them",
-            );
-        }
         Some(Container {
             ident: &input.ident,
             generics: &input.generics,
-            magic: attrs.magic.map(|m| m.value),
-            chunk: attrs.chunk.map(|c| c.value),
+            magic: attrs.magic.as_ref().map(|m| m.value),
+            chunk: attrs.chunk.as_ref().map(|c| c.value),
             inclusive: attrs.inclusive_size.is_some(),
-            args: attrs.args.map(|a| a.value).unwrap_or_default(),
-            bound: attrs.bound.map(|b| b.value),
+            region: attrs.region.as_ref().map(|r| r.span),
+            args: attrs.args.take_decls(),
+            bound: attrs.bound.as_ref().map(|b| b.value.clone()),
+            rt: Runtime::find(attrs.krate.as_ref().map(|k| &k.value)),
             body,
+            attrs,
+            variants,
+            input,
         })
     }
 
@@ -193,55 +326,51 @@ impl<'a> Container<'a> {
     pub fn leading_tag(&self) -> Option<TagLit> {
         self.magic.or(self.chunk)
     }
+
+    /// True if the value is framed (magic, chunk header or inclusive size):
+    /// its placed parts stay inside the frame.
+    pub fn framed(&self) -> bool {
+        self.magic.is_some() || self.chunk.is_some() || self.inclusive
+    }
+
+    /// The struct's fields (empty for other bodies).
+    pub fn fields(&self) -> &[Field<'a>] {
+        match &self.body {
+            Body::Struct(fields) => fields,
+            _ => &[],
+        }
+    }
+
+    /// The `#[format(kept)]` field, if any.
+    pub fn kept_field(&self) -> Option<&Field<'a>> {
+        self.fields()
+            .iter()
+            .find(|f| matches!(f.kind, FieldKind::Kept))
+    }
+
+    /// True if a field is placed by offset.
+    pub fn has_placed(&self) -> bool {
+        self.fields()
+            .iter()
+            .any(|f| matches!(&f.kind, FieldKind::Data(d) if d.placed))
+    }
 }
 
-fn plain_fields<'a>(
-    cx: &Ctxt,
-    input: &'a DeriveInput,
-    attrs: &attr::ContainerAttrs,
-    fields: &'a Fields,
-) -> Vec<(Member, &'a Type, String)> {
-    let plain_span = attrs
-        .plain
-        .as_ref()
-        .map_or_else(Span::call_site, |p| p.span);
-    let framing = [
-        attrs.magic.as_ref().map(|a| (a.span, "magic")),
-        attrs.chunk.as_ref().map(|a| (a.span, "chunk")),
-        attrs
-            .inclusive_size
-            .as_ref()
-            .map(|a| (a.span, "inclusive_size")),
-        attrs.args.as_ref().map(|a| (a.span, "args")),
-        attrs.bound.as_ref().map(|a| (a.span, "bound")),
-    ];
-    for (span, key) in framing.into_iter().flatten() {
-        cx.error_at(
-            span,
-            format!(
-                "`{key}` cannot be combined with `plain`: a plain struct is exactly its fields"
-            ),
-        );
+trait TakeDecls {
+    fn take_decls(&mut self) -> Vec<ArgDecl>;
+}
+
+impl TakeDecls for Option<At<Vec<ArgDecl>>> {
+    fn take_decls(&mut self) -> Vec<ArgDecl> {
+        self.take().map(|a| a.value).unwrap_or_default()
     }
-    if !attr::has_repr_c(&input.attrs) {
-        cx.error_at(
-            plain_span,
-            "a `plain` struct needs `#[repr(C)]` so that its memory layout is its field order",
-        );
-    }
-    if !input.generics.params.is_empty() {
-        cx.error_spanned(&input.generics, "a `plain` struct cannot be generic");
-    }
+}
+
+fn plain_fields(fields: &Fields) -> Vec<(Member, &Type, String)> {
     fields
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            if f.attrs.iter().any(|a| a.path().is_ident("format")) {
-                cx.error_spanned(
-                    f.attrs.iter().find(|a| a.path().is_ident("format")),
-                    "fields of a `plain` struct take no format attributes: each is read as it is",
-                );
-            }
             let member = f
                 .ident
                 .clone()
@@ -252,7 +381,7 @@ fn plain_fields<'a>(
 }
 
 fn struct_fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
-    let out: Vec<Field<'a>> = fields
+    let mut out: Vec<Field<'a>> = fields
         .iter()
         .enumerate()
         .map(|(i, f)| {
@@ -269,152 +398,149 @@ fn struct_fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
                 ),
             };
             let attrs = attr::field(cx, &f.attrs);
-            let kind = field_kind(cx, f, attrs);
+            let keys = attrs.present();
+            let broken = attrs.broken;
+            let span = f
+                .ident
+                .as_ref()
+                .map_or_else(|| syn::spanned::Spanned::span(&f.ty), Ident::span);
             Field {
                 member,
                 name,
                 local,
                 ty: &f.ty,
                 doc: attr::doc_summary(&f.attrs),
-                kind,
+                kind: field_kind(f, attrs),
+                span,
+                keys,
+                broken,
             }
         })
         .collect();
-    check_field_order(cx, &out);
+    link_targets(&mut out);
     out
 }
 
-/// `count = size / N` and `until_end` consume the rest of the region, so their
-/// position among the fields is constrained.
-fn check_field_order(cx: &Ctxt, fields: &[Field<'_>]) {
-    let on_disk: Vec<&Field> = fields
+/// Marks the fields offsets name (placed or recorded) and gives derived
+/// fields their kept slots.
+fn link_targets(fields: &mut [Field<'_>]) {
+    let mut named: Vec<(Ident, bool)> = Vec::new(); // (field, as a list of tagged elements)
+    let mut slot: u16 = 0;
+    for f in fields.iter_mut() {
+        if let FieldKind::Derived(d) = &mut f.kind {
+            d.slot = slot;
+            slot = slot.saturating_add(u16::try_from(d.array.unwrap_or(1)).unwrap_or(u16::MAX));
+            match d.source.target() {
+                // A table of offsets into a list read in sequence names its elements.
+                Some(Target::Field { ident, .. }) => {
+                    named.push((ident.clone(), d.array.is_some()));
+                }
+                Some(Target::Tagged { list, .. }) => named.push((list.clone(), true)),
+                _ => {}
+            }
+        }
+    }
+    let placed: Vec<Ident> = fields
         .iter()
-        .filter(|f| !matches!(f.kind, FieldKind::Skip))
+        .filter(|f| matches!(&f.kind, FieldKind::Data(d) if d.placed))
+        .map(|f| f.local.clone())
         .collect();
-    for (pos, field) in on_disk.iter().enumerate() {
-        let FieldKind::Data(data) = &field.kind else {
-            continue;
-        };
-        let ValueSpec::Vec { len, span, .. } = &data.value else {
-            continue;
-        };
-        match len {
-            Len::Stride(_) if on_disk.len() != 1 => cx.error_at(
-                *span,
-                "`count = size / N` reads the whole enclosing chunk, so it must be the only field on disk",
-            ),
-            Len::UntilEnd if pos + 1 != on_disk.len() => cx.error_at(
-                *span,
-                "`until_end` reads to the end of the enclosing region, so it must be the last field",
-            ),
-            _ => {}
+    for f in fields.iter_mut() {
+        if let FieldKind::Derived(d) = &mut f.kind
+            && let Source::Offset { of, .. } | Source::Size { of, .. } = &mut d.source
+            && let Target::Field { ident, placed: p } = of
+        {
+            *p = placed.contains(ident);
+        }
+        if let FieldKind::Data(d) = &mut f.kind {
+            for (ident, as_list) in &named {
+                if *ident == f.local && !d.placed {
+                    if *as_list {
+                        d.anchored = true;
+                    } else {
+                        d.marked = true;
+                    }
+                }
+            }
         }
     }
 }
 
-fn field_kind<'a>(cx: &Ctxt, f: &'a syn::Field, mut a: attr::FieldAttrs) -> FieldKind<'a> {
-    if a.broken {
-        // Already reported; checking what was left would only add noise.
+fn target(spec: &TargetSpec) -> Target {
+    match spec.clone() {
+        TargetSpec::Field(ident) => Target::Field {
+            ident,
+            placed: false,
+        },
+        TargetSpec::Tagged { list, tag, nth } => Target::Tagged { list, tag, nth },
+        TargetSpec::Parent { tag, nth } => Target::Parent { tag, nth },
+    }
+}
+
+fn field_kind<'a>(f: &'a syn::Field, mut a: FieldAttrs) -> FieldKind<'a> {
+    if a.broken || a.skip.is_some() {
+        // A broken field is already reported; a skipped one is not on disk.
         return FieldKind::Skip;
     }
-    // `skip` and `calc` fields are complete on their own.
-    let alone = if a.skip.is_some() {
-        Some((
-            "skip",
-            "a `skip` field is not on disk and takes no other attribute",
-        ))
-    } else if a.calc.is_some() && generic_arg(&f.ty, "Derived").is_some() {
-        Some((
-            "calc",
-            "a `calc` field is a single computed value and takes no other attribute",
-        ))
-    } else {
-        None
-    };
-    if let Some((key, message)) = alone {
-        for (_, span) in a.present().into_iter().filter(|(k, _)| *k != key) {
-            cx.error_at(span, message);
-        }
-        if key == "skip" {
-            return FieldKind::Skip;
-        }
+    if a.kept.is_some() {
+        return FieldKind::Kept;
     }
-
-    let derived = generic_arg(&f.ty, "Derived");
-    match (a.calc.take(), derived) {
-        (Some(calc), Some(disk_ty)) => {
-            return FieldKind::Calc {
-                expr: calc.value,
-                disk_ty,
-            };
-        }
-        (Some(calc), None) => {
-            cx.error_at(
-                calc.span,
-                "`calc` needs a field of type `Derived<T>` (T is the on-disk type), so the computed value is never stored",
-            );
-        }
-        (None, Some(_)) => {
-            cx.error_spanned(
-                &f.ty,
-                "a `Derived<T>` field needs `#[format(calc = ...)]` to say how it is computed on write",
-            );
-        }
-        (None, None) => {}
+    if let Some(calc) = a.read_calc.take() {
+        return FieldKind::ReadCalc(calc.value);
+    }
+    if let Some(disk_ty) = generic_arg(&f.ty, "Derived") {
+        let source = if let Some(offset) = a.offset.take() {
+            Source::Offset {
+                of: target(&offset.value.of),
+                from: offset.value.from,
+            }
+        } else if let Some(size) = a.size.take() {
+            Source::Size {
+                of: target(&size.value.of),
+                body: size.value.body,
+            }
+        } else if let Some(calc) = a.calc.take() {
+            Source::Calc(calc.value)
+        } else {
+            // Reported by the checks; a computed 0 keeps the model whole.
+            Source::Calc(syn::parse_quote!(0u8))
+        };
+        return FieldKind::Derived(Box::new(DerivedField {
+            disk_ty,
+            array: array_len(disk_ty),
+            cond: a.cond.map(|c| c.value),
+            source,
+            slot: 0,
+        }));
     }
 
     let option_inner = generic_arg(&f.ty, "Option");
-    let presence = a
-        .cond
-        .as_ref()
-        .map(|c| c.span)
-        .or(a.optional.as_ref().map(|o| o.span));
-    let value_ty = match (presence, option_inner) {
-        (Some(_), Some(inner)) => inner,
-        (Some(span), None) => {
-            cx.error_at(
-                span,
-                "`if` and `optional` make a field sometimes absent, so its type must be `Option<T>`",
-            );
-            &f.ty
-        }
-        (None, Some(_)) if a.read_with.is_none() => {
-            cx.error_spanned(
-                &f.ty,
-                "an `Option` field needs `if = <condition>` or `optional` (with `tag`) to say when it is present",
-            );
-            &f.ty
-        }
-        (None, _) => &f.ty,
+    let presence = a.cond.is_some() || a.optional.is_some() || a.read_cond.is_some();
+    let placed = a.placed.is_some();
+    let value_ty = match option_inner {
+        Some(inner) if presence || placed || a.read_with.is_some() => inner,
+        _ => &f.ty,
     };
-    if let (Some(optional), None) = (&a.optional, &a.tag) {
-        cx.error_at(
-            optional.span,
-            "`optional` decides presence by peeking a tag, so it needs `tag = \"....\"`",
-        );
-    }
-
-    if let Some(sv) = &a.sets_version
-        && !(presence.is_none() && ["u8", "u16", "u32"].iter().any(|t| is_named(&f.ty, t)))
-    {
-        cx.error_at(
-            sv.span,
-            "`sets_version` needs a `u8`, `u16` or `u32` field: its value becomes the version",
-        );
-    }
-    let value = value_spec(cx, &a, value_ty);
+    let value = value_spec(&a, value_ty, placed);
     FieldKind::Data(Box::new(DataField {
         cond: a.cond.map(|c| c.value),
+        read_cond: a.read_cond.map(|c| c.value),
         optional: a.optional.is_some(),
         tag: a.tag.map(|t| t.value),
         value,
         args: a.args.map(|x| x.value),
         sets_version: a.sets_version.is_some(),
         value_ty,
+        read_with: a.read_with.map(|x| x.value),
+        write_with: a.write_with.map(|x| x.value),
+        asserts: a.write_asserts.into_iter().map(|x| x.value).collect(),
+        placed,
+        anchored: false,
+        marked: false,
     }))
 }
 
-fn value_spec<'a>(cx: &Ctxt, a: &attr::FieldAttrs, value_ty: &'a Type) -> ValueSpec<'a> {
+fn value_spec<'a>(a: &FieldAttrs, value_ty: &'a Type, placed: bool) -> ValueSpec<'a> {
     let mut lens: Vec<(Span, Len)> = Vec::new();
     if let Some(At { span, value }) = &a.count {
         let len = match value {
@@ -430,53 +556,13 @@ fn value_spec<'a>(cx: &Ctxt, a: &attr::FieldAttrs, value_ty: &'a Type) -> ValueS
     if let Some(x) = &a.tagged {
         lens.push((x.span, Len::Tagged));
     }
-    for (span, _) in lens.iter().skip(1) {
-        cx.error_at(
-            *span,
-            "a `Vec` field takes one of `count`, `until_end` and `tagged`",
-        );
-    }
-
-    match (&a.read_with, &a.write_with) {
-        (Some(read), Some(write)) => {
-            if let Some((span, _)) = lens.first() {
-                cx.error_at(
-                    *span,
-                    "`read_with`/`write_with` read the whole value; a length attribute does not apply",
-                );
-            }
-            return ValueSpec::Custom {
-                read: read.value.clone(),
-                write: write.value.clone(),
-            };
-        }
-        (Some(one), None) | (None, Some(one)) => {
-            cx.error_at(
-                one.span,
-                "`read_with` and `write_with` come together: the derive generates both directions",
-            );
-            return ValueSpec::Single;
-        }
-        (None, None) => {}
-    }
-
-    let elem = generic_arg(value_ty, "Vec");
-    match (lens.into_iter().next(), elem) {
-        (Some((span, len)), Some(elem)) => ValueSpec::Vec { elem, len, span },
-        (Some((span, _)), None) => {
-            cx.error_at(
-                span,
-                "`count`, `until_end` and `tagged` give the length of a `Vec<T>`; this field is not a Vec",
-            );
-            ValueSpec::Single
-        }
-        (None, Some(_)) => {
-            cx.error_spanned(
-                value_ty,
-                "a `Vec` field needs its length: `count = u32` (a prefix), `count = <expr>`, `count = size / N`, `until_end` or `tagged`",
-            );
-            ValueSpec::Single
-        }
-        (None, None) => ValueSpec::Single,
+    match (generic_arg(value_ty, "Vec"), lens.into_iter().next()) {
+        (Some(elem), Some((span, len))) => ValueSpec::Vec { elem, len, span },
+        (Some(elem), None) if placed => ValueSpec::Vec {
+            elem,
+            len: Len::Table,
+            span: a.placed.as_ref().map_or_else(Span::call_site, |p| p.span),
+        },
+        _ => ValueSpec::Single,
     }
 }

@@ -21,6 +21,16 @@
     warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+/// The runtime the definitions are built on ([`format_core`]): the reader,
+/// the writer, errors with offsets and paths, and the building blocks
+/// (`FourCC`, `FixedStr`, `Derived`, `Kept`, ...), re-exported so that a crate
+/// depending on `formats` alone can define chunks of its own.
+pub use format_core as core;
+/// `#[derive(Codec)]`: a reader and a writer from one annotated definition
+/// (the attributes are documented in `format_derive`). In a crate that depends
+/// on `formats` only, the generated code names the runtime `formats::core`.
+pub use format_core::Codec;
+
 pub mod adt;
 pub mod chunks;
 pub mod mdl;

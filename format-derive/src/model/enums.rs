@@ -1,168 +1,149 @@
-//! Enums: tag-dispatched variants and enums of values.
+//! Enums: tag-dispatched variants, variants chosen by a condition, and enums of values.
 
+use proc_macro2::Span;
 use quote::format_ident;
-use syn::{DeriveInput, Fields};
+use syn::{DeriveInput, Fields, Ident, Type};
 
-use super::{Body, Dispatch, TagVariant, ValueVariant};
-use crate::attr::{self, At};
+use super::{Body, CondVariant, Dispatch, TagVariant, ValueVariant};
+use crate::attr::{self, VariantAttrs};
 use crate::ctxt::Ctxt;
+use crate::symbol;
+
+/// What the checks need to know about each variant as written.
+pub struct VariantInfo {
+    pub ident: Ident,
+    pub span: Span,
+    /// The variant's fields are `(Type)`, a unit, or something else.
+    pub shape: Shape,
+    pub keys: Vec<(&'static str, Span)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Unit,
+    One,
+    Other,
+}
+
+impl VariantInfo {
+    pub fn key_span(&self, key: &str) -> Option<Span> {
+        self.keys.iter().find(|(k, _)| *k == key).map(|(_, s)| *s)
+    }
+}
+
+fn keys(a: &VariantAttrs) -> Vec<(&'static str, Span)> {
+    use symbol::*;
+    [
+        (TAG, a.tag.as_ref().map(|x| x.span)),
+        (CHUNK, a.chunk.as_ref().map(|x| x.span)),
+        (UNKNOWN, a.unknown.as_ref().map(|x| x.span)),
+        (IF, a.cond.as_ref().map(|x| x.span)),
+        (WHEN, a.when.as_ref().map(|x| x.span)),
+        (ARGS, a.args.as_ref().map(|x| x.span)),
+    ]
+    .into_iter()
+    .filter_map(|(k, s)| Some((k, s?)))
+    .collect()
+}
+
+fn single_type(fields: &Fields) -> Option<&Type> {
+    match fields {
+        Fields::Unnamed(f) if f.unnamed.len() == 1 => f.unnamed.first().map(|f| &f.ty),
+        _ => None,
+    }
+}
 
 pub(super) fn enum_body<'a>(
     cx: &Ctxt,
     input: &'a DeriveInput,
     attrs: &attr::ContainerAttrs,
     data: &'a syn::DataEnum,
-) -> Body<'a> {
-    if let Some(plain) = &attrs.plain {
-        cx.error_at(plain.span, "`plain` applies to structs only");
-    }
-    // Unit variants only make sense as values; tag-dispatched variants hold data.
-    if data
+) -> (Body<'a>, Vec<VariantInfo>) {
+    let parsed: Vec<(&'a syn::Variant, VariantAttrs)> = data
+        .variants
+        .iter()
+        .map(|v| (v, attr::variant(cx, &v.attrs)))
+        .collect();
+    let info = parsed
+        .iter()
+        .map(|(v, a)| VariantInfo {
+            ident: v.ident.clone(),
+            span: v.ident.span(),
+            shape: match &v.fields {
+                Fields::Unit => Shape::Unit,
+                f if single_type(f).is_some() => Shape::One,
+                _ => Shape::Other,
+            },
+            keys: keys(a),
+        })
+        .collect();
+    // Unit variants only make sense as values; `when` picks a variant by a
+    // condition; otherwise variants are dispatched on a tag.
+    let body = if data
         .variants
         .iter()
         .any(|v| matches!(v.fields, Fields::Unit))
     {
-        return value_enum(cx, input, attrs, data);
-    }
-
-    let mut variants = Vec::new();
-    let mut seen: Vec<([u8; 4], bool)> = Vec::new();
-    let mut unknown_seen = false;
-    for v in &data.variants {
-        let a = attr::variant(cx, &v.attrs);
-        if a.broken {
-            continue;
-        }
-        let ty = match &v.fields {
-            Fields::Unnamed(f) if f.unnamed.len() == 1 => f.unnamed.first().map(|f| &f.ty),
-            _ => None,
-        };
-        let Some(ty) = ty else {
-            cx.error_spanned(
-                &v.ident,
-                "a variant of a tag-dispatched enum holds exactly one value: `Name(Type)`",
-            );
-            continue;
-        };
-        let dispatch = match (a.tag, a.chunk, &a.unknown) {
-            (Some(t), None, None) => Dispatch::Tag(t.value),
-            (None, Some(c), None) => Dispatch::Chunk(c.value),
-            (None, None, Some(_)) => Dispatch::Unknown,
-            (None, None, None) => Dispatch::Inner,
-            (t, c, u) => {
-                let spans = [
-                    t.map(|x| x.span),
-                    c.map(|x| x.span),
-                    u.as_ref().map(|x| x.span),
-                ];
-                for span in spans.into_iter().flatten().skip(1) {
-                    cx.error_at(span, "a variant takes one of `tag`, `chunk` and `unknown`");
-                }
-                continue;
-            }
-        };
-        if let Dispatch::Unknown = dispatch {
-            if unknown_seen {
-                cx.error_spanned(&v.ident, "only one variant can be the `unknown` fallback");
-            }
-            unknown_seen = true;
-            if let Some(cond) = &a.cond {
-                cx.error_at(
-                    cond.span,
-                    "the `unknown` fallback takes anything; it cannot have `if`",
-                );
-            }
-        }
-        if let Dispatch::Tag(t) | Dispatch::Chunk(t) = &dispatch {
-            let conditional = a.cond.is_some();
-            if seen
-                .iter()
-                .any(|(b, c)| *b == t.bytes && !*c && !conditional)
-            {
-                cx.error_at(
-                    t.span,
-                    format!("tag \"{}\" is already used by another variant (give one of them `if = ...`)", t.display()),
-                );
-            }
-            seen.push((t.bytes, conditional));
-        }
-        variants.push(TagVariant {
-            ident: &v.ident,
-            ty,
-            dispatch,
-            cond: a.cond.map(|c| c.value),
-            args: a.args.map(|x| x.value),
-            doc: attr::doc_summary(&v.attrs),
-        });
-    }
-    if data.variants.is_empty() {
-        cx.error_spanned(&input.ident, "an enum needs at least one variant to read");
-    }
-    Body::TagEnum(variants)
+        value_enum(input, attrs, parsed)
+    } else if parsed.iter().any(|(_, a)| a.when.is_some()) {
+        Body::CondEnum(
+            parsed
+                .into_iter()
+                .filter(|(_, a)| !a.broken)
+                .filter_map(|(v, a)| {
+                    Some(CondVariant {
+                        ident: &v.ident,
+                        ty: single_type(&v.fields)?,
+                        when: a.when?.value,
+                        args: a.args.map(|x| x.value),
+                        doc: attr::doc_summary(&v.attrs),
+                    })
+                })
+                .collect(),
+        )
+    } else {
+        Body::TagEnum(
+            parsed
+                .into_iter()
+                .filter(|(_, a)| !a.broken)
+                .filter_map(|(v, a)| {
+                    let dispatch = match (a.tag, a.chunk, a.unknown) {
+                        (Some(t), _, _) => Dispatch::Tag(t.value),
+                        (None, Some(c), _) => Dispatch::Chunk(c.value),
+                        (None, None, Some(_)) => Dispatch::Unknown,
+                        (None, None, None) => Dispatch::Inner,
+                    };
+                    Some(TagVariant {
+                        ident: &v.ident,
+                        ty: single_type(&v.fields)?,
+                        dispatch,
+                        cond: a.cond.map(|c| c.value),
+                        args: a.args.map(|x| x.value),
+                        doc: attr::doc_summary(&v.attrs),
+                    })
+                })
+                .collect(),
+        )
+    };
+    (body, info)
 }
 
 fn value_enum<'a>(
-    cx: &Ctxt,
     input: &'a DeriveInput,
     attrs: &attr::ContainerAttrs,
-    data: &'a syn::DataEnum,
+    parsed: Vec<(&'a syn::Variant, VariantAttrs)>,
 ) -> Body<'a> {
-    let repr = match (attr::repr_int(&input.attrs), &attrs.repr) {
-        (Some(r), _) => r,
-        (None, Some(At { value: r, span })) => {
-            if !attr::REPR_INTEGERS.iter().any(|t| r == t) {
-                cx.error_at(
-                    *span,
-                    "`repr` is the on-disk integer type: one of u8, u16, u32, u64, i8, i16, i32, i64",
-                );
-            }
-            r.clone()
-        }
-        (None, None) => {
-            cx.error_spanned(
-                &input.ident,
-                "an enum of values needs its on-disk integer type: `#[repr(u32)]` (or `#[format(repr = u32)]`)",
-            );
-            format_ident!("u32")
-        }
-    };
-    let mut variants = Vec::new();
-    let mut unknown_seen = false;
-    for v in &data.variants {
-        let a = attr::variant(cx, &v.attrs);
-        let spans = [
-            a.tag.as_ref().map(|x| x.span),
-            a.chunk.as_ref().map(|x| x.span),
-            a.cond.as_ref().map(|x| x.span),
-            a.args.as_ref().map(|x| x.span),
-        ];
-        for span in spans.into_iter().flatten() {
-            cx.error_at(span, "variants of an enum of values take only `unknown`");
-        }
-        let unknown = a.unknown.is_some();
-        match (&v.fields, unknown) {
-            (Fields::Unit, false) => {}
-            (Fields::Unnamed(f), true) if f.unnamed.len() == 1 => {
-                if unknown_seen {
-                    cx.error_spanned(&v.ident, "only one variant can be the `unknown` fallback");
-                }
-                unknown_seen = true;
-            }
-            (_, true) => cx.error_spanned(
-                &v.ident,
-                format!(
-                    "the `unknown` variant keeps the raw value: `{}({repr})`",
-                    v.ident
-                ),
-            ),
-            (_, false) => cx.error_spanned(&v.ident, "variants of an enum of values hold no data"),
-        }
-        variants.push(ValueVariant {
+    let repr = attr::repr_int(&input.attrs)
+        .or_else(|| attrs.repr.as_ref().map(|r| r.value.clone()))
+        .unwrap_or_else(|| format_ident!("u32"));
+    let variants = parsed
+        .into_iter()
+        .map(|(v, a)| ValueVariant {
             ident: &v.ident,
             discriminant: v.discriminant.as_ref().map(|(_, e)| e),
-            unknown,
+            unknown: a.unknown.is_some(),
             doc: attr::doc_summary(&v.attrs),
-        });
-    }
+        })
+        .collect();
     Body::ValueEnum { repr, variants }
 }

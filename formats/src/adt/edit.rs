@@ -124,14 +124,14 @@ impl Adt {
     /// The index of the first chunk with `tag`, inserting `make()` where a
     /// monolithic tile has it if there is none.
     fn ensure(&mut self, tag: [u8; 4], make: impl FnOnce() -> AdtChunk) -> usize {
-        if let Some(i) = self.chunks.iter().position(|c| c.tag() == tag) {
+        if let Some(i) = self.chunks.iter().position(|c| c.tag().bytes() == tag) {
             return i;
         }
         let mine = rank(tag).unwrap_or(ORDER.len());
         let at = self
             .chunks
             .iter()
-            .position(|c| rank(c.tag()).is_some_and(|r| r > mine))
+            .position(|c| rank(c.tag().bytes()).is_some_and(|r| r > mine))
             .unwrap_or(self.chunks.len());
         self.chunks.insert(at, make());
         at

@@ -162,7 +162,7 @@ where
             contexts.push((i, *w.ctx()));
         }
         chunk.encode(&mut w, ()).map_err(|e| e.at_index(i))?;
-        placement.tags.push(FourCC::new(chunk.tag()));
+        placement.tags.push(chunk.tag());
         placement.starts.push(start);
         placement.lens.push(w.pos() - start);
     }

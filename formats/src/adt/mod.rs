@@ -202,19 +202,10 @@ pub enum AdtChunk<M = Mcnk> {
     Unknown(UnknownChunk),
 }
 
-/// `tag()` and `retype()` over every variant but `Mcnk` and `Unknown`.
+/// `retype()` over every variant but `Mcnk` and `Unknown`.
 macro_rules! chunk_variants {
-    ($($variant:ident => $tag:literal,)*) => {
+    ($($variant:ident,)*) => {
         impl<M> AdtChunk<M> {
-            /// The chunk's tag (spec order).
-            pub fn tag(&self) -> [u8; 4] {
-                match self {
-                    $(AdtChunk::$variant(_) => *$tag,)*
-                    AdtChunk::Mcnk(_) => *b"MCNK",
-                    AdtChunk::Unknown(c) => c.tag.bytes(),
-                }
-            }
-
             /// The same chunk in a list with another MCNK type; an MCNK is
             /// handed back as `Err`.
             pub fn retype<N>(self) -> Result<AdtChunk<N>, M> {
@@ -229,42 +220,42 @@ macro_rules! chunk_variants {
 }
 
 chunk_variants! {
-    Mver => b"MVER",
-    Mhdr => b"MHDR",
-    Mcin => b"MCIN",
-    Mtex => b"MTEX",
-    Mmdx => b"MMDX",
-    Mmid => b"MMID",
-    Mwmo => b"MWMO",
-    Mwid => b"MWID",
-    Mddf => b"MDDF",
-    Modf => b"MODF",
-    Mh2o => b"MH2O",
-    Mfbo => b"MFBO",
-    Mtxf => b"MTXF",
-    Mtxp => b"MTXP",
-    Mamp => b"MAMP",
-    Mbmh => b"MBMH",
-    Mbbb => b"MBBB",
-    Mbnv => b"MBNV",
-    Mbmi => b"MBMI",
-    Mbmb => b"MBMB",
-    Mlhd => b"MLHD",
-    Mlvh => b"MLVH",
-    Mlvi => b"MLVI",
-    Mlll => b"MLLL",
-    Mlnd => b"MLND",
-    Mlsi => b"MLSI",
-    Mlld => b"MLLD",
-    Mlln => b"MLLN",
-    Mllv => b"MLLV",
-    Mlli => b"MLLI",
-    Mlmd => b"MLMD",
-    Mlmx => b"MLMX",
-    Mldd => b"MLDD",
-    Mldx => b"MLDX",
-    Mldl => b"MLDL",
-    Mlfd => b"MLFD",
+    Mver,
+    Mhdr,
+    Mcin,
+    Mtex,
+    Mmdx,
+    Mmid,
+    Mwmo,
+    Mwid,
+    Mddf,
+    Modf,
+    Mh2o,
+    Mfbo,
+    Mtxf,
+    Mtxp,
+    Mamp,
+    Mbmh,
+    Mbbb,
+    Mbnv,
+    Mbmi,
+    Mbmb,
+    Mlhd,
+    Mlvh,
+    Mlvi,
+    Mlll,
+    Mlnd,
+    Mlsi,
+    Mlld,
+    Mlln,
+    Mllv,
+    Mlli,
+    Mlmd,
+    Mlmx,
+    Mldd,
+    Mldx,
+    Mldl,
+    Mlfd,
 }
 
 /// A monolithic ADT tile, or a Cataclysm+ root file: every chunk in file order.

@@ -18,7 +18,7 @@
 //! which is rebuilt (its kept values, such as Noggit's short sizes, do not
 //! survive the split).
 
-use format_core::{Error, Result};
+use format_core::{Error, FourCC, Result};
 
 use super::header::{Mcin, McinEntry, Mver};
 use super::mcnk::{EntryRefs, McnkBody, McnkChunk, Mcrf};
@@ -69,8 +69,8 @@ pub enum Part {
 
 impl Part {
     /// Where a top-level chunk lives (MVER: everywhere, reported as root).
-    pub fn of_chunk(tag: [u8; 4]) -> Part {
-        match &tag {
+    pub fn of_chunk(tag: FourCC) -> Part {
+        match &tag.bytes() {
             b"MTEX" | b"MTXF" | b"MTXP" | b"MAMP" => Part::Tex,
             b"MMDX" | b"MMID" | b"MWMO" | b"MWID" | b"MDDF" | b"MODF" => Part::Obj,
             b"MLMD" | b"MLMX" | b"MLDD" | b"MLDX" | b"MLDL" | b"MLFD" => Part::Obj1,
@@ -81,8 +81,8 @@ impl Part {
     }
 
     /// Where an MCNK sub-chunk lives.
-    pub fn of_sub_chunk(tag: [u8; 4]) -> Part {
-        match &tag {
+    pub fn of_sub_chunk(tag: FourCC) -> Part {
+        match &tag.bytes() {
             b"MCLY" | b"MCSH" | b"MCAL" | b"MCMT" => Part::Tex,
             b"MCRF" | b"MCRD" | b"MCRW" => Part::Obj,
             _ => Part::Root,
@@ -173,7 +173,7 @@ impl SplitAdt {
         let others = |file: &SplitFile, keep: &dyn Fn(&[u8; 4]) -> bool| -> Vec<AdtChunk> {
             file.chunks
                 .iter()
-                .filter(|c| !matches!(c, AdtChunk::Mver(_)) && keep(&c.tag()))
+                .filter(|c| !matches!(c, AdtChunk::Mver(_)) && keep(&c.tag().bytes()))
                 .filter_map(|c| c.clone().retype().ok())
                 .collect()
         };

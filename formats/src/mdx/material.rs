@@ -1,9 +1,7 @@
 //! Materials and their layers (seed 000 `Material`, `Layer`; the Reforged
 //! changes from `shared/specs/MDX_VERSIONS.md` §2 and §3).
 
-use format_core::{
-    Codec, Encode, Error, FixedStr, FourCC, Reader, Result, Tagged, UnknownTail, Writer,
-};
+use format_core::{Codec, Encode, Error, FixedStr, Reader, Result, Tagged, UnknownTail, Writer};
 
 use super::track::Track;
 
@@ -63,21 +61,6 @@ pub enum LayerTrack {
     /// A tag the spec does not list: it and the rest of the layer, verbatim.
     #[format(unknown)]
     Unknown(UnknownTail),
-}
-
-impl LayerTrack {
-    /// The tag this track is stored under.
-    pub fn tag(&self) -> FourCC {
-        match self {
-            LayerTrack::TextureId(_) => FourCC::of("KMTF"),
-            LayerTrack::Alpha(_) => FourCC::of("KMTA"),
-            LayerTrack::EmissiveGain(_) => FourCC::of("KMTE"),
-            LayerTrack::FresnelColor(_) => FourCC::of("KFC3"),
-            LayerTrack::FresnelAlpha(_) => FourCC::of("KFCA"),
-            LayerTrack::FresnelTeamColor(_) => FourCC::of("KFTC"),
-            LayerTrack::Unknown(tail) => tail.tag,
-        }
-    }
 }
 
 /// `float[3] fresnelColor; float fresnelOpacity; float fresnelTeamColor` (20 bytes, version >= 1000;

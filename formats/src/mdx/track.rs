@@ -291,16 +291,6 @@ macro_rules! tracks {
             #[format(unknown)]
             Unknown(format_core::UnknownTail),
         }
-
-        impl $name {
-            /// The tag this track is stored under.
-            pub fn tag(&self) -> format_core::FourCC {
-                match self {
-                    $( $name::$variant(_) => const { format_core::FourCC::of($tag) }, )*
-                    $name::Unknown(tail) => tail.tag,
-                }
-            }
-        }
     };
 }
 pub(crate) use tracks;

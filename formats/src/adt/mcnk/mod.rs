@@ -110,28 +110,6 @@ pub enum McnkChunk {
 }
 
 impl McnkChunk {
-    /// The tag (spec order).
-    pub fn tag(&self) -> [u8; 4] {
-        match self {
-            McnkChunk::Mcvt(_) => *b"MCVT",
-            McnkChunk::Mccv(_) => *b"MCCV",
-            McnkChunk::Mclv(_) => *b"MCLV",
-            McnkChunk::Mcnr(_) => *b"MCNR",
-            McnkChunk::Mcly(_) => *b"MCLY",
-            McnkChunk::Mcrf(_) => *b"MCRF",
-            McnkChunk::Mcsh(_) => *b"MCSH",
-            McnkChunk::Mcal(_) => *b"MCAL",
-            McnkChunk::Mclq(_) => *b"MCLQ",
-            McnkChunk::Mcse(_) => *b"MCSE",
-            McnkChunk::Mcdd(_) => *b"MCDD",
-            McnkChunk::Mcmt(_) => *b"MCMT",
-            McnkChunk::Mcbb(_) => *b"MCBB",
-            McnkChunk::Mcrd(_) => *b"MCRD",
-            McnkChunk::Mcrw(_) => *b"MCRW",
-            McnkChunk::Unknown(c) => c.tag.bytes(),
-        }
-    }
-
     /// Bytes on disk, header included (a trailing MCNR padding counts, whatever
     /// the declared size says). [`Mcnk`]'s writer checks every sub-chunk lands
     /// where this says.

@@ -170,7 +170,7 @@ pub(super) fn write(
             ));
         }
         offset += chunk.disk_len();
-        let tag = FourCC::new(chunk.tag());
+        let tag = chunk.tag();
         let written = match chunk {
             McnkChunk::Mcnr(m) if m.declared_size.is_some() => {
                 declared(w, tag, m.declared_size, |w| m.encode(w, ()))

@@ -1,0 +1,245 @@
+//! What a file said that a fresh layout of the same data would not give, kept
+//! so that an unedited value writes back byte for byte.
+//!
+//! Offsets, sizes and counts are derived on write from where things really
+//! are (`#[format(offset(...))]`, `#[format(size(...))]`, `#[format(calc = ...)]`).
+//! Real files do not always agree with their own layout: an MCIN size 8 bytes
+//! short, an `ofsShadow` pointing at another sub-chunk, mipmap levels with a gap
+//! before them or overlapping the palette. A struct with a `#[format(kept)]`
+//! field records, while it is read, only what differs:
+//!
+//! - **values** ([`KeptValue`]): when one of a struct's derived fields holds
+//!   a value on disk that its data does not give, every derived value of the
+//!   struct is recorded with what the data gave. They are written back as read
+//!   *as long as the data still gives what it gave when read*, all of them
+//!   together: once one of them changes (a target moved, grew, appeared or went
+//!   away), every one is derived afresh. Values resolved at different times
+//!   form separate groups: those of the struct's own fields and lists (at the
+//!   struct's end), those into the enclosing list (once it is written). An
+//!   entry of a table of placed parts without a part keeps what the file had
+//!   while it stays without one.
+//! - **placement** ([`Placement`]): for a `#[format(region)]` whose parts are
+//!   placed by offset, where each part was and the bytes between them, when
+//!   that differs from laying the parts out one after the other. It is replayed
+//!   on write while it still fits the data (the same number of parts, each of
+//!   the length it had, overlapping parts agreeing on their shared bytes);
+//!   otherwise the region is laid out afresh and every offset follows.
+//!
+//! A value built in code, or read from a file whose layout is the fresh one,
+//! keeps nothing: it compares equal to itself written and read back.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+/// One derived value that a file wrote differently from what its data gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct KeptValue {
+    /// Which derived value of the struct (declaration order; an array of
+    /// offsets takes one slot per element).
+    pub slot: u16,
+    /// The value on disk.
+    pub raw: u32,
+    /// What the data gave when it was read (`None`: the target was absent).
+    pub derived: Option<u32>,
+}
+
+/// Where the parts of a region were placed, when that differs from a fresh
+/// layout (see the [module](self) docs). Positions are relative to the start
+/// of the region.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Placement {
+    /// The region's length.
+    pub len: u32,
+    /// The length of its inline part (what is read in sequence from its start).
+    pub inline_len: u32,
+    /// `(start, length)` of each placed part, in the order the parts are read
+    /// and written (each part before the parts it places itself).
+    pub targets: Vec<(u32, u32)>,
+    /// Bytes that neither the inline part nor any placed part covers, by start.
+    #[cfg_attr(feature = "serde", serde(with = "gap_bytes"))]
+    pub gaps: Vec<(u32, Vec<u8>)>,
+}
+
+/// What a file said that a fresh layout would not give; see the [module](self) docs.
+///
+/// ```
+/// use format_core::Kept;
+///
+/// let mut kept = Kept::new();
+/// // Read: the file says 428 where its data gives 436; slot 1 agrees.
+/// kept.capture(0, 428, Some(436));
+/// kept.capture(1, 20, Some(20));
+/// kept.settle();
+/// assert_eq!(kept.values().len(), 2);
+/// // Written back as read while the data still gives what it gave...
+/// assert!(kept.unchanged(&[(0, Some(436)), (1, Some(20))]));
+/// assert_eq!(kept.raw(0), Some(428));
+/// // ...and derived, all of them, once one changes.
+/// assert!(!kept.unchanged(&[(0, Some(436)), (1, Some(24))]));
+///
+/// // A struct whose values all agree keeps nothing.
+/// let mut agree = Kept::new();
+/// agree.capture(0, 436, Some(436));
+/// agree.settle();
+/// assert!(agree.is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Kept {
+    values: Vec<KeptValue>,
+    placement: Option<Box<Placement>>,
+}
+
+impl Kept {
+    /// Nothing kept: every derived value is written as the data gives it.
+    pub const fn new() -> Self {
+        Kept {
+            values: Vec::new(),
+            placement: None,
+        }
+    }
+
+    /// True when nothing is kept (the file's layout is the fresh one).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.placement.is_none()
+    }
+
+    /// Records `raw`, read for `slot`, with `derived`, what the data gives
+    /// (`None` for an absent target, whose fresh value is 0). A reader
+    /// captures every derived value of a struct, then [`settle`](Self::settle)s.
+    /// Capturing slots in increasing order only appends.
+    pub fn capture(&mut self, slot: u16, raw: u32, derived: Option<u32>) {
+        let value = KeptValue { slot, raw, derived };
+        match self.values.last() {
+            Some(last) if last.slot >= slot => {
+                match self.values.binary_search_by_key(&slot, |v| v.slot) {
+                    Ok(i) => {
+                        if let Some(v) = self.values.get_mut(i) {
+                            *v = value;
+                        }
+                    }
+                    Err(i) => self.values.insert(i, value),
+                }
+            }
+            _ => self.values.push(value),
+        }
+    }
+
+    /// After capturing: if every value agrees with its data, forgets them all
+    /// (the struct's layout is the fresh one).
+    pub fn settle(&mut self) {
+        if self.values.iter().all(|v| v.raw == v.derived.unwrap_or(0)) {
+            self.values.clear();
+        }
+    }
+
+    /// True if the values kept for these slots (what the data gives now) all
+    /// still derive to what they did when read: then they are written as
+    /// read ([`raw`](Self::raw)). False when nothing is kept.
+    pub fn unchanged(&self, now: &[(u16, Option<u32>)]) -> bool {
+        !self.values.is_empty()
+            && now
+                .iter()
+                .all(|(slot, derived)| self.get(*slot).is_none_or(|k| k.derived == *derived))
+    }
+
+    /// The value read for `slot`, if kept.
+    #[inline]
+    pub fn raw(&self, slot: u16) -> Option<u32> {
+        self.get(slot).map(|k| k.raw)
+    }
+
+    /// The value to write for `slot` where the data now gives `derived`,
+    /// taken alone: the value read if the data still gives what it gave then,
+    /// else `derived` (0 for an absent target). For entries of a placed table
+    /// without a part.
+    #[inline]
+    pub fn resolve(&self, slot: u16, derived: Option<u32>) -> u32 {
+        match self.get(slot) {
+            Some(kept) if kept.derived == derived => kept.raw,
+            _ => derived.unwrap_or(0),
+        }
+    }
+
+    /// The kept entry of `slot`, if any.
+    pub fn get(&self, slot: u16) -> Option<KeptValue> {
+        let i = self.values.binary_search_by_key(&slot, |v| v.slot).ok()?;
+        self.values.get(i).copied()
+    }
+
+    /// Every kept value, by slot.
+    pub fn values(&self) -> &[KeptValue] {
+        &self.values
+    }
+
+    /// The kept placement of a region's parts, if the file's differs from a fresh one.
+    pub fn placement(&self) -> Option<&Placement> {
+        self.placement.as_deref()
+    }
+
+    /// Sets (or, with `None`, forgets) the kept placement.
+    pub fn set_placement(&mut self, placement: Option<Placement>) {
+        self.placement = placement.map(Box::new);
+    }
+
+    /// Forgets everything: the next write lays the value out afresh, with
+    /// every offset, size and count derived from the data.
+    pub fn clear(&mut self) {
+        self.values.clear();
+        self.placement = None;
+    }
+}
+
+#[cfg(feature = "serde")]
+mod gap_bytes {
+    //! Gap bytes as hex strings in human-readable formats.
+    use alloc::vec::Vec;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Gap(u32, #[serde(with = "crate::serde_bytes")] Vec<u8>);
+
+    pub fn serialize<S: Serializer>(gaps: &[(u32, Vec<u8>)], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(gaps.iter().map(|(at, bytes)| Gap(*at, bytes.clone())))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(u32, Vec<u8>)>, D::Error> {
+        let gaps = Vec::<Gap>::deserialize(d)?;
+        Ok(gaps.into_iter().map(|Gap(at, bytes)| (at, bytes)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capture_then_resolve_gives_back_what_was_read() {
+        for (raw, derived) in [(5, Some(5)), (5, Some(13)), (0, None), (8, None)] {
+            let mut kept = Kept::new();
+            kept.capture(3, raw, derived);
+            assert_eq!(kept.resolve(3, derived), raw, "{raw} {derived:?}");
+        }
+    }
+
+    #[test]
+    fn a_changed_value_derives_the_whole_group() {
+        let mut kept = Kept::new();
+        kept.capture(0, 8, None); // `sizeLiquid` 8 without liquid
+        kept.capture(1, 100, Some(100));
+        kept.capture(2, 7, Some(7));
+        kept.settle();
+        assert!(kept.unchanged(&[(0, None), (1, Some(100))]));
+        assert!(!kept.unchanged(&[(0, None), (1, Some(104))]));
+        assert_eq!(kept.resolve(0, Some(812)), 812);
+        // Captured out of order, kept in slot order.
+        let mut shuffled = Kept::new();
+        shuffled.capture(2, 1, None);
+        shuffled.capture(0, 1, None);
+        assert_eq!(shuffled.values().first().map(|v| v.slot), Some(0));
+        kept.clear();
+        assert!(kept.is_empty());
+    }
+}

@@ -1,0 +1,178 @@
+//! Reading what offsets point at: anchors of the lists being read, the
+//! enclosing list's anchors, and parts placed by offset inside a region.
+
+use alloc::format;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use crate::anchor::Anchor;
+use crate::kept::Placement;
+use crate::reader::ReadRegion;
+use crate::{Error, FourCC, Reader, Result};
+
+fn u32_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl<'a> Reader<'a> {
+    /// Records that an element of a list being read starts at `start` and is
+    /// `len` bytes long, for the offsets that point into the list. The derive
+    /// does this for the lists it reads; a hand-written list reader
+    /// (`read_with`) whose list an offset names must do it for each element.
+    #[inline]
+    pub fn push_anchor(&mut self, tag: FourCC, start: usize, len: usize) {
+        self.anchors.push(Anchor { tag, start, len });
+    }
+
+    /// How many anchors are recorded: the mark a list's own anchors start at.
+    #[inline]
+    pub fn anchor_mark(&self) -> usize {
+        self.anchors.len()
+    }
+
+    /// The anchors recorded from `mark` to `end`.
+    #[inline]
+    pub fn anchors(&self, mark: usize, end: usize) -> &[Anchor] {
+        self.anchors.get(mark..end).unwrap_or_default()
+    }
+
+    /// Forgets the anchors recorded from `mark` on (a struct does so once its
+    /// offsets are resolved).
+    #[inline]
+    pub fn truncate_anchors(&mut self, mark: usize) {
+        self.anchors.truncate(mark);
+    }
+
+    /// Runs `body` with `siblings` as the elements of the enclosing list, the
+    /// anchors `parent[...]` offsets resolve against (the list's owner walks
+    /// the list's headers first, with [`anchor::scan_chunks`](crate::anchor::scan_chunks)).
+    pub fn with_siblings<T>(
+        &mut self,
+        siblings: Vec<Anchor>,
+        body: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        let outer = self.siblings.replace(Arc::from(siblings));
+        let result = body(self);
+        self.siblings = outer;
+        result
+    }
+
+    /// The elements of the enclosing list (empty outside [`with_siblings`](Self::with_siblings)).
+    #[inline]
+    pub fn siblings(&self) -> &[Anchor] {
+        self.siblings.as_deref().unwrap_or_default()
+    }
+
+    /// Starts a region whose parts are placed by offset: it spans from here to
+    /// the end of the current bounded region. Returns the region's id for
+    /// [`end_region`](Self::end_region).
+    pub fn begin_region(&mut self) -> usize {
+        self.regions.push(ReadRegion {
+            start: self.pos(),
+            end: self.end(),
+            targets: Vec::new(),
+        });
+        self.regions.len() - 1
+    }
+
+    /// Reads a part placed at `base + offset` (absolute), of exactly `len`
+    /// bytes if given (it must consume them), else bounded by the enclosing
+    /// region (or the current one). The reader's position is restored after.
+    /// Inside a region the part is recorded, so that the region can tell
+    /// whether its layout is the fresh one.
+    pub fn placed<T>(
+        &mut self,
+        base: usize,
+        offset: u32,
+        len: Option<u32>,
+        body: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        let (low, high) = match self.regions.last() {
+            Some(region) => (region.start, region.end),
+            None => (0, self.end()),
+        };
+        let at = base.saturating_add(offset as usize);
+        let fits = at >= low && at <= high && len.is_none_or(|len| (len as usize) <= high - at);
+        if !fits {
+            let what = match len {
+                Some(len) => format!("{len} bytes at offset {offset}"),
+                None => format!("offset {offset}"),
+            };
+            return Err(Error::invalid(
+                self.pos(),
+                format!(
+                    "{what} from {base:#x} points at {at:#x}, outside the {low:#x}..{high:#x} it must lie in"
+                ),
+            ));
+        }
+        let id = self.regions.last_mut().map(|region| {
+            region.targets.push((at, 0));
+            region.targets.len() - 1
+        });
+        let (pos, end) = (self.pos(), self.end());
+        self.set_bounds(at, high);
+        let result = match len {
+            Some(len) => self.with_limit(u64::from(len), body),
+            None => body(self),
+        };
+        let consumed = self.pos() - at;
+        self.set_bounds(pos, end);
+        if let (Some(id), Some(region)) = (id, self.regions.last_mut())
+            && let Some(target) = region.targets.get_mut(id)
+        {
+            target.1 = consumed;
+        }
+        result
+    }
+
+    /// Ends region `id` (the innermost): everything up to the region's end is
+    /// consumed, and unless its parts lie one after the other right after
+    /// the inline part (a fresh layout), the layout read is returned to be
+    /// kept, with the bytes no part covers.
+    pub fn end_region(&mut self, id: usize) -> Result<Option<Placement>> {
+        if self.regions.len() != id + 1 {
+            return Err(Error::inconsistent(
+                self.pos(),
+                "a region ended while an inner one was still open",
+            ));
+        }
+        let Some(region) = self.regions.pop() else {
+            return Err(Error::inconsistent(self.pos(), "no region to end"));
+        };
+        let inline_end = self.pos();
+        let (start, end) = (region.start, region.end);
+        self.set_bounds(end, self.end());
+        let mut expected = inline_end;
+        let fresh = region.targets.iter().all(|&(at, len)| {
+            let ok = at == expected;
+            expected = at + len;
+            ok
+        }) && expected == end;
+        if fresh {
+            return Ok(None);
+        }
+        let mut covered: Vec<(usize, usize)> = Vec::with_capacity(region.targets.len() + 1);
+        covered.push((start, inline_end));
+        covered.extend(region.targets.iter().map(|&(at, len)| (at, at + len)));
+        covered.sort_unstable();
+        let mut gaps = Vec::new();
+        let mut cursor = start;
+        for (from, to) in covered.into_iter().chain([(end, end)]) {
+            if from > cursor {
+                let bytes = self.input().get(cursor..from).unwrap_or_default();
+                gaps.push((u32_of(cursor - start), bytes.to_vec()));
+            }
+            cursor = cursor.max(to);
+        }
+        Ok(Some(Placement {
+            len: u32_of(end - start),
+            inline_len: u32_of(inline_end - start),
+            targets: region
+                .targets
+                .iter()
+                .map(|&(at, len)| (u32_of(at - start), u32_of(len)))
+                .collect(),
+            gaps,
+        }))
+    }
+}

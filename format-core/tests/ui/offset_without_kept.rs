@@ -1,0 +1,10 @@
+use format_core::{Codec, Derived};
+
+#[derive(Codec)]
+struct Header {
+    #[format(offset(of = body, from = 0))]
+    ofs_body: Derived<u32>,
+    body: u32,
+}
+
+fn main() {}

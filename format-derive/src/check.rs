@@ -1,0 +1,543 @@
+//! The checks, in their own pass over the model: every misuse of an
+//! attribute is reported, spanned at the attribute, all at once.
+
+use proc_macro2::Span;
+use syn::Data;
+
+use crate::attr::REPR_INTEGERS;
+use crate::ctxt::Ctxt;
+use crate::model::enums::{Shape, VariantInfo};
+use crate::model::{
+    Body, Container, DataField, Dispatch, Field, FieldKind, Len, Source, Target, ValueSpec,
+    array_len, ends_with, generic_arg, is_named,
+};
+use crate::symbol::*;
+
+pub fn check(cx: &Ctxt, cont: &Container) {
+    container(cx, cont);
+    match &cont.body {
+        Body::Struct(fields) => {
+            for f in fields {
+                field(cx, f);
+            }
+            offsets(cx, cont, fields);
+            order(cx, fields);
+        }
+        Body::Plain(_) => plain(cx, cont),
+        Body::TagEnum(_) => tag_enum(cx, cont),
+        Body::CondEnum(_) => cond_enum(cx, cont),
+        Body::ValueEnum { repr, .. } => value_enum(cx, cont, repr),
+    }
+}
+
+fn container(cx: &Ctxt, cont: &Container) {
+    let a = &cont.attrs;
+    if let (Some(repr), false) = (&a.repr, matches!(cont.body, Body::ValueEnum { .. })) {
+        cx.error_at(repr.span, "`repr` only applies to enums of values");
+    }
+    if let (Some(magic), Some(_)) = (&a.magic, &a.chunk) {
+        cx.error_at(
+            magic.span,
+            "`magic` and `chunk` both put a tag first; use one of them",
+        );
+    }
+    if let Some(region) = &a.region {
+        if !matches!(cont.body, Body::Struct(_)) {
+            cx.error_at(region.span, "`region` applies to structs with fields");
+        } else if cont.kept_field().is_none() {
+            cx.error_at(
+                region.span,
+                "a `region` keeps where a file placed its parts: it needs a `#[format(kept)]` field of type `Kept`",
+            );
+        }
+    }
+    if let (Data::Enum(_), Some(plain)) = (&cont.input.data, &a.plain) {
+        cx.error_at(plain.span, "`plain` applies to structs only");
+    }
+    if let Data::Enum(data) = &cont.input.data
+        && data.variants.is_empty()
+    {
+        cx.error_spanned(cont.ident, "an enum needs at least one variant to read");
+    }
+}
+
+fn plain(cx: &Ctxt, cont: &Container) {
+    let a = &cont.attrs;
+    let framing = [
+        a.magic.as_ref().map(|x| (x.span, MAGIC)),
+        a.chunk.as_ref().map(|x| (x.span, CHUNK)),
+        a.inclusive_size.as_ref().map(|x| (x.span, INCLUSIVE_SIZE)),
+        a.region.as_ref().map(|x| (x.span, REGION)),
+        a.args.as_ref().map(|x| (x.span, ARGS)),
+        a.bound.as_ref().map(|x| (x.span, BOUND)),
+    ];
+    for (span, key) in framing.into_iter().flatten() {
+        cx.error_at(
+            span,
+            format!(
+                "`{key}` cannot be combined with `plain`: a plain struct is exactly its fields"
+            ),
+        );
+    }
+    if !crate::attr::has_repr_c(&cont.input.attrs) {
+        let span = a.plain.as_ref().map_or_else(Span::call_site, |p| p.span);
+        cx.error_at(
+            span,
+            "a `plain` struct needs `#[repr(C)]` so that its memory layout is its field order",
+        );
+    }
+    if !cont.generics.params.is_empty() {
+        cx.error_spanned(cont.generics, "a `plain` struct cannot be generic");
+    }
+    if let Data::Struct(data) = &cont.input.data {
+        for f in &data.fields {
+            if let Some(attr) = f.attrs.iter().find(|a| a.path().is_ident("format")) {
+                cx.error_spanned(
+                    attr,
+                    "fields of a `plain` struct take no format attributes: each is read as it is",
+                );
+            }
+        }
+    }
+}
+
+/// Keys that make a field complete on its own.
+fn alone(cx: &Ctxt, f: &Field, key: &str, message: &str) {
+    for (k, span) in &f.keys {
+        if *k != key {
+            cx.error_at(*span, message);
+        }
+    }
+}
+
+fn has(f: &Field, key: &str) -> bool {
+    f.keys.iter().any(|(k, _)| *k == key)
+}
+
+fn field(cx: &Ctxt, f: &Field) {
+    if f.broken {
+        return;
+    }
+    if has(f, SKIP) {
+        return alone(
+            cx,
+            f,
+            SKIP,
+            "a `skip` field is not on disk and takes no other attribute",
+        );
+    }
+    if has(f, KEPT) {
+        alone(cx, f, KEPT, "a `kept` field takes no other attribute");
+        if !ends_with(f.ty, "Kept") {
+            cx.error_spanned(
+                f.ty,
+                "a `kept` field holds what a file said that a fresh layout would not give: its type is `Kept`",
+            );
+        }
+        return;
+    }
+    if has(f, READ_CALC) {
+        return alone(
+            cx,
+            f,
+            READ_CALC,
+            "a `read_calc` field is computed on read from earlier fields and takes no other attribute",
+        );
+    }
+    let derived = generic_arg(f.ty, "Derived");
+    let sources = [CALC, OFFSET, SIZE];
+    match derived {
+        Some(disk_ty) => {
+            let given: Vec<_> = f.keys.iter().filter(|(k, _)| sources.contains(k)).collect();
+            if given.is_empty() {
+                cx.error_spanned(
+                    f.ty,
+                    "a `Derived<T>` field needs how it is derived on write: `calc = ...`, \
+                     `offset(of = ..., from = ...)` or `size(of = ...)`",
+                );
+            }
+            for (_, span) in given.iter().skip(1) {
+                cx.error_at(
+                    *span,
+                    "a derived field takes one of `calc`, `offset` and `size`",
+                );
+            }
+            for (key, span) in &f.keys {
+                if !sources.contains(key) && *key != IF {
+                    cx.error_at(
+                        *span,
+                        "a derived field takes only `calc`, `offset` or `size`, and `if`",
+                    );
+                }
+            }
+            let is_table = array_len(disk_ty).is_some();
+            let offset_like = has(f, OFFSET) || has(f, SIZE);
+            if offset_like && !(is_named(disk_ty, "u32") || is_table) {
+                cx.error_spanned(
+                    disk_ty,
+                    "an offset or size is a `u32` on disk, or a table of them (`[u32; N]`)",
+                );
+            }
+        }
+        None => {
+            for key in sources {
+                if has(f, key) {
+                    cx.error_at(
+                        f.key_span(key),
+                        format!(
+                            "`{key}` needs a field of type `Derived<T>` (T is the on-disk type), so the derived value is never stored"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    if let FieldKind::Data(d) = &f.kind {
+        data(cx, f, d);
+    }
+}
+
+fn data(cx: &Ctxt, f: &Field, d: &DataField) {
+    let is_option = generic_arg(f.ty, "Option").is_some();
+    let presence = [IF, OPTIONAL, READ_IF]
+        .into_iter()
+        .find(|k| has(f, k))
+        .map(|k| f.key_span(k));
+    match (presence, is_option) {
+        (Some(span), false) => cx.error_at(
+            span,
+            "`if`, `read_if` and `optional` make a field sometimes absent, so its type must be `Option<T>`",
+        ),
+        (None, true) if !d.placed && d.read_with.is_none() => cx.error_spanned(
+            f.ty,
+            "an `Option` field needs `if = <condition>`, `read_if = <condition>` or `optional` (with `tag`) to say when it is present",
+        ),
+        _ => {}
+    }
+    if d.optional && d.tag.is_none() {
+        cx.error_at(
+            f.key_span(OPTIONAL),
+            "`optional` decides presence by peeking a tag, so it needs `tag = \"....\"`",
+        );
+    }
+    if d.sets_version
+        && !(presence.is_none() && ["u8", "u16", "u32"].iter().any(|t| is_named(f.ty, t)))
+    {
+        cx.error_at(
+            f.key_span(SETS_VERSION),
+            "`sets_version` needs a `u8`, `u16` or `u32` field: its value becomes the version",
+        );
+    }
+    if d.placed {
+        for key in [
+            TAG, OPTIONAL, IF, READ_IF, UNTIL_END, TAGGED, READ_WITH, WRITE_WITH,
+        ] {
+            if has(f, key) {
+                cx.error_at(
+                    f.key_span(key),
+                    format!(
+                        "a `placed` field is read where its offset points and written after the inline part; `{key}` does not apply"
+                    ),
+                );
+            }
+        }
+    }
+    let lens: Vec<&str> = [COUNT, UNTIL_END, TAGGED]
+        .into_iter()
+        .filter(|k| has(f, k))
+        .collect();
+    for key in lens.iter().skip(1) {
+        cx.error_at(
+            f.key_span(key),
+            "a `Vec` field takes one of `count`, `until_end` and `tagged`",
+        );
+    }
+    let both_hooks = d.read_with.is_some() && d.write_with.is_some();
+    if let (true, Some(key)) = (both_hooks, lens.first()) {
+        cx.error_at(
+            f.key_span(key),
+            "`read_with` and `write_with` read and write the whole value; a length attribute does not apply",
+        );
+    }
+    let is_vec = generic_arg(d.value_ty, "Vec").is_some();
+    match (lens.first(), is_vec) {
+        (Some(key), false) => cx.error_at(
+            f.key_span(key),
+            "`count`, `until_end` and `tagged` give the length of a `Vec<T>`; this field is not a Vec",
+        ),
+        (None, true) if !both_hooks && !d.placed => cx.error_spanned(
+            d.value_ty,
+            "a `Vec` field needs its length: `count = u32` (a prefix), `count = <expr>`, `count = size / N`, `until_end` or `tagged`",
+        ),
+        _ => {}
+    }
+}
+
+/// The fields that offsets and sizes name, and the `kept` field they need.
+fn offsets(cx: &Ctxt, cont: &Container, fields: &[Field]) {
+    let kepts: Vec<&Field> = fields
+        .iter()
+        .filter(|f| matches!(f.kind, FieldKind::Kept))
+        .collect();
+    for extra in kepts.iter().skip(1) {
+        cx.error_at(
+            extra.key_span(KEPT),
+            "a struct has at most one `kept` field",
+        );
+    }
+    let find = |name: &syn::Ident| fields.iter().find(|f| f.local == *name);
+    for f in fields {
+        let FieldKind::Derived(d) = &f.kind else {
+            continue;
+        };
+        let Some(target) = d.source.target() else {
+            continue;
+        };
+        let key = if matches!(d.source, Source::Offset { .. }) {
+            OFFSET
+        } else {
+            SIZE
+        };
+        let span = f.key_span(key);
+        if kepts.is_empty() {
+            cx.error_at(
+                span,
+                "offsets and sizes are derived on write and what a file wrote differently is kept: \
+                 the struct needs a `#[format(kept)]` field of type `Kept`",
+            );
+        }
+        match target {
+            Target::Field { ident, .. } | Target::Tagged { list: ident, .. } => {
+                match find(ident).map(|t| &t.kind) {
+                    Some(FieldKind::Data(t)) => {
+                        let tagged = matches!(target, Target::Tagged { .. });
+                        if tagged && (t.placed || !matches!(t.value, ValueSpec::Vec { .. })) {
+                            cx.error_at(
+                                span,
+                                format!("`{ident}[\"TAG\"]` names an element of a list read in sequence: `{ident}` must be such a `Vec`"),
+                            );
+                        }
+                        if t.placed
+                            && let ValueSpec::Vec { len, .. } = &t.value
+                        {
+                            let table = matches!(len, Len::Table);
+                            if table != d.array.is_some() {
+                                cx.error_at(
+                                    span,
+                                    "a placed `Vec` is either one element per entry of a table of offsets (`Derived<[u32; N]>`, no `count`) \
+                                     or one run of elements at one offset (`Derived<u32>` and `count = ...`)",
+                                );
+                            }
+                        }
+                        if !t.placed
+                            && d.array.is_some()
+                            && !matches!(t.value, ValueSpec::Vec { .. })
+                        {
+                            cx.error_at(
+                                span,
+                                "a table of offsets names a `Vec`, one entry per element",
+                            );
+                        }
+                    }
+                    Some(_) | None => cx.error_at(
+                        span,
+                        format!("`{ident}` is not a field read from disk in this struct"),
+                    ),
+                }
+            }
+            Target::Parent { .. } => {}
+        }
+    }
+    for f in fields {
+        let FieldKind::Data(d) = &f.kind else {
+            continue;
+        };
+        if !d.placed {
+            continue;
+        }
+        let naming = fields
+            .iter()
+            .filter(|o| {
+                matches!(&o.kind, FieldKind::Derived(x)
+                    if matches!(&x.source, Source::Offset { of: Target::Field { ident, .. }, .. } if *ident == f.local))
+            })
+            .count();
+        if naming != 1 {
+            cx.error_at(
+                f.key_span(PLACED),
+                format!(
+                    "a `placed` field is read where an offset points: exactly one `offset(of = {}, ...)` field must name it ({naming} do)",
+                    f.name
+                ),
+            );
+        }
+        if cont.kept_field().is_none() {
+            cx.error_at(
+                f.key_span(PLACED),
+                "a struct with `placed` fields needs a `#[format(kept)]` field of type `Kept`",
+            );
+        }
+    }
+}
+
+/// `count = size / N` and `until_end` consume the rest of the region, so their
+/// position among the fields read in sequence is constrained.
+fn order(cx: &Ctxt, fields: &[Field]) {
+    let in_sequence: Vec<&Field> = fields
+        .iter()
+        .filter(|f| match &f.kind {
+            FieldKind::Data(d) => !d.placed,
+            FieldKind::Derived(_) => true,
+            _ => false,
+        })
+        .collect();
+    for (pos, f) in in_sequence.iter().enumerate() {
+        let FieldKind::Data(d) = &f.kind else {
+            continue;
+        };
+        let ValueSpec::Vec { len, span, .. } = &d.value else {
+            continue;
+        };
+        match len {
+            Len::Stride(_) if in_sequence.len() != 1 => cx.error_at(
+                *span,
+                "`count = size / N` reads the whole enclosing chunk, so it must be the only field on disk",
+            ),
+            Len::UntilEnd if pos + 1 != in_sequence.len() => cx.error_at(
+                *span,
+                "`until_end` reads to the end of the enclosing region, so it must be the last field",
+            ),
+            _ => {}
+        }
+    }
+}
+
+fn variant_keys_only(cx: &Ctxt, v: &VariantInfo, allowed: &[&str], message: &str) {
+    for (key, span) in &v.keys {
+        if !allowed.contains(key) {
+            cx.error_at(*span, message);
+        }
+    }
+}
+
+fn tag_enum(cx: &Ctxt, cont: &Container) {
+    let mut seen: Vec<([u8; 4], bool)> = Vec::new();
+    let mut unknown_seen = false;
+    for v in &cont.variants {
+        if v.shape != Shape::One {
+            cx.error_at(
+                v.span,
+                "a variant of a tag-dispatched enum holds exactly one value: `Name(Type)`",
+            );
+        }
+        let framing: Vec<Span> = [TAG, CHUNK, UNKNOWN]
+            .into_iter()
+            .filter_map(|k| v.key_span(k))
+            .collect();
+        for span in framing.iter().skip(1) {
+            cx.error_at(*span, "a variant takes one of `tag`, `chunk` and `unknown`");
+        }
+        if v.key_span(UNKNOWN).is_some() {
+            if unknown_seen {
+                cx.error_at(v.span, "only one variant can be the `unknown` fallback");
+            }
+            unknown_seen = true;
+            if let Some(cond) = v.key_span(IF) {
+                cx.error_at(
+                    cond,
+                    "the `unknown` fallback takes anything; it cannot have `if`",
+                );
+            }
+        }
+    }
+    let Body::TagEnum(variants) = &cont.body else {
+        return;
+    };
+    for v in variants {
+        if let Dispatch::Tag(t) | Dispatch::Chunk(t) = &v.dispatch {
+            let conditional = v.cond.is_some();
+            if seen
+                .iter()
+                .any(|(b, c)| *b == t.bytes && !*c && !conditional)
+            {
+                cx.error_at(
+                    t.span,
+                    format!(
+                        "tag \"{}\" is already used by another variant (give one of them `if = ...`)",
+                        t.display()
+                    ),
+                );
+            }
+            seen.push((t.bytes, conditional));
+        }
+    }
+}
+
+fn cond_enum(cx: &Ctxt, cont: &Container) {
+    for v in &cont.variants {
+        if v.shape != Shape::One {
+            cx.error_at(
+                v.span,
+                "a variant chosen by `when` holds exactly one value: `Name(Type)`",
+            );
+        }
+        if v.key_span(WHEN).is_none() {
+            cx.error_at(
+                v.span,
+                "in an enum whose variants are chosen by `when`, every variant needs `when = <condition>`",
+            );
+        }
+        variant_keys_only(
+            cx,
+            v,
+            &[WHEN, ARGS],
+            "a variant chosen by `when` takes only `when` and `args`",
+        );
+    }
+}
+
+fn value_enum(cx: &Ctxt, cont: &Container, repr: &syn::Ident) {
+    let attr_repr = crate::attr::repr_int(&cont.input.attrs);
+    match (&attr_repr, &cont.attrs.repr) {
+        (Some(_), _) => {}
+        (None, Some(r)) => {
+            if !REPR_INTEGERS.iter().any(|t| r.value == t) {
+                cx.error_at(
+                    r.span,
+                    "`repr` is the on-disk integer type: one of u8, u16, u32, u64, i8, i16, i32, i64",
+                );
+            }
+        }
+        (None, None) => cx.error_spanned(
+            cont.ident,
+            "an enum of values needs its on-disk integer type: `#[repr(u32)]` (or `#[format(repr = u32)]`)",
+        ),
+    }
+    let mut unknown_seen = false;
+    for v in &cont.variants {
+        variant_keys_only(
+            cx,
+            v,
+            &[UNKNOWN],
+            "variants of an enum of values take only `unknown`",
+        );
+        let unknown = v.key_span(UNKNOWN).is_some();
+        match (v.shape, unknown) {
+            (Shape::Unit, false) => {}
+            (Shape::One, true) => {
+                if unknown_seen {
+                    cx.error_at(v.span, "only one variant can be the `unknown` fallback");
+                }
+                unknown_seen = true;
+            }
+            (_, true) => cx.error_at(
+                v.span,
+                format!(
+                    "the `unknown` variant keeps the raw value: `{}({repr})`",
+                    v.ident
+                ),
+            ),
+            (_, false) => cx.error_at(v.span, "variants of an enum of values hold no data"),
+        }
+    }
+}
