@@ -219,7 +219,10 @@ fn our_tile(bytes: &[u8]) -> Tile {
         doodads: adt.mddf().map_or(0, |m| m.doodad_defs.len()),
         wmo_placements: adt.modf().map_or(0, |m| m.map_obj_defs.len()),
         heights_checksum: adt.mcnks().fold(FNV_OFFSET, |h, m| {
-            fnv(h, m.heights().map(|v| v.height.clone()).unwrap_or_default())
+            fnv(
+                h,
+                m.heights().map(|v| v.height.to_vec()).unwrap_or_default(),
+            )
         }),
     }
 }

@@ -48,6 +48,55 @@ pub fn nth(anchors: &[Anchor], tag: FourCC, n: usize) -> Option<Anchor> {
     anchors.iter().filter(|a| a.tag == tag).nth(n).copied()
 }
 
+/// The elements of an enclosing list, indexed by tag once, so that the
+/// `parent[...]` offsets of every table in it (20,000 MHDRs in a damaged
+/// tile) are found without a scan each.
+#[derive(Debug, Clone, Default)]
+pub struct Siblings {
+    anchors: Vec<Anchor>,
+    /// Each tag with the indices of its elements, by tag.
+    by_tag: Vec<(FourCC, Vec<usize>)>,
+}
+
+impl Siblings {
+    /// Indexes `anchors` (in list order).
+    pub fn new(anchors: Vec<Anchor>) -> Siblings {
+        let mut order: Vec<usize> = (0..anchors.len()).collect();
+        order.sort_by_key(|&i| anchors.get(i).map(|a| a.tag.bytes()));
+        let mut by_tag: Vec<(FourCC, Vec<usize>)> = Vec::new();
+        for i in order {
+            let Some(tag) = anchors.get(i).map(|a| a.tag) else {
+                continue;
+            };
+            match by_tag.last_mut() {
+                Some((last, list)) if *last == tag => list.push(i),
+                _ => by_tag.push((tag, alloc::vec![i])),
+            }
+        }
+        Siblings { anchors, by_tag }
+    }
+
+    /// Every element, in list order.
+    pub fn anchors(&self) -> &[Anchor] {
+        &self.anchors
+    }
+
+    /// The `n`-th element with `tag` (from 0).
+    pub fn nth(&self, tag: FourCC, n: usize) -> Option<Anchor> {
+        let i = self
+            .by_tag
+            .binary_search_by_key(&tag.bytes(), |(t, _)| t.bytes())
+            .ok()?;
+        let index = *self.by_tag.get(i)?.1.get(n)?;
+        self.anchors.get(index).copied()
+    }
+
+    /// The first element with `tag`.
+    pub fn first(&self, tag: FourCC) -> Option<Anchor> {
+        self.nth(tag, 0)
+    }
+}
+
 /// The element at `index` of an untagged list.
 #[inline]
 pub fn at(anchors: &[Anchor], index: usize) -> Option<Anchor> {
@@ -126,6 +175,23 @@ mod tests {
             Some(24)
         );
         assert_eq!(first(&list, FourCC::new(*b"MH2O")), None);
+    }
+
+    #[test]
+    fn an_index_by_tag_agrees_with_a_scan() {
+        let list = alloc::vec![
+            anchor(b"MVER", 0),
+            anchor(b"MCNK", 8),
+            anchor(b"MHDR", 16),
+            anchor(b"MCNK", 24),
+        ];
+        let siblings = Siblings::new(list.clone());
+        for tag in [b"MVER", b"MCNK", b"MHDR", b"MCIN"] {
+            for n in 0..3 {
+                let tag = FourCC::new(*tag);
+                assert_eq!(siblings.nth(tag, n), nth(&list, tag, n));
+            }
+        }
     }
 
     #[test]

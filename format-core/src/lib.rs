@@ -63,6 +63,8 @@ mod placed_write;
 mod plain;
 mod reader;
 #[cfg(feature = "serde")]
+pub mod serde_array;
+#[cfg(feature = "serde")]
 pub mod serde_bytes;
 mod unknown;
 mod writer;

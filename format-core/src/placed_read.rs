@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use crate::anchor::Anchor;
+use crate::anchor::{Anchor, Siblings};
 use crate::kept::Placement;
 use crate::reader::ReadRegion;
 use crate::{Error, FourCC, Reader, Result};
@@ -51,16 +51,16 @@ impl<'a> Reader<'a> {
         siblings: Vec<Anchor>,
         body: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<T> {
-        let outer = self.siblings.replace(Arc::from(siblings));
+        let outer = self.siblings.replace(Arc::new(Siblings::new(siblings)));
         let result = body(self);
         self.siblings = outer;
         result
     }
 
-    /// The elements of the enclosing list (empty outside [`with_siblings`](Self::with_siblings)).
+    /// The elements of the enclosing list (none outside [`with_siblings`](Self::with_siblings)).
     #[inline]
-    pub fn siblings(&self) -> &[Anchor] {
-        self.siblings.as_deref().unwrap_or_default()
+    pub fn siblings(&self) -> Option<&Siblings> {
+        self.siblings.as_deref()
     }
 
     /// Starts a region whose parts are placed by offset: it spans from here to
@@ -71,6 +71,7 @@ impl<'a> Reader<'a> {
             start: self.pos(),
             end: self.end(),
             targets: Vec::new(),
+            starts: None,
         });
         self.regions.len() - 1
     }
@@ -123,6 +124,24 @@ impl<'a> Reader<'a> {
             target.1 = consumed;
         }
         result
+    }
+
+    /// Where the parts of the innermost region start, as `compute(input,
+    /// region end)` works them out from the region's own tables, computed once
+    /// per region (outside a region, each time). For a hook that must know
+    /// where the next part starts (data of a layout the file does not give).
+    pub fn region_starts(
+        &mut self,
+        compute: impl FnOnce(&'a [u8], usize) -> Vec<usize>,
+    ) -> Arc<[usize]> {
+        let data = self.input();
+        match self.regions.last_mut() {
+            Some(region) => region
+                .starts
+                .get_or_insert_with(|| Arc::from(compute(data, region.end)))
+                .clone(),
+            None => Arc::from(compute(data, self.end())),
+        }
     }
 
     /// Ends region `id` (the innermost): everything up to the region's end is

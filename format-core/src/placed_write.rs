@@ -15,7 +15,7 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::anchor::{self, Anchor};
+use crate::anchor::{Anchor, Siblings};
 use crate::kept::{KeptValue, Placement};
 use crate::{Error, FourCC, Result, SizeSlot, Writer};
 
@@ -33,12 +33,10 @@ pub struct SiblingTarget {
 }
 
 impl SiblingTarget {
-    /// The value the anchors give (`None`: no such element).
-    pub fn derive(&self, anchors: &[Anchor]) -> Option<u32> {
-        let found = match self.nth {
-            None => anchor::first(anchors, self.tag),
-            Some(n) => anchor::nth(anchors, self.tag, n),
-        }?;
+    /// The value the enclosing list's elements give (`None`: no such element,
+    /// or no list).
+    pub fn derive(&self, siblings: Option<&Siblings>) -> Option<u32> {
+        let found = siblings?.nth(self.tag, self.nth.unwrap_or(0))?;
         let value = match self.base {
             Some(base) => found.start.checked_sub(base)?,
             None => found.len.checked_sub(self.minus)?,
@@ -147,16 +145,32 @@ impl Writer {
         self.sibling_depth -= 1;
         written?;
         let pending = self.pending.split_off(pending_mark.min(self.pending.len()));
-        let anchors = self.anchors.get(anchor_mark..).unwrap_or_default();
-        let derived: Vec<Option<u32>> = pending.iter().map(|p| p.target.derive(anchors)).collect();
+        let siblings = Siblings::new(self.anchors.get(anchor_mark..).unwrap_or_default().to_vec());
+        let derived: Vec<Option<u32>> = pending
+            .iter()
+            .map(|p| p.target.derive(Some(&siblings)))
+            .collect();
         // A struct's values are written as read only if every one of them
-        // still derives to what it did (see `Kept`).
+        // still derives to what it did (see `Kept`): one verdict per group.
+        let mut verdicts: Vec<(usize, bool)> = pending
+            .iter()
+            .zip(&derived)
+            .map(|(p, now)| (p.group, p.kept.is_some_and(|k| k.derived == *now)))
+            .collect();
+        verdicts.sort_unstable_by_key(|(group, _)| *group);
+        verdicts.dedup_by(|next, kept| {
+            let same = next.0 == kept.0;
+            if same {
+                kept.1 &= next.1;
+            }
+            same
+        });
         let unchanged = |group: usize| {
-            pending
-                .iter()
-                .zip(&derived)
-                .filter(|(p, _)| p.group == group)
-                .all(|(p, now)| p.kept.is_some_and(|k| k.derived == *now))
+            verdicts
+                .binary_search_by_key(&group, |(g, _)| *g)
+                .ok()
+                .and_then(|i| verdicts.get(i))
+                .is_some_and(|(_, ok)| *ok)
         };
         for (p, now) in pending.iter().zip(&derived) {
             let value = match p.kept {

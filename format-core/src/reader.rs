@@ -5,7 +5,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use crate::anchor::Anchor;
+use crate::anchor::{Anchor, Siblings};
 use crate::plain::swap_slice_le;
 use crate::{Context, Diagnostic, Error, ErrorKind, Expected, FourCC, Plain, Result, SizeKind};
 
@@ -39,7 +39,7 @@ pub struct Reader<'a> {
     /// Elements of the lists being read that offsets point into (see [`crate::anchor`]).
     pub(crate) anchors: Vec<Anchor>,
     /// The elements of the enclosing list (`parent[...]` offsets).
-    pub(crate) siblings: Option<Arc<[Anchor]>>,
+    pub(crate) siblings: Option<Arc<Siblings>>,
     /// Regions whose parts are placed by offset, innermost last.
     pub(crate) regions: Vec<ReadRegion>,
 }
@@ -51,6 +51,8 @@ pub(crate) struct ReadRegion {
     pub(crate) end: usize,
     /// `(start, length)` of each placed part, in the order they were read.
     pub(crate) targets: Vec<(usize, usize)>,
+    /// What a hook worked out about the region once ([`Reader::region_starts`]).
+    pub(crate) starts: Option<Arc<[usize]>>,
 }
 
 macro_rules! read_scalar {

@@ -311,7 +311,8 @@ fn offsets(cx: &Ctxt, cont: &Container, fields: &[Field]) {
                 match find(ident).map(|t| &t.kind) {
                     Some(FieldKind::Data(t)) => {
                         let tagged = matches!(target, Target::Tagged { .. });
-                        if tagged && (t.placed || !matches!(t.value, ValueSpec::Vec { .. })) {
+                        let is_vec = generic_arg(t.value_ty, "Vec").is_some();
+                        if tagged && (t.placed || !is_vec) {
                             cx.error_at(
                                 span,
                                 format!("`{ident}[\"TAG\"]` names an element of a list read in sequence: `{ident}` must be such a `Vec`"),

@@ -387,15 +387,22 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 _ => quote!(0u64),
             };
             let size = size_of(None);
-            quote! {{
-                #base
-                let __n = #count;
-                if __n == 0 {
-                    #ok(#p::Vec::new())
-                } else {
-                    #r.placed(__base, #ofs, #size, |#r| #p::decode_vec::<#elem>(#r, __n, #args))
-                }
-            }}
+            let run = quote!(#r.placed(__base, #ofs, #size, |#r| #p::decode_vec::<#elem>(#r, __n, #args)));
+            if is_option {
+                // Present where the offset is not 0, whatever its length.
+                quote! {{
+                    #base
+                    let __n = #count;
+                    if #ofs == 0 { #ok(#none) } else { #run.map(#some) }
+                }}
+            } else {
+                // A run of no elements is not read (its offset may be anything).
+                quote! {{
+                    #base
+                    let __n = #count;
+                    if __n == 0 { #ok(#p::Vec::new()) } else { #run }
+                }}
+            }
         }
         ValueSpec::Single if is_option => {
             let size = size_of(None);
@@ -491,13 +498,15 @@ fn capture(
                 let target = fields.iter().find(|t| t.local == *ident);
                 let present = match (index, target.map(|t| (&t.kind, t.ty))) {
                     (Some(i), _) => quote!(#i < #stored.len()),
-                    (None, Some((FieldKind::Data(t), ty))) => match &t.value {
-                        ValueSpec::Vec { .. } => quote!(!#stored.is_empty()),
-                        ValueSpec::Single if generic_arg(ty, "Option").is_some() => {
+                    (None, Some((FieldKind::Data(t), ty))) => {
+                        if generic_arg(ty, "Option").is_some() {
                             quote!(#stored.is_some())
+                        } else if matches!(t.value, ValueSpec::Vec { .. }) {
+                            quote!(!#stored.is_empty())
+                        } else {
+                            quote!(true)
                         }
-                        ValueSpec::Single => quote!(true),
-                    },
+                    }
                     _ => quote!(true),
                 };
                 let raw = match index {

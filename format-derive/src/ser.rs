@@ -729,21 +729,34 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
             let size_patch = size.as_ref().map(|(s, _)| {
                 quote!(#w.patch_placed(#s, __t, __s, __len, ::core::option::Option::None)?;)
             });
-            quote! {
-                if self.#member.is_empty() {
-                    #missing
-                } else {
-                    let __t = #w.target_begin();
-                    let __s = #w.pos();
-                    let __m = #w.slot_mark();
-                    #p::encode_inline_many::<#elem>(&self.#member, #w, #args)?;
-                    #w.target_end(__t);
-                    let __len = #w.pos() - __s;
-                    let mut __ss = #core::Slots::from_mark(__m);
-                    #p::encode_placed_many::<#elem>(&self.#member, #w, #args, &mut __ss)?;
-                    #w.truncate_slots(__m);
-                    #w.patch_placed(#ofs, __t, __s, __len, ::core::option::Option::Some(__base))?;
-                    #size_patch
+            let run = quote! {{
+                let __t = #w.target_begin();
+                let __s = #w.pos();
+                let __m = #w.slot_mark();
+                #p::encode_inline_many::<#elem>(__run, #w, #args)?;
+                #w.target_end(__t);
+                let __len = #w.pos() - __s;
+                let mut __ss = #core::Slots::from_mark(__m);
+                #p::encode_placed_many::<#elem>(__run, #w, #args, &mut __ss)?;
+                #w.truncate_slots(__m);
+                #w.patch_placed(#ofs, __t, __s, __len, ::core::option::Option::Some(__base))?;
+                #size_patch
+            }};
+            if is_option {
+                quote! {
+                    match &self.#member {
+                        ::core::option::Option::Some(__run) => #run,
+                        ::core::option::Option::None => { #missing }
+                    }
+                }
+            } else {
+                quote! {
+                    if self.#member.is_empty() {
+                        #missing
+                    } else {
+                        let __run = &self.#member;
+                        #run
+                    }
                 }
             }
         }

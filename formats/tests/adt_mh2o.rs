@@ -5,7 +5,7 @@ mod common;
 
 use common::corpus_root;
 use formats::adt::Adt;
-use formats::adt::mh2o::LiquidVertexData;
+use formats::adt::mh2o::{Depth, HeightDepth, LiquidVertexData};
 
 #[test]
 fn mh2o_typed_view_agrees_with_the_raw_bytes() {
@@ -53,10 +53,10 @@ fn mh2o_typed_view_agrees_with_the_raw_bytes() {
                 match (&inst.vertex_data, vertex) {
                     (None, 0) => {}
                     (
-                        Some(LiquidVertexData::HeightDepth {
+                        Some(LiquidVertexData::HeightDepth(HeightDepth {
                             heightmap,
                             depthmap,
-                        }),
+                        })),
                         v,
                     ) => {
                         assert_eq!((heightmap.len(), depthmap.len()), (n, n));
@@ -66,7 +66,7 @@ fn mh2o_typed_view_agrees_with_the_raw_bytes() {
                         );
                         assert_eq!(depthmap[..], data[base + v + 4 * n..base + v + 5 * n]);
                     }
-                    (Some(LiquidVertexData::Depth { depthmap }), v) => {
+                    (Some(LiquidVertexData::Depth(Depth { depthmap })), v) => {
                         assert_eq!(depthmap[..], data[base + v..base + v + n]);
                     }
                     other => panic!("{name} chunk {c}: unexpected vertex data {other:?}"),

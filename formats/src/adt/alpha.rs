@@ -293,7 +293,7 @@ impl Mcsh {
     /// A 64x64 shadow map with no shadow.
     pub fn empty() -> Mcsh {
         Mcsh {
-            shadow_map: vec![0; MAP_SIZE],
+            shadow_map: [0; MAP_SIZE],
         }
     }
 
@@ -319,18 +319,17 @@ impl Mcsh {
             .collect()
     }
 
-    /// A map from rows of bits.
+    /// A map from rows of bits (rows past the 64th are ignored, missing ones
+    /// have no shadow).
     pub fn from_bits(rows: &[[bool; MAP_SIZE]]) -> Mcsh {
-        Mcsh {
-            shadow_map: rows
+        let mut map = Mcsh::empty();
+        for (slot, row) in map.shadow_map.iter_mut().zip(rows) {
+            *slot = row
                 .iter()
-                .map(|row| {
-                    row.iter()
-                        .enumerate()
-                        .fold(0u64, |acc, (x, &b)| acc | (u64::from(b) << x))
-                })
-                .collect(),
+                .enumerate()
+                .fold(0u64, |acc, (x, &b)| acc | (u64::from(b) << x));
         }
+        map
     }
 }
 

@@ -3,12 +3,13 @@
 
 use format_core::{Error, Result};
 
+use super::chunk::AdtChunk;
 use super::header::{Mcin, Mfbo, Mhdr};
 use super::mcnk::{Mcnk, McnkChunk};
 use super::mh2o::Mh2o;
 use super::names::{FileNames, NameOffsets};
 use super::placement::{Mddf, Modf, SMDoodadDef};
-use super::{Adt, AdtChunk};
+use super::tile::Adt;
 
 /// The order monolithic tiles write their leading chunks in; a chunk an edit
 /// adds goes before the first chunk that comes after it here.
@@ -98,8 +99,8 @@ impl Adt {
         for chunk in &mut self.chunks {
             match chunk {
                 AdtChunk::Mhdr(m) => m.kept.clear(),
-                AdtChunk::Mcin(m) => m.kept.clear(),
-                AdtChunk::Mh2o(m) => m.layout = None,
+                AdtChunk::Mcin(m) => m.entries.iter_mut().for_each(|e| e.kept.clear()),
+                AdtChunk::Mh2o(m) => m.recompute_offsets(),
                 AdtChunk::Mcnk(m) => m.kept.clear(),
                 _ => {}
             }

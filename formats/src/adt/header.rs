@@ -1,13 +1,12 @@
 //! `MVER`, `MHDR` and `MCIN`: the version and the two tables the client
 //! navigates a tile by, and `MFBO`, the flight bounds.
 //!
-//! The offsets in `MHDR` and the entries of `MCIN` point at other chunks of the
-//! file; they are `Derived` here (computed by [`Adt::to_bytes`](super::Adt::to_bytes)
-//! from where the chunks really are) and never stored.
+//! `MHDR` and `MCIN` point at other chunks of the file. Their offsets and
+//! sizes are declared (`offset(of = parent["MCIN"], ...)`): derived on write
+//! from where the chunks land, and what a file wrote differently (Noggit's
+//! MCIN sizes, 8 bytes short) kept while the chunks stay where they were.
 
-use format_core::{Codec, Derived, Reader, Result, Writer};
-
-use super::kept::Kept;
+use format_core::{Codec, Derived, Kept};
 
 /// `MVER { uint32_t version; }` (18 for every ADT and map WDT, 20 for Legion `_lgt.wdt`).
 #[derive(Codec, Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,87 +17,17 @@ pub struct Mver {
     pub version: u32,
 }
 
-/// The fields of `MHDR` that point at chunks, in the order the spec lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum MhdrField {
-    /// `MCIN* mcin`
-    Mcin,
-    /// `MTEX* mtex`
-    Mtex,
-    /// `MMDX* mmdx`
-    Mmdx,
-    /// `MMID* mmid`
-    Mmid,
-    /// `MWMO* mwmo`
-    Mwmo,
-    /// `MWID* mwid`
-    Mwid,
-    /// `MDDF* mddf`
-    Mddf,
-    /// `MODF* modf`
-    Modf,
-    /// `MFBO* mfbo`
-    Mfbo,
-    /// `MH2O* mh2o`
-    Mh2o,
-    /// `MTXF* mtxf`
-    Mtxf,
+/// `MHDR` flags.
+pub mod mhdr_flags {
+    /// `mhdr_MFBO`: contains a MFBO chunk.
+    pub const MFBO: u32 = 1;
+    /// `mhdr_northrend`: is set for some northrend ones.
+    pub const NORTHREND: u32 = 2;
 }
 
-impl MhdrField {
-    /// Every field, in on-disk order.
-    pub const ALL: [MhdrField; 11] = [
-        MhdrField::Mcin,
-        MhdrField::Mtex,
-        MhdrField::Mmdx,
-        MhdrField::Mmid,
-        MhdrField::Mwmo,
-        MhdrField::Mwid,
-        MhdrField::Mddf,
-        MhdrField::Modf,
-        MhdrField::Mfbo,
-        MhdrField::Mh2o,
-        MhdrField::Mtxf,
-    ];
-
-    /// The tag of the chunk the field points at.
-    pub fn tag(self) -> [u8; 4] {
-        match self {
-            MhdrField::Mcin => *b"MCIN",
-            MhdrField::Mtex => *b"MTEX",
-            MhdrField::Mmdx => *b"MMDX",
-            MhdrField::Mmid => *b"MMID",
-            MhdrField::Mwmo => *b"MWMO",
-            MhdrField::Mwid => *b"MWID",
-            MhdrField::Mddf => *b"MDDF",
-            MhdrField::Modf => *b"MODF",
-            MhdrField::Mfbo => *b"MFBO",
-            MhdrField::Mh2o => *b"MH2O",
-            MhdrField::Mtxf => *b"MTXF",
-        }
-    }
-}
-
-/// The values the `MHDR` offsets are written with, in [`MhdrField::ALL`] order:
-/// each chunk's offset from the start of the `MHDR` data, 0 where it is absent
-/// (kept values applied). Computed by [`Adt::to_bytes`](super::Adt::to_bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct MhdrOffsets(pub [u32; 11]);
-
-impl MhdrOffsets {
-    /// The value of one field.
-    pub fn get(&self, field: MhdrField) -> u32 {
-        let index = MhdrField::ALL
-            .iter()
-            .position(|f| *f == field)
-            .unwrap_or_default();
-        self.0.get(index).copied().unwrap_or_default()
-    }
-}
-
-/// `SMMapHeader`: flags, and offsets relative to `&MHDR.data` of the chunks the
-/// client parses the tile by. Cata+ root files keep only `mh2o` (and `mfbo`).
+/// `MHDR`: flags, and offsets relative to `&MHDR.data` of the chunks the
+/// client parses the tile by (0 where the chunk is absent). Cata+ root files
+/// keep only `mh2o` (and `mfbo`).
 ///
 /// ```text
 /// struct SMMapHeader {
@@ -108,44 +37,43 @@ impl MhdrOffsets {
 ///   uint8_t mamp_value; uint8_t padding[3]; uint32_t unused[3];
 /// } mhdr;
 /// ```
-#[derive(Codec, Debug, Clone, PartialEq)]
+#[derive(Codec, Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[format(args(offsets: MhdrOffsets))]
-pub struct Mhdr {
-    /// 1: `mhdr_MFBO` (contains a MFBO chunk), 2: `mhdr_northrend` (set for some northrend ones)
+pub struct SMMapHeader {
+    /// [`mhdr_flags`]
     pub flags: u32,
     /// Cata+: obviously gone. probably all offsets gone, except mh2o (which remains in root file).
-    #[format(calc = offsets.get(MhdrField::Mcin))]
+    #[format(offset(of = parent["MCIN"], from = start))]
     pub mcin: Derived<u32>,
-    /// `MTEX*`
-    #[format(calc = offsets.get(MhdrField::Mtex))]
+    /// `MTEX* mtex`
+    #[format(offset(of = parent["MTEX"], from = start))]
     pub mtex: Derived<u32>,
-    /// `MMDX*`
-    #[format(calc = offsets.get(MhdrField::Mmdx))]
+    /// `MMDX* mmdx`
+    #[format(offset(of = parent["MMDX"], from = start))]
     pub mmdx: Derived<u32>,
-    /// `MMID*`
-    #[format(calc = offsets.get(MhdrField::Mmid))]
+    /// `MMID* mmid`
+    #[format(offset(of = parent["MMID"], from = start))]
     pub mmid: Derived<u32>,
-    /// `MWMO*`
-    #[format(calc = offsets.get(MhdrField::Mwmo))]
+    /// `MWMO* mwmo`
+    #[format(offset(of = parent["MWMO"], from = start))]
     pub mwmo: Derived<u32>,
-    /// `MWID*`
-    #[format(calc = offsets.get(MhdrField::Mwid))]
+    /// `MWID* mwid`
+    #[format(offset(of = parent["MWID"], from = start))]
     pub mwid: Derived<u32>,
-    /// `MDDF*`
-    #[format(calc = offsets.get(MhdrField::Mddf))]
+    /// `MDDF* mddf`
+    #[format(offset(of = parent["MDDF"], from = start))]
     pub mddf: Derived<u32>,
-    /// `MODF*`
-    #[format(calc = offsets.get(MhdrField::Modf))]
+    /// `MODF* modf`
+    #[format(offset(of = parent["MODF"], from = start))]
     pub modf: Derived<u32>,
     /// this is only set if flags & mhdr_MFBO.
-    #[format(calc = offsets.get(MhdrField::Mfbo))]
+    #[format(offset(of = parent["MFBO"], from = start))]
     pub mfbo: Derived<u32>,
-    /// `MH2O*`
-    #[format(calc = offsets.get(MhdrField::Mh2o))]
+    /// `MH2O* mh2o`
+    #[format(offset(of = parent["MH2O"], from = start))]
     pub mh2o: Derived<u32>,
-    /// `MTXF*`
-    #[format(calc = offsets.get(MhdrField::Mtxf))]
+    /// `MTXF* mtxf`
+    #[format(offset(of = parent["MTXF"], from = start))]
     pub mtxf: Derived<u32>,
     /// Cata+, explicit MAMP chunk overrides data
     pub mamp_value: u8,
@@ -153,65 +81,15 @@ pub struct Mhdr {
     pub padding: [u8; 3],
     /// `uint32_t unused[3]`
     pub unused: [u32; 3],
-    /// Offsets this file wrote differently from its layout (see [`kept`](super::kept)).
-    #[format(skip)]
-    pub kept: Kept<MhdrField>,
+    /// Offsets this file wrote differently from where its chunks are.
+    #[format(kept)]
+    pub kept: Kept,
 }
 
-impl Default for Mhdr {
-    fn default() -> Self {
-        Mhdr {
-            flags: 0,
-            mcin: Derived::new(),
-            mtex: Derived::new(),
-            mmdx: Derived::new(),
-            mmid: Derived::new(),
-            mwmo: Derived::new(),
-            mwid: Derived::new(),
-            mddf: Derived::new(),
-            modf: Derived::new(),
-            mfbo: Derived::new(),
-            mh2o: Derived::new(),
-            mtxf: Derived::new(),
-            mamp_value: 0,
-            padding: [0; 3],
-            unused: [0; 3],
-            kept: Kept::new(),
-        }
-    }
-}
+/// The `MHDR` chunk: [`SMMapHeader`].
+pub type Mhdr = SMMapHeader;
 
-/// An `MCIN` entry's derived field: which entry, and whether the offset or
-/// the size (ordered by entry first).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct McinField {
-    /// The entry's index.
-    pub entry: u32,
-    /// `false`: its `offset`; `true`: its `size`.
-    pub size: bool,
-}
-
-impl McinField {
-    /// `offset` of entry `n`.
-    pub fn offset(entry: u32) -> McinField {
-        McinField { entry, size: false }
-    }
-
-    /// `size` of entry `n`.
-    pub fn size(entry: u32) -> McinField {
-        McinField { entry, size: true }
-    }
-}
-
-/// The `offset`/`size` pairs `MCIN` is written with, one per entry: each
-/// `MCNK`'s absolute position and its size including the 8-byte header
-/// (kept values applied). Computed by [`Adt::to_bytes`](super::Adt::to_bytes).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct McinOffsets(pub Vec<(u32, u32)>);
-
-/// `SMChunkInfo` without its derived `offset` and `size`: what the entry holds
-/// besides the position of its `MCNK`.
+/// `SMChunkInfo`: where the `index`-th MCNK of the file is.
 ///
 /// ```text
 /// struct SMChunkInfo {
@@ -221,57 +99,32 @@ pub struct McinOffsets(pub Vec<(u32, u32)>);
 ///   union { char pad[4]; uint32_t asyncId; }; // not in the adt file. client use only
 /// } mcin[16*16];
 /// ```
-#[derive(Codec, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Codec, Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[format(plain)]
-#[repr(C)]
-pub struct McinEntry {
+#[format(args(index: usize))]
+pub struct SMChunkInfo {
+    /// absolute offset.
+    #[format(offset(of = parent["MCNK"][index], from = 0))]
+    pub offset: Derived<u32>,
+    /// the size of the MCNK chunk, this is refering to (its 8-byte header included).
+    #[format(size(of = parent["MCNK"][index]))]
+    pub size: Derived<u32>,
     /// always 0. only set in the client., FLAG_LOADED = 1
     pub flags: u32,
     /// `union { char pad[4]; uint32_t asyncId; }`: not in the adt file. client use only
     pub async_id: u32,
+    /// The offset and size as this file wrote them, if they differ from where its MCNK is.
+    #[format(kept)]
+    pub kept: Kept,
 }
 
-/// `MCIN` (< Cata): pointers to the MCNK chunks and their sizes, 16*16 entries.
+/// `MCIN` (< Cata): `SMChunkInfo mcin[16*16]`, entry `n` locating the `n`-th MCNK.
 #[derive(Codec, Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[format(args(offsets: McinOffsets))]
 pub struct Mcin {
-    /// The entries, without their derived `offset` and `size`.
-    // Hand-written: entry `n` takes its offset and size from the `n`-th MCNK, and
-    // a per-element declaration cannot see its own index.
-    #[format(read_with = read_entries, write_with = write_entries, args(&offsets))]
-    pub entries: Vec<McinEntry>,
-    /// Entries this file wrote differently from its layout (see [`kept`](super::kept)).
-    #[format(skip)]
-    pub kept: Kept<McinField>,
-}
-
-/// Reads `SMChunkInfo[size / 16]`, keeping `flags` and `asyncId` (the offsets
-/// are captured by the tile reader, which knows where the MCNKs are).
-fn read_entries(r: &mut Reader<'_>, _: &McinOffsets) -> Result<Vec<McinEntry>> {
-    let start = r.pos();
-    if !r.remaining().is_multiple_of(16) {
-        return Err(format_core::Error::invalid(
-            start,
-            format!("MCIN size {} is not a multiple of 16", r.remaining()),
-        ));
-    }
-    let count = r.remaining() / 16;
-    let raw: Vec<[u32; 4]> = r.plain_vec(count)?;
-    Ok(raw
-        .into_iter()
-        .map(|[_, _, flags, async_id]| McinEntry { flags, async_id })
-        .collect())
-}
-
-/// Writes each entry with the offset and size of its MCNK.
-fn write_entries(entries: &[McinEntry], w: &mut Writer, offsets: &McinOffsets) -> Result<()> {
-    for (i, entry) in entries.iter().enumerate() {
-        let (offset, size) = offsets.0.get(i).copied().unwrap_or_default();
-        w.plain(&[offset, size, entry.flags, entry.async_id]);
-    }
-    Ok(())
+    /// `SMChunkInfo mcin[16*16]`
+    #[format(count = size / 16, args(index))]
+    pub entries: Vec<SMChunkInfo>,
 }
 
 /// `MFBO` (BC+): the flight bounds, two planes of 3*3 heights.

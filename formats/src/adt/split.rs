@@ -20,9 +20,10 @@
 
 use format_core::{Error, FourCC, Result};
 
-use super::header::{Mcin, McinEntry, Mver};
+use super::chunk::AdtChunk;
+use super::header::{Mcin, Mver, SMChunkInfo};
 use super::mcnk::{EntryRefs, McnkBody, McnkChunk, Mcrf};
-use super::{Adt, AdtChunk, file, terrain_context};
+use super::tile::{self, Adt, terrain_context};
 
 /// A `_tex`, `_obj` or `_lod` file: chunks, with MCNKs without headers.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -35,12 +36,12 @@ pub struct SplitFile {
 impl SplitFile {
     /// Reads a `_tex`, `_obj` or `_lod` file.
     pub fn from_bytes(data: &[u8]) -> Result<SplitFile> {
-        file::read(data, terrain_context()).map(|(chunks, _)| SplitFile { chunks })
+        tile::read(data, terrain_context()).map(|(chunks, _)| SplitFile { chunks })
     }
 
     /// Writes the file.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        file::write(&self.chunks, terrain_context())
+        tile::write(&self.chunks, terrain_context())
     }
 
     /// The MCNKs, in file order.
@@ -210,8 +211,7 @@ impl SplitAdt {
             .cloned()
             .collect();
         chunks.push(AdtChunk::Mcin(Mcin {
-            entries: vec![McinEntry::default(); root_mcnks],
-            kept: Default::default(),
+            entries: vec![SMChunkInfo::default(); root_mcnks],
         }));
         chunks.extend(others(&self.tex0, &|t| t == b"MTEX"));
         chunks.extend(others(&self.obj0, &|_| true));

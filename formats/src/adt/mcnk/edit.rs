@@ -1,13 +1,12 @@
 //! Typed access to an MCNK's sub-chunks, and edits that keep them consistent
 //! with each other (the header follows by itself: its fields are derived).
 
-use format_core::{Derived, Error, Result};
+use format_core::{Derived, Error, Kept, Result};
 
-use super::{
-    Mcal, Mclq, Mcly, Mcnk, McnkChunk, Mcrf, Mcsh, Mcvt, SMLayer, flags as mcnk_flags, layer_flags,
-};
+use super::chunk::{Mcnk, flags as mcnk_flags};
+use super::sub::{Mcal, Mclq, Mcly, Mcrf, Mcsh, Mcvt, SMLayer, layer_flags};
+use super::sub_chunk::McnkChunk;
 use crate::adt::alpha::{AlphaFormat, AlphaMap, EdgeFix};
-use crate::adt::kept::Kept;
 
 macro_rules! accessors {
     ($($get:ident, $get_mut:ident, $variant:ident, $ty:ty, $tag:literal;)*) => {$(
@@ -38,6 +37,7 @@ impl Mcnk {
             index_y,
             n_layers: Derived::new(),
             n_doodad_refs: Derived::new(),
+            holes_high_res: None,
             ofs_height: Derived::new(),
             ofs_normal: Derived::new(),
             ofs_layer: Derived::new(),
@@ -61,7 +61,6 @@ impl Mcnk {
             ofs_mclv: Derived::new(),
             unused: 0,
             chunks: Vec::new(),
-            holes_high_res: None,
             kept: Kept::new(),
         }
     }
@@ -73,11 +72,6 @@ impl Mcnk {
         shadow, shadow_mut, Mcsh, Mcsh, "MCSH";
         alpha, alpha_mut, Mcal, Mcal, "MCAL";
         liquid, liquid_mut, Mclq, Mclq, "MCLQ";
-    }
-
-    /// The layout of the sub-chunks and the header values it gives.
-    pub fn layout(&self) -> super::McnkLayout {
-        super::McnkLayout::of(&self.chunks)
     }
 
     /// The alpha map of every layer that has one (`use_alpha_map`), with the

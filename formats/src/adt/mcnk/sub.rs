@@ -1,16 +1,31 @@
 //! The MCNK sub-chunks, as their bodies (the tag and size are framed by
 //! [`McnkChunk`](super::McnkChunk) or, for the quirky ones, by the sub-chunk walk).
+//! The fixed-size ones (MCVT, MCCV, MCLV, MCNR, MCSH) are inline arrays, one
+//! copy each.
 
-use format_core::{Codec, Reader, Result, Writer};
+use format_core::Codec;
+
+/// Vertices of a map chunk: 9x9 outer and 8x8 inner, row by row (9, 8, 9, ... 9).
+pub const VERTICES: usize = 9 * 9 + 8 * 8;
 
 /// `MCVT`: `float height[9*9 + 8*8]`, the 9x9 outer and 8x8 inner vertices row
 /// by row (9, 8, 9, ... 9), relative to the MCNK position.
-#[derive(Codec, Debug, Clone, PartialEq, Default)]
+#[derive(Codec, Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(plain)]
+#[repr(C)]
 pub struct Mcvt {
     /// `float height[9*9 + 8*8]`
-    #[format(count = 145)]
-    pub height: Vec<f32>,
+    #[cfg_attr(feature = "serde", serde(with = "format_core::serde_array"))]
+    pub height: [f32; VERTICES],
+}
+
+impl Default for Mcvt {
+    fn default() -> Self {
+        Mcvt {
+            height: [0.0; VERTICES],
+        }
+    }
 }
 
 /// `MCCVEntry`: 0x7F is 1.0 (the client reads it as bgra).
@@ -30,21 +45,41 @@ pub struct MccvEntry {
 }
 
 /// `MCCV` (WotLK+): vertex shading, one colour per MCVT vertex.
-#[derive(Codec, Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Codec, Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(plain)]
+#[repr(C)]
 pub struct Mccv {
     /// `MCCVEntry entries[9*9+8*8]`
-    #[format(count = 145)]
-    pub entries: Vec<MccvEntry>,
+    #[cfg_attr(feature = "serde", serde(with = "format_core::serde_array"))]
+    pub entries: [MccvEntry; VERTICES],
+}
+
+impl Default for Mccv {
+    fn default() -> Self {
+        Mccv {
+            entries: [MccvEntry::default(); VERTICES],
+        }
+    }
 }
 
 /// `MCLV` (Cata+): `CArgb values[9*9 + 8*8]`, baked lighting (alpha ignored).
-#[derive(Codec, Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Codec, Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(plain)]
+#[repr(C)]
 pub struct Mclv {
     /// `CArgb values[9*9 + 8*8]`
-    #[format(count = 145)]
-    pub values: Vec<[u8; 4]>,
+    #[cfg_attr(feature = "serde", serde(with = "format_core::serde_array"))]
+    pub values: [[u8; 4]; VERTICES],
+}
+
+impl Default for Mclv {
+    fn default() -> Self {
+        Mclv {
+            values: [[0; 4]; VERTICES],
+        }
+    }
 }
 
 /// `MCNR`: normals, then 13 bytes of unknown data.
@@ -60,36 +95,29 @@ pub struct Mclv {
 /// chunk (every corpus file; Blizzard writes `00 70 f5 12 00 08 00 00 00 54 f5
 /// 12 00`, tools zeros); from Cataclysm on it is 448. The declared size is
 /// kept in [`declared_size`](Mcnr::declared_size) when it is not the real one.
-#[derive(Codec, Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Codec, Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mcnr {
     /// `int8_t normal[3]`: normalized. X, Z, Y. 127 == 1.0, -127 == -1.0.
-    #[format(count = 145)]
-    pub entries: Vec<[i8; 3]>,
+    #[cfg_attr(feature = "serde", serde(with = "format_core::serde_array"))]
+    pub entries: [[i8; 3]; VERTICES],
     /// `uint8_t padding[13]`: additional data which purpose is unknown; absent
     /// only if nothing follows the normals.
-    // Hand-written: present exactly when 13 bytes are left, a condition on the
-    // bytes remaining that a declaration cannot state.
-    #[format(read_with = read_padding, write_with = write_padding)]
+    #[format(read_if = reader.remaining() >= 13)]
     pub padding: Option<[u8; 13]>,
     /// The size field as written when it differs from the real length (435).
     #[format(skip)]
     pub declared_size: Option<u32>,
 }
 
-fn read_padding(r: &mut Reader<'_>) -> Result<Option<[u8; 13]>> {
-    if r.remaining() >= 13 {
-        r.array().map(Some)
-    } else {
-        Ok(None)
+impl Default for Mcnr {
+    fn default() -> Self {
+        Mcnr {
+            entries: [[0; 3]; VERTICES],
+            padding: None,
+            declared_size: None,
+        }
     }
-}
-
-fn write_padding(padding: &Option<[u8; 13]>, w: &mut Writer) -> Result<()> {
-    if let Some(bytes) = padding {
-        w.bytes(bytes);
-    }
-    Ok(())
 }
 
 /// `MCLY` layer flags.
@@ -155,12 +183,22 @@ pub struct Mcrf {
 
 /// `MCSH`: `uint1_t shadow_map[64][64]`, a row per `u64`, LSB first (bit `x`
 /// of row `y` is the shadow at column `x`).
-#[derive(Codec, Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Codec, Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(plain)]
+#[repr(C)]
 pub struct Mcsh {
-    /// The rows (64 in every file seen).
-    #[format(count = size / 8)]
-    pub shadow_map: Vec<u64>,
+    /// The 64 rows.
+    #[cfg_attr(feature = "serde", serde(with = "format_core::serde_array"))]
+    pub shadow_map: [u64; 64],
+}
+
+impl Default for Mcsh {
+    fn default() -> Self {
+        Mcsh {
+            shadow_map: [0; 64],
+        }
+    }
 }
 
 /// `MCAL`: the alpha maps of the layers after the first, each at its layer's
@@ -173,7 +211,7 @@ pub struct Mcsh {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mcal {
     /// The alpha map data of all layers.
-    #[format(count = size / 1)]
+    #[format(until_end)]
     #[cfg_attr(feature = "serde", serde(with = "format_core::serde_bytes"))]
     pub data: Vec<u8>,
     /// The size field as written when it differs from the real length.
@@ -278,7 +316,7 @@ pub struct Mcse {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mcdd {
     /// The bits.
-    #[format(count = size / 1)]
+    #[format(until_end)]
     pub disable: Vec<u8>,
 }
 

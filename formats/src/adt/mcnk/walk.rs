@@ -17,7 +17,8 @@
 
 use format_core::{Decode, Encode, Error, FourCC, Reader, Result, Tagged, UnknownChunk, Writer};
 
-use super::{McnkChunk, SubArgs};
+use super::sub::{Mcal, Mclq, Mcnr};
+use super::sub_chunk::{McnkChunk, SubArgs};
 
 /// True if the MCNK ends after `len` bytes of `body` or a tag of a sub-chunk
 /// [`McnkChunk`] knows follows.
@@ -59,7 +60,8 @@ fn real_len(r: &Reader<'_>, tag: FourCC, declared: u32, size_alpha: u32, size_li
     }
 }
 
-/// Reads the sub-chunks to the end of the MCNK.
+/// Reads the sub-chunks to the end of the MCNK, recording each one's anchor
+/// (its real extent, for the header's offsets and sizes).
 ///
 /// Beyond the size quirks: MCRF is split at `nDoodadRefs` or its end, whichever
 /// comes first (a larger count is kept as a header value); an MCSE whose size
@@ -77,6 +79,7 @@ pub(super) fn read(
     let mut chunks = Vec::with_capacity(12);
     while !r.is_empty() {
         let index = chunks.len();
+        let start = r.pos();
         let header = r.peek_bytes(8).ok_or_else(|| {
             Error::new(format_core::ErrorKind::UnexpectedEnd {
                 offset: r.pos(),
@@ -118,6 +121,7 @@ pub(super) fn read(
             }
             (Err(e), _) => return Err(e.at_index(index)),
         };
+        r.push_anchor(tag, start, r.pos() - start);
         chunks.push(chunk);
     }
     Ok(chunks)
@@ -128,15 +132,15 @@ fn read_quirk(r: &mut Reader<'_>, tag: FourCC, declared: u32, real: u32) -> Resu
     r.skip(8)?;
     let chunk = r.with_limit(u64::from(real), |r| {
         Ok(if tag == *b"MCNR" {
-            let mut m = super::Mcnr::decode(r, ())?;
+            let mut m = Mcnr::decode(r, ())?;
             m.declared_size = Some(declared);
             McnkChunk::Mcnr(m)
         } else if tag == *b"MCLQ" {
-            let mut m = super::Mclq::decode(r, ())?;
+            let mut m = Mclq::decode(r, ())?;
             m.declared_size = Some(declared);
             McnkChunk::Mclq(m)
         } else {
-            let mut m = super::Mcal::decode(r, ())?;
+            let mut m = Mcal::decode(r, ())?;
             m.declared_size = Some(declared);
             McnkChunk::Mcal(m)
         })
@@ -144,32 +148,11 @@ fn read_quirk(r: &mut Reader<'_>, tag: FourCC, declared: u32, real: u32) -> Resu
     chunk.map_err(|e| e.in_tag(tag))
 }
 
-/// Writes the sub-chunks, each where [`McnkLayout`](super::McnkLayout) says it is (the header was
-/// written from that layout), with kept size fields written as they were.
-pub(super) fn write(
-    chunks: &[McnkChunk],
-    w: &mut Writer,
-    _size_alpha: u32,
-    _size_liquid: u32,
-    _n_doodad_refs: u32,
-    _n_snd_emitters: u32,
-) -> Result<()> {
-    let base = w.pos().checked_sub(8 + 128).ok_or_else(|| {
-        Error::inconsistent(w.pos(), "MCNK sub-chunks written without their header")
-    })?;
-    // Where McnkLayout puts each sub-chunk (the header was written from it).
-    let mut offset = 8 + 128;
+/// Writes the sub-chunks, recording each one's anchor, with kept size fields
+/// written as they were.
+pub(super) fn write(chunks: &[McnkChunk], w: &mut Writer) -> Result<()> {
     for (index, chunk) in chunks.iter().enumerate() {
-        if w.pos() - base != offset {
-            return Err(Error::inconsistent(
-                w.pos(),
-                format!(
-                    "sub-chunk {index} lands at {:#x} in its MCNK, the header says {offset:#x}",
-                    w.pos() - base
-                ),
-            ));
-        }
-        offset += chunk.disk_len();
+        let start = w.pos();
         let tag = chunk.tag();
         let written = match chunk {
             McnkChunk::Mcnr(m) if m.declared_size.is_some() => {
@@ -188,6 +171,8 @@ pub(super) fn write(
             _ => chunk.encode(w, (SubArgs::default(),)),
         };
         written.map_err(|e| e.at_index(index))?;
+        let len = w.pos() - start;
+        w.push_anchor(tag, start, len);
     }
     Ok(())
 }

@@ -1,0 +1,112 @@
+//! A whole ADT file: the list of its chunks, read and written in order.
+//!
+//! The list is the scope `MHDR`'s and `MCIN`'s offsets resolve in
+//! (`parent["MCNK"][index]`): while reading, every chunk's place is known from
+//! a walk over the chunk headers first; while writing, each chunk's place is
+//! recorded and those offsets are patched once the list is written.
+
+use format_core::{
+    Context, Decode, Diagnostic, Encode, Reader, Result, TagOrder, UnknownChunk, Writer, anchor,
+};
+
+use super::chunk::AdtChunk;
+
+/// The context ADT and WDT files are read and written in: tags reversed.
+pub fn terrain_context() -> Context {
+    Context::new().with_tag_order(TagOrder::Reversed)
+}
+
+/// A monolithic ADT tile, or a Cataclysm+ root file: every chunk in file order.
+///
+/// Read with [`from_bytes`](Adt::from_bytes), written with
+/// [`to_bytes`](Adt::to_bytes); see the [module](super) docs for how offsets are
+/// derived and quirks kept.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Adt {
+    /// Every chunk, in file order.
+    pub chunks: Vec<AdtChunk>,
+}
+
+impl Adt {
+    /// Reads a tile. Errors name the byte offset and the path of chunks and
+    /// fields (`[84].MCNK.chunks[3].MCAL: …`); nothing is allocated beyond what
+    /// the input can hold.
+    pub fn from_bytes(data: &[u8]) -> Result<Adt> {
+        read(data, terrain_context()).map(|(chunks, _)| Adt { chunks })
+    }
+
+    /// Reads a tile leniently: a known chunk or MCNK sub-chunk whose body does
+    /// not decode (a damaged or unexpected layout) is kept as an
+    /// [`UnknownChunk`] in its place, and reported. The real-file quirks the
+    /// strict reader already accepts (see [`mcnk`](super::mcnk)) are not
+    /// reported. The tile still writes back byte for byte.
+    pub fn from_bytes_lenient(data: &[u8]) -> Result<(Adt, Vec<Diagnostic>)> {
+        let ctx = terrain_context().with_mode(format_core::Mode::Lenient);
+        read(data, ctx).map(|(chunks, notes)| (Adt { chunks }, notes))
+    }
+
+    /// Writes the tile (see the [module](super) docs for the derived values).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(&self.chunks, terrain_context())
+    }
+}
+
+/// Reads a whole file as a chunk list. In lenient mode a known chunk whose
+/// body does not decode is kept as bytes, with a diagnostic.
+pub(super) fn read<M>(data: &[u8], ctx: Context) -> Result<(Vec<AdtChunk<M>>, Vec<Diagnostic>)>
+where
+    M: Decode<Args = ()>,
+{
+    let mut r = Reader::with_context(data, ctx);
+    let siblings = anchor::scan_chunks(&r);
+    let chunks = r.with_siblings(siblings, |r| {
+        let mut chunks = Vec::new();
+        while !r.is_empty() {
+            let index = chunks.len();
+            chunks.push(read_chunk(r).map_err(|e| e.at_index(index))?);
+        }
+        Ok(chunks)
+    })?;
+    Ok((chunks, r.take_diagnostics()))
+}
+
+/// One chunk; in lenient mode, one that does not decode but whose header fits
+/// is kept as bytes.
+fn read_chunk<M: Decode<Args = ()>>(r: &mut Reader<'_>) -> Result<AdtChunk<M>> {
+    let before = r.ctx().is_lenient().then(|| r.clone());
+    match (AdtChunk::<M>::decode(r, ()), before) {
+        (Ok(chunk), _) => Ok(chunk),
+        (Err(e), Some(mut before)) => {
+            let header_fits = before.peek_bytes(8).is_some_and(|h| {
+                let size = h.get(4..8).and_then(|b| b.first_chunk::<4>());
+                size.is_some_and(|b| u32::from_le_bytes(*b) as usize <= before.remaining() - 8)
+            });
+            if !header_fits {
+                return Err(e);
+            }
+            before.recover(e, "kept the chunk as bytes")?;
+            *r = before;
+            UnknownChunk::decode(r, ()).map(AdtChunk::Unknown)
+        }
+        (Err(e), None) => Err(e),
+    }
+}
+
+/// Writes a chunk list; MHDR's and MCIN's offsets are patched once it is written.
+pub(super) fn write<M>(chunks: &[AdtChunk<M>], ctx: Context) -> Result<Vec<u8>>
+where
+    M: Encode<Args = ()>,
+{
+    let mut w = Writer::with_context(ctx);
+    w.with_siblings(|w| {
+        for (i, chunk) in chunks.iter().enumerate() {
+            let start = w.pos();
+            chunk.encode(w, ()).map_err(|e| e.at_index(i))?;
+            let len = w.pos() - start;
+            w.push_anchor(chunk.tag(), start, len);
+        }
+        Ok(())
+    })?;
+    Ok(w.into_bytes())
+}
