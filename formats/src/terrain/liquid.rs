@@ -11,7 +11,7 @@
 
 use super::coords::{ChunkCoord, TileCoord, UNIT_SIZE};
 use crate::adt::Adt;
-use crate::adt::mh2o::{LiquidInstance, LiquidVertexData};
+use crate::adt::mh2o::LiquidInstance;
 
 /// One liquid instance in world space.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,12 +56,10 @@ impl LiquidGrid {
         let [north, west] = chunk.north_west(tile);
         let count = (width + 1) * (height + 1);
         let level = f64::from(instance.min_height_level);
-        let heights = match &instance.vertex_data {
-            Some(
-                LiquidVertexData::HeightDepth { heightmap, .. }
-                | LiquidVertexData::HeightUv { heightmap, .. }
-                | LiquidVertexData::HeightUvDepth { heightmap, .. },
-            ) if heightmap.len() == count => heightmap.iter().map(|h| f64::from(*h)).collect(),
+        let heights = match instance.vertex_data.as_ref().and_then(|d| d.heightmap()) {
+            Some(heightmap) if heightmap.len() == count => {
+                heightmap.iter().map(|h| f64::from(*h)).collect()
+            }
             _ => vec![level; count],
         };
         let exists = (0..height)
