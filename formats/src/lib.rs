@@ -12,9 +12,24 @@
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
 //!   keys, …), each finding with a path and a message.
-//! - [`terrain`]: tiles as geometry in world coordinates: height grids,
-//!   normals, holes, placements, liquids, heightmaps and splat maps.
-//! - [`render`]: height fields, alpha maps and wireframes as images (PNG).
+//! - `terrain` (default feature `terrain`): tiles as geometry in world
+//!   coordinates: height grids, normals, holes, placements, liquids,
+//!   heightmaps and splat maps.
+//! - `render` (default feature `render`): height fields, alpha maps and
+//!   wireframes as images (PNG), heightmaps as float TIFF.
+//!
+//! # Cargo features
+//!
+//! - `serde` (default): every type is `Serialize` and `Deserialize`.
+//! - `terrain` (default): the `terrain` module and its `glam` dependency.
+//! - `render` (default): the `render` module and its `png` and `tiff`
+//!   dependencies (turns on `terrain`).
+//! - `cli` (default): the `formats` command-line tool (turns on `serde` and
+//!   `render`).
+//!
+//! With `default-features = false` only the parsers are built: a crate that
+//! reads and writes the formats, or defines chunks of its own with
+//! [`Codec`], needs nothing more.
 #![warn(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -33,10 +48,13 @@ pub use format_core::Codec;
 
 pub mod adt;
 pub mod chunks;
+mod custom;
 pub mod mdl;
 pub mod mdx;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod sample;
+#[cfg(feature = "terrain")]
 pub mod terrain;
 pub mod validate;
 pub mod wdt;

@@ -2,6 +2,8 @@
 //! vertices, holes against their bits, normals against slopes, placements
 //! against the spec's matrix and the ground they stand on.
 
+#![cfg(feature = "terrain")]
+
 mod common;
 
 use formats::adt::Adt;

@@ -1,6 +1,8 @@
 //! `formats render` on a whole map and on tiles: the files it writes, read
 //! back with the png crate, serde_json and (independently) Pillow.
 
+#![cfg(feature = "cli")]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -2,6 +2,8 @@
 //! height grid, seams between neighbouring tiles at one range, WDT tiles
 //! against the files beside them, splat maps against the alpha render.
 
+#![cfg(feature = "render")]
+
 mod common;
 
 use std::path::PathBuf;

@@ -57,6 +57,7 @@
 pub mod alpha;
 pub mod blend;
 mod chunk;
+mod custom;
 mod edit;
 pub mod header;
 pub mod lod;

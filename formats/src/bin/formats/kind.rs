@@ -152,13 +152,14 @@ pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
     }
 }
 
-/// True if `written` (MDL text) reads back to the model in `document`
-/// (compared through `Debug`, which treats a NaN as equal to itself): the
+/// True if `written` (MDL text) reads back to the model in `document`: the
 /// round trip MDL text from other tools has, as it cannot be byte-exact.
+/// Models are compared by their MDX bytes, which hold every value the model
+/// does (a NaN by its bits, which `==` on floats would call unequal).
 pub fn same_model_back(document: &Document, written: &[u8]) -> bool {
     match (document, read(Kind::Mdl, written).map(|l| l.document)) {
         (Document::Mdx(model), Ok(Document::Mdx(back))) => {
-            format!("{model:?}") == format!("{back:?}")
+            matches!((model.to_bytes(), back.to_bytes()), (Ok(a), Ok(b)) if a == b)
         }
         _ => false,
     }
@@ -200,5 +201,23 @@ mod tests {
             .err()
             .unwrap();
         assert!(err.to_string().contains("not UTF-8"), "{err}");
+    }
+
+    /// Two models that print the same (`Debug` writes every NaN as `NaN`) but
+    /// differ in a NaN's bits are not the same model.
+    #[test]
+    fn models_are_the_same_when_their_bytes_are() {
+        let model = |bits: u32| {
+            let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+            model
+                .pivot_points_mut()
+                .push([f32::from_bits(bits), 0.0, 0.0]);
+            model
+        };
+        let (quiet, other) = (model(0x7fc0_0000), model(0x7fc0_0001));
+        assert_eq!(format!("{quiet:?}"), format!("{other:?}"));
+        let text = formats::mdl::to_string(&quiet);
+        assert!(same_model_back(&Document::Mdx(quiet), text.as_bytes()));
+        assert!(!same_model_back(&Document::Mdx(other), text.as_bytes()));
     }
 }
