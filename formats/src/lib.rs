@@ -47,6 +47,7 @@ pub use format_core as core;
 pub use format_core::Codec;
 
 pub mod adt;
+pub mod blp;
 pub mod chunks;
 mod custom;
 pub mod mdl;

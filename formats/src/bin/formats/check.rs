@@ -1,5 +1,6 @@
 //! `formats check`: every supported file under the paths read, written back
-//! and compared; a line per file, a summary table, or JSON.
+//! and compared (textures also decoded, every level); a line per file, a
+//! summary table, or JSON.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,6 +38,8 @@ struct FileReport {
     /// other tools is not byte-exact (the writer has one canonical layout),
     /// so for MDL this is the round trip that must hold.
     same_model: Option<bool>,
+    /// BLP only: every mip level decodes to pixels.
+    decodes: Option<bool>,
     /// The error (with offset and path).
     message: Option<String>,
 }
@@ -45,6 +48,7 @@ impl FileReport {
     fn failed(&self) -> bool {
         self.parse == Parse::Failed
             || self.same_model == Some(false)
+            || self.decodes == Some(false)
             || (self.same_model.is_none() && self.byte_exact == Some(false))
     }
 
@@ -63,11 +67,16 @@ impl FileReport {
             (Some(false), None) => ", NOT byte-exact".to_string(),
             (None, _) => String::new(),
         };
+        let decodes = match self.decodes {
+            Some(true) => ", every level decodes",
+            Some(false) => ", a level does NOT decode",
+            None => "",
+        };
         let message = self
             .message
             .as_ref()
             .map_or(String::new(), |m| format!(": {m}"));
-        format!("{}: {what}{exact}{message}", self.path)
+        format!("{}: {what}{exact}{decodes}{message}", self.path)
     }
 }
 
@@ -104,6 +113,7 @@ fn check_file(path: &Path) -> FileReport {
         byte_exact: None,
         first_difference: None,
         same_model: None,
+        decodes: None,
         message: None,
     };
     let (kind, data) = match kind::open(path) {
@@ -141,6 +151,13 @@ fn check_file(path: &Path) -> FileReport {
         Err(e) => {
             report.parse = Parse::Failed;
             report.message = Some(format!("writing: {e}"));
+        }
+    }
+    if let kind::Document::Blp(blp) = &loaded.document {
+        let decoded = crate::blp::decode_all(blp);
+        report.decodes = Some(decoded.is_ok());
+        if let Err(e) = decoded {
+            report.message = Some(e);
         }
     }
     report

@@ -1,6 +1,6 @@
 //! `formats info`: the chunk table, object counts, geometry and animation
 //! totals of a model; textures, doodads, objects, liquids, holes and alpha
-//! encodings of a tile.
+//! encodings of a tile; a texture's report is `blp::info`.
 
 use std::fmt::Write;
 
@@ -17,6 +17,9 @@ use crate::kind::{Document, Kind, Loaded};
 /// `kind::read`); the chunk table comes from the typed document, each row's
 /// size from its chunk header.
 pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
+    if let Document::Blp(blp) = &loaded.document {
+        return crate::blp::info(name, data, blp);
+    }
     let mut out = String::new();
     // MDL text has no chunks: the table shows those of the same model as MDX.
     let binary = match (kind, &loaded.document) {
@@ -29,7 +32,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::Mdx(m) => Some(m.version()),
         Document::Adt(a) => a.version(),
         Document::Wdt(w) => w.version(),
-        Document::AdtSplit(_) => None,
+        Document::AdtSplit(_) | Document::Blp(_) => None,
     };
     let version = version.map_or(String::new(), |v| format!(" version {v},"));
     let _ = writeln!(
@@ -75,6 +78,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::AdtSplit(file) => {
             let _ = writeln!(out, "map chunks: {}", file.mcnks().count());
         }
+        Document::Blp(_) => {}
     }
     out
 }
@@ -97,6 +101,8 @@ fn chunk_entries(document: &Document, bytes: &[u8]) -> Vec<ChunkEntry> {
         Document::Adt(adt) => (0, adt.chunks.iter().map(|c| (c.tag(), 0)).collect()),
         Document::AdtSplit(file) => (0, file.chunks.iter().map(|c| (c.tag(), 0)).collect()),
         Document::Wdt(wdt) => (0, wdt.chunks.iter().map(|c| (c.tag(), 0)).collect()),
+        // A texture is a header and placed levels, not a chunk list.
+        Document::Blp(_) => return Vec::new(),
     };
     let mut offset = start;
     let mut entries = Vec::with_capacity(chunks.len());
