@@ -138,7 +138,10 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
                         if #cond { ::core::option::Option::Some(#read) } else { ::core::option::Option::None };
                 },
             };
+            let at = names::field_start(local);
             quote! {
+                #[allow(unused_variables)]
+                let #at: usize = #r.pos();
                 #[allow(unused_variables)]
                 #raw
                 let #stored: #ty = #core::Derived::new();
@@ -333,6 +336,8 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
     };
     let args = args_value(d.args.as_ref());
     let ofs = &by.offset.local;
+    // Where the offset is stored: an offset pointing outside is an error there.
+    let origin = names::field_start(ofs);
     let from = by.from;
     let ok = quote!(::core::result::Result::Ok);
     let some = quote!(::core::option::Option::Some);
@@ -373,7 +378,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                         break;
                     }
                     __list.push(
-                        #r.placed(__base, #ofs[__i], __size, |#r| #one)
+                        #r.placed(__base, #ofs[__i], __size, #origin + 4 * __i, |#r| #one)
                             .map_err(|__e| __e.at_index(__i))?,
                     );
                 }
@@ -387,7 +392,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 _ => quote!(0u64),
             };
             let size = size_of(None);
-            let run = quote!(#r.placed(__base, #ofs, #size, |#r| #p::decode_vec::<#elem>(#r, __n, #args)));
+            let run = quote!(#r.placed(__base, #ofs, #size, #origin, |#r| #p::decode_vec::<#elem>(#r, __n, #args)));
             if is_option {
                 // Present where the offset is not 0, whatever its length.
                 quote! {{
@@ -413,7 +418,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 if #ofs == 0 || __size == #some(0) {
                     #ok(#none)
                 } else {
-                    #r.placed(__base, #ofs, __size, |#r| #one).map(#some)
+                    #r.placed(__base, #ofs, __size, #origin, |#r| #one).map(#some)
                 }
             }}
         }
@@ -422,7 +427,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
             let one = read_one(d.value_ty);
             quote! {{
                 #base
-                #r.placed(__base, #ofs, #size, |#r| #one)
+                #r.placed(__base, #ofs, #size, #origin, |#r| #one)
             }}
         }
     }

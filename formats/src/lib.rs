@@ -15,17 +15,24 @@
 //! - `terrain` (default feature `terrain`): tiles as geometry in world
 //!   coordinates: height grids, normals, holes, placements, liquids,
 //!   heightmaps and splat maps.
+//! - `anim` (default feature `anim`): tracks sampled at any time, skeletons
+//!   posed, skinned vertices.
+//! - `gltf` (feature `gltf`): models and terrain tiles out as glTF 2.0, on a
+//!   document builder other exporters can use.
 //! - `render` (default feature `render`): height fields, alpha maps and
-//!   wireframes as images (PNG), heightmaps as float TIFF.
+//!   wireframes as images (PNG), posed models too, heightmaps as float TIFF.
 //!
 //! # Cargo features
 //!
 //! - `serde` (default): every type is `Serialize` and `Deserialize`.
 //! - `terrain` (default): the `terrain` module and its `glam` dependency.
+//! - `anim` (default): the `anim` module and its `glam` dependency.
 //! - `render` (default): the `render` module and its `png` and `tiff`
-//!   dependencies (turns on `terrain`).
-//! - `cli` (default): the `formats` command-line tool (turns on `serde` and
-//!   `render`).
+//!   dependencies (turns on `anim` and `terrain`).
+//! - `gltf`: the `gltf` module, `gltf-json` and `serde_json` (turns on
+//!   `anim`); with `terrain` too, tiles export as well.
+//! - `cli` (default): the `formats` command-line tool (turns on `serde`,
+//!   `render` and `gltf`).
 //!
 //! With `default-features = false` only the parsers are built: a crate that
 //! reads and writes the formats, or defines chunks of its own with
@@ -47,9 +54,13 @@ pub use format_core as core;
 pub use format_core::Codec;
 
 pub mod adt;
+#[cfg(feature = "anim")]
+pub mod anim;
 pub mod blp;
 pub mod chunks;
 mod custom;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 pub mod mdl;
 pub mod mdx;
 #[cfg(feature = "render")]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use formats::blp::{Blp, Encoding, Kept};
+use formats::blp::{Blp, Encoding};
 
 #[test]
 fn every_corpus_blp_round_trips_byte_exact() {
@@ -34,16 +34,17 @@ fn a_gap_before_level_0_is_kept_and_dropped_by_a_relayout() {
     };
     let blp = Blp::from_bytes(&data).unwrap();
     assert_eq!(blp.header_len(), 732);
-    assert_eq!(blp.kept.gaps.len(), 1);
-    assert_eq!(blp.kept.gaps[0].offset, 732);
-    assert_eq!(blp.kept.gaps[0].bytes.len(), 1180 - 732);
-    assert_eq!(blp.kept.table.unwrap().offsets[0], 1180);
+    let placement = blp.kept.placement().expect("not the fresh layout");
+    assert_eq!(placement.gaps.len(), 1);
+    assert_eq!(placement.gaps[0].0, 732);
+    assert_eq!(placement.gaps[0].1.len(), 1180 - 732);
+    assert_eq!(placement.targets[0].0, 1180);
     let mut fresh = blp.clone();
     fresh.relayout();
     let bytes = fresh.to_bytes().unwrap();
     assert_eq!(bytes.len(), data.len() - 448);
     let back = Blp::from_bytes(&bytes).unwrap();
-    assert_eq!(back.kept, Kept::default());
+    assert!(back.kept.is_empty());
     assert_eq!(back, fresh);
     assert_eq!(back.levels, blp.levels);
     assert_eq!(back.mip_table().unwrap().offsets[0], 732);
@@ -59,7 +60,7 @@ fn level_0_inside_the_palette_is_kept_as_read() {
     assert_eq!(blp.mip_table().unwrap().offsets[0], 1176);
     let palette_tail: Vec<u8> = blp.palette.as_ref().unwrap()[255].to_vec();
     assert_eq!(blp.levels[0][..4], palette_tail[..]);
-    assert!(blp.kept.gaps.is_empty());
+    assert!(blp.kept.placement().unwrap().gaps.is_empty());
     // The same bytes in another place: level 0 edited where it overlaps the
     // palette no longer agrees with it, so the layout is recomputed.
     let mut edited = blp.clone();
@@ -68,7 +69,7 @@ fn level_0_inside_the_palette_is_kept_as_read() {
     let back = Blp::from_bytes(&bytes).unwrap();
     assert_eq!(back.mip_table().unwrap().offsets[0], 1180);
     assert_eq!(back.levels, edited.levels);
-    assert_eq!(back.kept, Kept::default());
+    assert!(back.kept.is_empty());
 }
 
 #[test]
@@ -79,7 +80,7 @@ fn levels_sharing_one_offset_are_kept_and_recomputed_after_an_edit() {
     };
     assert_eq!(blp.levels.len(), 8);
     assert!(blp.levels.iter().all(|l| *l == blp.levels[0]));
-    let table = blp.kept.table.unwrap();
+    let table = blp.mip_table().unwrap();
     assert!(table.offsets[..8].iter().all(|&o| o == 1180));
     // Replace level 3 with bytes of its real size: offsets and sizes follow.
     let mut edited = blp.clone();
@@ -87,7 +88,7 @@ fn levels_sharing_one_offset_are_kept_and_recomputed_after_an_edit() {
     let bytes = edited.to_bytes().unwrap();
     let back = Blp::from_bytes(&bytes).unwrap();
     assert_eq!(back.levels, edited.levels);
-    assert_eq!(back.kept, Kept::default());
+    assert!(back.kept.is_empty());
     let t = back.mip_table().unwrap();
     assert_eq!(t.sizes[3], 64);
     assert_eq!(t.offsets[4], t.offsets[3] + 64);
@@ -104,10 +105,11 @@ fn a_table_entry_past_the_levels_is_kept() {
     // mipOffsets[15] = 1234 (mipSizes[15] stays 0).
     odd[20 + 60..20 + 64].copy_from_slice(&1234u32.to_le_bytes());
     let blp = Blp::from_bytes(&odd).unwrap();
-    assert_eq!(blp.kept.table.unwrap().offsets[15], 1234);
+    // Slot 15: the 16th offset (the sizes take slots 16 to 31).
+    assert_eq!(blp.kept.raw(15), Some(1234));
     assert_eq!(blp.to_bytes().unwrap(), odd);
     let plain = Blp::from_bytes(&data).unwrap();
-    assert_eq!(plain.kept, Kept::default(), "a fresh layout keeps nothing");
+    assert!(plain.kept.is_empty(), "a fresh layout keeps nothing");
     assert_eq!(plain.levels, blp.levels);
 }
 
@@ -119,14 +121,17 @@ fn the_kept_trailing_bytes_go_when_a_level_grows() {
     let mut longer = data.clone();
     longer.extend_from_slice(b"trailing");
     let blp = Blp::from_bytes(&longer).unwrap();
-    assert_eq!(blp.kept.table, None);
-    assert_eq!(blp.kept.gaps[0].bytes, b"trailing");
+    let placement = blp
+        .kept
+        .placement()
+        .expect("trailing bytes are not a fresh layout");
+    assert_eq!(placement.gaps[0].1, b"trailing");
     assert_eq!(blp.to_bytes().unwrap(), longer);
     let mut grown = blp.clone();
     grown.levels[0].extend_from_slice(&[0; 8]);
     let back = Blp::from_bytes(&grown.to_bytes().unwrap()).unwrap();
     assert_eq!(back.levels, grown.levels);
-    assert_eq!(back.kept, Kept::default());
+    assert!(back.kept.is_empty());
 }
 
 #[test]
@@ -145,7 +150,8 @@ fn files_that_are_not_blp_are_refused_clearly() {
     let err = Blp::from_bytes(&cut).unwrap_err();
     assert_eq!(err.offset(), 20 + 4);
     assert!(
-        err.to_string().contains("level 1: 4 bytes at 0x4a4"),
+        err.to_string()
+            .contains("4 bytes at 0x4a4 (offset 1188 from 0x0) do not lie in 0x0..0x4a7"),
         "{err}"
     );
     assert_eq!(err.path_string(), "levels[1]");

@@ -8,8 +8,8 @@ use super::codec::{self, dxt::Dxt, palette::Quantizer};
 use super::file::Blp;
 use super::header::{Blp1Header, Blp2Header, Header};
 use super::image::{RgbaImage, check_size};
-use super::layout::Kept;
 use super::mips;
+use format_core::Kept;
 
 /// The JPEG quality [`Blp::encode`] uses for [`Target::Blp1Jpeg`].
 pub const JPEG_QUALITY: u8 = 90;
@@ -154,7 +154,7 @@ impl Blp {
             jpeg_header,
             palette,
             levels: data,
-            kept: Kept::default(),
+            kept: Kept::new(),
         })
     }
 }

@@ -1,10 +1,10 @@
 //! [`Blp`]: a whole texture file, defined with the derive and read and written
 //! byte-exact.
 
-use format_core::{Codec, Context, Derived, Error, decode, encode};
+use format_core::{Codec, Context, Derived, Error, Kept, decode, encode};
 
 use super::header::{AlphaKind, Encoding, Header};
-use super::layout::{self, Kept, MipTable};
+use super::layout::{self, MipTable};
 
 /// A BLP texture (BLP1 or BLP2): the header, the shared JPEG header or the
 /// palette, and every mip level's raw bytes.
@@ -17,20 +17,26 @@ use super::layout::{self, Kept, MipTable};
 /// level i: mipSizes[i] bytes at mipOffsets[i]
 /// ```
 ///
-/// The offsets and sizes are derived from `levels` on write (see
-/// [`layout`](super::layout)); [`Kept`] holds what a file said that the fresh
-/// layout would not give, so that an unedited file writes back byte for byte.
+/// The mip table is declared: level `i` is read where `mipOffsets[i]` points,
+/// `mipSizes[i]` bytes, until an entry is 0; on write the levels go one after
+/// the other right after the header and the table follows. What a file laid
+/// out differently (a gap before level 0, a level over the palette's last
+/// bytes, levels sharing one offset, entries after the last level, trailing
+/// bytes) is in [`kept`](Blp::kept) and replayed while the levels keep their
+/// lengths, so an unedited file writes back byte for byte (see
+/// `format_core::kept`).
 #[derive(Codec, Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(region)]
 pub struct Blp {
     /// The magic and the fixed fields.
     pub header: Header,
-    /// `mipOffsets[16]`: where each level starts.
-    #[format(calc = layout::place(header, jpeg_header, palette, levels, kept)?.table.offsets)]
+    /// `mipOffsets[16]`: where each level starts (absolute).
+    #[format(offset(of = levels, from = 0))]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub mip_offsets: Derived<[u32; 16]>,
     /// `mipSizes[16]`: each level's byte size.
-    #[format(calc = layout::place(header, jpeg_header, palette, levels, kept)?.table.sizes)]
+    #[format(size(of = levels))]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub mip_sizes: Derived<[u32; 16]>,
     /// BLP1 JPEG: the bytes every level's JPEG stream starts with.
@@ -41,19 +47,12 @@ pub struct Blp {
     #[format(if = !header.has_jpeg_header(), count = 256)]
     pub palette: Option<Vec<[u8; 4]>>,
     /// Each mip level's bytes, level 0 (full size) first.
-    #[format(
-        read_with = layout::read_levels,
-        write_with = layout::write_nothing,
-        args(header.table_offset(), mip_offsets, mip_sizes)
-    )]
+    #[format(placed)]
     #[cfg_attr(feature = "serde", serde(with = "hex::levels"))]
     pub levels: Vec<Vec<u8>>,
-    /// What the file said about its layout beyond the levels themselves.
-    #[format(
-        read_with = layout::read_kept,
-        write_with = layout::write_tail,
-        args(header, jpeg_header, palette, levels, MipTable { offsets: mip_offsets, sizes: mip_sizes })
-    )]
+    /// Where this file placed its levels and what it wrote between them, when
+    /// that is not the fresh layout.
+    #[format(kept)]
     pub kept: Kept,
 }
 
@@ -115,16 +114,9 @@ impl Blp {
         self.header.level_size(level)
     }
 
-    /// The mip table as it will be written.
+    /// The mip table as it will be written (the file is laid out to find it).
     pub fn mip_table(&self) -> Result<MipTable, Error> {
-        layout::place(
-            &self.header,
-            &self.jpeg_header,
-            &self.palette,
-            &self.levels,
-            &self.kept,
-        )
-        .map(|p| p.table)
+        MipTable::read(&self.to_bytes()?, self.header.table_offset())
     }
 
     /// The byte size of the header, its mip table and its palette or JPEG header.
@@ -135,7 +127,7 @@ impl Blp {
     /// Forgets the kept layout: the next write puts the levels one after the
     /// other right after the header, with no gaps.
     pub fn relayout(&mut self) {
-        self.kept = Kept::default();
+        self.kept.clear();
     }
 }
 

@@ -46,7 +46,7 @@ pub use encode::{JPEG_QUALITY, Target};
 pub use file::Blp;
 pub use header::{AlphaKind, Blp1Header, Blp2Header, Encoding, Header};
 pub use image::{MAX_SIDE, RgbaImage};
-pub use layout::{Gap, Kept, MipTable};
+pub use layout::{MIP_SLOTS, MipTable};
 
 /// A 2x2 BLP2 BGRA texture with two levels, written by hand (for examples).
 #[doc(hidden)]

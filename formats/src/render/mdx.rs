@@ -1,80 +1,58 @@
 //! A model's wireframe: every triangle edge of every geoset, seen from the
-//! front, orthographic.
+//! front, orthographic; in the bind pose or posed and skinned at a moment of
+//! an animation ([`formats::anim`](crate::anim)).
 
 use super::{Color, Image};
-use crate::mdx::alpha::Batch;
-use crate::mdx::{Chunk, Model};
+use crate::anim::{Moment, Sampler, Skeleton, Timeline, geoset_state, meshes};
+use crate::mdx::Model;
 
-/// `faceTypeGroups` value of a triangle list.
-const TRIANGLES: u32 = 4;
-
-/// The triangles of every geoset as vertex positions (indices out of range skipped).
+/// The triangles of every geoset as vertex positions, in the bind pose.
 fn triangles(model: &Model) -> Vec<[[f32; 3]; 3]> {
-    let mut out = Vec::new();
-    for geoset in model.geosets() {
-        let groups = geoset
-            .face_type_groups
-            .iter()
-            .copied()
-            .zip(geoset.face_groups.iter().copied());
-        push_triangles(&mut out, &geoset.vertex_positions, groups, &geoset.faces);
-    }
-    // WoW alpha v1300/1400 geosets: the same primitive groups, byte-sized types.
-    for geoset in model.alpha_geosets() {
-        let types = geoset.primitive_types.iter().map(|t| u32::from(*t));
-        let groups = types.zip(geoset.primitive_counts.iter().copied());
-        push_triangles(
-            &mut out,
-            &geoset.vertices,
-            groups,
-            &geoset.primitive_vertices,
-        );
-    }
-    // WoW alpha v1500: one primitive group per batch.
-    for chunk in &model.chunks {
-        if let Chunk::AlphaBatchedGeosets(c) = chunk {
-            for batch in &c.batches {
-                let positions: Vec<[f32; 3]> = batch.vertices.iter().map(|v| v.position).collect();
-                let count = u32::try_from(batch.primitive_vertices.len()).unwrap_or(u32::MAX);
-                // v1500 numbers a triangle list 3 (`Batch::TRIANGLES`), PTYP 4.
-                let kind = if batch.primitive_type == Batch::TRIANGLES {
-                    TRIANGLES
-                } else {
-                    0
-                };
-                let groups = std::iter::once((kind, count));
-                push_triangles(&mut out, &positions, groups, &batch.primitive_vertices);
-            }
-        }
-    }
-    out
+    let skeleton = Skeleton::from_model(model);
+    meshes(model, &skeleton)
+        .iter()
+        .flat_map(|mesh| corners(&mesh.triangles, &mesh.positions))
+        .collect()
 }
 
-/// The triangles of the groups `(type, index count)` over `faces`, with
-/// indices into `positions` (out-of-range ones are skipped).
-fn push_triangles(
-    out: &mut Vec<[[f32; 3]; 3]>,
-    positions: &[[f32; 3]],
-    groups: impl Iterator<Item = (u32, u32)>,
-    faces: &[u16],
-) {
-    let mut faces = faces;
-    for (face_type, count) in groups {
-        let count = (count as usize).min(faces.len());
-        let (group, rest) = faces.split_at(count);
-        faces = rest;
-        if face_type != TRIANGLES {
+/// The corners of `triangles` over `positions` (indices are in range).
+fn corners<'a>(
+    triangles: &'a [[u16; 3]],
+    positions: &'a [[f32; 3]],
+) -> impl Iterator<Item = [[f32; 3]; 3]> + 'a {
+    triangles.iter().filter_map(|t| {
+        let [a, b, c] = t.map(|i| positions.get(usize::from(i)).copied());
+        Some([a?, b?, c?])
+    })
+}
+
+/// The wireframe of the model posed at `moment` (see [`Timeline::at`]):
+/// every vertex skinned to its bones' world transforms, geosets whose
+/// geoset animation alpha is zero then left out.
+///
+/// ```
+/// use formats::anim::Timeline;
+///
+/// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+/// let timeline = Timeline::from_model(&model);
+/// let risen = formats::render::posed_wireframe(&model, timeline.at(0, 500.0).unwrap(), 64);
+/// assert_eq!(risen.width, 64);
+/// # Ok::<(), format_core::Error>(())
+/// ```
+pub fn posed_wireframe(model: &Model, moment: Moment, size: usize) -> Image {
+    let skeleton = Skeleton::from_model(model);
+    let timeline = Timeline::from_model(model);
+    let sampler = Sampler::new(&timeline, moment);
+    let pose = skeleton.pose(&sampler);
+    let mut triangles = Vec::new();
+    for mesh in meshes(model, &skeleton) {
+        if geoset_state(model, mesh.geoset, &sampler).alpha <= 0.0 {
             continue;
         }
-        let vertex = |i: &u16| positions.get(usize::from(*i)).copied();
-        for t in group.chunks_exact(3) {
-            if let [Some(a), Some(b), Some(c)] =
-                [t.first(), t.get(1), t.get(2)].map(|i| i.and_then(vertex))
-            {
-                out.push([a, b, c]);
-            }
-        }
+        let posed = mesh.posed_positions(&pose);
+        triangles.extend(corners(&mesh.triangles, &posed));
     }
+    draw(&triangles, size)
 }
 
 /// The model seen from the front (from +X, the way models face: Y to the
@@ -88,8 +66,12 @@ fn push_triangles(
 /// # Ok::<(), format_core::Error>(())
 /// ```
 pub fn wireframe(model: &Model, size: usize) -> Image {
+    draw(&triangles(model), size)
+}
+
+/// `triangles` seen from +X, fit to a `size` by `size` image.
+fn draw(triangles: &[[[f32; 3]; 3]], size: usize) -> Image {
     let mut image = Image::new(size, size, Color::Gray8);
-    let triangles = triangles(model);
     let points = || {
         triangles
             .iter()
@@ -117,7 +99,7 @@ pub fn wireframe(model: &Model, size: usize) -> Image {
         let y = size as f32 - 1.0 - (offset[1] + (p[2] - lo[1]) * scale);
         (x.round() as i64, y.round() as i64)
     };
-    for t in &triangles {
+    for t in triangles {
         if !t.iter().flatten().all(|v| v.is_finite()) {
             continue;
         }

@@ -19,7 +19,7 @@ pub use adt::{
     alpha_maps, float_tiff, gray16, guess_mphd_flags, heightmap, heightmap_image, splat_image,
     stitched_image,
 };
-pub use mdx::wireframe;
+pub use mdx::{posed_wireframe, wireframe};
 
 use format_core::Error;
 

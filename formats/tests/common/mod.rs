@@ -172,3 +172,20 @@ pub fn blp_corpus() -> Vec<(String, Vec<u8>)> {
         })
         .collect()
 }
+
+/// Every corpus `.mdx` model (read leniently), by path; empty (loudly)
+/// outside CI when the corpus is missing.
+pub fn corpus_models() -> Vec<(String, formats::mdx::Model)> {
+    let Some(root) = corpus_root() else {
+        return Vec::new();
+    };
+    files_in(&root, "mdx", ".mdx")
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(root.join(&path)).expect("corpus file is readable");
+            let (model, _) = formats::mdx::Model::from_bytes_lenient(&bytes)
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+            (path, model)
+        })
+        .collect()
+}

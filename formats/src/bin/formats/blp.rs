@@ -75,18 +75,29 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
             let _ = writeln!(out, "{i:>5}  {offset:>#10x}  {size:>10}  {pixels:>11}");
         }
     }
-    if blp.kept.table.is_some() {
+    if let Some(placement) = blp.kept.placement() {
         let _ = writeln!(
             out,
-            "kept: the mip table as read (it differs from a fresh layout)"
+            "kept: the levels' places as read (not one after the other after the header)"
         );
+        for (at, bytes) in &placement.gaps {
+            let _ = writeln!(
+                out,
+                "kept: {} bytes at {at:#x} that no level covers",
+                bytes.len()
+            );
+        }
     }
-    for gap in &blp.kept.gaps {
+    let entries = blp
+        .kept
+        .values()
+        .iter()
+        .filter(|v| v.derived.is_none() && v.raw != 0)
+        .count();
+    if entries > 0 {
         let _ = writeln!(
             out,
-            "kept: {} bytes at {:#x} that no level covers",
-            gap.bytes.len(),
-            gap.offset
+            "kept: {entries} table entries without a level, as read"
         );
     }
     out

@@ -5,6 +5,7 @@ mod blp;
 mod check;
 mod convert;
 mod dump;
+mod export;
 mod info;
 mod kind;
 mod progress;
@@ -78,6 +79,37 @@ enum Command {
         #[arg(long, value_name = "ENCODING")]
         encoding: Option<formats::blp::Target>,
     },
+    /// Exports models to glTF 2.0: one model to OUT.glb (one file) or
+    /// OUT.gltf (with its .bin and images beside it), or several into the
+    /// folder OUT, in parallel. Skeleton, skin, one animation per sequence,
+    /// materials, and the textures found beside the model or in --textures.
+    #[command(
+        after_help = "Examples:\n  formats export model.mdx model.glb --textures textures\n  \
+                            formats export model.mdl model.gltf --sequence Walk\n  \
+                            formats export *.mdx out/ --no-animations"
+    )]
+    Export {
+        /// The models (.mdx, .mdl), then where to write: a .glb or .gltf
+        /// file for one model, a folder for several.
+        #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
+        paths: Vec<PathBuf>,
+        /// A folder to look for textures in, by the path the model names
+        /// (repeatable; the model's own folder is looked in first).
+        #[arg(long, value_name = "DIR")]
+        textures: Vec<PathBuf>,
+        /// Only the sequence of this name.
+        #[arg(long, value_name = "NAME", conflicts_with = "no_animations")]
+        sequence: Option<String>,
+        /// No animations.
+        #[arg(long)]
+        no_animations: bool,
+        /// The Reforged level of detail to export (geosets of level -1 go in every level).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        lod: i32,
+        /// Into a folder: .gltf files (with .bin and images) instead of .glb.
+        #[arg(long)]
+        gltf: bool,
+    },
     /// Reads and writes back every supported file under the paths and reports,
     /// per file, a strict or lenient parse, byte-exactness (and for textures,
     /// that every level decodes), or the error; exits with 1 if any file failed.
@@ -109,6 +141,7 @@ enum Command {
                             formats render MAP.wdt --heightmap heights/ --splat splat/\n  \
                             formats render a.adt b.adt --heightmap heights/ --range -200:400\n  \
                             formats render model.mdx --wireframe model.png\n  \
+                            formats render model.mdx --wireframe walk.png --pose Walk@500\n  \
                             formats render --wireframe sample.png"
     )]
     Render {
@@ -143,6 +176,10 @@ enum Command {
         /// MDX: the geosets' edges seen from the front, SIZExSIZE gray.
         #[arg(long, value_name = "OUT.png")]
         wireframe: Option<PathBuf>,
+        /// MDX: draw the wireframe posed at MS milliseconds into the sequence
+        /// SEQUENCE (its name; looping sequences wrap), skinned.
+        #[arg(long, value_name = "SEQUENCE@MS", requires = "wireframe")]
+        pose: Option<String>,
         /// The wireframe's width and height in pixels.
         #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u16).range(16..=8192))]
         size: u16,
@@ -183,6 +220,27 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 convert::run(&input, &output, version, force)
             }
         }
+        Command::Export {
+            mut paths,
+            textures,
+            sequence,
+            no_animations,
+            lod,
+            gltf,
+        } => {
+            let output = paths.pop().unwrap_or_default();
+            export::run(
+                &paths,
+                &output,
+                &export::Options {
+                    textures,
+                    sequence,
+                    no_animations,
+                    lod,
+                    gltf,
+                },
+            )
+        }
         Command::Check { paths, json } => check::run(&paths, json),
         Command::Validate { file } => validate::run(&file),
         Command::Render {
@@ -193,6 +251,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             alpha,
             wdt,
             wireframe,
+            pose,
             size,
             overview_size,
         } => render::run(
@@ -204,6 +263,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 alpha,
                 wdt,
                 wireframe,
+                pose,
                 size: usize::from(size),
                 overview_size: overview_size as usize,
             },

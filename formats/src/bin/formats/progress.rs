@@ -1,10 +1,11 @@
-//! The progress bar long runs show on a terminal (and nowhere else).
+//! The progress bar of long runs (`check`, `export`): drawn on a terminal
+//! only, so piped output and tests see none.
 
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// A bar of `len` steps with a message, drawn on stderr only if it is a terminal.
+/// A bar of `len` steps on stderr, hidden when stderr is not a terminal.
 pub fn bar(len: usize) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         Some(len as u64),

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use formats::anim::{Moment, Timeline};
 use formats::render::Image;
 use formats::terrain::{HeightRange, Heightmap, TerrainTile};
 
@@ -25,6 +26,8 @@ pub struct Outputs {
     pub wdt: Option<PathBuf>,
     /// MDX wireframe.
     pub wireframe: Option<PathBuf>,
+    /// MDX: `SEQUENCE@MS`, the moment the wireframe is posed at.
+    pub pose: Option<String>,
     /// Wireframe side in pixels.
     pub size: usize,
     /// The longest side of a map's stitched overview.
@@ -143,7 +146,7 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
     let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
     match &loaded.document {
         Document::Adt(adt) => {
-            if out.wireframe.is_some() {
+            if out.wireframe.is_some() || out.pose.is_some() {
                 return Err(format!("{name}: --wireframe draws models; this is a tile"));
             }
             if let Some(path) = &out.heightmap {
@@ -163,6 +166,7 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
                     heightmap: None,
                     alpha: None,
                     wireframe: None,
+                    pose: None,
                     range: None,
                     splat: out.splat.clone(),
                     wdt: out.wdt.clone(),
@@ -178,7 +182,14 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
                 ));
             }
             if let Some(path) = &out.wireframe {
-                save(&formats::render::wireframe(model, out.size), path)?;
+                let image = match &out.pose {
+                    Some(pose) => {
+                        let moment = moment(model, pose).map_err(|e| format!("{name}: {e}"))?;
+                        formats::render::posed_wireframe(model, moment, out.size)
+                    }
+                    None => formats::render::wireframe(model, out.size),
+                };
+                save(&image, path)?;
             }
         }
         _ => {
@@ -188,4 +199,26 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The moment `SEQUENCE@MS` names: `MS` milliseconds into the sequence of
+/// that name (the last `@` separates them, so names may hold one).
+fn moment(model: &formats::mdx::Model, pose: &str) -> Result<Moment, String> {
+    let (sequence, ms) = pose
+        .rsplit_once('@')
+        .ok_or_else(|| format!("--pose {pose:?}: expected SEQUENCE@MS, as Walk@500"))?;
+    let ms: f64 = ms
+        .trim()
+        .parse()
+        .ok()
+        .filter(|ms: &f64| ms.is_finite() && *ms >= 0.0)
+        .ok_or_else(|| format!("--pose {pose:?}: {ms:?} is not a time in milliseconds"))?;
+    let timeline = Timeline::from_model(model);
+    let index = timeline.sequence(sequence.trim()).ok_or_else(|| {
+        let names: Vec<&str> = timeline.sequences.iter().map(|s| s.name.as_str()).collect();
+        format!("--pose: no sequence {sequence:?} (the model has {names:?})")
+    })?;
+    timeline
+        .at(index, ms)
+        .ok_or_else(|| format!("--pose: no sequence {sequence:?}"))
 }

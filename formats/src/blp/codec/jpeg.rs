@@ -6,7 +6,7 @@
 //!
 //! `zune-jpeg` asked for CMYK output returns the samples untouched.
 //! `jpeg-encoder`'s own CMYK input stores 255 minus each value (the Adobe
-//! convention), so [`Bgra`] hands it the samples to store as they are.
+//! convention), so a private `Bgra` buffer hands it the samples to store as they are.
 
 use jpeg_encoder::{Encoder, ImageBuffer, JpegColorType, SamplingFactor};
 use zune_jpeg::JpegDecoder;

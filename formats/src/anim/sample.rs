@@ -1,0 +1,385 @@
+//! A track's value at a [`Moment`]: which keys count, and what happens before,
+//! between and after them.
+//!
+//! The rules are those of the viewers that reproduce the game (mdx-m3-viewer,
+//! Warsmash), applied per interval:
+//!
+//! 1. A track with a global sequence id reads the counter modulo that global
+//!    sequence's duration, in the interval `[0, duration]`; any other track
+//!    reads the frame in the playing sequence's interval. No counter, or no
+//!    sequence: the default value. An id past `GLBS` counts as no global
+//!    sequence.
+//! 2. Only the keys inside the interval (`start <= frame <= end`) count.
+//!    None: the default value. One, or all with one value: that value.
+//! 3. Otherwise, without a key at `start` one is added there with the default
+//!    value (and the default as tangents); without a key at `end` one is added
+//!    there with the first key's value and tangents, so a loop closes.
+//! 4. Before the first key: its value; at or after the last: its value;
+//!    between two keys the [`Interpolate`] curve of the track's type.
+//! 5. A global sequence whose first key is after its duration holds that
+//!    key's value.
+//!
+//! Keys out of order (which [`validate`](crate::validate) reports) are
+//! sampled as found: never a panic, the segment is the first key after the
+//! frame and the key before it in file order.
+
+use std::borrow::Cow;
+
+use super::interpolate::Interpolate;
+use super::timeline::{Moment, Timeline};
+use crate::mdx::{Interpolation, Key, Track};
+
+/// Samples tracks at one [`Moment`] of a model's [`Timeline`].
+///
+/// ```
+/// use formats::anim::{Sampler, Timeline};
+/// use formats::mdx::{Interpolation, Key, Track};
+///
+/// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+/// let timeline = Timeline::from_model(&model);
+/// let track = Track::new(Interpolation::Linear, vec![Key::new(0, 0.0f32), Key::new(1000, 10.0)]);
+/// // 250 ms into "Stand" (0 to 1000 ms).
+/// let sampler = Sampler::new(&timeline, timeline.at(0, 250.0).unwrap());
+/// assert_eq!(sampler.sample(&track, &0.0), 2.5);
+/// # Ok::<(), format_core::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Sampler<'a> {
+    timeline: &'a Timeline,
+    moment: Moment,
+}
+
+/// Where one track reads its keys at a moment: the interval and the frame in it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// `[start, end]` in the track's frames.
+    pub interval: [i64; 2],
+    /// The frame to sample, in milliseconds.
+    pub frame: f64,
+    /// Whether this is a global sequence (rule 5 applies).
+    pub global: bool,
+}
+
+impl<'a> Sampler<'a> {
+    /// A sampler for `moment` of `timeline`.
+    pub fn new(timeline: &'a Timeline, moment: Moment) -> Self {
+        Sampler { timeline, moment }
+    }
+
+    /// The moment sampled.
+    pub fn moment(&self) -> Moment {
+        self.moment
+    }
+
+    /// The timeline sampled.
+    pub fn timeline(&self) -> &'a Timeline {
+        self.timeline
+    }
+
+    /// The interval and frame a track with this global sequence id reads
+    /// (rule 1), `None` when its clock is not running.
+    pub fn window(&self, global_sequence_id: i32) -> Option<Window> {
+        if let Some(duration) = self.timeline.global_duration(global_sequence_id) {
+            let counter = self.moment.counter?;
+            let frame = if duration == 0 {
+                0.0
+            } else {
+                counter.rem_euclid(f64::from(duration))
+            };
+            return Some(Window {
+                interval: [0, i64::from(duration)],
+                frame,
+                global: true,
+            });
+        }
+        let [start, end] = self.moment.interval?;
+        Some(Window {
+            interval: [i64::from(start), i64::from(end)],
+            frame: self.moment.frame,
+            global: false,
+        })
+    }
+
+    /// The track's value now, `default` where it has none (rules 1 to 5).
+    pub fn sample<T: Interpolate + PartialEq>(&self, track: &Track<T>, default: &T) -> T::Output {
+        self.sample_as(track, track.interpolation_type, default)
+    }
+
+    /// As [`sample`](Self::sample), with another interpolation than the
+    /// track's (the game steps visibility tracks whatever they say).
+    pub fn sample_as<T: Interpolate + PartialEq>(
+        &self,
+        track: &Track<T>,
+        interpolation: Interpolation,
+        default: &T,
+    ) -> T::Output {
+        match self.window(track.global_sequence_id) {
+            Some(window) => SequenceKeys::new(track, window.interval, window.global, default)
+                .value_at(interpolation, window.frame),
+            None => default.output(),
+        }
+    }
+
+    /// [`sample`](Self::sample) of an optional track: `default` without one.
+    pub fn sample_or<T: Interpolate + PartialEq>(
+        &self,
+        track: Option<&Track<T>>,
+        default: &T,
+    ) -> T::Output {
+        match track {
+            Some(track) => self.sample(track, default),
+            None => default.output(),
+        }
+    }
+}
+
+/// The keys one interval of a track plays (rules 2, 3 and 5), borrowed from
+/// the track when they are in order.
+///
+/// Exporters use it to write a sequence's keys exactly as they are sampled.
+#[derive(Clone, Debug)]
+pub struct SequenceKeys<'a, T: Clone> {
+    /// The value of the whole interval, when it is constant (rules 2 and 5).
+    constant: Option<T>,
+    /// The added key at `start` (rule 3).
+    opening: Option<Key<T>>,
+    /// The track's keys inside the interval.
+    inside: Cow<'a, [Key<T>]>,
+    /// The added key at `end` (rule 3).
+    closing: Option<Key<T>>,
+    /// The track's value without keys.
+    default: T,
+}
+
+impl<'a, T: Clone + PartialEq> SequenceKeys<'a, T> {
+    /// The keys of `track` for `interval` (`global`: the interval is a global
+    /// sequence's), with `default` for the value the track has without keys.
+    pub fn new(track: &'a Track<T>, interval: [i64; 2], global: bool, default: &T) -> Self {
+        let [start, end] = interval;
+        let keys = track.keys.as_slice();
+        let constant = |value: &T| SequenceKeys {
+            constant: Some(value.clone()),
+            opening: None,
+            inside: Cow::Borrowed(&[]),
+            closing: None,
+            default: default.clone(),
+        };
+        if global && let Some(first) = keys.first().filter(|k| i64::from(k.frame) > end) {
+            return constant(&first.value);
+        }
+        let within = |k: &Key<T>| (start..=end).contains(&i64::from(k.frame));
+        let inside: Cow<'a, [Key<T>]> = if keys.is_sorted_by_key(|k| k.frame) {
+            let from = keys.partition_point(|k| i64::from(k.frame) < start);
+            let to = keys.partition_point(|k| i64::from(k.frame) <= end);
+            Cow::Borrowed(keys.get(from..to).unwrap_or(&[]))
+        } else {
+            Cow::Owned(keys.iter().filter(|k| within(k)).cloned().collect())
+        };
+        let Some(first) = inside.first() else {
+            return constant(default);
+        };
+        if inside.iter().all(|k| k.value == first.value) {
+            return constant(&first.value);
+        }
+        let tangents = |value: &T| {
+            track
+                .interpolation_type
+                .has_tangents()
+                .then(|| value.clone())
+        };
+        let opening = (i64::from(first.frame) != start).then(|| Key {
+            frame: clamp_frame(start),
+            value: default.clone(),
+            in_tan: tangents(default),
+            out_tan: tangents(default),
+        });
+        let closing = inside
+            .last()
+            .filter(|last| i64::from(last.frame) != end)
+            .map(|_| {
+                let head = opening.as_ref().unwrap_or(first);
+                Key {
+                    frame: clamp_frame(end),
+                    ..head.clone()
+                }
+            });
+        SequenceKeys {
+            constant: None,
+            opening,
+            inside,
+            closing,
+            default: default.clone(),
+        }
+    }
+
+    /// The value of the whole interval, if it has one (no keys in it, one
+    /// key, or all keys equal).
+    pub fn constant(&self) -> Option<&T> {
+        self.constant.as_ref()
+    }
+
+    /// The keys played, added ones included, in order (empty when constant).
+    pub fn keys(&self) -> impl Iterator<Item = &Key<T>> {
+        self.opening
+            .iter()
+            .chain(self.inside.iter())
+            .chain(self.closing.iter())
+    }
+
+    /// The value at `frame` (rule 4).
+    pub fn value_at(&self, interpolation: Interpolation, frame: f64) -> T::Output
+    where
+        T: Interpolate,
+    {
+        if let Some(value) = &self.constant {
+            return value.output();
+        }
+        let mut before: Option<&Key<T>> = None;
+        for key in self.keys() {
+            let at = f64::from(key.frame);
+            if at > frame {
+                let Some(a) = before else {
+                    return key.value.output();
+                };
+                let span = at - f64::from(a.frame);
+                let t = if span > 0.0 {
+                    ((frame - f64::from(a.frame)) / span).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                return T::interpolate(interpolation, a, key, t as f32);
+            }
+            before = Some(key);
+        }
+        // A list that is not constant has at least two keys, so `before` is
+        // the last one; the default is there for the type's sake.
+        before.map_or_else(|| self.default.output(), |last| last.value.output())
+    }
+}
+
+/// A frame of the interval as a key frame (intervals are `u32`, key frames `i32`).
+fn clamp_frame(frame: i64) -> i32 {
+    i32::try_from(frame).unwrap_or(if frame < 0 { i32::MIN } else { i32::MAX })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::timeline::SequenceInfo;
+
+    fn timeline() -> Timeline {
+        Timeline {
+            sequences: vec![
+                SequenceInfo {
+                    name: "Stand".into(),
+                    interval: [1000, 2000],
+                    looping: true,
+                },
+                SequenceInfo {
+                    name: "Walk".into(),
+                    interval: [3000, 3500],
+                    looping: true,
+                },
+            ],
+            global_sequences: vec![400, 0],
+        }
+    }
+
+    fn at(t: &Timeline, sequence: usize, ms: f64) -> Sampler<'_> {
+        Sampler::new(t, t.at(sequence, ms).unwrap())
+    }
+
+    fn linear(keys: &[(i32, f32)]) -> Track<f32> {
+        Track::new(
+            Interpolation::Linear,
+            keys.iter().map(|&(f, v)| Key::new(f, v)).collect(),
+        )
+    }
+
+    #[test]
+    fn keys_of_other_sequences_do_not_count() {
+        let t = timeline();
+        let track = linear(&[(1000, 0.0), (2000, 10.0), (3000, 50.0), (3500, 70.0)]);
+        assert_eq!(at(&t, 0, 500.0).sample(&track, &-1.0), 5.0);
+        assert_eq!(at(&t, 1, 250.0).sample(&track, &-1.0), 60.0);
+        // No sequence: the default.
+        assert_eq!(Sampler::new(&t, Moment::BIND).sample(&track, &-1.0), -1.0);
+    }
+
+    #[test]
+    fn an_interval_without_keys_gives_the_default_and_one_key_its_value() {
+        let t = timeline();
+        let track = linear(&[(3200, 5.0)]);
+        assert_eq!(at(&t, 0, 100.0).sample(&track, &1.0), 1.0);
+        assert_eq!(at(&t, 1, 0.0).sample(&track, &1.0), 5.0);
+        assert_eq!(at(&t, 1, 499.0).sample(&track, &1.0), 5.0);
+    }
+
+    #[test]
+    fn missing_ends_get_the_default_at_start_and_the_first_value_at_end() {
+        let t = timeline();
+        // Keys at 1200 and 1600 in [1000, 2000]: (1000, default 0) and (2000,
+        // the first value, which is now the added default) are added.
+        let track = linear(&[(1200, 4.0), (1600, 8.0)]);
+        let s = |ms| at(&t, 0, ms).sample(&track, &0.0);
+        assert_eq!(s(100.0), 2.0); // halfway from (1000, 0) to (1200, 4)
+        assert_eq!(s(400.0), 6.0);
+        assert_eq!(s(800.0), 4.0); // halfway from (1600, 8) to (2000, 0)
+        let keys = SequenceKeys::new(&track, [1000, 2000], false, &0.0);
+        let frames: Vec<_> = keys.keys().map(|k| (k.frame, k.value)).collect();
+        assert_eq!(frames, [(1000, 0.0), (1200, 4.0), (1600, 8.0), (2000, 0.0)]);
+        // With a key at start, the closing key repeats it.
+        let track = linear(&[(1000, 3.0), (1500, 5.0)]);
+        let keys = SequenceKeys::new(&track, [1000, 2000], false, &0.0);
+        let frames: Vec<_> = keys.keys().map(|k| (k.frame, k.value)).collect();
+        assert_eq!(frames, [(1000, 3.0), (1500, 5.0), (2000, 3.0)]);
+    }
+
+    #[test]
+    fn a_global_sequence_wraps_on_its_own_duration() {
+        let t = timeline();
+        let mut track = linear(&[(0, 0.0), (400, 40.0)]);
+        track.global_sequence_id = 0;
+        // 1100 ms into Walk: the counter is 1100, 1100 mod 400 = 300.
+        assert_eq!(at(&t, 1, 1100.0).sample(&track, &0.0), 30.0);
+        // Whatever sequence plays, and with none.
+        assert_eq!(at(&t, 0, 1100.0).sample(&track, &0.0), 30.0);
+        let idle = Moment {
+            counter: Some(450.0),
+            ..Moment::BIND
+        };
+        assert_eq!(Sampler::new(&t, idle).sample(&track, &0.0), 5.0);
+        // In the bind pose global sequences rest too.
+        assert_eq!(Sampler::new(&t, Moment::BIND).sample(&track, &-2.0), -2.0);
+        // A global sequence of duration 0 stays at its start.
+        track.global_sequence_id = 1;
+        assert_eq!(at(&t, 0, 123.0).sample(&track, &7.0), 0.0);
+        // First key after the duration: that key's value throughout.
+        let mut late = linear(&[(900, 9.0), (1000, 10.0)]);
+        late.global_sequence_id = 0;
+        assert_eq!(at(&t, 0, 10.0).sample(&late, &0.0), 9.0);
+        // An id past GLBS follows the sequences.
+        let mut stray = linear(&[(1000, 0.0), (2000, 10.0)]);
+        stray.global_sequence_id = 7;
+        assert_eq!(at(&t, 0, 500.0).sample(&stray, &0.0), 5.0);
+    }
+
+    #[test]
+    fn visibility_steps_when_asked() {
+        let t = timeline();
+        let track = linear(&[(1000, 0.0), (2000, 1.0)]);
+        let s = at(&t, 0, 900.0);
+        assert_eq!(s.sample_as(&track, Interpolation::None, &1.0), 0.0);
+        assert!((s.sample(&track, &1.0) - 0.9).abs() < 1e-6);
+    }
+
+    #[test]
+    fn keys_out_of_order_never_panic() {
+        let t = timeline();
+        let track = linear(&[(1800, 8.0), (1200, 2.0), (1500, 5.0), (1500, 6.0)]);
+        for ms in [0.0, 100.0, 200.0, 500.0, 700.0, 999.0, 1000.0] {
+            let v = at(&t, 0, ms).sample(&track, &0.0);
+            assert!(v.is_finite());
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! A model's clock: its sequences (named intervals of one timeline, looping
+//! or not), its global sequences (loops of their own length), and the
+//! [`Moment`] a pose is taken at.
+
+use crate::mdx::Model;
+
+/// One animation of a model: a named interval of the model's timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SequenceInfo {
+    /// The sequence's name (`Stand`, `Walk`, ...).
+    pub name: String,
+    /// Start and end frame, in milliseconds.
+    pub interval: [u32; 2],
+    /// Whether it loops (flag bit 0x1 clear, in Warcraft III and alpha files).
+    pub looping: bool,
+}
+
+impl SequenceInfo {
+    /// Length in milliseconds (0 when the interval is reversed).
+    pub fn duration(&self) -> u32 {
+        self.interval[1].saturating_sub(self.interval[0])
+    }
+}
+
+/// The timing of a model: what [`Sampler`](super::Sampler)s need besides the
+/// tracks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timeline {
+    /// `SEQS`, in file order.
+    pub sequences: Vec<SequenceInfo>,
+    /// `GLBS`: the duration of each global sequence, in milliseconds.
+    pub global_sequences: Vec<u32>,
+}
+
+/// The time a pose is taken at.
+///
+/// Tracks that follow the sequences read `frame` inside `interval`; tracks of
+/// a global sequence read `counter` modulo their duration (the game runs one
+/// counter from when the model starts animating). No interval is the model
+/// outside every sequence, no counter global sequences at rest: such tracks
+/// give their default values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moment {
+    /// The playing sequence's `[start, end]`, or `None` for no sequence.
+    pub interval: Option<[u32; 2]>,
+    /// The frame in the model's timeline, in milliseconds (fractions allowed).
+    pub frame: f64,
+    /// Milliseconds since the animation started, for global sequences
+    /// (`None`: they do not run).
+    pub counter: Option<f64>,
+}
+
+impl Moment {
+    /// The bind pose: no sequence, no global sequence, every track at its
+    /// default value.
+    pub const BIND: Moment = Moment {
+        interval: None,
+        frame: 0.0,
+        counter: None,
+    };
+}
+
+impl Timeline {
+    /// The sequences and global sequences of a model of any version (the
+    /// alpha `SEQS` of 1300 and later too).
+    ///
+    /// ```
+    /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+    /// let timeline = formats::anim::Timeline::from_model(&model);
+    /// assert_eq!(timeline.sequences[0].name, "Stand");
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    pub fn from_model(model: &Model) -> Timeline {
+        let mut sequences: Vec<SequenceInfo> = model
+            .sequences()
+            .iter()
+            .map(|s| SequenceInfo {
+                name: s.name.to_string_lossy().into_owned(),
+                interval: s.interval,
+                looping: s.flags & 1 == 0,
+            })
+            .collect();
+        sequences.extend(model.alpha_sequences().iter().map(|s| SequenceInfo {
+            name: s.name.to_string_lossy().into_owned(),
+            interval: s.time,
+            looping: s.flags & 1 == 0,
+        }));
+        Timeline {
+            sequences,
+            global_sequences: model.global_sequences().to_vec(),
+        }
+    }
+
+    /// The index of the first sequence named `name` (ASCII case ignored).
+    pub fn sequence(&self, name: &str) -> Option<usize> {
+        self.sequences
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The moment `ms` milliseconds after sequence `index` started: a looping
+    /// sequence wraps around, another holds its last frame. `None` if there
+    /// is no such sequence.
+    pub fn at(&self, index: usize, ms: f64) -> Option<Moment> {
+        let sequence = self.sequences.get(index)?;
+        let duration = f64::from(sequence.duration());
+        let ms = ms.max(0.0);
+        let into = if duration <= 0.0 {
+            0.0
+        } else if sequence.looping {
+            ms % duration
+        } else {
+            ms.min(duration)
+        };
+        Some(Moment {
+            interval: Some(sequence.interval),
+            frame: f64::from(sequence.interval[0]) + into,
+            counter: Some(ms),
+        })
+    }
+
+    /// The duration of global sequence `id` (a track's `globalSequenceId`);
+    /// `None` for -1 and for ids past `GLBS`.
+    pub fn global_duration(&self, id: i32) -> Option<u32> {
+        usize::try_from(id)
+            .ok()
+            .and_then(|i| self.global_sequences.get(i).copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timeline() -> Timeline {
+        let seq = |name: &str, interval, looping| SequenceInfo {
+            name: name.into(),
+            interval,
+            looping,
+        };
+        Timeline {
+            sequences: vec![
+                seq("Stand", [0, 1000], true),
+                seq("Death", [2000, 2500], false),
+            ],
+            global_sequences: vec![300],
+        }
+    }
+
+    #[test]
+    fn looping_sequences_wrap_and_others_hold_their_end() {
+        let t = timeline();
+        assert_eq!(t.at(0, 1250.0).unwrap().frame, 250.0);
+        assert_eq!(t.at(0, 1250.0).unwrap().counter, Some(1250.0));
+        assert_eq!(t.at(1, 9000.0).unwrap().frame, 2500.0);
+        assert_eq!(t.at(1, -5.0).unwrap().frame, 2000.0);
+        assert_eq!(t.at(2, 0.0), None);
+        assert_eq!(t.sequence("death"), Some(1));
+        assert_eq!(t.global_duration(0), Some(300));
+        assert_eq!(t.global_duration(-1), None);
+        assert_eq!(t.global_duration(1), None);
+    }
+}

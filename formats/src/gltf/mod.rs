@@ -1,0 +1,41 @@
+//! glTF 2.0 out (feature `gltf`): a reusable document [`Builder`] (typed
+//! JSON from [`gltf_json`], one binary buffer, `.glb` or `.gltf` + `.bin` +
+//! images), and the model exporter built on it ([`export`]).
+//!
+//! # What a model becomes
+//!
+//! - A root node named as the model, turning Z up into Y up, with under it
+//!   one node per bone, helper, attachment, light, emitter, event object and
+//!   collision shape, named as in the model, in its hierarchy, at rest at its
+//!   pivot ([`model::nodes`]).
+//! - One skinned mesh, one primitive per geoset of the level of detail asked
+//!   for: positions, normals, every UV set, joints and weights, indices
+//!   ([`model::meshes`]); a skin with inverse bind matrices.
+//! - One animation per sequence, named as it, times in seconds; which
+//!   tracks map exactly (`STEP`, `LINEAR`, `CUBICSPLINE`) and which are
+//!   resampled at 30 keys a second is in [`model::animations`].
+//! - Materials from each material's first layer, or its HD textures by role,
+//!   filter modes as alpha modes, two-sided, unlit ([`model::materials`]);
+//!   textures as PNG from a [`TextureSource`], replaceable ones as flat
+//!   colours.
+//!
+//! ```
+//! use formats::gltf::{ExportOptions, export};
+//!
+//! let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+//! let out = export(&model, "cube", &ExportOptions { sequence: Some("Stand"), ..Default::default() })?;
+//! let gltf = out.document.to_gltf("cube")?;
+//! assert!(std::str::from_utf8(&gltf.json).unwrap().contains("\"name\":\"Stand\""));
+//! assert_eq!(gltf.files[0].0, "cube.bin");
+//! # Ok::<(), format_core::Error>(())
+//! ```
+
+pub mod builder;
+pub mod glb;
+pub mod model;
+pub mod textures;
+
+pub use builder::{Builder, Document, Element, GltfFiles};
+pub use gltf_json as json;
+pub use model::{Export, ExportOptions, export};
+pub use textures::{NoTextures, TextureSource};

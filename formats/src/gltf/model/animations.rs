@@ -1,0 +1,518 @@
+//! One glTF animation per sequence: the node tracks' keys in the sequence's
+//! interval, times in seconds from the sequence's start.
+//!
+//! The keys are exactly those [`SequenceKeys`] plays (keys of other
+//! sequences left out, the opening and closing keys added), so the exact
+//! mappings below give what [`Sampler`] gives at every time:
+//!
+//! | track | glTF |
+//! |---|---|
+//! | none | `STEP`, exact |
+//! | linear translation or scaling | `LINEAR`, exact |
+//! | linear rotation | `LINEAR` (slerp), exact up to normalising the keys |
+//! | hermite translation or scaling | `CUBICSPLINE`, exact: tangents divided by the segment's length in seconds |
+//! | bezier translation or scaling | `CUBICSPLINE`, exact: tangents `3 (control - value)` over the segment's length |
+//! | hermite or bezier rotation | resampled `LINEAR` at 30 keys a second (the quaternion spline is not glTF's; sequences over 5 minutes get at most 9 000 keys) |
+//! | a track of a global sequence | resampled `LINEAR` at 30 keys a second over the sequence, its counter starting with the sequence |
+//! | the whole interval at one value | two keys (start and end), `LINEAR` |
+//! | keys not strictly increasing | resampled `LINEAR` at 30 keys a second |
+//!
+//! Translations add the node's rest offset (its pivot minus its parent's),
+//! see [`nodes`](super::nodes). Every animation also holds the root's
+//! constant rotation over the sequence, so it lasts as long as its sequence
+//! even when no node moves. Not exported: geoset and layer alpha, colours,
+//! texture animations, visibility, billboarding, and the "don't inherit"
+//! flags (glTF nodes always inherit).
+
+use gltf_json as json;
+use json::Index;
+use json::animation::{Interpolation as GltfInterpolation, Property};
+use json::validation::Checked;
+
+use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
+use crate::anim::skeleton::normalized;
+use crate::anim::{Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline};
+use crate::gltf::Builder;
+use crate::gltf::builder::Element;
+use crate::mdx::{Interpolation, Key, Track};
+
+/// Resampled tracks: keys per second.
+pub const RESAMPLE_RATE: f64 = 30.0;
+
+/// The most keys a resampled channel gets (5 minutes at 30 a second): a
+/// longer sequence is resampled less often, so a bad interval (up to 49
+/// days) cannot make an export allocate without bound.
+pub const MAX_RESAMPLED_KEYS: u32 = 9_000;
+
+/// Keys of one glTF sampler.
+struct Curve<T> {
+    interpolation: GltfInterpolation,
+    /// Seconds from the sequence's start.
+    times: Vec<f32>,
+    /// One value per time, or (cubic) in-tangent, value, out-tangent per time.
+    values: Vec<T>,
+}
+
+/// One sequence, the part of the timeline a curve is cut from.
+struct Span<'a> {
+    timeline: &'a Timeline,
+    sequence: &'a SequenceInfo,
+}
+
+impl Span<'_> {
+    fn start(&self) -> i64 {
+        i64::from(self.sequence.interval[0])
+    }
+
+    fn duration_ms(&self) -> f64 {
+        f64::from(self.sequence.duration())
+    }
+
+    /// Seconds from the start of the sequence to `frame`.
+    fn seconds(&self, frame: i32) -> f32 {
+        ((i64::from(frame) - self.start()) as f64 / 1000.0) as f32
+    }
+
+    /// The sampler `ms` into the sequence (no wrapping: the end is the end).
+    fn sampler(&self, ms: f64) -> Sampler<'_> {
+        Sampler::new(
+            self.timeline,
+            Moment {
+                interval: Some(self.sequence.interval),
+                frame: self.start() as f64 + ms,
+                counter: Some(ms),
+            },
+        )
+    }
+
+    /// Resampling times in milliseconds: every 1/30 s, and the end.
+    fn resample_times(&self) -> Vec<f64> {
+        let duration = self.duration_ms();
+        let step = (1000.0 / RESAMPLE_RATE).max(duration / f64::from(MAX_RESAMPLED_KEYS - 1));
+        let mut times: Vec<f64> = (0..MAX_RESAMPLED_KEYS)
+            .map(|k| f64::from(k) * step)
+            .take_while(|t| *t < duration - 1e-6)
+            .collect();
+        times.push(duration);
+        times
+    }
+
+    /// Resampled `LINEAR` keys of `value(ms)`.
+    fn resample<T>(&self, value: impl Fn(&Sampler<'_>) -> T) -> Curve<T> {
+        let ms = self.resample_times();
+        Curve {
+            interpolation: GltfInterpolation::Linear,
+            times: ms.iter().map(|t| (*t / 1000.0) as f32).collect(),
+            values: ms.iter().map(|t| value(&self.sampler(*t))).collect(),
+        }
+    }
+
+    /// `value` held over the whole sequence.
+    fn constant<T: Clone>(&self, value: T) -> Curve<T> {
+        let end = (self.duration_ms() / 1000.0) as f32;
+        let (times, values) = if end > 0.0 {
+            (vec![0.0, end], vec![value.clone(), value])
+        } else {
+            (vec![0.0], vec![value])
+        };
+        Curve {
+            interpolation: GltfInterpolation::Linear,
+            times,
+            values,
+        }
+    }
+
+    /// Whether `track` follows a global sequence.
+    fn is_global<T>(&self, track: &Track<T>) -> bool {
+        self.timeline
+            .global_duration(track.global_sequence_id)
+            .is_some()
+    }
+
+    /// The keys `track` plays in this sequence.
+    fn keys<T: Clone + PartialEq>(&self, track: &Track<T>, default: &T) -> Keys<T> {
+        let [start, end] = self.sequence.interval.map(i64::from);
+        let keys = SequenceKeys::new(track, [start, end], false, default);
+        if let Some(value) = keys.constant() {
+            return Keys::Constant(value.clone());
+        }
+        let list: Vec<Key<T>> = keys.keys().cloned().collect();
+        if list
+            .windows(2)
+            .all(|w| matches!(w, [a, b] if a.frame < b.frame))
+        {
+            Keys::List(list)
+        } else {
+            Keys::Unordered
+        }
+    }
+}
+
+/// What a track plays in one sequence, for glTF.
+enum Keys<T> {
+    /// Keys whose times strictly increase (glTF needs that).
+    List(Vec<Key<T>>),
+    /// One value over the whole sequence.
+    Constant(T),
+    /// Keys glTF cannot take as they are (repeated or unordered times).
+    Unordered,
+}
+
+/// A translation or scaling track as a curve, plus `offset`.
+fn vector_curve(
+    span: &Span<'_>,
+    track: &Track<[f32; 3]>,
+    default: [f32; 3],
+    offset: [f32; 3],
+) -> Curve<[f32; 3]> {
+    let add = |v: [f32; 3]| [v[0] + offset[0], v[1] + offset[1], v[2] + offset[2]];
+    let resample = || span.resample(|s| add(s.sample(track, &default)));
+    if span.is_global(track) {
+        return resample();
+    }
+    let keys = match span.keys(track, &default) {
+        Keys::List(keys) => keys,
+        Keys::Constant(value) => return span.constant(add(value)),
+        Keys::Unordered => return resample(),
+    };
+    let times: Vec<f32> = keys.iter().map(|k| span.seconds(k.frame)).collect();
+    let plain = |interpolation| Curve {
+        interpolation,
+        times: times.clone(),
+        values: keys.iter().map(|k| add(k.value)).collect(),
+    };
+    match track.interpolation_type {
+        Interpolation::Linear => plain(GltfInterpolation::Linear),
+        Interpolation::Hermite | Interpolation::Bezier => Curve {
+            interpolation: GltfInterpolation::CubicSpline,
+            values: cubic(
+                &keys,
+                &times,
+                track.interpolation_type == Interpolation::Bezier,
+                add,
+            ),
+            times,
+        },
+        Interpolation::None | Interpolation::Other(_) => plain(GltfInterpolation::Step),
+    }
+}
+
+/// glTF cubic spline triples (in-tangent, value, out-tangent) for hermite
+/// or bezier keys: glTF scales tangents by the segment's length in seconds,
+/// Warcraft III's hermite tangents are per segment, and a bezier control
+/// point `c` after value `v` is the tangent `3 (c - v)`.
+fn cubic(
+    keys: &[Key<[f32; 3]>],
+    times: &[f32],
+    bezier: bool,
+    add: impl Fn([f32; 3]) -> [f32; 3],
+) -> Vec<[f32; 3]> {
+    let span = |a: usize, b: usize| match (times.get(a), times.get(b)) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => 1.0,
+    };
+    let scale = |v: [f32; 3], s: f32| v.map(|c| c / s);
+    let mut out = Vec::with_capacity(keys.len() * 3);
+    let last = keys.len().saturating_sub(1);
+    for (k, key) in keys.iter().enumerate() {
+        let in_tan = key.in_tan.unwrap_or(key.value);
+        let out_tan = key.out_tan.unwrap_or(key.value);
+        let (incoming, outgoing) = if bezier {
+            let from = |c: [f32; 3]| {
+                [
+                    3.0 * (key.value[0] - c[0]),
+                    3.0 * (key.value[1] - c[1]),
+                    3.0 * (key.value[2] - c[2]),
+                ]
+            };
+            let to = |c: [f32; 3]| {
+                [
+                    3.0 * (c[0] - key.value[0]),
+                    3.0 * (c[1] - key.value[1]),
+                    3.0 * (c[2] - key.value[2]),
+                ]
+            };
+            (from(in_tan), to(out_tan))
+        } else {
+            (in_tan, out_tan)
+        };
+        out.push(if k == 0 {
+            [0.0; 3]
+        } else {
+            scale(incoming, span(k - 1, k))
+        });
+        out.push(add(key.value));
+        out.push(if k == last {
+            [0.0; 3]
+        } else {
+            scale(outgoing, span(k, k + 1))
+        });
+    }
+    out
+}
+
+/// A rotation track as a curve of unit quaternions.
+fn rotation_curve(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
+    let identity = [0.0, 0.0, 0.0, 1.0];
+    let unit = |q: [f32; 4]| normalized(q).to_array();
+    let resample = || span.resample(|s| unit(s.sample(track, &identity)));
+    if span.is_global(track) {
+        return resample();
+    }
+    let keys = match span.keys(track, &identity) {
+        Keys::List(keys) => keys,
+        Keys::Constant(value) => return span.constant(unit(value)),
+        Keys::Unordered => return resample(),
+    };
+    let interpolation = match track.interpolation_type {
+        Interpolation::Linear => GltfInterpolation::Linear,
+        Interpolation::None | Interpolation::Other(_) => GltfInterpolation::Step,
+        Interpolation::Hermite | Interpolation::Bezier => return resample(),
+    };
+    Curve {
+        interpolation,
+        times: keys.iter().map(|k| span.seconds(k.frame)).collect(),
+        values: keys.iter().map(|k| unit(k.value)).collect(),
+    }
+}
+
+/// Builds channels of one animation.
+struct Channels<'b> {
+    builder: &'b mut Builder,
+    samplers: Vec<json::animation::Sampler>,
+    channels: Vec<json::animation::Channel>,
+}
+
+impl Channels<'_> {
+    fn add<T: Element>(&mut self, node: Index<json::Node>, property: Property, curve: Curve<T>) {
+        let input = self.builder.scalars(&curve.times);
+        let output = self.builder.accessor(&curve.values, None, false);
+        let sampler = Index::new(u32::try_from(self.samplers.len()).unwrap_or(u32::MAX));
+        self.samplers.push(json::animation::Sampler {
+            extensions: None,
+            extras: Default::default(),
+            input,
+            interpolation: Checked::Valid(curve.interpolation),
+            output,
+        });
+        self.channels.push(json::animation::Channel {
+            sampler,
+            target: json::animation::Target {
+                extensions: None,
+                extras: Default::default(),
+                node,
+                path: Checked::Valid(property),
+            },
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
+}
+
+/// One animation for each sequence in `sequences` (indices into the
+/// timeline's sequences); returns how many were added.
+pub fn add_animations(
+    b: &mut Builder,
+    timeline: &Timeline,
+    skeleton: &Skeleton,
+    nodes: &ModelNodes,
+    sequences: &[usize],
+) -> usize {
+    let mut added = 0;
+    for &s in sequences {
+        let Some(sequence) = timeline.sequences.get(s) else {
+            continue;
+        };
+        let span = Span { timeline, sequence };
+        let mut channels = Channels {
+            builder: b,
+            samplers: Vec::new(),
+            channels: Vec::new(),
+        };
+        channels.add(nodes.root, Property::Rotation, span.constant(Z_UP_TO_Y_UP));
+        for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
+            if let Some(track) = &node.translation {
+                let curve = vector_curve(&span, track, [0.0; 3], rest_translation(skeleton, i));
+                channels.add(target, Property::Translation, curve);
+            }
+            if let Some(track) = &node.rotation {
+                channels.add(target, Property::Rotation, rotation_curve(&span, track));
+            }
+            if let Some(track) = &node.scaling {
+                channels.add(
+                    target,
+                    Property::Scale,
+                    vector_curve(&span, track, [1.0; 3], [0.0; 3]),
+                );
+            }
+        }
+        let Channels {
+            samplers, channels, ..
+        } = channels;
+        b.push(json::Animation {
+            extensions: None,
+            extras: Default::default(),
+            channels,
+            name: Some(sequence.name.clone()),
+            samplers,
+        });
+        added += 1;
+    }
+    added
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span_of(timeline: &Timeline) -> Span<'_> {
+        Span {
+            timeline,
+            sequence: &timeline.sequences[0],
+        }
+    }
+
+    fn timeline() -> Timeline {
+        Timeline {
+            sequences: vec![SequenceInfo {
+                name: "Walk".into(),
+                interval: [1000, 1600],
+                looping: true,
+            }],
+            global_sequences: vec![250],
+        }
+    }
+
+    /// glTF's cubic spline at `t` seconds (spec, Appendix C).
+    fn gltf_cubic(curve: &Curve<[f32; 3]>, t: f32) -> [f32; 3] {
+        let k = curve
+            .times
+            .iter()
+            .rposition(|&x| x <= t)
+            .unwrap()
+            .min(curve.times.len() - 2);
+        let (t0, t1) = (curve.times[k], curve.times[k + 1]);
+        let d = t1 - t0;
+        let s = (t - t0) / d;
+        let (p0, b0) = (curve.values[3 * k + 1], curve.values[3 * k + 2]);
+        let (a1, p1) = (curve.values[3 * (k + 1)], curve.values[3 * (k + 1) + 1]);
+        let (s2, s3) = (s * s, s * s * s);
+        core::array::from_fn(|i| {
+            (2.0 * s3 - 3.0 * s2 + 1.0) * p0[i]
+                + d * (s3 - 2.0 * s2 + s) * b0[i]
+                + (-2.0 * s3 + 3.0 * s2) * p1[i]
+                + d * (s3 - s2) * a1[i]
+        })
+    }
+
+    #[test]
+    fn hermite_and_bezier_translations_map_exactly_to_cubic_splines() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        for interpolation in [Interpolation::Hermite, Interpolation::Bezier] {
+            let key = |frame, v: f32, i: f32, o: f32| Key {
+                frame,
+                value: [v, -v, 2.0 * v],
+                in_tan: Some([i, 0.5 * i, -i]),
+                out_tan: Some([o, 0.25 * o, o]),
+            };
+            // Unequal segments (100 ms then 400 ms), and an added closing key.
+            let track = Track::new(
+                interpolation,
+                vec![
+                    key(1000, 0.0, 1.0, 2.0),
+                    key(1100, 3.0, -1.0, 4.0),
+                    key(1500, 1.0, 2.0, -3.0),
+                ],
+            );
+            let offset = [10.0, 20.0, 30.0];
+            let curve = vector_curve(&span, &track, [0.0; 3], offset);
+            assert_eq!(curve.times, [0.0, 0.1, 0.5, 0.6]);
+            for ms in [0.0, 30.0, 99.0, 150.0, 333.0, 499.0, 550.0, 600.0] {
+                let want = span.sampler(ms).sample(&track, &[0.0; 3]);
+                let got = gltf_cubic(&curve, (ms / 1000.0) as f32);
+                for i in 0..3 {
+                    assert!(
+                        (got[i] - (want[i] + offset[i])).abs() < 1e-4,
+                        "{interpolation:?} at {ms}: {got:?} vs {want:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn spline_rotations_and_global_sequences_are_resampled_at_30_per_second() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        let h = core::f32::consts::FRAC_1_SQRT_2;
+        let q = |frame, v: [f32; 4]| Key {
+            frame,
+            value: v,
+            in_tan: Some(v),
+            out_tan: Some(v),
+        };
+        let track = Track::new(
+            Interpolation::Hermite,
+            vec![q(1000, [0.0, 0.0, 0.0, 1.0]), q(1600, [0.0, 0.0, h, h])],
+        );
+        let curve = rotation_curve(&span, &track);
+        assert_eq!(curve.interpolation, GltfInterpolation::Linear);
+        assert_eq!(curve.times.len(), 19); // 0, 1/30, ..., 17/30, 0.6
+        assert_eq!(*curve.times.last().unwrap(), 0.6);
+        let mut global = Track::new(
+            Interpolation::Linear,
+            vec![Key::new(0, [0.0; 3]), Key::new(250, [1.0, 0.0, 0.0])],
+        );
+        global.global_sequence_id = 0;
+        let curve = vector_curve(&span, &global, [0.0; 3], [0.0; 3]);
+        // 300 ms into the sequence the global sequence is 50 ms into its loop.
+        assert!(
+            (curve.values[9][0] - 0.2).abs() < 1e-5,
+            "{:?}",
+            curve.values[9]
+        );
+    }
+
+    #[test]
+    fn a_sequence_of_49_days_gets_a_bounded_number_of_keys() {
+        let mut timeline = timeline();
+        timeline.sequences[0].interval = [0, u32::MAX];
+        let span = span_of(&timeline);
+        let times = span.resample_times();
+        assert_eq!(times.len(), MAX_RESAMPLED_KEYS as usize);
+        assert_eq!(times.last(), Some(&f64::from(u32::MAX)));
+    }
+
+    #[test]
+    fn keys_with_repeated_times_are_resampled() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        let track = Track::new(
+            Interpolation::Linear,
+            vec![
+                Key::new(1000, [0.0; 3]),
+                Key::new(1300, [1.0; 3]),
+                Key::new(1300, [2.0; 3]),
+                Key::new(1600, [0.0; 3]),
+            ],
+        );
+        let curve = vector_curve(&span, &track, [0.0; 3], [0.0; 3]);
+        assert_eq!(curve.times.len(), 19);
+        assert!(curve.times.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            curve.values[3],
+            span.sampler(100.0).sample(&track, &[0.0; 3])
+        );
+    }
+
+    #[test]
+    fn a_constant_track_spans_the_sequence() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        let track = Track::new(Interpolation::Linear, vec![Key::new(1200, [1.0, 2.0, 3.0])]);
+        let curve = vector_curve(&span, &track, [0.0; 3], [1.0, 1.0, 1.0]);
+        assert_eq!(curve.times, [0.0, 0.6]);
+        assert_eq!(curve.values, [[2.0, 3.0, 4.0]; 2]);
+    }
+}

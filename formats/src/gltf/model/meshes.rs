@@ -1,0 +1,173 @@
+//! Geosets as primitives of one skinned mesh: positions, normals, every UV
+//! set (`TEXCOORD_n`), joints and weights (as many `JOINTS_n`/`WEIGHTS_n`
+//! sets as the most influenced vertex needs, 4 per set), indices, material.
+//!
+//! Vertices are kept as they are, one glTF vertex per geoset vertex. Normals
+//! are scaled to unit length (glTF requires it; a zero normal becomes +Z);
+//! non-finite coordinates (which glTF refuses) become 0.
+//! A geoset without vertices or triangles has no primitive.
+
+use gltf_json as json;
+use json::Index;
+use json::mesh::Semantic;
+
+use crate::anim::Mesh;
+use crate::gltf::Builder;
+use crate::gltf::builder::triangles;
+
+/// Influences per `JOINTS_n`/`WEIGHTS_n` set.
+const PER_SET: usize = 4;
+
+/// The mesh of every geoset given, or `None` when none has triangles;
+/// `material` maps a geoset's material id to the glTF material. Notes what
+/// was left out in `warnings`.
+pub fn add_mesh(
+    b: &mut Builder,
+    name: &str,
+    meshes: &[&Mesh],
+    joint_count: usize,
+    material: impl Fn(u32) -> Option<Index<json::Material>>,
+    warnings: &mut Vec<String>,
+) -> Option<Index<json::Mesh>> {
+    let mut primitives = Vec::new();
+    for mesh in meshes {
+        if mesh.positions.is_empty() || mesh.triangles.is_empty() {
+            warnings.push(format!(
+                "geoset {}: no triangles, left out of the mesh",
+                mesh.geoset
+            ));
+            continue;
+        }
+        let mut attributes = vec![(Semantic::Positions, b.vertex_attribute(&positions(mesh)))];
+        let n = mesh.positions.len();
+        if mesh.normals.len() == n {
+            attributes.push((Semantic::Normals, b.vertex_attribute(&normals(mesh))));
+        } else {
+            warnings.push(format!(
+                "geoset {}: {} normals for {n} vertices, normals left out",
+                mesh.geoset,
+                mesh.normals.len()
+            ));
+        }
+        let mut set = 0;
+        for (k, uvs) in mesh.uv_sets.iter().enumerate() {
+            if uvs.len() == n {
+                let uvs = finite(uvs);
+                attributes.push((Semantic::TexCoords(set), b.vertex_attribute(&uvs)));
+                set += 1;
+            } else {
+                warnings.push(format!(
+                    "geoset {}: UV set {k} has {} pairs for {n} vertices, left out",
+                    mesh.geoset,
+                    uvs.len()
+                ));
+            }
+        }
+        for (k, JointSet { joints, weights }) in joint_sets(mesh).into_iter().enumerate() {
+            let k = u32::try_from(k).unwrap_or(u32::MAX);
+            let joints = if joint_count <= 256 {
+                let small: Vec<[u8; 4]> = joints.iter().map(|j| j.map(|i| i as u8)).collect();
+                b.vertex_attribute(&small)
+            } else {
+                b.vertex_attribute(&joints)
+            };
+            attributes.push((Semantic::Joints(k), joints));
+            attributes.push((Semantic::Weights(k), b.vertex_attribute(&weights)));
+        }
+        let indices: Vec<u32> = mesh
+            .triangles
+            .iter()
+            .flatten()
+            .map(|&i| u32::from(i))
+            .collect();
+        let indices = b.indices(&indices);
+        primitives.push(triangles(
+            attributes,
+            Some(indices),
+            material(mesh.material_id),
+        ));
+    }
+    if primitives.is_empty() {
+        return None;
+    }
+    Some(b.push(json::Mesh {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(name.to_string()),
+        primitives,
+        weights: None,
+    }))
+}
+
+/// Positions, non-finite coordinates as 0 (glTF refuses NaN).
+fn positions(mesh: &Mesh) -> Vec<[f32; 3]> {
+    finite(&mesh.positions)
+}
+
+/// The values with every non-finite component as 0.
+fn finite<const N: usize>(values: &[[f32; N]]) -> Vec<[f32; N]> {
+    values
+        .iter()
+        .map(|v| v.map(|c| if c.is_finite() { c } else { 0.0 }))
+        .collect()
+}
+
+/// Unit normals (zero or non-finite ones: +Z).
+fn normals(mesh: &Mesh) -> Vec<[f32; 3]> {
+    mesh.normals
+        .iter()
+        .map(|n| {
+            let v = glam::Vec3::from_array(*n);
+            if v.is_finite() && v.length() > 1e-12 {
+                v.normalize().to_array()
+            } else {
+                [0.0, 0.0, 1.0]
+            }
+        })
+        .collect()
+}
+
+/// One `JOINTS_n` and `WEIGHTS_n` pair of attributes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointSet {
+    /// Four joint indices per vertex.
+    pub joints: Vec<[u16; 4]>,
+    /// Their weights.
+    pub weights: Vec<[f32; 4]>,
+}
+
+/// The `JOINTS_n`/`WEIGHTS_n` sets: joint `i + 1` for skeleton node `i`,
+/// joint 0 (the root) with weight 1 for a vertex no node holds; unused slots
+/// are joint 0 with weight 0.
+pub fn joint_sets(mesh: &Mesh) -> Vec<JointSet> {
+    let sets = mesh.skin.max_influences().div_ceil(PER_SET).max(1);
+    let n = mesh.positions.len();
+    let empty = JointSet {
+        joints: vec![[0u16; 4]; n],
+        weights: vec![[0f32; 4]; n],
+    };
+    let mut out = vec![empty; sets];
+    for v in 0..n {
+        let influences = mesh.skin.vertex(v);
+        if influences.is_empty() {
+            if let Some(w) = out.first_mut().and_then(|set| set.weights.get_mut(v)) {
+                w[0] = 1.0;
+            }
+            continue;
+        }
+        for (slot, influence) in influences.iter().enumerate() {
+            let Some(JointSet { joints, weights }) = out.get_mut(slot / PER_SET) else {
+                continue;
+            };
+            let joint = u16::try_from(influence.node + 1).unwrap_or(0);
+            if let (Some(j), Some(w)) = (
+                joints.get_mut(v).and_then(|j| j.get_mut(slot % PER_SET)),
+                weights.get_mut(v).and_then(|w| w.get_mut(slot % PER_SET)),
+            ) {
+                *j = joint;
+                *w = influence.weight;
+            }
+        }
+    }
+    out
+}

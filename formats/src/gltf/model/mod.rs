@@ -1,0 +1,148 @@
+//! A model as a glTF document: [`export`] puts together the skeleton
+//! ([`nodes`]), the skinned mesh ([`meshes`]), the materials ([`materials`])
+//! and the animations ([`animations`]).
+
+pub mod animations;
+pub mod materials;
+pub mod meshes;
+pub mod nodes;
+
+use std::collections::HashMap;
+
+use format_core::Error;
+use gltf_json as json;
+
+use crate::anim::{Mesh, Skeleton, Timeline, meshes as model_meshes};
+use crate::gltf::textures::{NoTextures, TextureSource};
+use crate::gltf::{Builder, Document};
+use crate::mdx::Model;
+
+/// What [`export`] writes.
+#[derive(Clone, Copy)]
+pub struct ExportOptions<'a> {
+    /// One animation per sequence (or none).
+    pub animations: bool,
+    /// Only the sequence of this name (ASCII case ignored).
+    pub sequence: Option<&'a str>,
+    /// The Reforged level of detail whose geosets are exported (geosets of
+    /// level -1 belong to every level).
+    pub lod: i32,
+    /// Where texture images come from.
+    pub textures: &'a dyn TextureSource,
+}
+
+impl Default for ExportOptions<'_> {
+    fn default() -> Self {
+        ExportOptions {
+            animations: true,
+            sequence: None,
+            lod: 0,
+            textures: &NoTextures,
+        }
+    }
+}
+
+/// An exported model and what the export left out.
+#[derive(Debug)]
+pub struct Export {
+    /// The glTF document, to write as `.glb` or `.gltf`.
+    pub document: Document,
+    /// The geosets that became primitives, in order.
+    pub geosets: Vec<usize>,
+    /// The number of joints (the root and one per node).
+    pub joints: usize,
+    /// The names of the sequences that became animations, in order.
+    pub animations: Vec<String>,
+    /// Texture paths embedded.
+    pub embedded_textures: Vec<String>,
+    /// Texture paths not found, with why (their materials have no texture).
+    pub missing_textures: Vec<(String, String)>,
+    /// Anything else left out, one line each.
+    pub warnings: Vec<String>,
+}
+
+/// Exports `model` (named `name` in the document) as glTF 2.0.
+///
+/// ```
+/// use formats::gltf::{ExportOptions, export};
+///
+/// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+/// let out = export(&model, "cube", &ExportOptions::default())?;
+/// assert_eq!(out.geosets, [0]);
+/// assert_eq!(out.animations, ["Stand", "Birth"]);
+/// let glb = out.document.to_glb()?;
+/// assert_eq!(&glb[..4], b"glTF");
+/// # Ok::<(), format_core::Error>(())
+/// ```
+pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<Export, Error> {
+    let skeleton = Skeleton::from_model(model);
+    let timeline = Timeline::from_model(model);
+    let sequences: Vec<usize> = match options.sequence {
+        _ if !options.animations => Vec::new(),
+        Some(wanted) => vec![timeline.sequence(wanted).ok_or_else(|| {
+            let names: Vec<&str> = timeline.sequences.iter().map(|s| s.name.as_str()).collect();
+            Error::invalid(
+                0,
+                format!("no sequence {wanted:?} (the model has {names:?})"),
+            )
+        })?],
+        None => (0..timeline.sequences.len()).collect(),
+    };
+    let all = model_meshes(model, &skeleton);
+    let meshes: Vec<&Mesh> = all
+        .iter()
+        .filter(|m| m.lod == options.lod || m.lod < 0)
+        .collect();
+    let mut warnings = Vec::new();
+    let mut b = Builder::new(concat!("formats ", env!("CARGO_PKG_VERSION")));
+    let nodes = nodes::add_nodes(&mut b, &skeleton, name);
+    let mut uv_sets: HashMap<usize, usize> = HashMap::new();
+    for mesh in &meshes {
+        let count = uv_sets
+            .entry(mesh.material_id as usize)
+            .or_insert(usize::MAX);
+        *count = (*count).min(mesh.uv_sets.len());
+    }
+    let mut materials = materials::Materials::new(options.textures);
+    let material_indices =
+        materials.add_all(&mut b, model, |id| uv_sets.get(&id).copied().unwrap_or(0));
+    let joints = skeleton.nodes().len() + 1;
+    let mesh = meshes::add_mesh(
+        &mut b,
+        name,
+        &meshes,
+        joints,
+        |id| material_indices.get(id as usize).copied(),
+        &mut warnings,
+    );
+    let mut scene = vec![nodes.root];
+    let geosets = if let Some(mesh) = mesh {
+        let skin = nodes::add_skin(&mut b, &skeleton, &nodes);
+        scene.push(b.push(json::Node {
+            name: Some(format!("{name} mesh")),
+            mesh: Some(mesh),
+            skin: Some(skin),
+            ..Default::default()
+        }));
+        meshes
+            .iter()
+            .filter(|m| !m.positions.is_empty() && !m.triangles.is_empty())
+            .map(|m| m.geoset)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    animations::add_animations(&mut b, &timeline, &skeleton, &nodes, &sequences);
+    Ok(Export {
+        document: b.finish(scene),
+        geosets,
+        joints,
+        animations: sequences
+            .iter()
+            .filter_map(|&s| timeline.sequences.get(s).map(|s| s.name.clone()))
+            .collect(),
+        embedded_textures: materials.embedded,
+        missing_textures: materials.missing,
+        warnings,
+    })
+}

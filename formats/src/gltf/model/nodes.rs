@@ -1,0 +1,121 @@
+//! The model's nodes as glTF nodes, and the skin.
+//!
+//! A root node (the model's name) turns Warcraft III's Z-up space into
+//! glTF's Y-up (-90° about X). Under it every bone, helper, attachment,
+//! light, emitter, event object and collision shape is a node named as in
+//! the model, in the model's hierarchy, at rest at its pivot: node `i`'s
+//! translation is its pivot minus its parent's. Joint `i`'s inverse bind
+//! matrix is a translation by minus its pivot, so a joint moved by the
+//! sampled `T · T(p) · R · S · T(-p)` of the model moves its vertices as the
+//! game does. The root is joint 0 (identity inverse bind matrix): vertices
+//! no bone holds follow it.
+
+use gltf_json as json;
+use json::Index;
+
+use crate::anim::Skeleton;
+use crate::gltf::Builder;
+
+/// The glTF nodes made for a model.
+pub struct ModelNodes {
+    /// The root (joint 0).
+    pub root: Index<json::Node>,
+    /// One per skeleton node, same order.
+    pub nodes: Vec<Index<json::Node>>,
+}
+
+/// `-90°` about X: Z up becomes Y up.
+pub const Z_UP_TO_Y_UP: [f32; 4] = [
+    -core::f32::consts::FRAC_1_SQRT_2,
+    0.0,
+    0.0,
+    core::f32::consts::FRAC_1_SQRT_2,
+];
+
+/// The rest translation of skeleton node `i`: its pivot minus its parent's.
+pub fn rest_translation(skeleton: &Skeleton, i: usize) -> [f32; 3] {
+    let Some(node) = skeleton.nodes().get(i) else {
+        return [0.0; 3];
+    };
+    let parent = node
+        .parent
+        .and_then(|p| skeleton.nodes().get(p))
+        .map_or([0.0; 3], |p| p.pivot);
+    [
+        node.pivot[0] - parent[0],
+        node.pivot[1] - parent[1],
+        node.pivot[2] - parent[2],
+    ]
+}
+
+/// Adds the root and one node per skeleton node, with their children.
+pub fn add_nodes(b: &mut Builder, skeleton: &Skeleton, name: &str) -> ModelNodes {
+    let root = b.push(json::Node {
+        name: Some(name.to_string()),
+        rotation: Some(json::scene::UnitQuaternion(Z_UP_TO_Y_UP)),
+        ..Default::default()
+    });
+    let nodes: Vec<Index<json::Node>> = skeleton
+        .nodes()
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            b.push(json::Node {
+                name: Some(node.name.clone()),
+                translation: Some(rest_translation(skeleton, i)),
+                ..Default::default()
+            })
+        })
+        .collect();
+    let mut children: Vec<Vec<Index<json::Node>>> = vec![Vec::new(); nodes.len() + 1];
+    for (i, node) in skeleton.nodes().iter().enumerate() {
+        let parent = node.parent.map_or(0, |p| p + 1);
+        if let (Some(list), Some(&me)) = (children.get_mut(parent), nodes.get(i)) {
+            list.push(me);
+        }
+    }
+    let all = std::iter::once(root).chain(nodes.iter().copied());
+    for (index, kids) in all.zip(children) {
+        if let Some(node) = b.root_mut().nodes.get_mut(index.value())
+            && !kids.is_empty()
+        {
+            node.children = Some(kids);
+        }
+    }
+    ModelNodes { root, nodes }
+}
+
+/// The skin: joints root then every node, inverse bind matrices as above.
+pub fn add_skin(b: &mut Builder, skeleton: &Skeleton, nodes: &ModelNodes) -> Index<json::Skin> {
+    let mut matrices: Vec<[f32; 16]> = vec![identity()];
+    for node in skeleton.nodes() {
+        let mut m = identity();
+        let [x, y, z] = node.pivot;
+        if let Some(t) = m.get_mut(12..15) {
+            t.copy_from_slice(&[-x, -y, -z]);
+        }
+        matrices.push(m);
+    }
+    let inverse_bind_matrices = b.accessor(&matrices, None, false);
+    b.push(json::Skin {
+        extensions: None,
+        extras: Default::default(),
+        inverse_bind_matrices: Some(inverse_bind_matrices),
+        joints: std::iter::once(nodes.root)
+            .chain(nodes.nodes.iter().copied())
+            .collect(),
+        name: None,
+        skeleton: Some(nodes.root),
+    })
+}
+
+/// The 4x4 identity, column-major.
+fn identity() -> [f32; 16] {
+    let mut m = [0.0; 16];
+    for i in [0, 5, 10, 15] {
+        if let Some(v) = m.get_mut(i) {
+            *v = 1.0;
+        }
+    }
+    m
+}

@@ -1,0 +1,112 @@
+//! Where a model's textures come from: a [`TextureSource`] turns the path a
+//! model's `TEXS` names into PNG bytes.
+
+/// Gives the image of a texture path as the model names it.
+pub trait TextureSource: Sync {
+    /// The PNG bytes of the texture `file_name` (the `TEXS` path, as stored),
+    /// or why there is none.
+    fn png(&self, file_name: &str) -> Result<Vec<u8>, String>;
+}
+
+/// No textures: every texture is missing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTextures;
+
+impl TextureSource for NoTextures {
+    fn png(&self, _: &str) -> Result<Vec<u8>, String> {
+        Err("no texture folders given".into())
+    }
+}
+
+/// A flat-colour PNG, 4 by 4 pixels, RGBA (placeholders for replaceable
+/// textures).
+pub fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, 4, 4);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let error =
+        |e: png::EncodingError| format_core::Error::invalid(0, format!("PNG encoding: {e}"));
+    let mut writer = encoder.write_header().map_err(error)?;
+    writer.write_image_data(&rgba.repeat(16)).map_err(error)?;
+    writer.finish().map_err(error)?;
+    Ok(out)
+}
+
+/// Textures looked up in folders, in order: the path a model names is taken
+/// relative to each folder, its components matched ASCII case-insensitively,
+/// `\` and `/` both separators. A BLP is decoded ([`crate::blp`], level 0)
+/// and embedded as PNG; a PNG file as it is.
+#[derive(Clone, Debug, Default)]
+pub struct TextureFolders {
+    folders: Vec<std::path::PathBuf>,
+}
+
+impl TextureFolders {
+    /// Looks in `folders`, first to last.
+    pub fn new(folders: Vec<std::path::PathBuf>) -> Self {
+        TextureFolders { folders }
+    }
+
+    /// The first file `file_name` names in one of the folders.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join("formats-texture-folders-doc");
+    /// # std::fs::create_dir_all(dir.join("Textures")).unwrap();
+    /// # std::fs::write(dir.join("Textures/Skin.BLP"), b"BLP1").unwrap();
+    /// use formats::gltf::textures::TextureFolders;
+    ///
+    /// let folders = TextureFolders::new(vec![dir.clone()]);
+    /// assert_eq!(folders.find(r"textures\skin.blp"), Some(dir.join("Textures/Skin.BLP")));
+    /// assert_eq!(folders.find("Textures/Other.blp"), None);
+    /// ```
+    pub fn find(&self, file_name: &str) -> Option<std::path::PathBuf> {
+        let parts: Vec<&str> = file_name
+            .split(['/', '\\'])
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
+        if parts.is_empty() || parts.contains(&"..") {
+            return None;
+        }
+        self.folders
+            .iter()
+            .find_map(|folder| find_in(folder, &parts))
+    }
+}
+
+/// `parts` under `folder`, each matched exactly or else case-insensitively.
+fn find_in(folder: &std::path::Path, parts: &[&str]) -> Option<std::path::PathBuf> {
+    let mut at = folder.to_path_buf();
+    for part in parts {
+        let exact = at.join(part);
+        at = if exact.exists() {
+            exact
+        } else {
+            std::fs::read_dir(&at)
+                .ok()?
+                .filter_map(Result::ok)
+                .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(part))?
+                .path()
+        };
+    }
+    at.is_file().then_some(at)
+}
+
+/// The PNG signature.
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+impl TextureSource for TextureFolders {
+    fn png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+        let path = self
+            .find(file_name)
+            .ok_or_else(|| format!("not found in {} folder(s)", self.folders.len()))?;
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if bytes.starts_with(PNG_SIGNATURE) {
+            return Ok(bytes);
+        }
+        crate::blp::Blp::from_bytes(&bytes)
+            .and_then(|blp| blp.decode_level(0))
+            .and_then(|image| image.to_png())
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
