@@ -1,7 +1,8 @@
 //! `formats::terrain` on parsed tiles (parsing itself is `adt.rs`'s):
 //!
 //! - `terrain_tile`: per tile, its world-space terrain (`TerrainTile`), its
-//!   257x257 heightmap, its triangle mesh and its splat maps, each on the
+//!   257x257 heightmap, its triangle mesh, its splat maps, and the whole
+//!   glTF export from the parsed tile to `.glb` bytes (`gltf`), each on the
 //!   three largest corpus tiles.
 //!
 //! `cargo bench -p benches --bench terrain` (add `-- --quick` for a fast pass).
@@ -12,6 +13,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use formats::adt::Adt;
+use formats::gltf::export_tile;
 use formats::render::guess_mphd_flags;
 use formats::terrain::{Heightmap, TerrainTile, TileMesh, TileSplat};
 
@@ -34,6 +36,9 @@ fn terrain(c: &mut Criterion) {
         });
         group.bench_with_input(BenchmarkId::new("mesh", &name), &tile, |b, tile| {
             b.iter(|| TileMesh::from_tile(black_box(tile)))
+        });
+        group.bench_with_input(BenchmarkId::new("gltf", &name), &adt, |b, adt| {
+            b.iter(|| export_tile(black_box(adt), "tile").and_then(|e| e.document.to_glb()))
         });
         let flags = guess_mphd_flags(&adt);
         group.bench_with_input(BenchmarkId::new("splat", &name), &adt, |b, adt| {

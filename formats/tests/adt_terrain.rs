@@ -17,18 +17,7 @@ use glam::{DMat4, DVec3};
 
 /// Every corpus tile with its name (`adt/…` and `maps/cataclysmctf/…`).
 fn tiles() -> Vec<(String, Adt)> {
-    let Some(root) = common::corpus_root() else {
-        return Vec::new();
-    };
-    let mut files = common::files_in(&root, "adt", ".adt");
-    files.extend(common::files_in(&root, "maps/cataclysmctf", ".adt"));
-    files
-        .into_iter()
-        .map(|path| {
-            let adt = Adt::from_bytes(&std::fs::read(root.join(&path)).unwrap()).unwrap();
-            (path, adt)
-        })
-        .collect()
+    common::corpus_tiles()
 }
 
 /// The tile a corpus file is: from its `_x_y` name, or for the two wowser
@@ -378,9 +367,33 @@ fn tile_meshes_have_145_vertices_and_256_upward_triangles_per_chunk_less_holes()
             colors,
             "{path}: MCCV where the flag says"
         );
-        // The mesh's vertices are the grid's.
-        let grid = tile.chunks[5].grid.as_ref().unwrap();
-        assert_eq!(mesh.positions[5 * 145 + 9], grid.position(9).unwrap());
+        // The mesh's vertices are the grid's: the same heights, on the map's
+        // grid within a centimetre of where the MCNK positions put them.
+        for (c, chunk) in tile.chunks.iter().enumerate() {
+            let grid = chunk.grid.as_ref().unwrap();
+            for i in 0..VERTICES {
+                let [x, y, z] = mesh.positions[c * 145 + i];
+                let [gx, gy, gz] = grid.position(i).unwrap();
+                assert_eq!(z, gz);
+                assert!((x - gx).abs() < 0.01 && (y - gy).abs() < 0.01, "{path}");
+            }
+        }
+        // Chunks that share an edge share its vertices to the bit: the east
+        // edge of each chunk is the west edge of the next, its south edge the
+        // north edge of the one below.
+        let at = |cx: usize, cy: usize, row: usize, col: usize| {
+            mesh.positions[(cy * 16 + cx) * 145 + row * 17 + col]
+        };
+        for cy in 0..16 {
+            for cx in 0..15 {
+                for row in 0..9 {
+                    let (a, b) = (at(cx, cy, row, 8), at(cx + 1, cy, row, 0));
+                    assert_eq!((a[0], a[1]), (b[0], b[1]), "{path}");
+                    let (a, b) = (at(cy, cx, 8, row), at(cy, cx + 1, 0, row));
+                    assert_eq!((a[0], a[1]), (b[0], b[1]), "{path}");
+                }
+            }
+        }
     }
 }
 

@@ -4,21 +4,50 @@
 //!
 //! Terrain: every chunk's 145 MCVT vertices in MCVT order, chunk after chunk
 //! in file order, and 4 triangles per quad around its inner vertex (256 per
-//! chunk), none in holes. Triangles wind counter-clockwise seen from above
-//! (the front face is up), in world space and in glTF space alike
-//! ([`world_to_gltf`] is a rotation). Two UV sets: `splat_uv` runs 0..1 over
+//! chunk), none in holes. A vertex's X and Y are its place on the map's
+//! grid, from the tile's and chunk's indices ([`grid_line`]), its Z the
+//! chunk's base plus its MCVT value: so chunks and tiles that share an edge
+//! share its vertices' coordinates to the bit, and meshes of neighbouring
+//! tiles meet without cracks. (`MCNK.position` X and Y, which
+//! [`ChunkGrid::position`](super::ChunkGrid::position) uses, are `f32`s
+//! some writers round: the converted `cataclysmctf` tiles put the edge they
+//! share 1.3 mm apart. [`TerrainTile::misplaced_chunks`] lists chunks more
+//! than a centimetre off the grid.)
+//!
+//! Triangles wind counter-clockwise seen from above (the front face is up),
+//! in world space and in glTF space alike ([`world_to_gltf`] is a rotation). Two UV sets: `splat_uv` runs 0..1 over
 //! the tile (east, south), as the splat maps do; `tile_uv` runs one unit per
 //! chunk (0..16 over the tile), for textures that repeat.
 
-use super::coords::{CHUNKS, TILE_SIZE, TileCoord};
+use super::coords::{CHUNKS, ChunkCoord, MAP_HALF, TILE_SIZE, TILES, TileCoord};
 use super::grid::{QUADS, VERTICES, inner_index, outer_index, vertex_offset};
 use super::liquid::LiquidGrid;
 use super::tile::TerrainTile;
 
-/// A world position in glTF space (Y up, right-handed): `(-Y, Z, -X)`.
+/// A world position in glTF space (Y up, right-handed): `(X, Z, -Y)`, the
+/// -90° turn about X that a tile's root node makes in `formats export` (as a
+/// model's root does).
 pub fn world_to_gltf(w: [f64; 3]) -> [f64; 3] {
     let [x, y, z] = w;
-    [-y, z, -x]
+    [x, z, -y]
+}
+
+/// Half-quad grid lines per tile side (two per quad, 8 quads per chunk).
+const LINES_PER_TILE: u32 = 2 * QUADS as u32 * CHUNKS;
+
+/// World X (of a row) or Y (of a column) of line `line` of the map's
+/// half-quad grid, counted from the north-west corner (0) to the south-east
+/// one (64 · 256). Computed from that one integer, it is the same `f64`
+/// for every chunk and tile that has a vertex on the line.
+pub fn grid_line(line: u32) -> f64 {
+    let lines = f64::from(TILES * LINES_PER_TILE);
+    MAP_HALF * (1.0 - 2.0 * f64::from(line) / lines)
+}
+
+/// The half-quad grid line of `quads` (a [`vertex_offset`] component) into
+/// chunk `chunk` of tile `tile` (along one axis).
+fn line_of(tile: u32, chunk: u32, quads: f64) -> u32 {
+    tile * LINES_PER_TILE + chunk * 2 * QUADS as u32 + (2.0 * quads) as u32
 }
 
 /// The neutral MCCV colour (0x7F: 1.0) for chunks without MCCV.
@@ -54,25 +83,34 @@ fn quad_triangles(col: usize, row: usize) -> Option<[[usize; 3]; 4]> {
 }
 
 impl TileMesh {
-    /// The mesh of `tile` (chunks without MCVT are left out).
+    /// The mesh of `tile` (chunks without MCVT, or whose indices are off
+    /// the tile's 16 x 16, are left out).
     pub fn from_tile(tile: &TerrainTile) -> TileMesh {
         let mut mesh = TileMesh::default();
         let any_colors = tile.chunks.iter().any(|c| c.colors.is_some());
         let mut colors = Vec::new();
         for chunk in &tile.chunks {
             let Some(grid) = &chunk.grid else { continue };
+            if ChunkCoord::new(chunk.coord.x, chunk.coord.y).is_none() {
+                continue;
+            }
             let base = mesh.positions.len();
             for i in 0..VERTICES {
-                let Some(p) = grid.position(i) else { continue };
-                mesh.positions.push(p);
+                let (Some([col, row]), Some(z)) = (vertex_offset(i), grid.height(i)) else {
+                    continue;
+                };
+                mesh.positions.push([
+                    grid_line(line_of(tile.coord.y, chunk.coord.y, row)),
+                    grid_line(line_of(tile.coord.x, chunk.coord.x, col)),
+                    z,
+                ]);
                 let normal = chunk.normals.as_ref().and_then(|n| n.get(i).copied());
                 mesh.normals.push(normal.unwrap_or([0.0, 0.0, 1.0]));
                 if any_colors {
                     let color = chunk.colors.as_ref().and_then(|c| c.get(i).copied());
                     colors.push(color.unwrap_or(NEUTRAL_COLOR));
                 }
-                // UVs from the ideal grid: exact at chunk and tile edges.
-                let [col, row] = vertex_offset(i).unwrap_or_default();
+                // UVs from the grid too: exact at chunk and tile edges.
                 let east = f64::from(chunk.coord.x) + col / QUADS as f64;
                 let south = f64::from(chunk.coord.y) + row / QUADS as f64;
                 mesh.tile_uv.push([east as f32, south as f32]);

@@ -32,8 +32,9 @@
 //! **Placement space** is what MDDF and MODF store positions in (and
 //! their bounding boxes): `[MAP_HALF - Y, Z, MAP_HALF - X]`, i.e. east, up,
 //! south from the map's north-west corner (Y up). [`file_to_world`] and
-//! [`world_to_file`] convert. **glTF space** (Y up, right-handed) is placement
-//! space moved to the map's centre: `(-Y, Z, -X)`.
+//! [`world_to_file`] convert. **glTF space** (Y up, right-handed, as
+//! `formats export` writes tiles) is world space turned -90° about X, the
+//! turn a model's root node makes too: `(X, Z, -Y)` ([`world_to_gltf`]).
 //!
 //! World coordinates are `f64` here: a file's `f32` position converted to
 //! world space and back is then exactly the `f32` it was (the test
