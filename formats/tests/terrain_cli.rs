@@ -233,3 +233,120 @@ fn tiles_render_with_a_given_range_and_as_float() {
         .stderr(predicate::str::contains("--heightmap DIR"));
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+#[test]
+fn a_tile_exports_to_glb_and_gltf() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let out = temp("export-tile");
+    let tile = root.join("adt/wowserfmt_continent4229.adt");
+    let glb = out.join("continent.glb");
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("export").arg(&tile).arg(&glb);
+    // ADT_MANIFEST: one chunk with holes (8 quads); 381 doodads, 19 WMOs.
+    cmd.assert().success().stdout(predicate::str::contains(
+        "tile 42_29, 37120 vertices, 65504 triangles (8 hole quads), 660 liquid triangles, \
+         381 doodads, 19 map objects",
+    ));
+    let gltf = gltf::Gltf::from_slice(&std::fs::read(&glb).unwrap()).unwrap();
+    let root_node = gltf
+        .document
+        .default_scene()
+        .unwrap()
+        .nodes()
+        .next()
+        .unwrap();
+    assert_eq!(root_node.name(), Some("wowserfmt_continent4229"));
+    let names: Vec<_> = root_node.children().filter_map(|n| n.name()).collect();
+    assert_eq!(names, ["terrain", "liquids", "doodads", "map objects"]);
+    let doodads = root_node.children().nth(2).unwrap();
+    assert_eq!(doodads.children().count(), 381);
+    assert!(doodads.children().all(|d| {
+        d.name()
+            .is_some_and(|n| n.to_ascii_lowercase().ends_with(".m2"))
+    }));
+    // .gltf: the JSON, and its buffer beside it.
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("export").arg(&tile).arg(out.join("continent.gltf"));
+    cmd.assert().success();
+    assert!(out.join("continent.bin").is_file());
+    let text = std::fs::read_to_string(out.join("continent.gltf")).unwrap();
+    assert!(text.contains("\"uri\":\"continent.bin\""));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_map_exports_its_tiles_into_a_folder() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let wdt = root.join("maps/cataclysmctf/cataclysmctf.wdt");
+    let out = temp("export-map");
+    let tiles = out.join("tiles");
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("export").arg(&wdt).arg(&tiles);
+    cmd.assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "cataclysmctf_31_27.glb: tile 31_27",
+        ))
+        .stderr(predicate::str::contains(
+            "5 of 9 tiles the WDT lists are missing",
+        ));
+    let mut written: Vec<String> = std::fs::read_dir(&tiles)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "cataclysmctf_30_27.glb",
+            "cataclysmctf_30_28.glb",
+            "cataclysmctf_31_27.glb",
+            "cataclysmctf_32_27.glb"
+        ]
+    );
+    // Neighbours meet without a crack: the east edge of 30_27 is the west
+    // edge of 31_27 in world coordinates, X and Y to the bit (the map's
+    // grid), heights to the last bit (each tile adds its chunk's base).
+    let edge = |name: &str, column: usize| -> Vec<[f32; 3]> {
+        let (positions, _) = common::glb_terrain(&std::fs::read(tiles.join(name)).unwrap());
+        // Chunk (column, row) for every row, then the outer vertices of its
+        // west (column 0) or east (column 15) edge, north to south.
+        let (chunk_x, vertex_x) = if column == 0 { (0, 0) } else { (15, 8) };
+        (0..16)
+            .flat_map(|row| (0..9).map(move |r| ((row * 16 + chunk_x) * 145, r * 17 + vertex_x)))
+            .map(|(chunk, vertex)| positions[chunk + vertex])
+            .collect()
+    };
+    let (west, east) = (
+        edge("cataclysmctf_30_27.glb", 15),
+        edge("cataclysmctf_31_27.glb", 0),
+    );
+    assert_eq!(west.len(), 16 * 9);
+    for (a, b) in west.iter().zip(&east) {
+        assert_eq!((a[0], a[1]), (b[0], b[1]));
+        assert!(
+            (a[2] - b[2]).abs() <= a[2].abs() * f32::EPSILON,
+            "{a:?} {b:?}"
+        );
+    }
+    // A map goes into a folder, not one file.
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("export").arg(&wdt).arg(out.join("map.glb"));
+    cmd.assert()
+        .failure()
+        .stderr(predicate::str::contains("a map's tiles go into a folder"));
+    // A WDT with none of its tiles beside it is an error, not an empty folder.
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("export")
+        .arg(root.join("wdt/wowserfmt_pvpzone.wdt"))
+        .arg(out.join("none"));
+    cmd.assert().failure().stderr(predicate::str::contains(
+        "none of the 35 tiles the WDT lists is beside it",
+    ));
+    assert!(!out.join("none").exists());
+    std::fs::remove_dir_all(&out).unwrap();
+}

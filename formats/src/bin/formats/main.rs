@@ -79,31 +79,38 @@ enum Command {
         #[arg(long, value_name = "ENCODING")]
         encoding: Option<formats::blp::Target>,
     },
-    /// Exports models to glTF 2.0: one model to OUT.glb (one file) or
-    /// OUT.gltf (with its .bin and images beside it), or several into the
-    /// folder OUT, in parallel. Skeleton, skin, one animation per sequence,
+    /// Exports models and terrain to glTF 2.0: one file to OUT.glb (one
+    /// file) or OUT.gltf (with its .bin and images beside it), or several
+    /// (or a map's WDT: its tiles beside it) into the folder OUT, in
+    /// parallel. Models: skeleton, skin, one animation per sequence,
     /// materials, and the textures found beside the model or in --textures.
+    /// Tiles: the terrain mesh (holes cut, normals, splat and tiling UVs,
+    /// vertex colours), liquids, and a node per doodad and map object at its
+    /// world transform.
     #[command(
         after_help = "Examples:\n  formats export model.mdx model.glb --textures textures\n  \
                             formats export model.mdl model.gltf --sequence Walk\n  \
-                            formats export *.mdx out/ --no-animations"
+                            formats export *.mdx out/ --no-animations\n  \
+                            formats export Map_30_27.adt tile.glb\n  \
+                            formats export Map.wdt tiles/"
     )]
     Export {
-        /// The models (.mdx, .mdl), then where to write: a .glb or .gltf
-        /// file for one model, a folder for several.
+        /// The models (.mdx, .mdl), tiles (.adt) or maps (.wdt), then where
+        /// to write: a .glb or .gltf file for one model or tile, a folder for
+        /// several or a map.
         #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
         paths: Vec<PathBuf>,
-        /// A folder to look for textures in, by the path the model names
-        /// (repeatable; the model's own folder is looked in first).
+        /// Models: a folder to look for textures in, by the path the model
+        /// names (repeatable; the model's own folder is looked in first).
         #[arg(long, value_name = "DIR")]
         textures: Vec<PathBuf>,
-        /// Only the sequence of this name.
+        /// Models: only the sequence of this name.
         #[arg(long, value_name = "NAME", conflicts_with = "no_animations")]
         sequence: Option<String>,
-        /// No animations.
+        /// Models: no animations.
         #[arg(long)]
         no_animations: bool,
-        /// The Reforged level of detail to export (geosets of level -1 go in every level).
+        /// Models: the Reforged level of detail to export (geosets of level -1 go in every level).
         #[arg(long, value_name = "N", default_value_t = 0)]
         lod: i32,
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
@@ -279,4 +286,11 @@ fn print_out(text: &str) -> Result<(), String> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
     }
+}
+
+/// The file name of `path` without its extension (`fallback` if it has none).
+fn file_stem(path: &std::path::Path, fallback: &str) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| fallback.into())
 }

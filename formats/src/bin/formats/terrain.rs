@@ -42,12 +42,6 @@ pub struct Job {
     pub overview_size: usize,
 }
 
-fn stem_of(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "tile".into())
-}
-
 /// The tiles of the map whose WDT is `wdt_path`, and its `MPHD` flags.
 pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), String> {
     let bytes = std::fs::read(wdt_path).map_err(|e| format!("{}: {e}", wdt_path.display()))?;
@@ -61,7 +55,7 @@ pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), 
     for tile in listed {
         match tile.path {
             Some(path) => tiles.push(TileInput {
-                stem: stem_of(&path),
+                stem: crate::file_stem(&path, "tile"),
                 path,
             }),
             None => missing.push(tile.file_name),
@@ -76,7 +70,7 @@ pub fn given_tiles(paths: &[PathBuf]) -> Vec<TileInput> {
         .iter()
         .map(|path| TileInput {
             path: path.clone(),
-            stem: stem_of(path),
+            stem: crate::file_stem(path, "tile"),
         })
         .collect()
 }
