@@ -1,6 +1,7 @@
 //! The `formats` command-line tool: clap definitions and dispatch; each
 //! subcommand is a module in `formats/`.
 
+mod batch;
 mod blp;
 mod check;
 mod convert;

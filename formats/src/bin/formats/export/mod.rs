@@ -9,8 +9,6 @@ mod tile;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rayon::prelude::*;
-
 use crate::kind::{self, Kind};
 
 /// What every input is exported with.
@@ -115,53 +113,16 @@ fn is_gltf_file(path: &Path) -> bool {
 /// `formats export IN... OUT`: one input to a `.glb`/`.gltf` file, or
 /// inputs (a map's WDT: its tiles) into the folder `OUT`.
 pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {
-    let maps = inputs.iter().any(|i| Kind::of_path(i) == Some(Kind::Wdt));
-    let jobs: Vec<(PathBuf, PathBuf)> = match inputs {
-        [input] if is_gltf_file(output) && !maps => vec![(input.clone(), output.to_path_buf())],
-        _ if is_gltf_file(output) => {
-            return Err(format!(
-                "{} go into a folder, not into {}",
-                if maps {
-                    "a map's tiles".to_string()
-                } else {
-                    format!("{} inputs", inputs.len())
-                },
-                output.display()
-            ));
-        }
-        _ => {
-            let files = expand_maps(inputs)?;
-            std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
-            let extension = if options.gltf { "gltf" } else { "glb" };
-            files
-                .iter()
-                .map(|input| {
-                    let stem = crate::file_stem(input, "export");
-                    (input.clone(), output.join(format!("{stem}.{extension}")))
-                })
-                .collect()
-        }
-    };
-    for (i, (input, out)) in jobs.iter().enumerate() {
-        if let Some((other, _)) = jobs.iter().skip(i + 1).find(|(_, o)| o == out) {
-            return Err(format!(
-                "{} and {} would both be written to {}",
-                input.display(),
-                other.display(),
-                out.display()
-            ));
-        }
+    if is_gltf_file(output) && inputs.iter().any(|i| Kind::of_path(i) == Some(Kind::Wdt)) {
+        return Err(format!(
+            "a map's tiles go into a folder, not into {}",
+            output.display()
+        ));
     }
-    let bar = crate::progress::bar(jobs.len());
-    let results: Vec<Result<Written, String>> = jobs
-        .par_iter()
-        .map(|(input, out)| {
-            let result = export_file(input, out, options);
-            bar.inc(1);
-            result
-        })
-        .collect();
-    bar.finish_and_clear();
+    let files = expand_maps(inputs)?;
+    let extension = if options.gltf { "gltf" } else { "glb" };
+    let jobs = crate::batch::outputs(&files, output, is_gltf_file, |_| extension.into())?;
+    let results = crate::batch::run(&jobs, |(input, out)| export_file(input, out, options));
     let mut failed = 0;
     for result in results {
         match result {
