@@ -91,7 +91,7 @@ fn a_stale_model_is_reported_and_fixed() {
             "chunks[5].GEOS.geosets[0].sequence_extents"
         ]
     );
-    assert!(findings.iter().all(|f| f.rule == Rule::Extent));
+    assert!(findings.iter().all(|f| f.rule == Rule::StaleExtent));
     assert!(
         findings[0]
             .message

@@ -1,5 +1,4 @@
-//! A box and a sphere grown point by point: the two passes an [`Extent`]
-//! takes (the box first, then the radius about the box's centre).
+//! A box grown point by point, and the extent it makes.
 
 use crate::mdx::Extent;
 
@@ -106,41 +105,12 @@ impl Aabb {
     }
 }
 
-/// A bounding sphere about a fixed centre, grown by points.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sphere {
-    /// The centre (the centre of the box measured first).
-    pub centre: [f32; 3],
-    /// The distance to the farthest point seen.
-    pub radius: f32,
-}
-
-impl Sphere {
-    /// A sphere of radius 0 about the centre of `aabb`.
-    pub fn about(aabb: &Aabb) -> Sphere {
-        Sphere {
-            centre: aabb.centre(),
-            radius: 0.0,
-        }
-    }
-
-    /// Grows the radius to reach `point` (non-finite points are left out, as
-    /// [`Aabb::add`] leaves them out).
-    pub fn add(&mut self, point: [f32; 3]) {
-        let ([x, y, z], [cx, cy, cz]) = (point, self.centre);
-        let d2 = (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz);
-        if d2.is_finite() {
-            self.radius = self.radius.max(d2.sqrt());
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_box_and_its_sphere() {
+    fn a_box_grows_by_finite_points() {
         let mut aabb = Aabb::EMPTY;
         assert!(aabb.is_empty());
         assert_eq!(aabb.extent(5.0).bounds_radius, 0.0);
@@ -156,11 +126,7 @@ mod tests {
             (aabb.diagonal(), Aabb::EMPTY.diagonal()),
             (24f32.sqrt(), 0.0)
         );
-        let mut sphere = Sphere::about(&aabb);
-        assert_eq!(sphere.centre, [1.0, 2.0, -1.0]);
-        sphere.add([2.0, 4.0, -2.0]);
-        sphere.add([f32::INFINITY, 0.0, 0.0]);
-        assert_eq!(sphere.radius, 6f32.sqrt());
+        assert_eq!(aabb.centre(), [1.0, 2.0, -1.0]);
         let mut other = Aabb::EMPTY;
         other.union(&aabb);
         other.union(&Aabb::EMPTY);

@@ -3,7 +3,7 @@
 
 use glam::Mat4;
 
-use super::aabb::{Aabb, Sphere};
+use super::aabb::Aabb;
 use crate::anim::{Influence, Mesh, Moment, Sampler, Skeleton, Timeline, geoset_state, meshes};
 use crate::mdx::alpha::GeosetAnimTrack;
 use crate::mdx::{Extent, GeosetAnimationTrack, Model};
@@ -95,19 +95,39 @@ fn groups(mesh: &Mesh) -> Vec<Group> {
     groups
 }
 
-/// The blended world transform of a group (identity without influences), as
-/// [`Skin::matrix`](crate::anim::Skin::matrix) blends it.
-fn matrix(influences: &[Influence], world: &[Mat4]) -> Mat4 {
-    if influences.is_empty() {
-        return Mat4::IDENTITY;
+/// The blended world transform of a group (identity without influences),
+/// as [`Skin::matrix`](crate::anim::Skin::matrix) blends it: the weighted
+/// sum of its nodes' transforms (a node not in the pose counts as the
+/// identity).
+fn blend(influences: &[Influence], world: &[Affine]) -> Affine {
+    match influences {
+        [] => Affine::IDENTITY,
+        [one] if one.weight == 1.0 => world
+            .get(one.node as usize)
+            .map_or(Affine::IDENTITY, |a| Affine(a.0)),
+        _ => {
+            let [mut s0, mut s1, mut s2, mut s3, mut s4, mut s5] = [0.0f32; 6];
+            let [mut s6, mut s7, mut s8, mut s9, mut s10, mut s11] = [0.0f32; 6];
+            for i in influences {
+                let node = world.get(i.node as usize).unwrap_or(&Affine::IDENTITY);
+                let [n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11] = node.0;
+                let w = i.weight;
+                s0 += n0 * w;
+                s1 += n1 * w;
+                s2 += n2 * w;
+                s3 += n3 * w;
+                s4 += n4 * w;
+                s5 += n5 * w;
+                s6 += n6 * w;
+                s7 += n7 * w;
+                s8 += n8 * w;
+                s9 += n9 * w;
+                s10 += n10 * w;
+                s11 += n11 * w;
+            }
+            Affine([s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11])
+        }
     }
-    influences.iter().fold(Mat4::ZERO, |sum, i| {
-        sum + world
-            .get(i.node as usize)
-            .copied()
-            .unwrap_or(Mat4::IDENTITY)
-            * i.weight
-    })
 }
 
 /// The frames at which sequence `interval` is posed: every `step` ms, the
@@ -173,17 +193,50 @@ struct Posing<'m> {
     skeleton: Skeleton,
     timeline: Timeline,
     meshes: Vec<Mesh>,
+    /// The groups, their influences naming nodes by their place in `skinning`.
     groups: Vec<Vec<Group>>,
+    /// The nodes that move vertices (indices in the skeleton).
+    skinning: Vec<usize>,
     /// Per sequence, the frames posed.
     frames: Vec<Vec<i64>>,
 }
 
+/// The nodes the groups' influences name, in order of first use; each
+/// influence renumbered to its node's place in that list (so a pose keeps
+/// only the transforms that move vertices).
+fn skinning_nodes(groups: &mut [Vec<Group>]) -> Vec<usize> {
+    let mut nodes: Vec<usize> = Vec::new();
+    let mut place: std::collections::HashMap<u32, u32> = Default::default();
+    for influence in groups
+        .iter_mut()
+        .flatten()
+        .flat_map(|g| g.influences.iter_mut())
+    {
+        let next = u32::try_from(nodes.len()).unwrap_or(u32::MAX);
+        let at = *place.entry(influence.node).or_insert_with(|| {
+            nodes.push(influence.node as usize);
+            next
+        });
+        influence.node = at;
+    }
+    nodes
+}
+
+/// One posed frame: the world transform of every node that moves vertices
+/// (as [`Posing::skinning`] lists them), and which meshes show.
+struct Pose {
+    sequence: usize,
+    world: Vec<Affine>,
+    shown: Vec<bool>,
+}
+
+/// The most node transforms kept between the two passes (48 MB); a model
+/// that needs more is posed twice.
+const CACHED_TRANSFORMS: usize = 1 << 20;
+
 impl Posing<'_> {
-    /// Calls `visit(mesh, sequence, points)` with the posed vertices of
-    /// every mesh showing, group by group, at every posed frame of every
-    /// sequence.
-    fn each_point(&self, mut visit: impl FnMut(usize, usize, &[[f32; 3]])) {
-        let mut posed = Vec::new();
+    /// Every posed frame of every sequence, in order, handed to `f`.
+    fn each_pose(&self, mut f: impl FnMut(Pose)) {
         for (s, (sequence, frames)) in self.timeline.sequences.iter().zip(&self.frames).enumerate()
         {
             let start = i64::from(sequence.interval[0]);
@@ -194,42 +247,161 @@ impl Posing<'_> {
                     counter: Some((frame - start) as f64),
                 };
                 let sampler = Sampler::new(&self.timeline, moment);
-                let pose = self.skeleton.pose(&sampler);
-                for (m, (mesh, groups)) in self.meshes.iter().zip(&self.groups).enumerate() {
-                    if geoset_state(self.model, mesh.geoset, &sampler).alpha <= 0.0 {
-                        continue;
-                    }
-                    for group in groups {
-                        transform(
-                            matrix(&group.influences, &pose.world),
-                            &group.positions,
-                            &mut posed,
-                        );
-                        visit(m, s, &posed);
-                    }
-                }
+                let world = self.skeleton.pose(&sampler).world;
+                f(Pose {
+                    sequence: s,
+                    world: self
+                        .skinning
+                        .iter()
+                        .map(|&n| world.get(n).map_or(Affine::IDENTITY, |m| Affine::of(*m)))
+                        .collect(),
+                    shown: self
+                        .meshes
+                        .iter()
+                        .map(|mesh| geoset_state(self.model, mesh.geoset, &sampler).alpha > 0.0)
+                        .collect(),
+                });
+            }
+        }
+    }
+
+    /// Calls `visit(mesh, sequence, moved, positions)` for every group of
+    /// vertices of every mesh showing in `pose`: the group's rest positions
+    /// and what moves them there.
+    fn each_group(&self, pose: &Pose, visit: &mut impl FnMut(usize, usize, &Affine, &[[f32; 3]])) {
+        let meshes = self.groups.iter().zip(&pose.shown).enumerate();
+        for (m, (groups, _)) in meshes.filter(|(_, (_, shown))| **shown) {
+            for group in groups {
+                let moved = blend(&group.influences, &pose.world);
+                visit(m, pose.sequence, &moved, &group.positions);
+            }
+        }
+    }
+
+    /// The poses, when they fit in [`CACHED_TRANSFORMS`].
+    fn cache(&self) -> Option<Vec<Pose>> {
+        let poses: usize = self.frames.iter().map(Vec::len).sum();
+        if poses.saturating_mul(self.skinning.len().max(1)) > CACHED_TRANSFORMS {
+            return None;
+        }
+        let mut cache = Vec::with_capacity(poses);
+        self.each_pose(|pose| cache.push(pose));
+        Some(cache)
+    }
+
+    /// [`each_group`](Self::each_group) over every pose: from `cache`, or
+    /// posed anew.
+    fn each_posed_group(
+        &self,
+        cache: Option<&[Pose]>,
+        mut visit: impl FnMut(usize, usize, &Affine, &[[f32; 3]]),
+    ) {
+        match cache {
+            Some(poses) => poses
+                .iter()
+                .for_each(|pose| self.each_group(pose, &mut visit)),
+            None => self.each_pose(|pose| self.each_group(&pose, &mut visit)),
+        }
+    }
+}
+
+/// A transform as its first three rows (skinning blends affine matrices):
+/// `[x axis, y axis, z axis, translation]`, three floats each. The loops
+/// over vertices below are most of the measuring, and are written in plain
+/// float arithmetic so that they stay fast unoptimised too.
+struct Affine([f32; 12]);
+
+impl Affine {
+    const IDENTITY: Affine = Affine([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+
+    /// The first three rows of `matrix` (its last row is `0 0 0 1`).
+    fn of(matrix: Mat4) -> Affine {
+        let [
+            [a0, a1, a2, _],
+            [b0, b1, b2, _],
+            [c0, c1, c2, _],
+            [d0, d1, d2, _],
+        ] = matrix.to_cols_array_2d();
+        Affine([a0, a1, a2, b0, b1, b2, c0, c1, c2, d0, d1, d2])
+    }
+
+    /// Calls `f(x, y, z)` with every point moved, the non-finite left out.
+    #[inline(always)]
+    fn each(&self, points: &[[f32; 3]], mut f: impl FnMut(f32, f32, f32)) {
+        let [a0, a1, a2, b0, b1, b2, c0, c1, c2, d0, d1, d2] = self.0;
+        for &[x, y, z] in points {
+            let px = a0 * x + b0 * y + c0 * z + d0;
+            let py = a1 * x + b1 * y + c1 * z + d1;
+            let pz = a2 * x + b2 * y + c2 * z + d2;
+            // All finite exactly when each times 0 is 0 (an infinity or a
+            // NaN gives NaN).
+            if px * 0.0 + py * 0.0 + pz * 0.0 == 0.0 {
+                f(px, py, pz);
             }
         }
     }
 }
 
-/// `points` moved by `matrix` into `out` (written out as plain arithmetic:
-/// this loop is most of the measuring, and stays fast unoptimised).
-fn transform(matrix: Mat4, points: &[[f32; 3]], out: &mut Vec<[f32; 3]>) {
-    let [
-        [a0, a1, a2, _],
-        [b0, b1, b2, _],
-        [c0, c1, c2, _],
-        [d0, d1, d2, _],
-    ] = matrix.to_cols_array_2d();
-    out.clear();
-    out.extend(points.iter().map(|&[x, y, z]| {
-        [
-            a0 * x + b0 * y + c0 * z + d0,
-            a1 * x + b1 * y + c1 * z + d1,
-            a2 * x + b2 * y + c2 * z + d2,
-        ]
-    }));
+/// `aabb` grown by `points` moved by `moved`.
+fn grow(aabb: &mut Aabb, moved: &Affine, points: &[[f32; 3]]) {
+    let [mut lx, mut ly, mut lz] = aabb.minimum;
+    let [mut hx, mut hy, mut hz] = aabb.maximum;
+    moved.each(points, |x, y, z| {
+        if x < lx {
+            lx = x;
+        }
+        if x > hx {
+            hx = x;
+        }
+        if y < ly {
+            ly = y;
+        }
+        if y > hy {
+            hy = y;
+        }
+        if z < lz {
+            lz = z;
+        }
+        if z > hz {
+            hz = z;
+        }
+    });
+    aabb.minimum = [lx, ly, lz];
+    aabb.maximum = [hx, hy, hz];
+}
+
+/// The farthest a set of points reaches from a centre (squared).
+#[derive(Clone, Copy)]
+struct Reach {
+    centre: [f32; 3],
+    squared: f32,
+}
+
+impl Reach {
+    /// From the centre of `aabb`.
+    fn about(aabb: &Aabb) -> Reach {
+        Reach {
+            centre: aabb.centre(),
+            squared: 0.0,
+        }
+    }
+
+    fn radius(&self) -> f32 {
+        self.squared.sqrt()
+    }
+}
+
+/// Each of `reaches` grown by `points` moved by `moved`.
+fn reach(reaches: &mut [&mut Reach], moved: &Affine, points: &[[f32; 3]]) {
+    moved.each(points, |x, y, z| {
+        for r in reaches.iter_mut() {
+            let [cx, cy, cz] = r.centre;
+            let d = (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz);
+            if d > r.squared {
+                r.squared = d;
+            }
+        }
+    });
 }
 
 /// The extents `model`'s geometry gives, every sequence sampled as `options`
@@ -261,8 +433,11 @@ pub fn measure(model: &Model, options: &ExtentOptions) -> Option<Extents> {
         .iter()
         .map(|s| frames(s.interval, options.step, &keys))
         .collect();
+    let mut groups: Vec<Vec<Group>> = meshes.iter().map(groups).collect();
+    let skinning = skinning_nodes(&mut groups);
     let posing = Posing {
-        groups: meshes.iter().map(groups).collect(),
+        groups,
+        skinning,
         model,
         skeleton,
         timeline,
@@ -273,9 +448,10 @@ pub fn measure(model: &Model, options: &ExtentOptions) -> Option<Extents> {
 
     // Pass 1: the boxes.
     let mut boxes = vec![vec![Aabb::EMPTY; sequences]; geosets];
-    posing.each_point(|m, s, points| {
+    let cache = posing.cache();
+    posing.each_posed_group(cache.as_deref(), |m, s, moved, points| {
         if let Some(b) = boxes.get_mut(m).and_then(|b| b.get_mut(s)) {
-            points.iter().for_each(|&p| b.add(p));
+            grow(b, moved, points);
         }
     });
     let bind: Vec<Aabb> = posing
@@ -283,7 +459,7 @@ pub fn measure(model: &Model, options: &ExtentOptions) -> Option<Extents> {
         .iter()
         .map(|mesh| {
             let mut b = Aabb::EMPTY;
-            mesh.positions.iter().for_each(|&p| b.add(p));
+            grow(&mut b, &Affine::IDENTITY, &mesh.positions);
             b
         })
         .collect();
@@ -317,55 +493,62 @@ pub fn measure(model: &Model, options: &ExtentOptions) -> Option<Extents> {
         .collect();
 
     // Pass 2: the radii about the boxes' centres.
-    let mut spheres: Vec<Vec<Sphere>> = boxes
+    let mut reaches: Vec<Vec<Reach>> = boxes
         .iter()
-        .map(|b| b.iter().map(Sphere::about).collect())
+        .map(|b| b.iter().map(Reach::about).collect())
         .collect();
-    let mut geoset_spheres: Vec<Sphere> = geoset_boxes.iter().map(Sphere::about).collect();
-    let mut sequence_spheres: Vec<Sphere> = sequence_boxes
+    let mut geoset_reaches: Vec<Reach> = geoset_boxes.iter().map(Reach::about).collect();
+    let mut sequence_reaches: Vec<Reach> = sequence_boxes
         .iter()
-        .map(|b| Sphere::about(b.as_ref().unwrap_or(&model_box)))
+        .map(|b| Reach::about(b.as_ref().unwrap_or(&model_box)))
         .collect();
-    let mut model_sphere = Sphere::about(&model_box);
-    posing.each_point(|m, s, points| {
-        let mut own = spheres.get_mut(m).and_then(|b| b.get_mut(s));
-        let mut geoset = geoset_spheres
-            .get_mut(m)
-            .filter(|_| shown.get(m) == Some(&true));
-        let mut sequence = sequence_spheres.get_mut(s);
-        for &p in points {
-            for sphere in [&mut own, &mut geoset, &mut sequence].into_iter().flatten() {
-                sphere.add(p);
-            }
-            model_sphere.add(p);
+    let mut model_reach = Reach::about(&model_box);
+    // A geoset that shows counts its posed vertices; one that does not, its
+    // bind pose (below).
+    let mut spare = Reach::about(&Aabb::EMPTY);
+    posing.each_posed_group(cache.as_deref(), |m, s, moved, points| {
+        let shows = shown.get(m) == Some(&true);
+        let mut targets: Vec<&mut Reach> = Vec::with_capacity(4);
+        targets.push(&mut model_reach);
+        if let Some(r) = reaches.get_mut(m).and_then(|r| r.get_mut(s)) {
+            targets.push(r);
         }
+        if let Some(r) = sequence_reaches.get_mut(s) {
+            targets.push(r);
+        }
+        match geoset_reaches.get_mut(m) {
+            Some(r) if shows => targets.push(r),
+            _ => targets.push(&mut spare),
+        }
+        reach(&mut targets, moved, points);
     });
-    for ((mesh, shown), sphere) in posing.meshes.iter().zip(&shown).zip(&mut geoset_spheres) {
+    for ((mesh, shown), r) in posing.meshes.iter().zip(&shown).zip(&mut geoset_reaches) {
         if !shown {
-            for &p in &mesh.positions {
-                sphere.add(p);
-                model_sphere.add(p);
-            }
+            reach(
+                &mut [r, &mut model_reach],
+                &Affine::IDENTITY,
+                &mesh.positions,
+            );
         }
     }
-    let model_extent = model_box.extent(model_sphere.radius);
+    let model_extent = model_box.extent(model_reach.radius());
     Some(Extents {
         model: model_extent,
         sequences: sequence_boxes
             .iter()
-            .zip(&sequence_spheres)
-            .map(|(b, sphere)| b.map_or(model_extent, |b| b.extent(sphere.radius)))
+            .zip(&sequence_reaches)
+            .map(|(b, r)| b.map_or(model_extent, |b| b.extent(r.radius())))
             .collect(),
         geosets: boxes
             .iter()
-            .zip(&spheres)
-            .zip(geoset_boxes.iter().zip(&geoset_spheres))
-            .map(|((boxes, spheres), (all, sphere))| GeosetExtents {
-                extent: all.extent(sphere.radius),
+            .zip(&reaches)
+            .zip(geoset_boxes.iter().zip(&geoset_reaches))
+            .map(|((boxes, reaches), (all, r))| GeosetExtents {
+                extent: all.extent(r.radius()),
                 sequences: boxes
                     .iter()
-                    .zip(spheres)
-                    .map(|(b, s)| b.extent(s.radius))
+                    .zip(reaches)
+                    .map(|(b, r)| b.extent(r.radius()))
                     .collect(),
             })
             .collect(),

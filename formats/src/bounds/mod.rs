@@ -12,7 +12,7 @@
 //!   [`ExtentOptions`] says (a pose every 10 ms and at every key).
 //! - [`Model::recompute_extents`] and [`Model::store_extents`]: written into
 //!   the model, each change listed ([`ExtentChange`]).
-//! - [`Aabb`] and [`Sphere`]: a box and a bounding sphere grown point by point.
+//! - [`Aabb`]: a box grown point by point.
 //!
 //! What is measured, as Blizzard's own models have it: a box holds every
 //! vertex of the geosets showing (geoset animation alpha above 0) at each
@@ -29,6 +29,6 @@ mod aabb;
 mod apply;
 mod measure;
 
-pub use aabb::{Aabb, EMPTY_CORNER, Sphere};
+pub use aabb::{Aabb, EMPTY_CORNER};
 pub use apply::ExtentChange;
 pub use measure::{ExtentOptions, Extents, GeosetExtents, MAX_STEPS, measure};

@@ -32,7 +32,7 @@ const MIN_TOLERANCE: f32 = 0.01;
 /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
 /// // The sample's cube rises by 0.5 in "Stand", whose extent says it does not.
 /// let findings = extents::model(&model);
-/// assert!(findings.iter().all(|f| f.rule == Rule::Extent));
+/// assert!(findings.iter().all(|f| f.rule == Rule::StaleExtent));
 /// assert_eq!(findings[1].path, "chunks[2].SEQS.sequences[0].extent");
 /// assert!(findings[1].message.starts_with("the geometry reaches 0.500 beyond the box"));
 /// # Ok::<(), format_core::Error>(())
@@ -52,6 +52,20 @@ pub fn against(model: &Model, measured: &Extents) -> Vec<Finding> {
     compare(model, measured, tolerance)
 }
 
+/// `(x, y, z)` with at most 3 decimals (`(-220, 20.5, 0)`).
+fn point(p: [f32; 3]) -> String {
+    let number = |v: f32| {
+        let text = format!("{v:.3}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        if text == "-0" {
+            "0".to_string()
+        } else {
+            text.to_string()
+        }
+    };
+    format!("({})", p.map(number).join(", "))
+}
+
 /// What is wrong with `stored` against `measured`, if anything.
 fn disagreement(stored: &Extent, measured: &Extent, tolerance: f32) -> Option<String> {
     let measured_box = Aabb::of(measured);
@@ -60,8 +74,11 @@ fn disagreement(stored: &Extent, measured: &Extent, tolerance: f32) -> Option<St
     }
     let stored_box = Aabb::of(stored);
     let boxes = format!(
-        "stored {:?} to {:?}, measured {:?} to {:?}",
-        stored.minimum, stored.maximum, measured.minimum, measured.maximum
+        "stored {} to {}, measured {} to {}",
+        point(stored.minimum),
+        point(stored.maximum),
+        point(measured.minimum),
+        point(measured.maximum)
     );
     if stored_box.is_empty() {
         return Some(format!("empty, but the geometry shows ({boxes})"));
@@ -97,7 +114,7 @@ fn disagreement(stored: &Extent, measured: &Extent, tolerance: f32) -> Option<St
     let (r, needed) = (stored.bounds_radius, measured.bounds_radius);
     if r != 0.0 && (r.is_nan() || (r - needed).abs() > tolerance) {
         problems.push(format!(
-            "bounds radius {r} where the geometry gives {needed}"
+            "bounds radius {r:.3} where the geometry gives {needed:.3}"
         ));
     }
     (!problems.is_empty()).then(|| format!("{} ({boxes})", problems.join("; ")))
@@ -109,7 +126,7 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
     let mut check = |path: String, stored: &Extent, measured: &Extent| {
         if let Some(message) = disagreement(stored, measured, tolerance) {
             findings.push(Finding {
-                rule: Rule::Extent,
+                rule: Rule::StaleExtent,
                 path,
                 message,
             });
@@ -179,7 +196,7 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
     for (path, stored, measured) in lists {
         if let Some(message) = list_disagreement(stored, measured, &names, tolerance) {
             findings.push(Finding {
-                rule: Rule::Extent,
+                rule: Rule::StaleExtent,
                 path,
                 message,
             });
@@ -254,7 +271,9 @@ mod tests {
         );
         let radius = disagreement(&extent(9.0, -1.0, 1.0), &measured, 0.1).unwrap();
         assert!(
-            radius.starts_with("bounds radius 9 where the geometry gives 2"),
+            radius.starts_with(
+                "bounds radius 9.000 where the geometry gives 2.000 (stored (-1, -1, -1) to (1, 1, 1)"
+            ),
             "{radius}"
         );
         let empty = Aabb::EMPTY.extent(0.0);
