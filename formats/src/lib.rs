@@ -13,6 +13,8 @@
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
 //!   keys, …), each finding with a path and a message.
 //! - [`anim`]: tracks sampled at any time, skeletons posed, skinned vertices.
+//! - `convert` (feature `convert`): classic and Reforged models converted
+//!   into each other (skin weights, HD materials, tangents), with a report.
 //! - `gltf` (feature `gltf`): models out as glTF 2.0, on a document builder
 //!   other exporters can use.
 //! - [`render`]: height fields, alpha maps and wireframes as images (PNG).
@@ -35,6 +37,8 @@ pub use format_core::Codec;
 pub mod adt;
 pub mod anim;
 pub mod chunks;
+#[cfg(feature = "convert")]
+pub mod convert;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod mdl;

@@ -1,0 +1,147 @@
+//! How far a change of skinning moves vertices: both models posed with
+//! [`anim`](crate::anim) at every measured frame of every sequence, and the
+//! largest distance between a vertex as one skins it and as the other does.
+
+use std::collections::HashMap;
+
+use glam::Mat4;
+
+use super::report::SkinError;
+use crate::anim::{Moment, Pose, Sampler, Skeleton, Timeline, meshes};
+use crate::mdx::Model;
+
+/// Vertices whose influences differ in the same way: the difference of
+/// weights per node (`before - after`; `usize::MAX` stands for no node, the
+/// identity) and the vertices `(geoset, vertex, position)`.
+struct Signature {
+    deltas: Vec<(usize, f32)>,
+    vertices: Vec<(usize, usize, [f32; 3])>,
+}
+
+/// The vertices whose influences differ between `before` and `after`, which
+/// have the same nodes (geoset `i` of `after` is geoset `kept[i]` of
+/// `before`), grouped by how they differ.
+fn changed(before: &Model, after: &Model, kept: &[usize], skeleton: &Skeleton) -> Vec<Signature> {
+    let old = meshes(before, skeleton);
+    let new = meshes(after, skeleton);
+    let mut out: Vec<Signature> = Vec::new();
+    let mut index: HashMap<Vec<(usize, u32)>, usize> = HashMap::new();
+    for (g, mesh) in new.iter().enumerate() {
+        let Some(source) = kept.get(g).and_then(|&k| old.get(k)) else {
+            continue;
+        };
+        for (v, position) in mesh.positions.iter().enumerate() {
+            let (a, b) = (source.skin.vertex(v), mesh.skin.vertex(v));
+            let mut deltas: Vec<(usize, f32)> =
+                a.iter().map(|i| (i.node as usize, i.weight)).collect();
+            for i in b {
+                match deltas.iter_mut().find(|(n, _)| *n == i.node as usize) {
+                    Some((_, w)) => *w -= i.weight,
+                    None => deltas.push((i.node as usize, -i.weight)),
+                }
+            }
+            // No influence at all is the identity.
+            match (a.is_empty(), b.is_empty()) {
+                (true, false) => deltas.push((usize::MAX, 1.0)),
+                (false, true) => deltas.push((usize::MAX, -1.0)),
+                _ => {}
+            }
+            deltas.retain(|(_, w)| *w != 0.0);
+            if deltas.is_empty() {
+                continue;
+            }
+            deltas.sort_by_key(|(n, _)| *n);
+            let key: Vec<(usize, u32)> = deltas.iter().map(|(n, w)| (*n, w.to_bits())).collect();
+            let at = *index.entry(key).or_insert_with(|| {
+                out.push(Signature {
+                    deltas,
+                    vertices: Vec::new(),
+                });
+                out.len() - 1
+            });
+            if let Some(signature) = out.get_mut(at) {
+                signature.vertices.push((g, v, *position));
+            }
+        }
+    }
+    out
+}
+
+/// The largest distance at one pose, and the vertex `(geoset, vertex)`.
+/// Plain arithmetic on column-major matrices: this runs for every changed
+/// vertex at every frame.
+fn worst(changed: &[Signature], pose: &Pose) -> (f32, (usize, usize)) {
+    const IDENTITY: [f32; 16] = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
+    let world: Vec<[f32; 16]> = pose.world.iter().map(Mat4::to_cols_array).collect();
+    let mut best = (0.0f32, (0, 0));
+    for signature in changed {
+        // D = sum of w * M (the last row is not needed).
+        let mut d = [0.0f32; 16];
+        for &(node, w) in &signature.deltas {
+            let m = world.get(node).unwrap_or(&IDENTITY);
+            for (x, y) in d.iter_mut().zip(m) {
+                *x += w * y;
+            }
+        }
+        let [a0, a1, a2, _, b0, b1, b2, _, c0, c1, c2, _, t0, t1, t2, _] = d;
+        for &(g, v, [x, y, z]) in &signature.vertices {
+            let dx = a0 * x + b0 * y + c0 * z + t0;
+            let dy = a1 * x + b1 * y + c1 * z + t1;
+            let dz = a2 * x + b2 * y + c2 * z + t2;
+            let squared = dx * dx + dy * dy + dz * dz;
+            if squared > best.0 {
+                best = (squared, (g, v));
+            }
+        }
+    }
+    (best.0.sqrt(), best.1)
+}
+
+/// The skinning error of `after` against `before` (same nodes; geoset `i`
+/// of `after` is geoset `kept[i]` of `before`) in the bind pose and every
+/// `step` milliseconds of every sequence (and at its last frame), or `None`
+/// when no vertex is skinned differently.
+pub(super) fn measure(before: &Model, after: &Model, kept: &[usize], step: u32) -> Option<SkinError> {
+    let skeleton = Skeleton::from_model(before);
+    let changed = changed(before, after, kept, &skeleton);
+    if changed.is_empty() {
+        return None;
+    }
+    let timeline = Timeline::from_model(before);
+    let step = step.max(1);
+    let mut error = SkinError {
+        distance: 0.0,
+        geoset: 0,
+        vertex: 0,
+        sequence: None,
+        at: 0,
+        vertices: changed.iter().map(|s| s.vertices.len()).sum(),
+        poses: 0,
+        step,
+    };
+    let mut consider = |pose: &Pose, sequence: Option<&str>, at: u32| {
+        error.poses += 1;
+        let (distance, (geoset, vertex)) = worst(&changed, pose);
+        if distance > error.distance {
+            error.distance = distance;
+            error.geoset = geoset;
+            error.vertex = vertex;
+            error.sequence = sequence.map(str::to_string);
+            error.at = at;
+        }
+    };
+    consider(&skeleton.pose(&Sampler::new(&timeline, Moment::BIND)), None, 0);
+    for (s, sequence) in timeline.sequences.iter().enumerate() {
+        let duration = sequence.duration();
+        let frames = (0..duration).step_by(step as usize).chain([duration]);
+        for at in frames {
+            if let Some(moment) = timeline.at(s, f64::from(at)) {
+                let pose = skeleton.pose(&Sampler::new(&timeline, moment));
+                consider(&pose, Some(&sequence.name), at);
+            }
+        }
+    }
+    Some(error)
+}

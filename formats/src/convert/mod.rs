@@ -1,0 +1,340 @@
+//! Converting models between the classic format (800) and Reforged (900,
+//! 1000, 1100, 1200) so that the result draws and animates as the source did,
+//! with a [`Report`] of what was approximated, dropped and added.
+//!
+//! Reforged to classic (800):
+//!
+//! - `SKIN` weights become matrix groups ([`groups`](self) in the docs of
+//!   [`convert`]): each vertex's bones whose weight matters form its group,
+//!   shared between vertices. Classic groups weigh their bones equally, so the
+//!   report gives the largest position error this causes, both models posed
+//!   with [`anim`](crate::anim) at every frame of every sequence.
+//! - HD materials become classic layers: the diffuse texture with its filter
+//!   mode, flags, alpha and tracks; the normal, ORM, emissive, team colour and
+//!   reflection slots are listed as dropped, and textures no longer used go.
+//! - Tangents are dropped; geosets of a level of detail above 0 are dropped
+//!   unless [`Options::keep_lods`]; popcorn emitters (`CORN`), face effects
+//!   (`FAFX`) and bind poses (`BPOS`) have no classic chunk and are dropped.
+//!
+//! Classic to Reforged: matrix groups become `SKIN` weights (equal shares
+//! summing to 255), tangents are generated with MikkTSpace, and classic
+//! materials of one layer become HD materials with placeholders for the other
+//! slots ([`HdMaterials`]). Converting such a model back to 800 gives the
+//! original model.
+//!
+//! Between Reforged versions, HD materials move between the 900/1000 layout
+//! (six layers) and the 1100 one (a texture list).
+//!
+//! ```
+//! use formats::convert::{Options, convert};
+//! use formats::mdx::Model;
+//!
+//! let bytes = formats::sample::sample_mdx();
+//! let mut model = Model::from_bytes(&bytes)?;
+//! let report = convert(&mut model, 1000, &Options::default())?;
+//! assert_eq!(model.version(), 1000);
+//! assert!(model.geosets()[0].skin.is_some() && model.geosets()[0].tangents.is_some());
+//! assert!(report.dropped.is_empty());
+//! // And back: the same bytes.
+//! convert(&mut model, 800, &Options::default())?;
+//! assert_eq!(model.to_bytes()?, bytes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod geosets;
+mod groups;
+mod materials;
+mod nodes;
+mod report;
+mod skin;
+mod tangents;
+mod textures;
+
+use core::fmt;
+
+pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS, is_hd_shader};
+pub use report::{Note, Report, SkinError};
+
+use crate::mdx::{Chunk, Geoset, Model};
+
+/// The versions converted between (the Warcraft III ones).
+pub const VERSIONS: [u32; 5] = [800, 900, 1000, 1100, 1200];
+
+/// How [`convert`] converts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Options {
+    /// Reforged to classic: keep the geosets of levels of detail above 0
+    /// (the classic client draws them all, over each other).
+    pub keep_lods: bool,
+    /// Classic to Reforged: which materials become HD.
+    pub hd_materials: HdMaterials,
+    /// Classic to Reforged: add `SKIN` weights and tangents (off: the
+    /// geosets keep their classic form, which Reforged also reads).
+    pub skin_and_tangents: bool,
+    /// Milliseconds between the frames the skinning error is measured at (1:
+    /// every frame; 0: not measured).
+    pub error_step: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            keep_lods: false,
+            hd_materials: HdMaterials::default(),
+            skin_and_tangents: true,
+            error_step: 1,
+        }
+    }
+}
+
+/// Why a model cannot be converted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConvertError {
+    /// A version this module does not convert to or from.
+    Version {
+        /// The model's version.
+        from: u32,
+        /// The target.
+        to: u32,
+    },
+    /// A geoset whose skinning the target cannot hold.
+    Skin {
+        /// The geoset's index.
+        geoset: usize,
+        /// Why.
+        why: String,
+    },
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConvertError::Version { from, to } => write!(
+                f,
+                "converting version {from} to {to} is not supported (Warcraft III versions: {:?})",
+                VERSIONS
+            ),
+            ConvertError::Skin { geoset, why } => write!(f, "geosets[{geoset}]: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
+/// Converts `model` to version `target` (800, 900, 1000, 1100 or 1200), as
+/// the [module](self) docs describe. On error the model is unchanged.
+pub fn convert(model: &mut Model, target: u32, options: &Options) -> Result<Report, ConvertError> {
+    let from = model.version();
+    if !VERSIONS.contains(&from) || !VERSIONS.contains(&target) {
+        return Err(ConvertError::Version { from, to: target });
+    }
+    let mut report = Report {
+        from,
+        to: target,
+        ..Report::default()
+    };
+    let mut converted = model.clone();
+    let moved = converted.repair_sizes();
+    if moved > 0 {
+        report.repaired.push(Note {
+            path: "LITE".into(),
+            what: format!(
+                "{moved} light tracks stored after the LITE chunk moved into their light"
+            ),
+        });
+    }
+    if target <= 800 && from > 800 {
+        to_classic(&mut converted, model, options, &mut report)?;
+    } else if from <= 800 && target > 800 {
+        to_reforged(&mut converted, model, target, options, &mut report)?;
+    } else {
+        if from >= 1100 && target < 1100 {
+            materials::to_layer_slots(&mut converted, &mut report);
+        } else if from < 1100 && target >= 1100 {
+            materials::to_texture_list(&mut converted, &mut report);
+        }
+        finish_version(&mut converted, target, &mut report);
+    }
+    *model = converted;
+    Ok(report)
+}
+
+/// The rest of the version change ([`Model::force_version`]); what it drops
+/// is reported.
+fn finish_version(model: &mut Model, target: u32, report: &mut Report) {
+    for loss in model.force_version(target) {
+        report.drop(loss.path, loss.what);
+    }
+}
+
+fn to_classic(
+    model: &mut Model,
+    original: &Model,
+    options: &Options,
+    report: &mut Report,
+) -> Result<(), ConvertError> {
+    let used = textures::used(model);
+    let kept = if options.keep_lods {
+        (0..model.geosets().len()).collect()
+    } else {
+        geosets::drop_lods(model, report)
+    };
+    materials::to_classic(model, report);
+    let mut skinned = false;
+    for (g, geoset) in geosets_mut(model).iter_mut().enumerate() {
+        match geoset.lod {
+            Some(lod) if lod > 0 => report.approximate(
+                format!("geosets[{g}].lod"),
+                format!("level of detail {lod}: drawn with the others"),
+            ),
+            // -1: every level, as the classic client draws every geoset.
+            _ => {}
+        }
+        geoset.lod = geoset.lod.map(|_| 0);
+        if let Some(tangents) = geoset.tangents.take() {
+            report.drop(
+                format!("geosets[{g}].tangents"),
+                format!("{} tangents (TANG)", tangents.len()),
+            );
+        }
+        let Some(skin) = geoset.skin.take() else {
+            continue;
+        };
+        skinned = true;
+        let same = skin::encode(
+            &geoset.vertex_groups,
+            &geoset.matrix_groups,
+            &geoset.matrix_indices,
+            &geoset.matrix_indices,
+        );
+        if same.is_some_and(|s| s.bytes == skin && geoset.vertex_groups.len() * 8 == skin.len()) {
+            continue; // The groups beside SKIN say the same.
+        }
+        let groups = groups::from_skin(&skin, &geoset.matrix_indices)
+            .map_err(|why| ConvertError::Skin { geoset: g, why })?;
+        let at = format!("geosets[{g}]");
+        if groups.reweighted > 0 {
+            report.approximate(
+                format!("{at}.skin"),
+                format!(
+                    "{} of {} vertices weigh their bones unequally: as {} matrix groups of \
+                     equal weights",
+                    groups.reweighted,
+                    groups.vertex_groups.len(),
+                    groups.matrix_groups.len()
+                ),
+            );
+        }
+        for (count, what) in [
+            (groups.trimmed, "lose a bone of little weight"),
+            (groups.coarsened, "take a smaller group (256 groups at most)"),
+            (groups.unbound, "have no bone (an empty group)"),
+        ] {
+            if count > 0 {
+                report.approximate(format!("{at}.skin"), format!("{count} vertices {what}"));
+            }
+        }
+        geoset.vertex_groups = groups.vertex_groups;
+        geoset.matrix_groups = groups.matrix_groups;
+        geoset.matrix_indices = groups.matrix_indices;
+    }
+    if skinned && options.error_step > 0 {
+        report.skin_error = error::measure(original, model, &kept, options.error_step);
+    }
+    nodes::drop_corn_emitters(model, report);
+    finish_version(model, 800, report);
+    textures::drop_unused(model, &used, report);
+    Ok(())
+}
+
+fn to_reforged(
+    model: &mut Model,
+    original: &Model,
+    target: u32,
+    options: &Options,
+    report: &mut Report,
+) -> Result<(), ConvertError> {
+    finish_version(model, target, report);
+    materials::promote(model, target, options.hd_materials, report);
+    if !options.skin_and_tangents {
+        return Ok(());
+    }
+    let mut skinned = false;
+    for (g, geoset) in geosets_mut(model).iter_mut().enumerate() {
+        let at = format!("geosets[{g}]");
+        let (gndx, mtgc, mats) = (
+            &geoset.vertex_groups,
+            &geoset.matrix_groups,
+            &geoset.matrix_indices,
+        );
+        let skin = match skin::encode(gndx, mtgc, mats, mats) {
+            Some(skin) => skin,
+            None => {
+                let Some((new_gndx, new_mtgc, new_mats)) = skin::one_group_per_bone(gndx, mtgc, mats)
+                else {
+                    return Err(ConvertError::Skin {
+                        geoset: g,
+                        why: "more than 256 bones: SKIN slots are bytes".into(),
+                    });
+                };
+                let skin = skin::encode(gndx, mtgc, mats, &new_mats).ok_or_else(|| {
+                    ConvertError::Skin {
+                        geoset: g,
+                        why: "a group names a bone past MATS".into(),
+                    }
+                })?;
+                report.approximate(
+                    format!("{at}.matrix_groups"),
+                    "rewritten one group per bone (MATS is longer than a SKIN slot can reach)",
+                );
+                geoset.vertex_groups = new_gndx;
+                geoset.matrix_groups = new_mtgc;
+                geoset.matrix_indices = new_mats;
+                skin
+            }
+        };
+        if skin.truncated > 0 {
+            report.approximate(
+                format!("{at}.skin"),
+                format!("{} vertices of groups of more than 4 bones keep 4", skin.truncated),
+            );
+        }
+        if skin.unbound > 0 {
+            report.approximate(
+                format!("{at}.skin"),
+                format!("{} vertices without a group have no bone", skin.unbound),
+            );
+        }
+        report.add(
+            format!("{at}.skin"),
+            format!("SKIN weights of {} vertices", geoset.vertex_count()),
+        );
+        geoset.skin = Some(skin.bytes);
+        geoset.tangents = Some(tangents::generate(geoset));
+        report.add(
+            format!("{at}.tangents"),
+            format!("{} MikkTSpace tangents", geoset.vertex_count()),
+        );
+        skinned = true;
+    }
+    if skinned && options.error_step > 0 {
+        let kept: Vec<usize> = (0..model.geosets().len()).collect();
+        report.skin_error = error::measure(original, model, &kept, options.error_step);
+    }
+    Ok(())
+}
+
+/// The geosets to edit, without adding a `GEOS` chunk to a model that has
+/// none.
+fn geosets_mut(model: &mut Model) -> &mut [Geoset] {
+    model
+        .chunks
+        .iter_mut()
+        .find_map(|chunk| match chunk {
+            Chunk::Geosets(c) => Some(c.geosets.as_mut_slice()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,115 @@
+//! Texture references: which textures are used, adding placeholders, and
+//! removing the textures a conversion stopped using (with every index after
+//! them moved down).
+
+use super::report::Report;
+use crate::mdx::{Chunk, LayerTrack, Model, Texture, Track};
+
+/// Every texture index a model uses, through `f` (to read or to change):
+/// layer textures (the texture list from 1100 on, the vestigial
+/// `textureId` beside it left alone), `KMTF` keys, and `PRE2` textures.
+fn for_each_reference(model: &mut Model, mut f: impl FnMut(&mut u32)) {
+    for chunk in &mut model.chunks {
+        match chunk {
+            Chunk::Materials(c) => {
+                for layer in c.materials.iter_mut().flat_map(|m| m.layers.iter_mut()) {
+                    match &mut layer.textures {
+                        Some(entries) => {
+                            for entry in entries {
+                                signed(&mut entry.texture_id, &mut f);
+                                if let Some(track) = &mut entry.texture_id_track {
+                                    keys(track, &mut f);
+                                }
+                            }
+                        }
+                        None => signed(&mut layer.texture_id, &mut f),
+                    }
+                    for track in &mut layer.tracks {
+                        if let LayerTrack::TextureId(track) = track {
+                            keys(track, &mut f);
+                        }
+                    }
+                }
+            }
+            Chunk::ParticleEmitters2(c) => {
+                for emitter in &mut c.emitters {
+                    f(&mut emitter.texture_id);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Each key of a texture-id track.
+fn keys(track: &mut Track<u32>, f: &mut dyn FnMut(&mut u32)) {
+    for key in &mut track.keys {
+        f(&mut key.value);
+    }
+}
+
+/// A signed texture id (-1: none) as the unsigned index `f` sees.
+fn signed(id: &mut i32, f: &mut dyn FnMut(&mut u32)) {
+    if let Ok(mut value) = u32::try_from(*id) {
+        f(&mut value);
+        *id = i32::try_from(value).unwrap_or(-1);
+    }
+}
+
+/// Which textures `model` uses, by index.
+pub(super) fn used(model: &mut Model) -> Vec<bool> {
+    let mut used = vec![false; model.textures().len()];
+    for_each_reference(model, |id| {
+        if let Some(u) = used.get_mut(*id as usize) {
+            *u = true;
+        }
+    });
+    used
+}
+
+/// Removes the textures that were used (`before`) and no longer are,
+/// moving the indices after them down.
+pub(super) fn drop_unused(model: &mut Model, before: &[bool], report: &mut Report) {
+    let now = used(model);
+    let gone: Vec<bool> = before
+        .iter()
+        .zip(now.iter().chain(core::iter::repeat(&false)))
+        .map(|(was, is)| *was && !is)
+        .collect();
+    if !gone.contains(&true) {
+        return;
+    }
+    let mut new_index = Vec::with_capacity(gone.len());
+    let mut next = 0u32;
+    for &g in &gone {
+        new_index.push(next);
+        next += u32::from(!g);
+    }
+    for (i, texture) in model.textures().iter().enumerate() {
+        if gone.get(i) == Some(&true) {
+            report.drop(format!("textures[{i}]"), format!("{}, no longer used", describe(texture)));
+        }
+    }
+    let mut index = 0;
+    model.textures_mut().retain(|_| {
+        let keep = gone.get(index) != Some(&true);
+        index += 1;
+        keep
+    });
+    for_each_reference(model, |id| {
+        if let Some(&n) = new_index.get(*id as usize) {
+            *id = n;
+        }
+    });
+}
+
+/// A texture as a report names it.
+pub(super) fn describe(texture: &Texture) -> String {
+    match (texture.replaceable_id, texture.file_name.to_string_lossy()) {
+        (0, path) => format!("`{path}`"),
+        (1, _) => "team colour (replaceable id 1)".to_string(),
+        (2, _) => "team glow (replaceable id 2)".to_string(),
+        (id, path) if path.is_empty() => format!("replaceable id {id}"),
+        (id, path) => format!("`{path}` (replaceable id {id})"),
+    }
+}
