@@ -31,6 +31,44 @@ pub fn corpus_files(folder: &str, extension: &str) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// Every BLP texture of the corpus (`blp/` and the models' textures under
+/// `textures/`, any case of `.blp`), as (path relative to the corpus, bytes),
+/// sorted by path.
+pub fn blp_corpus_files() -> Vec<(String, Vec<u8>)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("blp"))
+            {
+                out.push(path);
+            }
+        }
+    }
+    let Some(root) = corpus_root() else {
+        return Vec::new();
+    };
+    let mut paths = Vec::new();
+    walk(&root.join("blp"), &mut paths);
+    walk(&root.join("textures"), &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let data = std::fs::read(&p).ok()?;
+            let name = p
+                .strip_prefix(&root)
+                .ok()?
+                .to_string_lossy()
+                .replace('\\', "/");
+            Some((name, data))
+        })
+        .collect()
+}
+
 /// The `n` largest files with `extension` in `folder` of the corpus, as (name, bytes).
 pub fn largest_corpus_files(folder: &str, extension: &str, n: usize) -> Vec<(String, Vec<u8>)> {
     let mut files = corpus_files(folder, extension);

@@ -136,6 +136,22 @@ impl Kept {
         }
     }
 
+    /// Captures a struct's values at once (`None` for a derived field not on
+    /// disk), keeping them all if one differs from its data and nothing
+    /// otherwise: no allocation for a struct whose layout is the fresh one.
+    pub fn capture_group(&mut self, values: &[Option<KeptValue>]) {
+        if values
+            .iter()
+            .flatten()
+            .any(|v| v.raw != v.derived.unwrap_or(0))
+        {
+            self.values.reserve(values.len());
+            for v in values.iter().flatten() {
+                self.capture(v.slot, v.raw, v.derived);
+            }
+        }
+    }
+
     /// After capturing: if every value agrees with its data, forgets them all
     /// (the struct's layout is the fresh one).
     pub fn settle(&mut self) {

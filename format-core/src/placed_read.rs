@@ -80,12 +80,14 @@ impl<'a> Reader<'a> {
     /// bytes if given (it must consume them), else bounded by the enclosing
     /// region (or the current one). The reader's position is restored after.
     /// Inside a region the part is recorded, so that the region can tell
-    /// whether its layout is the fresh one.
+    /// whether its layout is the fresh one. An offset that points outside is
+    /// an error at `origin`, where the offset itself is stored.
     pub fn placed<T>(
         &mut self,
         base: usize,
         offset: u32,
         len: Option<u32>,
+        origin: usize,
         body: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<T> {
         let (low, high) = match self.regions.last() {
@@ -96,13 +98,13 @@ impl<'a> Reader<'a> {
         let fits = at >= low && at <= high && len.is_none_or(|len| (len as usize) <= high - at);
         if !fits {
             let what = match len {
-                Some(len) => format!("{len} bytes at offset {offset}"),
-                None => format!("offset {offset}"),
+                Some(len) => format!("{len} bytes at {at:#x}"),
+                None => format!("a part at {at:#x}"),
             };
             return Err(Error::invalid(
-                self.pos(),
+                origin,
                 format!(
-                    "{what} from {base:#x} points at {at:#x}, outside the {low:#x}..{high:#x} it must lie in"
+                    "{what} (offset {offset} from {base:#x}) do not lie in {low:#x}..{high:#x}"
                 ),
             ));
         }

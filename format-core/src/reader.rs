@@ -432,6 +432,21 @@ impl<'a> Reader<'a> {
         )
     }
 
+    /// Goes back to `pos` (at or before the current position, inside the
+    /// current region): a lenient reader retrying what failed to decode as
+    /// something plainer, without copying the reader first.
+    pub fn rewind(&mut self, pos: usize) -> Result<()> {
+        if pos <= self.pos {
+            self.pos = pos;
+            Ok(())
+        } else {
+            Err(Error::inconsistent(
+                self.pos,
+                alloc::format!("cannot rewind forward to {pos:#x}"),
+            ))
+        }
+    }
+
     /// Fails with [`ErrorKind::TrailingBytes`] unless the current region is used up.
     pub fn finish(&self) -> Result<()> {
         if self.is_empty() {

@@ -138,7 +138,10 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
                         if #cond { ::core::option::Option::Some(#read) } else { ::core::option::Option::None };
                 },
             };
+            let at = names::field_start(local);
             quote! {
+                #[allow(unused_variables)]
+                let #at: usize = #r.pos();
                 #[allow(unused_variables)]
                 #raw
                 let #stored: #ty = #core::Derived::new();
@@ -333,6 +336,8 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
     };
     let args = args_value(d.args.as_ref());
     let ofs = &by.offset.local;
+    // Where the offset is stored: an offset pointing outside is an error there.
+    let origin = names::field_start(ofs);
     let from = by.from;
     let ok = quote!(::core::result::Result::Ok);
     let some = quote!(::core::option::Option::Some);
@@ -373,7 +378,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                         break;
                     }
                     __list.push(
-                        #r.placed(__base, #ofs[__i], __size, |#r| #one)
+                        #r.placed(__base, #ofs[__i], __size, #origin + 4 * __i, |#r| #one)
                             .map_err(|__e| __e.at_index(__i))?,
                     );
                 }
@@ -387,7 +392,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 _ => quote!(0u64),
             };
             let size = size_of(None);
-            let run = quote!(#r.placed(__base, #ofs, #size, |#r| #p::decode_vec::<#elem>(#r, __n, #args)));
+            let run = quote!(#r.placed(__base, #ofs, #size, #origin, |#r| #p::decode_vec::<#elem>(#r, __n, #args)));
             if is_option {
                 // Present where the offset is not 0, whatever its length.
                 quote! {{
@@ -413,7 +418,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 if #ofs == 0 || __size == #some(0) {
                     #ok(#none)
                 } else {
-                    #r.placed(__base, #ofs, __size, |#r| #one).map(#some)
+                    #r.placed(__base, #ofs, __size, #origin, |#r| #one).map(#some)
                 }
             }}
         }
@@ -422,7 +427,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
             let one = read_one(d.value_ty);
             quote! {{
                 #base
-                #r.placed(__base, #ofs, #size, |#r| #one)
+                #r.placed(__base, #ofs, #size, #origin, |#r| #one)
             }}
         }
     }
@@ -439,7 +444,7 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
     let captures: Vec<TokenStream> = fields
         .iter()
         .filter_map(|f| match &f.kind {
-            FieldKind::Derived(d) => Some(capture(cont, fields, f, d, &kept)),
+            FieldKind::Derived(d) => Some(capture(cont, fields, f, d)),
             _ => None,
         })
         .collect();
@@ -456,11 +461,21 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
     let end_region = cont
         .region
         .map(|_| quote!(#kept.set_placement(#r.end_region(#region)?);));
+    let slots: usize = fields
+        .iter()
+        .map(|f| match &f.kind {
+            FieldKind::Derived(d) => d.array.unwrap_or(1),
+            _ => 0,
+        })
+        .sum();
+    let core = cont.rt.core();
     quote! {
         {
             #(#binds)*
+            let mut __captured: [::core::option::Option<#core::KeptValue>; #slots] =
+                [::core::option::Option::None; #slots];
             #(#captures)*
-            #kept.settle();
+            #kept.capture_group(&__captured);
         }
         #end_region
     }
@@ -468,13 +483,7 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
 
 /// The value derived field `f` has in the data just read, captured against
 /// the value on disk.
-fn capture(
-    cont: &Container,
-    fields: &[Field],
-    f: &Field,
-    d: &DerivedField,
-    kept: &syn::Ident,
-) -> TokenStream {
+fn capture(cont: &Container, fields: &[Field], f: &Field, d: &DerivedField) -> TokenStream {
     let core = cont.rt.core();
     let r = names::reader();
     let local = &f.local;
@@ -518,13 +527,14 @@ fn capture(
             Some(_) => crate::common::sequential_value(cont, d, index, &r),
         }
     };
-    let raw_u32 = |raw: TokenStream| to_u32(raw);
     let capture_one = |raw: TokenStream, slot: TokenStream, value: TokenStream| {
-        let raw = raw_u32(raw);
+        let raw = to_u32(raw);
         quote! {
             if let #some(__raw) = #raw {
-                let __derived: ::core::option::Option<u32> = #value;
-                #kept.capture(#slot, __raw, __derived);
+                let __slot: u16 = #slot;
+                if let #some(__entry) = __captured.get_mut(usize::from(__slot)) {
+                    *__entry = #some(#core::KeptValue { slot: __slot, raw: __raw, derived: #value });
+                }
             }
         }
     };
@@ -541,19 +551,17 @@ fn capture(
         }
         None => capture_one(quote!(__table), quote!(#slot), derived(None)),
     };
-    let table = match &d.cond {
-        None => quote!(let __table = #local;),
-        Some(_) => {
-            quote!(let #some(__table) = #local else { return ::core::result::Result::Ok(()) };)
-        }
-    };
-    // A closure, so that an absent conditional value skips its capture.
-    quote! {
-        (|| -> #core::Result<()> {
-            #table
+    match &d.cond {
+        None => quote! {{
+            let __table = #local;
             #body
-            ::core::result::Result::Ok(())
-        })()?;
+        }},
+        // A value not on disk (its condition false) is not captured.
+        Some(_) => quote! {
+            if let #some(__table) = #local {
+                #body
+            }
+        },
     }
 }
 
@@ -592,16 +600,18 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
                 ),
             };
             // A type with its own tag (`Dispatch::Inner`) names it in its errors itself.
-            let in_tag = match &v.dispatch {
-                Dispatch::Inner => None,
-                _ => Some(quote!(.map_err(|__e| __e.in_tag(#tag_var)))),
+            let err = match &v.dispatch {
+                Dispatch::Inner => quote!(__e),
+                _ => quote!(__e.in_tag(#tag_var)),
             };
+            // One `match`, so a large payload is moved into `Self` once.
             quote! {
                 if #tag_var == #tag #cond {
-                    return (|| -> #core::Result<Self> {
-                        #read.map(Self::#ident)
-                    })()
-                    #in_tag;
+                    let __read: #core::Result<#ty> = (|| { #read })();
+                    return match __read {
+                        ::core::result::Result::Ok(__v) => ::core::result::Result::Ok(Self::#ident(__v)),
+                        ::core::result::Result::Err(__e) => ::core::result::Result::Err(#err),
+                    };
                 }
             }
         });

@@ -12,12 +12,29 @@
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
 //!   keys, …), each finding with a path and a message.
-//! - [`anim`]: tracks sampled at any time, skeletons posed, skinned vertices.
+//! - `anim` (default feature `anim`): tracks sampled at any time, skeletons
+//!   posed, skinned vertices.
 //! - `convert` (feature `convert`): classic and Reforged models converted
 //!   into each other (skin weights, HD materials, tangents), with a report.
 //! - `gltf` (feature `gltf`): models out as glTF 2.0, on a document builder
 //!   other exporters can use.
-//! - [`render`]: height fields, alpha maps and wireframes as images (PNG).
+//! - `render` (default feature `render`): height fields, alpha maps and
+//!   wireframes as images (PNG), posed models too.
+//!
+//! # Cargo features
+//!
+//! - `serde` (default): every type is `Serialize` and `Deserialize`.
+//! - `anim` (default): the `anim` module and its `glam` dependency.
+//! - `render` (default): the `render` module and its `png` dependency (turns
+//!   on `anim`).
+//! - `gltf`: the `gltf` module, `gltf-json` and `serde_json` (turns on
+//!   `anim`).
+//! - `cli` (default): the `formats` command-line tool (turns on `serde`,
+//!   `render` and `gltf`).
+//!
+//! With `default-features = false` only the parsers are built: a crate that
+//! reads and writes the formats, or defines chunks of its own with
+//! [`Codec`], needs nothing more.
 #![warn(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -35,14 +52,18 @@ pub use format_core as core;
 pub use format_core::Codec;
 
 pub mod adt;
+#[cfg(feature = "anim")]
 pub mod anim;
+pub mod blp;
 pub mod chunks;
 #[cfg(feature = "convert")]
 pub mod convert;
+mod custom;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod mdl;
 pub mod mdx;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod sample;
 pub mod validate;

@@ -29,12 +29,13 @@
 //! # Ok::<(), format_core::Error>(())
 //! ```
 
-use format_core::{Codec, Error, UnknownChunk, decode, encode};
+use format_core::{Codec, Decode, Encode, Error, HasTag, UnknownChunk, decode, encode};
 
 use crate::adt::header::Mver;
 use crate::adt::names::FileNames;
 use crate::adt::placement::Modf;
 use crate::adt::terrain_context;
+use crate::custom;
 
 /// `MPHD` flags.
 pub mod mphd_flags {
@@ -256,6 +257,20 @@ impl Wdt {
         })
     }
 
+    /// The first chunk with `T`'s tag, decoded as a `T` (tags reversed, as
+    /// in the file): a chunk of the user's own, kept as
+    /// [`WdtChunk::Unknown`] in place. See
+    /// [`mdx::Model::chunk`](crate::mdx::Model::chunk).
+    pub fn chunk<T: Decode<Args = ()> + HasTag>(&self) -> Option<Result<T, Error>> {
+        custom::chunk(&self.chunks, terrain_context())
+    }
+
+    /// Puts `value` in place of the first chunk with its tag, or after the
+    /// last chunk. See [`mdx::Model::set_chunk`](crate::mdx::Model::set_chunk).
+    pub fn set_chunk<T: Encode<Args = ()> + HasTag>(&mut self, value: &T) -> Result<(), Error> {
+        custom::set_chunk(&mut self.chunks, value, terrain_context())
+    }
+
     /// What kind of WDT this is.
     pub fn kind(&self) -> WdtKind {
         let has = |tag: &[u8; 4]| {
@@ -277,3 +292,5 @@ impl Wdt {
         }
     }
 }
+
+custom::unknown_slot!(WdtChunk);

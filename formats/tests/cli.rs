@@ -79,6 +79,22 @@ fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
     assert_eq!(lines[2], "read leniently (1 diagnostics):");
     assert!(lines[3].contains("follows the LITE chunk"), "{stdout}");
     assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
+    // The chunk table comes from the one read: the 32 bytes of the light track
+    // stored after LITE (at 0xd11b1) come before HELP, and the last chunk ends
+    // where the file does (0xdb788 + 8 + 120 = 899080 bytes).
+    assert!(lines[0].ends_with("899080 bytes, 16 chunks"), "{stdout}");
+    assert!(
+        stdout.contains("   0xd1119  LITE         144  1 lights\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("   0xd11d1  HELP       34740  14 helpers\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("   0xdb788  CAMS         120  1 cameras\n"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -48,10 +48,14 @@ fn check_reports_every_corpus_file_byte_exact() {
     ] {
         supported.extend(common::files_in(&root, folder, ext));
     }
+    // The textures: blp/ and the models' textures in textures/ (subfolders).
+    let textures = common::blp_files(&root);
+    assert_eq!(textures.len(), 40);
+    supported.extend(textures.iter().cloned());
     let mdl = common::files_in(&root, "mdl", ".mdl");
     // Every file of the folders, and nothing else (the manifests are ignored).
     assert_eq!(files.len(), supported.len() + mdl.len());
-    assert!(supported.len() >= 73, "{}", supported.len());
+    assert!(supported.len() >= 113, "{}", supported.len());
     for path in &supported {
         let file = by_path(path);
         assert!(
@@ -59,6 +63,12 @@ fn check_reports_every_corpus_file_byte_exact() {
             "{path}: {file}"
         );
         assert_eq!(file["byte_exact"], true, "{path}: {file}");
+    }
+    for path in &textures {
+        let file = by_path(path);
+        assert_eq!(file["kind"], "BLP", "{path}");
+        assert_eq!(file["parse"], "strict", "{path}");
+        assert_eq!(file["decodes"], true, "{path}: every level decodes");
     }
     // The two models with a light track after their LITE chunk (MDX_VERSIONS.md
     // §8.3), and the five MDL files whose quirks need the lenient reader
@@ -116,6 +126,7 @@ fn check_prints_a_line_per_file_and_a_summary() {
             "adt/wowserfmt_pvpzone3430.adt",
             "wdt",
             "mdl/zf_bone.mdl",
+            "blp/dbz_GutsArm.blp",
         ])
         .assert()
         .success();

@@ -219,3 +219,51 @@ fn a_posed_wireframe_differs_from_the_bind_pose() {
         );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn textures_are_found_beside_the_model_and_in_texture_folders() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp("textures");
+    let smiley = root.join("mdx/mv_SmileyGW_004.mdx");
+    // --textures: the path the model names (Textures\SmileyGW.blp) under it.
+    formats()
+        .arg("export")
+        .arg(&smiley)
+        .arg(dir.join("a.glb"))
+        .arg("--textures")
+        .arg(root.join("textures"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 textures embedded"))
+        .stderr(predicate::str::is_empty());
+    // Beside the model, in other letter cases: found without --textures.
+    let beside = dir.join("beside");
+    std::fs::create_dir_all(beside.join("TEXTURES")).unwrap();
+    std::fs::copy(&smiley, beside.join("smiley.mdx")).unwrap();
+    std::fs::copy(
+        root.join("textures/Textures/SmileyGW.blp"),
+        beside.join("TEXTURES/smileygw.BLP"),
+    )
+    .unwrap();
+    formats()
+        .arg("export")
+        .arg(beside.join("smiley.mdx"))
+        .arg(dir.join("b.glb"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 textures embedded"));
+    // Nowhere: a warning names it, the export still succeeds.
+    formats()
+        .arg("export")
+        .arg(&smiley)
+        .arg(dir.join("c.glb"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 textures embedded"))
+        .stderr(predicate::str::contains(
+            r"Textures\SmileyGW.blp (not found",
+        ));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -569,3 +569,74 @@ fn materials_follow_the_first_layer_and_hd_textures_their_roles() {
         assert!(hd_materials >= 40, "{hd_materials}");
     }
 }
+
+#[test]
+fn the_five_textured_corpus_models_embed_their_textures() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let folders = TextureFolders::new(vec![root.join("mdx"), root.join("textures")]);
+    let options = ExportOptions {
+        textures: &folders,
+        animations: false,
+        ..Default::default()
+    };
+    let expected: [(&str, &[&str]); 5] = [
+        ("edem_Basket02", &["Goods01_D.blp"]),
+        ("mv_SmileyGW_004", &[r"Textures\SmileyGW.blp"]),
+        ("risk_HumanBattleship_v800", &["BoatTC.blp"]),
+        (
+            "pqw3_icecrownraid_arthas_precipice_phase0_set0",
+            &[
+                r"Models\FrozenThrone\ce_arthas_side.blp",
+                r"Models\FrozenThrone\ce_artahs_stairs.blp",
+            ],
+        ),
+        (
+            "pqw3_BlueUnsummon",
+            &[r"Models\BlueUnsummon\BlueUnsummon.blp"],
+        ),
+    ];
+    for (name, textures) in expected {
+        let bytes = std::fs::read(root.join(format!("mdx/{name}.mdx"))).unwrap();
+        let model = Model::from_bytes(&bytes).unwrap();
+        let out = export(&model, name, &options).unwrap();
+        assert_eq!(out.embedded_textures, textures, "{name}");
+        let glb = out.document.to_glb().unwrap();
+        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let blob = gltf.blob.as_deref().unwrap();
+        for path in textures {
+            // The embedded PNG holds the BLP's level 0, pixel for pixel.
+            let image = gltf
+                .document
+                .images()
+                .find(|i| i.name() == Some(path))
+                .unwrap_or_else(|| panic!("{name}: no image {path}"));
+            let gltf::image::Source::View { view, .. } = image.source() else {
+                panic!("{name}: not embedded");
+            };
+            let png = &blob[view.offset()..view.offset() + view.length()];
+            let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+                .read_info()
+                .unwrap();
+            let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+            let info = reader.next_frame(&mut pixels).unwrap();
+            let file = folders.find(path).unwrap();
+            let blp = formats::blp::Blp::from_bytes(&std::fs::read(file).unwrap()).unwrap();
+            let level0 = blp.decode_level(0).unwrap();
+            assert_eq!(
+                (info.width, info.height),
+                (level0.width, level0.height),
+                "{path}"
+            );
+            assert_eq!(pixels, level0.data, "{path}");
+            // And a material shows it.
+            let shown = gltf.document.materials().any(|m| {
+                m.pbr_metallic_roughness()
+                    .base_color_texture()
+                    .is_some_and(|t| t.texture().source().index() == image.index())
+            });
+            assert!(shown, "{name}: {path} on no material");
+        }
+    }
+}

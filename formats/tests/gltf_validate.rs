@@ -62,6 +62,7 @@ fn every_corpus_export_is_valid_gltf() {
         ..Default::default()
     };
     let mut files = Vec::new();
+    let mut embedded = 0;
     for path in common::files_in(&root, "mdx", ".mdx") {
         let bytes = std::fs::read(root.join(&path)).unwrap();
         let (model, _) = Model::from_bytes_lenient(&bytes).unwrap();
@@ -71,6 +72,7 @@ fn every_corpus_export_is_valid_gltf() {
             .to_string_lossy()
             .into_owned();
         let exported = export(&model, &stem, &options).unwrap();
+        embedded += exported.embedded_textures.len();
         let glb = out.join(format!("{stem}.glb"));
         std::fs::write(&glb, exported.document.to_glb().unwrap()).unwrap();
         files.push(glb);
@@ -113,5 +115,7 @@ fn every_corpus_export_is_valid_gltf() {
     }
     assert_eq!(validated, files.len());
     assert!(validated >= 57 + 4, "{validated}");
+    // The six corpus textures of five models went in (and were validated).
+    assert_eq!(embedded, 6);
     std::fs::remove_dir_all(&out).ok();
 }

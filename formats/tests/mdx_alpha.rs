@@ -408,7 +408,23 @@ fn batched_geosets_read_as_seed_003_lays_them_out() {
     assert_eq!(batch.padding, [0; 5]);
     assert_eq!(batch.triangle_count(), 1);
     assert_eq!(model.to_bytes().expect("writes"), bytes);
+    // Each geoset has exactly one batch, checked before anything is written.
+    let edit = |change: fn(&mut formats::mdx::alpha::BatchedGeosetChunk)| {
+        let mut edited = model.clone();
+        if let Some(Chunk::AlphaBatchedGeosets(geos)) = edited.chunks.get_mut(1) {
+            change(geos);
+        }
+        edited
+            .to_bytes()
+            .expect_err("an inconsistent GEOS is refused")
+    };
+    let error = edit(|geos| geos.batches.push(geos.batches[0].clone()));
+    assert!(error.to_string().contains("exactly one batch"), "{error}");
+    // Batch i is written with the vertex count of header i.
+    let error = edit(|geos| geos.geosets[0].vertex_count = 3);
+    assert!(error.path_string().contains("batches[0]"), "{error}");
     // Its one triangle (seen edge-on from the front: a line) is drawn.
+    #[cfg(feature = "render")]
     assert!(formats::render::wireframe(&model, 32).data.contains(&255));
 
     // The same bytes as version 1400 are not a v1300/1400 GEOS.

@@ -191,6 +191,16 @@ fn version_900_layers_with_and_without_the_fresnel_block() {
             .to_string()
             .contains("`fresnel` is missing")
     );
+    // Version 800 has no shader and no emissive gain either.
+    let mut v800 = Model::new(800);
+    let mut material = model.materials()[0].clone();
+    material.shader = None;
+    for layer in &mut material.layers {
+        layer.emissive_gain = None;
+    }
+    v800.materials_mut().push(material);
+    let error = v800.to_bytes().unwrap_err();
+    assert!(error.path_string().contains("fresnel"), "{error}");
 }
 
 #[test]

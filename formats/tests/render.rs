@@ -1,5 +1,6 @@
 //! `formats::render` and `formats render`: the PNGs decoded back and compared
 //! with the data they were drawn from.
+#![cfg(feature = "render")]
 
 mod common;
 

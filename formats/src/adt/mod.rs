@@ -29,7 +29,7 @@
 //! [`Adt::from_bytes`] is strict: the real-file quirks above are the format
 //! as shipped and are read in both modes, anything else that does not decode
 //! is an error naming the byte offset and the path (`[84].MCNK.chunks[3].MCVT:
-//! …`). [`Adt::from_bytes_lenient`] keeps such a chunk as an [`UnknownChunk`]
+//! …`). [`Adt::from_bytes_lenient`] keeps such a chunk as an [`UnknownChunk`](format_core::UnknownChunk)
 //! in place and reports it; the tile still writes back byte for byte. Counts
 //! are checked against the bytes left before anything is allocated.
 //!
@@ -57,6 +57,7 @@
 pub mod alpha;
 pub mod blend;
 mod chunk;
+mod custom;
 mod edit;
 pub mod header;
 pub mod lod;

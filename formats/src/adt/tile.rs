@@ -60,8 +60,10 @@ where
 {
     let mut r = Reader::with_context(data, ctx);
     let siblings = anchor::scan_chunks(&r);
+    // One allocation for the list (a tile's chunks are up to ~200 bytes each).
+    let expected = siblings.len();
     let chunks = r.with_siblings(siblings, |r| {
-        let mut chunks = Vec::new();
+        let mut chunks = Vec::with_capacity(expected);
         while !r.is_empty() {
             let index = chunks.len();
             chunks.push(read_chunk(r).map_err(|e| e.at_index(index))?);
@@ -74,22 +76,21 @@ where
 /// One chunk; in lenient mode, one that does not decode but whose header fits
 /// is kept as bytes.
 fn read_chunk<M: Decode<Args = ()>>(r: &mut Reader<'_>) -> Result<AdtChunk<M>> {
-    let before = r.ctx().is_lenient().then(|| r.clone());
-    match (AdtChunk::<M>::decode(r, ()), before) {
-        (Ok(chunk), _) => Ok(chunk),
-        (Err(e), Some(mut before)) => {
-            let header_fits = before.peek_bytes(8).is_some_and(|h| {
-                let size = h.get(4..8).and_then(|b| b.first_chunk::<4>());
-                size.is_some_and(|b| u32::from_le_bytes(*b) as usize <= before.remaining() - 8)
+    let start = r.pos();
+    match AdtChunk::<M>::decode(r, ()) {
+        Ok(chunk) => Ok(chunk),
+        Err(e) => {
+            let header_fits = r.input().get(start..r.end()).is_some_and(|rest| {
+                let size = rest.get(4..8).and_then(|b| b.first_chunk::<4>());
+                size.is_some_and(|b| u32::from_le_bytes(*b) as usize <= rest.len() - 8)
             });
-            if !header_fits {
+            if !(r.ctx().is_lenient() && header_fits) {
                 return Err(e);
             }
-            before.recover(e, "kept the chunk as bytes")?;
-            *r = before;
+            r.rewind(start)?;
+            r.recover(e, "kept the chunk as bytes")?;
             UnknownChunk::decode(r, ()).map(AdtChunk::Unknown)
         }
-        (Err(e), None) => Err(e),
     }
 }
 

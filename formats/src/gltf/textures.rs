@@ -35,7 +35,8 @@ pub fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {
 
 /// Textures looked up in folders, in order: the path a model names is taken
 /// relative to each folder, its components matched ASCII case-insensitively,
-/// `\` and `/` both separators. PNG files are embedded as they are.
+/// `\` and `/` both separators. A BLP is decoded ([`crate::blp`], level 0)
+/// and embedded as PNG; a PNG file as it is.
 #[derive(Clone, Debug, Default)]
 pub struct TextureFolders {
     folders: Vec<std::path::PathBuf>,
@@ -103,9 +104,9 @@ impl TextureSource for TextureFolders {
         if bytes.starts_with(PNG_SIGNATURE) {
             return Ok(bytes);
         }
-        Err(format!(
-            "{}: not an image this build can decode",
-            path.display()
-        ))
+        crate::blp::Blp::from_bytes(&bytes)
+            .and_then(|blp| blp.decode_level(0))
+            .and_then(|image| image.to_png())
+            .map_err(|e| format!("{}: {e}", path.display()))
     }
 }

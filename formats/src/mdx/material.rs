@@ -1,7 +1,7 @@
 //! Materials and their layers (seed 000 `Material`, `Layer`; the Reforged
 //! changes from `shared/specs/MDX_VERSIONS.md` §2 and §3).
 
-use format_core::{Codec, Encode, Error, FixedStr, Reader, Result, Tagged, UnknownTail, Writer};
+use format_core::{Codec, FixedStr, Reader, Tagged, UnknownTail};
 
 use super::track::Track;
 
@@ -137,7 +137,14 @@ pub struct Layer {
     /// has it: after `emissiveGain`, if at least 20 bytes are left and they do
     /// not start with a layer track tag (`MDX_VERSIONS.md` §2). Writing keeps
     /// what was read.
-    #[format(read_with = read_fresnel, write_with = write_fresnel)]
+    #[format(
+        if = version >= 900,
+        read_if = version >= 1000 || fresnel_follows(reader),
+        write_assert(
+            fresnel.is_some() || version < 1000,
+            "`fresnel` is missing but versions from 1000 on require it"
+        )
+    )]
     pub fresnel: Option<Fresnel>,
     /// 0: SD, 1: HD (version >= 1100).
     #[format(if = version >= 1100)]
@@ -146,80 +153,35 @@ pub struct Layer {
     #[format(if = version >= 1100, count = u32)]
     pub textures: Option<Vec<TextureEntry>>,
     /// The tracks, in file order.
-    #[format(args(textures), read_with = read_layer_tracks, write_with = write_layer_tracks)]
+    #[format(
+        tagged,
+        write_assert(
+            !kmtf_reads_back_elsewhere(textures, tracks),
+            "a layer-level KMTF first after the texture list would read back as the last \
+             texture's KMTF; put it in `textures[..].texture_id_track`"
+        )
+    )]
     pub tracks: Vec<LayerTrack>,
 }
 
-/// The declared `tagged` list, plus one check on write that a declaration
-/// cannot make: from 1100 on, a layer-level `KMTF` first in the list would be
-/// read back as the `KMTF` of the last texture entry when that entry has none,
-/// so such a layer cannot be written faithfully.
-fn read_layer_tracks(
-    r: &mut Reader<'_>,
-    _textures: &Option<Vec<TextureEntry>>,
-) -> Result<Vec<LayerTrack>> {
-    format_core::decode_tagged(r, ())
+/// In version 900 the fresnel block is there if at least its 20 bytes are
+/// left in the layer and they do not start with a layer track's tag.
+fn fresnel_follows(reader: &Reader<'_>) -> bool {
+    reader.remaining() >= 20
+        && !reader
+            .peek_tag()
+            .is_some_and(|tag| LayerTrack::TAGS.contains(&tag))
 }
 
-fn write_layer_tracks(
-    tracks: &[LayerTrack],
-    w: &mut Writer,
-    textures: &Option<Vec<TextureEntry>>,
-) -> Result<()> {
+/// From 1100 on, a layer-level `KMTF` first in the track list would be read
+/// back as the `KMTF` of the last texture entry when that entry has none, so
+/// such a layer cannot be written faithfully.
+fn kmtf_reads_back_elsewhere(textures: &Option<Vec<TextureEntry>>, tracks: &[LayerTrack]) -> bool {
     let last_entry_free = textures
         .as_ref()
         .and_then(|t| t.last())
         .is_some_and(|entry| entry.texture_id_track.is_none());
-    if last_entry_free && matches!(tracks.first(), Some(LayerTrack::TextureId(_))) {
-        return Err(Error::inconsistent(
-            w.pos(),
-            "a layer-level KMTF first after the texture list would read back as the last \
-             texture's KMTF; put it in `textures[..].texture_id_track`",
-        ));
-    }
-    tracks.iter().try_for_each(|track| track.encode(w, ()))
-}
-
-/// Cannot be declared with `if`: in version 900 whether the block is there
-/// depends on the bytes that follow (`MDX_VERSIONS.md` §2), not on the version.
-fn read_fresnel(r: &mut Reader<'_>) -> Result<Option<Fresnel>> {
-    let version = r.ctx().version;
-    let present = match version {
-        ..900 => false,
-        900..1000 => {
-            r.remaining() >= 20
-                && !r
-                    .peek_tag()
-                    .is_some_and(|tag| LayerTrack::TAGS.contains(&tag))
-        }
-        _ => true,
-    };
-    if present {
-        r.plain().map(Some)
-    } else {
-        Ok(None)
-    }
-}
-
-fn write_fresnel(fresnel: &Option<Fresnel>, w: &mut Writer) -> Result<()> {
-    let version = w.ctx().version;
-    match (fresnel, version) {
-        (Some(_), ..900) => Err(Error::inconsistent(
-            w.pos(),
-            format!(
-                "`fresnel` is present but version {version} has no fresnel block (from 900 on)"
-            ),
-        )),
-        (None, 1000..) => Err(Error::inconsistent(
-            w.pos(),
-            format!("`fresnel` is missing but version {version} requires it (from 1000 on)"),
-        )),
-        (Some(fresnel), _) => {
-            w.plain(fresnel);
-            Ok(())
-        }
-        (None, _) => Ok(()),
-    }
+    last_entry_free && matches!(tracks.first(), Some(LayerTrack::TextureId(_)))
 }
 
 /// `Layer.shadingFlags` bits (seed 000, and 0x100 from `MDX_VERSIONS.md` §3.2).

@@ -2,7 +2,7 @@
 //! `MDX_VERSIONS.md` §5.2, §5.3): `BPOS`, `FAFX`. (`CORN`, an emitter, is in
 //! [`emitter`](super::emitter).)
 
-use format_core::{Codec, Derived, Error, FixedStr, Reader, Result, Writer};
+use format_core::{Codec, Derived, Error, FixedStr, Reader, Result};
 
 /// `BPOS { uint32 count; float[count][12] bindPose }`: one 3x4 matrix per node
 /// and camera.
@@ -20,12 +20,14 @@ pub struct BindPoseChunk {
     #[cfg_attr(feature = "serde", serde(skip))]
     pub count: Derived<u32>,
     /// The matrices.
-    #[format(args(count), read_with = read_bind_pose, write_with = write_bind_pose)]
+    #[format(count = count, read_with = read_bind_pose(count))]
     pub bind_pose: Vec<[f32; 12]>,
 }
 
-/// Hand-written because a lenient read clamps an overflowing count, which a
-/// declared `count = count` cannot express.
+/// Read by hand (written as the declared `count = count`): a lenient read
+/// clamps a count larger than the chunk to the matrices that are there and
+/// says so, a recovery with a diagnostic that no declared count can make (a
+/// declared count is either honoured or an error).
 fn read_bind_pose(r: &mut Reader<'_>, count: u32) -> Result<Vec<[f32; 12]>> {
     let available = r.remaining() / 48;
     let count = count as usize;
@@ -50,11 +52,6 @@ fn read_bind_pose(r: &mut Reader<'_>, count: u32) -> Result<Vec<[f32; 12]>> {
         return Ok(matrices);
     }
     r.plain_vec(count)
-}
-
-fn write_bind_pose(matrices: &[[f32; 12]], w: &mut Writer, _count: u32) -> Result<()> {
-    w.plain_slice(matrices);
-    Ok(())
 }
 
 /// `FaceEffect { char[80] target; char[260] path }`: 340 bytes (the seed's

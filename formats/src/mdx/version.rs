@@ -20,7 +20,11 @@ impl fmt::Display for VersionLoss {
 
 use format_core::FixedStr;
 
-use super::{Chunk, Fresnel, LayerTrack, Model, TextureEntry, VersionChunk, alpha};
+use super::alpha;
+use super::chunk::Chunk;
+use super::header::VersionChunk;
+use super::material::{Fresnel, LayerTrack, Material, TextureEntry};
+use super::model::Model;
 
 /// The versions this module reads and writes.
 pub const SUPPORTED_VERSIONS: [u32; 5] = [800, 900, 1000, 1100, 1200];
@@ -211,7 +215,7 @@ fn alpha_version_losses(model: &mut Model, source: u32, target: u32) -> Vec<Vers
 }
 
 fn convert_material(
-    material: &mut super::Material,
+    material: &mut Material,
     target: u32,
     path: &str,
     lose: &mut impl FnMut(String, &str),

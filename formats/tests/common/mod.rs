@@ -123,6 +123,56 @@ pub fn manifest_models(versions: std::ops::RangeInclusive<u32>) -> Vec<(Manifest
         .collect()
 }
 
+/// Every `.blp` file (any case) under the corpus folders `blp` and `textures`
+/// (the models' textures, in subfolders), as paths relative to `root`, sorted.
+pub fn blp_files(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir)
+            .expect("corpus folder is readable")
+            .flatten()
+        {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("blp"))
+            {
+                out.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(&root.join("blp"), &mut paths);
+    walk(&root.join("textures"), &mut paths);
+    let mut names: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            p.strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every corpus BLP ([`blp_files`]) with its bytes; empty (with the loud
+/// message of [`corpus_root`]) outside CI when the corpus is missing.
+pub fn blp_corpus() -> Vec<(String, Vec<u8>)> {
+    let Some(root) = corpus_root() else {
+        return Vec::new();
+    };
+    blp_files(&root)
+        .into_iter()
+        .map(|p| {
+            let data = std::fs::read(root.join(&p)).unwrap();
+            (p, data)
+        })
+        .collect()
+}
+
 /// Every corpus `.mdx` model (read leniently), by path; empty (loudly)
 /// outside CI when the corpus is missing.
 pub fn corpus_models() -> Vec<(String, formats::mdx::Model)> {

@@ -102,27 +102,28 @@ pub(super) fn read(
         let args = (SubArgs {
             n_doodad_refs: n_doodad_refs.min(declared / 4),
         },);
-        let before = r.ctx().is_lenient().then(|| r.clone());
-        let chunk = if classic_emitters {
+        let decoded = if classic_emitters {
             UnknownChunk::decode(r, ()).map(McnkChunk::Unknown)
         } else if real == declared {
             McnkChunk::decode(r, args)
         } else {
             read_quirk(r, tag, declared, real)
         };
-        let chunk = match (chunk, before) {
-            (Ok(chunk), _) => chunk,
-            (Err(e), Some(before)) if declared as usize <= before.remaining().saturating_sub(8) => {
-                *r = before;
+        // Pushed where it was decoded: a sub-chunk is up to 600 bytes inline.
+        match decoded {
+            Ok(chunk) => chunks.push(chunk),
+            Err(e) => {
+                let fits = declared as usize <= r.end().saturating_sub(start).saturating_sub(8);
+                if !(r.ctx().is_lenient() && fits) {
+                    return Err(e.at_index(index));
+                }
+                r.rewind(start)?;
                 r.recover(e.at_index(index), "kept the sub-chunk as bytes")?;
-                UnknownChunk::decode(r, ())
-                    .map(McnkChunk::Unknown)
-                    .map_err(|e| e.at_index(index))?
+                let unknown = UnknownChunk::decode(r, ()).map_err(|e| e.at_index(index))?;
+                chunks.push(McnkChunk::Unknown(unknown));
             }
-            (Err(e), _) => return Err(e.at_index(index)),
-        };
+        }
         r.push_anchor(tag, start, r.pos() - start);
-        chunks.push(chunk);
     }
     Ok(chunks)
 }

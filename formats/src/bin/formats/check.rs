@@ -1,5 +1,6 @@
 //! `formats check`: every supported file under the paths read, written back
-//! and compared; a line per file, a summary table, or JSON.
+//! and compared (textures also decoded, every level); a line per file, a
+//! summary table, or JSON.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,6 +38,8 @@ struct FileReport {
     /// other tools is not byte-exact (the writer has one canonical layout),
     /// so for MDL this is the round trip that must hold.
     same_model: Option<bool>,
+    /// BLP only: every mip level decodes to pixels.
+    decodes: Option<bool>,
     /// The error (with offset and path).
     message: Option<String>,
 }
@@ -45,6 +48,7 @@ impl FileReport {
     fn failed(&self) -> bool {
         self.parse == Parse::Failed
             || self.same_model == Some(false)
+            || self.decodes == Some(false)
             || (self.same_model.is_none() && self.byte_exact == Some(false))
     }
 
@@ -63,36 +67,17 @@ impl FileReport {
             (Some(false), None) => ", NOT byte-exact".to_string(),
             (None, _) => String::new(),
         };
+        let decodes = match self.decodes {
+            Some(true) => ", every level decodes",
+            Some(false) => ", a level does NOT decode",
+            None => "",
+        };
         let message = self
             .message
             .as_ref()
             .map_or(String::new(), |m| format!(": {m}"));
-        format!("{}: {what}{exact}{message}", self.path)
+        format!("{}: {what}{exact}{decodes}{message}", self.path)
     }
-}
-
-/// The files to check: the named files (whatever their extension) and, in
-/// folders, files with a known extension, sorted.
-fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found = Vec::new();
-            for entry in walkdir::WalkDir::new(path) {
-                let entry = entry.map_err(|e| format!("{}: {e}", path.display()))?;
-                if entry.file_type().is_file() && Kind::of_path(entry.path()).is_some() {
-                    found.push(entry.into_path());
-                }
-            }
-            found.sort();
-            files.extend(found);
-        } else if path.exists() {
-            files.push(path.clone());
-        } else {
-            return Err(format!("{}: no such file or folder", path.display()));
-        }
-    }
-    Ok(files)
 }
 
 fn check_file(path: &Path) -> FileReport {
@@ -104,6 +89,7 @@ fn check_file(path: &Path) -> FileReport {
         byte_exact: None,
         first_difference: None,
         same_model: None,
+        decodes: None,
         message: None,
     };
     let (kind, data) = match kind::open(path) {
@@ -143,24 +129,25 @@ fn check_file(path: &Path) -> FileReport {
             report.message = Some(format!("writing: {e}"));
         }
     }
+    if let kind::Document::Blp(blp) = &loaded.document {
+        let decoded = crate::blp::decode_all(blp);
+        report.decodes = Some(decoded.is_ok());
+        if let Err(e) = decoded {
+            report.message = Some(e);
+        }
+    }
     report
 }
 
 /// `formats check PATH... [--json]`.
 pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
-    let files = collect(paths)?;
-    let bar = crate::progress::bar(files.len());
-    let mut reports = Vec::with_capacity(files.len());
-    for file in &files {
-        bar.set_message(file.display().to_string());
-        let report = check_file(file);
-        if !json {
-            bar.suspend(|| println!("{}", report.line()));
+    let files = crate::batch::collect(paths, |_| true)?;
+    let reports = crate::batch::run(&files, |file| check_file(file));
+    if !json {
+        for report in &reports {
+            crate::print_out(&format!("{}\n", report.line()))?;
         }
-        reports.push(report);
-        bar.inc(1);
     }
-    bar.finish_and_clear();
     let failed = reports.iter().filter(|r| r.failed()).count();
     if json {
         let doc = serde_json::json!({
@@ -214,19 +201,26 @@ fn summary_rows(reports: &[FileReport]) -> BTreeMap<&'static str, Row> {
 /// The table at the end, with a line on skipped kinds and the failures.
 fn summary(reports: &[FileReport]) -> String {
     use std::fmt::Write;
-    let mut out = String::from("\n");
-    let _ = writeln!(
-        out,
-        "{:<9} {:>6} {:>7} {:>8} {:>7} {:>11} {:>11}",
-        "kind", "files", "strict", "lenient", "failed", "byte-exact", "same model"
-    );
+    let mut table = crate::batch::Table::new(&[
+        "kind",
+        "files",
+        "strict",
+        "lenient",
+        "failed",
+        "byte-exact",
+        "same model",
+    ]);
     let mut total = Row::default();
     for (kind, row) in summary_rows(reports) {
-        let _ = writeln!(
-            out,
-            "{kind:<9} {:>6} {:>7} {:>8} {:>7} {:>11} {:>11}",
-            row.files, row.strict, row.lenient, row.failed, row.exact, row.same_model
-        );
+        table.row([
+            kind.to_string(),
+            row.files.to_string(),
+            row.strict.to_string(),
+            row.lenient.to_string(),
+            row.failed.to_string(),
+            row.exact.to_string(),
+            row.same_model.to_string(),
+        ]);
         total.files += row.files;
         total.strict += row.strict;
         total.lenient += row.lenient;
@@ -234,17 +228,16 @@ fn summary(reports: &[FileReport]) -> String {
         total.exact += row.exact;
         total.same_model += row.same_model;
     }
-    let _ = writeln!(
-        out,
-        "{:<9} {:>6} {:>7} {:>8} {:>7} {:>11} {:>11}",
-        "total",
-        total.files,
-        total.strict,
-        total.lenient,
-        total.failed,
-        total.exact,
-        total.same_model
-    );
+    table.row([
+        "total".to_string(),
+        total.files.to_string(),
+        total.strict.to_string(),
+        total.lenient.to_string(),
+        total.failed.to_string(),
+        total.exact.to_string(),
+        total.same_model.to_string(),
+    ]);
+    let mut out = format!("\n{}", table.render());
     if total.same_model > 0 {
         let _ = writeln!(
             out,

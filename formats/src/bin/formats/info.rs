@@ -1,32 +1,38 @@
 //! `formats info`: the chunk table, object counts, geometry and animation
 //! totals of a model; textures, doodads, objects, liquids, holes and alpha
-//! encodings of a tile.
+//! encodings of a tile; a texture's report is `blp::info`.
 
 use std::fmt::Write;
 
 use formats::adt::Adt;
 use formats::adt::mcnk::{flags as mcnk_flags, layer_flags};
-use formats::chunks::ChunkFile;
+use formats::chunks::ChunkEntry;
+use formats::core::{Context, FourCC};
 use formats::mdx::{Chunk, Model};
 use formats::wdt::Wdt;
 
 use crate::kind::{Document, Kind, Loaded};
 
-/// The whole report for one file.
+/// The whole report for one file. The file is parsed once (by
+/// `kind::read`); the chunk table comes from the typed document, each row's
+/// size from its chunk header.
 pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
+    if let Document::Blp(blp) = &loaded.document {
+        return crate::blp::info(name, data, blp);
+    }
     let mut out = String::new();
     // MDL text has no chunks: the table shows those of the same model as MDX.
     let binary = match (kind, &loaded.document) {
         (Kind::Mdl, Document::Mdx(model)) => model.to_bytes().ok(),
         _ => None,
     };
-    let chunks = ChunkFile::from_bytes(binary.as_deref().unwrap_or(data)).ok();
-    let chunk_count = chunks.as_ref().map_or(0, |c| c.chunks().len());
+    let entries = chunk_entries(&loaded.document, binary.as_deref().unwrap_or(data));
+    let chunk_count = entries.len();
     let version = match &loaded.document {
         Document::Mdx(m) => Some(m.version()),
         Document::Adt(a) => a.version(),
         Document::Wdt(w) => w.version(),
-        Document::AdtSplit(_) => None,
+        Document::AdtSplit(_) | Document::Blp(_) => None,
     };
     let version = version.map_or(String::new(), |v| format!(" version {v},"));
     let _ = writeln!(
@@ -50,16 +56,10 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::Mdx(model) => mdx_objects(model),
         _ => Vec::new(),
     };
-    if let Some(chunks) = &chunks {
-        if binary.is_some() {
-            let _ = writeln!(
-                out,
-                "the model's chunks, as MDX ({} bytes):",
-                binary.as_ref().map_or(0, Vec::len)
-            );
-        }
-        chunk_table(&mut out, chunks, &objects);
+    if let Some(binary) = &binary {
+        let _ = writeln!(out, "the model's chunks, as MDX ({} bytes):", binary.len());
     }
+    chunk_table(&mut out, &entries, &objects);
     let written = crate::kind::write(kind, &loaded.document).ok();
     let round_trip = match &written {
         Some(bytes) if bytes == data => "byte-exact",
@@ -78,15 +78,67 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::AdtSplit(file) => {
             let _ = writeln!(out, "map chunks: {}", file.mcnks().count());
         }
+        Document::Blp(_) => {}
     }
     out
 }
 
+/// Where each top-level chunk of `document` is in `bytes` (the file it was
+/// read from, or for MDL text the model written as MDX): tags from the typed
+/// chunks, in order, and each size from the chunk's header. Chunks sit end to
+/// end, but for the light tracks a writer stored after a `LITE` chunk (kept by
+/// a lenient read, written back there). The walk stops where `bytes` do.
+fn chunk_entries(document: &Document, bytes: &[u8]) -> Vec<ChunkEntry> {
+    let (start, chunks): (usize, Vec<(FourCC, usize)>) = match document {
+        Document::Mdx(model) => (
+            4,
+            model
+                .chunks
+                .iter()
+                .map(|c| (c.tag(), trailing(c)))
+                .collect(),
+        ),
+        Document::Adt(adt) => (0, adt.chunks.iter().map(|c| (c.tag(), 0)).collect()),
+        Document::AdtSplit(file) => (0, file.chunks.iter().map(|c| (c.tag(), 0)).collect()),
+        Document::Wdt(wdt) => (0, wdt.chunks.iter().map(|c| (c.tag(), 0)).collect()),
+        // A texture is a header and placed levels, not a chunk list.
+        Document::Blp(_) => return Vec::new(),
+    };
+    let mut offset = start;
+    let mut entries = Vec::with_capacity(chunks.len());
+    for (tag, trailing) in chunks {
+        let Some(size) = bytes
+            .get(offset + 4..)
+            .and_then(<[u8]>::first_chunk::<4>)
+            .map(|s| u32::from_le_bytes(*s) as usize)
+        else {
+            break;
+        };
+        entries.push(ChunkEntry { tag, offset, size });
+        offset += 8 + size + trailing;
+    }
+    entries
+}
+
+/// The bytes a chunk's writer puts after it: the light tracks of the `LITE`
+/// quirk (`MDX_VERSIONS.md` §8.3), 0 for every other chunk.
+fn trailing(chunk: &Chunk) -> usize {
+    let Chunk::Lights(lights) = chunk else {
+        return 0;
+    };
+    lights
+        .lights
+        .iter()
+        .flat_map(|light| &light.tracks_after_chunk)
+        .filter_map(|track| formats::core::encode(track, Context::new()).ok())
+        .map(|bytes| bytes.len())
+        .sum()
+}
+
 /// The chunk list; runs of three or more chunks with one tag (an ADT's 256
 /// MCNKs) are one line.
-fn chunk_table(out: &mut String, file: &ChunkFile, objects: &[(String, String)]) {
+fn chunk_table(out: &mut String, entries: &[ChunkEntry], objects: &[(String, String)]) {
     let _ = writeln!(out, "{:>10}  {:<4}  {:>10}", "offset", "tag", "size");
-    let entries = file.entries();
     let mut i = 0;
     while let Some(e) = entries.get(i) {
         let run = entries[i..].iter().take_while(|x| x.tag == e.tag).count();
@@ -120,67 +172,57 @@ fn mdx_objects(model: &Model) -> Vec<(String, String)> {
         .chunks
         .iter()
         .map(|chunk| {
-            let (tag, count, what) = match chunk {
-                Chunk::Version(_) => ("VERS", 0, ""),
-                Chunk::Model(_) => ("MODL", 0, ""),
-                Chunk::Sequences(c) => ("SEQS", c.sequences.len(), "sequences"),
-                Chunk::GlobalSequences(c) => ("GLBS", c.global_sequences.len(), "global sequences"),
-                Chunk::Materials(c) => ("MTLS", c.materials.len(), "materials"),
-                Chunk::Textures(c) => ("TEXS", c.textures.len(), "textures"),
-                Chunk::SoundTracks(c) => ("SNDS", c.sound_tracks.len(), "sound tracks"),
-                Chunk::TextureAnimations(c) => ("TXAN", c.animations.len(), "texture animations"),
-                Chunk::Geosets(c) => ("GEOS", c.geosets.len(), "geosets"),
-                Chunk::GeosetAnimations(c) => ("GEOA", c.animations.len(), "geoset animations"),
-                Chunk::Bones(c) => ("BONE", c.bones.len(), "bones"),
-                Chunk::Lights(c) => ("LITE", c.lights.len(), "lights"),
-                Chunk::Helpers(c) => ("HELP", c.helpers.len(), "helpers"),
-                Chunk::Attachments(c) => ("ATCH", c.attachments.len(), "attachments"),
-                Chunk::PivotPoints(c) => ("PIVT", c.points.len(), "pivot points"),
-                Chunk::ParticleEmitters(c) => ("PREM", c.emitters.len(), "particle emitters"),
-                Chunk::ParticleEmitters2(c) => ("PRE2", c.emitters.len(), "particle emitters 2"),
-                Chunk::RibbonEmitters(c) => ("RIBB", c.emitters.len(), "ribbon emitters"),
-                Chunk::CornEmitters(c) => ("CORN", c.emitters.len(), "popcorn emitters"),
-                Chunk::Cameras(c) => ("CAMS", c.cameras.len(), "cameras"),
-                Chunk::EventObjects(c) => ("EVTS", c.objects.len(), "event objects"),
-                Chunk::CollisionShapes(c) => ("CLID", c.shapes.len(), "collision shapes"),
-                Chunk::FaceEffects(c) => ("FAFX", c.face_effects.len(), "face effects"),
-                Chunk::BindPoses(c) => ("BPOS", c.bind_pose.len(), "bind poses"),
-                Chunk::AlphaModel(_) => ("MODL", 0, ""),
-                Chunk::AlphaSequences(c) => ("SEQS", c.sequences.len(), "sequences"),
-                Chunk::AlphaMaterials(c) => ("MTLS", c.materials.len(), "materials"),
-                Chunk::AlphaTextureAnimations(c) => {
-                    ("TXAN", c.texture_anims.len(), "texture animations")
+            let (count, what) = match chunk {
+                // Nothing to count.
+                Chunk::Version(_) | Chunk::Model(_) | Chunk::AlphaModel(_) | Chunk::Unknown(_) => {
+                    (0, "")
                 }
-                Chunk::AlphaGeosets(c) => ("GEOS", c.geosets.len(), "geosets"),
-                Chunk::AlphaBatchedGeosets(c) => ("GEOS", c.geosets.len(), "geosets"),
-                Chunk::AlphaGeosetAnimations(c) => {
-                    ("GEOA", c.geoset_anims.len(), "geoset animations")
-                }
-                Chunk::AlphaBones(c) => ("BONE", c.bones.len(), "bones"),
-                Chunk::AlphaLights(c) => ("LITE", c.lights.len(), "lights"),
-                Chunk::AlphaHelpers(c) => ("HELP", c.helpers.len(), "helpers"),
-                Chunk::AlphaAttachments(c) => ("ATCH", c.attachments.len(), "attachments"),
-                Chunk::AlphaParticleEmitters(c) => ("PREM", c.emitters.len(), "particle emitters"),
-                Chunk::AlphaParticleEmitters2(c) => {
-                    ("PRE2", c.emitters.len(), "particle emitters 2")
-                }
-                Chunk::AlphaRibbonEmitters(c) => ("RIBB", c.emitters.len(), "ribbon emitters"),
-                Chunk::AlphaCameras(c) => ("CAMS", c.cameras.len(), "cameras"),
-                Chunk::AlphaEvents(c) => ("EVTS", c.events.len(), "event objects"),
-                Chunk::AlphaHitTestShapes(c) => {
-                    ("HTST", c.hit_test_shapes.len(), "hit test shapes")
-                }
-                Chunk::AlphaCollision(c) => {
-                    ("CLID", c.tri_indices.len() / 3, "collision triangles")
-                }
-                Chunk::Unknown(u) => return (u.tag.to_string(), String::new()),
+                Chunk::Sequences(c) => (c.sequences.len(), "sequences"),
+                Chunk::GlobalSequences(c) => (c.global_sequences.len(), "global sequences"),
+                Chunk::Materials(c) => (c.materials.len(), "materials"),
+                Chunk::Textures(c) => (c.textures.len(), "textures"),
+                Chunk::SoundTracks(c) => (c.sound_tracks.len(), "sound tracks"),
+                Chunk::TextureAnimations(c) => (c.animations.len(), "texture animations"),
+                Chunk::Geosets(c) => (c.geosets.len(), "geosets"),
+                Chunk::GeosetAnimations(c) => (c.animations.len(), "geoset animations"),
+                Chunk::Bones(c) => (c.bones.len(), "bones"),
+                Chunk::Lights(c) => (c.lights.len(), "lights"),
+                Chunk::Helpers(c) => (c.helpers.len(), "helpers"),
+                Chunk::Attachments(c) => (c.attachments.len(), "attachments"),
+                Chunk::PivotPoints(c) => (c.points.len(), "pivot points"),
+                Chunk::ParticleEmitters(c) => (c.emitters.len(), "particle emitters"),
+                Chunk::ParticleEmitters2(c) => (c.emitters.len(), "particle emitters 2"),
+                Chunk::RibbonEmitters(c) => (c.emitters.len(), "ribbon emitters"),
+                Chunk::CornEmitters(c) => (c.emitters.len(), "popcorn emitters"),
+                Chunk::Cameras(c) => (c.cameras.len(), "cameras"),
+                Chunk::EventObjects(c) => (c.objects.len(), "event objects"),
+                Chunk::CollisionShapes(c) => (c.shapes.len(), "collision shapes"),
+                Chunk::FaceEffects(c) => (c.face_effects.len(), "face effects"),
+                Chunk::BindPoses(c) => (c.bind_pose.len(), "bind poses"),
+                Chunk::AlphaSequences(c) => (c.sequences.len(), "sequences"),
+                Chunk::AlphaMaterials(c) => (c.materials.len(), "materials"),
+                Chunk::AlphaTextureAnimations(c) => (c.texture_anims.len(), "texture animations"),
+                Chunk::AlphaGeosets(c) => (c.geosets.len(), "geosets"),
+                Chunk::AlphaBatchedGeosets(c) => (c.geosets.len(), "geosets"),
+                Chunk::AlphaGeosetAnimations(c) => (c.geoset_anims.len(), "geoset animations"),
+                Chunk::AlphaBones(c) => (c.bones.len(), "bones"),
+                Chunk::AlphaLights(c) => (c.lights.len(), "lights"),
+                Chunk::AlphaHelpers(c) => (c.helpers.len(), "helpers"),
+                Chunk::AlphaAttachments(c) => (c.attachments.len(), "attachments"),
+                Chunk::AlphaParticleEmitters(c) => (c.emitters.len(), "particle emitters"),
+                Chunk::AlphaParticleEmitters2(c) => (c.emitters.len(), "particle emitters 2"),
+                Chunk::AlphaRibbonEmitters(c) => (c.emitters.len(), "ribbon emitters"),
+                Chunk::AlphaCameras(c) => (c.cameras.len(), "cameras"),
+                Chunk::AlphaEvents(c) => (c.events.len(), "event objects"),
+                Chunk::AlphaHitTestShapes(c) => (c.hit_test_shapes.len(), "hit test shapes"),
+                Chunk::AlphaCollision(c) => (c.tri_indices.len() / 3, "collision triangles"),
             };
             let count = if what.is_empty() {
                 String::new()
             } else {
                 format!("{count} {what}")
             };
-            (tag.to_string(), count)
+            (chunk.tag().to_string(), count)
         })
         .collect()
 }

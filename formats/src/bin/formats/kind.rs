@@ -6,6 +6,7 @@ use std::path::Path;
 
 use format_core::{Diagnostic, Error};
 use formats::adt::{Adt, SplitFile};
+use formats::blp::Blp;
 use formats::mdx::Model;
 use formats::wdt::Wdt;
 
@@ -22,6 +23,8 @@ pub enum Kind {
     AdtSplit,
     /// `.wdt`: a map definition (and its `_occ`, `_lgt` companions).
     Wdt,
+    /// `.blp`: a texture (BLP1 or BLP2).
+    Blp,
 }
 
 impl Kind {
@@ -33,6 +36,7 @@ impl Kind {
             "mdx" => Some(Kind::Mdx),
             "mdl" => Some(Kind::Mdl),
             "wdt" => Some(Kind::Wdt),
+            "blp" => Some(Kind::Blp),
             "adt"
                 if ["_tex0", "_tex1", "_obj0", "_obj1", "_lod"]
                     .iter()
@@ -51,6 +55,7 @@ impl Kind {
         Kind::of_path(path).or_else(|| match data.first_chunk::<4>() {
             Some(b"MDLX") => Some(Kind::Mdx),
             Some(b"REVM") => Some(Kind::Adt),
+            Some(b"BLP1" | b"BLP2") => Some(Kind::Blp),
             _ => None,
         })
     }
@@ -63,6 +68,7 @@ impl Kind {
             Kind::Adt => "ADT",
             Kind::AdtSplit => "ADT part",
             Kind::Wdt => "WDT",
+            Kind::Blp => "BLP",
         }
     }
 }
@@ -79,6 +85,8 @@ pub enum Document {
     AdtSplit(SplitFile),
     /// A WDT.
     Wdt(Wdt),
+    /// A BLP texture.
+    Blp(Blp),
 }
 
 /// What reading gave: the document, and if the strict reader refused it, its
@@ -106,6 +114,7 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
         Kind::AdtSplit => SplitFile::from_bytes(data).map(Document::AdtSplit),
         Kind::Wdt => Wdt::from_bytes(data).map(Document::Wdt),
         Kind::Mdl => formats::mdl::from_str(text(data)?).map(Document::Mdx),
+        Kind::Blp => Blp::from_bytes(data).map(Document::Blp),
     };
     let strict_error = match strict {
         Ok(document) => {
@@ -124,7 +133,7 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
             formats::mdl::from_str_lenient(text(data)?).map(|(m, d)| (Document::Mdx(m), d))
         }
         // No lenient readers: the strict error stands.
-        Kind::AdtSplit | Kind::Wdt => return Err(strict_error),
+        Kind::AdtSplit | Kind::Wdt | Kind::Blp => return Err(strict_error),
     };
     match lenient {
         Ok((document, diagnostics)) => Ok(Loaded {
@@ -144,6 +153,7 @@ pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
         (Kind::Adt, Document::Adt(adt)) => adt.to_bytes(),
         (Kind::AdtSplit, Document::AdtSplit(file)) => file.to_bytes(),
         (Kind::Wdt, Document::Wdt(wdt)) => wdt.to_bytes(),
+        (Kind::Blp, Document::Blp(blp)) => blp.to_bytes(),
         (Kind::Mdl, Document::Mdx(model)) => Ok(formats::mdl::to_string(model).into_bytes()),
         (kind, _) => Err(Error::invalid(
             0,
@@ -152,13 +162,14 @@ pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
     }
 }
 
-/// True if `written` (MDL text) reads back to the model in `document`
-/// (compared through `Debug`, which treats a NaN as equal to itself): the
+/// True if `written` (MDL text) reads back to the model in `document`: the
 /// round trip MDL text from other tools has, as it cannot be byte-exact.
+/// Models are compared by their MDX bytes, which hold every value the model
+/// does (a NaN by its bits, which `==` on floats would call unequal).
 pub fn same_model_back(document: &Document, written: &[u8]) -> bool {
     match (document, read(Kind::Mdl, written).map(|l| l.document)) {
         (Document::Mdx(model), Ok(Document::Mdx(back))) => {
-            format!("{model:?}") == format!("{back:?}")
+            matches!((model.to_bytes(), back.to_bytes()), (Ok(a), Ok(b)) if a == b)
         }
         _ => false,
     }
@@ -169,7 +180,7 @@ pub fn open(path: &Path) -> Result<(Kind, Vec<u8>), String> {
     let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let kind = Kind::detect(path, &data).ok_or_else(|| {
         format!(
-            "{}: not a file this tool knows (.mdx, .mdl, .adt, .wdt)",
+            "{}: not a file this tool knows (.mdx, .mdl, .adt, .wdt, .blp)",
             path.display()
         )
     })?;
@@ -194,11 +205,31 @@ mod tests {
         assert_eq!(kind("model.bin", b"MDLX...."), Some(Kind::Mdx));
         assert_eq!(kind("tile", b"REVM...."), Some(Kind::Adt));
         assert_eq!(kind("README.md", b"# hi"), None);
+        assert_eq!(kind("Textures/Footman.BLP", b""), Some(Kind::Blp));
+        assert_eq!(kind("texture", b"BLP2...."), Some(Kind::Blp));
         let loaded = read(Kind::Mdl, b"Version {\n\tFormatVersion 800,\n}\n").unwrap();
         assert!(matches!(loaded.document, Document::Mdx(ref m) if m.version() == 800));
         let err = read(Kind::Mdl, b"Version { FormatVersion 800, }\xff")
             .err()
             .unwrap();
         assert!(err.to_string().contains("not UTF-8"), "{err}");
+    }
+
+    /// Two models that print the same (`Debug` writes every NaN as `NaN`) but
+    /// differ in a NaN's bits are not the same model.
+    #[test]
+    fn models_are_the_same_when_their_bytes_are() {
+        let model = |bits: u32| {
+            let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+            model
+                .pivot_points_mut()
+                .push([f32::from_bits(bits), 0.0, 0.0]);
+            model
+        };
+        let (quiet, other) = (model(0x7fc0_0000), model(0x7fc0_0001));
+        assert_eq!(format!("{quiet:?}"), format!("{other:?}"));
+        let text = formats::mdl::to_string(&quiet);
+        assert!(same_model_back(&Document::Mdx(quiet), text.as_bytes()));
+        assert!(!same_model_back(&Document::Mdx(other), text.as_bytes()));
     }
 }

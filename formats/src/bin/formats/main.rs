@@ -1,6 +1,8 @@
 //! The `formats` command-line tool: clap definitions and dispatch; each
 //! subcommand is a module in `formats/`.
 
+mod batch;
+mod blp;
 mod check;
 mod convert;
 mod dump;
@@ -16,7 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Read, inspect, check and convert Blizzard's chunked game files (MDX, ADT, WDT).
+/// Read, inspect, check and convert Blizzard's game files (MDX, MDL, ADT, WDT, BLP).
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -28,12 +30,14 @@ struct Cli {
 enum Command {
     /// Version, chunks (offsets, sizes, object counts), geometry and animations
     /// of a model; textures, doodads, objects, liquids, holes and alpha maps of
-    /// a tile; and whether it writes back byte for byte.
+    /// a tile; version, encoding, alpha, size and mip table of a texture; and
+    /// whether it writes back byte for byte.
     #[command(
-        after_help = "Examples:\n  formats info\n  formats info ../shared/corpus/mdx/zf_bone.mdx"
+        after_help = "Examples:\n  formats info\n  formats info ../shared/corpus/mdx/zf_bone.mdx\n  \
+                            formats info ../shared/corpus/blp/dbz_GutsArm.blp"
     )]
     Info {
-        /// The file (.mdx, .adt, .wdt); omit for a small model generated in code.
+        /// The file (.mdx, .mdl, .adt, .wdt, .blp); omit for a small model generated in code.
         file: Option<PathBuf>,
     },
     /// The whole parsed file, as a readable tree or as JSON.
@@ -41,20 +45,23 @@ enum Command {
         after_help = "Example:\n  formats dump --json ../shared/corpus/mdx/zf_bone.mdx > bone.json"
     )]
     Dump {
-        /// The file (.mdx, .adt, .wdt).
+        /// The file (.mdx, .mdl, .adt, .wdt, .blp).
         file: PathBuf,
         /// JSON (serde) instead of the tree; NaN floats become `null`.
         #[arg(long)]
         json: bool,
     },
     /// Converts a model by the extensions of IN and OUT, optionally to another
-    /// MDX version (800, 900, 1000, 1100, 1200).
+    /// MDX version (800, 900, 1000, 1100, 1200); or a texture: a BLP level to
+    /// PNG, a PNG (or a BLP's level 0) to BLP in the encoding given.
     #[command(
         after_help = "Examples:\n  formats convert in.mdx out.mdx --version 800\n  \
-                            formats convert in.mdx out.mdx --version 800 --force"
+                            formats convert in.mdx out.mdx --version 800 --force\n  \
+                            formats convert x.blp x.png --level 1\n  \
+                            formats convert x.png x.blp --encoding dxt5"
     )]
     Convert {
-        /// The model to read.
+        /// The model or texture to read.
         input: PathBuf,
         /// Where to write it (its extension says the format).
         output: PathBuf,
@@ -64,6 +71,12 @@ enum Command {
         /// Convert anyway, dropping what the version cannot hold (and listing it).
         #[arg(long, requires = "version")]
         force: bool,
+        /// BLP to PNG: the mip level to write (0, the full size, by default).
+        #[arg(long, value_name = "N")]
+        level: Option<usize>,
+        /// To BLP: blp1-jpeg, blp1-palette, dxt1, dxt5 or bgra (mip levels are generated).
+        #[arg(long, value_name = "ENCODING")]
+        encoding: Option<formats::blp::Target>,
     },
     /// Exports models to glTF 2.0: one model to OUT.glb (one file) or
     /// OUT.gltf (with its .bin and images beside it), or several into the
@@ -97,8 +110,8 @@ enum Command {
         gltf: bool,
     },
     /// Reads and writes back every supported file under the paths and reports,
-    /// per file, a strict or lenient parse, byte-exactness, or the error;
-    /// exits with 1 if any file failed.
+    /// per file, a strict or lenient parse, byte-exactness (and for textures,
+    /// that every level decodes), or the error; exits with 1 if any file failed.
     #[command(
         after_help = "Examples:\n  formats check ../shared/corpus\n  formats check --json a.mdx b.adt"
     )]
@@ -170,7 +183,20 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             output,
             version,
             force,
-        } => convert::run(&input, &output, version, force),
+            level,
+            encoding,
+        } => {
+            if blp::is_texture_conversion(&input, &output) {
+                if version.is_some() {
+                    return Err("--version is for models".into());
+                }
+                blp::convert(&input, &output, level, encoding)
+            } else if level.is_some() || encoding.is_some() {
+                Err("--level and --encoding are for textures (.blp, .png)".into())
+            } else {
+                convert::run(&input, &output, version, force)
+            }
+        }
         Command::Export {
             mut paths,
             textures,

@@ -5,7 +5,7 @@
 //! No real file: the layout rests on seed 003, WMV, WEX and GMP, which agree
 //! on the sizes (`MDX_VERSIONS.md` §7).
 
-use format_core::{Codec, Decode, Derived, Encode, Error, FourCC, Reader, Result, Writer};
+use format_core::{Codec, Derived, FourCC};
 
 /// `GEOS { uint32_t numGeosets; MDLGEOSETSECTION geosets[numGeosets]; MDLBATCH batches[numGeosets]; }` (v1500)
 #[derive(Codec, Clone, Debug, PartialEq, Default)]
@@ -19,40 +19,17 @@ pub struct BatchedGeosetChunk {
     /// The geoset headers.
     #[format(count = num_geosets)]
     pub geosets: Vec<GeosetSection>,
-    /// The batches, batch `i` belonging to geoset `i`.
-    #[format(read_with = read_batches, write_with = write_batches, args(geosets))]
+    /// The batches, batch `i` belonging to geoset `i` and read with its
+    /// vertex count.
+    #[format(
+        count = geosets.len(),
+        args(geosets.get(index).map_or(0, |g| g.vertex_count)),
+        write_assert(
+            batches.len() == geosets.len(),
+            "each geoset has exactly one batch (`batches` and `geosets` differ in length)"
+        )
+    )]
     pub batches: Vec<Batch>,
-}
-
-/// Hand-written: batch `i` is read with the vertex count of header `i`, an
-/// argument that varies per element (the derive passes one to all).
-fn read_batches(r: &mut Reader<'_>, geosets: &[GeosetSection]) -> Result<Vec<Batch>> {
-    let mut batches = Vec::with_capacity(geosets.len());
-    for (i, geoset) in geosets.iter().enumerate() {
-        batches.push(Batch::decode(r, (geoset.vertex_count,)).map_err(|e| e.at_index(i))?);
-    }
-    Ok(batches)
-}
-
-/// Writes the batches after checking each against its header, so a written
-/// file always reads back.
-fn write_batches(batches: &[Batch], w: &mut Writer, geosets: &[GeosetSection]) -> Result<()> {
-    if batches.len() != geosets.len() {
-        return Err(Error::inconsistent(
-            w.pos(),
-            format!(
-                "{} batches for {} geosets: each geoset has exactly one batch",
-                batches.len(),
-                geosets.len()
-            ),
-        ));
-    }
-    for (i, (batch, geoset)) in batches.iter().zip(geosets).enumerate() {
-        batch
-            .encode(w, (geoset.vertex_count,))
-            .map_err(|e| e.at_index(i))?;
-    }
-    Ok(())
 }
 
 /// `MDLGEOSETSECTION` (64 bytes, v1500)

@@ -7,8 +7,6 @@ mod model;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rayon::prelude::*;
-
 use crate::kind::{self, Kind};
 
 /// What every input is exported with.
@@ -56,48 +54,9 @@ fn is_gltf_file(path: &Path) -> bool {
 /// `formats export IN... OUT`: one input to a `.glb`/`.gltf` file, or
 /// inputs into the folder `OUT`.
 pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {
-    let jobs: Vec<(PathBuf, PathBuf)> = match inputs {
-        [input] if is_gltf_file(output) => vec![(input.clone(), output.to_path_buf())],
-        _ if is_gltf_file(output) => {
-            return Err(format!(
-                "{} inputs go into a folder, not into {}",
-                inputs.len(),
-                output.display()
-            ));
-        }
-        _ => {
-            std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
-            let extension = if options.gltf { "gltf" } else { "glb" };
-            inputs
-                .iter()
-                .map(|input| {
-                    let stem = input.file_stem().unwrap_or(input.as_os_str());
-                    let out = output.join(stem).with_extension(extension);
-                    (input.clone(), out)
-                })
-                .collect()
-        }
-    };
-    for (i, (input, out)) in jobs.iter().enumerate() {
-        if let Some((other, _)) = jobs.iter().skip(i + 1).find(|(_, o)| o == out) {
-            return Err(format!(
-                "{} and {} would both be written to {}",
-                input.display(),
-                other.display(),
-                out.display()
-            ));
-        }
-    }
-    let bar = crate::progress::bar(jobs.len());
-    let results: Vec<Result<Written, String>> = jobs
-        .par_iter()
-        .map(|(input, out)| {
-            let result = export_file(input, out, options);
-            bar.inc(1);
-            result
-        })
-        .collect();
-    bar.finish_and_clear();
+    let extension = if options.gltf { "gltf" } else { "glb" };
+    let jobs = crate::batch::outputs(inputs, output, is_gltf_file, |_| extension.into())?;
+    let results = crate::batch::run(&jobs, |(input, out)| export_file(input, out, options));
     let mut failed = 0;
     for result in results {
         match result {

@@ -1,0 +1,183 @@
+//! Commands over many files (`check`, `export`, and any command that takes
+//! several files and folders): the inputs found, the outputs they go to,
+//! the work run on all cores behind one progress bar, and the summary table.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::kind::Kind;
+
+/// The files named by `paths`: each named file (whatever its extension),
+/// and in each folder, recursively and sorted, the files whose extension
+/// is a kind that `wanted` accepts.
+pub fn collect(paths: &[PathBuf], wanted: impl Fn(Kind) -> bool) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            for entry in walkdir::WalkDir::new(path) {
+                let entry = entry.map_err(|e| format!("{}: {e}", path.display()))?;
+                if entry.file_type().is_file() && Kind::of_path(entry.path()).is_some_and(&wanted) {
+                    found.push(entry.into_path());
+                }
+            }
+            found.sort();
+            files.extend(found);
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            return Err(format!("{}: no such file or folder", path.display()));
+        }
+    }
+    Ok(files)
+}
+
+/// Where each input is written: one input to `output` itself when
+/// `is_file(output)` says it names a file; otherwise every input into the
+/// folder `output` (created), named by its stem and `extension(input)`.
+/// Two inputs that would write the same file are refused before anything
+/// runs.
+pub fn outputs(
+    inputs: &[PathBuf],
+    output: &Path,
+    is_file: impl Fn(&Path) -> bool,
+    extension: impl Fn(&Path) -> String,
+) -> Result<Vec<(PathBuf, PathBuf)>, String> {
+    let jobs: Vec<(PathBuf, PathBuf)> = match inputs {
+        [input] if is_file(output) => vec![(input.clone(), output.to_path_buf())],
+        _ if is_file(output) => {
+            return Err(format!(
+                "{} inputs go into a folder, not into {}",
+                inputs.len(),
+                output.display()
+            ));
+        }
+        _ => {
+            std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
+            inputs
+                .iter()
+                .map(|input| {
+                    let stem = input.file_stem().unwrap_or(input.as_os_str());
+                    let out = output.join(stem).with_extension(extension(input));
+                    (input.clone(), out)
+                })
+                .collect()
+        }
+    };
+    let mut seen: HashMap<&Path, &Path> = HashMap::new();
+    for (input, out) in &jobs {
+        if let Some(other) = seen.insert(out, input) {
+            return Err(format!(
+                "{} and {} would both be written to {}",
+                other.display(),
+                input.display(),
+                out.display()
+            ));
+        }
+    }
+    Ok(jobs)
+}
+
+/// Runs `work` on every item on all cores (rayon) behind one progress bar
+/// (drawn on a terminal only); the results come back in the items' order.
+pub fn run<I: Sync, T: Send>(items: &[I], work: impl Fn(&I) -> T + Sync) -> Vec<T> {
+    let bar = crate::progress::bar(items.len());
+    let results = items
+        .par_iter()
+        .map(|item| {
+            let result = work(item);
+            bar.inc(1);
+            result
+        })
+        .collect();
+    bar.finish_and_clear();
+    results
+}
+
+/// A summary table: a header row, then rows, each column as wide as its
+/// widest cell, two spaces apart; the first column left-aligned, the
+/// others right-aligned.
+pub struct Table {
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these column titles.
+    pub fn new(columns: &[&str]) -> Self {
+        Table {
+            rows: vec![columns.iter().map(|c| c.to_string()).collect()],
+        }
+    }
+
+    /// Appends a row (cells beyond the columns are kept, missing ones blank).
+    pub fn row(&mut self, cells: impl IntoIterator<Item = impl ToString>) {
+        self.rows
+            .push(cells.into_iter().map(|c| c.to_string()).collect());
+    }
+
+    /// The table as lines of text.
+    pub fn render(&self) -> String {
+        let columns = self.rows.iter().map(Vec::len).max().unwrap_or(0);
+        let widths: Vec<usize> = (0..columns)
+            .map(|c| {
+                self.rows
+                    .iter()
+                    .filter_map(|row| row.get(c))
+                    .map(|cell| cell.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        for row in &self.rows {
+            let mut line = String::new();
+            for (c, width) in widths.iter().enumerate() {
+                let cell = row.get(c).map_or("", String::as_str);
+                let _ = if c == 0 {
+                    write!(line, "{cell:<width$}")
+                } else {
+                    write!(line, "  {cell:>width$}")
+                };
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_aligns_its_columns() {
+        let mut table = Table::new(&["kind", "files"]);
+        table.row(["mdx", "12"]);
+        table.row(["blp", "7"]);
+        assert_eq!(table.render(), "kind  files\nmdx      12\nblp       7\n");
+    }
+
+    #[test]
+    fn two_inputs_writing_one_file_are_refused() {
+        let dir = std::env::temp_dir().join(format!("formats-batch-{}", std::process::id()));
+        let inputs = [PathBuf::from("a/x.mdx"), PathBuf::from("b/x.mdx")];
+        let error = outputs(&inputs, &dir, |_| false, |_| "glb".into()).unwrap_err();
+        assert!(error.contains("would both be written to"), "{error}");
+        let one = outputs(&inputs[..1], Path::new("y.glb"), |_| true, |_| "glb".into()).unwrap();
+        assert_eq!(one, vec![(inputs[0].clone(), PathBuf::from("y.glb"))]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn results_come_back_in_order() {
+        let items: Vec<u32> = (0..100).collect();
+        assert_eq!(
+            run(&items, |i| i * 2),
+            (0..100).map(|i| i * 2).collect::<Vec<_>>()
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! Any level of a [`Blp`] to RGBA8.
+
+use format_core::Error;
+
+use super::codec::{self, dxt::Dxt};
+use super::file::Blp;
+use super::header::{AlphaKind, Encoding};
+use super::image::{RgbaImage, check_size};
+
+impl Blp {
+    /// Decodes mip level `level` (0 is the full size) to RGBA8.
+    ///
+    /// The header's size is checked against [`MAX_SIDE`](super::MAX_SIDE) and
+    /// the level's bytes before any pixel buffer is allocated. A level whose
+    /// bytes do not decode is an error naming the level, its offset in the
+    /// file and the reason. Levels with more bytes than their size needs (real
+    /// files point small levels at level 0's data) decode from the bytes they
+    /// start with; a JPEG level is returned at its frame's size (which real
+    /// files repeat from level 0).
+    ///
+    /// Alpha: none (255) where the alpha field is 0 or says DXT1 without
+    /// alpha; for a BLP1 JPEG whose `alphaBits` is neither 0 nor 8 (a mip count
+    /// some tool wrote there), the decoded fourth channel decides: it is the
+    /// alpha unless it is 0 everywhere.
+    pub fn decode_level(&self, level: usize) -> Result<RgbaImage, Error> {
+        let fail = |message: String| {
+            let offset = self
+                .mip_table()
+                .ok()
+                .and_then(|t| t.offsets.get(level).copied())
+                .unwrap_or(0);
+            Error::invalid(offset as usize, format!("level {level}: {message}"))
+                .at_index(level)
+                .in_field("levels")
+        };
+        let bytes = self.levels.get(level).ok_or_else(|| {
+            fail(format!(
+                "there is no such level, the file has {}",
+                self.levels.len()
+            ))
+        })?;
+        let encoding = self.encoding()?;
+        let alpha = self.alpha_kind()?;
+        let (width, height) = self.size();
+        check_size(width, height)?;
+        let (w, h) = self.level_size(level);
+        let opaque = alpha == AlphaKind::None;
+        let palette = || self.palette.as_deref().unwrap_or_default();
+        let pixels = match encoding {
+            Encoding::Palette => {
+                codec::palette::decode(bytes, palette(), self.header.alpha_bits(), w, h)
+            }
+            Encoding::Dxt1 => codec::dxt::decode(bytes, Dxt::Dxt1, w, h, opaque),
+            Encoding::Dxt3 => codec::dxt::decode(bytes, Dxt::Dxt3, w, h, false),
+            Encoding::Dxt5 => codec::dxt::decode(bytes, Dxt::Dxt5, w, h, false),
+            Encoding::Bgra => codec::decode_bgra(bytes, w, h, opaque),
+            Encoding::Jpeg => {
+                let header = self.jpeg_header.as_deref().unwrap_or_default();
+                let (fw, fh, mut pixels) =
+                    codec::jpeg::decode(header, bytes, (width, height)).map_err(fail)?;
+                let no_alpha = match alpha {
+                    AlphaKind::FromData(_) => pixels.iter().skip(3).step_by(4).all(|&a| a == 0),
+                    _ => opaque,
+                };
+                if no_alpha {
+                    for px in pixels.as_chunks_mut::<4>().0 {
+                        px[3] = 255;
+                    }
+                }
+                return Ok(RgbaImage {
+                    width: fw,
+                    height: fh,
+                    data: pixels,
+                });
+            }
+        }
+        .map_err(|m| fail(format!("{w}x{h} {}: {m}", encoding.name())))?;
+        Ok(RgbaImage {
+            width: w,
+            height: h,
+            data: pixels,
+        })
+    }
+}

@@ -1,0 +1,181 @@
+//! [`Blp`]: a whole texture file, defined with the derive and read and written
+//! byte-exact.
+
+use format_core::{Codec, Context, Derived, Error, Kept, decode, encode};
+
+use super::header::{AlphaKind, Encoding, Header};
+use super::layout::{self, MipTable};
+
+/// A BLP texture (BLP1 or BLP2): the header, the shared JPEG header or the
+/// palette, and every mip level's raw bytes.
+///
+/// ```text
+/// char[4] magic; <Blp1Header | Blp2Header>;
+/// uint32 mipOffsets[16]; uint32 mipSizes[16];
+/// BLP1 JPEG: uint32 jpegHeaderSize; uint8 jpegHeader[jpegHeaderSize];
+/// otherwise: uint32 palette[256];   (BGRA)
+/// level i: mipSizes[i] bytes at mipOffsets[i]
+/// ```
+///
+/// The mip table is declared: level `i` is read where `mipOffsets[i]` points,
+/// `mipSizes[i]` bytes, until an entry is 0; on write the levels go one after
+/// the other right after the header and the table follows. What a file laid
+/// out differently (a gap before level 0, a level over the palette's last
+/// bytes, levels sharing one offset, entries after the last level, trailing
+/// bytes) is in [`kept`](Blp::kept) and replayed while the levels keep their
+/// lengths, so an unedited file writes back byte for byte (see
+/// `format_core::kept`).
+#[derive(Codec, Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(region)]
+pub struct Blp {
+    /// The magic and the fixed fields.
+    pub header: Header,
+    /// `mipOffsets[16]`: where each level starts (absolute).
+    #[format(offset(of = levels, from = 0))]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub mip_offsets: Derived<[u32; 16]>,
+    /// `mipSizes[16]`: each level's byte size.
+    #[format(size(of = levels))]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub mip_sizes: Derived<[u32; 16]>,
+    /// BLP1 JPEG: the bytes every level's JPEG stream starts with.
+    #[format(if = header.has_jpeg_header(), count = u32)]
+    #[cfg_attr(feature = "serde", serde(with = "hex::option"))]
+    pub jpeg_header: Option<Vec<u8>>,
+    /// Otherwise: 256 BGRA colours (A unused; alpha comes from the alpha plane).
+    #[format(if = !header.has_jpeg_header(), count = 256)]
+    pub palette: Option<Vec<[u8; 4]>>,
+    /// Each mip level's bytes, level 0 (full size) first.
+    #[format(placed)]
+    #[cfg_attr(feature = "serde", serde(with = "hex::levels"))]
+    pub levels: Vec<Vec<u8>>,
+    /// Where this file placed its levels and what it wrote between them, when
+    /// that is not the fresh layout.
+    #[format(kept)]
+    pub kept: Kept,
+}
+
+impl Blp {
+    /// Reads a BLP file. A file that is something else (an MDX model named
+    /// `.blp`, as two public files are) is refused with a message that says so.
+    ///
+    /// ```
+    /// use formats::blp::Blp;
+    /// let err = Blp::from_bytes(b"MDLXVERS").unwrap_err();
+    /// assert!(err.to_string().contains("an MDX model"), "{err}");
+    /// ```
+    pub fn from_bytes(data: &[u8]) -> Result<Blp, Error> {
+        match data.first_chunk::<4>() {
+            Some(b"BLP1" | b"BLP2") => decode(data, Context::new()),
+            Some(b"MDLX") => Err(Error::invalid(
+                0,
+                "not a BLP texture: the file starts with `MDLX`, it is an MDX model",
+            )),
+            Some(other) => Err(Error::invalid(
+                0,
+                format!(
+                    "not a BLP texture: the file starts with {:?}, not `BLP1` or `BLP2`",
+                    String::from_utf8_lossy(other)
+                ),
+            )),
+            None => Err(Error::invalid(0, "not a BLP texture: fewer than 4 bytes")),
+        }
+    }
+
+    /// Writes the file: byte for byte as read if nothing changed, with every
+    /// offset and size recomputed otherwise.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
+        encode(self, Context::new())
+    }
+
+    /// 1 or 2.
+    pub fn version(&self) -> u32 {
+        self.header.version()
+    }
+
+    /// Width and height of level 0.
+    pub fn size(&self) -> (u32, u32) {
+        self.header.size()
+    }
+
+    /// How the levels are encoded.
+    pub fn encoding(&self) -> Result<Encoding, Error> {
+        self.header.encoding()
+    }
+
+    /// What the alpha field means.
+    pub fn alpha_kind(&self) -> Result<AlphaKind, Error> {
+        self.header.alpha_kind()
+    }
+
+    /// The dimensions of level `level` by the header (each side halved, at least 1).
+    pub fn level_size(&self, level: usize) -> (u32, u32) {
+        self.header.level_size(level)
+    }
+
+    /// The mip table as it will be written (the file is laid out to find it).
+    pub fn mip_table(&self) -> Result<MipTable, Error> {
+        MipTable::read(&self.to_bytes()?, self.header.table_offset())
+    }
+
+    /// The byte size of the header, its mip table and its palette or JPEG header.
+    pub fn header_len(&self) -> usize {
+        layout::header_len(&self.header, &self.jpeg_header, &self.palette)
+    }
+
+    /// Forgets the kept layout: the next write puts the levels one after the
+    /// other right after the header, with no gaps.
+    pub fn relayout(&mut self) {
+        self.kept.clear();
+    }
+}
+
+/// Byte blobs as hex text in JSON (raw bytes in binary serde formats), as
+/// `format_core::serde_bytes` writes one.
+#[cfg(feature = "serde")]
+mod hex {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    struct Hex<'a>(&'a [u8]);
+
+    impl Serialize for Hex<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            format_core::serde_bytes::serialize(self.0, s)
+        }
+    }
+
+    struct HexBuf(Vec<u8>);
+
+    impl<'de> Deserialize<'de> for HexBuf {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            format_core::serde_bytes::deserialize(d).map(HexBuf)
+        }
+    }
+
+    /// `Vec<Vec<u8>>`: a list of hex strings.
+    pub mod levels {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(levels: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(levels.iter().map(|l| Hex(l)))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u8>>, D::Error> {
+            Vec::<HexBuf>::deserialize(d).map(|v| v.into_iter().map(|h| h.0).collect())
+        }
+    }
+
+    /// `Option<Vec<u8>>`: a hex string or `null`.
+    pub mod option {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+            bytes.as_deref().map(Hex).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+            Option::<HexBuf>::deserialize(d).map(|o| o.map(|h| h.0))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! [`RgbaImage`]: decoded pixels, and PNG in and out.
+
+use format_core::Error;
+
+/// The largest width or height this crate decodes or encodes (the largest
+/// texture in the corpus is 4096 x 4096); checked before any pixel buffer is
+/// allocated.
+pub const MAX_SIDE: u32 = 16384;
+
+/// An image of 8-bit R, G, B, A pixels, row-major, top row first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RgbaImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes.
+    pub data: Vec<u8>,
+}
+
+#[cfg(feature = "blp-pixels")]
+fn png_error(what: &'static str) -> impl Fn(png::EncodingError) -> Error {
+    move |e| Error::invalid(0, format!("{what}: {e}"))
+}
+
+impl RgbaImage {
+    /// An image from its pixels; `data` must hold `width * height * 4` bytes,
+    /// and both sides must be 1 to [`MAX_SIDE`].
+    pub fn new(width: u32, height: u32, data: Vec<u8>) -> Result<RgbaImage, Error> {
+        check_size(width, height)?;
+        let expected = width as usize * height as usize * 4;
+        if data.len() != expected {
+            return Err(Error::invalid(
+                0,
+                format!(
+                    "{width}x{height} RGBA needs {expected} bytes, not {}",
+                    data.len()
+                ),
+            ));
+        }
+        Ok(RgbaImage {
+            width,
+            height,
+            data,
+        })
+    }
+
+    /// True if some pixel is not fully opaque.
+    pub fn has_alpha(&self) -> bool {
+        self.data.chunks_exact(4).any(|p| p.get(3) != Some(&255))
+    }
+
+    /// Encodes the image as an RGBA PNG (feature `blp-pixels`).
+    ///
+    /// ```
+    /// use formats::blp::RgbaImage;
+    /// let image = RgbaImage::new(2, 1, vec![255, 0, 0, 255, 0, 0, 255, 128])?;
+    /// let png = image.to_png()?;
+    /// assert_eq!(RgbaImage::from_png(&png)?, image);
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    #[cfg(feature = "blp-pixels")]
+    pub fn to_png(&self) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(png::Compression::Fast);
+        let mut writer = encoder.write_header().map_err(png_error("PNG encoding"))?;
+        writer
+            .write_image_data(&self.data)
+            .map_err(png_error("PNG encoding"))?;
+        writer.finish().map_err(png_error("PNG encoding"))?;
+        Ok(out)
+    }
+
+    /// Decodes a PNG (any colour type and bit depth) to RGBA8; its size is
+    /// checked against [`MAX_SIDE`] before the pixels are allocated (feature
+    /// `blp-pixels`).
+    #[cfg(feature = "blp-pixels")]
+    pub fn from_png(data: &[u8]) -> Result<RgbaImage, Error> {
+        let decode_error = |e: png::DecodingError| Error::invalid(0, format!("PNG: {e}"));
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(data));
+        decoder.set_transformations(png::Transformations::normalize_to_color8());
+        let mut reader = decoder.read_info().map_err(decode_error)?;
+        let (width, height) = reader.info().size();
+        check_size(width, height)?;
+        let size = reader
+            .output_buffer_size()
+            .ok_or_else(|| Error::invalid(0, "PNG: image too large"))?;
+        let mut buf = vec![0; size];
+        let frame = reader.next_frame(&mut buf).map_err(decode_error)?;
+        let pixels = buf.get(..frame.buffer_size()).unwrap_or_default();
+        let rgba: Vec<u8> = match frame.color_type {
+            png::ColorType::Rgba => pixels.to_vec(),
+            png::ColorType::Rgb => pixels
+                .as_chunks::<3>()
+                .0
+                .iter()
+                .flat_map(|&[r, g, b]| [r, g, b, 255])
+                .collect(),
+            png::ColorType::GrayscaleAlpha => pixels
+                .as_chunks::<2>()
+                .0
+                .iter()
+                .flat_map(|&[g, a]| [g, g, g, a])
+                .collect(),
+            png::ColorType::Grayscale => pixels.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+            png::ColorType::Indexed => {
+                return Err(Error::invalid(0, "PNG: palette not expanded"));
+            }
+        };
+        RgbaImage::new(width, height, rgba)
+    }
+}
+
+/// Fails unless both sides are 1 to [`MAX_SIDE`].
+pub fn check_size(width: u32, height: u32) -> Result<(), Error> {
+    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+        return Err(Error::invalid(
+            0,
+            format!("an image of {width}x{height}: each side must be 1 to {MAX_SIDE} pixels"),
+        ));
+    }
+    Ok(())
+}

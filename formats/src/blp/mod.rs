@@ -1,0 +1,72 @@
+//! BLP textures: Warcraft III's BLP1 (JPEG, palette) and World of Warcraft's
+//! BLP2 (palette, DXT1/3/5, uncompressed BGRA), read and written byte-exact,
+//! decoded to RGBA8 and encoded from it.
+//!
+//! - [`Blp`]: the file, defined with the derive; [`Blp::from_bytes`] and
+//!   [`Blp::to_bytes`] round-trip every corpus file, gaps and overlapping
+//!   offsets included ([`layout`]).
+//! - [`header`]: the fixed fields and what they mean ([`Encoding`], [`AlphaKind`]).
+//! - With the `blp-pixels` feature (on by default): [`Blp::decode_level`]
+//!   gives any mip level as an [`RgbaImage`] ([`RgbaImage::to_png`] for a
+//!   PNG), and [`Blp::encode`] makes a texture of an image in any [`Target`]
+//!   encoding, with its mip levels. The pixel codecs work on one level's bytes
+//!   and the header's parameters ([`codec`]).
+//!
+//! ```
+//! use formats::blp::Blp;
+//! # fn main() -> Result<(), format_core::Error> {
+//! # let data = formats::blp::tiny_blp2_bgra();
+//! let blp = Blp::from_bytes(&data)?;
+//! assert_eq!(blp.version(), 2);
+//! assert_eq!(blp.to_bytes()?, data);
+//! # #[cfg(feature = "blp-pixels")] {
+//! let image = blp.decode_level(0)?;
+//! assert_eq!((image.width, image.height), (2, 2));
+//! assert_eq!(&image.data[..4], [24, 12, 0, 36]); // stored B, G, R, A: 0, 12, 24, 36
+//! let png = image.to_png()?;
+//! # let _ = png; }
+//! # Ok(()) }
+//! ```
+
+#[cfg(feature = "blp-pixels")]
+pub mod codec;
+#[cfg(feature = "blp-pixels")]
+mod decode;
+#[cfg(feature = "blp-pixels")]
+mod encode;
+mod file;
+pub mod header;
+mod image;
+pub mod layout;
+#[cfg(feature = "blp-pixels")]
+mod mips;
+
+#[cfg(feature = "blp-pixels")]
+pub use encode::{JPEG_QUALITY, Target};
+pub use file::Blp;
+pub use header::{AlphaKind, Blp1Header, Blp2Header, Encoding, Header};
+pub use image::{MAX_SIDE, RgbaImage};
+pub use layout::{MIP_SLOTS, MipTable};
+
+/// A 2x2 BLP2 BGRA texture with two levels, written by hand (for examples).
+#[doc(hidden)]
+pub fn tiny_blp2_bgra() -> Vec<u8> {
+    let mut data = b"BLP2".to_vec();
+    data.extend_from_slice(&1u32.to_le_bytes());
+    data.extend_from_slice(&[3, 8, 2, 1]);
+    data.extend_from_slice(&2u32.to_le_bytes());
+    data.extend_from_slice(&2u32.to_le_bytes());
+    let start = 4 + 16 + 128 + 1024;
+    let mut offsets = [0u32; 16];
+    let mut sizes = [0u32; 16];
+    offsets[0] = start;
+    sizes[0] = 16;
+    offsets[1] = start + 16;
+    sizes[1] = 4;
+    for v in offsets.iter().chain(&sizes) {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    data.resize(start as usize, 0);
+    data.extend((0..20u8).map(|i| i * 12));
+    data
+}

@@ -1,0 +1,140 @@
+//! A whole model ([`Model`]): its chunks in file order, how it is read and
+//! written, and what it says about itself (version, `MODL`, unknown chunks).
+
+use format_core::{
+    Codec, Context, Decode, Diagnostic, Encode, HasTag, Mode, Reader, Result, UnknownChunk,
+};
+
+use super::chunk::Chunk;
+use super::header::{ModelChunk, VersionChunk};
+use super::{alpha, light};
+use crate::custom;
+
+/// A whole MDX file: `"MDLX"`, then its chunks in file order.
+#[derive(Codec, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(magic = "MDLX")]
+pub struct Model {
+    /// Every chunk, in file order.
+    // The one hand-written part of the MDX definitions: a light track stored
+    // after the `LITE` chunk, outside every size (`MDX_VERSIONS.md` §8.3), has
+    // no declared layout (it belongs to no chunk); see `light.rs`.
+    #[format(read_with = light::read_chunks, write_with = light::write_chunks)]
+    pub chunks: Vec<Chunk>,
+}
+
+impl Model {
+    /// An empty model of `version`: a `VERS` chunk and an empty `MODL` (the
+    /// alpha `MODL` from version 1300 on).
+    pub fn new(version: u32) -> Model {
+        let model = if version >= alpha::FIRST_VERSION {
+            Chunk::AlphaModel(alpha::ModelChunk::default())
+        } else {
+            Chunk::Model(ModelChunk::default())
+        };
+        Model {
+            chunks: vec![Chunk::Version(VersionChunk { version }), model],
+        }
+    }
+
+    /// Reads a model in strict mode: anything out of spec is an error naming
+    /// the byte offset and the path of fields.
+    pub fn from_bytes(data: &[u8]) -> Result<Model> {
+        format_core::decode(data, Context::new())
+    }
+
+    /// Reads a model in lenient mode: the out-of-spec layouts real files are
+    /// known to have (a light track after the `LITE` chunk, a `BPOS` count
+    /// larger than its chunk) are recovered, and each diagnostic says what was
+    /// found, where, and what was done. Other damage is still an error.
+    pub fn from_bytes_lenient(data: &[u8]) -> Result<(Model, Vec<Diagnostic>)> {
+        let mut r = Reader::with_context(data, Context::new().with_mode(Mode::Lenient));
+        let model = Model::decode(&mut r, ())?;
+        r.finish()?;
+        Ok((model, r.take_diagnostics()))
+    }
+
+    /// Writes the model. An unedited model gives back the bytes it was read
+    /// from; sizes and counts are computed from the data.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        format_core::encode(self, Context::new())
+    }
+
+    /// The `VERS` version, or 800 for a file without `VERS` (read with the
+    /// version-800 layouts).
+    pub fn version(&self) -> u32 {
+        self.chunks
+            .iter()
+            .find_map(|chunk| match chunk {
+                Chunk::Version(v) => Some(v.version),
+                _ => None,
+            })
+            .unwrap_or(800)
+    }
+
+    /// The `MODL` chunk (name, bounds, blend time).
+    pub fn model_chunk(&self) -> Option<&ModelChunk> {
+        self.chunks.iter().find_map(|chunk| match chunk {
+            Chunk::Model(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The alpha `MODL` chunk (versions 1300 to 1500).
+    pub fn alpha_model_chunk(&self) -> Option<&alpha::ModelChunk> {
+        self.chunks.iter().find_map(|chunk| match chunk {
+            Chunk::AlphaModel(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The chunks no definition knows, kept verbatim.
+    pub fn unknown_chunks(&self) -> impl Iterator<Item = &UnknownChunk> {
+        self.chunks.iter().filter_map(|chunk| match chunk {
+            Chunk::Unknown(u) => Some(u),
+            _ => None,
+        })
+    }
+
+    /// The first chunk with `T`'s tag, decoded as a `T`: a chunk of the
+    /// user's own, which the model keeps as an [`UnknownChunk`] in place
+    /// (`T` derives `Codec` with `#[format(chunk = "....")]`). Decoded in the
+    /// model's context (its version). `None` if the model has no such chunk;
+    /// an error if it does not decode, or if the tag is one this crate reads
+    /// itself (use its [`Chunk`] variant).
+    ///
+    /// ```
+    /// use formats::{Codec, mdx::Model};
+    ///
+    /// #[derive(Codec, Debug, PartialEq)]
+    /// #[format(chunk = "MYCK")]
+    /// struct Mine {
+    ///     value: u32,
+    /// }
+    ///
+    /// let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
+    /// assert!(model.chunk::<Mine>().is_none());
+    /// model.set_chunk(&Mine { value: 7 })?;
+    /// let back = Model::from_bytes(&model.to_bytes()?)?;
+    /// assert_eq!(back.chunk::<Mine>().transpose()?, Some(Mine { value: 7 }));
+    /// # Ok::<(), formats::core::Error>(())
+    /// ```
+    pub fn chunk<T: Decode<Args = ()> + HasTag>(&self) -> Option<Result<T>> {
+        custom::chunk(&self.chunks, self.context())
+    }
+
+    /// Puts `value` in place of the first chunk with its tag, or after the
+    /// last chunk: see [`chunk`](Model::chunk). An error if `value` does not
+    /// encode as one chunk, or if its tag is one this crate reads itself.
+    pub fn set_chunk<T: Encode<Args = ()> + HasTag>(&mut self, value: &T) -> Result<()> {
+        let ctx = self.context();
+        custom::set_chunk(&mut self.chunks, value, ctx)
+    }
+
+    /// The context the model's chunks are read and written in: its version.
+    fn context(&self) -> Context {
+        Context::new().with_version(self.version())
+    }
+}
+
+custom::unknown_slot!(Chunk);

@@ -1,0 +1,179 @@
+//! The tool on textures: `info`, `dump --json`, `convert` between BLP and PNG
+//! in every encoding, and bad input.
+
+mod common;
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use formats::blp::{Blp, RgbaImage, Target};
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn formats() -> Command {
+    Command::cargo_bin("formats").expect("the formats binary is built")
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("formats-blp-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn info_on_a_texture_shows_encoding_alpha_size_and_mip_table() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let out = formats()
+        .current_dir(root)
+        .args(["info", "blp/dbz_GutsArm.blp"])
+        .assert()
+        .success();
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.get_output().stdout));
+    let out = formats()
+        .current_dir(common::corpus_root().unwrap())
+        .args(["info", "blp/slk_furbolgshaman.blp"])
+        .assert()
+        .success();
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.get_output().stdout));
+}
+
+#[test]
+fn dump_json_has_the_header_palette_and_levels() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let out = formats()
+        .current_dir(root)
+        .args([
+            "dump",
+            "--json",
+            "blp/twinpeaks_wildhammer_base02_000_00_00.blp",
+        ])
+        .assert()
+        .success();
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let blp = &json["Blp"];
+    let header = &blp["header"]["Blp2"];
+    assert_eq!(header["compression"], 2);
+    assert_eq!(header["alpha_depth"], 1);
+    assert_eq!(
+        (header["width"].as_u64(), header["height"].as_u64()),
+        (Some(128), Some(128))
+    );
+    assert_eq!(blp["palette"].as_array().unwrap().len(), 256);
+    let levels = blp["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 1);
+    assert_eq!(levels[0].as_str().unwrap().len(), 2 * 8192, "hex");
+    // Laid out as a fresh write would: nothing kept.
+    assert!(blp["kept"]["placement"].is_null(), "{}", blp["kept"]);
+    assert_eq!(blp["kept"]["values"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn convert_blp_to_png_and_back_in_every_encoding() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = tempdir("convert");
+    let input = root.join("blp/twinpeaks_Gilneas_CornBramble_01.blp");
+    let blp = Blp::from_bytes(&std::fs::read(&input).unwrap()).unwrap();
+    let png = dir.join("level1.png");
+    formats()
+        .arg("convert")
+        .arg(&input)
+        .arg(&png)
+        .args(["--level", "1"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("level 1, 64x128 RGBA"));
+    let image = RgbaImage::from_png(&std::fs::read(&png).unwrap()).unwrap();
+    assert_eq!(image, blp.decode_level(1).unwrap());
+    for (target, name) in Target::ALL {
+        let out = dir.join(format!("{name}.blp"));
+        formats()
+            .arg("convert")
+            .arg(&png)
+            .arg(&out)
+            .args(["--encoding", name])
+            .assert()
+            .success();
+        let written = Blp::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(written.size(), (64, 128), "{name}");
+        assert_eq!(written.levels.len(), 8, "{name}: 64x128 down to 1x1");
+        let back = written.decode_level(0).unwrap();
+        if target == Target::Bgra {
+            assert_eq!(back, image, "bgra is lossless");
+        }
+        // And back to PNG.
+        let again = dir.join(format!("{name}.png"));
+        formats()
+            .arg("convert")
+            .arg(&out)
+            .arg(&again)
+            .assert()
+            .success();
+        assert_eq!(
+            RgbaImage::from_png(&std::fs::read(&again).unwrap()).unwrap(),
+            back
+        );
+    }
+    // A BLP to another encoding (from its level 0).
+    let out = dir.join("reencoded.blp");
+    formats()
+        .arg("convert")
+        .arg(&input)
+        .arg(&out)
+        .args(["--encoding", "blp1-palette"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("BLP1 palette, 128x256, 9 levels"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn convert_says_what_it_cannot_do_with_textures() {
+    let dir = tempdir("cannot");
+    let blp = dir.join("tiny.blp");
+    std::fs::write(&blp, formats::blp::tiny_blp2_bgra()).unwrap();
+    let png = dir.join("tiny.png");
+    let convert = |args: &[&std::ffi::OsStr]| formats().arg("convert").args(args).assert();
+    convert(&[
+        blp.as_os_str(),
+        png.as_os_str(),
+        "--level".as_ref(),
+        "5".as_ref(),
+    ])
+    .failure()
+    .stderr(predicate::str::contains("level 5: there is no such level"));
+    convert(&[blp.as_os_str(), png.as_os_str()]).success();
+    convert(&[png.as_os_str(), dir.join("x.blp").as_os_str()])
+        .failure()
+        .stderr(predicate::str::contains(
+            "give --encoding, one of blp1-jpeg",
+        ));
+    convert(&[
+        png.as_os_str(),
+        dir.join("x.blp").as_os_str(),
+        "--encoding".as_ref(),
+        "dxt3".as_ref(),
+    ])
+    .failure()
+    .stderr(predicate::str::contains("unknown encoding \"dxt3\""));
+    convert(&[blp.as_os_str(), dir.join("x.mdx").as_os_str()])
+        .failure()
+        .stderr(predicate::str::contains(
+            "textures convert .blp to .png or .blp",
+        ));
+    // A model named .blp (two public files are).
+    let fake = dir.join("model.blp");
+    std::fs::write(&fake, formats::sample::sample_mdx()).unwrap();
+    formats()
+        .arg("info")
+        .arg(&fake)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("it is an MDX model"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
