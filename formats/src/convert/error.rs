@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use glam::Mat4;
 
 use super::report::SkinError;
-use crate::anim::{Moment, Pose, Sampler, Skeleton, Timeline, meshes};
+use crate::anim::{Moment, Pose, Sampler, SequenceInfo, Skeleton, Timeline, meshes};
 use crate::mdx::Model;
 
 /// Vertices whose influences differ in the same way: the difference of
@@ -103,7 +103,12 @@ fn worst(changed: &[Signature], pose: &Pose) -> (f32, (usize, usize)) {
 /// of `after` is geoset `kept[i]` of `before`) in the bind pose and every
 /// `step` milliseconds of every sequence (and at its last frame), or `None`
 /// when no vertex is skinned differently.
-pub(super) fn measure(before: &Model, after: &Model, kept: &[usize], step: u32) -> Option<SkinError> {
+pub(super) fn measure(
+    before: &Model,
+    after: &Model,
+    kept: &[usize],
+    step: u32,
+) -> Option<SkinError> {
     let skeleton = Skeleton::from_model(before);
     let changed = changed(before, after, kept, &skeleton);
     if changed.is_empty() {
@@ -132,16 +137,36 @@ pub(super) fn measure(before: &Model, after: &Model, kept: &[usize], step: u32) 
             error.at = at;
         }
     };
-    consider(&skeleton.pose(&Sampler::new(&timeline, Moment::BIND)), None, 0);
-    for (s, sequence) in timeline.sequences.iter().enumerate() {
-        let duration = sequence.duration();
-        let frames = (0..duration).step_by(step as usize).chain([duration]);
-        for at in frames {
-            if let Some(moment) = timeline.at(s, f64::from(at)) {
-                let pose = skeleton.pose(&Sampler::new(&timeline, moment));
-                consider(&pose, Some(&sequence.name), at);
-            }
+    consider(
+        &skeleton.pose(&Sampler::new(&timeline, Moment::BIND)),
+        None,
+        0,
+    );
+    for sequence in &timeline.sequences {
+        for (at, moment) in frames(sequence, step) {
+            let pose = skeleton.pose(&Sampler::new(&timeline, moment));
+            consider(&pose, Some(&sequence.name), at);
         }
     }
     Some(error)
+}
+
+/// The moments measured in `sequence`: every `step` milliseconds from its
+/// start, and its last frame (`interval[1]` itself, which
+/// [`Timeline::at`] would wrap to the first in a looping sequence). Global
+/// sequences run from the sequence's start.
+fn frames(sequence: &SequenceInfo, step: u32) -> impl Iterator<Item = (u32, Moment)> + '_ {
+    let duration = sequence.duration();
+    let [start, _] = sequence.interval;
+    (0..duration)
+        .step_by(step.max(1) as usize)
+        .chain([duration])
+        .map(move |at| {
+            let moment = Moment {
+                interval: Some(sequence.interval),
+                frame: f64::from(start) + f64::from(at),
+                counter: Some(f64::from(at)),
+            };
+            (at, moment)
+        })
 }

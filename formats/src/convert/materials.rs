@@ -15,7 +15,7 @@
 use format_core::FixedStr;
 
 use super::report::Report;
-use super::textures::describe;
+use super::textures::{describe, past_the_end};
 use crate::mdx::material::shading_flags;
 use crate::mdx::{Layer, LayerTrack, Material, Model, Texture, TextureEntry, Track};
 
@@ -328,6 +328,17 @@ pub(super) fn promote(model: &mut Model, target: u32, which: HdMaterials, report
     if which == HdMaterials::None || model.materials().is_empty() {
         return;
     }
+    if let Some(id) = past_the_end(model) {
+        report.approximate(
+            "materials",
+            format!(
+                "kept as SD materials: texture {id} is named but TEXS has {} textures, so \
+                 placeholders appended to TEXS would take its place",
+                model.textures().len()
+            ),
+        );
+        return;
+    }
     let textures = model.textures().to_vec();
     let mut placeholders: Option<[i32; 5]> = None;
     let mut make_placeholders = |model: &mut Model, report: &mut Report| -> [i32; 5] {
@@ -342,7 +353,10 @@ pub(super) fn promote(model: &mut Model, target: u32, which: HdMaterials, report
                 });
                 let id = i32::try_from(index).unwrap_or(i32::MAX);
                 let texture = list.get(index).map(describe).unwrap_or_default();
-                report.add(format!("textures[{index}]"), format!("placeholder {texture}"));
+                report.add(
+                    format!("textures[{index}]"),
+                    format!("placeholder {texture}"),
+                );
                 id
             })
         })
@@ -389,7 +403,10 @@ pub(super) fn promote(model: &mut Model, target: u32, which: HdMaterials, report
         };
         for l in 0..layers {
             if l != chosen {
-                report.drop(format!("{at}.layers[{l}]"), "a layer besides the HD diffuse");
+                report.drop(
+                    format!("{at}.layers[{l}]"),
+                    "a layer besides the HD diffuse",
+                );
             }
         }
         let mut kept = material.layers.swap_remove(chosen);

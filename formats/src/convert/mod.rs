@@ -46,6 +46,7 @@ mod geosets;
 mod groups;
 mod materials;
 mod nodes;
+mod removal;
 mod report;
 mod skin;
 mod tangents;
@@ -175,15 +176,18 @@ fn to_classic(
     options: &Options,
     report: &mut Report,
 ) -> Result<(), ConvertError> {
+    // Notes name the parts of the source model: materials are edited before
+    // geosets go, geosets are named by their index before.
     let used = textures::used(model);
-    let kept = if options.keep_lods {
+    materials::to_classic(model, report);
+    let kept: Vec<usize> = if options.keep_lods {
         (0..model.geosets().len()).collect()
     } else {
         geosets::drop_lods(model, report)
     };
-    materials::to_classic(model, report);
     let mut skinned = false;
-    for (g, geoset) in geosets_mut(model).iter_mut().enumerate() {
+    for (index, geoset) in geosets_mut(model).iter_mut().enumerate() {
+        let g = kept.get(index).copied().unwrap_or(index);
         match geoset.lod {
             Some(lod) if lod > 0 => report.approximate(
                 format!("geosets[{g}].lod"),
@@ -202,6 +206,16 @@ fn to_classic(
         let Some(skin) = geoset.skin.take() else {
             continue;
         };
+        if skin.len() != 8 * geoset.vertex_count() {
+            return Err(ConvertError::Skin {
+                geoset: g,
+                why: format!(
+                    "SKIN holds {} bytes, not 8 for each of the {} vertices",
+                    skin.len(),
+                    geoset.vertex_count()
+                ),
+            });
+        }
         skinned = true;
         let same = skin::encode(
             &geoset.vertex_groups,
@@ -209,8 +223,9 @@ fn to_classic(
             &geoset.matrix_indices,
             &geoset.matrix_indices,
         );
-        if same.is_some_and(|s| s.bytes == skin && geoset.vertex_groups.len() * 8 == skin.len()) {
-            continue; // The groups beside SKIN say the same.
+        // The groups beside SKIN say the same (no group past 4 bones).
+        if same.is_some_and(|s| s.bytes == skin && s.truncated == 0) {
+            continue;
         }
         let groups = groups::from_skin(&skin, &geoset.matrix_indices)
             .map_err(|why| ConvertError::Skin { geoset: g, why })?;
@@ -229,7 +244,10 @@ fn to_classic(
         }
         for (count, what) in [
             (groups.trimmed, "lose a bone of little weight"),
-            (groups.coarsened, "take a smaller group (256 groups at most)"),
+            (
+                groups.coarsened,
+                "take a smaller group (256 groups at most)",
+            ),
             (groups.unbound, "have no bone (an empty group)"),
         ] {
             if count > 0 {
@@ -264,6 +282,16 @@ fn to_reforged(
     let mut skinned = false;
     for (g, geoset) in geosets_mut(model).iter_mut().enumerate() {
         let at = format!("geosets[{g}]");
+        if geoset.vertex_groups.len() != geoset.vertex_count() {
+            return Err(ConvertError::Skin {
+                geoset: g,
+                why: format!(
+                    "GNDX gives {} vertices a matrix group, but there are {} vertices",
+                    geoset.vertex_groups.len(),
+                    geoset.vertex_count()
+                ),
+            });
+        }
         let (gndx, mtgc, mats) = (
             &geoset.vertex_groups,
             &geoset.matrix_groups,
@@ -272,7 +300,8 @@ fn to_reforged(
         let skin = match skin::encode(gndx, mtgc, mats, mats) {
             Some(skin) => skin,
             None => {
-                let Some((new_gndx, new_mtgc, new_mats)) = skin::one_group_per_bone(gndx, mtgc, mats)
+                let Some((new_gndx, new_mtgc, new_mats)) =
+                    skin::one_group_per_bone(gndx, mtgc, mats)
                 else {
                     return Err(ConvertError::Skin {
                         geoset: g,
@@ -298,7 +327,10 @@ fn to_reforged(
         if skin.truncated > 0 {
             report.approximate(
                 format!("{at}.skin"),
-                format!("{} vertices of groups of more than 4 bones keep 4", skin.truncated),
+                format!(
+                    "{} vertices of groups of more than 4 bones keep 4",
+                    skin.truncated
+                ),
             );
         }
         if skin.unbound > 0 {

@@ -18,9 +18,7 @@ fn nodes_mut(model: &mut Model) -> Vec<&mut Node> {
             Chunk::Helpers(c) => out.extend(c.helpers.iter_mut().map(|x| &mut x.node)),
             Chunk::Attachments(c) => out.extend(c.attachments.iter_mut().map(|x| &mut x.node)),
             Chunk::ParticleEmitters(c) => out.extend(c.emitters.iter_mut().map(|x| &mut x.node)),
-            Chunk::ParticleEmitters2(c) => {
-                out.extend(c.emitters.iter_mut().map(|x| &mut x.node))
-            }
+            Chunk::ParticleEmitters2(c) => out.extend(c.emitters.iter_mut().map(|x| &mut x.node)),
             Chunk::RibbonEmitters(c) => out.extend(c.emitters.iter_mut().map(|x| &mut x.node)),
             Chunk::CornEmitters(c) => out.extend(c.emitters.iter_mut().map(|x| &mut x.node)),
             Chunk::EventObjects(c) => out.extend(c.objects.iter_mut().map(|x| &mut x.node)),

@@ -155,13 +155,23 @@ mod tests {
             ]
         );
         assert_eq!((skin.truncated, skin.unbound), (1, 1));
-        // A first position past 255 cannot be a slot.
+        // A first position past 255 cannot be a slot (300 groups of one bone);
+        // a group of 300 bones keeps its first 4, which fit.
         let long: Vec<u32> = (0..300).collect();
-        assert_eq!(encode(&[0], &[300], &long, &long), None);
+        assert_eq!(encode(&[0], &[1; 300], &long, &long), None);
+        let first_four = encode(&[0], &[300], &long, &long).unwrap();
+        assert_eq!(first_four.bytes, [0, 1, 2, 3, 64, 64, 64, 63]);
+        assert_eq!(first_four.truncated, 1);
         let (gndx, mtgc, mats) = one_group_per_bone(&[0, 1], &[2, 1], &[4, 3, 4]).unwrap();
-        assert_eq!((&gndx, &mtgc, &mats), (&vec![0, 0], &vec![1, 1], &vec![4, 3]));
+        assert_eq!(
+            (&gndx, &mtgc, &mats),
+            (&vec![0, 0], &vec![1, 1], &vec![4, 3])
+        );
         // SKIN then slots into the new MATS.
         let skin = encode(&[0, 1], &[2, 1], &[4, 3, 4], &mats).unwrap();
-        assert_eq!(skin.bytes, [0, 1, 0, 0, 128, 127, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0]);
+        assert_eq!(
+            skin.bytes,
+            [0, 1, 0, 0, 128, 127, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0]
+        );
     }
 }

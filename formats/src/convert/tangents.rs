@@ -42,16 +42,28 @@ impl Geometry for Faces<'_> {
 
     fn position(&self, face: usize, vert: usize) -> [f32; 3] {
         let i = self.index(face, vert);
-        self.geoset.vertex_positions.get(i).copied().unwrap_or_default()
+        self.geoset
+            .vertex_positions
+            .get(i)
+            .copied()
+            .unwrap_or_default()
     }
 
     fn normal(&self, face: usize, vert: usize) -> [f32; 3] {
         let i = self.index(face, vert);
-        self.geoset.vertex_normals.get(i).copied().unwrap_or([0.0, 0.0, 1.0])
+        self.geoset
+            .vertex_normals
+            .get(i)
+            .copied()
+            .unwrap_or([0.0, 0.0, 1.0])
     }
 
     fn tex_coord(&self, face: usize, vert: usize) -> [f32; 2] {
-        let [u, v] = self.uvs.get(self.index(face, vert)).copied().unwrap_or_default();
+        let [u, v] = self
+            .uvs
+            .get(self.index(face, vert))
+            .copied()
+            .unwrap_or_default();
         [u, 1.0 - v]
     }
 

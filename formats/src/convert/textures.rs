@@ -2,6 +2,7 @@
 //! removing the textures a conversion stopped using (with every index after
 //! them moved down).
 
+use super::removal::Removal;
 use super::report::Report;
 use crate::mdx::{Chunk, LayerTrack, Model, Texture, Track};
 
@@ -67,40 +68,33 @@ pub(super) fn used(model: &mut Model) -> Vec<bool> {
     used
 }
 
+/// The largest texture index `model` uses that is past its `TEXS`, if any
+/// (textures appended to `TEXS` would take its meaning).
+pub(super) fn past_the_end(model: &mut Model) -> Option<u32> {
+    let len = model.textures().len();
+    let mut largest = None;
+    for_each_reference(model, |id| {
+        if *id as usize >= len {
+            largest = largest.max(Some(*id));
+        }
+    });
+    largest
+}
+
 /// Removes the textures that were used (`before`) and no longer are,
 /// moving the indices after them down.
 pub(super) fn drop_unused(model: &mut Model, before: &[bool], report: &mut Report) {
     let now = used(model);
-    let gone: Vec<bool> = before
-        .iter()
-        .zip(now.iter().chain(core::iter::repeat(&false)))
-        .map(|(was, is)| *was && !is)
-        .collect();
-    if !gone.contains(&true) {
+    let Some(removal) = Removal::unused(before, &now) else {
         return;
-    }
-    let mut new_index = Vec::with_capacity(gone.len());
-    let mut next = 0u32;
-    for &g in &gone {
-        new_index.push(next);
-        next += u32::from(!g);
-    }
-    for (i, texture) in model.textures().iter().enumerate() {
-        if gone.get(i) == Some(&true) {
-            report.drop(format!("textures[{i}]"), format!("{}, no longer used", describe(texture)));
-        }
-    }
-    let mut index = 0;
-    model.textures_mut().retain(|_| {
-        let keep = gone.get(index) != Some(&true);
-        index += 1;
-        keep
+    };
+    removal.apply(model.textures_mut(), |i, texture| {
+        report.drop(
+            format!("textures[{i}]"),
+            format!("{}, no longer used", describe(texture)),
+        );
     });
-    for_each_reference(model, |id| {
-        if let Some(&n) = new_index.get(*id as usize) {
-            *id = n;
-        }
-    });
+    for_each_reference(model, |id| removal.renumber(id));
 }
 
 /// A texture as a report names it.
