@@ -1,29 +1,42 @@
 //! Converting models between the classic format (800) and Reforged (900,
 //! 1000, 1100, 1200) so that the result draws and animates as the source did,
-//! with a [`Report`] of what was approximated, dropped and added.
+//! with a [`Report`] of what was approximated, dropped, added and repaired.
 //!
 //! Reforged to classic (800):
 //!
-//! - `SKIN` weights become matrix groups ([`groups`](self) in the docs of
-//!   [`convert`]): each vertex's bones whose weight matters form its group,
-//!   shared between vertices. Classic groups weigh their bones equally, so the
-//!   report gives the largest position error this causes, both models posed
-//!   with [`anim`](crate::anim) at every frame of every sequence.
+//! - `SKIN` weights become matrix groups: each vertex's group is the bones
+//!   whose equal shares come nearest its weights (the smallest sum of
+//!   absolute differences, a bone left out counting its whole weight: 0.9/0.1
+//!   is one bone, 0.6/0.4 two), shared between vertices, at most 256 a geoset
+//!   (past that a vertex takes the largest smaller group that exists).
+//!   Classic groups weigh their bones equally, so the report's
+//!   [`SkinError`] is the largest distance between a vertex as `SKIN` places
+//!   it and as its group does, both posed with [`anim`](crate::anim) in the
+//!   bind pose and every [`Options::error_step`] milliseconds (default: every
+//!   frame) of every sequence, its last frame included; global sequences run
+//!   from the sequence's start.
 //! - HD materials become classic layers: the diffuse texture with its filter
 //!   mode, flags, alpha and tracks; the normal, ORM, emissive, team colour and
 //!   reflection slots are listed as dropped, and textures no longer used go.
 //! - Tangents are dropped; geosets of a level of detail above 0 are dropped
-//!   unless [`Options::keep_lods`]; popcorn emitters (`CORN`), face effects
-//!   (`FAFX`) and bind poses (`BPOS`) have no classic chunk and are dropped.
+//!   (with their geoset animations and the materials only they used) unless
+//!   [`Options::keep_lods`]; popcorn emitters (`CORN`, object ids after them
+//!   renumbered), face effects (`FAFX`) and bind poses (`BPOS`) have no
+//!   classic chunk and are dropped.
 //!
 //! Classic to Reforged: matrix groups become `SKIN` weights (equal shares
 //! summing to 255), tangents are generated with MikkTSpace, and classic
 //! materials of one layer become HD materials with placeholders for the other
-//! slots ([`HdMaterials`]). Converting such a model back to 800 gives the
-//! original model.
+//! slots ([`HdMaterials`], [`PLACEHOLDERS`]; a model that names textures past
+//! its `TEXS` keeps its materials SD, as appended placeholders would take
+//! those names). Converting such a model back to 800 gives the original
+//! model.
 //!
 //! Between Reforged versions, HD materials move between the 900/1000 layout
 //! (six layers) and the 1100 one (a texture list).
+//!
+//! Every direction first moves light tracks stored after their `LITE` chunk
+//! (a writer bug of some classic tools) into their light, and says so.
 //!
 //! ```
 //! use formats::convert::{Options, convert};
