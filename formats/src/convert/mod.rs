@@ -25,7 +25,10 @@
 //!   classic chunk and are dropped.
 //!
 //! Classic to Reforged: matrix groups become `SKIN` weights (equal shares
-//! summing to 255), tangents are generated with MikkTSpace, and classic
+//! summing to 255), laid out so that every reader takes its bone bytes for
+//! the same bones (see `skin.rs`: object ids, one-bone groups first, the
+//! classic groups kept after them), tangents are generated with MikkTSpace,
+//! and classic
 //! materials of one layer become HD materials with placeholders for the other
 //! slots ([`HdMaterials`], [`PLACEHOLDERS`]; a model that names textures past
 //! its `TEXS` keeps its materials SD, as appended placeholders would take
@@ -230,14 +233,16 @@ fn to_classic(
             });
         }
         skinned = true;
-        let same = skin::encode(
+        if let Some((gndx, mtgc, mats)) = skin::classic_groups(
+            &skin,
             &geoset.vertex_groups,
             &geoset.matrix_groups,
             &geoset.matrix_indices,
-            &geoset.matrix_indices,
-        );
-        // The groups beside SKIN say the same (no group past 4 bones).
-        if same.is_some_and(|s| s.bytes == skin && s.truncated == 0) {
+        ) {
+            // The groups beside SKIN say exactly what it says.
+            geoset.vertex_groups = gndx;
+            geoset.matrix_groups = mtgc;
+            geoset.matrix_indices = mats;
             continue;
         }
         let groups = groups::from_skin(&skin, &geoset.matrix_indices)
@@ -293,6 +298,7 @@ fn to_reforged(
         return Ok(());
     }
     let mut skinned = false;
+    let bones = model.bones().len();
     for (g, geoset) in geosets_mut(model).iter_mut().enumerate() {
         let at = format!("geosets[{g}]");
         if geoset.vertex_groups.len() != geoset.vertex_count() {
@@ -305,38 +311,31 @@ fn to_reforged(
                 ),
             });
         }
-        let (gndx, mtgc, mats) = (
+        let reforged = skin::to_reforged(
             &geoset.vertex_groups,
             &geoset.matrix_groups,
             &geoset.matrix_indices,
-        );
-        let skin = match skin::encode(gndx, mtgc, mats, mats) {
-            Some(skin) => skin,
-            None => {
-                let Some((new_gndx, new_mtgc, new_mats)) =
-                    skin::one_group_per_bone(gndx, mtgc, mats)
-                else {
-                    return Err(ConvertError::Skin {
-                        geoset: g,
-                        why: "more than 256 bones: SKIN slots are bytes".into(),
-                    });
-                };
-                let skin = skin::encode(gndx, mtgc, mats, &new_mats).ok_or_else(|| {
-                    ConvertError::Skin {
-                        geoset: g,
-                        why: "a group names a bone past MATS".into(),
-                    }
-                })?;
-                report.approximate(
-                    format!("{at}.matrix_groups"),
-                    "rewritten one group per bone (MATS is longer than a SKIN slot can reach)",
-                );
-                geoset.vertex_groups = new_gndx;
-                geoset.matrix_groups = new_mtgc;
-                geoset.matrix_indices = new_mats;
-                skin
-            }
-        };
+            bones,
+        )
+        .map_err(|id| ConvertError::Skin {
+            geoset: g,
+            why: format!("a group names object id {id}: SKIN names bones by a byte"),
+        })?;
+        if !reforged.kept && !geoset.matrix_groups.is_empty() {
+            report.approximate(
+                format!("{at}.matrix_groups"),
+                format!(
+                    "{} groups do not fit after the {} one-bone groups SKIN names (256 at \
+                     most): converting back groups the vertices from SKIN",
+                    geoset.matrix_groups.len(),
+                    reforged.matrix_groups.len()
+                ),
+            );
+        }
+        let skin = reforged.skin;
+        geoset.vertex_groups = reforged.vertex_groups;
+        geoset.matrix_groups = reforged.matrix_groups;
+        geoset.matrix_indices = reforged.matrix_indices;
         if skin.truncated > 0 {
             report.approximate(
                 format!("{at}.skin"),

@@ -1,21 +1,48 @@
-//! Matrix groups to `SKIN` weights (classic to Reforged).
+//! Matrix groups to `SKIN` weights (classic to Reforged), and back when the
+//! groups were kept.
 //!
 //! A classic group weighs its bones equally; `SKIN` stores, per vertex, four
-//! slots into `MATS` and four weights out of 255. Each bone gets an equal
-//! share of 255, the remainder going to the first bones (two bones: 128 and
-//! 127). A slot names the first position of its bone in `MATS`, so the
-//! classic groups stay as they are beside `SKIN` when every such position
-//! fits in a byte; otherwise `MATS` becomes one group per bone.
+//! bone bytes and four weights out of 255. Each bone gets an equal share of
+//! 255, the remainder going to the first bones (two bones: 128 and 127).
+//!
+//! Readers disagree on what a `SKIN` bone byte names: mdx-m3-viewer takes it
+//! as the bone's object id, Retera's Model Studio as a matrix group (of one
+//! bone), [`anim`](crate::anim) as a position in `MATS`. Every Reforged file
+//! in the corpus is written so that all three agree: its groups are one bone
+//! each and `MATS` lists the bones by object id (`MATS[i] == i`). So is every
+//! converted geoset: its groups start with that head, one group per object
+//! id up to the largest bone it uses (every bone, when the bones are the
+//! first nodes, as in every corpus model), and the bytes are object ids.
+//! After the head come the classic groups as they were, `GNDX` pointing past
+//! the head into them, so that converting back finds them (they say exactly
+//! what `SKIN` says) and gives the original groups; when head and groups do
+//! not fit in 256 (`GNDX` is a byte), `GNDX` names the head group of each
+//! vertex's first bone, as in the Reforged files that keep `GNDX`.
 
 /// A geoset's `SKIN`, and what it could not say.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Skin {
-    /// Per vertex 4 slots into `MATS`, then 4 weights out of 255.
+    /// Per vertex 4 bone object ids, then 4 weights out of 255.
     pub bytes: Vec<u8>,
     /// Vertices whose group has more than 4 bones (the first 4 are kept).
     pub truncated: usize,
     /// Vertices without a group (all weights 0).
     pub unbound: usize,
+}
+
+/// A geoset's skinning in the Reforged layout.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Reforged {
+    /// `SKIN`.
+    pub skin: Skin,
+    /// `GNDX`.
+    pub vertex_groups: Vec<u8>,
+    /// `MTGC`: the head of one-bone groups, then (when `kept`) the classic groups.
+    pub matrix_groups: Vec<u32>,
+    /// `MATS`.
+    pub matrix_indices: Vec<u32>,
+    /// Whether the classic groups follow the head.
+    pub kept: bool,
 }
 
 /// Equal shares of 255 for `n` bones (1 to 4), the remainder first.
@@ -32,41 +59,35 @@ pub(super) fn shares(n: usize) -> [u8; 4] {
     })
 }
 
-/// `SKIN` for the groups as they are, its slots naming a bone's first
-/// position in `slots` (the `MATS` written beside it), or `None` when such a
-/// position is past 255 or missing.
-pub(super) fn encode(
-    vertex_groups: &[u8],
-    matrix_groups: &[u32],
-    matrix_indices: &[u32],
-    slots: &[u32],
-) -> Option<Skin> {
-    let mut groups: Vec<&[u32]> = Vec::with_capacity(matrix_groups.len());
+/// The groups: `matrix_groups[g]` bones of `matrix_indices` each.
+fn split<'a>(matrix_groups: &[u32], matrix_indices: &'a [u32]) -> Vec<&'a [u32]> {
+    let mut groups = Vec::with_capacity(matrix_groups.len());
     let mut rest = matrix_indices;
     for &size in matrix_groups {
         let (group, tail) = rest.split_at((size as usize).min(rest.len()));
         groups.push(group);
         rest = tail;
     }
-    let slot_of = |bone: u32| -> Option<u8> {
-        let at = slots.iter().position(|&b| b == bone)?;
-        u8::try_from(at).ok()
-    };
+    groups
+}
+
+/// `SKIN` saying what the groups say, bones as object ids, or `None` when a
+/// group names an object id past 255.
+pub(super) fn encode(
+    vertex_groups: &[u8],
+    matrix_groups: &[u32],
+    matrix_indices: &[u32],
+) -> Option<Skin> {
     // Each group's 8 bytes, computed once.
-    let mut encoded: Vec<([u8; 8], bool)> = Vec::with_capacity(groups.len());
-    for group in &groups {
+    let mut encoded: Vec<([u8; 8], bool)> = Vec::with_capacity(matrix_groups.len());
+    for group in split(matrix_groups, matrix_indices) {
         let mut bytes = [0u8; 8];
-        let kept = group.len().min(4);
-        for (i, &bone) in group.iter().take(4).enumerate() {
-            if let Some(slot) = bytes.get_mut(i) {
-                *slot = slot_of(bone)?;
-            }
+        for (slot, &bone) in bytes.iter_mut().zip(group.iter().take(4)) {
+            *slot = u8::try_from(bone).ok()?;
         }
-        if kept > 0 {
-            for (i, share) in shares(kept).into_iter().enumerate() {
-                if let Some(weight) = bytes.get_mut(4 + i) {
-                    *weight = share;
-                }
+        if !group.is_empty() {
+            for (weight, share) in bytes.iter_mut().skip(4).zip(shares(group.len())) {
+                *weight = share;
             }
         }
         encoded.push((bytes, group.len() > 4));
@@ -76,56 +97,101 @@ pub(super) fn encode(
         ..Skin::default()
     };
     for &g in vertex_groups {
-        match encoded.get(usize::from(g)) {
-            Some((bytes, truncated)) => {
-                skin.bytes.extend_from_slice(bytes);
-                skin.truncated += usize::from(*truncated);
-                skin.unbound += usize::from(bytes[4..].iter().all(|&w| w == 0));
-            }
-            None => {
-                skin.bytes.extend_from_slice(&[0; 8]);
-                skin.unbound += 1;
-            }
-        }
+        let (bytes, truncated) = encoded.get(usize::from(g)).copied().unwrap_or_default();
+        skin.bytes.extend_from_slice(&bytes);
+        skin.truncated += usize::from(truncated);
+        skin.unbound += usize::from(bytes.get(4..).is_some_and(|w| w.iter().all(|&x| x == 0)));
     }
     Some(skin)
 }
 
-/// The groups rewritten one per bone (the Reforged layout), for a `MATS`
-/// too long for byte slots: `(vertex_groups, matrix_groups,
-/// matrix_indices)`, each vertex in the group of its group's first bone
-/// (`SKIN` says the rest). `None` with more than 256 distinct bones.
-pub(super) fn one_group_per_bone(
+/// The head's length: one group per object id up to the largest bone the
+/// groups use, and at least `bones` (the model's bone count), or the first
+/// object id past 255 that a group uses.
+fn head_len(bones: usize, matrix_indices: &[u32]) -> Result<usize, u32> {
+    let largest = matrix_indices.iter().copied().max();
+    match largest {
+        Some(id) if id > 255 => Err(id),
+        Some(id) => Ok(bones.clamp(id as usize + 1, 256)),
+        None => Ok(bones.min(256)),
+    }
+}
+
+/// The Reforged layout of a geoset's classic groups (`bones`: the model's
+/// bone count). Fails with the first object id past 255 a group uses.
+pub(super) fn to_reforged(
+    vertex_groups: &[u8],
+    matrix_groups: &[u32],
+    matrix_indices: &[u32],
+    bones: usize,
+) -> Result<Reforged, u32> {
+    let head = head_len(bones, matrix_indices)?;
+    // No id past 255 (head_len said so): encoding cannot fail.
+    let skin = encode(vertex_groups, matrix_groups, matrix_indices).unwrap_or_default();
+    let mut out = Reforged {
+        matrix_groups: vec![1; head],
+        matrix_indices: (0..).take(head).collect(),
+        ..Reforged::default()
+    };
+    match head + matrix_groups.len() {
+        ..=256 if !matrix_groups.is_empty() => {
+            out.kept = true;
+            out.matrix_groups.extend_from_slice(matrix_groups);
+            out.matrix_indices.extend_from_slice(matrix_indices);
+            out.vertex_groups = vertex_groups
+                .iter()
+                .map(|&g| u8::try_from(usize::from(g) + head).unwrap_or(u8::MAX))
+                .collect();
+        }
+        _ => {
+            // Each vertex in the head group of its first bone.
+            out.vertex_groups = skin
+                .bytes
+                .chunks_exact(8)
+                .map(|v| v.first().copied().unwrap_or(0))
+                .collect();
+        }
+    }
+    out.skin = skin;
+    Ok(out)
+}
+
+/// The classic groups kept beside `skin` after the head of one-bone groups,
+/// when they say exactly what it says: `(GNDX, MTGC, MATS)`. The longest
+/// head is tried first (the converter's head reaches past every bone its
+/// groups use, so no classic group can pass for a head group), down to none
+/// (groups that say what `SKIN` says on their own, as in Reforged files
+/// whose every vertex has one bone).
+pub(super) fn classic_groups(
+    skin: &[u8],
     vertex_groups: &[u8],
     matrix_groups: &[u32],
     matrix_indices: &[u32],
 ) -> Option<(Vec<u8>, Vec<u32>, Vec<u32>)> {
-    let mut bones: Vec<u32> = Vec::new();
-    for &bone in matrix_indices {
-        if !bones.contains(&bone) {
-            bones.push(bone);
+    let head = matrix_groups
+        .iter()
+        .zip(matrix_indices)
+        .zip(0u32..)
+        .take_while(|&((&size, &bone), i)| size == 1 && bone == i)
+        .count();
+    for at in (0..=head).rev() {
+        let Some(gndx) = vertex_groups
+            .iter()
+            .map(|&g| {
+                usize::from(g)
+                    .checked_sub(at)
+                    .and_then(|g| u8::try_from(g).ok())
+            })
+            .collect::<Option<Vec<u8>>>()
+        else {
+            continue;
+        };
+        let (mtgc, mats) = (matrix_groups.get(at..)?, matrix_indices.get(at..)?);
+        if encode(&gndx, mtgc, mats).is_some_and(|s| s.bytes == skin && s.truncated == 0) {
+            return Some((gndx, mtgc.to_vec(), mats.to_vec()));
         }
     }
-    if bones.len() > 256 {
-        return None;
-    }
-    let mut starts = Vec::with_capacity(matrix_groups.len());
-    let mut at = 0usize;
-    for &size in matrix_groups {
-        starts.push(at);
-        at = at.saturating_add(size as usize);
-    }
-    let vertex_groups = vertex_groups
-        .iter()
-        .map(|&g| {
-            let first = starts
-                .get(usize::from(g))
-                .and_then(|&s| matrix_indices.get(s))
-                .and_then(|b| bones.iter().position(|x| x == b));
-            first.and_then(|i| u8::try_from(i).ok()).unwrap_or(u8::MAX)
-        })
-        .collect();
-    Some((vertex_groups, vec![1; bones.len()], bones))
+    None
 }
 
 #[cfg(test)]
@@ -141,37 +207,73 @@ mod tests {
     }
 
     #[test]
-    fn slots_name_a_bones_first_position_in_mats() {
-        // Groups [5], [5, 6], [7, 6, 5, 8, 9].
-        let mats = [5, 5, 6, 7, 6, 5, 8, 9];
-        let skin = encode(&[0, 1, 2, 9], &[1, 2, 5], &mats, &mats).unwrap();
+    fn bones_are_object_ids_and_the_groups_follow_a_head() {
+        // Groups [5], [5, 6], [7, 6, 5, 8, 9] of a model of 10 bones; a
+        // vertex in no group.
+        let (gndx, mtgc, mats) = ([0, 1, 2, 9], [1, 2, 5], [5, 5, 6, 7, 6, 5, 8, 9]);
+        let reforged = to_reforged(&gndx, &mtgc, &mats, 10).unwrap();
         assert_eq!(
-            skin.bytes,
+            reforged.skin.bytes,
             [
-                0, 0, 0, 0, 255, 0, 0, 0, //
-                0, 2, 0, 0, 128, 127, 0, 0, //
-                3, 2, 0, 6, 64, 64, 64, 63, //
+                5, 0, 0, 0, 255, 0, 0, 0, //
+                5, 6, 0, 0, 128, 127, 0, 0, //
+                7, 6, 5, 8, 64, 64, 64, 63, //
                 0, 0, 0, 0, 0, 0, 0, 0,
             ]
         );
-        assert_eq!((skin.truncated, skin.unbound), (1, 1));
-        // A first position past 255 cannot be a slot (300 groups of one bone);
-        // a group of 300 bones keeps its first 4, which fit.
-        let long: Vec<u32> = (0..300).collect();
-        assert_eq!(encode(&[0], &[1; 300], &long, &long), None);
-        let first_four = encode(&[0], &[300], &long, &long).unwrap();
-        assert_eq!(first_four.bytes, [0, 1, 2, 3, 64, 64, 64, 63]);
-        assert_eq!(first_four.truncated, 1);
-        let (gndx, mtgc, mats) = one_group_per_bone(&[0, 1], &[2, 1], &[4, 3, 4]).unwrap();
+        assert_eq!((reforged.skin.truncated, reforged.skin.unbound), (1, 1));
+        assert!(reforged.kept);
         assert_eq!(
-            (&gndx, &mtgc, &mats),
-            (&vec![0, 0], &vec![1, 1], &vec![4, 3])
+            reforged.matrix_groups,
+            [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 5]
         );
-        // SKIN then slots into the new MATS.
-        let skin = encode(&[0, 1], &[2, 1], &[4, 3, 4], &mats).unwrap();
         assert_eq!(
-            skin.bytes,
-            [0, 1, 0, 0, 128, 127, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0]
+            &reforged.matrix_indices[..10],
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
         );
+        assert_eq!(&reforged.matrix_indices[10..], mats);
+        assert_eq!(reforged.vertex_groups, [10, 11, 12, 19]);
+        // A group of 5 does not say what SKIN says: no groups to keep.
+        let found = classic_groups(
+            &reforged.skin.bytes,
+            &reforged.vertex_groups,
+            &reforged.matrix_groups,
+            &reforged.matrix_indices,
+        );
+        assert_eq!(found, None);
+        // Groups of 4 at most come back as they were.
+        let (gndx, mtgc, mats) = ([0, 1, 2, 0], [1, 2, 4], [5, 5, 6, 7, 6, 5, 8]);
+        let reforged = to_reforged(&gndx, &mtgc, &mats, 10).unwrap();
+        let found = classic_groups(
+            &reforged.skin.bytes,
+            &reforged.vertex_groups,
+            &reforged.matrix_groups,
+            &reforged.matrix_indices,
+        );
+        assert_eq!(found, Some((gndx.to_vec(), mtgc.to_vec(), mats.to_vec())));
+        // The head reaches past the largest bone used (3, past the 3 bones
+        // counted), so a classic group [3] is not taken for a head group.
+        let reforged = to_reforged(&[0, 1], &[1, 1], &[3, 0], 3).unwrap();
+        assert_eq!(reforged.matrix_indices, [0, 1, 2, 3, 3, 0]);
+        let found = classic_groups(
+            &reforged.skin.bytes,
+            &reforged.vertex_groups,
+            &reforged.matrix_groups,
+            &reforged.matrix_indices,
+        );
+        assert_eq!(found, Some((vec![0, 1], vec![1, 1], vec![3, 0])));
+    }
+
+    #[test]
+    fn past_256_groups_gndx_names_the_head_and_past_255_there_is_no_byte() {
+        // 200 bones and 100 groups: no room for the groups after the head.
+        let mats: Vec<u32> = (0..100).collect();
+        let gndx: Vec<u8> = (0..100).collect();
+        let reforged = to_reforged(&gndx, &[1; 100], &mats, 200).unwrap();
+        assert!(!reforged.kept);
+        assert_eq!(reforged.matrix_groups.len(), 200);
+        assert_eq!(reforged.vertex_groups, gndx);
+        // A bone whose object id is past 255.
+        assert_eq!(to_reforged(&[0], &[2], &[3, 300], 400), Err(300));
     }
 }
