@@ -115,7 +115,7 @@ pub(super) fn measure(
         return None;
     }
     let timeline = Timeline::from_model(before);
-    let step = step.max(1);
+    let step = bounded_step(&timeline, step);
     let mut error = SkinError {
         distance: 0.0,
         geoset: 0,
@@ -151,6 +151,23 @@ pub(super) fn measure(
     Some(error)
 }
 
+/// The most poses one measurement takes (about 20 s in a release build for
+/// a model of 2,000 skinned vertices): a file whose sequences last longer
+/// than this many milliseconds is measured at a coarser step.
+pub(super) const MAX_POSES: u64 = 250_000;
+
+/// `step` (at least 1), raised so that the sequences of `timeline` give at
+/// most [`MAX_POSES`] poses.
+fn bounded_step(timeline: &Timeline, step: u32) -> u32 {
+    let frames: u64 = timeline
+        .sequences
+        .iter()
+        .map(|s| u64::from(s.duration()) + 1)
+        .sum();
+    let least = u32::try_from(frames.div_ceil(MAX_POSES)).unwrap_or(u32::MAX);
+    step.max(least).max(1)
+}
+
 /// The moments measured in `sequence`: every `step` milliseconds from its
 /// start, and its last frame (`interval[1]` itself, which
 /// [`Timeline::at`] would wrap to the first in a looping sequence). Global
@@ -169,4 +186,37 @@ fn frames(sequence: &SequenceInfo, step: u32) -> impl Iterator<Item = (u32, Mome
             };
             (at, moment)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::SequenceInfo;
+
+    fn timeline(intervals: &[[u32; 2]]) -> Timeline {
+        Timeline {
+            sequences: intervals
+                .iter()
+                .map(|&interval| SequenceInfo {
+                    name: "Stand".into(),
+                    interval,
+                    looping: true,
+                })
+                .collect(),
+            global_sequences: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_step_grows_so_that_no_file_is_measured_forever() {
+        // Every frame of ordinary sequences.
+        assert_eq!(bounded_step(&timeline(&[[0, 1000], [2000, 5333]]), 1), 1);
+        assert_eq!(bounded_step(&timeline(&[[0, 1000]]), 0), 1);
+        assert_eq!(bounded_step(&timeline(&[[0, 1000]]), 20), 20);
+        // A sequence of 4 billion milliseconds: about MAX_POSES poses.
+        let step = bounded_step(&timeline(&[[0, 4_000_000_000]]), 1);
+        let poses = frames(&timeline(&[[0, 4_000_000_000]]).sequences[0], step).count();
+        assert!(poses as u64 <= MAX_POSES + 1, "{poses} poses at {step} ms");
+        assert!(poses as u64 > MAX_POSES / 2, "{poses} poses at {step} ms");
+    }
 }

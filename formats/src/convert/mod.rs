@@ -91,7 +91,9 @@ pub struct Options {
     /// geosets keep their classic form, which Reforged also reads).
     pub skin_and_tangents: bool,
     /// Milliseconds between the frames the skinning error is measured at (1:
-    /// every frame; 0: not measured).
+    /// every frame; 0: not measured). Raised for a model whose sequences
+    /// last longer than 250,000 frames in all, so that a measurement ends
+    /// (the report's [`SkinError::step`] says the step used).
     pub error_step: u32,
 }
 
