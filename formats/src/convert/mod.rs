@@ -28,12 +28,11 @@
 //! summing to 255), laid out so that every reader takes its bone bytes for
 //! the same bones (see `skin.rs`: object ids, one-bone groups first, the
 //! classic groups kept after them), tangents are generated with MikkTSpace,
-//! and classic
-//! materials of one layer become HD materials with placeholders for the other
-//! slots ([`HdMaterials`], [`PLACEHOLDERS`]; a model that names textures past
-//! its `TEXS` keeps its materials SD, as appended placeholders would take
-//! those names). Converting such a model back to 800 gives the original
-//! model.
+//! and classic materials of one layer become HD materials with placeholders
+//! for the other slots ([`HdMaterials`], [`PLACEHOLDERS`]; a model that names
+//! textures past its `TEXS` keeps its materials SD, as appended placeholders
+//! would take those names). Converting such a model back to 800 gives the
+//! original model.
 //!
 //! Between Reforged versions, HD materials move between the 900/1000 layout
 //! (six layers) and the 1100 one (a texture list).
