@@ -145,9 +145,22 @@ impl Kept {
             .flatten()
             .any(|v| v.raw != v.derived.unwrap_or(0))
         {
-            self.values.reserve(values.len());
-            for v in values.iter().flatten() {
-                self.capture(v.slot, v.raw, v.derived);
+            let in_order = values
+                .iter()
+                .flatten()
+                .try_fold(None, |last: Option<u16>, v| {
+                    (last.is_none_or(|last| last < v.slot)).then_some(Some(v.slot))
+                })
+                .is_some();
+            if self.values.is_empty() && in_order {
+                // The usual case (a reader's slots, declaration order): one copy.
+                self.values.reserve_exact(values.len());
+                self.values.extend(values.iter().flatten().copied());
+            } else {
+                self.values.reserve(values.len());
+                for v in values.iter().flatten() {
+                    self.capture(v.slot, v.raw, v.derived);
+                }
             }
         }
     }
@@ -164,10 +177,29 @@ impl Kept {
     /// still derive to what they did when read: then they are written as
     /// read ([`raw`](Self::raw)). False when nothing is kept.
     pub fn unchanged(&self, now: &[(u16, Option<u32>)]) -> bool {
-        !self.values.is_empty()
-            && now
-                .iter()
-                .all(|(slot, derived)| self.get(*slot).is_none_or(|k| k.derived == *derived))
+        if self.values.is_empty() {
+            return false;
+        }
+        // Both lists are by slot (a derived writer lists its slots in
+        // declaration order), so one merge walk compares them; a list out of
+        // order falls back to a search per slot.
+        let mut kept = self.values.iter().peekable();
+        let mut last = None;
+        for &(slot, derived) in now {
+            if last.is_some_and(|last| slot <= last) {
+                return now
+                    .iter()
+                    .all(|(slot, derived)| self.get(*slot).is_none_or(|k| k.derived == *derived));
+            }
+            last = Some(slot);
+            while kept.next_if(|k| k.slot < slot).is_some() {}
+            if let Some(k) = kept.next_if(|k| k.slot == slot)
+                && k.derived != derived
+            {
+                return false;
+            }
+        }
+        true
     }
 
     /// The value read for `slot`, if kept.
@@ -189,7 +221,15 @@ impl Kept {
     }
 
     /// The kept entry of `slot`, if any.
+    #[inline]
     pub fn get(&self, slot: u16) -> Option<KeptValue> {
+        // A struct keeps all of its values or none (see `capture_group`), so
+        // slot `n` is usually at index `n`.
+        if let Some(v) = self.values.get(usize::from(slot))
+            && v.slot == slot
+        {
+            return Some(*v);
+        }
         let i = self.values.binary_search_by_key(&slot, |v| v.slot).ok()?;
         self.values.get(i).copied()
     }
@@ -266,5 +306,38 @@ mod tests {
         assert_eq!(shuffled.values().first().map(|v| v.slot), Some(0));
         kept.clear();
         assert!(kept.is_empty());
+    }
+
+    #[test]
+    fn unchanged_compares_slot_by_slot_in_any_order() {
+        let mut kept = Kept::new();
+        for (slot, derived) in [(1, Some(10)), (3, None), (4, Some(40))] {
+            kept.capture(slot, 99, derived);
+        }
+        // Slots the kept list lacks (0, 2, 5) are not compared.
+        let now = [
+            (0, Some(7)),
+            (1, Some(10)),
+            (2, None),
+            (3, None),
+            (4, Some(40)),
+            (5, None),
+        ];
+        assert!(kept.unchanged(&now));
+        let mut reversed = now;
+        reversed.reverse();
+        assert!(kept.unchanged(&reversed));
+        for changed in [1, 3, 4] {
+            let mut edited = now;
+            for entry in &mut edited {
+                if entry.0 == changed {
+                    entry.1 = Some(1234);
+                }
+            }
+            assert!(!kept.unchanged(&edited), "slot {changed}");
+            edited.reverse();
+            assert!(!kept.unchanged(&edited), "slot {changed}, reversed");
+        }
+        assert!(!Kept::new().unchanged(&now));
     }
 }

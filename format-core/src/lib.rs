@@ -51,6 +51,7 @@ extern crate self as format_core;
 pub mod anchor;
 mod codec;
 mod context;
+mod cut;
 mod derived;
 mod error;
 mod fixed_str;
@@ -79,6 +80,7 @@ pub use codec::{
     encode,
 };
 pub use context::{Context, Diagnostic, Mode, TagOrder};
+pub use cut::CutChunk;
 pub use derived::Derived;
 pub use error::{Error, ErrorKind, Expected, Result, Segment, SizeKind};
 pub use fixed_str::FixedStr;

@@ -4,8 +4,8 @@
 mod support;
 
 use format_core::{
-    Context, Derived, Encode, ErrorKind, FixedStr, FourCC, Mode, SizeKind, TagOrder, UnknownChunk,
-    decode, encode,
+    Context, CutChunk, Derived, Encode, ErrorKind, FixedStr, FourCC, Mode, SizeKind, TagOrder,
+    UnknownChunk, decode, encode,
 };
 use support::*;
 
@@ -465,6 +465,42 @@ fn enums_keep_unknowns() {
         e.to_string(),
         "expected tag one of `KGTR`, `KGRT`, `KGSC` at 0x0, found `KGXX`"
     );
+}
+
+/// A chunk list with a variant the derived reader never produces: built by
+/// hand (as a lenient reader keeps a chunk cut short by the end of the file).
+#[derive(format_core::Codec, Debug, PartialEq)]
+enum Listed {
+    #[format(chunk = "VERS")]
+    Version(u32),
+    #[format(not_read)]
+    Cut(CutChunk),
+    #[format(unknown)]
+    Unknown(UnknownChunk),
+}
+
+#[test]
+fn a_not_read_variant_is_written_but_never_read() {
+    let cut = Listed::Cut(CutChunk {
+        tag: FourCC::new(*b"VERS"),
+        bytes: vec![9, 0, 0, 0, 1, 2],
+    });
+    // Written by its type, named by its own tag.
+    let bytes = encode(&cut, Context::new()).unwrap();
+    assert_eq!(bytes, b"VERS\x09\x00\x00\x00\x01\x02");
+    assert_eq!(cut.tag(), FourCC::new(*b"VERS"));
+    // Read back, the same bytes are a `VERS` chunk too short for its size:
+    // the derived reader reports that rather than pick the hand-built variant.
+    let e = decode::<Listed>(&bytes, Context::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "VERS: chunk size 9 at 0x4 exceeds the 2 bytes left"
+    );
+    // It adds no tag the reader accepts.
+    use format_core::Tagged;
+    assert_eq!(Listed::TAGS, [FourCC::new(*b"VERS")]);
+    let whole = decode::<Listed>(b"VERS\x04\x00\x00\x00\x20\x03\x00\x00", Context::new());
+    assert_eq!(whole.unwrap(), Listed::Version(800));
 }
 
 // 8. Derived fields: counts and sizes computed from the data on write.

@@ -177,6 +177,7 @@ pub struct VariantAttrs {
     pub tag: Option<At<TagLit>>,
     pub chunk: Option<At<TagLit>>,
     pub unknown: Option<At<()>>,
+    pub not_read: Option<At<()>>,
     pub cond: Option<At<Expr>>,
     pub when: Option<At<Expr>>,
     pub args: Option<At<Vec<Expr>>>,
@@ -547,6 +548,8 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             set(cx, &mut out.chunk, meta, parse_tag(meta)?);
         } else if p.is_ident(UNKNOWN) {
             flag(cx, &mut out.unknown, meta);
+        } else if p.is_ident(NOT_READ) {
+            flag(cx, &mut out.not_read, meta);
         } else {
             return Ok(false);
         }

@@ -431,12 +431,23 @@ fn tag_enum(cx: &Ctxt, cont: &Container) {
                 "a variant of a tag-dispatched enum holds exactly one value: `Name(Type)`",
             );
         }
-        let framing: Vec<Span> = [TAG, CHUNK, UNKNOWN]
+        let framing: Vec<Span> = [TAG, CHUNK, UNKNOWN, NOT_READ]
             .into_iter()
             .filter_map(|k| v.key_span(k))
             .collect();
         for span in framing.iter().skip(1) {
-            cx.error_at(*span, "a variant takes one of `tag`, `chunk` and `unknown`");
+            cx.error_at(
+                *span,
+                "a variant takes one of `tag`, `chunk`, `unknown` and `not_read`",
+            );
+        }
+        if v.key_span(NOT_READ).is_some()
+            && let Some(cond) = v.key_span(IF)
+        {
+            cx.error_at(
+                cond,
+                "a `not_read` variant is never read, so there is nothing to gate: it cannot have `if`",
+            );
         }
         if v.key_span(UNKNOWN).is_some() {
             if unknown_seen {

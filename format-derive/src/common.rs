@@ -152,7 +152,7 @@ pub fn min_size(cont: &Container) -> TokenStream {
                     let head: usize = match v.dispatch {
                         Dispatch::Tag(_) => 4,
                         Dispatch::Chunk(_) => 8,
-                        Dispatch::Inner | Dispatch::Unknown => 0,
+                        Dispatch::Inner | Dispatch::Unknown | Dispatch::NotRead => 0,
                     };
                     (head, v.ty)
                 })

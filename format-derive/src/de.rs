@@ -573,7 +573,8 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
     let tag_var = names::tag();
     let arms = variants
         .iter()
-        .filter(|v| !matches!(v.dispatch, Dispatch::Unknown))
+        // The fallback comes last; a `not_read` variant is built by hand.
+        .filter(|v| !matches!(v.dispatch, Dispatch::Unknown | Dispatch::NotRead))
         .map(|v| {
             let ident = v.ident;
             let ty = v.ty;

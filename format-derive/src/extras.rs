@@ -78,7 +78,7 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
             let ty = v.ty;
             Some(quote!(<#ty as #core::HasTag>::TAG))
         }
-        Dispatch::Unknown => None,
+        Dispatch::Unknown | Dispatch::NotRead => None,
     });
     let checks = variants.iter().map(|v| {
         let cond = v.cond.as_ref().map(|c| quote!(&& (#c)));
@@ -92,6 +92,8 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
                 quote!((#tag_var == <#ty as #core::HasTag>::TAG #cond))
             }
             Dispatch::Unknown => quote!(true),
+            // Never read: no tag makes the reader pick it.
+            Dispatch::NotRead => quote!(false),
         }
     });
     let arms = variants.iter().map(|v| {
@@ -100,12 +102,12 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
         let tag = match &v.dispatch {
             Dispatch::Tag(t) | Dispatch::Chunk(t) => tag_expr(cont, t),
             Dispatch::Inner => quote!(<#ty as #core::HasTag>::TAG),
-            Dispatch::Unknown => quote!(<#ty as #core::ChunkTag>::tag(__v)),
+            Dispatch::Unknown | Dispatch::NotRead => quote!(<#ty as #core::ChunkTag>::tag(__v)),
         };
         quote!(Self::#variant(__v) => #tag,)
     });
     let doc = format!(
-        "The tag of the variant this `{ident}` holds, in spec order (an unknown chunk's own tag)."
+        "The tag of the variant this `{ident}` holds, in spec order (an unknown or hand-built chunk's own tag)."
     );
     // A framed enum has `HasTag`, and with it `ChunkTag`.
     let chunk_tag = cont.leading_tag().is_none().then(|| {

@@ -242,6 +242,7 @@ fn rows(cont: &Container) -> Vec<Row> {
                 Dispatch::Chunk(t) => (format!("\"{}\" + u32 size", t.display()), "8 + size"),
                 Dispatch::Inner => (format!("tag of `{}`", type_text(v.ty)), "var"),
                 Dispatch::Unknown => ("any other tag".to_string(), "var"),
+                Dispatch::NotRead => ("not read (built by hand)".to_string(), "var"),
             };
             Row {
                 field,

@@ -73,7 +73,10 @@
 //! consumed, then `Type`), `chunk = "SEQS"` (tag and size consumed, `Type` reads the
 //! bounded body), no attribute (`Type` has its own `chunk`/`magic` tag), or
 //! `unknown` (the fallback: `Unknown(UnknownChunk)` in a chunk list, `Unknown(UnknownTail)`
-//! for sub-chunks inside a sized object); `if = <expr>` gates a variant on the
+//! for sub-chunks inside a sized object), or `not_read` (never produced by the
+//! derived reader: hand-written code builds it, as a lenient reader keeps a
+//! chunk cut short by the end of the file as `Cut(CutChunk)`; written by its
+//! type, its tag the value's own); `if = <expr>` gates a variant on the
 //! version. Such an enum gets a `tag()` method (the `FourCC` of the variant it
 //! holds). An enum whose variants have `when = <expr>` reads the first variant
 //! whose condition holds (a vertex format stored elsewhere, passed in `args`).

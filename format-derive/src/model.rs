@@ -222,6 +222,10 @@ pub enum Dispatch {
     Inner,
     /// Anything else: the inner type reads from the tag on.
     Unknown,
+    /// Never read by the derived reader: hand-written code builds it (a
+    /// lenient reader's recovery). Written by the inner type, which names its
+    /// own tag (`ChunkTag`).
+    NotRead,
 }
 
 pub struct CondVariant<'a> {

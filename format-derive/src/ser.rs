@@ -487,25 +487,24 @@ fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
             }
         }
     });
-    let pushes = members.iter().map(|(f, d)| {
+    // The group's (slot, value now) pairs, in slot order: an array on the
+    // stack, its elements known here.
+    let pairs = members.iter().flat_map(|(f, d)| {
         let var = names::now(&f.local);
         let slot = d.slot;
         match d.array {
-            Some(n) => quote! {
-                for __i in 0..#n {
-                    __group.push((#slot + __i as u16, #var[__i]));
-                }
-            },
-            None => quote!(__group.push((#slot, #var));),
+            Some(n) => (0..n)
+                .map(|i| {
+                    let at = slot + i as u16;
+                    quote!((#at, #var[#i]))
+                })
+                .collect::<Vec<_>>(),
+            None => vec![quote!((#slot, #var))],
         }
     });
     let keep = match kept_expr(cont) {
         Some(kept) => quote! {
-            !#kept.values().is_empty() && {
-                let mut __group: #p::Vec<(u16, #p::Option<u32>)> = #p::Vec::new();
-                #(#pushes)*
-                #kept.unchanged(&__group)
-            }
+            !#kept.values().is_empty() && #kept.unchanged(&[#(#pairs),*])
         },
         None => quote!(false),
     };
@@ -927,7 +926,7 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
                 }
             }
             // The type writes its own tag and names it in its errors.
-            Dispatch::Inner | Dispatch::Unknown => {
+            Dispatch::Inner | Dispatch::Unknown | Dispatch::NotRead => {
                 quote!(<#ty as #core::Encode>::encode(__v, #w, #args))
             }
         };

@@ -68,6 +68,7 @@ keys! {
     SKIP = "skip", [Field], Both;
     SETS_VERSION = "sets_version", [Field], Both;
     UNKNOWN = "unknown", [Variant], Read;
+    NOT_READ = "not_read", [Variant], Read;
     WHEN = "when", [Variant], Both;
 }
 

@@ -11,24 +11,29 @@
 //! - [`chunks`]: the chunk-level view every format shares (MDX files with
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
-//!   keys, …), each finding with a path and a message.
+//!   keys, …) and the map makers' sanity checks, each finding with a rule
+//!   id, a severity, a path and a message.
+//! - `terrain` (default feature `terrain`): tiles as geometry in world
+//!   coordinates: height grids, normals, holes, placements, liquids,
+//!   heightmaps and splat maps.
 //! - `anim` (default feature `anim`): tracks sampled at any time, skeletons
 //!   posed, skinned vertices.
 //! - `convert` (feature `convert`): classic and Reforged models converted
 //!   into each other (skin weights, HD materials, tangents), with a report.
-//! - `gltf` (feature `gltf`): models out as glTF 2.0, on a document builder
-//!   other exporters can use.
+//! - `gltf` (feature `gltf`): models and terrain tiles out as glTF 2.0, on a
+//!   document builder other exporters can use.
 //! - `render` (default feature `render`): height fields, alpha maps and
-//!   wireframes as images (PNG), posed models too.
+//!   wireframes as images (PNG), posed models too, heightmaps as float TIFF.
 //!
 //! # Cargo features
 //!
 //! - `serde` (default): every type is `Serialize` and `Deserialize`.
+//! - `terrain` (default): the `terrain` module and its `glam` dependency.
 //! - `anim` (default): the `anim` module and its `glam` dependency.
-//! - `render` (default): the `render` module and its `png` dependency (turns
-//!   on `anim`).
+//! - `render` (default): the `render` module and its `png` and `tiff`
+//!   dependencies (turns on `anim` and `terrain`).
 //! - `gltf`: the `gltf` module, `gltf-json` and `serde_json` (turns on
-//!   `anim`).
+//!   `anim`); with `terrain` too, tiles export as well.
 //! - `cli` (default): the `formats` command-line tool (turns on `serde`,
 //!   `render` and `gltf`).
 //!
@@ -66,6 +71,8 @@ pub mod mdx;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod sample;
+#[cfg(feature = "terrain")]
+pub mod terrain;
 pub mod validate;
 pub mod wdt;
 

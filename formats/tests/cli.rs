@@ -1,5 +1,5 @@
 //! The `formats` binary, driven as a user would: `info` (the README's first
-//! command on the built-in sample, models, tiles, maps), `dump`, `validate`,
+//! command on the built-in sample, models, tiles, maps), `dump`,
 //! `--help`, and bad input. Outputs that are stable are snapshots
 //! (`tests/snapshots`), run from the corpus folder so no absolute path shows.
 
@@ -134,19 +134,25 @@ fn info_on_a_map() {
 #[test]
 fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
     let dir = tempdir("bad");
-    let truncated = dir.join("truncated.mdx");
+    // SEQS says 263 bytes: not a whole number of 132-byte sequences, which
+    // neither reader takes (the lenient one keeps only a chunk cut short by
+    // the end of the file, see the next test).
+    let damaged = dir.join("damaged.mdx");
     let mut data = formats::sample::sample_mdx();
-    data.truncate(100);
-    std::fs::write(&truncated, &data).unwrap();
-    for command in ["info", "dump", "validate"] {
-        let out = formats().args([command]).arg(&truncated).assert().failure();
+    let seqs = data.windows(4).position(|w| w == b"SEQS").unwrap();
+    data[seqs + 4..seqs + 8].copy_from_slice(&263u32.to_le_bytes());
+    std::fs::write(&damaged, &data).unwrap();
+    // (`validate` takes many files and reports each: tests/cli_validate.rs.)
+    for command in ["info", "dump"] {
+        let out = formats().args([command]).arg(&damaged).assert().failure();
         let output = out.get_output();
         assert!(output.stdout.is_empty(), "{command}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
         assert!(
             stderr.ends_with(
-                "truncated.mdx: chunks[1].MODL: chunk size 372 at 0x14 exceeds the 76 bytes left\n"
+                "damaged.mdx: chunks[2].SEQS.sequences: invalid value at 0x194: size 263 is not \
+                 a multiple of the 132-byte element size\n"
             ),
             "{command}: {stderr}"
         );
@@ -167,6 +173,49 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("not a file this tool knows"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A file that ends inside its last chunk (a download cut short): read
+/// leniently, that chunk kept as its bytes, the rest of the model shown, and
+/// the file written back as it is.
+#[test]
+fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
+    let dir = tempdir("cut");
+    let truncated = dir.join("truncated.mdx");
+    let mut data = formats::sample::sample_mdx();
+    data.truncate(100); // 76 of MODL's 372 bytes
+    std::fs::write(&truncated, &data).unwrap();
+    let out = formats().arg("info").arg(&truncated).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].ends_with("truncated.mdx: MDX version 800, 100 bytes, 2 chunks"),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[1],
+        "strict read: chunks[1].MODL: chunk size 372 at 0x14 exceeds the 76 bytes left"
+    );
+    assert_eq!(lines[2], "read leniently (1 diagnostics):");
+    assert!(
+        lines[3].starts_with(
+            "  at 0x10: chunks[1].MODL: invalid value at 0x10: the file ends inside this chunk: \
+             it declares 372 bytes, the last 296 are missing; kept its 84 bytes from 0x10"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("      0x10  MODL         372  cut short: 76 bytes there\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
+    let out = formats().arg("check").arg(&truncated).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("truncated.mdx: parsed leniently (1 diagnostics), byte-exact"),
+        "{stdout}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -204,19 +253,6 @@ fn dump_tree_shows_every_object() {
     assert_eq!(stdout.matches("      Mcnk:\n").count(), 256);
     // Byte blobs in hex, as in the JSON: MTEX starts with `Tileset`.
     assert!(stdout.contains("filenames: \"54696c65736574"), "{stdout}");
-}
-
-#[test]
-fn validate_lists_findings_and_fails() {
-    let Some((ok, stdout, _)) = in_corpus(&["validate", "mdx/zf_bone.mdx"]) else {
-        return;
-    };
-    assert!(!ok);
-    insta::assert_snapshot!(stdout);
-    let Some(stdout) = succeeds_in_corpus(&["validate", "mdx/zf_cube.mdx"]) else {
-        return;
-    };
-    assert_eq!(stdout, "mdx/zf_cube.mdx: 0 findings\n");
 }
 
 /// A fresh folder under the system temp dir.

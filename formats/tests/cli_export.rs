@@ -146,17 +146,21 @@ fn bad_exports_say_why() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("would both be written to"));
-    // A tile has no glTF export (yet); the other inputs still export.
-    let tile = common::files_in(&root, "adt", ".adt").remove(0);
+    // A texture has no glTF export; the other inputs (a tile, a model)
+    // still export.
+    let texture = common::files_in(&root, "blp", ".blp").remove(0);
+    let tile = root.join("adt/blizzardry_Azeroth_38_46.adt");
     formats()
         .arg("export")
-        .arg(root.join(tile))
+        .arg(root.join(texture))
+        .arg(&tile)
         .arg(&horse)
         .arg(dir.join("mixed"))
         .assert()
         .failure()
-        .stderr(predicate::str::contains("have no glTF export"));
+        .stderr(predicate::str::contains("BLP files have no glTF export"));
     assert!(dir.join("mixed/rms_PackHorse.glb").is_file());
+    assert!(dir.join("mixed/blizzardry_Azeroth_38_46.glb").is_file());
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -1,28 +1,78 @@
 //! The Khronos glTF Validator (npm `gltf-validator`, installed by `.ci/run`
 //! into `tests/gltf_validator`) on the export of every corpus model, as
-//! `.glb`, and on a few as `.gltf` with their `.bin` and images beside them:
-//! 0 errors each. One node process validates every file.
+//! `.glb`, and on a few as `.gltf` with their `.bin` and images beside them;
+//! and on the export of every corpus tile (`adt/` and the map folder): 0
+//! errors each. One node process validates every file of a test.
 //!
 //! Under `CI=true` a missing node or validator is a failure; elsewhere the
 //! test says loudly that it did not run.
 
 mod common;
 
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use formats::gltf::textures::TextureFolders;
-use formats::gltf::{ExportOptions, GltfFiles, export};
+use formats::gltf::{Document, ExportOptions, GltfFiles, export, export_tile};
 use formats::mdx::Model;
+
+/// The validator's folder, or `None` (loudly, and a panic under CI) when
+/// node or the npm package is missing.
+fn validator() -> Option<PathBuf> {
+    common::npm_harness("gltf_validator", "gltf-validator", "glTF validation")
+}
+
+/// Runs the validator on `files`: each has 0 errors. Gives how many it validated.
+fn assert_valid(validator: &Path, files: &[PathBuf]) -> usize {
+    let report = Command::new("node")
+        .arg(validator.join("validate.js"))
+        .args(files)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        report.status.success(),
+        "validator failed: {stdout}\n{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let mut validated = 0;
+    for line in stdout.lines() {
+        let result: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(result["errors"], 0, "{line}");
+        validated += 1;
+    }
+    assert_eq!(validated, files.len());
+    validated
+}
+
+/// Writes `document` into `out` as `stem.glb`, and if `as_gltf` also as
+/// `stem.gltf` with its files beside it; gives the documents' paths.
+fn write(out: &Path, stem: &str, document: &Document, as_gltf: bool) -> Vec<PathBuf> {
+    let glb = out.join(format!("{stem}.glb"));
+    std::fs::write(&glb, document.to_glb().unwrap()).unwrap();
+    let mut paths = vec![glb];
+    if as_gltf {
+        let GltfFiles {
+            json,
+            files: beside,
+        } = document.to_gltf(stem).unwrap();
+        for (name, bytes) in beside {
+            std::fs::write(out.join(name), bytes).unwrap();
+        }
+        let gltf = out.join(format!("{stem}.gltf"));
+        std::fs::write(&gltf, json).unwrap();
+        paths.push(gltf);
+    }
+    paths
+}
 
 #[test]
 fn every_corpus_export_is_valid_gltf() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let Some(validator) =
-        common::npm_harness("gltf_validator", "gltf-validator", "glTF validation")
-    else {
+    let Some(validator) = validator() else {
         return;
     };
     let out = std::env::temp_dir().join(format!("formats-gltf-validate-{}", std::process::id()));
@@ -44,49 +94,44 @@ fn every_corpus_export_is_valid_gltf() {
             .into_owned();
         let exported = export(&model, &stem, &options).unwrap();
         embedded += exported.embedded_textures.len();
-        let glb = out.join(format!("{stem}.glb"));
-        std::fs::write(&glb, exported.document.to_glb().unwrap()).unwrap();
-        files.push(glb);
-        if [
+        let as_gltf = [
             "rms_PackHorse",
             "wowalpha_Boar",
             "pqw3_HarvestGolem",
             "mv_SmileyGW_004",
         ]
-        .contains(&stem.as_str())
-        {
-            let GltfFiles {
-                json,
-                files: beside,
-            } = exported.document.to_gltf(&stem).unwrap();
-            for (name, bytes) in beside {
-                std::fs::write(out.join(name), bytes).unwrap();
-            }
-            let gltf = out.join(format!("{stem}.gltf"));
-            std::fs::write(&gltf, json).unwrap();
-            files.push(gltf);
-        }
+        .contains(&stem.as_str());
+        files.extend(write(&out, &stem, &exported.document, as_gltf));
     }
-    let report = Command::new("node")
-        .arg(validator.join("validate.js"))
-        .args(&files)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&report.stdout);
-    assert!(
-        report.status.success(),
-        "validator failed: {stdout}\n{}",
-        String::from_utf8_lossy(&report.stderr)
-    );
-    let mut validated = 0;
-    for line in stdout.lines() {
-        let result: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(result["errors"], 0, "{line}");
-        validated += 1;
-    }
-    assert_eq!(validated, files.len());
+    let validated = assert_valid(&validator, &files);
     assert!(validated >= 57 + 4, "{validated}");
     // The six corpus textures of five models went in (and were validated).
     assert_eq!(embedded, 6);
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn every_corpus_tile_exports_valid_gltf() {
+    if common::corpus_root().is_none() {
+        return;
+    }
+    let Some(validator) = validator() else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("formats-gltf-tiles-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let mut files = Vec::new();
+    let mut placements = 0;
+    for (path, adt) in common::corpus_tiles() {
+        let stem = Path::new(&path).file_stem().unwrap().to_string_lossy();
+        let exported = export_tile(&adt, &stem).unwrap();
+        placements += exported.doodads + exported.map_objects;
+        // One as .gltf with its .bin beside it.
+        let as_gltf = stem == "cataclysmctf_31_27";
+        files.extend(write(&out, &stem, &exported.document, as_gltf));
+    }
+    assert_eq!(assert_valid(&validator, &files), 12 + 1);
+    // Placements went in (Northrend alone has 2294 doodads).
+    assert!(placements > 3000, "{placements}");
     std::fs::remove_dir_all(&out).ok();
 }

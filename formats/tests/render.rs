@@ -54,22 +54,27 @@ fn the_heightmap_is_brightest_at_the_highest_mcvt_point() {
         let image = render::heightmap(&tile).unwrap();
         assert_eq!(
             (image.width, image.height, image.color),
-            (129, 129, Color::Gray16)
+            (257, 257, Color::Gray16)
         );
         let data = round_trip(&image);
         let pixel = |x: usize, y: usize| {
-            let at = 2 * (y * 129 + x);
+            let at = 2 * (y * 257 + x);
             u16::from_be_bytes([data[at], data[at + 1]])
         };
-        // The outer grid, computed here from the chunks' MCVT.
+        // Outer and inner vertices, computed here from the chunks' MCVT: outer
+        // at even pixels, inner at odd ones, 16 pixels per chunk.
         let mut points = Vec::new();
         for mcnk in tile.mcnks() {
             let heights = &mcnk.heights().unwrap().height;
+            let (x0, y0) = (mcnk.index_x as usize * 16, mcnk.index_y as usize * 16);
             for row in 0..9 {
                 for col in 0..9 {
-                    let x = mcnk.index_x as usize * 8 + col;
-                    let y = mcnk.index_y as usize * 8 + row;
-                    points.push((x, y, mcnk.position[2] + heights[row * 17 + col]));
+                    let h = mcnk.position[2] + heights[row * 17 + col];
+                    points.push((x0 + 2 * col, y0 + 2 * row, h));
+                    if row < 8 && col < 8 {
+                        let h = mcnk.position[2] + heights[row * 17 + 9 + col];
+                        points.push((x0 + 2 * col + 1, y0 + 2 * row + 1, h));
+                    }
                 }
             }
         }
@@ -79,7 +84,7 @@ fn the_heightmap_is_brightest_at_the_highest_mcvt_point() {
         assert_eq!(pixel(bottom.0, bottom.1), 0, "{path}");
         assert!(top.2 > bottom.2, "{path}: a flat tile");
         // Everything else is in between, in the order of the heights.
-        let (a, b) = (points[0], points[points.len() / 2]);
+        let (a, b) = (points[0], points[points.len() / 2 + 1]);
         assert_eq!(
             a.2.total_cmp(&b.2),
             pixel(a.0, a.1).cmp(&pixel(b.0, b.1)),
@@ -255,7 +260,7 @@ fn the_render_command_writes_pngs() {
     let (w, h, color, depth, _) = decode(&std::fs::read(&height).unwrap());
     assert_eq!(
         (w, h, color, depth),
-        (129, 129, png::ColorType::Grayscale, png::BitDepth::Sixteen)
+        (257, 257, png::ColorType::Grayscale, png::BitDepth::Sixteen)
     );
     let (w, h, color, _, pixels) = decode(&std::fs::read(&alpha).unwrap());
     assert_eq!((w, h, color), (1024, 1024, png::ColorType::Rgb));

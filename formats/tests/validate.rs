@@ -360,3 +360,675 @@ fn the_wow_alpha_boar_has_a_node_for_every_pivot_and_breaks_when_one_goes() {
         "{found:?}"
     );
 }
+
+// The map makers' checks (`validate::sanity`): each rule triggered by a
+// built model, silent on the clean one, and found (or not) in real models.
+
+mod sanity {
+    use super::*;
+    use formats::core::FixedStr;
+    use formats::mdx::{Attachment, Chunk, CornEmitter, Node, ParticleEmitter, Texture};
+    use formats::validate::Severity;
+
+    /// The sample with a Death sequence (it has Stand and Birth): clean of
+    /// every rule.
+    fn clean() -> Model {
+        let mut model = sample();
+        model.sequences_mut()[1].name.set("Death").unwrap();
+        model
+    }
+
+    /// The map makers' findings of the clean model after `edit`, as (rule, path).
+    fn after(edit: impl FnOnce(&mut Model)) -> Vec<(Rule, String)> {
+        let mut model = clean();
+        edit(&mut model);
+        validate::sanity(&model)
+            .into_iter()
+            .map(|f| (f.rule, f.path))
+            .collect()
+    }
+
+    fn message(edit: impl FnOnce(&mut Model)) -> String {
+        let mut model = clean();
+        edit(&mut model);
+        let findings = validate::sanity(&model);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        findings[0].message.clone()
+    }
+
+    fn node(name: &str, object_id: u32) -> Node {
+        Node {
+            name: FixedStr::try_from(name).unwrap(),
+            object_id,
+            parent_id: u32::MAX,
+            flags: 0,
+            tracks: Vec::new(),
+        }
+    }
+
+    fn set_version(model: &mut Model, version: u32) {
+        for chunk in &mut model.chunks {
+            if let Chunk::Version(v) = chunk {
+                v.version = version;
+            }
+        }
+    }
+
+    fn rules(path: &str) -> Vec<Rule> {
+        let data = common::corpus_file(path).unwrap();
+        let model = Model::from_bytes_lenient(&data).unwrap().0;
+        validate::sanity(&model).iter().map(|f| f.rule).collect()
+    }
+
+    #[test]
+    fn the_clean_model_is_clean_of_every_rule() {
+        assert_eq!(validate::model(&clean()), Vec::<Finding>::new());
+        assert_eq!(validate::sanity(&clean()), Vec::<Finding>::new());
+        // The sample itself is no unit: no Death.
+        let rules: Vec<Rule> = validate::sanity(&sample()).iter().map(|f| f.rule).collect();
+        assert_eq!(rules, [Rule::MissingDeathSequence]);
+    }
+
+    #[test]
+    fn header() {
+        assert_eq!(
+            after(|m| set_version(m, 900)),
+            one(Rule::UnsupportedVersion, "chunks[0].VERS.version")
+        );
+        for version in [800, 1000, 1100, 1200] {
+            assert_eq!(after(|m| set_version(m, version)), [], "{version}");
+        }
+        let modl = |m: &mut Model| match &mut m.chunks[1] {
+            Chunk::Model(modl) => modl.animation_file_name.set("Walk.mdl").unwrap(),
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            after(modl),
+            one(Rule::AnimationFile, "chunks[1].MODL.animation_file_name")
+        );
+        // A WoW alpha model is not checked.
+        let mut alpha = clean();
+        set_version(&mut alpha, 1300);
+        assert_eq!(validate::sanity(&alpha), []);
+    }
+
+    #[test]
+    fn standard_sequences() {
+        const SEQS: &str = "chunks[2].SEQS";
+        let rename = |s: usize, name: &'static str| {
+            move |m: &mut Model| m.sequences_mut()[s].name.set(name).unwrap()
+        };
+        assert_eq!(
+            after(rename(0, "Walk")),
+            one(Rule::MissingStandSequence, SEQS)
+        );
+        assert_eq!(
+            message(|m| m.sequences_mut().clear()),
+            "no sequences at all: the model stands still in its bind pose"
+        );
+        assert_eq!(
+            after(rename(1, "Decay")),
+            one(Rule::MissingDeathSequence, SEQS)
+        );
+        // Stand and Death may carry qualifiers and variation numbers.
+        assert_eq!(after(rename(0, "Stand Ready - 2")), []);
+        assert_eq!(after(rename(1, "Alternate Death 1")), []);
+        // A portrait by name needs Portrait and Portrait Talk, not Stand or Death.
+        let portrait = |m: &mut Model| match &mut m.chunks[1] {
+            Chunk::Model(modl) => modl.name.set("Sample_Portrait").unwrap(),
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            after(portrait),
+            [
+                (Rule::MissingPortraitSequence, SEQS.to_string()),
+                (Rule::MissingPortraitSequence, SEQS.to_string())
+            ]
+        );
+        assert_eq!(
+            after(|m| {
+                portrait(m);
+                rename(0, "Portrait")(m);
+                rename(1, "Portrait Talk")(m);
+            }),
+            []
+        );
+        // A model with Portrait sequences only is a portrait too.
+        assert_eq!(
+            message(|m| {
+                rename(0, "Portrait")(m);
+                rename(1, "Portrait 2")(m);
+            }),
+            "a portrait model without a \"Portrait Talk\" sequence"
+        );
+    }
+
+    #[test]
+    fn sequence_names_and_lengths() {
+        const SEQ: &str = "chunks[2].SEQS.sequences[0]";
+        assert_eq!(
+            after(|m| m.sequences_mut()[0].name.set("Stand Slow").unwrap()),
+            one(Rule::SequenceName, &format!("{SEQ}.name"))
+        );
+        assert_eq!(
+            message(|m| m.sequences_mut()[0].name.set("Stand Slow").unwrap()),
+            "\"Stand Slow\": \"slow\" is not a word the game knows in sequence names"
+        );
+        // The sample's Death (was Birth) is 2000..3000; no key falls there.
+        assert_eq!(
+            after(|m| m.sequences_mut()[1].interval = [2000, 2000]),
+            one(
+                Rule::ZeroLengthSequence,
+                "chunks[2].SEQS.sequences[1].interval"
+            )
+        );
+    }
+
+    #[test]
+    fn global_sequences() {
+        const GLBS: &str = "chunks[3].GLBS.global_sequences[0]";
+        assert_eq!(
+            after(|m| m.global_sequences_mut().push(1000)),
+            one(Rule::UnusedGlobalSequence, GLBS)
+        );
+        let used = |length: u32| {
+            move |m: &mut Model| {
+                m.global_sequences_mut().push(length);
+                match &mut m.bones_mut()[0].node.tracks[0] {
+                    NodeTrack::Translation(track) => track.global_sequence_id = 0,
+                    _ => unreachable!(),
+                }
+            }
+        };
+        assert_eq!(after(used(1000)), []);
+        assert_eq!(after(used(0)), one(Rule::ZeroLengthGlobalSequence, GLBS));
+    }
+
+    #[test]
+    fn textures() {
+        const TEX: &str = "chunks[3].TEXS.textures[0]";
+        let path =
+            |p: &'static str| move |m: &mut Model| m.textures_mut()[0].file_name.set(p).unwrap();
+        for bad in [
+            "Textures\\Sample.png",
+            "Textures\\Sample",
+            "Textures.blp\\Sample",
+        ] {
+            assert_eq!(
+                after(path(bad)),
+                one(Rule::TexturePath, &format!("{TEX}.file_name")),
+                "{bad}"
+            );
+        }
+        for good in ["Textures\\Sample.BLP", "a/b.tga", "Sample.dds"] {
+            assert_eq!(after(path(good)), [], "{good}");
+        }
+        // .tif is Reforged's.
+        assert_eq!(
+            after(path("Sample.tif")),
+            one(Rule::TexturePath, &format!("{TEX}.file_name"))
+        );
+        assert_eq!(
+            after(|m| {
+                path("Sample.tif")(m);
+                set_version(m, 1000);
+            }),
+            []
+        );
+        assert_eq!(
+            after(path("")),
+            one(Rule::EmptyTexture, &format!("{TEX}.file_name"))
+        );
+        let replaceable = |id: u32| {
+            move |m: &mut Model| {
+                path("")(m);
+                m.textures_mut()[0].replaceable_id = id;
+            }
+        };
+        assert_eq!(after(replaceable(1)), []);
+        assert_eq!(after(replaceable(37)), []);
+        assert_eq!(
+            after(replaceable(5)),
+            one(Rule::ReplaceableId, &format!("{TEX}.replaceable_id"))
+        );
+        let second = |m: &mut Model| {
+            let texture = m.textures()[0];
+            m.textures_mut().push(texture);
+        };
+        assert_eq!(
+            after(second),
+            one(Rule::UnusedTexture, "chunks[3].TEXS.textures[1]")
+        );
+        // A texture-id track using it counts.
+        assert_eq!(
+            after(|m| {
+                second(m);
+                let keys = vec![
+                    Key {
+                        frame: 0,
+                        value: 0u32,
+                        in_tan: None,
+                        out_tan: None,
+                    },
+                    Key {
+                        frame: 500,
+                        value: 1,
+                        in_tan: None,
+                        out_tan: None,
+                    },
+                ];
+                let track = formats::mdx::Track {
+                    tracks_count: Default::default(),
+                    interpolation_type: formats::mdx::Interpolation::None,
+                    global_sequence_id: -1,
+                    keys,
+                };
+                let layer = &mut m.materials_mut()[0].layers[0];
+                layer
+                    .tracks
+                    .push(formats::mdx::LayerTrack::TextureId(track));
+            }),
+            []
+        );
+    }
+
+    #[test]
+    fn materials_and_texture_animations() {
+        assert_eq!(
+            after(|m| m.materials_mut()[0].layers.clear()),
+            [
+                (
+                    Rule::MaterialWithoutLayers,
+                    "chunks[4].MTLS.materials[0]".to_string()
+                ),
+                (
+                    Rule::UnusedTexture,
+                    "chunks[3].TEXS.textures[0]".to_string()
+                )
+            ]
+        );
+        assert_eq!(
+            after(|m| {
+                let material = m.materials()[0].clone();
+                m.materials_mut().push(material);
+            }),
+            one(Rule::UnusedMaterial, "chunks[4].MTLS.materials[1]")
+        );
+        let animation = |m: &mut Model| m.texture_animations_mut().push(Default::default());
+        assert_eq!(
+            after(animation),
+            one(Rule::UnusedTextureAnimation, "chunks[5].TXAN.animations[0]")
+        );
+        assert_eq!(
+            after(|m| {
+                animation(m);
+                m.materials_mut()[0].layers[0].texture_animation_id = 0;
+            }),
+            []
+        );
+    }
+
+    #[test]
+    fn geosets() {
+        const GEOSET: &str = "chunks[5].GEOS.geosets[0]";
+        let grow = |count: usize| {
+            move |m: &mut Model| {
+                let geoset = &mut m.geosets_mut()[0];
+                geoset.vertex_positions.resize(count, [0.0; 3]);
+                geoset.vertex_groups.resize(count, 0);
+            }
+        };
+        assert_eq!(after(grow(7432)), []);
+        assert_eq!(
+            after(grow(7433)),
+            one(
+                Rule::GeosetVertexLimit,
+                &format!("{GEOSET}.vertex_positions")
+            )
+        );
+        assert_eq!(
+            after(|m| m.geosets_mut()[0].faces.clear()),
+            one(Rule::GeosetWithoutFaces, &format!("{GEOSET}.faces"))
+        );
+    }
+
+    #[test]
+    fn vertices_bound_to_bones() {
+        const GEOSET: &str = "chunks[5].GEOS.geosets[0]";
+        assert_eq!(
+            after(|m| m.geosets_mut()[0].vertex_groups[3] = 5),
+            one(Rule::VertexSkinning, &format!("{GEOSET}.vertex_groups"))
+        );
+        assert_eq!(
+            message(|m| m.geosets_mut()[0].vertex_groups[3] = 5),
+            "1 of 8 vertices are not bound to bones (first: vertex 3 in matrix group 5, \
+             which does not exist)"
+        );
+        // Every vertex bound to object 9, which does not exist: bone 0 has none.
+        assert_eq!(
+            after(|m| m.geosets_mut()[0].matrix_indices[0] = 9),
+            [
+                (Rule::VertexSkinning, format!("{GEOSET}.vertex_groups")),
+                (
+                    Rule::BoneWithoutVertex,
+                    "chunks[6].BONE.bones[0]".to_string()
+                )
+            ]
+        );
+        // Reforged SKIN: 4 slots into the matrix indices, 4 weights out of 255.
+        let skin = |weight: u8| {
+            move |m: &mut Model| {
+                set_version(m, 1000);
+                let mut bytes = [0, 0, 0, 0, 255, 0, 0, 0].repeat(8);
+                bytes[8 * 5 + 4] = weight;
+                m.geosets_mut()[0].skin = Some(bytes);
+            }
+        };
+        assert_eq!(after(skin(255)), []);
+        assert_eq!(
+            after(skin(200)),
+            one(Rule::VertexSkinning, &format!("{GEOSET}.skin"))
+        );
+        assert_eq!(
+            message(skin(200)),
+            "1 of 8 vertices are not bound to bones (first: vertex 5 SKIN weights add up to 200, \
+             not 255)"
+        );
+        // A second bone no vertex is bound to.
+        assert_eq!(
+            after(|m| {
+                let mut bone = m.bones()[0].clone();
+                bone.node = node("Unbound", 1);
+                m.bones_mut().push(bone);
+                m.pivot_points_mut().push([0.0; 3]);
+            }),
+            one(Rule::BoneWithoutVertex, "chunks[6].BONE.bones[1]")
+        );
+    }
+
+    #[test]
+    fn attachments_and_emitters() {
+        let attach = |path: &'static str| {
+            move |m: &mut Model| {
+                m.attachments_mut().push(Attachment {
+                    node: node("Origin Ref", 1),
+                    path: FixedStr::try_from(path).unwrap(),
+                    attachment_id: 0,
+                    tracks: Vec::new(),
+                });
+                m.pivot_points_mut().push([0.0; 3]);
+            }
+        };
+        assert_eq!(after(attach("")), []);
+        assert_eq!(after(attach("Abilities\\Spells\\Aura.mdx")), []);
+        // ATCH goes after BONE (chunks[6]) and before PIVT.
+        assert_eq!(
+            after(attach("Textures\\Aura.blp")),
+            one(Rule::AttachmentPath, "chunks[7].ATCH.attachments[0].path")
+        );
+        let spawn = |path: &'static str| {
+            move |m: &mut Model| {
+                m.particle_emitters_mut().push(ParticleEmitter {
+                    node: node("Spawner", 1),
+                    emission_rate: 1.0,
+                    gravity: 0.0,
+                    longitude: 0.0,
+                    latitude: 0.0,
+                    spawn_model_file_name: FixedStr::try_from(path).unwrap(),
+                    lifespan: 1.0,
+                    initial_velocity: 0.0,
+                    tracks: Vec::new(),
+                });
+                m.pivot_points_mut().push([0.0; 3]);
+            }
+        };
+        assert_eq!(after(spawn("Abilities\\Weapons\\Bolt.MDL")), []);
+        assert_eq!(
+            after(spawn("")),
+            one(
+                Rule::EmitterPath,
+                "chunks[8].PREM.emitters[0].spawn_model_file_name"
+            )
+        );
+        let popcorn = |path: &'static str| {
+            move |m: &mut Model| {
+                set_version(m, 1000);
+                m.corn_emitters_mut().push(CornEmitter {
+                    node: node("Popcorn", 1),
+                    life_span: 1.0,
+                    emission_rate: 1.0,
+                    speed: 1.0,
+                    color: [1.0; 3],
+                    alpha: 1.0,
+                    replaceable_id: 0,
+                    path: FixedStr::try_from(path).unwrap(),
+                    flags: FixedStr::default(),
+                    tracks: Vec::new(),
+                });
+                m.pivot_points_mut().push([0.0; 3]);
+            }
+        };
+        assert_eq!(after(popcorn("SharedFX/Dust.pkfx")), []);
+        assert_eq!(
+            after(popcorn("SharedFX/Dust.mdx")),
+            one(Rule::EmitterPath, "chunks[8].CORN.emitters[0].path")
+        );
+    }
+
+    #[test]
+    fn emitters_without_a_texture() {
+        let Some(data) = common::corpus_file("mdx/zf_all.mdx") else {
+            return;
+        };
+        let all = Model::from_bytes(&data).unwrap();
+        // A particle emitter 2 of zf_all, moved into the clean model.
+        let emitter = |texture_id: u32, replaceable_id: u32| {
+            let mut emitter = all.particle_emitters2()[0].clone();
+            emitter.node = node("Particles", 1);
+            emitter.node.tracks.clear();
+            emitter.tracks.clear();
+            (emitter.texture_id, emitter.replaceable_id) = (texture_id, replaceable_id);
+            move |m: &mut Model| {
+                m.particle_emitters2_mut().push(emitter);
+                m.pivot_points_mut().push([0.0; 3]);
+                let mut empty: Texture = m.textures()[0];
+                empty.file_name = FixedStr::default();
+                m.textures_mut().push(empty);
+            }
+        };
+        assert_eq!(
+            after(emitter(1, 0)),
+            [
+                (
+                    Rule::EmptyTexture,
+                    "chunks[3].TEXS.textures[1].file_name".to_string()
+                ),
+                (
+                    Rule::EmitterMissingTexture,
+                    "chunks[8].PRE2.emitters[0].texture_id".to_string()
+                )
+            ]
+        );
+        // The emitter's own replaceable id is its texture.
+        assert_eq!(
+            after(emitter(1, 2)),
+            one(Rule::EmptyTexture, "chunks[3].TEXS.textures[1].file_name")
+        );
+        // zf_all's ribbons 0 and 2 use material 0, which has no layers
+        // (`formats dump`).
+        let found: Vec<(Rule, String)> = validate::sanity(&all)
+            .into_iter()
+            .filter(|f| f.rule == Rule::EmitterMissingTexture)
+            .map(|f| (f.rule, f.path))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    Rule::EmitterMissingTexture,
+                    "chunks[16].RIBB.emitters[0].material_id".to_string()
+                ),
+                (
+                    Rule::EmitterMissingTexture,
+                    "chunks[16].RIBB.emitters[2].material_id".to_string()
+                )
+            ]
+        );
+    }
+
+    /// Real models: what `formats dump` shows them to hold (checked by hand:
+    /// Hero_Glow's one material uses texture 3 only, TunableKaelSpheres'
+    /// tracks run on global sequences 5, 6 and 7 of 8, tm_blob's SKIN uses
+    /// slots 1 and 3 of its matrix indices 0 to 4).
+    #[test]
+    fn real_models_break_map_maker_rules() {
+        if common::corpus_root().is_none() {
+            return;
+        }
+        use Rule::*;
+        // A classic model with a 10185-vertex geoset, and two odd names.
+        assert_eq!(
+            rules("mdx/amisd_456.mdx"),
+            [SequenceName, SequenceName, GeosetVertexLimit]
+        );
+        // Reforged HD geosets are not held to the classic limit (10824 vertices).
+        assert_eq!(rules("mdx/pqw3_HarvestGolem.mdx"), []);
+        assert_eq!(
+            rules("mdx/tm_TM_DruidBear.mdx")
+                .iter()
+                .filter(|r| **r != BoneWithoutVertex)
+                .collect::<Vec<_>>(),
+            [&SequenceName] // "Walk Slow"
+        );
+        assert_eq!(
+            rules("mdx/rms_PackHorse.mdx"),
+            [SequenceName, ZeroLengthGlobalSequence] // "TempWalk"; GLBS[0] is 0
+        );
+        assert_eq!(
+            rules("mdx/pqw3_BossMinimapIcon.mdx"),
+            [ZeroLengthSequence, MissingDeathSequence] // Stand 4000..4000
+        );
+        assert_eq!(
+            rules("mdx/wowconv_5-high-overlord-saurfang-37192.mdx"),
+            [
+                AnimationFile,
+                MissingDeathSequence,
+                UnusedTextureAnimation,
+                UnusedTextureAnimation
+            ]
+        );
+        assert_eq!(
+            rules("mdx/w3mt_Hero_Glow.mdx"),
+            [
+                MissingStandSequence,
+                UnusedTexture,
+                UnusedTexture,
+                UnusedTexture
+            ]
+        );
+        assert_eq!(
+            rules("mdx/rms_TunableKaelSpheres.mdx"),
+            [
+                UnusedGlobalSequence,
+                UnusedGlobalSequence,
+                UnusedGlobalSequence,
+                UnusedGlobalSequence,
+                UnusedGlobalSequence,
+                BoneWithoutVertex
+            ]
+        );
+        assert_eq!(
+            rules("mdx/tm_blob.mdx"),
+            [BoneWithoutVertex, BoneWithoutVertex, BoneWithoutVertex]
+        );
+        assert_eq!(
+            rules("mdx/zf_attachment.mdx"),
+            [MissingStandSequence, AttachmentPath]
+        );
+        assert_eq!(
+            rules("mdx/zf_particle_emitter.mdx"),
+            [MissingStandSequence, EmitterPath, EmitterPath]
+        );
+        // Portraits need neither Stand nor Death, and these have their
+        // Portrait and Portrait Talk (their face bones bind no vertex).
+        for portrait in [
+            "mdx/pqw3_VillagerMaleRich_Portrait.mdx",
+            "mdx/pqw3_girl2_portrait.mdx",
+        ] {
+            let found = rules(portrait);
+            assert!(
+                found.iter().all(|r| *r == BoneWithoutVertex),
+                "{portrait}: {found:?}"
+            );
+        }
+        // Clean of every rule, structure and map makers' alike: a classic
+        // and a Reforged unit, an HD doodad, a spell effect.
+        for clean in [
+            "mdx/risk_HumanBattleship_v800.mdx",
+            "mdx/risk_HumanBattleship_v1200.mdx",
+            "mdx/pqw3_Wood-floor-01.mdx",
+            "mdx/pqw3_BlueUnsummon.mdx",
+            "mdx/dbz_FountainOfSouls_rev-294411b2.mdx",
+        ] {
+            let data = common::corpus_file(clean).unwrap();
+            let model = Model::from_bytes_lenient(&data).unwrap().0;
+            assert_eq!(validate::model(&model), [], "{clean}");
+            assert_eq!(validate::sanity(&model), [], "{clean}");
+        }
+    }
+
+    #[test]
+    fn a_file_cut_short_is_a_structural_error() {
+        let mut data = formats::sample::sample_mdx();
+        data.truncate(data.len() - 5);
+        let (model, _) = Model::from_bytes_lenient(&data).unwrap();
+        let findings = validate::model(&model);
+        let cut = findings.iter().find(|f| f.rule == Rule::CutChunk).unwrap();
+        assert_eq!(cut.path, "chunks[7].PIVT");
+        assert_eq!(
+            cut.message,
+            "the file ends inside this chunk: 5 of its 12 bytes are missing"
+        );
+        assert_eq!(cut.severity(), Severity::Error);
+    }
+}
+
+/// The rows `| \`id\` | severity | ...` of the markdown table in `text`.
+fn documented_rules(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .map(|l| l.trim_start_matches("//!").trim())
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+            let id = cells.first()?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((id.to_string(), cells.get(1)?.to_string()))
+        })
+        // A rule id, or what looks like one (a typo must not slip through).
+        .filter(|(id, _)| {
+            id.contains('-') && id.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+        })
+        .collect()
+}
+
+/// Every rule, by id and severity, in the order of `Rule::ALL`.
+fn every_rule() -> Vec<(String, String)> {
+    Rule::ALL
+        .iter()
+        .map(|r| (r.id().to_string(), r.severity().to_string()))
+        .collect()
+}
+
+#[test]
+fn every_rule_has_a_unique_id_and_is_documented_in_the_module_and_readme_tables() {
+    let ids: std::collections::HashSet<&str> = Rule::ALL.iter().map(|r| r.id()).collect();
+    assert_eq!(ids.len(), Rule::ALL.len());
+    for rule in Rule::ALL {
+        assert_eq!(Rule::from_id(rule.id()), Some(*rule));
+        assert!(!rule.what().is_empty() && !rule.why().is_empty() && !rule.category().is_empty());
+        // serde (`--json`) names a rule by its id.
+        assert_eq!(serde_json::to_value(rule).unwrap(), rule.id());
+    }
+    let docs = include_str!("../src/validate/mod.rs");
+    assert_eq!(documented_rules(docs), every_rule());
+    let readme = include_str!("../../README.md");
+    assert_eq!(documented_rules(readme), every_rule());
+}

@@ -37,6 +37,7 @@ fn keys(a: &VariantAttrs) -> Vec<(&'static str, Span)> {
         (TAG, a.tag.as_ref().map(|x| x.span)),
         (CHUNK, a.chunk.as_ref().map(|x| x.span)),
         (UNKNOWN, a.unknown.as_ref().map(|x| x.span)),
+        (NOT_READ, a.not_read.as_ref().map(|x| x.span)),
         (IF, a.cond.as_ref().map(|x| x.span)),
         (WHEN, a.when.as_ref().map(|x| x.span)),
         (ARGS, a.args.as_ref().map(|x| x.span)),
@@ -107,11 +108,12 @@ pub(super) fn enum_body<'a>(
                 .into_iter()
                 .filter(|(_, a)| !a.broken)
                 .filter_map(|(v, a)| {
-                    let dispatch = match (a.tag, a.chunk, a.unknown) {
-                        (Some(t), _, _) => Dispatch::Tag(t.value),
-                        (None, Some(c), _) => Dispatch::Chunk(c.value),
-                        (None, None, Some(_)) => Dispatch::Unknown,
-                        (None, None, None) => Dispatch::Inner,
+                    let dispatch = match (a.tag, a.chunk, a.unknown, a.not_read) {
+                        (Some(t), _, _, _) => Dispatch::Tag(t.value),
+                        (None, Some(c), _, _) => Dispatch::Chunk(c.value),
+                        (None, None, Some(_), _) => Dispatch::Unknown,
+                        (None, None, None, Some(_)) => Dispatch::NotRead,
+                        (None, None, None, None) => Dispatch::Inner,
                     };
                     Some(TagVariant {
                         ident: &v.ident,

@@ -1,6 +1,8 @@
 //! glTF 2.0 out (feature `gltf`): a reusable document [`Builder`] (typed
 //! JSON from [`gltf_json`], one binary buffer, `.glb` or `.gltf` + `.bin` +
-//! images), and the model exporter built on it ([`export`]).
+//! images), the model exporter built on it ([`export`]) and, with the
+//! `terrain` feature, the tile exporter (`terrain::export_tile`: a tile's
+//! mesh, liquids and placements).
 //!
 //! # What a model becomes
 //!
@@ -33,9 +35,13 @@
 pub mod builder;
 pub mod glb;
 pub mod model;
+#[cfg(feature = "terrain")]
+pub mod terrain;
 pub mod textures;
 
 pub use builder::{Builder, Document, Element, GltfFiles};
 pub use gltf_json as json;
 pub use model::{Export, ExportOptions, export};
+#[cfg(feature = "terrain")]
+pub use terrain::{TileExport, export_tile};
 pub use textures::{NoTextures, TextureSource};

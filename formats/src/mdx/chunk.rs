@@ -2,7 +2,7 @@
 //! spec defines, dispatched on its tag and gated on the `VERS` version, and
 //! [`UnknownChunk`] for the rest, kept in place.
 
-use format_core::{Codec, UnknownChunk};
+use format_core::{Codec, CutChunk, UnknownChunk};
 
 use super::alpha;
 use super::camera::CameraChunk;
@@ -21,7 +21,8 @@ use super::sequence::{GlobalSequenceChunk, SequenceChunk};
 use super::texture::{SoundTrackChunk, TextureAnimationChunk, TextureChunk};
 
 /// One top-level chunk, dispatched on its tag. Chunks have "no predefined
-/// order" (seed 000); unknown ones (`MDVI`, `INFO`, ...) are kept verbatim.
+/// order" (seed 000); unknown ones (`MDVI`, `INFO`, ...) are kept verbatim,
+/// and so is a last chunk the file ends inside (lenient reads).
 #[derive(Codec, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 // `MODL` (372 bytes inline) is the largest; a file has a few dozen chunks at
@@ -150,6 +151,13 @@ pub enum Chunk {
     /// `CLID` (alpha: one collision mesh)
     #[format(if = version >= 1300)]
     AlphaCollision(alpha::CollisionChunk),
+    /// The last chunk of a file that ends inside it, kept as its bytes: only
+    /// a lenient read makes one (see [`Model::from_bytes_lenient`]), and
+    /// writing gives the cut bytes back.
+    ///
+    /// [`Model::from_bytes_lenient`]: super::Model::from_bytes_lenient
+    #[format(not_read)]
+    Cut(CutChunk),
     /// Any other chunk, kept verbatim at its position.
     #[format(unknown)]
     Unknown(UnknownChunk),

@@ -123,12 +123,13 @@ pub struct LightChunk {
 /// (`MDX_VERSIONS.md` §8.3). No declaration can say this: the track belongs to
 /// no chunk (so no chunk type can read it) and to no position a condition on
 /// the chunk list could name (it is found only by what follows a `LITE`).
-/// Everything else is the derived [`Chunk`] reader, one chunk after another.
+/// Everything else is the derived [`Chunk`] reader, one chunk after another
+/// (and, in lenient mode, a last chunk cut short kept as bytes: see `cut.rs`).
 pub(super) fn read_chunks(r: &mut Reader<'_>) -> Result<Vec<Chunk>> {
     let mut chunks = Vec::new();
     while !r.is_empty() {
         let index = chunks.len();
-        let mut chunk = Chunk::decode(r, ()).map_err(|e| e.at_index(index))?;
+        let mut chunk = super::cut::read_chunk(r, index)?;
         if let Chunk::Lights(lights) = &mut chunk {
             read_tracks_after_lights(r, lights).map_err(|e| e.at_index(index))?;
         }

@@ -35,6 +35,7 @@
 //! | v900 layers with or without the fresnel block | decided from the data, kept | same |
 //! | alpha (≥ 1300): the ignored `unused` word after the `MTLS` and `ATCH` counts, the `ATCH` padding byte | kept as read | same |
 //! | alpha: `KMTF`/`KRTX` as a simple or a key track (the sources disagree, §6.4) | decided from the data ([`alpha::FlipTrack`]), kept | same |
+//! | a damaged file that ends inside its last chunk (`Glow.mdx`, 1,580 bytes, ends in `CLID`) | error at the chunk's size | that chunk kept as its bytes ([`Chunk::Cut`], [`format_core::CutChunk`]) with a diagnostic naming it and its offset; the chunks before it read; written back byte for byte |
 //!
 //! # Serde
 //!
@@ -48,6 +49,7 @@ mod access;
 pub mod alpha;
 pub mod camera;
 mod chunk;
+mod cut;
 pub mod emitter;
 pub mod geoset;
 pub mod header;

@@ -45,8 +45,23 @@ impl Model {
 
     /// Reads a model in lenient mode: the out-of-spec layouts real files are
     /// known to have (a light track after the `LITE` chunk, a `BPOS` count
-    /// larger than its chunk) are recovered, and each diagnostic says what was
-    /// found, where, and what was done. Other damage is still an error.
+    /// larger than its chunk) are recovered, a last chunk the file ends inside
+    /// is kept as its bytes ([`Chunk::Cut`]), and each diagnostic says what
+    /// was found, where, and what was done. Other damage is still an error.
+    ///
+    /// ```
+    /// use formats::mdx::{Chunk, Model};
+    ///
+    /// let mut data = formats::sample::sample_mdx();
+    /// data.truncate(data.len() - 5); // inside the last chunk, PIVT
+    /// assert!(Model::from_bytes(&data).is_err());
+    /// let (model, diagnostics) = Model::from_bytes_lenient(&data)?;
+    /// assert!(matches!(model.chunks.last(), Some(Chunk::Cut(cut)) if cut.tag.to_string() == "PIVT"));
+    /// assert_eq!(model.geosets().len(), 1); // the chunks before it are there
+    /// assert!(diagnostics[0].message.starts_with("chunks[7].PIVT: "));
+    /// assert_eq!(model.to_bytes()?, data); // written back as cut
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
     pub fn from_bytes_lenient(data: &[u8]) -> Result<(Model, Vec<Diagnostic>)> {
         let mut r = Reader::with_context(data, Context::new().with_mode(Mode::Lenient));
         let model = Model::decode(&mut r, ())?;

@@ -1,5 +1,7 @@
-//! A tile's height field ([`heightmap`]) and texture-layer alpha maps
-//! ([`alpha_maps`]) as images.
+//! A tile's height field ([`heightmap`], full resolution, see
+//! [`terrain::heightmap`](crate::terrain::heightmap)) and texture-layer alpha
+//! maps ([`alpha_maps`], [`splat_image`]) as images, and heights as 32-bit
+//! float TIFF ([`float_tiff`]) for engines that import them.
 
 use format_core::Error;
 
@@ -7,54 +9,74 @@ use super::{Color, Image};
 use crate::adt::Adt;
 use crate::adt::alpha::{BIG_ALPHA_FLAGS, MAP_SIZE};
 use crate::adt::mcnk::layer_flags;
+use crate::terrain::{HeightRange, Heightmap, SPLAT_SIDE, Stitched, TerrainTile};
 
 /// Map chunks per tile side.
 const CHUNKS: usize = 16;
-/// Outer MCVT vertices per chunk side (9), sharing the edges with neighbours.
-const OUTER: usize = 9;
-/// MCVT values per row pair: 9 outer, then 8 inner.
-const ROW_STRIDE: usize = 17;
-/// The side of the tile's outer vertex grid: 16 * 8 + 1.
-pub const HEIGHTMAP_SIZE: usize = CHUNKS * (OUTER - 1) + 1;
 
-/// The tile's height field: the MCVT outer grid of all 256 map chunks, 129 by
-/// 129, north-west at the top left (chunk `index_x` to the right, `index_y`
-/// down), as 16-bit gray from the lowest (0) to the highest point (65535).
-/// Heights are absolute (`MCNK.position[2]` plus MCVT). Points no chunk
-/// covers are black. An error if no chunk has heights.
+/// The tile's height field, 257 by 257 (every outer and inner MCVT vertex,
+/// see [`Heightmap`]), north-west at the top left, as 16-bit gray from the
+/// tile's lowest (0) to its highest point (65535). For tiles that must match
+/// their neighbours, draw each with one range ([`heightmap_image`]). An error
+/// if no chunk has heights.
 pub fn heightmap(adt: &Adt) -> Result<Image, Error> {
-    let mut points = Vec::new();
-    for mcnk in adt.mcnks() {
-        let Some(mcvt) = mcnk.heights() else { continue };
-        let (cx, cy) = (mcnk.index_x as usize, mcnk.index_y as usize);
-        if cx >= CHUNKS || cy >= CHUNKS {
-            continue;
-        }
-        for row in 0..OUTER {
-            for col in 0..OUTER {
-                if let Some(h) = mcvt.height.get(row * ROW_STRIDE + col) {
-                    let (x, y) = (cx * (OUTER - 1) + col, cy * (OUTER - 1) + row);
-                    points.push((x, y, mcnk.position[2] + h));
-                }
-            }
-        }
+    let map = Heightmap::from_tile(&TerrainTile::from_adt(adt)?);
+    let range = map
+        .range()
+        .ok_or_else(|| Error::invalid(0, "the tile has no MCVT heights to draw"))?;
+    Ok(heightmap_image(&map, range))
+}
+
+/// `heights` (`width` x `height`, row by row) as 16-bit gray levels of
+/// `range`; NaN (no data) is black.
+pub fn gray16(width: usize, height: usize, heights: &[f32], range: HeightRange) -> Image {
+    let mut image = Image::new(width, height, Color::Gray16);
+    for (pixel, h) in image.data.chunks_exact_mut(2).zip(heights) {
+        pixel.copy_from_slice(&range.level(*h).to_be_bytes());
     }
-    let finite = points.iter().map(|p| p.2).filter(|h| h.is_finite());
-    let (low, high) = finite.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), h| {
-        (lo.min(h), hi.max(h))
-    });
-    if low > high {
-        return Err(Error::invalid(0, "the tile has no MCVT heights to draw"));
+    image
+}
+
+/// A tile's heightmap as 16-bit gray levels of `range`.
+pub fn heightmap_image(map: &Heightmap, range: HeightRange) -> Image {
+    gray16(map.side, map.side, &map.heights, range)
+}
+
+/// Stitched tiles as 16-bit gray levels of `range` (missing tiles black).
+pub fn stitched_image(map: &Stitched, range: HeightRange) -> Image {
+    gray16(map.width, map.height, &map.heights, range)
+}
+
+/// `heights` (`width` x `height`, row by row) as a one-channel 32-bit float
+/// TIFF (absolute heights in yards, NaN where there is no data), the form
+/// Blender, Unity, Unreal and GIS tools read float heightmaps in.
+pub fn float_tiff(width: usize, height: usize, heights: &[f32]) -> Result<Vec<u8>, Error> {
+    let too_big = |_| Error::invalid(0, "image too large for TIFF");
+    let (w, h) = (
+        u32::try_from(width).map_err(too_big)?,
+        u32::try_from(height).map_err(too_big)?,
+    );
+    let pixels = heights
+        .get(..width * height)
+        .ok_or_else(|| Error::invalid(0, "fewer heights than pixels"))?;
+    let tiff_error = |e: tiff::TiffError| Error::invalid(0, format!("TIFF encoding: {e}"));
+    let mut out = std::io::Cursor::new(Vec::new());
+    tiff::encoder::TiffEncoder::new(&mut out)
+        .and_then(|mut encoder| {
+            encoder.write_image::<tiff::encoder::colortype::Gray32Float>(w, h, pixels)
+        })
+        .map_err(tiff_error)?;
+    Ok(out.into_inner())
+}
+
+/// One splat map ([`TileSplat`](crate::terrain::TileSplat)) as 8-bit gray,
+/// 1024 by 1024.
+pub fn splat_image(values: &[u8]) -> Image {
+    let mut image = Image::new(SPLAT_SIDE, SPLAT_SIDE, Color::Gray8);
+    for (pixel, v) in image.data.iter_mut().zip(values) {
+        *pixel = *v;
     }
-    let range = (high - low).max(f32::MIN_POSITIVE);
-    let mut image = Image::new(HEIGHTMAP_SIZE, HEIGHTMAP_SIZE, Color::Gray16);
-    for (x, y, h) in points {
-        if h.is_finite() {
-            let level = ((h - low) / range * 65535.0).round() as u16;
-            image.set_gray16(x, y, level);
-        }
-    }
-    Ok(image)
+    image
 }
 
 /// The tile's alpha maps, 1024 by 1024 (16 chunks of 64 by 64 values), one

@@ -15,7 +15,10 @@
 pub mod adt;
 pub mod mdx;
 
-pub use adt::{alpha_maps, guess_mphd_flags, heightmap};
+pub use adt::{
+    alpha_maps, float_tiff, gray16, guess_mphd_flags, heightmap, heightmap_image, splat_image,
+    stitched_image,
+};
 pub use mdx::{posed_wireframe, wireframe};
 
 use format_core::Error;

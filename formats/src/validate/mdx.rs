@@ -1,13 +1,9 @@
-//! Checks of an MDX model: indices between chunks, the node tree, sequences,
-//! keyframes and normals.
+//! Checks of an MDX model's structure: indices between chunks, the node
+//! tree, sequences, keyframes, normals, and a file cut short.
 
+use super::walk::{self, NodeAt, Timing};
 use super::{Finding, Findings, Rule};
-use crate::mdx::alpha::GenObject;
-use crate::mdx::{
-    AttachmentTrack, CameraTrack, Chunk, CornEmitterTrack, GeosetAnimationTrack, LayerTrack,
-    LightTrack, Model, Node, NodeTrack, ParticleEmitter2Track, ParticleEmitterTrack,
-    RibbonEmitterTrack, TextureAnimationTrack, Track,
-};
+use crate::mdx::{Chunk, LayerTrack, Model, Track};
 
 /// How far a normal's length may be from 1 (the normals are stored as floats
 /// computed by tools; 1% allows their rounding).
@@ -21,7 +17,8 @@ fn is_unit(length: f32) -> bool {
 /// `0xffffffff`: "none" for parent, geoset and geoset animation ids.
 const NONE: u32 = u32::MAX;
 
-/// Every finding of the model (see the [module](super) docs for the rules).
+/// Every finding of the model's structure (see the [module](super) docs for
+/// the rules; [`sanity`](super::sanity) has the map makers' checks).
 pub fn model(model: &Model) -> Vec<Finding> {
     let mut v = Validator {
         f: Findings::default(),
@@ -32,109 +29,17 @@ pub fn model(model: &Model) -> Vec<Finding> {
         geoset_animations: model.geoset_animations().len(),
         global_sequences: model.global_sequences().to_vec(),
         sequences: model.sequences().iter().map(|s| s.interval).collect(),
-        sequences_at: model
-            .chunks
-            .iter()
-            .position(|c| matches!(c, Chunk::Sequences(_)))
-            .map_or("SEQS".into(), |i| format!("chunks[{i}].SEQS")),
+        sequences_at: super::chunk_at(model, |c| matches!(c, Chunk::Sequences(_)), "SEQS"),
     };
-    let mut nodes: Vec<NodeIds> = Vec::new();
     let mut pivots = None;
     for (i, chunk) in model.chunks.iter().enumerate() {
-        v.chunk(i, chunk, &mut nodes, &mut pivots);
+        v.chunk(i, chunk, &mut pivots);
     }
+    let nodes = walk::nodes(model);
     v.nodes(&nodes, pivots);
+    walk::tracks(model, &nodes, &mut |at, timing| v.keys(at, timing));
     v.sequence_order();
     v.f.0
-}
-
-/// A node as the id checks see it: where it is, its ids, and (Warcraft III /
-/// Reforged) its tracks.
-struct NodeIds<'m> {
-    at: String,
-    object_id: u32,
-    parent_id: u32,
-    tracks: Option<&'m [NodeTrack]>,
-}
-
-impl<'m> NodeIds<'m> {
-    fn node(at: String, node: &'m Node) -> Self {
-        NodeIds {
-            at,
-            object_id: node.object_id,
-            parent_id: node.parent_id,
-            tracks: Some(&node.tracks),
-        }
-    }
-}
-
-/// Adds the MDLGENOBJECTs of one alpha chunk (`list` is `TAG.field`).
-fn alpha<'m>(
-    nodes: &mut Vec<NodeIds<'m>>,
-    i: usize,
-    list: &str,
-    objects: impl Iterator<Item = &'m GenObject>,
-) {
-    for (n, object) in objects.enumerate() {
-        nodes.push(NodeIds {
-            at: format!("chunks[{i}].{list}[{n}]"),
-            object_id: object.object_id,
-            parent_id: object.parent_id,
-            tracks: None,
-        });
-    }
-}
-
-/// A track seen through its timing: what the key checks need.
-struct Timing {
-    global_sequence_id: i32,
-    frames: Vec<i32>,
-}
-
-impl<T> From<&Track<T>> for Timing {
-    fn from(t: &Track<T>) -> Timing {
-        Timing {
-            global_sequence_id: t.global_sequence_id,
-            frames: t.keys.iter().map(|k| k.frame).collect(),
-        }
-    }
-}
-
-/// The typed track enums: each variant's track and a name for the path.
-trait Timed {
-    fn timing(&self) -> Option<(&'static str, Timing)>;
-}
-
-macro_rules! timed {
-    ($($enum:ident { $($variant:ident),* $(,)? })*) => {$(
-        impl Timed for $enum {
-            fn timing(&self) -> Option<(&'static str, Timing)> {
-                match self {
-                    $( $enum::$variant(t) => Some((stringify!($variant), Timing::from(t))), )*
-                    // Unknown tags are kept as bytes: no keys to check.
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                }
-            }
-        }
-    )*};
-}
-
-timed! {
-    NodeTrack { Translation, Rotation, Scaling }
-    LayerTrack { TextureId, Alpha, EmissiveGain, FresnelColor, FresnelAlpha, FresnelTeamColor }
-    TextureAnimationTrack { Translation, Rotation, Scaling }
-    GeosetAnimationTrack { Alpha, Color }
-    LightTrack {
-        AttenuationStart, AttenuationEnd, Color, Intensity, AmbientIntensity, AmbientColor,
-        Visibility,
-    }
-    AttachmentTrack { Visibility }
-    ParticleEmitterTrack { EmissionRate, Gravity, Longitude, Latitude, Lifespan, Speed, Visibility }
-    ParticleEmitter2Track { Speed, Variation, Latitude, Gravity, EmissionRate, Length, Width, Visibility }
-    RibbonEmitterTrack { HeightAbove, HeightBelow, Alpha, Color, TextureSlot, Visibility }
-    CornEmitterTrack { Alpha, Color, EmissionRate, Lifespan, Speed, Visibility }
-    CameraTrack { Translation, TargetTranslation, Rotation }
 }
 
 struct Validator {
@@ -151,13 +56,7 @@ struct Validator {
 }
 
 impl Validator {
-    fn chunk<'m>(
-        &mut self,
-        i: usize,
-        chunk: &'m Chunk,
-        nodes: &mut Vec<NodeIds<'m>>,
-        pivots: &mut Option<(String, usize)>,
-    ) {
+    fn chunk(&mut self, i: usize, chunk: &Chunk, pivots: &mut Option<(String, usize)>) {
         match chunk {
             Chunk::Materials(c) => {
                 for (m, material) in c.materials.iter().enumerate() {
@@ -167,11 +66,6 @@ impl Validator {
                     }
                 }
             }
-            Chunk::TextureAnimations(c) => {
-                for (a, anim) in c.animations.iter().enumerate() {
-                    self.tracks(&format!("chunks[{i}].TXAN.animations[{a}]"), &anim.tracks);
-                }
-            }
             Chunk::Geosets(c) => {
                 for (g, geoset) in c.geosets.iter().enumerate() {
                     self.geoset(&format!("chunks[{i}].GEOS.geosets[{g}]"), geoset);
@@ -179,12 +73,10 @@ impl Validator {
             }
             Chunk::GeosetAnimations(c) => {
                 for (a, anim) in c.animations.iter().enumerate() {
-                    let at = format!("chunks[{i}].GEOA.animations[{a}]");
+                    let path = format!("chunks[{i}].GEOA.animations[{a}].geoset_id");
                     let id = anim.geoset_id.into();
-                    let path = format!("{at}.geoset_id");
                     self.f
                         .index(Rule::GeosetIndex, path, id, self.geosets, "geosets");
-                    self.tracks(&at, &anim.tracks);
                 }
             }
             Chunk::Bones(c) => {
@@ -203,135 +95,35 @@ impl Validator {
                         self.f
                             .index(Rule::GeosetAnimationIndex, path, id, len, what);
                     }
-                    nodes.push(NodeIds::node(format!("{at}.node"), &bone.node));
-                }
-            }
-            Chunk::Lights(c) => {
-                for (l, light) in c.lights.iter().enumerate() {
-                    let at = format!("chunks[{i}].LITE.lights[{l}]");
-                    let tracks: Vec<_> = light.all_tracks().cloned().collect();
-                    self.tracks(&at, &tracks);
-                    nodes.push(NodeIds::node(format!("{at}.node"), &light.node));
-                }
-            }
-            Chunk::Helpers(c) => {
-                for (h, helper) in c.helpers.iter().enumerate() {
-                    nodes.push(NodeIds::node(
-                        format!("chunks[{i}].HELP.helpers[{h}].node"),
-                        &helper.node,
-                    ));
-                }
-            }
-            Chunk::Attachments(c) => {
-                for (a, attachment) in c.attachments.iter().enumerate() {
-                    let at = format!("chunks[{i}].ATCH.attachments[{a}]");
-                    self.tracks(&at, &attachment.tracks);
-                    nodes.push(NodeIds::node(format!("{at}.node"), &attachment.node));
                 }
             }
             Chunk::PivotPoints(c) => *pivots = Some((format!("chunks[{i}].PIVT"), c.points.len())),
-            Chunk::ParticleEmitters(c) => {
-                for (e, emitter) in c.emitters.iter().enumerate() {
-                    let at = format!("chunks[{i}].PREM.emitters[{e}]");
-                    self.tracks(&at, &emitter.tracks);
-                    nodes.push(NodeIds::node(format!("{at}.node"), &emitter.node));
-                }
-            }
             Chunk::ParticleEmitters2(c) => {
                 for (e, emitter) in c.emitters.iter().enumerate() {
-                    let at = format!("chunks[{i}].PRE2.emitters[{e}]");
-                    let (path, id) = (format!("{at}.texture_id"), emitter.texture_id.into());
+                    let path = format!("chunks[{i}].PRE2.emitters[{e}].texture_id");
+                    let id = emitter.texture_id.into();
                     self.f
                         .index(Rule::TextureIndex, path, id, self.textures, "textures");
-                    self.tracks(&at, &emitter.tracks);
-                    nodes.push(NodeIds::node(format!("{at}.node"), &emitter.node));
                 }
             }
             Chunk::RibbonEmitters(c) => {
                 for (e, emitter) in c.emitters.iter().enumerate() {
-                    let at = format!("chunks[{i}].RIBB.emitters[{e}]");
-                    let (path, id) = (format!("{at}.material_id"), emitter.material_id.into());
+                    let path = format!("chunks[{i}].RIBB.emitters[{e}].material_id");
+                    let id = emitter.material_id.into();
                     self.f
                         .index(Rule::MaterialIndex, path, id, self.materials, "materials");
-                    self.tracks(&at, &emitter.tracks);
-                    nodes.push(NodeIds::node(format!("{at}.node"), &emitter.node));
                 }
             }
-            Chunk::CornEmitters(c) => {
-                for (e, emitter) in c.emitters.iter().enumerate() {
-                    let at = format!("chunks[{i}].CORN.emitters[{e}]");
-                    self.tracks(&at, &emitter.tracks);
-                    nodes.push(NodeIds::node(format!("{at}.node"), &emitter.node));
-                }
+            Chunk::Cut(cut) => {
+                let message = match (cut.declared_size(), cut.missing()) {
+                    (Some(size), Some(missing)) => format!(
+                        "the file ends inside this chunk: {missing} of its {size} bytes are missing"
+                    ),
+                    _ => "the file ends inside this chunk's size".to_string(),
+                };
+                self.f
+                    .push(Rule::CutChunk, format!("chunks[{i}].{}", cut.tag), message);
             }
-            Chunk::Cameras(c) => {
-                for (k, camera) in c.cameras.iter().enumerate() {
-                    self.tracks(&format!("chunks[{i}].CAMS.cameras[{k}]"), &camera.tracks);
-                }
-            }
-            Chunk::EventObjects(c) => {
-                for (e, event) in c.objects.iter().enumerate() {
-                    let at = format!("chunks[{i}].EVTS.objects[{e}]");
-                    if let Some(track) = &event.track {
-                        let timing = Timing {
-                            global_sequence_id: track.global_sequence_id,
-                            frames: track.tracks.iter().map(|t| *t as i32).collect(),
-                        };
-                        self.keys(&format!("{at}.track"), &timing);
-                    }
-                    nodes.push(NodeIds::node(format!("{at}.node"), &event.node));
-                }
-            }
-            Chunk::CollisionShapes(c) => {
-                for (s, shape) in c.shapes.iter().enumerate() {
-                    nodes.push(NodeIds::node(
-                        format!("chunks[{i}].CLID.shapes[{s}].node"),
-                        &shape.node,
-                    ));
-                }
-            }
-            // WoW alpha (v1300-1500): every object is an MDLGENOBJECT; its ids
-            // follow the same rules (its tracks have other types: not timed here).
-            Chunk::AlphaBones(c) => {
-                alpha(nodes, i, "BONE.bones", c.bones.iter().map(|b| &b.object))
-            }
-            Chunk::AlphaHelpers(c) => alpha(nodes, i, "HELP.helpers", c.helpers.iter()),
-            Chunk::AlphaAttachments(c) => alpha(
-                nodes,
-                i,
-                "ATCH.attachments",
-                c.attachments.iter().map(|a| &a.object),
-            ),
-            Chunk::AlphaLights(c) => {
-                alpha(nodes, i, "LITE.lights", c.lights.iter().map(|l| &l.object))
-            }
-            Chunk::AlphaParticleEmitters(c) => alpha(
-                nodes,
-                i,
-                "PREM.emitters",
-                c.emitters.iter().map(|e| &e.object),
-            ),
-            Chunk::AlphaParticleEmitters2(c) => alpha(
-                nodes,
-                i,
-                "PRE2.emitters",
-                c.emitters.iter().map(|e| &e.object),
-            ),
-            Chunk::AlphaRibbonEmitters(c) => alpha(
-                nodes,
-                i,
-                "RIBB.emitters",
-                c.emitters.iter().map(|e| &e.object),
-            ),
-            Chunk::AlphaEvents(c) => {
-                alpha(nodes, i, "EVTS.events", c.events.iter().map(|e| &e.object))
-            }
-            Chunk::AlphaHitTestShapes(c) => alpha(
-                nodes,
-                i,
-                "HTST.hit_test_shapes",
-                c.hit_test_shapes.iter().map(|h| &h.object),
-            ),
             _ => {}
         }
     }
@@ -355,9 +147,7 @@ impl Validator {
             self.f
                 .index(Rule::TextureIndex, path, id, textures, "textures");
             if let Some(track) = &entry.texture_id_track {
-                let at = format!("{at}.textures[{t}].texture_id_track");
-                self.texture_keys(&at, track);
-                self.keys(&at, &Timing::from(track));
+                self.texture_keys(&format!("{at}.textures[{t}].texture_id_track"), track);
             }
         }
         for (t, track) in layer.tracks.iter().enumerate() {
@@ -365,7 +155,6 @@ impl Validator {
                 self.texture_keys(&format!("{at}.tracks[{t}].TextureId"), track);
             }
         }
-        self.tracks(at, &layer.tracks);
     }
 
     /// A texture-id track's values index `TEXS`.
@@ -420,14 +209,6 @@ impl Validator {
                     length(normal)
                 ),
             );
-        }
-    }
-
-    fn tracks<T: Timed>(&mut self, at: &str, tracks: &[T]) {
-        for (t, track) in tracks.iter().enumerate() {
-            if let Some((name, timing)) = track.timing() {
-                self.keys(&format!("{at}.tracks[{t}].{name}"), &timing);
-            }
         }
     }
 
@@ -489,7 +270,7 @@ impl Validator {
     }
 
     /// Pivot count, sequential object ids, parents that exist.
-    fn nodes(&mut self, nodes: &[NodeIds], pivots: Option<(String, usize)>) {
+    fn nodes(&mut self, nodes: &[NodeAt<'_>], pivots: Option<(String, usize)>) {
         let (pivot_path, pivot_count) = pivots.unwrap_or_else(|| ("PIVT".into(), 0));
         if pivot_count != nodes.len() {
             self.f.push(
@@ -517,9 +298,6 @@ impl Validator {
         }
         let ids: std::collections::HashSet<u32> = nodes.iter().map(|n| n.object_id).collect();
         for node in nodes {
-            if let Some(tracks) = node.tracks {
-                self.tracks(&node.at, tracks);
-            }
             if node.parent_id == NONE {
                 continue;
             }

@@ -1,19 +1,31 @@
 //! Semantic checks beyond parsing: a file can decode perfectly and still
-//! point at a texture that is not there. Each check returns a list of
-//! [`Finding`]s, each with the [`Rule`] it breaks, the path of the offending
-//! value (in the style of [`format_core::Error`] paths) and a message.
+//! point at a texture that is not there, or be a model a map maker should
+//! not ship. Each check returns a list of [`Finding`]s, each with the
+//! [`Rule`] it breaks (a stable id and a [`Severity`]), the path of the
+//! offending value (in the style of [`format_core::Error`] paths) and a
+//! message.
 //!
-//! - [`model`] (MDX): every index in range (texture, material, texture
-//!   animation, geoset, geoset animation, global sequence, parent object,
-//!   vertex), pivot count equal to the node count, object ids sequential,
-//!   sequences ordered and not overlapping, keys in time order and inside a
-//!   sequence, unit normals.
-//! - [`tile`] (ADT): MCRF references in range, MMID/MWID offsets at the start
-//!   of a name, MDDF/MODF name ids and MCLY texture ids in range.
+//! - [`model`] (MDX): the structure: every index in range (texture,
+//!   material, texture animation, geoset, geoset animation, global sequence,
+//!   parent object, vertex), pivot count equal to the node count, object ids
+//!   sequential, sequences ordered and not overlapping, keys in time order and
+//!   inside a sequence, unit normals, a file that ends inside its last chunk.
+//! - [`sanity`] (MDX): what map makers check before they upload, the
+//!   categories of the sanity test mdx-m3-viewer ships (the one the Hive
+//!   Workshop runs): standard sequences and their names, texture paths the
+//!   game loads, unused textures, materials, texture animations and global
+//!   sequences, geosets the classic client draws, vertices bound to bones,
+//!   bones with vertices, attachment and emitter paths, emitters with a
+//!   texture. Warcraft III models only (versions below 1300).
+//! - [`tile`] (ADT): `MCRF` references in range, `MMID`/`MWID` offsets at the
+//!   start of a name, `MDDF`/`MODF` name ids and `MCLY` texture ids in range.
+//!
+//! `formats validate` runs [`model`] and [`sanity`] on models, [`tile`] on
+//! tiles, and fails when any finding is an [`Severity::Error`].
 //!
 //! ```
 //! use formats::mdx::Model;
-//! use formats::validate::{self, Rule};
+//! use formats::validate::{self, Rule, Severity};
 //!
 //! let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
 //! assert!(validate::model(&model).is_empty());
@@ -21,61 +33,92 @@
 //! let findings = validate::model(&model);
 //! assert_eq!(findings.len(), 1);
 //! assert_eq!(findings[0].rule, Rule::MaterialIndex);
+//! assert_eq!(findings[0].rule.id(), "material-index");
+//! assert_eq!(findings[0].severity(), Severity::Error);
 //! assert_eq!(
 //!     findings[0].to_string(),
 //!     "chunks[5].GEOS.geosets[0].material_id: 3 is out of range: there are 1 materials"
 //! );
+//! // The sample is no unit: it has Stand and Birth, but no Death.
+//! let sanity = validate::sanity(&model);
+//! assert_eq!(sanity[0].rule.id(), "missing-death-sequence");
 //! # Ok::<(), format_core::Error>(())
 //! ```
+//!
+//! # Rules
+//!
+//! Each rule has a stable id and a severity: **error** (the game draws the
+//! model wrongly, not at all, or refuses it), **warning** (the game copes;
+//! a map maker wants to know), **info** (something could be smaller). The
+//! category is the section of mdx-m3-viewer's sanity test with the same
+//! check (`File` and `Tiles` are beyond it). [`Rule::ALL`] lists them; this
+//! table is checked against it by the tests.
+//!
+//! | id | severity | category | what | why |
+//! |---|---|---|---|---|
+//! | `texture-index` | error | Materials, emitters | an index into `TEXS` out of range (a layer's texture, a texture entry, a `KMTF` key, a particle emitter 2's texture) | the layer or emitter draws garbage or nothing |
+//! | `material-index` | error | Geosets, emitters | an index into `MTLS` out of range: a geoset (or ribbon emitter) without a material | the geoset is invisible or the game crashes |
+//! | `texture-animation-index` | error | Materials | a layer's texture animation out of range of `TXAN` | the game reads past the texture animations |
+//! | `geoset-index` | error | Geoset animations, bones | a geoset animation's or bone's geoset out of range | the game reads past the geosets |
+//! | `geoset-animation-index` | error | Bones | a bone's geoset animation out of range | the game reads past the geoset animations |
+//! | `global-sequence-index` | error | Tracks | a track's global sequence out of range of `GLBS` | the track has no clock |
+//! | `parent-index` | error | Nodes | a parent that is no node, or the node itself | the node tree is broken |
+//! | `vertex-index` | error | Geosets | a face's vertex index out of range | triangles drawn from memory past the vertices |
+//! | `pivot-count` | error | Pivot points | not one pivot point per node | nodes rotate about the wrong point |
+//! | `object-ids` | error | Nodes | object ids not 0, 1, 2, ... in file order | nodes, pivots and vertex bindings are found by them |
+//! | `sequence-order` | error | Sequences | a sequence ending before it starts, or overlapping the previous one | keys of one sequence play in another |
+//! | `key-order` | error | Tracks | keys not in time order | interpolation jumps |
+//! | `key-outside-sequence` | warning | Tracks | a key outside every sequence (or its global sequence) | it never plays |
+//! | `normal-length` | warning | Geosets | a normal whose length is not 1 (within 1%) | lighting too bright or too dark |
+//! | `cut-chunk` | error | File | the file ends inside its last chunk (a lenient read keeps it as bytes) | the file is damaged; what the chunk held is lost |
+//! | `unsupported-version` | error | Header | a version Warcraft III does not read (not 800, 1000, 1100 or 1200; 900 included) | the game refuses the model |
+//! | `animation-file` | warning | Header | `MODL` names an animation file | unused by the game, an exporter's leftover |
+//! | `missing-stand-sequence` | warning | Sequences | no `Stand` (or no sequences at all), in a model that is not a portrait | idle models play `Stand`: without it they freeze |
+//! | `missing-death-sequence` | warning | Sequences | no `Death`, in a model with sequences that is not a portrait | dying units, destroyed doodads, missiles that hit play `Death` |
+//! | `missing-portrait-sequence` | warning | Sequences | a portrait model (`..._Portrait`, or Portrait sequences only) without `Portrait` or `Portrait Talk` | the portrait frame plays them |
+//! | `sequence-name` | warning | Sequences | a name whose first word (after `Alternate`) is no action, or with a word that is neither action nor qualifier (numbers and what follows a `-` are variation marks) | the game picks sequences by these words: this one never plays |
+//! | `zero-length-sequence` | warning | Sequences | a sequence that ends where it starts | nothing moves while it plays |
+//! | `zero-length-global-sequence` | warning | Global sequences | a global sequence 0 ms long | its tracks stay still |
+//! | `unused-global-sequence` | info | Global sequences | a global sequence no track runs on | dead weight |
+//! | `texture-path` | error | Textures | a path not `.blp`, `.tga`, `.dds` (`.tif` too from version 1000) | the texture shows as missing |
+//! | `empty-texture` | error | Textures | an empty path without a replaceable id | nothing to load |
+//! | `replaceable-id` | error | Textures | a replaceable id other than 1, 2, 11, 21, 31 to 37 | the game has no texture for it |
+//! | `unused-texture` | info | Textures | a texture no layer or particle emitter 2 uses | loaded for nothing |
+//! | `material-without-layers` | warning | Materials | a material with no layers | its geosets draw nothing |
+//! | `unused-material` | info | Materials | a material no geoset or ribbon emitter uses | dead weight |
+//! | `unused-texture-animation` | info | Texture animations | a texture animation no layer uses | dead weight |
+//! | `geoset-vertex-limit` | error | Geosets | more than 7432 vertices in a geoset drawn by the classic (SD) renderer | the classic client draws it broken |
+//! | `geoset-without-faces` | warning | Geosets | a geoset with no faces | draws nothing; Magos crashes on it |
+//! | `vertex-skinning` | error | Geosets | a vertex bound to no group, no node, or a node that is not a bone; `SKIN` weights not adding up to 255 (models with bones) | the vertex stays behind or stretches |
+//! | `bone-without-vertex` | info | Bones | a bone no vertex is bound to | it could be a cheaper helper |
+//! | `attachment-path` | error | Attachments | an attachment path that is not an `.mdl`/`.mdx` | the game cannot attach it |
+//! | `emitter-missing-texture` | error | Emitters | a particle emitter 2 whose texture has no path and no replaceable id, a ribbon emitter whose material has no layer with a texture (out-of-range indices: `texture-index`, `material-index`) | its particles draw nothing |
+//! | `emitter-path` | error | Emitters | a particle emitter's model not `.mdl`/`.mdx`, a popcorn emitter's file not `.pkfx` | the game cannot spawn it |
+//! | `mcrf-reference` | error | Tiles | an `MCRF` entry out of range of `MDDF` or `MODF` | a doodad or object that is not there |
+//! | `name-offset` | error | Tiles | an `MMID`/`MWID` offset not at the start of a name | a file name read from the middle of another |
+//! | `name-id` | error | Tiles | an `MDDF`/`MODF` `nameId` out of range | the placement has no model |
+//!
+//! # Adding a check
+//!
+//! A model check is a `fn(&Model, &mut Findings)` in a file of its own,
+//! listed in the `CHECKS` of `sanity/mod.rs` (or called from [`model`] for
+//! the structure), with its rules declared in `rule.rs` and listed in the
+//! table above and in the README.
 
 pub mod adt;
 pub mod mdx;
+mod rule;
+mod sanity;
+mod walk;
 
 pub use adt::tile;
 pub use mdx::model;
+pub use rule::{Rule, Severity};
+pub use sanity::{SEQUENCE_ACTIONS, SEQUENCE_QUALIFIERS, sanity};
 
 use core::fmt;
 
-/// The rule a [`Finding`] breaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Rule {
-    /// An index into `TEXS` out of range.
-    TextureIndex,
-    /// An index into `MTLS` out of range.
-    MaterialIndex,
-    /// An index into `TXAN` out of range.
-    TextureAnimationIndex,
-    /// An index into `GEOS` out of range.
-    GeosetIndex,
-    /// An index into `GEOA` out of range.
-    GeosetAnimationIndex,
-    /// A `globalSequenceId` out of range of `GLBS`.
-    GlobalSequenceIndex,
-    /// A `parentId` that is no node's object id (or the node's own).
-    ParentIndex,
-    /// A face's vertex index out of range of its geoset.
-    VertexIndex,
-    /// `PIVT` has not one point per node.
-    PivotCount,
-    /// Object ids, in file order, are not 0, 1, 2, …
-    ObjectIds,
-    /// A sequence ending before it starts, or starting before the previous ends.
-    SequenceOrder,
-    /// A track's keys not in time order.
-    KeyOrder,
-    /// A key outside every sequence (or outside its global sequence, `0..=length`).
-    /// A model without sequences has nothing to be outside of.
-    KeyOutsideSequence,
-    /// A vertex normal whose length is not 1.
-    NormalLength,
-    /// An MCRF entry out of range of MDDF or MODF.
-    McrfReference,
-    /// An MMID/MWID offset not at the start of a name in MMDX/MWMO.
-    NameOffset,
-    /// An MDDF/MODF `nameId` out of range of MMID/MWID.
-    NameId,
-}
+use crate::mdx::{Chunk, Model};
 
 /// One thing a check found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,6 +130,13 @@ pub struct Finding {
     pub path: String,
     /// What is wrong, with the values involved.
     pub message: String,
+}
+
+impl Finding {
+    /// The rule's severity.
+    pub fn severity(&self) -> Severity {
+        self.rule.severity()
+    }
 }
 
 impl fmt::Display for Finding {
@@ -118,4 +168,14 @@ impl Findings {
             );
         }
     }
+}
+
+/// The path of the first chunk `is` picks (`chunks[5].TEXS`), or `tag` alone
+/// when the model has none.
+fn chunk_at(model: &Model, is: impl Fn(&Chunk) -> bool, tag: &str) -> String {
+    model
+        .chunks
+        .iter()
+        .position(is)
+        .map_or(tag.into(), |i| format!("chunks[{i}].{tag}"))
 }

@@ -225,3 +225,38 @@ pub fn npm_harness(folder: &str, package: &str, what: &str) -> Option<PathBuf> {
     let _ = writeln!(std::io::stderr(), "\n!!! {what} did NOT run: {why} !!!\n");
     None
 }
+
+/// Every corpus tile (`adt/` and the map folder `maps/cataclysmctf/`), read,
+/// with its path; empty (loudly) outside CI when the corpus is missing.
+pub fn corpus_tiles() -> Vec<(String, formats::adt::Adt)> {
+    let Some(root) = corpus_root() else {
+        return Vec::new();
+    };
+    let mut files = files_in(&root, "adt", ".adt");
+    files.extend(files_in(&root, "maps/cataclysmctf", ".adt"));
+    files
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(root.join(&path)).expect("corpus file is readable");
+            let adt =
+                formats::adt::Adt::from_bytes(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+            (path, adt)
+        })
+        .collect()
+}
+
+/// The positions and triangle indices of the `terrain` mesh of a tile's
+/// `.glb`, read back with the `gltf` crate.
+pub fn glb_terrain(glb: &[u8]) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(glb).expect("a GLB");
+    let blob = blob.expect("a binary chunk");
+    let mesh = document
+        .meshes()
+        .find(|m| m.name() == Some("terrain"))
+        .expect("a terrain mesh");
+    let primitive = mesh.primitives().next().expect("a primitive");
+    let reader = primitive.reader(|_| Some(&blob[..]));
+    let positions = reader.read_positions().expect("positions").collect();
+    let indices = reader.read_indices().expect("indices").into_u32().collect();
+    (positions, indices)
+}

@@ -60,8 +60,8 @@ pub fn outputs(
             inputs
                 .iter()
                 .map(|input| {
-                    let stem = input.file_stem().unwrap_or(input.as_os_str());
-                    let out = output.join(stem).with_extension(extension(input));
+                    let stem = crate::file_stem(input, "output");
+                    let out = output.join(format!("{stem}.{}", extension(input)));
                     (input.clone(), out)
                 })
                 .collect()
@@ -169,6 +169,16 @@ mod tests {
         assert!(error.contains("would both be written to"), "{error}");
         let one = outputs(&inputs[..1], Path::new("y.glb"), |_| true, |_| "glb".into()).unwrap();
         assert_eq!(one, vec![(inputs[0].clone(), PathBuf::from("y.glb"))]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_stem_with_dots_keeps_them() {
+        let dir = std::env::temp_dir().join(format!("formats-batch-dots-{}", std::process::id()));
+        let inputs = [PathBuf::from("a/zf.bone.mdx"), PathBuf::from("a/zf.mdx")];
+        let jobs = outputs(&inputs, &dir, |_| false, |_| "glb".into()).unwrap();
+        assert_eq!(jobs[0].1, dir.join("zf.bone.glb"));
+        assert_eq!(jobs[1].1, dir.join("zf.glb"));
         let _ = std::fs::remove_dir_all(dir);
     }
 

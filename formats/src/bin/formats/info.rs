@@ -173,6 +173,13 @@ fn mdx_objects(model: &Model) -> Vec<(String, String)> {
         .iter()
         .map(|chunk| {
             let (count, what) = match chunk {
+                Chunk::Cut(cut) => {
+                    let there = cut.body().len();
+                    return (
+                        chunk.tag().to_string(),
+                        format!("cut short: {there} bytes there"),
+                    );
+                }
                 // Nothing to count.
                 Chunk::Version(_) | Chunk::Model(_) | Chunk::AlphaModel(_) | Chunk::Unknown(_) => {
                     (0, "")

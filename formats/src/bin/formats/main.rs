@@ -11,12 +11,14 @@ mod info;
 mod kind;
 mod progress;
 mod render;
+mod terrain;
 mod validate;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use formats::terrain::HeightRange;
 
 /// Read, inspect, check and convert Blizzard's game files (MDX, MDL, ADT, WDT, BLP).
 #[derive(Parser)]
@@ -106,31 +108,38 @@ enum Command {
         #[arg(long, value_name = "ENCODING")]
         encoding: Option<formats::blp::Target>,
     },
-    /// Exports models to glTF 2.0: one model to OUT.glb (one file) or
-    /// OUT.gltf (with its .bin and images beside it), or several into the
-    /// folder OUT, in parallel. Skeleton, skin, one animation per sequence,
+    /// Exports models and terrain to glTF 2.0: one file to OUT.glb (one
+    /// file) or OUT.gltf (with its .bin and images beside it), or several
+    /// (or a map's WDT: its tiles beside it) into the folder OUT, in
+    /// parallel. Models: skeleton, skin, one animation per sequence,
     /// materials, and the textures found beside the model or in --textures.
+    /// Tiles: the terrain mesh (holes cut, normals, splat and tiling UVs,
+    /// vertex colours), liquids, and a node per doodad and map object at its
+    /// world transform.
     #[command(
         after_help = "Examples:\n  formats export model.mdx model.glb --textures textures\n  \
                             formats export model.mdl model.gltf --sequence Walk\n  \
-                            formats export *.mdx out/ --no-animations"
+                            formats export *.mdx out/ --no-animations\n  \
+                            formats export Map_30_27.adt tile.glb\n  \
+                            formats export Map.wdt tiles/"
     )]
     Export {
-        /// The models (.mdx, .mdl), then where to write: a .glb or .gltf
-        /// file for one model, a folder for several.
+        /// The models (.mdx, .mdl), tiles (.adt) or maps (.wdt), then where
+        /// to write: a .glb or .gltf file for one model or tile, a folder for
+        /// several or a map.
         #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
         paths: Vec<PathBuf>,
-        /// A folder to look for textures in, by the path the model names
-        /// (repeatable; the model's own folder is looked in first).
+        /// Models: a folder to look for textures in, by the path the model
+        /// names (repeatable; the model's own folder is looked in first).
         #[arg(long, value_name = "DIR")]
         textures: Vec<PathBuf>,
-        /// Only the sequence of this name.
+        /// Models: only the sequence of this name.
         #[arg(long, value_name = "NAME", conflicts_with = "no_animations")]
         sequence: Option<String>,
-        /// No animations.
+        /// Models: no animations.
         #[arg(long)]
         no_animations: bool,
-        /// The Reforged level of detail to export (geosets of level -1 go in every level).
+        /// Models: the Reforged level of detail to export (geosets of level -1 go in every level).
         #[arg(long, value_name = "N", default_value_t = 0)]
         lod: i32,
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
@@ -151,33 +160,66 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Semantic checks beyond parsing: indices in range, pivots and object ids,
-    /// sequences and keys in order, unit normals (models); MCRF references and
-    /// name offsets (tiles). Exits with 1 if anything is found.
-    #[command(after_help = "Example:\n  formats validate ../shared/corpus/mdx/zf_bone.mdx")]
+    /// Semantic checks beyond parsing on every model and tile under the paths,
+    /// in parallel: the structure (indices in range, pivots and object ids,
+    /// sequences and keys in order, unit normals) and the map makers' rules
+    /// (standard sequences and names, texture paths, unused textures and
+    /// materials, vertex limits, skinning, ...) of models; MCRF references and
+    /// name offsets of tiles. Each finding with its rule id and severity, then
+    /// a table per rule; exits with 1 if any finding is an error.
+    #[command(
+        after_help = "Examples:\n  formats validate ../shared/corpus/mdx/zf_bone.mdx\n  \
+                            formats validate --json maps/ models/Footman.mdx"
+    )]
     Validate {
-        /// The file (.mdx, .adt).
-        file: PathBuf,
+        /// Files and folders (folders are walked for .mdx, .mdl and .adt files).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// One JSON document on stdout instead of the lines and the table.
+        #[arg(long)]
+        json: bool,
     },
-    /// Draws a tile's height field or alpha maps, or a model's wireframe, as PNG.
+    /// Draws a tile's heightmap, alpha or splat maps, a whole map's
+    /// heightmaps (one height range, a stitched overview), or a model's
+    /// wireframe.
     #[command(
         after_help = "Examples:\n  formats render tile.adt --heightmap height.png --alpha alpha.png\n  \
+                            formats render tile.adt --heightmap height.tif --splat splat/\n  \
+                            formats render MAP.wdt --heightmap heights/ --splat splat/\n  \
+                            formats render a.adt b.adt --heightmap heights/ --range -200:400\n  \
                             formats render model.mdx --wireframe model.png\n  \
                             formats render model.mdx --wireframe walk.png --pose Walk@500\n  \
                             formats render --wireframe sample.png"
     )]
     Render {
-        /// The file (.adt or .mdx); omit for the built-in sample model.
-        file: Option<PathBuf>,
-        /// ADT: the MCVT height field, 129x129 16-bit gray.
-        #[arg(long, value_name = "OUT.png")]
+        /// The files: a tile (.adt) or model (.mdx); several tiles; or a map's
+        /// WDT, whose tiles are found beside it. None: the built-in sample model.
+        files: Vec<PathBuf>,
+        /// ADT: the heightmap, 257x257 per tile (every MCVT vertex). One tile:
+        /// OUT.png (16-bit gray) or OUT.tif (32-bit float). A WDT or several
+        /// tiles: a folder, with both per tile, a stitched overview and
+        /// heightmap.json.
+        #[arg(long, value_name = "OUT")]
         heightmap: Option<PathBuf>,
+        /// The heights (yards) drawn as 0 and 65535 in 16-bit heightmaps;
+        /// default: the lowest and highest point of all tiles given.
+        #[arg(long, value_name = "MIN:MAX", value_parser = HeightRange::parse, allow_hyphen_values = true)]
+        range: Option<HeightRange>,
+        /// ADT: splat maps into this folder: every texture layer's alpha map as
+        /// 8-bit gray (1024x1024 per tile) and a JSON manifest per tile.
+        #[arg(long, value_name = "DIR")]
+        splat: Option<PathBuf>,
         /// ADT: the alpha maps, 1024x1024 RGB (red, green, blue: layers 1, 2, 3).
         #[arg(long, value_name = "OUT.png")]
         alpha: Option<PathBuf>,
         /// ADT: the map's WDT, for the alpha maps' bit depth (guessed from the tile otherwise).
         #[arg(long, value_name = "WDT")]
         wdt: Option<PathBuf>,
+        /// The longest side of a map's stitched overview in pixels: tiles are
+        /// sampled every 1, 2, 4 … samples to fit (default: full resolution up
+        /// to 4096).
+        #[arg(long, value_name = "PIXELS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(2..=16384))]
+        overview_size: u32,
         /// MDX: the geosets' edges seen from the front, SIZExSIZE gray.
         #[arg(long, value_name = "OUT.png")]
         wireframe: Option<PathBuf>,
@@ -254,24 +296,30 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Check { paths, json } => check::run(&paths, json),
-        Command::Validate { file } => validate::run(&file),
+        Command::Validate { paths, json } => validate::run(&paths, json),
         Command::Render {
-            file,
+            files,
             heightmap,
+            range,
+            splat,
             alpha,
             wdt,
             wireframe,
             pose,
             size,
+            overview_size,
         } => render::run(
-            file.as_deref(),
+            &files,
             &render::Outputs {
                 heightmap,
+                range,
+                splat,
                 alpha,
                 wdt,
                 wireframe,
                 pose,
                 size: usize::from(size),
+                overview_size: overview_size as usize,
             },
         ),
     }
@@ -285,4 +333,11 @@ fn print_out(text: &str) -> Result<(), String> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
     }
+}
+
+/// The file name of `path` without its extension (`fallback` if it has none).
+fn file_stem(path: &std::path::Path, fallback: &str) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| fallback.into())
 }

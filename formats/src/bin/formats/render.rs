@@ -1,18 +1,25 @@
-//! `formats render`: a tile's height field and alpha maps, or a model's
-//! wireframe, as PNG files (drawn by [`formats::render`]).
+//! `formats render`: a tile's heightmap (16-bit PNG or 32-bit float TIFF),
+//! alpha and splat maps, a whole map's heightmaps and overview (see
+//! [`crate::terrain`]), or a model's wireframe, drawn by [`formats::render`].
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formats::anim::{Moment, Timeline};
 use formats::render::Image;
+use formats::terrain::{HeightRange, Heightmap, TerrainTile};
 
 use crate::kind::{self, Document, Kind};
+use crate::terrain::{self, Job};
 
 /// The images asked for.
 pub struct Outputs {
-    /// ADT height field.
+    /// ADT heightmap: a file for one tile, a folder for a map or several tiles.
     pub heightmap: Option<PathBuf>,
+    /// The height range of 16-bit heightmaps.
+    pub range: Option<HeightRange>,
+    /// ADT splat maps and manifests: a folder.
+    pub splat: Option<PathBuf>,
     /// ADT alpha maps.
     pub alpha: Option<PathBuf>,
     /// The WDT whose MPHD flags give the alpha maps' bit depth.
@@ -23,6 +30,8 @@ pub struct Outputs {
     pub pose: Option<String>,
     /// Wireframe side in pixels.
     pub size: usize,
+    /// The longest side of a map's stitched overview.
+    pub overview_size: usize,
 }
 
 fn save(image: &Image, path: &Path) -> Result<(), String> {
@@ -39,9 +48,82 @@ fn save(image: &Image, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `formats render [FILE] --heightmap/--alpha/--wireframe OUT.png`.
-pub fn run(file: Option<&Path>, out: &Outputs) -> Result<ExitCode, String> {
-    let (name, kind, data) = match file {
+/// The map's `MPHD` flags from `--wdt`, if given.
+fn wdt_flags(out: &Outputs) -> Result<Option<u32>, String> {
+    let Some(wdt) = &out.wdt else { return Ok(None) };
+    let bytes = std::fs::read(wdt).map_err(|e| format!("{}: {e}", wdt.display()))?;
+    let wdt_file =
+        formats::wdt::Wdt::from_bytes(&bytes).map_err(|e| format!("{}: {e}", wdt.display()))?;
+    Ok(Some(wdt_file.mphd_flags()))
+}
+
+/// True if `path` names a folder: one that exists, or ends with a separator.
+fn is_folder(path: &Path) -> bool {
+    path.is_dir() || path.to_string_lossy().ends_with(['/', '\\'])
+}
+
+/// A WDT, several tiles, or one tile into folders.
+fn run_map(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
+    if out.alpha.is_some() || out.wireframe.is_some() {
+        return Err("for a map or several tiles give --heightmap DIR and/or --splat DIR".into());
+    }
+    if out.heightmap.is_none() && out.splat.is_none() {
+        return Err("nothing to draw: give --heightmap DIR and/or --splat DIR".into());
+    }
+    let (tiles, missing, mphd_flags) = match files {
+        [one] if Kind::of_path(one) == Some(Kind::Wdt) => {
+            let (tiles, missing, flags) = terrain::map_tiles(one)?;
+            (tiles, missing, Some(flags))
+        }
+        _ => (terrain::given_tiles(files), Vec::new(), wdt_flags(out)?),
+    };
+    terrain::run(&Job {
+        tiles,
+        missing,
+        mphd_flags,
+        heightmap: out.heightmap.clone(),
+        splat: out.splat.clone(),
+        range: out.range,
+        overview_size: out.overview_size,
+    })
+}
+
+/// One tile's heightmap into `path`: float TIFF for `.tif`/`.tiff`, 16-bit
+/// PNG otherwise (at `--range`, or the tile's own).
+fn tile_heightmap(
+    name: &str,
+    adt: &formats::adt::Adt,
+    path: &Path,
+    out: &Outputs,
+) -> Result<(), String> {
+    let tile = TerrainTile::from_adt(adt).map_err(|e| format!("{name}: {e}"))?;
+    let map = Heightmap::from_tile(&tile);
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if matches!(ext.as_deref(), Some("tif" | "tiff")) {
+        let tiff = formats::render::float_tiff(map.side, map.side, &map.heights)
+            .map_err(|e| format!("{name}: {e}"))?;
+        std::fs::write(path, tiff).map_err(|e| format!("{}: {e}", path.display()))?;
+        let side = map.side;
+        eprintln!("wrote {} ({side}x{side} 32-bit float)", path.display());
+        return Ok(());
+    }
+    let range = out
+        .range
+        .or_else(|| map.range())
+        .ok_or_else(|| format!("{name}: the tile has no MCVT heights to draw"))?;
+    save(&formats::render::heightmap_image(&map, range), path)
+}
+
+/// `formats render [FILE...] --heightmap/--splat/--alpha/--wireframe OUT`.
+pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
+    let folder_heightmap = out.heightmap.as_deref().is_some_and(is_folder);
+    let map_input = matches!(files, [one] if Kind::of_path(one) == Some(Kind::Wdt));
+    if files.len() > 1 || map_input || (folder_heightmap && files.len() == 1) {
+        return run_map(files, out);
+    }
+    let (name, kind, data) = match files.first() {
         Some(path) => {
             let (kind, data) = kind::open(path)?;
             (path.display().to_string(), kind, data)
@@ -52,8 +134,14 @@ pub fn run(file: Option<&Path>, out: &Outputs) -> Result<ExitCode, String> {
             formats::sample::sample_mdx(),
         ),
     };
-    if out.heightmap.is_none() && out.alpha.is_none() && out.wireframe.is_none() {
-        return Err("nothing to draw: give --heightmap, --alpha (ADT) or --wireframe (MDX)".into());
+    if [&out.heightmap, &out.alpha, &out.wireframe, &out.splat]
+        .iter()
+        .all(|o| o.is_none())
+    {
+        return Err(
+            "nothing to draw: give --heightmap, --alpha, --splat (ADT, WDT) or --wireframe (MDX)"
+                .into(),
+        );
     }
     let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
     match &loaded.document {
@@ -62,29 +150,35 @@ pub fn run(file: Option<&Path>, out: &Outputs) -> Result<ExitCode, String> {
                 return Err(format!("{name}: --wireframe draws models; this is a tile"));
             }
             if let Some(path) = &out.heightmap {
-                let image = formats::render::heightmap(adt).map_err(|e| format!("{name}: {e}"))?;
-                save(&image, path)?;
+                tile_heightmap(&name, adt, path, out)?;
             }
             if let Some(path) = &out.alpha {
-                let flags = match &out.wdt {
-                    Some(wdt) => {
-                        let bytes =
-                            std::fs::read(wdt).map_err(|e| format!("{}: {e}", wdt.display()))?;
-                        formats::wdt::Wdt::from_bytes(&bytes)
-                            .map_err(|e| format!("{}: {e}", wdt.display()))?
-                            .mphd_flags()
-                    }
+                let flags = match wdt_flags(out)? {
+                    Some(flags) => flags,
                     None => formats::render::guess_mphd_flags(adt),
                 };
                 let image =
                     formats::render::alpha_maps(adt, flags).map_err(|e| format!("{name}: {e}"))?;
                 save(&image, path)?;
             }
+            if out.splat.is_some() {
+                let splat_only = Outputs {
+                    heightmap: None,
+                    alpha: None,
+                    wireframe: None,
+                    pose: None,
+                    range: None,
+                    splat: out.splat.clone(),
+                    wdt: out.wdt.clone(),
+                    ..*out
+                };
+                return run_map(files, &splat_only);
+            }
         }
         Document::Mdx(model) => {
-            if out.heightmap.is_some() || out.alpha.is_some() {
+            if out.heightmap.is_some() || out.alpha.is_some() || out.splat.is_some() {
                 return Err(format!(
-                    "{name}: --heightmap and --alpha draw tiles; this is a model"
+                    "{name}: --heightmap, --alpha and --splat draw tiles; this is a model"
                 ));
             }
             if let Some(path) = &out.wireframe {
@@ -98,7 +192,11 @@ pub fn run(file: Option<&Path>, out: &Outputs) -> Result<ExitCode, String> {
                 save(&image, path)?;
             }
         }
-        _ => return Err(format!("{name}: render draws .adt tiles and .mdx models")),
+        _ => {
+            return Err(format!(
+                "{name}: render draws .adt tiles, .wdt maps and .mdx models"
+            ));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

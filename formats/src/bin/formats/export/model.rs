@@ -25,7 +25,7 @@ pub fn export(
     let mut folders = vec![input.parent().unwrap_or(Path::new(".")).to_path_buf()];
     folders.extend(options.textures.iter().cloned());
     let textures = TextureFolders::new(folders);
-    let stem = stem_of(input);
+    let stem = crate::file_stem(input, "model");
     let exported = export_model(
         model,
         &stem,
@@ -37,29 +37,7 @@ pub fn export(
         },
     )
     .map_err(|e| format!("{name}: {e}"))?;
-    let out = output.display().to_string();
-    let is_gltf = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
-    if is_gltf {
-        let formats::gltf::GltfFiles { json, files } = exported
-            .document
-            .to_gltf(&stem_of(output))
-            .map_err(|e| format!("{out}: {e}"))?;
-        let folder = output.parent().unwrap_or(Path::new("."));
-        for (file, bytes) in files {
-            let path = folder.join(file);
-            std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-        std::fs::write(output, json).map_err(|e| format!("{out}: {e}"))?;
-    } else {
-        let glb = exported
-            .document
-            .to_glb()
-            .map_err(|e| format!("{out}: {e}"))?;
-        std::fs::write(output, glb).map_err(|e| format!("{out}: {e}"))?;
-    }
+    let out = super::write_document(&exported.document, output)?;
     let mut warnings: Vec<String> = exported
         .warnings
         .iter()
@@ -86,11 +64,4 @@ pub fn export(
         ),
         warnings,
     })
-}
-
-/// The file name of `path` without its extension.
-fn stem_of(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "model".into())
 }

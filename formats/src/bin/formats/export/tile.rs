@@ -1,0 +1,45 @@
+//! `formats export TILE.adt OUT.glb|.gltf`: [`formats::gltf::export_tile`],
+//! the root node named as the file.
+
+use std::path::Path;
+
+use formats::adt::Adt;
+use formats::gltf::export_tile;
+
+use super::Written;
+
+/// Exports the tile in `data` (read from `input`) to `output`.
+pub fn export(input: &Path, data: &[u8], output: &Path) -> Result<Written, String> {
+    let name = input.display().to_string();
+    let adt = Adt::from_bytes(data).map_err(|e| format!("{name}: {e}"))?;
+    let exported =
+        export_tile(&adt, &crate::file_stem(input, "tile")).map_err(|e| format!("{name}: {e}"))?;
+    let out = super::write_document(&exported.document, output)?;
+    let mut warnings = Vec::new();
+    if exported.chunks < 256 {
+        warnings.push(format!(
+            "{name}: {} of 256 chunks have no heights (left out)",
+            256 - exported.chunks
+        ));
+    }
+    let colours = if exported.vertex_colors {
+        ", vertex colours"
+    } else {
+        ""
+    };
+    Ok(Written {
+        line: format!(
+            "{name} -> {out}: tile {}_{}, {} vertices, {} triangles ({} hole quads){colours}, \
+             {} liquid triangles, {} doodads, {} map objects",
+            exported.tile.x,
+            exported.tile.y,
+            exported.vertices,
+            exported.triangles,
+            exported.hole_quads,
+            exported.liquid_triangles,
+            exported.doodads,
+            exported.map_objects
+        ),
+        warnings,
+    })
+}

@@ -1,0 +1,279 @@
+//! `formats render` for many tiles: a map's WDT (its tiles found beside it)
+//! or several tiles, on all cores with a progress bar. Heightmaps share one
+//! height range, so that neighbours match at their seams; a stitched overview
+//! shows the whole map; splat maps come with a manifest per tile.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use formats::adt::Adt;
+use formats::render::{self, Image};
+use formats::terrain::{
+    HeightRange, Heightmap, Stitched, TerrainTile, TileCoord, TileSplat, common_range, locate_tiles,
+};
+use formats::wdt::Wdt;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// One tile to draw.
+pub struct TileInput {
+    /// The ADT file.
+    pub path: PathBuf,
+    /// The name its outputs take (the file's stem).
+    pub stem: String,
+}
+
+/// What to draw, and where.
+pub struct Job {
+    /// The tiles found.
+    pub tiles: Vec<TileInput>,
+    /// Tiles the WDT lists that are not there (file names).
+    pub missing: Vec<String>,
+    /// The map's `MPHD` flags, if a WDT gave them (otherwise guessed per tile).
+    pub mphd_flags: Option<u32>,
+    /// Heightmap folder.
+    pub heightmap: Option<PathBuf>,
+    /// Splat map folder.
+    pub splat: Option<PathBuf>,
+    /// The height range asked for (otherwise the tiles' common one).
+    pub range: Option<HeightRange>,
+    /// The longest side of the stitched overview, in pixels.
+    pub overview_size: usize,
+}
+
+/// The tiles of the map whose WDT is `wdt_path`, and its `MPHD` flags.
+pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), String> {
+    let bytes = std::fs::read(wdt_path).map_err(|e| format!("{}: {e}", wdt_path.display()))?;
+    let wdt = Wdt::from_bytes(&bytes).map_err(|e| format!("{}: {e}", wdt_path.display()))?;
+    let listed =
+        locate_tiles(wdt_path, &wdt).map_err(|e| format!("{}: {e}", wdt_path.display()))?;
+    if listed.is_empty() {
+        return Err(format!("{}: MAIN lists no tiles", wdt_path.display()));
+    }
+    let (mut tiles, mut missing) = (Vec::new(), Vec::new());
+    for tile in listed {
+        match tile.path {
+            Some(path) => tiles.push(TileInput {
+                stem: crate::file_stem(&path, "tile"),
+                path,
+            }),
+            None => missing.push(tile.file_name),
+        }
+    }
+    Ok((tiles, missing, wdt.mphd_flags()))
+}
+
+/// The tiles named on the command line.
+pub fn given_tiles(paths: &[PathBuf]) -> Vec<TileInput> {
+    paths
+        .iter()
+        .map(|path| TileInput {
+            path: path.clone(),
+            stem: crate::file_stem(path, "tile"),
+        })
+        .collect()
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn write_png(path: &Path, image: &Image) -> Result<(), String> {
+    let png = image
+        .to_png()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    write(path, &png)
+}
+
+fn write_json(path: &Path, value: &impl Serialize) -> Result<(), String> {
+    let text =
+        serde_json::to_string_pretty(value).map_err(|e| format!("{}: {e}", path.display()))?;
+    write(path, text.as_bytes())
+}
+
+/// A tile read, with what the second pass needs.
+struct Loaded {
+    coord: TileCoord,
+    stem: String,
+    heights: Heightmap,
+}
+
+/// Reads one tile; writes its splat maps if asked.
+fn load(tile: &TileInput, job: &Job) -> Result<Loaded, String> {
+    let name = tile.path.display();
+    let bytes = std::fs::read(&tile.path).map_err(|e| format!("{name}: {e}"))?;
+    let adt = Adt::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))?;
+    let terrain = TerrainTile::from_adt(&adt).map_err(|e| format!("{name}: {e}"))?;
+    if let Some(folder) = &job.splat {
+        let flags = job
+            .mphd_flags
+            .unwrap_or_else(|| render::guess_mphd_flags(&adt));
+        let splat = TileSplat::from_adt(&adt, flags).map_err(|e| format!("{name}: {e}"))?;
+        for (layer, values) in splat.maps.iter().enumerate().skip(1) {
+            let path = folder.join(format!("{}_layer{layer}.png", tile.stem));
+            write_png(&path, &render::splat_image(values))?;
+        }
+        write_json(
+            &folder.join(format!("{}_splat.json", tile.stem)),
+            &splat.manifest,
+        )?;
+    }
+    Ok(Loaded {
+        coord: terrain.coord,
+        stem: tile.stem.clone(),
+        heights: Heightmap::from_tile(&terrain),
+    })
+}
+
+/// What `heightmap.json` says about the images.
+#[derive(Serialize)]
+struct HeightmapIndex<'a> {
+    /// The heights (yards) drawn as 0 and 65535 in the PNGs.
+    range: HeightRange,
+    /// Yards between neighbouring samples of a tile image.
+    yards_per_sample: f64,
+    /// Samples per tile side (neighbours share their edge samples).
+    tile_side: usize,
+    tiles: Vec<IndexedTile>,
+    missing: &'a [String],
+    overview: Option<Overview>,
+}
+
+#[derive(Serialize)]
+struct IndexedTile {
+    x: u32,
+    y: u32,
+    png: String,
+    tiff: String,
+}
+
+#[derive(Serialize)]
+struct Overview {
+    png: &'static str,
+    tiff: &'static str,
+    first_tile: TileCoord,
+    width: usize,
+    height: usize,
+    tile_samples_per_pixel: usize,
+}
+
+/// Draws the job; the exit code is 1 if any tile could not be read.
+pub fn run(job: &Job) -> Result<ExitCode, String> {
+    for folder in [&job.heightmap, &job.splat].into_iter().flatten() {
+        std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    }
+    let bar = crate::progress::bar(job.tiles.len());
+    bar.set_message("reading tiles");
+    let failures = Mutex::new(Vec::new());
+    let mut loaded: Vec<Loaded> = job
+        .tiles
+        .par_iter()
+        .filter_map(|tile| {
+            let result = load(tile, job);
+            bar.inc(1);
+            result
+                .map_err(|e| {
+                    if let Ok(mut list) = failures.lock() {
+                        list.push(e);
+                    }
+                })
+                .ok()
+        })
+        .collect();
+    bar.finish_and_clear();
+    loaded.sort_by_key(|t| (t.coord.y, t.coord.x));
+    let failures = failures.into_inner().unwrap_or_default();
+    for failure in &failures {
+        eprintln!("error: {failure}");
+    }
+    if !job.missing.is_empty() {
+        eprintln!(
+            "{} of {} tiles the WDT lists are missing: {}",
+            job.missing.len(),
+            job.missing.len() + job.tiles.len(),
+            job.missing.join(", ")
+        );
+    }
+    if let Some(folder) = &job.heightmap {
+        write_heightmaps(folder, job, &loaded)?;
+    }
+    if let Some(folder) = &job.splat {
+        eprintln!(
+            "wrote splat maps and manifests of {} tiles to {}",
+            loaded.len(),
+            folder.display()
+        );
+    }
+    Ok(if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The tiles' PNG and TIFF heightmaps at one range, the stitched overview
+/// and `heightmap.json`.
+fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), String> {
+    let range = job
+        .range
+        .or_else(|| common_range(loaded.iter().map(|t| &t.heights)))
+        .ok_or("no tile has heights to draw")?;
+    let bar = crate::progress::bar(loaded.len());
+    bar.set_message("writing heightmaps");
+    loaded.par_iter().try_for_each(|tile| {
+        let side = tile.heights.side;
+        let png = folder.join(format!("{}.png", tile.stem));
+        write_png(&png, &render::heightmap_image(&tile.heights, range))?;
+        let tiff = render::float_tiff(side, side, &tile.heights.heights)
+            .map_err(|e| format!("{}: {e}", tile.stem))?;
+        write(&folder.join(format!("{}.tif", tile.stem)), &tiff)?;
+        bar.inc(1);
+        Ok::<(), String>(())
+    })?;
+    bar.finish_and_clear();
+    let pairs: Vec<_> = loaded.iter().map(|t| (t.coord, &t.heights)).collect();
+    let coords: Vec<_> = pairs.iter().map(|(c, _)| *c).collect();
+    let overview = Stitched::new(&pairs, Stitched::step_for(&coords, job.overview_size));
+    if let Some(map) = &overview {
+        write_png(
+            &folder.join("overview.png"),
+            &render::stitched_image(map, range),
+        )?;
+        let tiff = render::float_tiff(map.width, map.height, &map.heights)
+            .map_err(|e| format!("overview: {e}"))?;
+        write(&folder.join("overview.tif"), &tiff)?;
+    }
+    let index = HeightmapIndex {
+        range,
+        yards_per_sample: formats::terrain::UNIT_SIZE / 2.0,
+        tile_side: formats::terrain::HEIGHTMAP_SIDE,
+        tiles: loaded
+            .iter()
+            .map(|t| IndexedTile {
+                x: t.coord.x,
+                y: t.coord.y,
+                png: format!("{}.png", t.stem),
+                tiff: format!("{}.tif", t.stem),
+            })
+            .collect(),
+        missing: &job.missing,
+        overview: overview.as_ref().map(|m| Overview {
+            png: "overview.png",
+            tiff: "overview.tif",
+            first_tile: m.first,
+            width: m.width,
+            height: m.height,
+            tile_samples_per_pixel: m.step,
+        }),
+    };
+    write_json(&folder.join("heightmap.json"), &index)?;
+    eprintln!(
+        "wrote {} heightmaps (16-bit PNG at {}..{} yards, 32-bit float TIFF) and the overview to {}",
+        loaded.len(),
+        range.min,
+        range.max,
+        folder.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,246 @@
+//! One chunk's height grid: the 145 MCVT values as 9 x 9 outer and 8 x 8
+//! inner vertices, their world positions, heights anywhere on the four
+//! triangles per quad the client draws, and holes.
+//!
+//! MCVT interleaves the two grids row by row, 9 outer then 8 inner, ending
+//! with 9 outer (`17 * row + col` and `17 * row + 9 + col`):
+//!
+//! ```text
+//!  o   o   o  …   o      outer row 0 (9)
+//!    i   i  …   i        inner row 0 (8), each the centre of a quad
+//!  o   o   o  …   o      outer row 1
+//! ```
+//!
+//! Each quad (between outer rows `r`, `r+1` and columns `c`, `c+1`) is four
+//! triangles around its inner vertex, one on each edge.
+
+use super::coords::UNIT_SIZE;
+
+/// Vertices per chunk: 9 · 9 outer + 8 · 8 inner.
+pub const VERTICES: usize = 145;
+/// Quads per chunk side.
+pub const QUADS: usize = 8;
+/// MCVT values per outer row and the inner row after it.
+const ROW: usize = 17;
+
+/// The MCVT position of outer vertex (`row`, `col`), both 0..=8.
+pub fn outer_index(row: usize, col: usize) -> Option<usize> {
+    (row <= QUADS && col <= QUADS).then_some(row * ROW + col)
+}
+
+/// The MCVT position of inner vertex (`row`, `col`), both 0..8.
+pub fn inner_index(row: usize, col: usize) -> Option<usize> {
+    (row < QUADS && col < QUADS).then_some(row * ROW + QUADS + 1 + col)
+}
+
+/// Where MCVT value `index` sits in the chunk, in quads from the chunk's
+/// north-west corner: (column, row); inner vertices at half quads.
+pub fn vertex_offset(index: usize) -> Option<[f64; 2]> {
+    if index >= VERTICES {
+        return None;
+    }
+    let (row, rest) = (index / ROW, index % ROW);
+    Some(if rest <= QUADS {
+        [rest as f64, row as f64]
+    } else {
+        [(rest - QUADS - 1) as f64 + 0.5, row as f64 + 0.5]
+    })
+}
+
+/// A chunk's holes: quads with no terrain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Holes {
+    /// `holes_low_res`: 4 x 4 bits row by row (bit `4 * row + col`), each
+    /// covering 2 x 2 quads.
+    LowRes(u16),
+    /// `holes_high_res` (MCNK flag `high_res_holes`): 8 x 8 bits, one per
+    /// quad; byte `row`, bit `col`.
+    HighRes(u64),
+}
+
+impl Holes {
+    /// True if the quad at column `col`, row `row` (0..8) is a hole.
+    pub fn is_hole(self, col: usize, row: usize) -> bool {
+        if col >= QUADS || row >= QUADS {
+            return false;
+        }
+        match self {
+            Holes::LowRes(bits) => bits >> ((row / 2) * 4 + col / 2) & 1 == 1,
+            Holes::HighRes(bits) => bits >> (row * 8 + col) & 1 == 1,
+        }
+    }
+
+    /// True if no quad is a hole.
+    pub fn is_empty(self) -> bool {
+        match self {
+            Holes::LowRes(bits) => bits == 0,
+            Holes::HighRes(bits) => bits == 0,
+        }
+    }
+}
+
+/// How far (yards) outside a chunk a point still counts as on its edge: an
+/// `MCNK.position` is an `f32` of up to 17066.67, so neighbouring chunks'
+/// corners and the tile's ideal grid differ by up to a few thousandths.
+pub const EDGE_TOLERANCE: f64 = 0.01;
+
+/// The snap, in quads, under which a position counts as on a vertex or an
+/// edge (a micrometre): world positions computed from indices land there
+/// exactly, so a vertex's own position gives back its own height.
+const SNAP: f64 = 1e-6;
+
+fn snap(v: f64) -> f64 {
+    let half = (v * 2.0).round() / 2.0;
+    if (v - half).abs() < SNAP { half } else { v }
+}
+
+/// One chunk's 145 heights placed in the world.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ChunkGrid {
+    /// World X, Y of the chunk's north-west corner and the base height
+    /// (`MCNK.position`).
+    pub origin: [f64; 3],
+    /// MCVT, relative to `origin[2]`, in MCVT order (see the [module](self) docs).
+    pub heights: Vec<f32>,
+}
+
+impl ChunkGrid {
+    /// A grid from `MCNK.position` and the MCVT values (`None` unless there are 145).
+    pub fn new(position: [f32; 3], mcvt: &[f32]) -> Option<ChunkGrid> {
+        (mcvt.len() == VERTICES).then(|| ChunkGrid {
+            origin: position.map(f64::from),
+            heights: mcvt.to_vec(),
+        })
+    }
+
+    /// The absolute height of MCVT value `index`.
+    pub fn height(&self, index: usize) -> Option<f64> {
+        self.heights
+            .get(index)
+            .map(|h| self.origin[2] + f64::from(*h))
+    }
+
+    /// The absolute height of outer vertex (`row`, `col`), both 0..=8.
+    pub fn outer(&self, row: usize, col: usize) -> Option<f64> {
+        self.height(outer_index(row, col)?)
+    }
+
+    /// The absolute height of inner vertex (`row`, `col`), both 0..8.
+    pub fn inner(&self, row: usize, col: usize) -> Option<f64> {
+        self.height(inner_index(row, col)?)
+    }
+
+    /// The world position of MCVT value `index`.
+    pub fn position(&self, index: usize) -> Option<[f64; 3]> {
+        let [col, row] = vertex_offset(index)?;
+        Some([
+            self.origin[0] - row * UNIT_SIZE,
+            self.origin[1] - col * UNIT_SIZE,
+            self.height(index)?,
+        ])
+    }
+
+    /// World (`x`, `y`) in quads from the north-west corner, (column, row),
+    /// `None` farther than [`EDGE_TOLERANCE`] outside the chunk; points
+    /// within it are moved onto the edge.
+    fn local(&self, x: f64, y: f64) -> Option<[f64; 2]> {
+        let n = QUADS as f64;
+        let slack = EDGE_TOLERANCE / UNIT_SIZE;
+        let inside = |v: f64| {
+            (-slack..=n + slack)
+                .contains(&v)
+                .then(|| snap(v.clamp(0.0, n)))
+        };
+        Some([
+            inside((self.origin[1] - y) / UNIT_SIZE)?,
+            inside((self.origin[0] - x) / UNIT_SIZE)?,
+        ])
+    }
+
+    /// The quad (column, row) holding world (`x`, `y`): `None` outside the
+    /// chunk (see [`EDGE_TOLERANCE`]), the last quad for a point on the
+    /// chunk's south or east edge.
+    pub fn quad_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let [u, v] = self.local(x, y)?;
+        Some(((u as usize).min(QUADS - 1), (v as usize).min(QUADS - 1)))
+    }
+
+    /// The height at world (`x`, `y`) on the triangles the client draws
+    /// (`None` outside the chunk, edges included). Holes are not looked at:
+    /// see [`Holes::is_hole`].
+    pub fn height_at(&self, x: f64, y: f64) -> Option<f64> {
+        let [u, v] = self.local(x, y)?;
+        let (col, row) = ((u as usize).min(QUADS - 1), (v as usize).min(QUADS - 1));
+        let (fu, fv) = (u - col as f64, v - row as f64);
+        let nw = self.outer(row, col)?;
+        let ne = self.outer(row, col + 1)?;
+        let sw = self.outer(row + 1, col)?;
+        let se = self.outer(row + 1, col + 1)?;
+        let centre = self.inner(row, col)?;
+        // The triangle on the nearest edge; (a, b): along that edge from its
+        // first corner, and towards the centre (twice the distance from it).
+        let edges = [
+            (fv, fu, nw, ne),             // north: nw -> ne
+            (1.0 - fu, fv, ne, se),       // east: ne -> se
+            (1.0 - fv, 1.0 - fu, se, sw), // south: se -> sw
+            (fu, 1.0 - fv, sw, nw),       // west: sw -> nw
+        ];
+        let (b, a, first, second) = edges
+            .into_iter()
+            .min_by(|p, q| p.0.total_cmp(&q.0))
+            .unwrap_or((fv, fu, nw, ne));
+        // Exact at the corners and the centre: a weight of 1 and two of 0.
+        let (w_centre, w_second) = (2.0 * b, a - b);
+        let w_first = 1.0 - w_centre - w_second;
+        Some(w_first * first + w_second * second + w_centre * centre)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid() -> ChunkGrid {
+        let heights: Vec<f32> = (0..VERTICES).map(|i| (i * 7 % 23) as f32).collect();
+        ChunkGrid::new([1000.0, -500.0, 10.0], &heights).unwrap()
+    }
+
+    #[test]
+    fn indices_interleave() {
+        assert_eq!(outer_index(0, 8), Some(8));
+        assert_eq!(inner_index(0, 0), Some(9));
+        assert_eq!(outer_index(8, 8), Some(144));
+        assert_eq!(inner_index(7, 7), Some(135));
+        assert_eq!(inner_index(8, 0), None);
+        assert_eq!(vertex_offset(9), Some([0.5, 0.5]));
+        assert_eq!(vertex_offset(17), Some([0.0, 1.0]));
+    }
+
+    #[test]
+    fn vertices_give_back_their_heights_and_edges_are_linear() {
+        let g = grid();
+        for i in 0..VERTICES {
+            let [x, y, z] = g.position(i).unwrap();
+            assert_eq!(g.height_at(x, y), Some(z), "vertex {i}");
+        }
+        // Halfway along the north edge of quad (0, 0): the mean of its corners.
+        let [x, y, _] = g.position(0).unwrap();
+        let mid = g.height_at(x, y - UNIT_SIZE / 2.0).unwrap();
+        let expected = (g.outer(0, 0).unwrap() + g.outer(0, 1).unwrap()) / 2.0;
+        assert!((mid - expected).abs() < 1e-9);
+        assert_eq!(g.height_at(x + 0.1, y), None);
+        assert_eq!(g.height_at(x + 0.005, y), g.outer(0, 0));
+    }
+
+    #[test]
+    fn low_res_bits_cover_two_by_two_quads() {
+        let holes = Holes::LowRes(0x8001);
+        assert!(holes.is_hole(0, 0) && holes.is_hole(1, 1));
+        assert!(!holes.is_hole(2, 0));
+        assert!(holes.is_hole(7, 7) && holes.is_hole(6, 6) && !holes.is_hole(5, 7));
+        let high = Holes::HighRes(1 << (8 * 2 + 5));
+        assert!(high.is_hole(5, 2) && !high.is_hole(2, 5));
+    }
+}

@@ -1,0 +1,193 @@
+//! Triangle meshes of a tile's terrain and liquids, ready for a model format:
+//! vertices, normals, colours, UVs, counter-clockwise triangles with holes
+//! cut out.
+//!
+//! Terrain: every chunk's 145 MCVT vertices in MCVT order, chunk after chunk
+//! in file order, and 4 triangles per quad around its inner vertex (256 per
+//! chunk), none in holes. A vertex's X and Y are its place on the map's
+//! grid, from the tile's and chunk's indices ([`grid_line`]), its Z the
+//! chunk's base plus its MCVT value: so chunks and tiles that share an edge
+//! share its vertices' coordinates to the bit, and meshes of neighbouring
+//! tiles meet without cracks. (`MCNK.position` X and Y, which
+//! [`ChunkGrid::position`](super::ChunkGrid::position) uses, are `f32`s
+//! some writers round: the converted `cataclysmctf` tiles put the edge they
+//! share 1.3 mm apart. [`TerrainTile::misplaced_chunks`] lists chunks more
+//! than a centimetre off the grid.)
+//!
+//! Triangles wind counter-clockwise seen from above (the front face is up),
+//! in world space and in glTF space alike ([`world_to_gltf`] is a rotation). Two UV sets: `splat_uv` runs 0..1 over
+//! the tile (east, south), as the splat maps do; `tile_uv` runs one unit per
+//! chunk (0..16 over the tile), for textures that repeat.
+
+use super::coords::{CHUNKS, ChunkCoord, MAP_HALF, TILE_SIZE, TILES, TileCoord};
+use super::grid::{QUADS, VERTICES, inner_index, outer_index, vertex_offset};
+use super::liquid::LiquidGrid;
+use super::tile::TerrainTile;
+
+/// A world position in glTF space (Y up, right-handed): `(X, Z, -Y)`, the
+/// -90° turn about X that a tile's root node makes in `formats export` (as a
+/// model's root does).
+pub fn world_to_gltf(w: [f64; 3]) -> [f64; 3] {
+    let [x, y, z] = w;
+    [x, z, -y]
+}
+
+/// Half-quad grid lines per tile side (two per quad, 8 quads per chunk).
+const LINES_PER_TILE: u32 = 2 * QUADS as u32 * CHUNKS;
+
+/// World X (of a row) or Y (of a column) of line `line` of the map's
+/// half-quad grid, counted from the north-west corner (0) to the south-east
+/// one (64 · 256). Computed from that one integer, it is the same `f64`
+/// for every chunk and tile that has a vertex on the line.
+pub fn grid_line(line: u32) -> f64 {
+    let lines = f64::from(TILES * LINES_PER_TILE);
+    MAP_HALF * (1.0 - 2.0 * f64::from(line) / lines)
+}
+
+/// The half-quad grid line of `quads` (a [`vertex_offset`] component) into
+/// chunk `chunk` of tile `tile` (along one axis).
+fn line_of(tile: u32, chunk: u32, quads: f64) -> u32 {
+    tile * LINES_PER_TILE + chunk * 2 * QUADS as u32 + (2.0 * quads) as u32
+}
+
+/// The neutral MCCV colour (0x7F: 1.0) for chunks without MCCV.
+pub const NEUTRAL_COLOR: [u8; 4] = [0x7f, 0x7f, 0x7f, 0xff];
+
+/// A tile's terrain as one triangle mesh.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TileMesh {
+    /// World positions.
+    pub positions: Vec<[f64; 3]>,
+    /// World-space unit normals (MCNR; straight up where a chunk has none).
+    pub normals: Vec<[f32; 3]>,
+    /// MCCV colours `[r, g, b, a]`, 0x7F meaning 1.0 ([`NEUTRAL_COLOR`] for
+    /// chunks without MCCV); `None` if no chunk has MCCV.
+    pub colors: Option<Vec<[u8; 4]>>,
+    /// 0..1 over the tile, east and south.
+    pub splat_uv: Vec<[f32; 2]>,
+    /// One unit per chunk, east and south.
+    pub tile_uv: Vec<[f32; 2]>,
+    /// Three vertex indices per triangle, counter-clockwise from above.
+    pub indices: Vec<u32>,
+}
+
+/// The four triangles of quad (`col`, `row`): (centre, corner, corner),
+/// counter-clockwise seen from above (north, east, south, west edge).
+fn quad_triangles(col: usize, row: usize) -> Option<[[usize; 3]; 4]> {
+    let c = inner_index(row, col)?;
+    let nw = outer_index(row, col)?;
+    let ne = outer_index(row, col + 1)?;
+    let sw = outer_index(row + 1, col)?;
+    let se = outer_index(row + 1, col + 1)?;
+    Some([[c, ne, nw], [c, se, ne], [c, sw, se], [c, nw, sw]])
+}
+
+impl TileMesh {
+    /// The mesh of `tile` (chunks without MCVT, or whose indices are off
+    /// the tile's 16 x 16, are left out).
+    pub fn from_tile(tile: &TerrainTile) -> TileMesh {
+        let mut mesh = TileMesh::default();
+        let any_colors = tile.chunks.iter().any(|c| c.colors.is_some());
+        let mut colors = Vec::new();
+        for chunk in &tile.chunks {
+            let Some(grid) = &chunk.grid else { continue };
+            if ChunkCoord::new(chunk.coord.x, chunk.coord.y).is_none() {
+                continue;
+            }
+            let base = mesh.positions.len();
+            for i in 0..VERTICES {
+                let (Some([col, row]), Some(z)) = (vertex_offset(i), grid.height(i)) else {
+                    continue;
+                };
+                mesh.positions.push([
+                    grid_line(line_of(tile.coord.y, chunk.coord.y, row)),
+                    grid_line(line_of(tile.coord.x, chunk.coord.x, col)),
+                    z,
+                ]);
+                let normal = chunk.normals.as_ref().and_then(|n| n.get(i).copied());
+                mesh.normals.push(normal.unwrap_or([0.0, 0.0, 1.0]));
+                if any_colors {
+                    let color = chunk.colors.as_ref().and_then(|c| c.get(i).copied());
+                    colors.push(color.unwrap_or(NEUTRAL_COLOR));
+                }
+                // UVs from the grid too: exact at chunk and tile edges.
+                let east = f64::from(chunk.coord.x) + col / QUADS as f64;
+                let south = f64::from(chunk.coord.y) + row / QUADS as f64;
+                mesh.tile_uv.push([east as f32, south as f32]);
+                let chunks = f64::from(CHUNKS);
+                mesh.splat_uv
+                    .push([(east / chunks) as f32, (south / chunks) as f32]);
+            }
+            for row in 0..QUADS {
+                for col in 0..QUADS {
+                    if chunk.is_hole(col, row) {
+                        continue;
+                    }
+                    for triangle in quad_triangles(col, row).into_iter().flatten() {
+                        mesh.indices
+                            .extend(triangle.iter().map(|v| (base + v) as u32));
+                    }
+                }
+            }
+        }
+        mesh.colors = any_colors.then_some(colors);
+        mesh
+    }
+
+    /// Triangles in the mesh.
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len() / 3
+    }
+}
+
+/// A tile's liquids as one triangle mesh: each instance's vertices, two
+/// triangles per quad that has liquid, counter-clockwise from above.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LiquidMesh {
+    /// World positions.
+    pub positions: Vec<[f64; 3]>,
+    /// 0..1 over the tile, east and south.
+    pub splat_uv: Vec<[f32; 2]>,
+    /// Three vertex indices per triangle.
+    pub indices: Vec<u32>,
+}
+
+impl LiquidMesh {
+    /// The mesh of `grids` (one tile's, in `tile`).
+    pub fn from_grids(tile: TileCoord, grids: &[LiquidGrid]) -> LiquidMesh {
+        let mut mesh = LiquidMesh::default();
+        let [north, west] = tile.north_west();
+        for grid in grids {
+            let base = mesh.positions.len();
+            let stride = grid.width + 1;
+            for row in 0..=grid.height {
+                for col in 0..=grid.width {
+                    let Some(p) = grid.position(col, row) else {
+                        continue;
+                    };
+                    mesh.positions.push(p);
+                    mesh.splat_uv.push([
+                        ((west - p[1]) / TILE_SIZE) as f32,
+                        ((north - p[0]) / TILE_SIZE) as f32,
+                    ]);
+                }
+            }
+            if mesh.positions.len() - base != stride * (grid.height + 1) {
+                // A grid without all its heights: keep the vertices, no faces.
+                continue;
+            }
+            for row in 0..grid.height {
+                for col in 0..grid.width {
+                    if !grid.exists(col, row) {
+                        continue;
+                    }
+                    let nw = (base + row * stride + col) as u32;
+                    let (ne, sw) = (nw + 1, nw + stride as u32);
+                    let se = sw + 1;
+                    mesh.indices.extend([nw, se, ne, nw, sw, se]);
+                }
+            }
+        }
+        mesh
+    }
+}

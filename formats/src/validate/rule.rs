@@ -1,0 +1,226 @@
+//! Every rule, declared once: its stable id, its severity, the category of
+//! mdx-m3-viewer's sanity test it belongs to, what it finds and why that
+//! matters. The table in the [module](super) docs and the README's are
+//! checked against this list by `formats/tests/validate.rs`.
+
+use core::fmt;
+
+/// How much a [`Finding`](super::Finding) matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Severity {
+    /// Nothing breaks; something could be smaller or cleaner (an unused
+    /// texture, a bone no vertex follows).
+    Info,
+    /// The game copes, but a map maker wants to know (a sequence name the
+    /// game does not recognise, a missing `Death`).
+    Warning,
+    /// The game draws the model wrongly, not at all, or refuses it.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Declares [`Rule`] and its table: `Variant = "id", Severity, "category",
+/// "what", "why";`.
+macro_rules! rules {
+    ($( $(#[$attr:meta])* $variant:ident = $id:literal, $severity:ident, $category:literal,
+        $what:literal, $why:literal; )*) => {
+        /// The rule a [`Finding`](super::Finding) breaks. Its [`id`](Rule::id)
+        /// is stable (the CLI prints it, `--json` and serde use it).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+        pub enum Rule {
+            $( #[doc = $what] $(#[$attr])* $variant, )*
+        }
+
+        impl Rule {
+            /// Every rule, in the order of the documentation's table.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
+
+            /// The stable id (`missing-stand-sequence`).
+            pub fn id(self) -> &'static str {
+                match self { $(Rule::$variant => $id,)* }
+            }
+
+            /// How much a finding of this rule matters.
+            pub fn severity(self) -> Severity {
+                match self { $(Rule::$variant => Severity::$severity,)* }
+            }
+
+            /// The category of mdx-m3-viewer's sanity test the rule belongs
+            /// to (`Sequences`, `Textures`, ...; `File` and `Tiles` for what
+            /// it does not test).
+            pub fn category(self) -> &'static str {
+                match self { $(Rule::$variant => $category,)* }
+            }
+
+            /// What the rule finds.
+            pub fn what(self) -> &'static str {
+                match self { $(Rule::$variant => $what,)* }
+            }
+
+            /// Why it matters.
+            pub fn why(self) -> &'static str {
+                match self { $(Rule::$variant => $why,)* }
+            }
+
+            /// The rule with this id.
+            pub fn from_id(id: &str) -> Option<Rule> {
+                match id { $($id => Some(Rule::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+rules! {
+    // The structure of the file: run by `validate::model`.
+    TextureIndex = "texture-index", Error, "Materials, emitters",
+        "An index into `TEXS` out of range (a layer's texture, a texture entry, a `KMTF` key, a particle emitter 2's texture).",
+        "The game reads past the texture list: the layer or emitter draws garbage or nothing.";
+    MaterialIndex = "material-index", Error, "Geosets, emitters",
+        "An index into `MTLS` out of range: a geoset (or ribbon emitter) without a material.",
+        "Nothing says how to draw the geoset: it is invisible or the game crashes.";
+    TextureAnimationIndex = "texture-animation-index", Error, "Materials",
+        "A layer's texture animation index out of range of `TXAN` (-1 is none).",
+        "The game reads past the texture animations.";
+    GeosetIndex = "geoset-index", Error, "Geoset animations, bones",
+        "An index into `GEOS` out of range (a geoset animation's geoset, a bone's geoset).",
+        "The geoset animation animates nothing, or the game reads past the geosets.";
+    GeosetAnimationIndex = "geoset-animation-index", Error, "Bones",
+        "An index into `GEOA` out of range (a bone's geoset animation).",
+        "The game reads past the geoset animations.";
+    GlobalSequenceIndex = "global-sequence-index", Error, "Tracks",
+        "A track's `globalSequenceId` out of range of `GLBS`.",
+        "The track has no clock to run on.";
+    ParentIndex = "parent-index", Error, "Nodes",
+        "A `parentId` that is no node's object id, or the node's own.",
+        "The node tree is broken: the node hangs from nothing or from itself.";
+    VertexIndex = "vertex-index", Error, "Geosets",
+        "A face's vertex index out of range of its geoset.",
+        "The game draws triangles from memory past the vertices.";
+    PivotCount = "pivot-count", Error, "Pivot points",
+        "`PIVT` does not have one point per node.",
+        "Nodes without a pivot rotate about the wrong point.";
+    ObjectIds = "object-ids", Error, "Nodes",
+        "Object ids, in file order, are not 0, 1, 2, ...",
+        "The game finds nodes, pivots and vertex bindings by these ids.";
+    SequenceOrder = "sequence-order", Error, "Sequences",
+        "A sequence ending before it starts, or starting before the previous one ends (overlapping sequences).",
+        "Keys of one sequence play in another.";
+    KeyOrder = "key-order", Error, "Tracks",
+        "A track's keys not in time order.",
+        "Interpolation between keys out of order jumps and warps.";
+    KeyOutsideSequence = "key-outside-sequence", Warning, "Tracks",
+        "A key outside every sequence (or outside its global sequence, `0..=length`); a model without sequences has nothing to be outside of.",
+        "The key never plays: dead weight, or a sign that a sequence was moved.";
+    NormalLength = "normal-length", Warning, "Geosets",
+        "A vertex normal whose length is not 1 (within 1%).",
+        "Lighting on those vertices is too bright or too dark.";
+    CutChunk = "cut-chunk", Error, "File",
+        "The file ends inside its last chunk (kept as bytes by a lenient read).",
+        "The file is damaged: the game reads past its end; what the chunk held is lost.";
+    // The map-maker checks: run by `validate::sanity`.
+    UnsupportedVersion = "unsupported-version", Error, "Header",
+        "A `VERS` version Warcraft III does not read (800 classic, 1000, 1100, 1200 Reforged; 900 is not read).",
+        "The game refuses the model.";
+    AnimationFile = "animation-file", Warning, "Header",
+        "`MODL` names an animation file.",
+        "The game does not use it; it is an exporter's leftover.";
+    MissingStandSequence = "missing-stand-sequence", Warning, "Sequences",
+        "No `Stand` sequence (or no sequences at all), in a model that is not a portrait.",
+        "Idle units, doodads and effects play `Stand`: without it the model freezes in its bind pose.";
+    MissingDeathSequence = "missing-death-sequence", Warning, "Sequences",
+        "No `Death` sequence, in a model with sequences that is not a portrait.",
+        "Dying units, destroyed doodads and missiles that hit play `Death`: without it they vanish at once.";
+    MissingPortraitSequence = "missing-portrait-sequence", Warning, "Sequences",
+        "A portrait model (named `..._Portrait`, or with Portrait sequences only) without `Portrait` or `Portrait Talk`.",
+        "The portrait frame plays `Portrait`, and `Portrait Talk` while the unit speaks.";
+    SequenceName = "sequence-name", Warning, "Sequences",
+        "A sequence name outside the game's vocabulary: its first word (after `Alternate`) is not an action (`Stand`, `Walk`, `Attack`, ...), or a word is neither an action nor a qualifier (`Alternate`, `Upgrade`, `First`, `Swim`, `Gold`, `Slam`, `Talk`, ...). Numbers and anything after a `-` are variation marks.",
+        "The game picks sequences by these words: a sequence named otherwise never plays.";
+    ZeroLengthSequence = "zero-length-sequence", Warning, "Sequences",
+        "A sequence that ends where it starts.",
+        "Nothing moves while it plays.";
+    ZeroLengthGlobalSequence = "zero-length-global-sequence", Warning, "Global sequences",
+        "A global sequence 0 ms long.",
+        "Tracks on it stay at one value.";
+    UnusedGlobalSequence = "unused-global-sequence", Info, "Global sequences",
+        "A global sequence no track runs on.",
+        "Dead weight.";
+    TexturePath = "texture-path", Error, "Textures",
+        "A texture path the game cannot load: not `.blp`, `.tga` or `.dds` (`.tif` too from version 1000, whose HD textures are named so).",
+        "The game shows the texture as missing (green or black).";
+    EmptyTexture = "empty-texture", Error, "Textures",
+        "A texture with an empty path and no replaceable id.",
+        "There is no image to load: whatever uses it draws nothing.";
+    ReplaceableId = "replaceable-id", Error, "Textures",
+        "A replaceable id the game does not know (it knows 1, 2, 11, 21 and 31 to 37).",
+        "The game has no texture to put there.";
+    UnusedTexture = "unused-texture", Info, "Textures",
+        "A texture no layer or particle emitter 2 uses.",
+        "The game loads it for nothing.";
+    MaterialWithoutLayers = "material-without-layers", Warning, "Materials",
+        "A material with no layers.",
+        "Geosets with this material draw nothing.";
+    UnusedMaterial = "unused-material", Info, "Materials",
+        "A material no geoset or ribbon emitter uses.",
+        "Dead weight.";
+    UnusedTextureAnimation = "unused-texture-animation", Info, "Texture animations",
+        "A texture animation no layer uses.",
+        "Dead weight.";
+    GeosetVertexLimit = "geoset-vertex-limit", Error, "Geosets",
+        "A geoset with more than 7432 vertices, drawn by the classic (SD) renderer (HD materials excepted).",
+        "The classic client draws such a geoset completely broken (7433 vertices failed, 7394 drew, in mdx-m3-viewer's tests).";
+    GeosetWithoutFaces = "geoset-without-faces", Warning, "Geosets",
+        "A geoset with no faces.",
+        "It draws nothing, and Magos crashes on it.";
+    VertexSkinning = "vertex-skinning", Error, "Geosets",
+        "A vertex not bound to a bone: its matrix group, or a `SKIN` slot, names no group, no node, or a node that is not a bone; `SKIN` weights that do not add up to 255 (only in models with bones).",
+        "The vertex stays behind at the origin or stretches across the model.";
+    BoneWithoutVertex = "bone-without-vertex", Info, "Bones",
+        "A bone no vertex is bound to.",
+        "It could be a helper, which the game animates more cheaply.";
+    AttachmentPath = "attachment-path", Error, "Attachments",
+        "An attachment path that is not an `.mdl` or `.mdx` model.",
+        "The game cannot attach it.";
+    EmitterMissingTexture = "emitter-missing-texture", Error, "Emitters",
+        "A particle emitter 2 without a replaceable id whose texture has neither a path nor a replaceable id, or a ribbon emitter whose material has no layer with such a texture (indices out of range are `texture-index` and `material-index`).",
+        "The emitter's particles draw nothing.";
+    EmitterPath = "emitter-path", Error, "Emitters",
+        "A particle emitter whose model path is not an `.mdl` or `.mdx`, or a popcorn emitter whose path is not a `.pkfx`.",
+        "The game cannot spawn it.";
+    // ADT tiles: run by `validate::tile`.
+    McrfReference = "mcrf-reference", Error, "Tiles",
+        "An `MCRF` entry out of range of `MDDF` or `MODF`.",
+        "The map chunk refers to a doodad or object that is not there.";
+    NameOffset = "name-offset", Error, "Tiles",
+        "An `MMID`/`MWID` offset not at the start of a name in `MMDX`/`MWMO`.",
+        "The client reads a file name from the middle of another.";
+    NameId = "name-id", Error, "Tiles",
+        "An `MDDF`/`MODF` `nameId` out of range of `MMID`/`MWID`.",
+        "The placement has no model.";
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}

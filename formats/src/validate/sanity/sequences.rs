@@ -1,0 +1,97 @@
+//! Sequences and global sequences: the standard ones a model needs, their
+//! names, their lengths.
+
+use super::names;
+use crate::mdx::Model;
+use crate::validate::{Findings, Rule};
+
+/// The name a portrait model's `MODL` ends with.
+const PORTRAIT_SUFFIX: &str = "_portrait";
+
+pub(super) fn check(model: &Model, f: &mut Findings) {
+    let at = super::chunk_at(model, "SEQS");
+    let sequences = model.sequences();
+    let mut words = Vec::with_capacity(sequences.len());
+    for (s, sequence) in sequences.iter().enumerate() {
+        let name = sequence.name.to_string_lossy();
+        let path = format!("{at}.sequences[{s}]");
+        if let Some(why) = names::unknown(&name) {
+            f.push(
+                Rule::SequenceName,
+                format!("{path}.name"),
+                format!("\"{name}\": {why}"),
+            );
+        }
+        let [start, end] = sequence.interval;
+        if start == end {
+            f.push(
+                Rule::ZeroLengthSequence,
+                format!("{path}.interval"),
+                format!("\"{name}\" starts and ends at {start}"),
+            );
+        }
+        words.push(names::words(&name));
+    }
+    standard(model, &at, &words, f);
+    let at = super::chunk_at(model, "GLBS");
+    for (g, length) in model.global_sequences().iter().enumerate() {
+        if *length == 0 {
+            f.push(
+                Rule::ZeroLengthGlobalSequence,
+                format!("{at}.global_sequences[{g}]"),
+                format!("global sequence {g} is 0 ms long"),
+            );
+        }
+    }
+}
+
+/// `Stand` and `Death`, or for a portrait `Portrait` and `Portrait Talk`.
+fn standard(model: &Model, at: &str, words: &[Vec<String>], f: &mut Findings) {
+    let action = |w: &Vec<String>| names::action(w).map(str::to_string);
+    let has = |wanted: &str| words.iter().any(|w| action(w).as_deref() == Some(wanted));
+    let named_portrait = model.model_chunk().is_some_and(|m| {
+        m.name
+            .to_string_lossy()
+            .to_ascii_lowercase()
+            .ends_with(PORTRAIT_SUFFIX)
+    });
+    let only_portraits = !words.is_empty()
+        && words
+            .iter()
+            .all(|w| action(w).as_deref() == Some("portrait"));
+    if named_portrait || only_portraits {
+        let talks = |w: &Vec<String>| w.iter().any(|word| word == "talk");
+        let portrait = |w: &&Vec<String>| action(w).as_deref() == Some("portrait");
+        let missing = [
+            (
+                "Portrait",
+                !words.iter().filter(portrait).any(|w| !talks(w)),
+            ),
+            ("Portrait Talk", !words.iter().filter(portrait).any(talks)),
+        ];
+        for (name, is_missing) in missing {
+            if is_missing {
+                f.push(
+                    Rule::MissingPortraitSequence,
+                    at,
+                    format!("a portrait model without a \"{name}\" sequence"),
+                );
+            }
+        }
+        return;
+    }
+    if words.is_empty() {
+        f.push(
+            Rule::MissingStandSequence,
+            at,
+            "no sequences at all: the model stands still in its bind pose",
+        );
+        return;
+    }
+    if !has("stand") {
+        f.push(Rule::MissingStandSequence, at, "no \"Stand\" sequence");
+    }
+    if !has("death") {
+        f.push(Rule::MissingDeathSequence, at, "no \"Death\" sequence");
+    }
+}

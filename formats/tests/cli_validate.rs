@@ -1,0 +1,188 @@
+//! `formats validate PATH... [--json]`: several files and folders, each
+//! file's findings with rule id and severity, a table per rule, JSON that
+//! agrees with the library, and the exit code (1 only for errors or files
+//! that could not be checked).
+
+mod common;
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use formats::mdx::Model;
+use formats::validate::{self, Rule};
+use serde_json::Value;
+
+fn formats() -> Command {
+    Command::cargo_bin("formats").expect("the formats binary is built")
+}
+
+/// Runs `formats args` in `dir`: (success, stdout, stderr).
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
+    let out = formats().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("formats-validate-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn several_files_list_their_findings_and_a_table_per_rule() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let (ok, stdout, stderr) = run_in(
+        &root,
+        &[
+            "validate",
+            "mdx/zf_bone.mdx",
+            "mdx/zf_cube.mdx",
+            "adt/warcraftnet_Northrend_37_25.adt",
+        ],
+    );
+    assert!(!ok, "zf_bone has errors");
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn warnings_and_infos_alone_do_not_fail() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    // tm_blob: long normals and keys outside sequences (warnings), three
+    // bones without vertices (infos); zf_cube: no Death (a warning).
+    let (ok, stdout, stderr) = run_in(&root, &["validate", "mdx/tm_blob.mdx", "mdx/zf_cube.mdx"]);
+    assert!(ok, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "mdx/tm_blob.mdx: 0 errors, 3 warnings, 3 infos");
+    assert!(
+        stdout.contains("\nmdx/zf_cube.mdx: 0 errors, 1 warning, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("2 files: 0 failed (0 could not be checked), 0 without findings\n"),
+        "{stdout}"
+    );
+}
+
+/// Every model and tile of the corpus's `mdx` and `adt` folders, as JSON:
+/// each file's findings are exactly what the library finds, each with its
+/// rule's id and severity, and the totals, the table and the exit code agree.
+#[test]
+fn json_over_folders_agrees_with_the_library() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let out = formats()
+        .current_dir(&root)
+        .args(["validate", "--json", "mdx", "adt"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("validate --json is JSON");
+    let files = report["files"].as_array().unwrap();
+    let models = common::files_in(&root, "mdx", ".mdx");
+    let tiles = common::files_in(&root, "adt", ".adt");
+    assert_eq!(files.len(), models.len() + tiles.len());
+    let mut totals = [0usize; 3];
+    let mut failed = 0;
+    for file in files {
+        let path = file["path"].as_str().unwrap();
+        assert!(file["error"].is_null(), "{path}: {}", file["error"]);
+        let data = std::fs::read(root.join(path)).unwrap();
+        let expected = if path.ends_with(".mdx") {
+            let model = Model::from_bytes(&data)
+                .or_else(|_| Model::from_bytes_lenient(&data).map(|(m, _)| m))
+                .unwrap();
+            let mut found = validate::model(&model);
+            found.extend(validate::sanity(&model));
+            found
+        } else {
+            validate::tile(&formats::adt::Adt::from_bytes(&data).unwrap())
+        };
+        let findings = file["findings"].as_array().unwrap();
+        assert_eq!(findings.len(), expected.len(), "{path}");
+        let mut errors = 0;
+        for (json, finding) in findings.iter().zip(&expected) {
+            let rule = Rule::from_id(json["rule"].as_str().unwrap()).unwrap();
+            assert_eq!(rule, finding.rule, "{path}");
+            assert_eq!(json["severity"], rule.severity().to_string(), "{path}");
+            assert_eq!(json["path"], finding.path.as_str(), "{path}");
+            assert_eq!(json["message"], finding.message.as_str(), "{path}");
+            let slot = ["error", "warning", "info"]
+                .iter()
+                .position(|s| json["severity"] == *s)
+                .unwrap();
+            totals[slot] += 1;
+            errors += usize::from(slot == 0);
+        }
+        failed += usize::from(errors > 0);
+    }
+    assert_eq!(
+        [&report["errors"], &report["warnings"], &report["infos"]],
+        totals.map(Value::from).each_ref()
+    );
+    assert_eq!(report["failed"], failed);
+    assert!(failed > 0 && failed < files.len(), "{failed}");
+    let summed: u64 = report["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["findings"].as_u64().unwrap())
+        .sum();
+    assert_eq!(summed as usize, totals.iter().sum::<usize>());
+    assert!(!out.status.success());
+}
+
+/// A damaged file, a file cut short, and a texture named on purpose: each
+/// reported on its line, the run failing; files in folders that are neither
+/// models nor tiles are not looked at.
+#[test]
+fn damaged_cut_and_unchecked_files() {
+    let dir = tempdir("files");
+    let sample = formats::sample::sample_mdx();
+    let mut damaged = sample.clone();
+    let seqs = damaged.windows(4).position(|w| w == b"SEQS").unwrap();
+    damaged[seqs + 4..seqs + 8].copy_from_slice(&263u32.to_le_bytes());
+    std::fs::write(dir.join("damaged.mdx"), &damaged).unwrap();
+    std::fs::write(dir.join("truncated.mdx"), &sample[..sample.len() - 5]).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a model").unwrap();
+    let texture = dir.join("texture.blp");
+    std::fs::write(&texture, b"BLP2").unwrap();
+    let (ok, stdout, _) = run_in(&dir, &["validate", ".", "texture.blp"]);
+    assert!(!ok);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "./damaged.mdx: FAILED: chunks[2].SEQS.sequences: invalid value at 0x194: size 263 is \
+         not a multiple of the 132-byte element size"
+    );
+    assert_eq!(
+        lines[1],
+        "./truncated.mdx: 2 errors, 1 warning, 0 infos (read leniently: 1 diagnostic)"
+    );
+    assert!(
+        lines.contains(
+            &"  error    cut-chunk               chunks[7].PIVT: the file ends inside this chunk: 5 of its 12 bytes are missing"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        lines.contains(&"texture.blp: FAILED: validate checks models and tiles, not BLP files"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("3 files: 3 failed (2 could not be checked), 0 without findings\n"),
+        "{stdout}"
+    );
+    let (ok, _, stderr) = run_in(&dir, &["validate", "missing.mdx"]);
+    assert!(!ok);
+    assert_eq!(stderr, "error: missing.mdx: no such file or folder\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

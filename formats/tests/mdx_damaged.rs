@@ -1,0 +1,150 @@
+//! Damaged real files: a model whose file ends inside its last chunk (the
+//! public `Glow.mdx`, 1,580 bytes, ends in the middle of its `CLID`). The
+//! strict reader refuses it; the lenient reader keeps that chunk as its bytes
+//! (`Chunk::Cut`) with a diagnostic naming the chunk and where it starts,
+//! reads every chunk before it, and writes the cut file back byte for byte.
+//! Built from every corpus model, cut at several points inside its last chunk.
+
+mod common;
+
+use formats::mdx::{Chunk, Model};
+
+/// Where the last chunk of `model` (read from `data`) starts: the length of
+/// the model without it (the chunks before it sit end to end; a `LITE`
+/// chunk's quirk tracks, written after it, count with it).
+fn last_chunk_start(model: &Model) -> usize {
+    let before = Model {
+        chunks: model.chunks[..model.chunks.len() - 1].to_vec(),
+    };
+    before.to_bytes().unwrap().len()
+}
+
+/// Reads `data` cut to `len` bytes, inside the last chunk (which starts at
+/// `start`, the `index`th), and checks everything the lenient reader promises.
+fn check_cut(path: &str, model: &Model, data: &[u8], start: usize, len: usize) {
+    let cut = &data[..len];
+    let at = format!("{path} cut to {len} bytes (last chunk at {start:#x})");
+    assert!(
+        Model::from_bytes(cut).is_err(),
+        "{at}: strict read accepts it"
+    );
+    let (read, diagnostics) =
+        Model::from_bytes_lenient(cut).unwrap_or_else(|e| panic!("{at}: lenient read: {e}"));
+    let index = model.chunks.len() - 1;
+    let tag = model.chunks[index].tag();
+    // The chunks before the cut one are read as they were (compared by
+    // `Debug`, which unlike `==` takes a NaN for itself, and by their bytes).
+    assert_eq!(read.chunks.len(), model.chunks.len(), "{at}");
+    let before = |m: &Model| format!("{:?}", &m.chunks[..index]);
+    assert!(
+        before(&read) == before(model),
+        "{at}: the chunks before differ"
+    );
+    let before = Model {
+        chunks: read.chunks[..index].to_vec(),
+    };
+    assert!(before.to_bytes().unwrap() == data[..start], "{at}");
+    // The cut one is kept as its bytes.
+    let Some(Chunk::Cut(kept)) = read.chunks.last() else {
+        panic!("{at}: the last chunk is {:?}", read.chunks.last());
+    };
+    assert_eq!(kept.tag, tag, "{at}");
+    assert_eq!(kept.bytes.len(), len - start - 4, "{at}");
+    // One diagnostic names it, by path and offset.
+    let named = format!("chunks[{index}].{tag}: ");
+    let diagnostic = diagnostics
+        .iter()
+        .find(|d| d.message.starts_with(&named))
+        .unwrap_or_else(|| panic!("{at}: no diagnostic for {named}: {diagnostics:?}"));
+    assert_eq!(diagnostic.offset, start, "{at}");
+    assert!(
+        diagnostic.message.contains(&format!("from {start:#x}")),
+        "{at}: {diagnostic}"
+    );
+    // Written back: the cut file, exactly.
+    assert_eq!(read.to_bytes().unwrap(), cut, "{at}");
+}
+
+#[test]
+fn a_model_cut_inside_its_collision_chunk_reads_leniently_like_glow_mdx() {
+    let Some(data) = common::corpus_file("mdx/zf_all.mdx") else {
+        return;
+    };
+    let model = Model::from_bytes(&data).unwrap();
+    assert_eq!(model.chunks.last().unwrap().tag().to_string(), "CLID");
+    let start = last_chunk_start(&model);
+    // As a walk over the chunk headers finds it: CLID at 9046, 240 bytes.
+    assert_eq!((start, data.len()), (9046, 9294));
+    // In the middle of CLID, as Glow.mdx is.
+    let len = start + (data.len() - start) / 2;
+    let cut = &data[..len];
+    assert_eq!(
+        Model::from_bytes(cut).unwrap_err().to_string(),
+        "chunks[19].CLID: chunk size 240 at 0x235a exceeds the 116 bytes left"
+    );
+    let (read, diagnostics) = Model::from_bytes_lenient(cut).unwrap();
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].offset, 0x2356);
+    assert_eq!(
+        diagnostics[0].to_string(),
+        "at 0x2356: chunks[19].CLID: invalid value at 0x2356: the file ends inside this chunk: \
+         it declares 240 bytes, the last 124 are missing; kept its 124 bytes from 0x2356 as they \
+         are (Chunk::Cut), to be written back unchanged; the chunks before it are read (the \
+         strict reader's error: CLID: chunk size 240 at 0x235a exceeds the 116 bytes left)"
+    );
+    // The model before it is usable: its geosets, bones, emitters, ...
+    assert_eq!(read.geosets().len(), 2);
+    assert_eq!(read.bones().len(), 2);
+    assert_eq!(read.ribbon_emitters().len(), 3);
+    assert!(read.collision_shapes().is_empty());
+    assert_eq!(read.to_bytes().unwrap(), cut);
+    check_cut("mdx/zf_all.mdx", &model, &data, start, len);
+}
+
+#[test]
+fn every_corpus_model_cut_inside_its_last_chunk_reads_leniently_and_writes_back() {
+    let files = common::manifest_models(0..=u32::MAX);
+    let mut cuts = 0;
+    for (file, data) in &files {
+        let model = Model::from_bytes(data)
+            .or_else(|_| Model::from_bytes_lenient(data).map(|(m, _)| m))
+            .unwrap();
+        let start = last_chunk_start(&model);
+        let end = data.len();
+        // After the tag: in the size, right after the header, a byte into
+        // the body, in the middle, one byte short.
+        let mut lengths = vec![start + 4, start + 6, start + 8, start + 9];
+        lengths.extend([start + (end - start) / 2, end - 1]);
+        lengths.retain(|&len| len < end);
+        lengths.sort_unstable();
+        lengths.dedup();
+        for len in lengths {
+            check_cut(&file.path, &model, data, start, len);
+            cuts += 1;
+        }
+        // Inside the tag there is no chunk to keep: still an error, at its offset.
+        let e = Model::from_bytes_lenient(&data[..start + 2]).unwrap_err();
+        assert_eq!(e.offset(), start, "{}: {e}", file.path);
+    }
+    if !files.is_empty() {
+        assert_eq!(files.len(), 57);
+        println!("{cuts} cuts of {} models", files.len());
+        assert!(cuts >= 57 * 5, "{cuts}");
+    }
+}
+
+/// An edit keeps the cut chunk where it is: the model before it is usable
+/// and what was cut stays as it was.
+#[test]
+fn an_edited_model_keeps_its_cut_chunk_at_the_end() {
+    let mut data = formats::sample::sample_mdx();
+    data.truncate(data.len() - 5); // inside PIVT, the last chunk
+    let (mut model, _) = Model::from_bytes_lenient(&data).unwrap();
+    model.sequences_mut()[0].name.set("Stand Ready").unwrap();
+    let bytes = model.to_bytes().unwrap();
+    assert_eq!(bytes.len(), data.len());
+    assert_eq!(bytes[bytes.len() - 20..], data[data.len() - 20..]);
+    let (back, _) = Model::from_bytes_lenient(&bytes).unwrap();
+    assert_eq!(back.sequences()[0].name.to_string_lossy(), "Stand Ready");
+    assert!(matches!(back.chunks.last(), Some(Chunk::Cut(_))));
+}
