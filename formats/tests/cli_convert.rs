@@ -88,12 +88,14 @@ fn a_reforged_model_converts_to_classic_and_says_what_changed() {
         )
     );
     assert!(
-        text.starts_with("version 1000 -> 800\napproximated (3):\n"),
+        text.starts_with("version 1000 -> 800\napproximated (5):\n"),
         "{text}"
     );
     for line in [
         "  geosets[0].skin: 817 of 1808 vertices weigh their bones unequally: as 122 matrix \
          groups of equal weights\n",
+        "  textures[10]: `Textures/Portrait_BG_Diffuse.tif` named `Textures/Portrait_BG_Diffuse.dds`: \
+         version 800 loads .blp, .tga and .dds (Reforged keeps its .tif textures as .dds)\n",
         "dropped (32):\n",
         "  materials[0].layers[1]: the normal slot \
          (`Units/Critters/VillagerKid1/Neutral_Child2_Main_normal.tif`)\n",

@@ -60,7 +60,8 @@ fn changed(before: &Model, after: &Model, kept: &[usize], skeleton: &Skeleton) -
                 out.len() - 1
             });
             if let Some(signature) = out.get_mut(at) {
-                signature.vertices.push((g, v, *position));
+                let source = kept.get(g).copied().unwrap_or(g);
+                signature.vertices.push((source, v, *position));
             }
         }
     }

@@ -18,9 +18,13 @@
 //! - HD materials become classic layers: the diffuse texture with its filter
 //!   mode, flags, alpha and tracks; the normal, ORM, emissive, team colour and
 //!   reflection slots are listed as dropped, and textures no longer used go.
+//!   A `.tif` texture path (Reforged only) is named in `.dds`.
 //! - Tangents are dropped; geosets of a level of detail above 0 are dropped
 //!   (with their geoset animations and the materials only they used) unless
-//!   [`Options::keep_lods`]; popcorn emitters (`CORN`, object ids after them
+//!   [`Options::keep_lods`]; a geoset of more than 7432 vertices, which the
+//!   classic renderer draws broken, is cut into geosets it draws
+//!   ([`Options::split_large_geosets`]; a geoset converted from classic comes
+//!   back as it was); popcorn emitters (`CORN`, object ids after them
 //!   renumbered), face effects (`FAFX`) and bind poses (`BPOS`) have no
 //!   classic chunk and are dropped.
 //!
@@ -64,6 +68,7 @@ mod nodes;
 mod removal;
 mod report;
 mod skin;
+mod split;
 mod tangents;
 mod textures;
 
@@ -89,6 +94,9 @@ pub struct Options {
     /// Classic to Reforged: add `SKIN` weights and tangents (off: the
     /// geosets keep their classic form, which Reforged also reads).
     pub skin_and_tangents: bool,
+    /// Reforged to classic: cut geosets of more than 7432 vertices (which
+    /// the classic renderer draws broken) into geosets it draws.
+    pub split_large_geosets: bool,
     /// Milliseconds between the frames the skinning error is measured at (1:
     /// every frame; 0: not measured). Raised for a model whose sequences
     /// last longer than 250,000 frames in all, so that a measurement ends
@@ -102,6 +110,7 @@ impl Default for Options {
             keep_lods: false,
             hd_materials: HdMaterials::default(),
             skin_and_tangents: true,
+            split_large_geosets: true,
             error_step: 1,
         }
     }
@@ -154,6 +163,13 @@ pub fn convert(model: &mut Model, target: u32, options: &Options) -> Result<Repo
         ..Report::default()
     };
     let mut converted = model.clone();
+    if target == 900 && from != 900 {
+        report.approximate(
+            "VERS",
+            "version 900 is the Reforged beta's: no released game reads it (800, 1000, 1100 \
+             and 1200 are read)",
+        );
+    }
     let moved = converted.repair_sizes();
     if moved > 0 {
         report.repaired.push(Note {
@@ -203,6 +219,8 @@ fn to_classic(
         geosets::drop_lods(model, report)
     };
     let mut skinned = false;
+    // The geosets converted from classic, given back as they were.
+    let mut classic = vec![false; kept.len()];
     for (index, geoset) in geosets_mut(model).iter_mut().enumerate() {
         let g = kept.get(index).copied().unwrap_or(index);
         match geoset.lod {
@@ -234,13 +252,16 @@ fn to_classic(
             });
         }
         skinned = true;
-        if let Some((gndx, mtgc, mats)) = skin::classic_groups(
+        if let Some((gndx, mtgc, mats, from_classic)) = skin::classic_groups(
             &skin,
             &geoset.vertex_groups,
             &geoset.matrix_groups,
             &geoset.matrix_indices,
         ) {
             // The groups beside SKIN say exactly what it says.
+            if let Some(keep) = classic.get_mut(index) {
+                *keep = from_classic;
+            }
             geoset.vertex_groups = gndx;
             geoset.matrix_groups = mtgc;
             geoset.matrix_indices = mats;
@@ -280,8 +301,12 @@ fn to_classic(
     if skinned && options.error_step > 0 {
         report.skin_error = error::measure(original, model, &kept, options.error_step);
     }
+    if options.split_large_geosets {
+        split::split_large(model, &kept, &classic, report);
+    }
     nodes::drop_corn_emitters(model, report);
     finish_version(model, 800, report);
+    textures::classic_paths(model, report);
     textures::drop_unused(model, &used, report);
     Ok(())
 }

@@ -36,7 +36,7 @@ impl fmt::Display for Note {
 pub struct SkinError {
     /// The distance, in model units.
     pub distance: f32,
-    /// The geoset (index in the converted model) of the vertex where it is largest.
+    /// The geoset (index in the source model) of the vertex where it is largest.
     pub geoset: usize,
     /// That vertex.
     pub vertex: usize,

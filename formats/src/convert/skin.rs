@@ -156,8 +156,13 @@ pub(super) fn to_reforged(
     Ok(out)
 }
 
+/// Classic groups: `(GNDX, MTGC, MATS)`, and whether a head of one-bone
+/// groups came before them.
+pub(super) type ClassicGroups = (Vec<u8>, Vec<u32>, Vec<u32>, bool);
+
 /// The classic groups kept beside `skin` after the head of one-bone groups,
-/// when they say exactly what it says: `(GNDX, MTGC, MATS)`. The longest
+/// when they say exactly what it says: `(GNDX, MTGC, MATS)` and whether a
+/// head came first (the geoset was converted from classic). The longest
 /// head is tried first (the converter's head reaches past every bone its
 /// groups use, so no classic group can pass for a head group), down to none
 /// (groups that say what `SKIN` says on their own, as in Reforged files
@@ -167,7 +172,7 @@ pub(super) fn classic_groups(
     vertex_groups: &[u8],
     matrix_groups: &[u32],
     matrix_indices: &[u32],
-) -> Option<(Vec<u8>, Vec<u32>, Vec<u32>)> {
+) -> Option<ClassicGroups> {
     let head = matrix_groups
         .iter()
         .zip(matrix_indices)
@@ -188,7 +193,7 @@ pub(super) fn classic_groups(
         };
         let (mtgc, mats) = (matrix_groups.get(at..)?, matrix_indices.get(at..)?);
         if encode(&gndx, mtgc, mats).is_some_and(|s| s.bytes == skin && s.truncated == 0) {
-            return Some((gndx, mtgc.to_vec(), mats.to_vec()));
+            return Some((gndx, mtgc.to_vec(), mats.to_vec(), at > 0));
         }
     }
     None
@@ -250,7 +255,10 @@ mod tests {
             &reforged.matrix_groups,
             &reforged.matrix_indices,
         );
-        assert_eq!(found, Some((gndx.to_vec(), mtgc.to_vec(), mats.to_vec())));
+        assert_eq!(
+            found,
+            Some((gndx.to_vec(), mtgc.to_vec(), mats.to_vec(), true))
+        );
         // The head reaches past the largest bone used (3, past the 3 bones
         // counted), so a classic group [3] is not taken for a head group.
         let reforged = to_reforged(&[0, 1], &[1, 1], &[3, 0], 3).unwrap();
@@ -261,7 +269,7 @@ mod tests {
             &reforged.matrix_groups,
             &reforged.matrix_indices,
         );
-        assert_eq!(found, Some((vec![0, 1], vec![1, 1], vec![3, 0])));
+        assert_eq!(found, Some((vec![0, 1], vec![1, 1], vec![3, 0], true)));
     }
 
     #[test]

@@ -97,6 +97,43 @@ pub(super) fn drop_unused(model: &mut Model, before: &[bool], report: &mut Repor
     for_each_reference(model, |id| removal.renumber(id));
 }
 
+/// Texture paths version 800 cannot load: a Reforged `.tif` name (the
+/// game keeps those textures as `.dds`, which every version loads) of a
+/// texture still used becomes the same path in `.dds`.
+pub(super) fn classic_paths(model: &mut Model, report: &mut Report) {
+    if model.textures().iter().all(|t| !is_tif(t)) {
+        return;
+    }
+    let used = used(model);
+    for (i, texture) in model.textures_mut().iter_mut().enumerate() {
+        if !is_tif(texture) || used.get(i) != Some(&true) {
+            continue;
+        }
+        let path = texture.file_name.to_string_lossy().into_owned();
+        let (stem, ext) = path.split_at(path.len().saturating_sub(3));
+        let dds = if ext == "TIF" { "DDS" } else { "dds" };
+        let renamed = format!("{stem}{dds}");
+        if texture.file_name.set(&renamed).is_ok() {
+            report.approximate(
+                format!("textures[{i}]"),
+                format!(
+                    "`{path}` named `{renamed}`: version 800 loads .blp, .tga and .dds (Reforged \
+                     keeps its .tif textures as .dds)"
+                ),
+            );
+        }
+    }
+}
+
+/// Whether a texture's path ends in `.tif`.
+fn is_tif(texture: &Texture) -> bool {
+    texture
+        .file_name
+        .text()
+        .to_ascii_lowercase()
+        .ends_with(b".tif")
+}
+
 /// A texture as a report names it.
 pub(super) fn describe(texture: &Texture) -> String {
     match (texture.replaceable_id, texture.file_name.to_string_lossy()) {
