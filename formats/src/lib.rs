@@ -18,6 +18,8 @@
 //!   heightmaps and splat maps.
 //! - `anim` (default feature `anim`): tracks sampled at any time, skeletons
 //!   posed, skinned vertices.
+//! - `convert` (feature `convert`): classic and Reforged models converted
+//!   into each other (skin weights, HD materials, tangents), with a report.
 //! - `gltf` (feature `gltf`): models and terrain tiles out as glTF 2.0, on a
 //!   document builder other exporters can use.
 //! - `render` (default feature `render`): height fields, alpha maps and
@@ -59,6 +61,8 @@ pub mod adt;
 pub mod anim;
 pub mod blp;
 pub mod chunks;
+#[cfg(feature = "convert")]
+pub mod convert;
 mod custom;
 #[cfg(feature = "gltf")]
 pub mod gltf;
