@@ -22,6 +22,8 @@
 //!   geometry, `Model::recompute_extents`.
 //! - `optimize` (default feature `anim`): the keyframe optimizer, proven
 //!   by sampling.
+//! - `convert` (feature `convert`): classic and Reforged models converted
+//!   into each other (skin weights, HD materials, tangents), with a report.
 //! - `gltf` (feature `gltf`): models and terrain tiles out as glTF 2.0, on a
 //!   document builder other exporters can use.
 //! - `render` (default feature `render`): height fields, alpha maps and
@@ -65,6 +67,8 @@ pub mod blp;
 #[cfg(feature = "anim")]
 pub mod bounds;
 pub mod chunks;
+#[cfg(feature = "convert")]
+pub mod convert;
 mod custom;
 #[cfg(feature = "gltf")]
 pub mod gltf;

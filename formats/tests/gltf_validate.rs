@@ -9,7 +9,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,31 +19,7 @@ use formats::mdx::Model;
 /// The validator's folder, or `None` (loudly, and a panic under CI) when
 /// node or the npm package is missing.
 fn validator() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gltf_validator");
-    let installed = dir
-        .join("node_modules/gltf-validator/package.json")
-        .is_file();
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if installed && node {
-        return Some(dir);
-    }
-    let why = if node {
-        "the npm package gltf-validator is not installed (npm ci --prefix formats/tests/gltf_validator)"
-    } else {
-        "node is not installed"
-    };
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("glTF validation cannot run under CI: {why}");
-    }
-    // Straight to stderr: the test harness captures `eprintln!`.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!! glTF Validator did NOT run: {why} !!!\n"
-    );
-    None
+    common::npm_harness("gltf_validator", "gltf-validator", "glTF validation")
 }
 
 /// Runs the validator on `files`: each has 0 errors. Gives how many it validated.

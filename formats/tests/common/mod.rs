@@ -190,6 +190,42 @@ pub fn corpus_models() -> Vec<(String, formats::mdx::Model)> {
         .collect()
 }
 
+/// The folder `tests/<folder>` of a node harness whose npm `package` is
+/// installed there (`npm ci --prefix formats/tests/<folder>`, which `.ci/run`
+/// does), or `None` (with a loud message; a panic under `CI=true`) when node
+/// or the package is missing. `what` names the check in the messages.
+pub fn npm_harness(folder: &str, package: &str, what: &str) -> Option<PathBuf> {
+    use std::io::Write;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(folder);
+    let installed = dir
+        .join("node_modules")
+        .join(package)
+        .join("package.json")
+        .is_file();
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if installed && node {
+        return Some(dir);
+    }
+    let why = if node {
+        format!(
+            "the npm package {package} is not installed (npm ci --prefix formats/tests/{folder})"
+        )
+    } else {
+        "node is not installed".to_string()
+    };
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{what} cannot run under CI: {why}");
+    }
+    // Straight to stderr: the test harness captures `eprintln!`.
+    let _ = writeln!(std::io::stderr(), "\n!!! {what} did NOT run: {why} !!!\n");
+    None
+}
+
 /// Every corpus tile (`adt/` and the map folder `maps/cataclysmctf/`), read,
 /// with its path; empty (loudly) outside CI when the corpus is missing.
 pub fn corpus_tiles() -> Vec<(String, formats::adt::Adt)> {

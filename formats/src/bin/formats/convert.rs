@@ -1,22 +1,190 @@
-//! `formats convert`: a model from one format to the other (by extension),
-//! optionally to another MDX version.
+//! `formats convert`: models between MDX and MDL (by extension) and between
+//! versions ([`formats::convert`]: skin weights, HD materials, tangents, with
+//! a report of what was approximated, dropped and added), one file or many
+//! files and folders in parallel with a summary table or JSON; textures
+//! (BLP, PNG) one at a time.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use formats::convert::Report;
 use formats::mdx::Model;
+use serde::Serialize;
 
 use crate::kind::{self, Document, Kind};
 
-/// `formats convert IN OUT [--version N [--force]]`.
-pub fn run(
+/// How every model is converted.
+pub struct Options {
+    /// The MDX version to write (`None`: the model's own).
+    pub version: Option<u32>,
+    /// Refuse a model whose version change approximates or drops anything.
+    pub exact: bool,
+    /// Into a folder: the format to write (`None`: each input's own).
+    pub to: Option<Kind>,
+    /// One JSON document instead of the report or the table.
+    pub json: bool,
+    /// What [`formats::convert::convert`] is asked.
+    pub convert: formats::convert::Options,
+}
+
+/// One model's result.
+#[derive(Serialize)]
+struct Converted {
+    input: String,
+    output: String,
+    /// The model's version as read.
+    from: Option<u32>,
+    /// As written.
+    to: Option<u32>,
+    /// Bytes written.
+    bytes: Option<usize>,
+    /// Diagnostics of a lenient read (0: read strictly).
+    diagnostics: usize,
+    /// What the version change did (`None`: no version change asked).
+    report: Option<Report>,
+    /// Why nothing was written.
+    error: Option<String>,
+}
+
+impl Converted {
+    fn new(input: &Path, output: &Path) -> Self {
+        Converted {
+            input: input.display().to_string(),
+            output: output.display().to_string(),
+            from: None,
+            to: None,
+            bytes: None,
+            diagnostics: 0,
+            report: None,
+            error: None,
+        }
+    }
+}
+
+/// Whether `path` names a model file to write (not a folder).
+fn is_model_file(path: &Path) -> bool {
+    matches!(Kind::of_path(path), Some(Kind::Mdx | Kind::Mdl)) && !path.is_dir()
+}
+
+/// `formats convert IN... OUT`: a texture (one BLP or PNG), or models.
+pub fn command(
+    paths: &[PathBuf],
+    options: &Options,
+    level: Option<usize>,
+    encoding: Option<formats::blp::Target>,
+) -> Result<ExitCode, String> {
+    let (output, inputs) = paths
+        .split_last()
+        .ok_or("convert takes inputs and an output")?;
+    if let [input] = inputs
+        && crate::blp::is_texture_conversion(input, output)
+    {
+        if options.version.is_some() || options.to.is_some() || options.json {
+            return Err("--version, --to and --json are for models".into());
+        }
+        return crate::blp::convert(input, output, level, encoding);
+    }
+    if level.is_some() || encoding.is_some() {
+        return Err("--level and --encoding are for textures (.blp, .png), one at a time".into());
+    }
+    run(inputs, output, options)
+}
+
+/// Models: one to the file `output`, or several into the folder `output`.
+fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {
+    if let Some(kind) = Kind::of_path(output).filter(|k| !matches!(k, Kind::Mdx | Kind::Mdl)) {
+        return Err(format!(
+            "{}: models convert to .mdx or .mdl, not {}",
+            output.display(),
+            kind.name()
+        ));
+    }
+    let files = crate::batch::collect(inputs, |k| matches!(k, Kind::Mdx | Kind::Mdl))?;
+    if files.is_empty() {
+        return Err("no models (.mdx, .mdl) in the folders given".into());
+    }
+    let to = options.to.map(|k| extension(k).to_string());
+    let jobs = crate::batch::outputs(&files, output, is_model_file, |input| {
+        to.clone().unwrap_or_else(|| {
+            input.extension().map_or_else(
+                || "mdx".into(),
+                |e| e.to_string_lossy().to_ascii_lowercase(),
+            )
+        })
+    })?;
+    let single = jobs.len() == 1 && is_model_file(output);
+    let results = crate::batch::run(&jobs, |(input, out)| {
+        let mut converted = Converted::new(input, out);
+        if let Err(e) = convert_file(input, out, options, &mut converted) {
+            converted.error = Some(e);
+        }
+        converted
+    });
+    let failed = results.iter().filter(|r| r.error.is_some()).count();
+    if options.json {
+        // Serialized as they are (through `json!` an f32 would be widened
+        // and print as a long f64).
+        #[derive(Serialize)]
+        struct Doc<'a> {
+            files: &'a [Converted],
+            failed: usize,
+        }
+        let doc = Doc {
+            files: &results,
+            failed,
+        };
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+        crate::print_out(&format!("{text}\n"))?;
+    } else if single {
+        for result in &results {
+            if let Some(error) = &result.error {
+                return Err(error.clone());
+            }
+            if let Some(report) = &result.report {
+                eprint!("{report}");
+            }
+            eprintln!(
+                "wrote {} (MDX version {}, {} bytes)",
+                result.output,
+                result.to.unwrap_or_default(),
+                result.bytes.unwrap_or_default()
+            );
+        }
+    } else {
+        crate::print_out(&table(&results))?;
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The file extension of a model kind.
+fn extension(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Mdl => "mdl",
+        _ => "mdx",
+    }
+}
+
+/// Reads `input`, converts it as `options` say, checks that what is written
+/// reads back strictly, and writes it to `output`.
+fn convert_file(
     input: &Path,
     output: &Path,
-    version: Option<u32>,
-    force: bool,
-) -> Result<ExitCode, String> {
+    options: &Options,
+    result: &mut Converted,
+) -> Result<(), String> {
     let out_kind = Kind::of_path(output)
-        .ok_or_else(|| format!("{}: the extension says no format", output.display()))?;
+        .filter(|k| matches!(k, Kind::Mdx | Kind::Mdl))
+        .ok_or_else(|| format!("{}: models convert to .mdx or .mdl", output.display()))?;
+    if same_file(input, output) {
+        return Err(format!(
+            "{}: would be written over itself (write to another file or folder)",
+            input.display()
+        ));
+    }
     let (in_kind, data) = kind::open(input)?;
     let name = input.display();
     let loaded = kind::read(in_kind, &data).map_err(|e| format!("{name}: {e}"))?;
@@ -26,23 +194,13 @@ pub fn run(
             in_kind.name()
         ));
     };
-    if loaded.strict_error.is_some() {
-        eprintln!(
-            "note: {name}: read leniently ({} diagnostics)",
-            loaded.diagnostics.len()
-        );
+    result.from = Some(model.version());
+    result.diagnostics = loaded.diagnostics.len();
+    if let Some(target) = options.version {
+        result.report =
+            Some(reversion(&mut model, target, options).map_err(|e| format!("{name}: {e}"))?);
     }
-    if let Some(target) = version {
-        reversion(&mut model, target, force)?;
-    }
-    if !matches!(out_kind, Kind::Mdx | Kind::Mdl) {
-        return Err(format!(
-            "{}: models convert to .mdx or .mdl, not {}",
-            output.display(),
-            out_kind.name()
-        ));
-    }
-    let version = model.version();
+    result.to = Some(model.version());
     let document = Document::Mdx(model);
     let out = output.display();
     let bytes = kind::write(out_kind, &document).map_err(|e| format!("{out}: {e}"))?;
@@ -52,45 +210,139 @@ pub fn run(
         Ok(_) => return Err(format!("{out}: the written model only re-reads leniently")),
         Err(e) => return Err(format!("{out}: the written model does not re-read: {e}")),
     }
-    std::fs::write(output, &bytes).map_err(|e| format!("{}: {e}", output.display()))?;
-    eprintln!(
-        "wrote {} (MDX version {}, {} bytes)",
-        output.display(),
-        version,
-        bytes.len()
-    );
-    Ok(ExitCode::SUCCESS)
+    std::fs::write(output, &bytes).map_err(|e| format!("{out}: {e}"))?;
+    result.bytes = Some(bytes.len());
+    Ok(())
 }
 
-/// `set_version`, or `force_version` with `--force`; the losses one per line.
-fn reversion(model: &mut Model, target: u32, force: bool) -> Result<(), String> {
-    let from = model.version();
-    if force {
-        let dropped = model.force_version(target);
-        if model.version() != target {
-            let why: Vec<String> = dropped.iter().map(ToString::to_string).collect();
-            return Err(format!("cannot write version {target}: {}", why.join("; ")));
-        }
-        if !dropped.is_empty() {
-            eprintln!(
-                "version {from} -> {target}: dropped {} things (--force):",
-                dropped.len()
-            );
-            for loss in &dropped {
-                eprintln!("  {loss}");
-            }
-        }
-        return Ok(());
+/// Whether `a` and `b` are the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
     }
-    model.set_version(target).map_err(|losses| {
+}
+
+/// `model` converted to `target`; with `--exact`, refused (the model left
+/// as it was) when the conversion approximates or drops anything.
+fn reversion(model: &mut Model, target: u32, options: &Options) -> Result<Report, String> {
+    let mut converted = model.clone();
+    let report = formats::convert::convert(&mut converted, target, &options.convert)
+        .map_err(|e| e.to_string())?;
+    if options.exact && !report.is_exact() {
         let mut message = format!(
-            "version {from} -> {target} would lose {} things (nothing written; --force drops them):",
-            losses.len()
+            "version {} -> {target} approximates {} and drops {} things (nothing written; \
+             without --exact they are converted):",
+            report.from,
+            report.approximated.len(),
+            report.dropped.len()
         );
-        for loss in &losses {
+        for note in report.approximated.iter().chain(&report.dropped) {
             message.push_str("\n  ");
-            message.push_str(&loss.to_string());
+            message.push_str(&note.to_string());
         }
-        message
-    })
+        if let Some(error) = report.skin_error.as_ref().filter(|e| e.distance > 0.0) {
+            message.push_str(&format!("\n  skinning: {error}"));
+        }
+        return Err(message);
+    }
+    *model = converted;
+    Ok(report)
+}
+
+/// The summary table of several models, and the failures.
+fn table(results: &[Converted]) -> String {
+    use std::fmt::Write;
+    let mut table = crate::batch::Table::new(&[
+        "model",
+        "version",
+        "approximated",
+        "dropped",
+        "added",
+        "skin error",
+        "result",
+    ]);
+    let count = |r: &Converted, f: fn(&Report) -> usize| r.report.as_ref().map_or(0, f);
+    for r in results {
+        let version = match (r.from, r.to) {
+            (Some(from), Some(to)) if from != to => format!("{from} -> {to}"),
+            (Some(from), _) => from.to_string(),
+            _ => "?".into(),
+        };
+        let error = r
+            .report
+            .as_ref()
+            .and_then(|report| report.skin_error.as_ref())
+            .map_or_else(|| "-".to_string(), |e| format!("{:.4}", e.distance));
+        let outcome = match (&r.error, r.bytes) {
+            (Some(_), _) => "FAILED".to_string(),
+            (None, Some(bytes)) => format!("{bytes} bytes"),
+            (None, None) => "?".to_string(),
+        };
+        table.row([
+            r.input.clone(),
+            version,
+            count(r, |x| x.approximated.len()).to_string(),
+            count(r, |x| x.dropped.len()).to_string(),
+            count(r, |x| x.added.len()).to_string(),
+            error,
+            outcome,
+        ]);
+    }
+    let mut out = table.render();
+    let _ = writeln!(
+        out,
+        "skin error: the largest distance a vertex moves from where the source model's \
+         skinning puts it, over every measured frame (--json lists every change)"
+    );
+    let failed: Vec<&Converted> = results.iter().filter(|r| r.error.is_some()).collect();
+    if failed.is_empty() {
+        let _ = writeln!(out, "{} models written, no failures", results.len());
+    } else {
+        let _ = writeln!(out, "{} failed:", failed.len());
+        for r in failed {
+            let _ = writeln!(out, "  {}", r.error.as_deref().unwrap_or_default());
+        }
+    }
+    out
+}
+
+/// `--hd-materials`: which classic materials become HD.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum HdChoice {
+    /// Materials of one layer (the others stay SD, so the way back is exact).
+    SingleLayer,
+    /// Every material, from its layer with a texture file; other layers dropped.
+    All,
+    /// None.
+    None,
+}
+
+impl From<HdChoice> for formats::convert::HdMaterials {
+    fn from(choice: HdChoice) -> Self {
+        match choice {
+            HdChoice::SingleLayer => Self::SingleLayer,
+            HdChoice::All => Self::All,
+            HdChoice::None => Self::None,
+        }
+    }
+}
+
+/// `--to`: the format of the models written into a folder.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ModelFormat {
+    /// Binary MDX.
+    Mdx,
+    /// MDL text.
+    Mdl,
+}
+
+impl ModelFormat {
+    /// The tool's kind for it.
+    pub fn kind(self) -> Kind {
+        match self {
+            ModelFormat::Mdx => Kind::Mdx,
+            ModelFormat::Mdl => Kind::Mdl,
+        }
+    }
 }

@@ -56,26 +56,54 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Converts a model by the extensions of IN and OUT, optionally to another
-    /// MDX version (800, 900, 1000, 1100, 1200); or a texture: a BLP level to
-    /// PNG, a PNG (or a BLP's level 0) to BLP in the encoding given.
+    /// Converts models by the extensions of IN and OUT (MDX, MDL), and to
+    /// another MDX version (800, 900, 1000, 1100, 1200) so that they still
+    /// draw and animate: skin weights become matrix groups and back, HD
+    /// materials classic layers and back, tangents are generated. Prints what
+    /// was approximated, dropped and added, and the largest position error
+    /// the classic skinning causes. Several inputs (files, folders) go into
+    /// the folder OUT in parallel, with a summary table. Or a texture: a BLP
+    /// level to PNG, a PNG (or a BLP's level 0) to BLP in the encoding given.
     #[command(
         after_help = "Examples:\n  formats convert in.mdx out.mdx --version 800\n  \
-                            formats convert in.mdx out.mdx --version 800 --force\n  \
+                            formats convert units/ classic/ --version 800 --json\n  \
+                            formats convert in.mdx out.mdl\n  \
                             formats convert x.blp x.png --level 1\n  \
                             formats convert x.png x.blp --encoding dxt5"
     )]
     Convert {
-        /// The model or texture to read.
-        input: PathBuf,
-        /// Where to write it (its extension says the format).
-        output: PathBuf,
-        /// The MDX version to write; refused if something would be lost.
+        /// The models (.mdx, .mdl; folders are walked) or the texture, then
+        /// where to write: a file for one input (its extension says the
+        /// format), a folder for several.
+        #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
+        paths: Vec<PathBuf>,
+        /// The MDX version to write.
         #[arg(long)]
         version: Option<u32>,
-        /// Convert anyway, dropping what the version cannot hold (and listing it).
+        /// Refuse (write nothing for that model) when the version change
+        /// would approximate or drop anything.
         #[arg(long, requires = "version")]
-        force: bool,
+        exact: bool,
+        /// To 800: keep the Reforged geosets of a level of detail above 0
+        /// (the classic client draws every geoset).
+        #[arg(long, requires = "version")]
+        keep_lods: bool,
+        /// To Reforged: which materials become HD (a diffuse layer and
+        /// placeholder textures for the other slots).
+        #[arg(long, value_enum, value_name = "WHICH", default_value = "single-layer")]
+        hd_materials: convert::HdChoice,
+        /// Milliseconds between the frames the skinning error is measured at
+        /// (1: every frame; 0: not measured; raised when the sequences last
+        /// over 250,000 frames in all).
+        #[arg(long, value_name = "MS", default_value_t = 1)]
+        error_step: u32,
+        /// Into a folder: write .mdx or .mdl (each input's own by default).
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        to: Option<convert::ModelFormat>,
+        /// One JSON document on stdout (per model: versions, bytes, what was
+        /// approximated, dropped and added, the skinning error).
+        #[arg(long)]
+        json: bool,
         /// BLP to PNG: the mip level to write (0, the full size, by default).
         #[arg(long, value_name = "N")]
         level: Option<usize>,
@@ -272,23 +300,30 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Info { file } => info::run(file.as_deref()),
         Command::Dump { file, json } => dump::run(&file, json),
         Command::Convert {
-            input,
-            output,
+            paths,
             version,
-            force,
+            exact,
+            keep_lods,
+            hd_materials,
+            error_step,
+            to,
+            json,
             level,
             encoding,
         } => {
-            if blp::is_texture_conversion(&input, &output) {
-                if version.is_some() {
-                    return Err("--version is for models".into());
-                }
-                blp::convert(&input, &output, level, encoding)
-            } else if level.is_some() || encoding.is_some() {
-                Err("--level and --encoding are for textures (.blp, .png)".into())
-            } else {
-                convert::run(&input, &output, version, force)
-            }
+            let options = convert::Options {
+                version,
+                exact,
+                to: to.map(convert::ModelFormat::kind),
+                json,
+                convert: formats::convert::Options {
+                    keep_lods,
+                    hd_materials: hd_materials.into(),
+                    error_step,
+                    ..formats::convert::Options::default()
+                },
+            };
+            convert::command(&paths, &options, level, encoding)
         }
         Command::Export {
             mut paths,

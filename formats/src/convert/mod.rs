@@ -1,0 +1,410 @@
+//! Converting models between the classic format (800) and Reforged (900,
+//! 1000, 1100, 1200) so that the result draws and animates as the source did,
+//! with a [`Report`] of what was approximated, dropped, added and repaired.
+//!
+//! Reforged to classic (800):
+//!
+//! - `SKIN` weights become matrix groups: each vertex's group is the bones
+//!   whose equal shares come nearest its weights (the smallest sum of
+//!   absolute differences, a bone left out counting its whole weight: 0.9/0.1
+//!   is one bone, 0.6/0.4 two), shared between vertices, at most 256 a geoset
+//!   (past that a vertex takes the largest smaller group that exists).
+//!   Classic groups weigh their bones equally, so the report's
+//!   [`SkinError`] is the largest distance between a vertex as `SKIN` places
+//!   it and as its group does, both posed with [`anim`](crate::anim) in the
+//!   bind pose and every [`Options::error_step`] milliseconds (default: every
+//!   frame) of every sequence, its last frame included; global sequences run
+//!   from the sequence's start.
+//! - HD materials become classic layers: the diffuse texture with its filter
+//!   mode, flags, alpha and tracks; the normal, ORM, emissive, team colour and
+//!   reflection slots are listed as dropped, and textures no longer used go.
+//!   A `.tif` texture path (Reforged only) is named in `.dds`.
+//! - Tangents are dropped; geosets of a level of detail above 0 are dropped
+//!   (with their geoset animations and the materials only they used) unless
+//!   [`Options::keep_lods`]; a geoset of more than 7432 vertices, which the
+//!   classic renderer draws broken, is cut into geosets it draws
+//!   ([`Options::split_large_geosets`]; a geoset converted from classic comes
+//!   back as it was); popcorn emitters (`CORN`, object ids after them
+//!   renumbered), face effects (`FAFX`) and bind poses (`BPOS`) have no
+//!   classic chunk and are dropped.
+//!
+//! Classic to Reforged: matrix groups become `SKIN` weights (equal shares
+//! summing to 255), laid out so that every reader takes its bone bytes for
+//! the same bones (see `skin.rs`: object ids, one-bone groups first, the
+//! classic groups kept after them), tangents are generated with MikkTSpace,
+//! and classic materials of one layer become HD materials with placeholders
+//! for the other slots ([`HdMaterials`], [`PLACEHOLDERS`]; a model that names
+//! textures past its `TEXS` keeps its materials SD, as appended placeholders
+//! would take those names). Converting such a model back to 800 gives the
+//! original model.
+//!
+//! Between Reforged versions, HD materials move between the 900/1000 layout
+//! (six layers) and the 1100 one (a texture list).
+//!
+//! Every direction first moves light tracks stored after their `LITE` chunk
+//! (a writer bug of some classic tools) into their light, and says so.
+//!
+//! ```
+//! use formats::convert::{Options, convert};
+//! use formats::mdx::Model;
+//!
+//! let bytes = formats::sample::sample_mdx();
+//! let mut model = Model::from_bytes(&bytes)?;
+//! let report = convert(&mut model, 1000, &Options::default())?;
+//! assert_eq!(model.version(), 1000);
+//! assert!(model.geosets()[0].skin.is_some() && model.geosets()[0].tangents.is_some());
+//! assert!(report.dropped.is_empty());
+//! // And back: the same bytes.
+//! convert(&mut model, 800, &Options::default())?;
+//! assert_eq!(model.to_bytes()?, bytes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod geosets;
+mod groups;
+mod materials;
+mod nodes;
+mod removal;
+mod report;
+mod skin;
+mod split;
+mod tangents;
+mod textures;
+
+use core::fmt;
+
+pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS, is_hd_shader};
+pub use report::{Note, Report, SkinError};
+
+use crate::mdx::{Chunk, Geoset, Model};
+
+/// The versions converted between (the Warcraft III ones).
+pub const VERSIONS: [u32; 5] = [800, 900, 1000, 1100, 1200];
+
+/// How [`convert`] converts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Options {
+    /// Reforged to classic: keep the geosets of levels of detail above 0
+    /// (the classic client draws them all, over each other).
+    pub keep_lods: bool,
+    /// Classic to Reforged: which materials become HD.
+    pub hd_materials: HdMaterials,
+    /// Classic to Reforged: add `SKIN` weights and tangents (off: the
+    /// geosets keep their classic form, which Reforged also reads).
+    pub skin_and_tangents: bool,
+    /// Reforged to classic: cut geosets of more than 7432 vertices (which
+    /// the classic renderer draws broken) into geosets it draws.
+    pub split_large_geosets: bool,
+    /// Milliseconds between the frames the skinning error is measured at (1:
+    /// every frame; 0: not measured). Raised for a model whose sequences
+    /// last longer than 250,000 frames in all, so that a measurement ends
+    /// (the report's [`SkinError::step`] says the step used).
+    pub error_step: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            keep_lods: false,
+            hd_materials: HdMaterials::default(),
+            skin_and_tangents: true,
+            split_large_geosets: true,
+            error_step: 1,
+        }
+    }
+}
+
+/// Why a model cannot be converted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConvertError {
+    /// A version this module does not convert to or from.
+    Version {
+        /// The model's version.
+        from: u32,
+        /// The target.
+        to: u32,
+    },
+    /// A geoset whose skinning the target cannot hold.
+    Skin {
+        /// The geoset's index.
+        geoset: usize,
+        /// Why.
+        why: String,
+    },
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConvertError::Version { from, to } => write!(
+                f,
+                "converting version {from} to {to} is not supported (Warcraft III versions: {:?})",
+                VERSIONS
+            ),
+            ConvertError::Skin { geoset, why } => write!(f, "geosets[{geoset}]: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
+/// Converts `model` to version `target` (800, 900, 1000, 1100 or 1200), as
+/// the [module](self) docs describe. On error the model is unchanged.
+pub fn convert(model: &mut Model, target: u32, options: &Options) -> Result<Report, ConvertError> {
+    let from = model.version();
+    if !VERSIONS.contains(&from) || !VERSIONS.contains(&target) {
+        return Err(ConvertError::Version { from, to: target });
+    }
+    let mut report = Report {
+        from,
+        to: target,
+        ..Report::default()
+    };
+    let mut converted = model.clone();
+    if target == 900 && from != 900 {
+        report.approximate(
+            "VERS",
+            "version 900 is the Reforged beta's: no released game reads it (800, 1000, 1100 \
+             and 1200 are read)",
+        );
+    }
+    let moved = converted.repair_sizes();
+    if moved > 0 {
+        report.repaired.push(Note {
+            path: "LITE".into(),
+            what: format!(
+                "{moved} light tracks stored after the LITE chunk moved into their light"
+            ),
+        });
+    }
+    if target <= 800 && from > 800 {
+        to_classic(&mut converted, model, options, &mut report)?;
+    } else if from <= 800 && target > 800 {
+        to_reforged(&mut converted, model, target, options, &mut report)?;
+    } else {
+        if from >= 1100 && target < 1100 {
+            materials::to_layer_slots(&mut converted, &mut report);
+        } else if from < 1100 && target >= 1100 {
+            materials::to_texture_list(&mut converted, &mut report);
+        }
+        finish_version(&mut converted, target, &mut report);
+    }
+    *model = converted;
+    Ok(report)
+}
+
+/// The rest of the version change ([`Model::force_version`]); what it drops
+/// is reported.
+fn finish_version(model: &mut Model, target: u32, report: &mut Report) {
+    for loss in model.force_version(target) {
+        report.drop(loss.path, loss.what);
+    }
+}
+
+fn to_classic(
+    model: &mut Model,
+    original: &Model,
+    options: &Options,
+    report: &mut Report,
+) -> Result<(), ConvertError> {
+    // Notes name the parts of the source model: materials are edited before
+    // geosets go, geosets are named by their index before.
+    let used = textures::used(model);
+    materials::to_classic(model, report);
+    let kept: Vec<usize> = if options.keep_lods {
+        (0..model.geosets().len()).collect()
+    } else {
+        geosets::drop_lods(model, report)
+    };
+    let mut skinned = false;
+    // The geosets converted from classic, given back as they were.
+    let mut classic = vec![false; kept.len()];
+    for (index, geoset) in geosets_mut(model).iter_mut().enumerate() {
+        let g = kept.get(index).copied().unwrap_or(index);
+        match geoset.lod {
+            Some(lod) if lod > 0 => report.approximate(
+                format!("geosets[{g}].lod"),
+                format!("level of detail {lod}: drawn with the others"),
+            ),
+            // -1: every level, as the classic client draws every geoset.
+            _ => {}
+        }
+        geoset.lod = geoset.lod.map(|_| 0);
+        if let Some(tangents) = geoset.tangents.take() {
+            report.drop(
+                format!("geosets[{g}].tangents"),
+                format!("{} tangents (TANG)", tangents.len()),
+            );
+        }
+        let Some(skin) = geoset.skin.take() else {
+            continue;
+        };
+        if skin.len() != 8 * geoset.vertex_count() {
+            return Err(ConvertError::Skin {
+                geoset: g,
+                why: format!(
+                    "SKIN holds {} bytes, not 8 for each of the {} vertices",
+                    skin.len(),
+                    geoset.vertex_count()
+                ),
+            });
+        }
+        skinned = true;
+        if let Some((gndx, mtgc, mats, from_classic)) = skin::classic_groups(
+            &skin,
+            &geoset.vertex_groups,
+            &geoset.matrix_groups,
+            &geoset.matrix_indices,
+        ) {
+            // The groups beside SKIN say exactly what it says.
+            if let Some(keep) = classic.get_mut(index) {
+                *keep = from_classic;
+            }
+            geoset.vertex_groups = gndx;
+            geoset.matrix_groups = mtgc;
+            geoset.matrix_indices = mats;
+            continue;
+        }
+        let groups = groups::from_skin(&skin, &geoset.matrix_indices)
+            .map_err(|why| ConvertError::Skin { geoset: g, why })?;
+        let at = format!("geosets[{g}]");
+        if groups.reweighted > 0 {
+            report.approximate(
+                format!("{at}.skin"),
+                format!(
+                    "{} of {} vertices weigh their bones unequally: as {} matrix groups of \
+                     equal weights",
+                    groups.reweighted,
+                    groups.vertex_groups.len(),
+                    groups.matrix_groups.len()
+                ),
+            );
+        }
+        for (count, what) in [
+            (groups.trimmed, "lose a bone of little weight"),
+            (
+                groups.coarsened,
+                "take a smaller group (256 groups at most)",
+            ),
+            (groups.unbound, "have no bone (an empty group)"),
+        ] {
+            if count > 0 {
+                report.approximate(format!("{at}.skin"), format!("{count} vertices {what}"));
+            }
+        }
+        geoset.vertex_groups = groups.vertex_groups;
+        geoset.matrix_groups = groups.matrix_groups;
+        geoset.matrix_indices = groups.matrix_indices;
+    }
+    if skinned && options.error_step > 0 {
+        report.skin_error = error::measure(original, model, &kept, options.error_step);
+    }
+    if options.split_large_geosets {
+        split::split_large(model, &kept, &classic, report);
+    }
+    nodes::drop_corn_emitters(model, report);
+    finish_version(model, 800, report);
+    textures::classic_paths(model, report);
+    textures::drop_unused(model, &used, report);
+    Ok(())
+}
+
+fn to_reforged(
+    model: &mut Model,
+    original: &Model,
+    target: u32,
+    options: &Options,
+    report: &mut Report,
+) -> Result<(), ConvertError> {
+    finish_version(model, target, report);
+    materials::promote(model, target, options.hd_materials, report);
+    if !options.skin_and_tangents {
+        return Ok(());
+    }
+    let mut skinned = false;
+    let bones = model.bones().len();
+    for (g, geoset) in geosets_mut(model).iter_mut().enumerate() {
+        let at = format!("geosets[{g}]");
+        if geoset.vertex_groups.len() != geoset.vertex_count() {
+            return Err(ConvertError::Skin {
+                geoset: g,
+                why: format!(
+                    "GNDX gives {} vertices a matrix group, but there are {} vertices",
+                    geoset.vertex_groups.len(),
+                    geoset.vertex_count()
+                ),
+            });
+        }
+        let reforged = skin::to_reforged(
+            &geoset.vertex_groups,
+            &geoset.matrix_groups,
+            &geoset.matrix_indices,
+            bones,
+        )
+        .map_err(|id| ConvertError::Skin {
+            geoset: g,
+            why: format!("a group names object id {id}: SKIN names bones by a byte"),
+        })?;
+        if !reforged.kept && !geoset.matrix_groups.is_empty() {
+            report.approximate(
+                format!("{at}.matrix_groups"),
+                format!(
+                    "{} groups do not fit after the {} one-bone groups SKIN names (256 at \
+                     most): converting back groups the vertices from SKIN",
+                    geoset.matrix_groups.len(),
+                    reforged.matrix_groups.len()
+                ),
+            );
+        }
+        let skin = reforged.skin;
+        geoset.vertex_groups = reforged.vertex_groups;
+        geoset.matrix_groups = reforged.matrix_groups;
+        geoset.matrix_indices = reforged.matrix_indices;
+        if skin.truncated > 0 {
+            report.approximate(
+                format!("{at}.skin"),
+                format!(
+                    "{} vertices of groups of more than 4 bones keep 4",
+                    skin.truncated
+                ),
+            );
+        }
+        if skin.unbound > 0 {
+            report.approximate(
+                format!("{at}.skin"),
+                format!("{} vertices without a group have no bone", skin.unbound),
+            );
+        }
+        report.add(
+            format!("{at}.skin"),
+            format!("SKIN weights of {} vertices", geoset.vertex_count()),
+        );
+        geoset.skin = Some(skin.bytes);
+        geoset.tangents = Some(tangents::generate(geoset));
+        report.add(
+            format!("{at}.tangents"),
+            format!("{} MikkTSpace tangents", geoset.vertex_count()),
+        );
+        skinned = true;
+    }
+    if skinned && options.error_step > 0 {
+        let kept: Vec<usize> = (0..model.geosets().len()).collect();
+        report.skin_error = error::measure(original, model, &kept, options.error_step);
+    }
+    Ok(())
+}
+
+/// The geosets to edit, without adding a `GEOS` chunk to a model that has
+/// none.
+fn geosets_mut(model: &mut Model) -> &mut [Geoset] {
+    model
+        .chunks
+        .iter_mut()
+        .find_map(|chunk| match chunk {
+            Chunk::Geosets(c) => Some(c.geosets.as_mut_slice()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,454 @@
+//! `formats convert` on real models: Reforged to classic without `--force`
+//! and with a report, classic to Reforged and back byte-exact, several files
+//! and folders at once (table, `--json`), `--exact`, MDX <-> MDL, and what
+//! it refuses. The library's side is tests/convert.rs.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use formats::convert::{Options, Report};
+use formats::mdx::Model;
+use formats::validate;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn formats() -> Command {
+    Command::cargo_bin("formats").expect("the formats binary is built")
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("formats-convert-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn convert(input: &Path, output: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    formats()
+        .arg("convert")
+        .arg(input)
+        .arg(output)
+        .args(args)
+        .assert()
+}
+
+fn stderr(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+}
+
+fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+fn read(path: &Path) -> Model {
+    Model::from_bytes(&std::fs::read(path).unwrap()).expect("the written model re-reads strictly")
+}
+
+/// The library's conversion of `path` (read leniently, as the tool does
+/// when it must).
+fn library(path: &Path, target: u32, options: &Options) -> (Model, Report) {
+    let bytes = std::fs::read(path).unwrap();
+    let mut model = Model::from_bytes_lenient(&bytes).unwrap().0;
+    let report = formats::convert::convert(&mut model, target, options).unwrap();
+    (model, report)
+}
+
+fn step(ms: u32) -> Options {
+    Options {
+        error_step: ms,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn a_reforged_model_converts_to_classic_and_says_what_changed() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = tempdir("classic");
+    let input = root.join("mdx/pqw3_girl2_portrait.mdx");
+    let output = dir.join("girl.mdx");
+    // No --force: converting is not losing the skinning.
+    let done = convert(&input, &output, &["--version", "800"]).success();
+    let text = stderr(&done);
+    // The library's conversion, measured at every frame (the default).
+    let (expected, report) = library(&input, 800, &Options::default());
+    assert_eq!(
+        std::fs::read(&output).unwrap(),
+        expected.to_bytes().unwrap()
+    );
+    let bytes = std::fs::metadata(&output).unwrap().len();
+    assert_eq!(
+        text,
+        format!(
+            "{report}wrote {} (MDX version 800, {bytes} bytes)\n",
+            output.display()
+        )
+    );
+    assert!(
+        text.starts_with("version 1000 -> 800\napproximated (5):\n"),
+        "{text}"
+    );
+    for line in [
+        "  geosets[0].skin: 817 of 1808 vertices weigh their bones unequally: as 122 matrix \
+         groups of equal weights\n",
+        "  textures[10]: `Textures/Portrait_BG_Diffuse.tif` named `Textures/Portrait_BG_Diffuse.dds`: \
+         version 800 loads .blp, .tga and .dds (Reforged keeps its .tif textures as .dds)\n",
+        "dropped (32):\n",
+        "  materials[0].layers[1]: the normal slot \
+         (`Units/Critters/VillagerKid1/Neutral_Child2_Main_normal.tif`)\n",
+        "  geosets[0].tangents: 1808 tangents (TANG)\n",
+        "  textures[1]: `Units/Critters/VillagerKid1/Neutral_Child2_Main_normal.tif`, no longer \
+         used\n",
+        "skinning: 1595 vertices skinned differently; largest position error ",
+        "(every frame of every sequence)\n",
+    ] {
+        assert!(text.contains(line), "{line:?} not in:\n{text}");
+    }
+    // Classic: matrix groups instead of SKIN, one layer per material, and
+    // nothing the source did not already break.
+    let classic = read(&output);
+    assert_eq!(classic.version(), 800);
+    for geoset in classic.geosets() {
+        assert!(geoset.skin.is_none() && geoset.tangents.is_none());
+        assert_eq!(geoset.vertex_groups.len(), geoset.vertex_count());
+    }
+    assert!(classic.materials().iter().all(|m| m.layers.len() == 1));
+    let original = Model::from_bytes(&std::fs::read(&input).unwrap()).unwrap();
+    let rules = |m: &Model| {
+        validate::model(m)
+            .into_iter()
+            .map(|f| f.rule)
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    assert!(rules(&classic).is_subset(&rules(&original)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_classic_model_goes_to_reforged_and_back_byte_exact() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = tempdir("reforged");
+    for name in ["rms_PackHorse", "mv_SmileyGW_004"] {
+        let input = root.join(format!("mdx/{name}.mdx"));
+        let (reforged, back) = (dir.join("reforged.mdx"), dir.join("back.mdx"));
+        let up = convert(
+            &input,
+            &reforged,
+            &["--version", "1000", "--error-step", "50"],
+        )
+        .success();
+        let text = stderr(&up);
+        assert!(text.starts_with("version 800 -> 1000\n"), "{text}");
+        assert!(text.contains("added ("), "{text}");
+        assert!(text.contains(".skin: SKIN weights of "), "{text}");
+        assert!(text.contains(" MikkTSpace tangents\n"), "{text}");
+        assert!(
+            text.contains("placeholder `Textures\\normal.dds`"),
+            "{text}"
+        );
+        assert!(!text.contains("dropped ("), "{text}");
+        let model = read(&reforged);
+        assert_eq!(model.version(), 1000);
+        for geoset in model.geosets() {
+            let skin = geoset.skin.as_ref().unwrap();
+            assert_eq!(skin.len(), 8 * geoset.vertex_count());
+            for vertex in skin.chunks(8) {
+                let total: u32 = vertex[4..].iter().map(|&w| u32::from(w)).sum();
+                assert_eq!(total, 255, "{name}: {vertex:?}");
+            }
+            assert_eq!(
+                geoset.tangents.as_ref().unwrap().len(),
+                geoset.vertex_count()
+            );
+        }
+        assert!(model.materials().iter().any(formats::convert::is_hd_shader));
+        convert(&reforged, &back, &["--version", "800", "--error-step", "0"]).success();
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&input).unwrap(),
+            "{name}: 800 -> 1000 -> 800"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn several_models_and_folders_convert_in_parallel_with_a_table_or_json() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = tempdir("batch");
+    // A folder (with a subfolder and a file that is no model) and a file.
+    let folder = dir.join("in");
+    std::fs::create_dir_all(folder.join("sub")).unwrap();
+    for (from, to) in [
+        ("mdx/pqw3_candle.mdx", "in/candle.mdx"),
+        ("mdx/tm_blob.mdx", "in/sub/blob.mdx"),
+    ] {
+        std::fs::copy(root.join(from), dir.join(to)).unwrap();
+    }
+    std::fs::write(folder.join("notes.txt"), "not a model").unwrap();
+    let golem = root.join("mdx/pqw3_HarvestGolem.mdx");
+    let args = ["--version", "800", "--error-step", "25"];
+    let out = dir.join("out");
+    let done = formats()
+        .arg("convert")
+        .args([&folder, &golem, &out])
+        .args(args)
+        .assert()
+        .success();
+    let table = stdout(&done);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        lines[0].split_whitespace().collect::<Vec<_>>(),
+        [
+            "model",
+            "version",
+            "approximated",
+            "dropped",
+            "added",
+            "skin",
+            "error",
+            "result"
+        ]
+    );
+    assert_eq!(lines.len(), 1 + 3 + 2, "{table}");
+    assert!(lines[1].contains("in/candle.mdx") && lines[1].contains("1000 -> 800"));
+    assert!(lines[2].contains("in/sub/blob.mdx"), "{table}");
+    assert!(lines[3].contains("pqw3_HarvestGolem.mdx") && lines[3].contains("1100 -> 800"));
+    assert_eq!(lines[5], "3 models written, no failures");
+    let (blob, report) = library(&root.join("mdx/tm_blob.mdx"), 800, &step(25));
+    let distance = report.skin_error.as_ref().unwrap().distance;
+    assert!(lines[2].contains(&format!("{distance:.4}")), "{table}");
+    assert_eq!(read(&out.join("blob.mdx")), blob);
+    for name in ["candle", "pqw3_HarvestGolem"] {
+        assert_eq!(read(&out.join(format!("{name}.mdx"))).version(), 800);
+    }
+
+    // --json: per model the versions, the lists and the error bound.
+    let json_out = dir.join("json");
+    let done = formats()
+        .arg("convert")
+        .args([&folder, &golem, &json_out])
+        .args(args)
+        .args(["--json", "--to", "mdl"])
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_str(&stdout(&done)).expect("convert --json is JSON");
+    assert_eq!(doc["failed"], 0);
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    for (file, source) in files.iter().zip([
+        root.join("mdx/pqw3_candle.mdx"),
+        root.join("mdx/tm_blob.mdx"),
+        golem.clone(),
+    ]) {
+        let (model, report) = library(&source, 800, &step(25));
+        // Through JSON text as the tool writes it (an f32 becomes the
+        // shortest decimal that reads back as it).
+        let expected: Value =
+            serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+        assert_eq!(file["report"], expected);
+        assert_eq!(file["to"], 800);
+        assert!(file["error"].is_null());
+        let written = Path::new(file["output"].as_str().unwrap());
+        assert_eq!(written.extension().unwrap(), "mdl");
+        let text = std::fs::read_to_string(written).unwrap();
+        let from_text = formats::mdl::from_str(&text).unwrap();
+        assert_eq!(from_text.to_bytes().unwrap(), model.to_bytes().unwrap());
+    }
+    let golem_report = &files[2]["report"];
+    assert!(golem_report["skin_error"]["distance"].as_f64().unwrap() > 0.0);
+    assert_eq!(golem_report["skin_error"]["step"], 25);
+    assert!(
+        golem_report["dropped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["what"].as_str().unwrap().starts_with("the normal slot"))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_model_that_fails_fails_alone() {
+    let dir = tempdir("fails");
+    let folder = dir.join("in");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("good.mdx"), formats::sample::sample_mdx()).unwrap();
+    std::fs::write(folder.join("damaged.mdx"), b"not a model at all").unwrap();
+    let out = dir.join("out");
+    let done = formats()
+        .arg("convert")
+        .args([&folder, &out])
+        .args(["--version", "1000"])
+        .assert()
+        .code(1);
+    let table = stdout(&done);
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(
+        lines[1].contains("damaged.mdx") && lines[1].ends_with("FAILED"),
+        "{table}"
+    );
+    assert!(
+        lines[2].contains("good.mdx") && lines[2].contains("800 -> 1000"),
+        "{table}"
+    );
+    assert_eq!(lines[4], "1 failed:");
+    assert!(
+        lines[5].starts_with("  ") && lines[5].contains("damaged.mdx: "),
+        "{table}"
+    );
+    assert_eq!(read(&out.join("good.mdx")).version(), 1000);
+    assert!(!out.join("damaged.mdx").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn exact_refuses_a_conversion_that_changes_the_model() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = tempdir("exact");
+    let golem = root.join("mdx/pqw3_HarvestGolem.mdx");
+    let v800 = dir.join("v800.mdx");
+    let refused = convert(
+        &golem,
+        &v800,
+        &["--version", "800", "--exact", "--error-step", "0"],
+    )
+    .failure();
+    let text = stderr(&refused);
+    let (_, report) = library(&golem, 800, &step(0));
+    let first = format!(
+        "error: {}: version 1100 -> 800 approximates {} and drops {} things (nothing written; \
+         without --exact they are converted):",
+        golem.display(),
+        report.approximated.len(),
+        report.dropped.len()
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], first);
+    assert_eq!(
+        lines.len(),
+        1 + report.approximated.len() + report.dropped.len()
+    );
+    assert!(!v800.exists(), "nothing is written when refused");
+
+    // Between the Reforged layouts nothing changes but the layout: --exact
+    // passes, and the way back gives the original model.
+    for name in [
+        "pqw3_BlueUnsummon",
+        "pqw3_BossMinimapIcon",
+        "pqw3_HarvestGolem",
+    ] {
+        let input = root.join(format!("mdx/{name}.mdx"));
+        let (v1000, back) = (dir.join("v1000.mdx"), dir.join("back.mdx"));
+        convert(&input, &v1000, &["--version", "1000", "--exact"]).success();
+        assert_eq!(read(&v1000).version(), 1000);
+        convert(&v1000, &back, &["--version", "1100", "--exact"]).success();
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&input).unwrap(),
+            "{name}: 1100 -> 1000 -> 1100"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn convert_mdx_to_mdl_and_back_is_byte_exact() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = tempdir("mdl");
+    for name in ["zf_all", "pqw3_HarvestGolem", "wowalpha_Boar"] {
+        let input = root.join(format!("mdx/{name}.mdx"));
+        let text = dir.join(format!("{name}.mdl"));
+        let back = dir.join(format!("{name}.mdx"));
+        convert(&input, &text, &[]).success();
+        convert(&text, &back, &[]).success();
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&input).unwrap(),
+            "{name}"
+        );
+    }
+    // A corpus MDL to MDX: the same model as its MDX twin (zf_bone is a PAIR).
+    let out = dir.join("zf_bone.mdx");
+    convert(&root.join("mdl/zf_bone.mdl"), &out, &[]).success();
+    let from_text = read(&out);
+    let twin = Model::from_bytes(&std::fs::read(root.join("mdx/zf_bone.mdx")).unwrap()).unwrap();
+    assert_eq!(from_text.bones().len(), twin.bones().len());
+    assert_eq!(from_text.bones()[0].node.name, twin.bones()[0].node.name);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn convert_says_what_it_cannot_do() {
+    let dir = tempdir("cannot");
+    let input = dir.join("in.mdx");
+    std::fs::write(&input, formats::sample::sample_mdx()).unwrap();
+    let fails = |args: &[&std::ffi::OsStr], why: &str| {
+        formats()
+            .arg("convert")
+            .args(args)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(why));
+    };
+    let (i, out) = (input.as_os_str(), dir.join("out.mdx"));
+    let o = out.as_os_str();
+    fails(
+        &[i, o, "--version".as_ref(), "700".as_ref()],
+        "converting version 800 to 700 is not supported",
+    );
+    fails(
+        &[i, dir.join("out.adt").as_os_str()],
+        "models convert to .mdx or .mdl, not ADT",
+    );
+    fails(&[i, o, "--exact".as_ref()], "--version");
+    fails(&[i, o, "--force".as_ref()], "--force");
+    fails(&[i, i], "would be written over itself");
+    fails(&[i, i, o], "2 inputs go into a folder, not into");
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("in.mdx"), formats::sample::sample_mdx()).unwrap();
+    fails(
+        &[
+            i,
+            other.join("in.mdx").as_os_str(),
+            dir.join("all").as_os_str(),
+        ],
+        "would both be written to",
+    );
+    fails(
+        &[i, o, "--level".as_ref(), "1".as_ref()],
+        "--level and --encoding are for textures",
+    );
+    fails(
+        &[
+            dir.join("x.png").as_os_str(),
+            dir.join("x.blp").as_os_str(),
+            "--version".as_ref(),
+            "800".as_ref(),
+        ],
+        "--version, --to and --json are for models",
+    );
+    fails(
+        &[dir.join("empty").as_os_str(), o],
+        "no such file or folder",
+    );
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    fails(
+        &[dir.join("empty").as_os_str(), dir.join("o").as_os_str()],
+        "no models",
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
