@@ -76,6 +76,8 @@ pub mod mdl;
 pub mod mdx;
 #[cfg(feature = "anim")]
 pub mod optimize;
+#[cfg(any(feature = "render", feature = "blp-pixels"))]
+mod png_file;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod sample;

@@ -18,11 +18,6 @@ pub struct RgbaImage {
     pub data: Vec<u8>,
 }
 
-#[cfg(feature = "blp-pixels")]
-fn png_error(what: &'static str) -> impl Fn(png::EncodingError) -> Error {
-    move |e| Error::invalid(0, format!("{what}: {e}"))
-}
-
 impl RgbaImage {
     /// An image from its pixels; `data` must hold `width * height * 4` bytes,
     /// and both sides must be 1 to [`MAX_SIDE`].
@@ -61,17 +56,13 @@ impl RgbaImage {
     /// ```
     #[cfg(feature = "blp-pixels")]
     pub fn to_png(&self) -> Result<Vec<u8>, Error> {
-        let mut out = Vec::new();
-        let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_compression(png::Compression::Fast);
-        let mut writer = encoder.write_header().map_err(png_error("PNG encoding"))?;
-        writer
-            .write_image_data(&self.data)
-            .map_err(png_error("PNG encoding"))?;
-        writer.finish().map_err(png_error("PNG encoding"))?;
-        Ok(out)
+        crate::png_file::encode(
+            self.width,
+            self.height,
+            png::ColorType::Rgba,
+            png::BitDepth::Eight,
+            &self.data,
+        )
     }
 
     /// Decodes a PNG (any colour type and bit depth) to RGBA8; its size is

@@ -21,16 +21,7 @@ impl TextureSource for NoTextures {
 /// A flat-colour PNG, 4 by 4 pixels, RGBA (placeholders for replaceable
 /// textures).
 pub fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, 4, 4);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let error =
-        |e: png::EncodingError| format_core::Error::invalid(0, format!("PNG encoding: {e}"));
-    let mut writer = encoder.write_header().map_err(error)?;
-    writer.write_image_data(&rgba.repeat(16)).map_err(error)?;
-    writer.finish().map_err(error)?;
-    Ok(out)
+    crate::blp::RgbaImage::new(4, 4, rgba.repeat(16))?.to_png()
 }
 
 /// Textures looked up in folders, in order: the path a model names is taken

@@ -111,20 +111,11 @@ impl Image {
         let too_big = |_| Error::invalid(0, "image too large for PNG");
         let width = u32::try_from(self.width).map_err(too_big)?;
         let height = u32::try_from(self.height).map_err(too_big)?;
-        let mut out = Vec::new();
-        let mut encoder = png::Encoder::new(&mut out, width, height);
         let (color, depth) = match self.color {
             Color::Gray8 => (png::ColorType::Grayscale, png::BitDepth::Eight),
             Color::Gray16 => (png::ColorType::Grayscale, png::BitDepth::Sixteen),
             Color::Rgb8 => (png::ColorType::Rgb, png::BitDepth::Eight),
         };
-        encoder.set_color(color);
-        encoder.set_depth(depth);
-        encoder.set_compression(png::Compression::Fast);
-        let png_error = |e: png::EncodingError| Error::invalid(0, format!("PNG encoding: {e}"));
-        let mut writer = encoder.write_header().map_err(png_error)?;
-        writer.write_image_data(&self.data).map_err(png_error)?;
-        writer.finish().map_err(png_error)?;
-        Ok(out)
+        crate::png_file::encode(width, height, color, depth, &self.data)
     }
 }
