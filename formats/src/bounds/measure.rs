@@ -106,26 +106,15 @@ fn blend(influences: &[Influence], world: &[Affine]) -> Affine {
             .get(one.node as usize)
             .map_or(Affine::IDENTITY, |a| Affine(a.0)),
         _ => {
-            let [mut s0, mut s1, mut s2, mut s3, mut s4, mut s5] = [0.0f32; 6];
-            let [mut s6, mut s7, mut s8, mut s9, mut s10, mut s11] = [0.0f32; 6];
+            // Once per group and pose (the vertex loops are the hot ones).
+            let mut sum = [0.0f32; 12];
             for i in influences {
                 let node = world.get(i.node as usize).unwrap_or(&Affine::IDENTITY);
-                let [n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11] = node.0;
-                let w = i.weight;
-                s0 += n0 * w;
-                s1 += n1 * w;
-                s2 += n2 * w;
-                s3 += n3 * w;
-                s4 += n4 * w;
-                s5 += n5 * w;
-                s6 += n6 * w;
-                s7 += n7 * w;
-                s8 += n8 * w;
-                s9 += n9 * w;
-                s10 += n10 * w;
-                s11 += n11 * w;
+                for (s, n) in sum.iter_mut().zip(node.0) {
+                    *s += n * i.weight;
+                }
             }
-            Affine([s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11])
+            Affine(sum)
         }
     }
 }

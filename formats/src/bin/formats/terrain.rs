@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
 
 use formats::adt::Adt;
 use formats::render::{self, Image};
@@ -13,7 +12,6 @@ use formats::terrain::{
     HeightRange, Heightmap, Stitched, TerrainTile, TileCoord, TileSplat, common_range, locate_tiles,
 };
 use formats::wdt::Wdt;
-use rayon::prelude::*;
 use serde::Serialize;
 
 /// One tile to draw.
@@ -163,27 +161,17 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
     for folder in [&job.heightmap, &job.splat].into_iter().flatten() {
         std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     }
-    let bar = crate::progress::bar(job.tiles.len());
-    bar.set_message("reading tiles");
-    let failures = Mutex::new(Vec::new());
-    let mut loaded: Vec<Loaded> = job
-        .tiles
-        .par_iter()
-        .filter_map(|tile| {
-            let result = load(tile, job);
-            bar.inc(1);
-            result
-                .map_err(|e| {
-                    if let Ok(mut list) = failures.lock() {
-                        list.push(e);
-                    }
-                })
-                .ok()
-        })
-        .collect();
-    bar.finish_and_clear();
+    let (mut loaded, failures): (Vec<Loaded>, Vec<String>) =
+        crate::batch::run(&job.tiles, |tile| load(tile, job))
+            .into_iter()
+            .fold((Vec::new(), Vec::new()), |(mut ok, mut failed), result| {
+                match result {
+                    Ok(tile) => ok.push(tile),
+                    Err(e) => failed.push(e),
+                }
+                (ok, failed)
+            });
     loaded.sort_by_key(|t| (t.coord.y, t.coord.x));
-    let failures = failures.into_inner().unwrap_or_default();
     for failure in &failures {
         eprintln!("error: {failure}");
     }
@@ -219,19 +207,16 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
         .range
         .or_else(|| common_range(loaded.iter().map(|t| &t.heights)))
         .ok_or("no tile has heights to draw")?;
-    let bar = crate::progress::bar(loaded.len());
-    bar.set_message("writing heightmaps");
-    loaded.par_iter().try_for_each(|tile| {
+    crate::batch::run(loaded, |tile| {
         let side = tile.heights.side;
         let png = folder.join(format!("{}.png", tile.stem));
         write_png(&png, &render::heightmap_image(&tile.heights, range))?;
         let tiff = render::float_tiff(side, side, &tile.heights.heights)
             .map_err(|e| format!("{}: {e}", tile.stem))?;
-        write(&folder.join(format!("{}.tif", tile.stem)), &tiff)?;
-        bar.inc(1);
-        Ok::<(), String>(())
-    })?;
-    bar.finish_and_clear();
+        write(&folder.join(format!("{}.tif", tile.stem)), &tiff)
+    })
+    .into_iter()
+    .collect::<Result<(), String>>()?;
     let pairs: Vec<_> = loaded.iter().map(|t| (t.coord, &t.heights)).collect();
     let coords: Vec<_> = pairs.iter().map(|(c, _)| *c).collect();
     let overview = Stitched::new(&pairs, Stitched::step_for(&coords, job.overview_size));
