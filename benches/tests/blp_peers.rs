@@ -2,14 +2,15 @@
 //! bytes: `image-blp` and `wow-blp` (crates.io), exactly, for every corpus
 //! texture that is not JPEG (their JPEG path converts the 4 channels as CMYK
 //! to RGB, so only its size is compared; Pillow checks our JPEG pixels,
-//! `formats/tests/blp_pillow.rs`).
+//! `formats/tests/blp_pillow.rs`); and what our encoder writes from every
+//! corpus texture in the other encodings.
 //!
 //! Two peer quirks, asserted so that a change shows: `image-blp` reads palette
 //! entries as RGBA instead of BGRA (its red and blue are swapped; Pillow and
 //! `wow-blp` agree with us), and `wow-blp` refuses the uncompressed texture
 //! (alphaType 2).
 
-use formats::blp::{AlphaKind, Blp, Encoding};
+use formats::blp::{AlphaKind, Blp, Encoding, Target};
 
 /// A peer's level 0 as RGBA8.
 type Peer = fn(&[u8]) -> Result<(u32, u32, Vec<u8>), String>;
@@ -28,8 +29,8 @@ fn wow_blp(data: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
     Ok((rgba.width(), rgba.height(), rgba.into_raw()))
 }
 
-#[test]
-fn peers_decode_the_same_pixels() {
+/// The corpus textures; `None` (loudly) outside CI when the corpus is missing.
+fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
     let files = benches::blp_corpus_files();
     if files.is_empty() {
         assert!(
@@ -37,17 +38,55 @@ fn peers_decode_the_same_pixels() {
             "corpus missing: CI must have ../shared beside the repository"
         );
         eprintln!("\n!!! corpus missing: the BLP peer comparison did NOT run !!!\n");
-        return;
+        return None;
     }
-    let peers: [(&str, Peer); 2] = [("image-blp", image_blp), ("wow-blp", wow_blp)];
+    Some(files)
+}
+
+/// Both peers, by name.
+const PEERS: [(&str, Peer); 2] = [("image-blp", image_blp), ("wow-blp", wow_blp)];
+
+/// Asserts that a peer's level 0 (`theirs`) has our size and, but for JPEG,
+/// our pixels; false for JPEG (only the size compared).
+fn agree(peer: &str, name: &str, blp: &Blp, (w, h, mut theirs): (u32, u32, Vec<u8>)) -> bool {
+    let ours = blp.decode_level(0).unwrap();
+    let encoding = blp.encoding().unwrap();
+    assert_eq!((w, h), (ours.width, ours.height), "{peer} {name}");
+    if encoding == Encoding::Jpeg {
+        return false;
+    }
+    if peer == "image-blp" && encoding == Encoding::Palette {
+        for px in theirs.chunks_exact_mut(4) {
+            px.swap(0, 2);
+        }
+    }
+    // Where the header says the texture is opaque we write 255; peers
+    // keep what the data has there.
+    let channels = if blp.alpha_kind().unwrap() == AlphaKind::None {
+        3
+    } else {
+        4
+    };
+    let differing = ours
+        .data
+        .chunks_exact(4)
+        .zip(theirs.chunks_exact(4))
+        .filter(|(a, b)| a[..channels] != b[..channels])
+        .count();
+    assert_eq!(differing, 0, "{peer} {name}: pixels differ");
+    true
+}
+
+#[test]
+fn peers_decode_the_same_pixels() {
+    let Some(files) = corpus() else {
+        return;
+    };
     let mut compared = 0;
     for (name, data) in &files {
         let blp = Blp::from_bytes(data).unwrap();
-        let ours = blp.decode_level(0).unwrap();
-        let encoding = blp.encoding().unwrap();
-        let alpha = blp.alpha_kind().unwrap();
-        for (peer, decode) in peers {
-            let (w, h, mut theirs) = match decode(data) {
+        for (peer, decode) in PEERS {
+            let theirs = match decode(data) {
                 Ok(x) => x,
                 Err(e) => {
                     assert_eq!(
@@ -58,28 +97,56 @@ fn peers_decode_the_same_pixels() {
                     continue;
                 }
             };
-            assert_eq!((w, h), (ours.width, ours.height), "{peer} {name}");
-            if encoding == Encoding::Jpeg {
-                continue;
-            }
-            if peer == "image-blp" && encoding == Encoding::Palette {
-                for px in theirs.chunks_exact_mut(4) {
-                    px.swap(0, 2);
-                }
-            }
-            // Where the header says the texture is opaque we write 255; peers
-            // keep what the data has there.
-            let channels = if alpha == AlphaKind::None { 3 } else { 4 };
-            let differing = ours
-                .data
-                .chunks_exact(4)
-                .zip(theirs.chunks_exact(4))
-                .filter(|(a, b)| a[..channels] != b[..channels])
-                .count();
-            assert_eq!(differing, 0, "{peer} {name}: pixels differ");
-            compared += 1;
+            compared += usize::from(agree(peer, name, &blp, theirs));
         }
     }
     // 23 textures that are not JPEG, by both peers, but wow-blp's refusal.
     assert_eq!(compared, 2 * 23 - 1);
+}
+
+/// What our encoder writes (`Blp::encode`, `formats convert x.png x.blp`)
+/// reads in both peers with our pixels, for every corpus texture in every
+/// encoding they decode exactly (not JPEG: Pillow checks it,
+/// `formats/tests/blp_pillow.rs`). The source is each texture's largest
+/// level of at most 64 x 64 (DXT is encoded by cluster fit, slow in a test).
+#[test]
+fn peers_decode_what_we_encode() {
+    let Some(files) = corpus() else {
+        return;
+    };
+    let mut compared = 0;
+    for (name, data) in &files {
+        let blp = Blp::from_bytes(data).unwrap();
+        let level = (0..blp.levels.len())
+            .find(|&l| {
+                let (w, h) = blp.level_size(l);
+                w.max(h) <= 64
+            })
+            .unwrap_or(blp.levels.len() - 1);
+        let source = blp.decode_level(level).unwrap();
+        for (target, encoding) in Target::ALL {
+            if target == Target::Blp1Jpeg {
+                continue;
+            }
+            let ours = Blp::encode(&source, target).unwrap();
+            let bytes = ours.to_bytes().unwrap();
+            let label = format!("{name} as {encoding}");
+            for (peer, decode) in PEERS {
+                match decode(&bytes) {
+                    Ok(theirs) => {
+                        assert!(agree(peer, &label, &ours, theirs));
+                        compared += 1;
+                    }
+                    // We write alphaType 2 for BGRA, as the corpus's
+                    // uncompressed texture has it, which wow-blp refuses.
+                    Err(e) if peer == "wow-blp" && target == Target::Bgra => {
+                        assert!(e.contains("alpha type value: 2"), "{label}: {e}");
+                    }
+                    Err(e) => panic!("{peer} {label}: {e}"),
+                }
+            }
+        }
+    }
+    // Four encodings by two peers, but BGRA by wow-blp.
+    assert_eq!(compared, files.len() * (4 * 2 - 1));
 }

@@ -1,6 +1,7 @@
 //! Our pixels against an independent decoder, Pillow (PyPI), on every corpus
-//! texture: `tests/pillow/blp_decode.py` writes what Pillow decodes, this test
-//! compares. `.ci/run` installs Pillow; under `CI=true` a missing Python or
+//! texture, and on what we write from them (the PNG of each, each encoded by
+//! us in every encoding): `tests/pillow/blp_decode.py` writes what Pillow
+//! decodes, these tests compare. `.ci/run` installs Pillow; under `CI=true` a missing Python or
 //! Pillow is a failure, elsewhere the test says loudly that it did not run.
 //!
 //! - BLP1 palette, BLP2 palette: exact (RGB; and alpha where the plugin reads
@@ -23,30 +24,12 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use formats::blp::{AlphaKind, Blp, Encoding};
+use formats::blp::{AlphaKind, Blp, Encoding, RgbaImage, Target};
 
 /// The largest difference allowed per channel between zune-jpeg and libjpeg-turbo.
 const JPEG_MAX: u8 = 1;
 /// The largest mean difference allowed per channel over all JPEG textures.
 const JPEG_MEAN: f64 = 0.01;
-
-/// True if `python3` can import Pillow; under CI a failure, elsewhere a loud note.
-fn pillow_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import PIL.BlpImagePlugin"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("python3 with Pillow is missing: .ci/run installs it (pip install Pillow)");
-        }
-        eprintln!(
-            "\n!!! python3 with Pillow is missing: the Pillow comparison did NOT run \
-             (pip install Pillow) !!!\n"
-        );
-    }
-    ok
-}
 
 /// Per channel: (largest difference, sum of differences, samples).
 #[derive(Default, Clone, Copy, Debug)]
@@ -78,43 +61,59 @@ fn compare(ours: &[u8], theirs: &[u8], channels: std::ops::Range<usize>, stats: 
     }
 }
 
-#[test]
-fn pixels_agree_with_pillow_on_every_corpus_texture() {
-    let Some(root) = common::corpus_root() else {
-        return;
-    };
-    if !pillow_available() {
-        return;
+/// What the comparisons of a set of textures found.
+#[derive(Default)]
+struct Agreement {
+    /// Palette textures whose pixels the plugin gives exactly.
+    exact: usize,
+    /// BGRA textures (the plugin refuses them).
+    bgra: usize,
+    /// JPEG against libjpeg-turbo, four stored channels.
+    jpeg: [Stat; 4],
+    /// JPEG against the plugin (premultiplied).
+    jpeg_plugin: [Stat; 4],
+    /// DXT against the plugin.
+    dxt: [Stat; 4],
+}
+
+impl Agreement {
+    /// Every file (BLP textures) decoded by Pillow (`tests/pillow/blp_decode.py`)
+    /// and compared with ours, each encoding by its rule (module docs).
+    fn of(files: &[(String, std::path::PathBuf)]) -> Agreement {
+        let out = std::env::temp_dir().join(format!(
+            "formats-pillow-{}-{}",
+            std::process::id(),
+            files.len()
+        ));
+        std::fs::create_dir_all(&out).unwrap();
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pillow/blp_decode.py");
+        let run = Command::new("python3")
+            .arg(&script)
+            .arg(&out)
+            .args(files.iter().map(|(_, path)| path))
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let mut agreement = Agreement::default();
+        for (file, path) in files {
+            let name = path.file_name().unwrap().to_string_lossy();
+            let blp = Blp::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+            let read = |ext: &str| std::fs::read(out.join(format!("{name}.{ext}"))).ok();
+            agreement.add(file, &blp, read("plugin.rgba"), read("jpeg.rgba"));
+        }
+        std::fs::remove_dir_all(&out).unwrap();
+        agreement
     }
-    let out = std::env::temp_dir().join(format!("formats-pillow-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
-    let files = common::blp_files(&root);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pillow/blp_decode.py");
-    let run = Command::new("python3")
-        .arg(&script)
-        .arg(&out)
-        .args(files.iter().map(|f| root.join(f)))
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let (mut jpeg, mut jpeg_plugin, mut dxt) = (
-        [Stat::default(); 4],
-        [Stat::default(); 4],
-        [Stat::default(); 4],
-    );
-    let mut exact = 0;
-    for file in &files {
-        let name = Path::new(file).file_name().unwrap().to_string_lossy();
-        let blp = Blp::from_bytes(&std::fs::read(root.join(file)).unwrap()).unwrap();
+
+    /// One texture: ours against the plugin's pixels (`plugin`) and, for
+    /// JPEG, libjpeg-turbo's samples of the stream (`raw`).
+    fn add(&mut self, file: &str, blp: &Blp, plugin: Option<Vec<u8>>, raw: Option<Vec<u8>>) {
         let ours = blp.decode_level(0).unwrap();
-        let read = |ext: &str| std::fs::read(out.join(format!("{name}.{ext}"))).ok();
-        let plugin = read("plugin.rgba");
-        let encoding = blp.encoding().unwrap();
-        match (encoding, blp.version()) {
+        match (blp.encoding().unwrap(), blp.version()) {
             (Encoding::Palette, version) => {
                 let plugin = plugin.unwrap_or_else(|| panic!("{file}: the plugin refused it"));
                 // BLP1: the plugin's alpha is the palette's unused byte.
@@ -122,10 +121,10 @@ fn pixels_agree_with_pillow_on_every_corpus_texture() {
                 let mut s = [Stat::default(); 4];
                 compare(&ours.data, &plugin, channels, &mut s);
                 assert!(s.iter().all(|s| s.max == 0), "{file}: {s:?}");
-                exact += 1;
+                self.exact += 1;
             }
             (Encoding::Jpeg, _) => {
-                let raw = read("jpeg.rgba").unwrap();
+                let raw = raw.unwrap_or_else(|| panic!("{file}: libjpeg did not decode it"));
                 let channel_is_alpha = matches!(blp.alpha_kind().unwrap(), AlphaKind::JpegChannel)
                     || (matches!(blp.alpha_kind().unwrap(), AlphaKind::FromData(_))
                         && raw.iter().skip(3).step_by(4).any(|&a| a != 0));
@@ -136,9 +135,9 @@ fn pixels_agree_with_pillow_on_every_corpus_texture() {
                     "{file}: JPEG (max, mean) per channel {:?}",
                     s.map(|s| (s.max, s.mean()))
                 );
-                compare(&ours.data, &raw, channels, &mut jpeg);
+                compare(&ours.data, &raw, channels, &mut self.jpeg);
                 // The plugin: RGB premultiplied by the stored fourth channel, opaque.
-                let plugin = plugin.unwrap();
+                let plugin = plugin.unwrap_or_else(|| panic!("{file}: the plugin refused it"));
                 let premultiplied: Vec<u8> = ours
                     .data
                     .chunks_exact(4)
@@ -148,50 +147,148 @@ fn pixels_agree_with_pillow_on_every_corpus_texture() {
                         [m(p[0]), m(p[1]), m(p[2]), 255]
                     })
                     .collect();
-                compare(&premultiplied, &plugin, 0..4, &mut jpeg_plugin);
+                compare(&premultiplied, &plugin, 0..4, &mut self.jpeg_plugin);
             }
             (Encoding::Dxt1 | Encoding::Dxt3 | Encoding::Dxt5, _) => {
-                let plugin = plugin.unwrap();
+                let plugin = plugin.unwrap_or_else(|| panic!("{file}: the plugin refused it"));
                 let mut s = [Stat::default(); 4];
                 compare(&ours.data, &plugin, 0..4, &mut s);
                 eprintln!(
                     "{file}: DXT (max, mean) per channel {:?}",
                     s.map(|s| (s.max, s.mean()))
                 );
-                compare(&ours.data, &plugin, 0..4, &mut dxt);
+                compare(&ours.data, &plugin, 0..4, &mut self.dxt);
             }
             (Encoding::Bgra, _) => {
                 assert!(plugin.is_none(), "{file}: the plugin now reads BGRA");
+                self.bgra += 1;
             }
         }
     }
-    let show = |s: &[Stat; 4]| s.map(|s| (s.max, (s.mean() * 1e4).round() / 1e4));
-    eprintln!("palette: {exact} textures exact");
-    eprintln!(
-        "JPEG against libjpeg-turbo, (max, mean) for R, G, B, A: {:?}",
-        show(&jpeg)
-    );
-    eprintln!(
-        "JPEG against the plugin (premultiplied): {:?}",
-        show(&jpeg_plugin)
-    );
-    eprintln!("DXT against the plugin: {:?}", show(&dxt));
-    assert_eq!(exact, 8);
-    for s in jpeg.iter().chain(&jpeg_plugin) {
+
+    /// The bounds of the module docs; every kind compared.
+    fn check(&self) {
+        let show = |s: &[Stat; 4]| s.map(|s| (s.max, (s.mean() * 1e4).round() / 1e4));
+        eprintln!("palette: {} textures exact", self.exact);
+        eprintln!(
+            "JPEG against libjpeg-turbo, (max, mean) for R, G, B, A: {:?}",
+            show(&self.jpeg)
+        );
+        eprintln!(
+            "JPEG against the plugin (premultiplied): {:?}",
+            show(&self.jpeg_plugin)
+        );
+        eprintln!("DXT against the plugin: {:?}", show(&self.dxt));
+        for s in self.jpeg.iter().chain(&self.jpeg_plugin) {
+            assert!(
+                s.max <= JPEG_MAX && s.mean() <= JPEG_MEAN,
+                "{:?}",
+                show(&self.jpeg)
+            );
+        }
+        // The plugin's shifted endpoints: 3 bits short in R and B, 2 in G.
+        let shift_error = [7, 3, 7, 0];
+        for (s, bound) in self.dxt.iter().zip(shift_error) {
+            assert!(s.max <= bound, "{:?}", show(&self.dxt));
+        }
         assert!(
-            s.max <= JPEG_MAX && s.mean() <= JPEG_MEAN,
-            "{:?}",
-            show(&jpeg)
+            self.jpeg.iter().chain(&self.dxt).all(|s| s.n > 0),
+            "every kind was compared"
         );
     }
-    // The plugin's shifted endpoints: 3 bits short in R and B, 2 in G.
-    let shift_error = [7, 3, 7, 0];
-    for (s, bound) in dxt.iter().zip(shift_error) {
-        assert!(s.max <= bound, "{:?}", show(&dxt));
+}
+
+#[test]
+fn pixels_agree_with_pillow_on_every_corpus_texture() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    if !common::pillow_available() {
+        return;
     }
-    assert!(
-        jpeg.iter().chain(&dxt).all(|s| s.n > 0),
-        "every kind was compared"
+    let files: Vec<_> = common::blp_files(&root)
+        .into_iter()
+        .map(|file| {
+            let path = root.join(&file);
+            (file, path)
+        })
+        .collect();
+    let agreement = Agreement::of(&files);
+    agreement.check();
+    assert_eq!(agreement.exact, 8);
+}
+
+/// The largest level of `blp` with both sides at most `side` (level 0 of a
+/// small texture), decoded.
+fn level_within(blp: &Blp, side: u32) -> RgbaImage {
+    let level = (0..blp.levels.len())
+        .find(|&l| {
+            let (w, h) = blp.level_size(l);
+            w.max(h) <= side
+        })
+        .unwrap_or(blp.levels.len() - 1);
+    blp.decode_level(level).unwrap()
+}
+
+/// What we write for other tools, read by Pillow: every corpus texture as
+/// the PNG `formats convert x.blp x.png` writes (exactly our pixels), and
+/// encoded by us in every encoding (`formats convert x.png x.blp`), judged
+/// by the rules the corpus textures are. The source of each encoding is the
+/// texture's largest level of at most 64 x 64, so that the 40 textures
+/// times 5 encodings stay quick in a debug build (DXT is encoded by cluster
+/// fit, about 150 µs a block); BGRA, which the plugin
+/// refuses, is checked against `image-blp` and `wow-blp`
+/// (`benches/tests/blp_peers.rs`).
+#[test]
+fn pillow_reads_the_pngs_and_textures_we_write() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    if !common::pillow_available() {
+        return;
+    }
+    let out = std::env::temp_dir().join(format!("formats-pillow-ours-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let mut pngs = Vec::new();
+    let mut sources = Vec::new();
+    let mut encoded = Vec::new();
+    for (i, file) in common::blp_files(&root).iter().enumerate() {
+        let blp = Blp::from_bytes(&std::fs::read(root.join(file)).unwrap()).unwrap();
+        let level0 = blp.decode_level(0).unwrap();
+        let png = out.join(format!("{i}.png"));
+        std::fs::write(&png, level0.to_png().unwrap()).unwrap();
+        pngs.push((file.clone(), png, level0));
+        let source = level_within(&blp, 64);
+        for (target, name) in Target::ALL {
+            let path = out.join(format!("{i}.{name}.blp"));
+            let bytes = Blp::encode(&source, target).unwrap().to_bytes().unwrap();
+            std::fs::write(&path, bytes).unwrap();
+            encoded.push((format!("{file} as {name}"), path));
+        }
+        sources.push(source);
+    }
+    let paths: Vec<_> = pngs.iter().map(|(_, path, _)| path.clone()).collect();
+    let images = common::pillow_read(&paths).unwrap();
+    for ((file, _, ours), theirs) in pngs.iter().zip(&images) {
+        assert_eq!(theirs.mode, "RGBA", "{file}");
+        assert_eq!(
+            theirs.size,
+            (ours.width as usize, ours.height as usize),
+            "{file}"
+        );
+        assert!(
+            theirs.bytes == ours.data,
+            "{file}: Pillow reads other pixels"
+        );
+    }
+    let agreement = Agreement::of(&encoded);
+    agreement.check();
+    assert_eq!(agreement.exact, sources.len(), "one palette texture each");
+    assert_eq!(agreement.bgra, sources.len(), "one BGRA texture each");
+    eprintln!(
+        "Pillow read {} PNGs and {} textures we encoded",
+        pngs.len(),
+        encoded.len()
     );
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -1,5 +1,6 @@
-//! `formats::render` and `formats render`: the PNGs decoded back and compared
-//! with the data they were drawn from.
+//! `formats::render` and `formats render`: the PNGs decoded back (by the png
+//! crate, and every corpus picture by Pillow) and compared with the data they
+//! were drawn from.
 #![cfg(feature = "render")]
 
 mod common;
@@ -283,4 +284,54 @@ fn the_render_command_writes_pngs() {
         .failure()
         .stderr(predicate::str::contains("nothing to draw"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every image `formats render` draws from the corpus, as PNG, read by
+/// Pillow (an independent decoder): each tile's alpha maps (RGB), heightmap
+/// (16-bit gray) and each model's wireframe (8-bit gray) hold our pixels.
+#[test]
+fn pillow_reads_every_corpus_picture() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let mut images = Vec::new();
+    for (path, tile) in tiles() {
+        let flags = render::guess_mphd_flags(&tile);
+        images.push((path.clone(), render::alpha_maps(&tile, flags).unwrap()));
+        images.push((path, render::heightmap(&tile).unwrap()));
+    }
+    for path in common::files_in(&root, "mdx", ".mdx") {
+        let data = std::fs::read(root.join(&path)).unwrap();
+        let (model, _) = Model::from_bytes_lenient(&data).unwrap();
+        images.push((path, render::wireframe(&model, 64)));
+    }
+    let out = std::env::temp_dir().join(format!("formats-render-pillow-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let files: Vec<_> = images
+        .iter()
+        .enumerate()
+        .map(|(i, (_, image))| {
+            let file = out.join(format!("{i}.png"));
+            std::fs::write(&file, image.to_png().unwrap()).unwrap();
+            file
+        })
+        .collect();
+    let Some(read) = common::pillow_read(&files) else {
+        return;
+    };
+    for ((path, ours), theirs) in images.iter().zip(&read) {
+        assert_eq!(theirs.size, (ours.width, ours.height), "{path}");
+        let (mode, pixels) = match ours.color {
+            Color::Rgb8 => ("RGB", theirs.bytes.clone()),
+            Color::Gray8 => ("L", theirs.bytes.clone()),
+            // Ours big-endian as PNG stores it, Pillow's little-endian.
+            Color::Gray16 => (
+                "I;16",
+                theirs.u16s().iter().flat_map(|v| v.to_be_bytes()).collect(),
+            ),
+        };
+        assert_eq!(theirs.mode, mode, "{path}");
+        assert!(pixels == ours.data, "{path}: Pillow reads other pixels");
+    }
+    std::fs::remove_dir_all(&out).unwrap();
 }

@@ -6,7 +6,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command as Process;
 
 use assert_cmd::Command;
 use formats::adt::Adt;
@@ -37,34 +36,91 @@ fn gray16(path: &Path) -> (u32, u32, Vec<u16>) {
     (info.width, info.height, levels)
 }
 
-/// Pillow's reading of a float TIFF: size and every value (None if Pillow is
-/// not installed, which fails under CI=true).
-fn pillow_floats(path: &Path) -> Option<(usize, usize, Vec<f32>)> {
-    let script = "import sys, struct\nfrom PIL import Image\nim = Image.open(sys.argv[1])\n\
-                  assert im.mode == 'F', im.mode\nw, h = im.size\n\
-                  sys.stdout.buffer.write(struct.pack('<II', w, h) + struct.pack('<%df' % (w * h), *im.getdata()))";
-    let out = Process::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(path)
-        .output();
-    let ok = out.as_ref().is_ok_and(|o| o.status.success());
-    if !ok {
-        let why = out.map(|o| String::from_utf8_lossy(&o.stderr).into_owned());
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("Pillow (python3 -m pip install pillow) must read the TIFF under CI: {why:?}");
-        }
-        eprintln!("\n!!! Pillow unavailable: the TIFF check did NOT run ({why:?}) !!!\n");
-        return None;
+/// Pillow's reading of a float TIFF: every value (None if Pillow is not
+/// installed, which fails under CI=true).
+fn pillow_floats(path: &Path) -> Option<Vec<f32>> {
+    let image = common::pillow_read(&[path.to_path_buf()])?.remove(0);
+    assert_eq!(image.size, (HEIGHTMAP_SIDE, HEIGHTMAP_SIDE));
+    Some(image.f32s())
+}
+
+/// Every corpus tile rendered at once (heightmaps at one range, splat maps):
+/// every PNG and TIFF the tool wrote, read by Pillow, holds the library's
+/// values.
+#[test]
+fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
+    let tiles = common::corpus_tiles();
+    if tiles.is_empty() {
+        return;
     }
-    let bytes = out.unwrap().stdout;
-    let w = u32::from_le_bytes(bytes[0..4].try_into().unwrap()) as usize;
-    let h = u32::from_le_bytes(bytes[4..8].try_into().unwrap()) as usize;
-    let values = bytes[8..]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+    let root = common::corpus_root().unwrap();
+    let out = temp("pillow");
+    let (heights, splat) = (out.join("heights"), out.join("splat"));
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("render")
+        .args(tiles.iter().map(|(path, _)| root.join(path)))
+        .arg("--heightmap")
+        .arg(&heights)
+        .arg("--splat")
+        .arg(&splat);
+    cmd.assert().success();
+    let maps: Vec<(String, Heightmap)> = tiles
+        .iter()
+        .map(|(path, adt)| {
+            let stem = Path::new(path).file_stem().unwrap().to_string_lossy();
+            let map = Heightmap::from_tile(&TerrainTile::from_adt(adt).unwrap());
+            (stem.into_owned(), map)
+        })
         .collect();
-    Some((w, h, values))
+    let range = formats::terrain::common_range(maps.iter().map(|(_, m)| m)).unwrap();
+    // Heightmaps: 16-bit PNG levels and float TIFF heights, per tile.
+    let mut files = Vec::new();
+    for (stem, _) in &maps {
+        files.push(heights.join(format!("{stem}.png")));
+        files.push(heights.join(format!("{stem}.tif")));
+    }
+    // Splat maps: one 8-bit PNG per layer after the base.
+    let mut layers = Vec::new();
+    for (path, adt) in &tiles {
+        let stem = Path::new(path).file_stem().unwrap().to_string_lossy();
+        let flags = formats::render::guess_mphd_flags(adt);
+        let maps = formats::terrain::TileSplat::from_adt(adt, flags)
+            .unwrap()
+            .maps;
+        for (layer, values) in maps.into_iter().enumerate().skip(1) {
+            files.push(splat.join(format!("{stem}_layer{layer}.png")));
+            layers.push(values);
+        }
+    }
+    let Some(images) = common::pillow_read(&files) else {
+        return;
+    };
+    let (heightmaps, splats) = images.split_at(2 * maps.len());
+    for ((stem, map), pair) in maps.iter().zip(heightmaps.chunks_exact(2)) {
+        let n = HEIGHTMAP_SIDE;
+        assert_eq!((pair[0].size, pair[1].size), ((n, n), (n, n)), "{stem}");
+        assert_eq!(pair[0].u16s(), map.levels(range), "{stem}: PNG levels");
+        let floats = pair[1].f32s();
+        assert!(
+            floats
+                .iter()
+                .zip(&map.heights)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{stem}: TIFF heights"
+        );
+    }
+    assert!(!layers.is_empty(), "the corpus tiles have alpha layers");
+    for ((image, values), file) in splats.iter().zip(&layers).zip(&files[2 * maps.len()..]) {
+        assert_eq!(image.mode, "L", "{}", file.display());
+        assert_eq!(&image.bytes, values, "{}", file.display());
+    }
+    eprintln!(
+        "Pillow read {} heightmaps (PNG and TIFF) and {} splat maps of {} tiles",
+        maps.len(),
+        layers.len(),
+        tiles.len()
+    );
+    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
@@ -130,8 +186,7 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
     assert_eq!(overview[10 * 769 + 256 + 3], east[10 * n + 3]);
     assert_eq!(overview[400 * 769 + 400], 0);
     // The float TIFF, read by Pillow, holds the heights themselves.
-    if let Some((tw, th, floats)) = pillow_floats(&heights.join("cataclysmctf_30_27.tif")) {
-        assert_eq!((tw, th), (n, n));
+    if let Some(floats) = pillow_floats(&heights.join("cataclysmctf_30_27.tif")) {
         assert_eq!(floats, maps[0].heights);
     }
     // Splat maps: a PNG per layer after the base, a manifest per tile.
@@ -212,7 +267,7 @@ fn tiles_render_with_a_given_range_and_as_float() {
         .arg("--heightmap")
         .arg(&tif);
     cmd.assert().success();
-    if let Some((_, _, floats)) = pillow_floats(&tif) {
+    if let Some(floats) = pillow_floats(&tif) {
         assert_eq!(floats, map.heights);
     }
     // A bad range, and a WDT asked for a wireframe.

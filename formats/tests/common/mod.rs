@@ -260,3 +260,100 @@ pub fn glb_terrain(glb: &[u8]) -> (Vec<[f32; 3]>, Vec<u32>) {
     let indices = reader.read_indices().expect("indices").into_u32().collect();
     (positions, indices)
 }
+
+/// An image as Pillow (PyPI, an independent decoder) reads it: its mode
+/// (`RGBA`, `L`, `I;16`, `F`, ...), size and `tobytes()` pixels.
+pub struct PillowImage {
+    /// Pillow's mode.
+    pub mode: String,
+    /// Width and height.
+    pub size: (usize, usize),
+    /// The pixels as Pillow holds them (16-bit and float samples little-endian).
+    pub bytes: Vec<u8>,
+}
+
+impl PillowImage {
+    /// 16-bit samples (`I;16`).
+    pub fn u16s(&self) -> Vec<u16> {
+        assert_eq!(self.mode, "I;16");
+        self.bytes
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    }
+
+    /// Float samples (`F`).
+    pub fn f32s(&self) -> Vec<f32> {
+        assert_eq!(self.mode, "F");
+        self.bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+}
+
+/// True if `python3` can import Pillow (with its BLP plugin); under `CI=true`
+/// (where `.ci/run` installs Pillow) a panic otherwise, elsewhere a loud note.
+pub fn pillow_available() -> bool {
+    use std::io::Write;
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import PIL.BlpImagePlugin"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("python3 with Pillow is missing: .ci/run installs it (pip install Pillow)");
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n!!! python3 with Pillow is missing: the Pillow check did NOT run \
+             (pip install Pillow) !!!\n"
+        );
+    }
+    ok
+}
+
+/// `files` read by Pillow (`tests/pillow/read.py`), in order; `None` (with a
+/// loud message; a panic under `CI=true`, where `.ci/run` installs Pillow)
+/// when python3 or Pillow is missing. A file Pillow cannot read fails the test.
+pub fn pillow_read(files: &[PathBuf]) -> Option<Vec<PillowImage>> {
+    if !pillow_available() {
+        return None;
+    }
+    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let out = std::env::temp_dir().join(format!(
+        "formats-pillow-read-{}-{}",
+        std::process::id(),
+        RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&out).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pillow/read.py");
+    let run = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(&out)
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "Pillow could not read one of our files: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let images = String::from_utf8(run.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let [i, mode, w, h] = line.split(' ').collect::<Vec<_>>()[..] else {
+                panic!("read.py printed {line:?}");
+            };
+            PillowImage {
+                mode: mode.to_string(),
+                size: (w.parse().unwrap(), h.parse().unwrap()),
+                bytes: std::fs::read(out.join(format!("{i}.raw"))).unwrap(),
+            }
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(images.len(), files.len());
+    std::fs::remove_dir_all(&out).unwrap();
+    Some(images)
+}

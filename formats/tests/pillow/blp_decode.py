@@ -2,7 +2,7 @@
 
     python3 blp_decode.py OUT_DIR FILE...
 
-For each FILE (a BLP texture) writes into OUT_DIR, under the file's base name:
+For each FILE (a BLP texture; a corpus one, or one our encoder wrote) writes into OUT_DIR, under the file's base name:
   NAME.plugin.rgba  Pillow's BlpImagePlugin (Image.open), converted to RGBA;
                     NAME.plugin.err instead if the plugin refuses the file.
   NAME.jpeg.rgba    BLP1 JPEG only: Pillow's JPEG decoder (libjpeg) on the
