@@ -10,8 +10,9 @@ use formats::adt::Adt;
 use formats::adt::placement::SMDoodadDef;
 use formats::terrain::grid::vertex_offset;
 use formats::terrain::{
-    ChunkCoord, Holes, LiquidMesh, PlacementKind, TerrainTile, TileCoord, TileMesh, UNIT_SIZE,
-    VERTICES, file_to_world, inner_index, liquids, placements, world_to_file,
+    ChunkCoord, Holes, LiquidMesh, LiquidSource, MCLQ_LIQUID_TYPES, PlacementKind, TerrainTile,
+    TileCoord, TileMesh, UNIT_SIZE, VERTICES, file_to_world, inner_index, liquids, placements,
+    world_to_file,
 };
 use glam::{DMat4, DVec3};
 
@@ -286,7 +287,10 @@ fn mh2o_instances_are_world_grids_over_their_chunks() {
     for (path, adt) in tiles() {
         let Some(mh2o) = adt.mh2o() else { continue };
         let tile = TerrainTile::from_adt(&adt).unwrap();
-        let grids = liquids(&adt, tile.coord);
+        let grids: Vec<_> = liquids(&adt, tile.coord)
+            .into_iter()
+            .filter(|g| matches!(g.source, LiquidSource::Mh2o { .. }))
+            .collect();
         let expected: usize = mh2o.chunks.iter().map(|c| c.instances.len()).sum();
         assert_eq!(grids.len(), expected, "{path}");
         let mut covering = 0;
@@ -330,6 +334,66 @@ fn mh2o_instances_are_world_grids_over_their_chunks() {
         instances += grids.len();
     }
     assert!(instances == 0 || instances > 700, "{instances}");
+}
+
+#[test]
+fn mclq_layers_are_world_grids_over_their_chunks() {
+    use formats::adt::mcnk::McnkChunk;
+    let mut layers = 0;
+    for (path, adt) in tiles() {
+        let tile = TerrainTile::from_adt(&adt).unwrap();
+        let grids: Vec<_> = liquids(&adt, tile.coord)
+            .into_iter()
+            .filter(|g| matches!(g.source, LiquidSource::Mclq { .. }))
+            .collect();
+        let mut next = grids.iter();
+        for (i, mcnk) in adt.mcnks().enumerate() {
+            let set: Vec<(u32, u16)> = MCLQ_LIQUID_TYPES
+                .into_iter()
+                .filter(|(flag, _)| mcnk.flags & flag != 0)
+                .collect();
+            let mclq = mcnk.chunks.iter().find_map(|c| match c {
+                McnkChunk::Mclq(m) => Some(m),
+                _ => None,
+            });
+            let Some(mclq) = mclq else { continue };
+            // Real files have one layer per liquid flag.
+            assert_eq!(mclq.layers.len(), set.len(), "{path} chunk {i}");
+            for (n, (layer, (flag, id))) in mclq.layers.iter().zip(&set).enumerate() {
+                let grid = next.next().expect("a grid per layer");
+                let chunk = ChunkCoord::from_index(i).unwrap();
+                assert_eq!((grid.chunk, grid.layer), (chunk, n), "{path}");
+                assert_eq!(grid.source, LiquidSource::Mclq { flag: *flag });
+                assert_eq!(grid.liquid_type, *id);
+                assert_eq!((grid.width, grid.height), (8, 8));
+                // The grid's corners are its chunk's.
+                let bounds = chunk.bounds(tile.coord);
+                let [nw_x, nw_y, _] = grid.position(0, 0).unwrap();
+                let [se_x, se_y, _] = grid.position(8, 8).unwrap();
+                assert!((nw_x - bounds.max_x).abs() < 1e-9 && (nw_y - bounds.max_y).abs() < 1e-9);
+                assert!((se_x - bounds.min_x).abs() < 1e-9 && (se_y - bounds.min_y).abs() < 1e-9);
+                // Heights lie in the layer's range; quads are wet where
+                // the tile is not 0x0F.
+                for row in 0..=8 {
+                    for col in 0..=8 {
+                        let z = grid.position(col, row).unwrap()[2];
+                        let [lo, hi] = layer.height.map(f64::from);
+                        assert!(lo <= z && z <= hi, "{path}: {z} outside {lo}..{hi}");
+                    }
+                }
+                for row in 0..8 {
+                    for col in 0..8 {
+                        let wet = layer.tiles[row][col] & 0x0F != 0x0F;
+                        assert_eq!(grid.exists(col, row), wet, "{path}");
+                    }
+                }
+                layers += 1;
+            }
+        }
+        assert!(next.next().is_none(), "{path}: a grid without a layer");
+    }
+    // wowserfmt_pvpzone3430.adt: 16 ocean layers along its east edge.
+    assert_eq!(layers, 16);
 }
 
 #[test]

@@ -163,18 +163,44 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
             }
         }
 
-        // Liquids: two triangles per MH2O quad its exists-mask marks, one
-        // primitive per liquid type.
-        let wet: usize = adt.mh2o().map_or(0, |m| {
-            m.chunks
-                .iter()
-                .flat_map(|c| &c.instances)
-                .map(|i| {
-                    let (w, h) = i.dimensions();
-                    (0..w * h).filter(|q| i.exists(q % w, q / w)).count()
-                })
-                .sum()
-        });
+        // Liquids: two triangles per MH2O quad its exists-mask marks and
+        // per MCLQ tile that is not 0x0F, one primitive per liquid type
+        // (MCLQ's from the MCNK flags: river 1, ocean 2, magma 3, slime 4).
+        let mclq: Vec<(u16, &formats::adt::mcnk::MclqLayer)> = adt
+            .mcnks()
+            .flat_map(|mcnk| {
+                let ids = [(0x4, 1u16), (0x8, 2), (0x10, 3), (0x20, 4)]
+                    .into_iter()
+                    .filter(move |(flag, _)| mcnk.flags & flag != 0)
+                    .map(|(_, id)| id);
+                let layers = mcnk.chunks.iter().flat_map(|c| match c {
+                    formats::adt::mcnk::McnkChunk::Mclq(m) => &m.layers[..],
+                    _ => &[],
+                });
+                ids.zip(layers)
+            })
+            .collect();
+        let mclq_wet: usize = mclq
+            .iter()
+            .map(|(_, l)| {
+                l.tiles
+                    .iter()
+                    .flatten()
+                    .filter(|t| **t & 0x0F != 0x0F)
+                    .count()
+            })
+            .sum();
+        let wet: usize = mclq_wet
+            + adt.mh2o().map_or(0, |m| {
+                m.chunks
+                    .iter()
+                    .flat_map(|c| &c.instances)
+                    .map(|i| {
+                        let (w, h) = i.dimensions();
+                        (0..w * h).filter(|q| i.exists(q % w, q / w)).count()
+                    })
+                    .sum()
+            });
         let liquids = root.children().find(|n| n.name() == Some("liquids"));
         assert_eq!(liquids.is_some(), wet > 0, "{path}");
         if let Some(node) = liquids {
@@ -190,11 +216,12 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
             assert_eq!(triangles, exported.liquid_triangles);
             let mut expected: Vec<String> = adt
                 .mh2o()
-                .unwrap()
-                .chunks
                 .iter()
+                .flat_map(|m| &m.chunks)
                 .flat_map(|c| &c.instances)
-                .map(|i| format!("liquid type {}", i.liquid_type))
+                .map(|i| i.liquid_type)
+                .chain(mclq.iter().map(|(id, _)| *id))
+                .map(|id| format!("liquid type {id}"))
                 .collect();
             expected.sort();
             expected.dedup();
@@ -244,8 +271,9 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
         assert_eq!(tiles_checked, 12);
         // ADT_MANIFEST: MCCV in Northrend, Aeven and the cataclysmctf files
         // (30_27 twice: in adt/ and in the map folder); MH2O liquid in
-        // Gilneas, Aeven, Kalimdor, Northrend and continent4229.
-        assert_eq!((with_colours, with_liquids), (7, 5));
+        // Gilneas, Aeven, Kalimdor, Northrend and continent4229, MCLQ
+        // ocean in pvpzone3430.
+        assert_eq!((with_colours, with_liquids), (7, 6));
         assert!(placed > 3000, "{placed}");
     }
 }

@@ -30,10 +30,11 @@
 //!   brightening above 1.0 is clipped there), and the application-specific
 //!   attribute `_MCCV` keeps the bytes as stored (`[r, g, b, a]`, unsigned
 //!   bytes, 0x7F meaning 1.0); chunks without MCCV are 0x7F.
-//! - `liquids`, mesh `liquids` (where MH2O has a liquid quad): one primitive
-//!   per liquid type with a material named `liquid type N` (the `LiquidType`
-//!   id), two triangles per quad the instance's exists-mask marks
-//!   ([`LiquidMesh`]).
+//! - `liquids`, mesh `liquids` (where MH2O or MCLQ has a liquid quad): one
+//!   primitive per liquid type with a material named `liquid type N` (the
+//!   `LiquidType` id; MCLQ's river, ocean, magma and slime flags are ids 1 to
+//!   4), two triangles per quad the instance's exists-mask (MCLQ: its tiles)
+//!   marks ([`LiquidMesh`], [`liquids`](crate::terrain::liquids)).
 //! - `doodads` and `map objects`: one node per MDDF and per MODF entry, in
 //!   file order, named by the model's file name (`FileDataID N` for a doodad
 //!   that names its model by id; `doodad 3 (nameId 7)` where the name cannot

@@ -1,17 +1,58 @@
-//! MH2O liquid instances as height grids in world space, with their
-//! exists-masks.
+//! Liquids as height grids in world space, with their exists-masks: MH2O
+//! instances (WotLK and later) and MCLQ layers (the older liquid, which the
+//! client still reads: both may be in one tile, stacked).
 //!
-//! An instance covers a rectangle of its chunk's 8 x 8 quads (`x_offset`,
+//! An MH2O instance covers a rectangle of its chunk's 8 x 8 quads (`x_offset`,
 //! `y_offset`, `width`, `height`, in the chunk's column and row directions, see
 //! the [module](super) docs), with `(width + 1) * (height + 1)` vertices row by
 //! row. Heights are absolute: the instance's heightmap where its vertex format
 //! has one, otherwise `min_height_level` everywhere (the spec: "used as height
 //! if no heightmap given"). A quad has liquid where the exists-bitmap says so
 //! (all, without one).
+//!
+//! An MCLQ layer covers its whole chunk: 9 x 9 vertices (`SLVert`, row by
+//! row as MCVT's outer ones) and 8 x 8 tiles. The MCNK header's liquid flags
+//! (`lq_river`, `lq_ocean`, `lq_magma`, `lq_slime`, in that order) say what
+//! each layer is, one flag per layer. Water, magma and slime vertices carry a
+//! height; ocean vertices (`SOVert`: depth, foam, wet) do not, so an ocean
+//! layer lies at the low end of its `CRange height`. A tile has no liquid
+//! where its value has bit `0x08` set (the seed: "0x0f or 0x8 mean don't
+//! render"; real files write `0x0f`). The flags become the `LiquidType` ids
+//! MH2O gives the same liquids ([`MCLQ_LIQUID_TYPES`]), so one tile's two
+//! sources group by liquid alike.
 
 use super::coords::{ChunkCoord, TileCoord, UNIT_SIZE};
 use crate::adt::Adt;
+use crate::adt::mcnk::{MclqLayer, McnkChunk, flags};
 use crate::adt::mh2o::LiquidInstance;
+
+/// The MCNK liquid flags in the order of their MCLQ layers, with the
+/// `LiquidType` id (`LiquidType.dbc`: 1 water, 2 ocean, 3 magma, 4 slime)
+/// each becomes.
+pub const MCLQ_LIQUID_TYPES: [(u32, u16); 4] = [
+    (flags::LQ_RIVER, 1),
+    (flags::LQ_OCEAN, 2),
+    (flags::LQ_MAGMA, 3),
+    (flags::LQ_SLIME, 4),
+];
+
+/// Where a [`LiquidGrid`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum LiquidSource {
+    /// An MH2O instance (`SMLiquidInstance`).
+    Mh2o {
+        /// `liquid_object_or_lvf`.
+        liquid_object_or_lvf: u16,
+    },
+    /// An MCLQ layer.
+    Mclq {
+        /// The MCNK header's liquid flag this layer stands for (one of
+        /// `lq_river`, `lq_ocean`, `lq_magma`, `lq_slime`), 0 for a layer
+        /// beyond the flags set.
+        flag: u32,
+    },
+}
 
 /// One liquid instance in world space.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,12 +60,14 @@ use crate::adt::mh2o::LiquidInstance;
 pub struct LiquidGrid {
     /// The chunk the instance belongs to.
     pub chunk: ChunkCoord,
-    /// The instance's position in its chunk's list.
+    /// The grid's position in its chunk's list (of MH2O instances or of MCLQ
+    /// layers, after [`source`](LiquidGrid::source)).
     pub layer: usize,
-    /// `liquid_type` (`LiquidType` database id).
+    /// `liquid_type` (`LiquidType` database id; for MCLQ, from the flag as
+    /// [`MCLQ_LIQUID_TYPES`] gives it, 0 without one).
     pub liquid_type: u16,
-    /// `liquid_object_or_lvf`.
-    pub liquid_object_or_lvf: u16,
+    /// MH2O or MCLQ.
+    pub source: LiquidSource,
     /// Quads across (east): the instance's width.
     pub width: usize,
     /// Quads down (south): the instance's height.
@@ -70,13 +113,53 @@ impl LiquidGrid {
             chunk,
             layer,
             liquid_type: instance.liquid_type,
-            liquid_object_or_lvf: instance.liquid_object_or_lvf,
+            source: LiquidSource::Mh2o {
+                liquid_object_or_lvf: instance.liquid_object_or_lvf,
+            },
             width,
             height,
             origin: [
                 north - f64::from(y_offset) * UNIT_SIZE,
                 west - f64::from(x_offset) * UNIT_SIZE,
             ],
+            heights,
+            exists,
+        }
+    }
+
+    /// The grid of MCLQ `layer`, the `index`-th of `chunk` in `tile`, which
+    /// the MCNK header's liquid `flag` stands for (0 if none does).
+    pub fn from_mclq(
+        tile: TileCoord,
+        chunk: ChunkCoord,
+        index: usize,
+        layer: &MclqLayer,
+        flag: u32,
+    ) -> LiquidGrid {
+        let liquid_type = MCLQ_LIQUID_TYPES
+            .iter()
+            .find(|(f, _)| *f == flag)
+            .map_or(0, |(_, id)| *id);
+        let heights = if flag == flags::LQ_OCEAN {
+            vec![f64::from(layer.height[0]); 81]
+        } else {
+            layer.verts.iter().map(|v| f64::from(v.height)).collect()
+        };
+        let exists = (0..8)
+            .flat_map(|row| (0..8).map(move |col| (col, row)))
+            .map(|(col, row)| {
+                let tile = layer.tiles.get(row).and_then(|r| r.get(col));
+                tile.is_some_and(|t| t & 0x08 == 0)
+            })
+            .collect();
+        LiquidGrid {
+            chunk,
+            layer: index,
+            liquid_type,
+            source: LiquidSource::Mclq { flag },
+            width: 8,
+            height: 8,
+            origin: chunk.north_west(tile),
             heights,
             exists,
         }
@@ -103,8 +186,41 @@ impl LiquidGrid {
     }
 }
 
-/// Every MH2O instance of `adt` (which is tile `tile`), chunk by chunk.
+/// Every liquid of `adt` (which is tile `tile`): its MH2O instances chunk
+/// by chunk, then its MCLQ layers chunk by chunk.
 pub fn liquids(adt: &Adt, tile: TileCoord) -> Vec<LiquidGrid> {
+    let mut grids = mh2o_liquids(adt, tile);
+    grids.extend(mclq_liquids(adt, tile));
+    grids
+}
+
+/// The MCLQ layers of `adt`'s MCNKs, each with the liquid flag it stands
+/// for (the `n`-th layer, the `n`-th flag set).
+fn mclq_liquids(adt: &Adt, tile: TileCoord) -> Vec<LiquidGrid> {
+    let mut grids = Vec::new();
+    for (i, mcnk) in adt.mcnks().enumerate() {
+        let Some(coord) = ChunkCoord::from_index(i) else {
+            break;
+        };
+        let mut set = MCLQ_LIQUID_TYPES
+            .iter()
+            .map(|(flag, _)| *flag)
+            .filter(|flag| mcnk.flags & flag != 0);
+        for chunk in &mcnk.chunks {
+            let McnkChunk::Mclq(mclq) = chunk else {
+                continue;
+            };
+            for (index, layer) in mclq.layers.iter().enumerate() {
+                let flag = set.next().unwrap_or(0);
+                grids.push(LiquidGrid::from_mclq(tile, coord, index, layer, flag));
+            }
+        }
+    }
+    grids
+}
+
+/// The MH2O instances of `adt`, chunk by chunk.
+fn mh2o_liquids(adt: &Adt, tile: TileCoord) -> Vec<LiquidGrid> {
     let Some(mh2o) = adt.mh2o() else {
         return Vec::new();
     };

@@ -69,7 +69,7 @@ pub use coords::{
 };
 pub use grid::{ChunkGrid, Holes, QUADS, VERTICES, inner_index, outer_index};
 pub use heightmap::{HEIGHTMAP_SIDE, HeightRange, Heightmap, Stitched, common_range};
-pub use liquid::{LiquidGrid, liquids};
+pub use liquid::{LiquidGrid, LiquidSource, MCLQ_LIQUID_TYPES, liquids};
 pub use map::{MapTile, locate_tiles, map_name, map_tiles};
 pub use mesh::{LiquidMesh, TileMesh, world_to_gltf};
 pub use placement::{Placement, PlacementKind, placements};
