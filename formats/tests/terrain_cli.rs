@@ -189,6 +189,15 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
     if let Some(floats) = pillow_floats(&heights.join("cataclysmctf_30_27.tif")) {
         assert_eq!(floats, maps[0].heights);
     }
+    // And the overview's: tile 31_27's heights where the PNG has its levels,
+    // NaN where 31_28 is missing.
+    if let Some(mut images) = common::pillow_read(&[heights.join("overview.tif")]) {
+        let image = images.remove(0);
+        assert_eq!(image.size, (769, 513));
+        let floats = image.f32s();
+        assert_eq!(floats[10 * 769 + 256 + 3], maps[1].heights[10 * n + 3]);
+        assert!(floats[400 * 769 + 400].is_nan());
+    }
     // Splat maps: a PNG per layer after the base, a manifest per tile.
     let manifest: serde_json::Value = serde_json::from_slice(
         &std::fs::read(splat.join("cataclysmctf_31_27_splat.json")).unwrap(),
@@ -357,12 +366,53 @@ fn a_map_exports_its_tiles_into_a_folder() {
     assert_eq!(
         written,
         [
+            "cataclysmctf.json",
             "cataclysmctf_30_27.glb",
             "cataclysmctf_30_28.glb",
             "cataclysmctf_31_27.glb",
-            "cataclysmctf_32_27.glb"
+            "cataclysmctf_32_27.glb",
+            "cataclysmctf_overview.png",
+            "cataclysmctf_overview.tif",
         ]
     );
+    // Beside the tiles: the map's overview, the image `render --heightmap`
+    // draws of the same tiles, and an index of where each tile went.
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tiles.join("cataclysmctf.json")).unwrap()).unwrap();
+    let listed: Vec<(u64, u64, &str)> = index["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let (x, y) = (t["x"].as_u64().unwrap(), t["y"].as_u64().unwrap());
+            (x, y, t["file"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (30, 27, "cataclysmctf_30_27.glb"),
+            (31, 27, "cataclysmctf_31_27.glb"),
+            (32, 27, "cataclysmctf_32_27.glb"),
+            (30, 28, "cataclysmctf_30_28.glb"),
+        ]
+    );
+    assert_eq!(index["missing"].as_array().unwrap().len(), 5);
+    assert_eq!(index["overview"]["png"], "cataclysmctf_overview.png");
+    let heights = out.join("heights");
+    let mut cmd = Command::cargo_bin("formats").unwrap();
+    cmd.arg("render").arg(&wdt).arg("--heightmap").arg(&heights);
+    cmd.assert().success();
+    let rendered: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
+    assert_eq!(index["range"], rendered["range"]);
+    for ext in ["png", "tif"] {
+        assert_eq!(
+            std::fs::read(tiles.join(format!("cataclysmctf_overview.{ext}"))).unwrap(),
+            std::fs::read(heights.join(format!("overview.{ext}"))).unwrap(),
+            "{ext}"
+        );
+    }
     // Neighbours meet without a crack: the east edge of 30_27 is the west
     // edge of 31_27 in world coordinates, X and Y to the bit (the map's
     // grid), heights to the last bit (each tile adds its chunk's base).

@@ -148,6 +148,11 @@ enum Command {
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
         #[arg(long)]
         gltf: bool,
+        /// Maps: the longest side of the stitched heightmap overview written
+        /// beside the tiles, in pixels (tiles are sampled every 1, 2, 4 …
+        /// samples to fit).
+        #[arg(long, value_name = "PIXELS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(2..=16384))]
+        overview_size: u32,
     },
     /// Reads and writes back every supported file under the paths and reports,
     /// per file, a strict or lenient parse, byte-exactness (and for textures,
@@ -332,6 +337,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             no_animations,
             lod,
             gltf,
+            overview_size,
         } => {
             let output = paths.pop().unwrap_or_default();
             export::run(
@@ -343,6 +349,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     no_animations,
                     lod,
                     gltf,
+                    overview_size: overview_size as usize,
                 },
             )
         }
@@ -402,6 +409,13 @@ fn print_out(text: &str) -> Result<(), String> {
 }
 
 /// The file name of `path` without its extension (`fallback` if it has none).
+/// The last component of `path`, for messages and indexes.
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
 fn file_stem(path: &std::path::Path, fallback: &str) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())

@@ -146,14 +146,44 @@ struct IndexedTile {
     tiff: String,
 }
 
+/// A stitched overview as written, for a JSON index.
 #[derive(Serialize)]
-struct Overview {
-    png: &'static str,
-    tiff: &'static str,
+pub struct Overview {
+    png: String,
+    tiff: String,
     first_tile: TileCoord,
     width: usize,
     height: usize,
     tile_samples_per_pixel: usize,
+}
+
+/// The stitched overview of `tiles` at `range`, at most `size` pixels on its
+/// longest side, written to `folder` as `{stem}.png` (16-bit) and
+/// `{stem}.tif` (32-bit float heights); `None` without a tile.
+pub fn write_overview(
+    folder: &Path,
+    stem: &str,
+    tiles: &[(TileCoord, &Heightmap)],
+    range: HeightRange,
+    size: usize,
+) -> Result<Option<Overview>, String> {
+    let coords: Vec<_> = tiles.iter().map(|(c, _)| *c).collect();
+    let Some(map) = Stitched::new(tiles, Stitched::step_for(&coords, size)) else {
+        return Ok(None);
+    };
+    let (png, tiff) = (format!("{stem}.png"), format!("{stem}.tif"));
+    write_png(&folder.join(&png), &render::stitched_image(&map, range))?;
+    let bytes = render::float_tiff(map.width, map.height, &map.heights)
+        .map_err(|e| format!("{stem}: {e}"))?;
+    write(&folder.join(&tiff), &bytes)?;
+    Ok(Some(Overview {
+        png,
+        tiff,
+        first_tile: map.first,
+        width: map.width,
+        height: map.height,
+        tile_samples_per_pixel: map.step,
+    }))
 }
 
 /// Draws the job; the exit code is 1 if any tile could not be read.
@@ -218,17 +248,7 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
     .into_iter()
     .collect::<Result<(), String>>()?;
     let pairs: Vec<_> = loaded.iter().map(|t| (t.coord, &t.heights)).collect();
-    let coords: Vec<_> = pairs.iter().map(|(c, _)| *c).collect();
-    let overview = Stitched::new(&pairs, Stitched::step_for(&coords, job.overview_size));
-    if let Some(map) = &overview {
-        write_png(
-            &folder.join("overview.png"),
-            &render::stitched_image(map, range),
-        )?;
-        let tiff = render::float_tiff(map.width, map.height, &map.heights)
-            .map_err(|e| format!("overview: {e}"))?;
-        write(&folder.join("overview.tif"), &tiff)?;
-    }
+    let overview = write_overview(folder, "overview", &pairs, range, job.overview_size)?;
     let index = HeightmapIndex {
         range,
         yards_per_sample: formats::terrain::UNIT_SIZE / 2.0,
@@ -243,14 +263,7 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
             })
             .collect(),
         missing: &job.missing,
-        overview: overview.as_ref().map(|m| Overview {
-            png: "overview.png",
-            tiff: "overview.tif",
-            first_tile: m.first,
-            width: m.width,
-            height: m.height,
-            tile_samples_per_pixel: m.step,
-        }),
+        overview,
     };
     write_json(&folder.join("heightmap.json"), &index)?;
     eprintln!(

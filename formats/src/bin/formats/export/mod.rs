@@ -1,13 +1,19 @@
 //! `formats export`: files out to glTF, the exporter chosen by the input's
 //! kind (models: [`model`], tiles: [`tile`]). Several inputs, or a map's WDT
 //! (its tiles found beside it), go into an output folder, in parallel, with a
-//! progress bar.
+//! progress bar. A map also gets, beside its tiles, the stitched heightmap
+//! overview of the tiles found (`MAP_overview.png`, 16-bit, and `.tif`, the
+//! heights as 32-bit floats) and `MAP.json`: the height range, each tile's
+//! coordinates and file, the tiles missing, and the overview's layout.
 
 mod model;
 mod tile;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use formats::terrain::{HeightRange, Heightmap, TileCoord, common_range};
+use serde::Serialize;
 
 use crate::kind::{self, Kind};
 
@@ -23,6 +29,8 @@ pub struct Options {
     pub lod: i32,
     /// Into a folder: `.gltf` files (with `.bin` and images) instead of `.glb`.
     pub gltf: bool,
+    /// The longest side of a map's overview, in pixels.
+    pub overview_size: usize,
 }
 
 /// What one export wrote, as lines for the user.
@@ -31,6 +39,34 @@ pub struct Written {
     pub line: String,
     /// Warnings (missing textures, geosets left out, ...).
     pub warnings: Vec<String>,
+    /// A tile's heightmap, for its map's overview.
+    pub heights: Option<(TileCoord, Heightmap)>,
+}
+
+/// A map given as its WDT: the tiles found beside it, those missing.
+struct MapInput {
+    /// The WDT's stem: what the overview and index are named after.
+    name: String,
+    tiles: Vec<PathBuf>,
+    missing: Vec<String>,
+}
+
+/// `MAP.json`: where a map's exported tiles are, and its overview.
+#[derive(Serialize)]
+struct MapIndex<'a> {
+    map: &'a str,
+    /// The heights (yards) the overview's PNG draws as 0 and 65535.
+    range: HeightRange,
+    tiles: Vec<IndexedTile>,
+    missing: &'a [String],
+    overview: Option<crate::terrain::Overview>,
+}
+
+#[derive(Serialize)]
+struct IndexedTile {
+    x: u32,
+    y: u32,
+    file: String,
 }
 
 /// Exports one file to `output` (its extension, `.glb` or `.gltf`, says how).
@@ -72,10 +108,11 @@ pub fn write_document(document: &formats::gltf::Document, output: &Path) -> Resu
     Ok(out)
 }
 
-/// The inputs with every map's WDT replaced by the tiles found beside it;
-/// the tiles it lists that are missing are reported on stderr.
-fn expand_maps(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
+/// The inputs with every map's WDT replaced by the tiles found beside it,
+/// and the maps; the tiles a WDT lists that are missing are reported on
+/// stderr.
+fn expand_maps(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<MapInput>), String> {
+    let (mut files, mut maps) = (Vec::new(), Vec::new());
     for input in inputs {
         if Kind::of_path(input) != Some(Kind::Wdt) {
             files.push(input.clone());
@@ -98,9 +135,64 @@ fn expand_maps(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 missing.join(", ")
             );
         }
-        files.extend(tiles.into_iter().map(|t| t.path));
+        let tiles: Vec<PathBuf> = tiles.into_iter().map(|t| t.path).collect();
+        files.extend(tiles.iter().cloned());
+        maps.push(MapInput {
+            name: crate::file_stem(input, "map"),
+            tiles,
+            missing,
+        });
     }
-    Ok(files)
+    Ok((files, maps))
+}
+
+/// Writes `map`'s overview and index into `folder`, from the tiles exported
+/// (`written`: each input with the output it went to and its heightmap).
+fn write_map(
+    folder: &Path,
+    map: &MapInput,
+    written: &[(&Path, &Path, &(TileCoord, Heightmap))],
+    overview_size: usize,
+) -> Result<(), String> {
+    let tiles: Vec<_> = written
+        .iter()
+        .filter(|(input, _, _)| map.tiles.iter().any(|t| t == input))
+        .collect();
+    let Some(range) = common_range(tiles.iter().map(|(_, _, (_, h))| h)) else {
+        return Err(format!("{}: no tile has heights for an overview", map.name));
+    };
+    let pairs: Vec<(TileCoord, &Heightmap)> = tiles.iter().map(|(_, _, (c, h))| (*c, h)).collect();
+    let stem = format!("{}_overview", map.name);
+    let overview = crate::terrain::write_overview(folder, &stem, &pairs, range, overview_size)?;
+    let mut indexed: Vec<IndexedTile> = tiles
+        .iter()
+        .map(|(_, out, (coord, _))| IndexedTile {
+            x: coord.x,
+            y: coord.y,
+            file: crate::file_name(out),
+        })
+        .collect();
+    indexed.sort_by_key(|t| (t.y, t.x));
+    let index = MapIndex {
+        map: &map.name,
+        range,
+        tiles: indexed,
+        missing: &map.missing,
+        overview,
+    };
+    let path = folder.join(format!("{}.json", map.name));
+    let text =
+        serde_json::to_string_pretty(&index).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!(
+        "{}: overview of {} tiles ({}..{} yards) and index in {}",
+        map.name,
+        pairs.len(),
+        range.min,
+        range.max,
+        path.display()
+    );
+    Ok(())
 }
 
 /// Whether `path` names a glTF file (`.glb` or `.gltf`).
@@ -119,23 +211,33 @@ pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitC
             output.display()
         ));
     }
-    let files = expand_maps(inputs)?;
+    let (files, maps) = expand_maps(inputs)?;
     let extension = if options.gltf { "gltf" } else { "glb" };
     let jobs = crate::batch::outputs(&files, output, is_gltf_file, |_| extension.into())?;
     let results = crate::batch::run(&jobs, |(input, out)| export_file(input, out, options));
     let mut failed = 0;
-    for result in results {
+    let mut heights = Vec::new();
+    for ((input, out), result) in jobs.iter().zip(&results) {
         match result {
             Ok(written) => {
                 crate::print_out(&format!("{}\n", written.line))?;
-                for warning in written.warnings {
+                for warning in &written.warnings {
                     eprintln!("warning: {warning}");
+                }
+                if let Some(h) = &written.heights {
+                    heights.push((input.as_path(), out.as_path(), h));
                 }
             }
             Err(message) => {
                 failed += 1;
                 eprintln!("error: {message}");
             }
+        }
+    }
+    for map in &maps {
+        if let Err(message) = write_map(output, map, &heights, options.overview_size) {
+            failed += 1;
+            eprintln!("error: {message}");
         }
     }
     Ok(if failed == 0 {

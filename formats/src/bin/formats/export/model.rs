@@ -55,6 +55,7 @@ pub fn export(
         ));
     }
     Ok(Written {
+        heights: None,
         line: format!(
             "{name} -> {out}: {} primitives, {} joints, {} animations, {} textures embedded",
             exported.geosets.len(),

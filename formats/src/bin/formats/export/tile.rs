@@ -1,10 +1,12 @@
 //! `formats export TILE.adt OUT.glb|.gltf`: [`formats::gltf::export_tile`],
-//! the root node named as the file.
+//! the root node named as the file; and the tile's heightmap, for the
+//! overview of a map exported whole.
 
 use std::path::Path;
 
 use formats::adt::Adt;
 use formats::gltf::export_tile;
+use formats::terrain::{Heightmap, TerrainTile};
 
 use super::Written;
 
@@ -27,7 +29,12 @@ pub fn export(input: &Path, data: &[u8], output: &Path) -> Result<Written, Strin
     } else {
         ""
     };
+    // For a map's overview (the export already checked the tile has heights).
+    let heights = TerrainTile::from_adt(&adt)
+        .ok()
+        .map(|terrain| (terrain.coord, Heightmap::from_tile(&terrain)));
     Ok(Written {
+        heights,
         line: format!(
             "{name} -> {out}: tile {}_{}, {} vertices, {} triangles ({} hole quads){colours}, \
              {} liquid triangles, {} doodads, {} map objects",
