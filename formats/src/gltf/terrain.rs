@@ -34,7 +34,7 @@
 //!   primitive per liquid type with a material named `liquid type N` (the
 //!   `LiquidType` id; MCLQ's river, ocean, magma and slime flags are ids 1 to
 //!   4), two triangles per quad the instance's exists-mask (MCLQ: its tiles)
-//!   marks ([`LiquidMesh`], [`liquids`](crate::terrain::liquids)).
+//!   marks ([`LiquidMesh`], [`liquids`]).
 //! - `doodads` and `map objects`: one node per MDDF and per MODF entry, in
 //!   file order, named by the model's file name (`FileDataID N` for a doodad
 //!   that names its model by id; `doodad 3 (nameId 7)` where the name cannot
