@@ -11,6 +11,7 @@
 //! that list has been written ([`Writer::with_siblings`](crate::Writer::with_siblings)).
 
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::{FourCC, Reader};
 
@@ -51,29 +52,65 @@ pub fn nth(anchors: &[Anchor], tag: FourCC, n: usize) -> Option<Anchor> {
 /// The elements of an enclosing list, indexed by tag once, so that the
 /// `parent[...]` offsets of every table in it (20,000 MHDRs in a damaged
 /// tile) are found without a scan each.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Siblings {
     anchors: Vec<Anchor>,
-    /// Each tag with the indices of its elements, by tag.
-    by_tag: Vec<(FourCC, Vec<usize>)>,
+    /// Each tag (as [`key`]) with the indices of its elements, by tag.
+    by_tag: Vec<(u32, Vec<usize>)>,
+    /// Where in `by_tag` the last tag looked up was: tables look up one tag
+    /// after another (MCIN's 256 entries, each its MCNK's offset and size),
+    /// so it is tried before a search. A hint only (relaxed, any value is
+    /// safe), atomic so that readers stay `Send`.
+    last: AtomicUsize,
+}
+
+impl Clone for Siblings {
+    fn clone(&self) -> Self {
+        Siblings {
+            anchors: self.anchors.clone(),
+            by_tag: self.by_tag.clone(),
+            last: AtomicUsize::new(self.last.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// A tag as one number that orders as its bytes do: one comparison, where
+/// `[u8; 4]` compares byte by byte.
+#[inline]
+fn key(tag: FourCC) -> u32 {
+    u32::from_be_bytes(tag.bytes())
 }
 
 impl Siblings {
     /// Indexes `anchors` (in list order).
     pub fn new(anchors: Vec<Anchor>) -> Siblings {
-        let mut order: Vec<usize> = (0..anchors.len()).collect();
-        order.sort_by_key(|&i| anchors.get(i).map(|a| a.tag.bytes()));
-        let mut by_tag: Vec<(FourCC, Vec<usize>)> = Vec::new();
-        for i in order {
-            let Some(tag) = anchors.get(i).map(|a| a.tag) else {
-                continue;
+        // A list is runs of one tag (a tile: MVER, MHDR, MCIN, ... then 256
+        // MCNKs): each element joins its predecessor's tag unless the tag
+        // changes, and only then is its tag looked up, so no sort.
+        let mut by_tag: Vec<(u32, Vec<usize>)> = Vec::new();
+        let mut current: Option<usize> = None;
+        for (i, a) in anchors.iter().enumerate() {
+            let k = key(a.tag);
+            let at = match current {
+                Some(at) if by_tag.get(at).is_some_and(|(t, _)| *t == k) => at,
+                _ => match by_tag.binary_search_by_key(&k, |(t, _)| *t) {
+                    Ok(at) => at,
+                    Err(at) => {
+                        by_tag.insert(at, (k, Vec::new()));
+                        at
+                    }
+                },
             };
-            match by_tag.last_mut() {
-                Some((last, list)) if *last == tag => list.push(i),
-                _ => by_tag.push((tag, alloc::vec![i])),
+            if let Some((_, list)) = by_tag.get_mut(at) {
+                list.push(i);
             }
+            current = Some(at);
         }
-        Siblings { anchors, by_tag }
+        Siblings {
+            anchors,
+            by_tag,
+            last: AtomicUsize::new(0),
+        }
     }
 
     /// Every element, in list order.
@@ -82,12 +119,19 @@ impl Siblings {
     }
 
     /// The `n`-th element with `tag` (from 0).
+    #[inline]
     pub fn nth(&self, tag: FourCC, n: usize) -> Option<Anchor> {
-        let i = self
-            .by_tag
-            .binary_search_by_key(&tag.bytes(), |(t, _)| t.bytes())
-            .ok()?;
-        let index = *self.by_tag.get(i)?.1.get(n)?;
+        let k = key(tag);
+        let last = self.last.load(Ordering::Relaxed);
+        let list = match self.by_tag.get(last) {
+            Some((t, list)) if *t == k => list,
+            _ => {
+                let i = self.by_tag.binary_search_by_key(&k, |(t, _)| *t).ok()?;
+                self.last.store(i, Ordering::Relaxed);
+                &self.by_tag.get(i)?.1
+            }
+        };
+        let index = *list.get(n)?;
         self.anchors.get(index).copied()
     }
 

@@ -140,28 +140,41 @@ impl Kept {
     /// disk), keeping them all if one differs from its data and nothing
     /// otherwise: no allocation for a struct whose layout is the fresh one.
     pub fn capture_group(&mut self, values: &[Option<KeptValue>]) {
-        if values
-            .iter()
-            .flatten()
-            .any(|v| v.raw != v.derived.unwrap_or(0))
-        {
-            let in_order = values
-                .iter()
-                .flatten()
-                .try_fold(None, |last: Option<u16>, v| {
-                    (last.is_none_or(|last| last < v.slot)).then_some(Some(v.slot))
-                })
-                .is_some();
-            if self.values.is_empty() && in_order {
-                // The usual case (a reader's slots, declaration order): one copy.
-                self.values.reserve_exact(values.len());
-                self.values.extend(values.iter().flatten().copied());
-            } else {
-                self.values.reserve(values.len());
-                for v in values.iter().flatten() {
-                    self.capture(v.slot, v.raw, v.derived);
+        let mut differs = false;
+        for v in values.iter().flatten() {
+            differs |= v.raw != v.derived.unwrap_or(0);
+        }
+        if differs {
+            self.keep_group(values);
+        }
+    }
+
+    /// [`capture_group`](Self::capture_group) for a group the caller knows
+    /// has a value that differs from its data: every value is kept. Derived
+    /// readers work that out as they capture, and call this only then: every
+    /// struct with a `kept` field captures once per value read (256 MCNK
+    /// headers and MCIN entries a tile).
+    pub fn keep_group(&mut self, values: &[Option<KeptValue>]) {
+        if self.values.is_empty() {
+            // The usual case (a reader's slots, declaration order): one copy.
+            self.values.reserve_exact(values.len());
+            let mut last = None;
+            for v in values.iter().flatten() {
+                if last.is_some_and(|last| last >= v.slot) {
+                    // Out of order: placed one by one below.
+                    self.values.clear();
+                    break;
                 }
+                last = Some(v.slot);
+                self.values.push(*v);
             }
+            if !self.values.is_empty() || last.is_none() {
+                return;
+            }
+        }
+        self.values.reserve(values.len());
+        for v in values.iter().flatten() {
+            self.capture(v.slot, v.raw, v.derived);
         }
     }
 
@@ -306,6 +319,45 @@ mod tests {
         assert_eq!(shuffled.values().first().map(|v| v.slot), Some(0));
         kept.clear();
         assert!(kept.is_empty());
+    }
+
+    #[test]
+    fn a_group_is_kept_as_its_values_captured_one_by_one() {
+        let v = |slot, raw, derived| Some(KeptValue { slot, raw, derived });
+        let groups: [&[Option<KeptValue>]; 5] = [
+            &[v(0, 1, Some(1)), None, v(2, 8, None)],
+            &[v(0, 1, Some(1)), v(1, 2, Some(2))],
+            &[v(3, 5, Some(6)), v(1, 0, None), v(3, 7, None)],
+            &[None, None],
+            &[],
+        ];
+        for (i, group) in groups.into_iter().enumerate() {
+            for already in [
+                None,
+                Some(KeptValue {
+                    slot: 2,
+                    raw: 9,
+                    derived: None,
+                }),
+            ] {
+                let (mut whole, mut one_by_one) = (Kept::new(), Kept::new());
+                if let Some(k) = already {
+                    whole.capture(k.slot, k.raw, k.derived);
+                    one_by_one.capture(k.slot, k.raw, k.derived);
+                }
+                whole.capture_group(group);
+                let differs = group
+                    .iter()
+                    .flatten()
+                    .any(|v| v.raw != v.derived.unwrap_or(0));
+                if differs {
+                    for v in group.iter().flatten() {
+                        one_by_one.capture(v.slot, v.raw, v.derived);
+                    }
+                }
+                assert_eq!(whole.values(), one_by_one.values(), "group {i}");
+            }
+        }
     }
 
     #[test]

@@ -230,6 +230,30 @@ impl<'a> Reader<'a> {
         Ok(value)
     }
 
+    /// Reads one plain value into `dst`, which already has its place (an
+    /// element just pushed into a list): one bounds check and one copy, where
+    /// [`plain`](Reader::plain) builds the value on the stack and the caller
+    /// moves it, a second copy (and more, through `Result`s and enums) for
+    /// the large inline arrays of terrain chunks.
+    ///
+    /// ```
+    /// use format_core::Reader;
+    /// let mut r = Reader::new(&[1, 0, 2, 0, 9]);
+    /// let mut pair = [0u16; 2];
+    /// r.plain_into(&mut pair)?;
+    /// assert_eq!((pair, r.remaining()), ([1, 2], 1));
+    /// assert!(r.plain_into(&mut pair).is_err()); // 1 byte left, `pair` untouched
+    /// assert_eq!(pair, [1, 2]);
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn plain_into<T: Plain>(&mut self, dst: &mut T) -> Result<()> {
+        let bytes = self.bytes(size_of::<T>())?;
+        bytemuck::bytes_of_mut(dst).copy_from_slice(bytes);
+        dst.swap_le();
+        Ok(())
+    }
+
     /// Checks that `count` elements of at least `min_size` bytes each fit in the
     /// bytes left, before anything is allocated for them. Zero-sized elements count
     /// as one byte, so a huge count of them cannot spin or allocate either.

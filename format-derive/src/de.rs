@@ -474,8 +474,13 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
             #(#binds)*
             let mut __captured: [::core::option::Option<#core::KeptValue>; #slots] =
                 [::core::option::Option::None; #slots];
+            // Whether a value differs from its data, worked out as they are
+            // captured: a struct that keeps nothing (most) skips the call.
+            let mut __differs = false;
             #(#captures)*
-            #kept.capture_group(&__captured);
+            if __differs {
+                #kept.keep_group(&__captured);
+            }
         }
         #end_region
     }
@@ -532,8 +537,10 @@ fn capture(cont: &Container, fields: &[Field], f: &Field, d: &DerivedField) -> T
         quote! {
             if let #some(__raw) = #raw {
                 let __slot: u16 = #slot;
+                let __derived: ::core::option::Option<u32> = #value;
+                __differs |= __raw != __derived.unwrap_or(0);
                 if let #some(__entry) = __captured.get_mut(usize::from(__slot)) {
-                    *__entry = #some(#core::KeptValue { slot: __slot, raw: __raw, derived: #value });
+                    *__entry = #some(#core::KeptValue { slot: __slot, raw: __raw, derived: __derived });
                 }
             }
         }

@@ -17,7 +17,7 @@
 
 use format_core::{Decode, Encode, Error, FourCC, Reader, Result, Tagged, UnknownChunk, Writer};
 
-use super::sub::{Mcal, Mclq, Mcnr};
+use super::sub::{Mcal, Mccv, Mclq, Mclv, Mcnr, Mcsh, Mcvt, VERTICES};
 use super::sub_chunk::{McnkChunk, SubArgs};
 
 /// True if the MCNK ends after `len` bytes of `body` or a tag of a sub-chunk
@@ -102,6 +102,10 @@ pub(super) fn read(
         let args = (SubArgs {
             n_doodad_refs: n_doodad_refs.min(declared / 4),
         },);
+        if !classic_emitters && read_in_place(r, &mut chunks, tag, declared, real)? {
+            r.push_anchor(tag, start, r.pos() - start);
+            continue;
+        }
         let decoded = if classic_emitters {
             UnknownChunk::decode(r, ()).map(McnkChunk::Unknown)
         } else if real == declared {
@@ -127,6 +131,60 @@ pub(super) fn read(
     }
     Ok(chunks)
 }
+
+/// Reads a fixed-size sub-chunk (MCVT, MCCV, MCLV, MCSH, MCNR: 448 to 580
+/// bytes inline) straight into a new last element of `chunks`, if it is one
+/// and whole; false (nothing read) otherwise, for the general path, which
+/// also gives the errors. Decoded through [`McnkChunk`] the value is copied
+/// again at every step on its way into the list (out of the body's decode,
+/// the chunk's region and the enum's decode, then into the `Vec`); here it is
+/// copied once, from the input. The result is what the general path gives.
+fn read_in_place(
+    r: &mut Reader<'_>,
+    chunks: &mut Vec<McnkChunk>,
+    tag: FourCC,
+    declared: u32,
+    real: u32,
+) -> Result<bool> {
+    let whole = |len: usize| real as usize == len && r.remaining() >= len + 8;
+    macro_rules! plain {
+        ($variant:ident, $ty:ty) => {{
+            if !whole(size_of::<$ty>()) || real != declared {
+                return Ok(false);
+            }
+            r.skip(8)?;
+            chunks.push(McnkChunk::$variant(<$ty>::default()));
+            if let Some(McnkChunk::$variant(m)) = chunks.last_mut() {
+                r.plain_into(m)?;
+            }
+        }};
+    }
+    match &tag.bytes() {
+        b"MCVT" => plain!(Mcvt, Mcvt),
+        b"MCCV" => plain!(Mccv, Mccv),
+        b"MCLV" => plain!(Mclv, Mclv),
+        b"MCSH" => plain!(Mcsh, Mcsh),
+        // The normals and their 13 bytes of padding, with a size field of 448
+        // or (quirk) 435.
+        b"MCNR" => {
+            if !whole(NORMALS + 13) {
+                return Ok(false);
+            }
+            r.skip(8)?;
+            chunks.push(McnkChunk::Mcnr(Mcnr::default()));
+            if let Some(McnkChunk::Mcnr(m)) = chunks.last_mut() {
+                r.plain_into(&mut m.entries)?;
+                m.padding = Some(r.array()?);
+                m.declared_size = (declared != real).then_some(declared);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// The size of MCNR's normals.
+const NORMALS: usize = 3 * VERTICES;
 
 /// Reads a sub-chunk whose real length is not its size field.
 fn read_quirk(r: &mut Reader<'_>, tag: FourCC, declared: u32, real: u32) -> Result<McnkChunk> {
@@ -188,4 +246,47 @@ fn declared(
     w.tag(tag);
     w.u32(size.unwrap_or_default());
     body(w).map_err(|e| e.in_tag(tag))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adt::terrain_context;
+
+    /// The fixed-size sub-chunks read in place come out as the general path
+    /// (the enum's decode, or the quirk path for MCNR's 435) gives them.
+    #[test]
+    fn in_place_agrees_with_the_general_path() -> Result<()> {
+        let ctx = terrain_context();
+        let cases: [(&[u8; 4], u32, u32); 6] = [
+            (b"MCVT", 580, 580),
+            (b"MCCV", 580, 580),
+            (b"MCLV", 580, 580),
+            (b"MCSH", 512, 512),
+            (b"MCNR", 448, 448),
+            (b"MCNR", 435, 448),
+        ];
+        for (tag, declared, real) in cases {
+            let tag = FourCC::new(*tag);
+            let mut bytes = tag.to_disk(ctx.tag_order).to_vec();
+            bytes.extend(declared.to_le_bytes());
+            bytes.extend((0..real).map(|i| (i * 7 + 3) as u8));
+            let mut r = Reader::with_context(&bytes, ctx);
+            let mut fast = Vec::new();
+            assert!(read_in_place(&mut r, &mut fast, tag, declared, real)?);
+            assert!(r.is_empty(), "{tag}");
+            let mut r = Reader::with_context(&bytes, ctx);
+            let general = if declared == real {
+                McnkChunk::decode(&mut r, (SubArgs::default(),))?
+            } else {
+                read_quirk(&mut r, tag, declared, real)?
+            };
+            assert_eq!(fast, [general], "{tag}");
+            // Cut short: left to the general path (and its errors).
+            let mut r = Reader::with_context(&bytes[..bytes.len() - 1], ctx);
+            assert!(!read_in_place(&mut r, &mut fast, tag, declared, real)?);
+            assert_eq!((r.pos(), fast.len()), (0, 1));
+        }
+        Ok(())
+    }
 }
