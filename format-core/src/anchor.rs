@@ -60,7 +60,8 @@ pub struct Siblings {
     /// Where in `by_tag` the last tag looked up was: tables look up one tag
     /// after another (MCIN's 256 entries, each its MCNK's offset and size),
     /// so it is tried before a search. A hint only (relaxed, any value is
-    /// safe), atomic so that readers stay `Send`.
+    /// safe), atomic because readers share the index through an `Arc`,
+    /// which is `Send` only for a `Sync` type (a `Cell` is not).
     last: AtomicUsize,
 }
 

@@ -119,6 +119,7 @@ impl Kept {
     /// (`None` for an absent target, whose fresh value is 0). A reader
     /// captures every derived value of a struct, then [`settle`](Self::settle)s.
     /// Capturing slots in increasing order only appends.
+    #[inline]
     pub fn capture(&mut self, slot: u16, raw: u32, derived: Option<u32>) {
         let value = KeptValue { slot, raw, derived };
         match self.values.last() {
@@ -140,11 +141,11 @@ impl Kept {
     /// disk), keeping them all if one differs from its data and nothing
     /// otherwise: no allocation for a struct whose layout is the fresh one.
     pub fn capture_group(&mut self, values: &[Option<KeptValue>]) {
-        let mut differs = false;
-        for v in values.iter().flatten() {
-            differs |= v.raw != v.derived.unwrap_or(0);
-        }
-        if differs {
+        if values
+            .iter()
+            .flatten()
+            .any(|v| v.raw != v.derived.unwrap_or(0))
+        {
             self.keep_group(values);
         }
     }
@@ -153,25 +154,9 @@ impl Kept {
     /// has a value that differs from its data: every value is kept. Derived
     /// readers work that out as they capture, and call this only then: every
     /// struct with a `kept` field captures once per value read (256 MCNK
-    /// headers and MCIN entries a tile).
+    /// headers and MCIN entries a tile). Slots in declaration order (a
+    /// derived reader's) are appended.
     pub fn keep_group(&mut self, values: &[Option<KeptValue>]) {
-        if self.values.is_empty() {
-            // The usual case (a reader's slots, declaration order): one copy.
-            self.values.reserve_exact(values.len());
-            let mut last = None;
-            for v in values.iter().flatten() {
-                if last.is_some_and(|last| last >= v.slot) {
-                    // Out of order: placed one by one below.
-                    self.values.clear();
-                    break;
-                }
-                last = Some(v.slot);
-                self.values.push(*v);
-            }
-            if !self.values.is_empty() || last.is_none() {
-                return;
-            }
-        }
         self.values.reserve(values.len());
         for v in values.iter().flatten() {
             self.capture(v.slot, v.raw, v.derived);
@@ -193,26 +178,19 @@ impl Kept {
         if self.values.is_empty() {
             return false;
         }
-        // Both lists are by slot (a derived writer lists its slots in
-        // declaration order), so one merge walk compares them; a list out of
-        // order falls back to a search per slot.
-        let mut kept = self.values.iter().peekable();
-        let mut last = None;
-        for &(slot, derived) in now {
-            if last.is_some_and(|last| slot <= last) {
-                return now
-                    .iter()
-                    .all(|(slot, derived)| self.get(*slot).is_none_or(|k| k.derived == *derived));
-            }
-            last = Some(slot);
-            while kept.next_if(|k| k.slot < slot).is_some() {}
-            if let Some(k) = kept.next_if(|k| k.slot == slot)
-                && k.derived != derived
-            {
-                return false;
-            }
+        if !now.is_sorted_by(|a, b| a.0 < b.0) {
+            return now
+                .iter()
+                .all(|(slot, derived)| self.get(*slot).is_none_or(|k| k.derived == *derived));
         }
-        true
+        // Both lists by slot (a derived writer lists its slots in declaration
+        // order): one merge walk compares them.
+        let mut kept = self.values.iter().peekable();
+        now.iter().all(|&(slot, derived)| {
+            while kept.next_if(|k| k.slot < slot).is_some() {}
+            kept.next_if(|k| k.slot == slot)
+                .is_none_or(|k| k.derived == derived)
+        })
     }
 
     /// The value read for `slot`, if kept.
