@@ -21,9 +21,6 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-
 use formats::blp::{AlphaKind, Blp, Encoding, RgbaImage, Target};
 
 /// The largest difference allowed per channel between zune-jpeg and libjpeg-turbo.
@@ -80,32 +77,15 @@ impl Agreement {
     /// Every file (BLP textures) decoded by Pillow (`tests/pillow/blp_decode.py`)
     /// and compared with ours, each encoding by its rule (module docs).
     fn of(files: &[(String, std::path::PathBuf)]) -> Agreement {
-        let out = std::env::temp_dir().join(format!(
-            "formats-pillow-{}-{}",
-            std::process::id(),
-            files.len()
-        ));
-        std::fs::create_dir_all(&out).unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pillow/blp_decode.py");
-        let run = Command::new("python3")
-            .arg(&script)
-            .arg(&out)
-            .args(files.iter().map(|(_, path)| path))
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        let paths: Vec<_> = files.iter().map(|(_, path)| path.clone()).collect();
+        let run = common::pillow_run("blp_decode.py", &paths);
         let mut agreement = Agreement::default();
         for (file, path) in files {
             let name = path.file_name().unwrap().to_string_lossy();
             let blp = Blp::from_bytes(&std::fs::read(path).unwrap()).unwrap();
-            let read = |ext: &str| std::fs::read(out.join(format!("{name}.{ext}"))).ok();
+            let read = |ext: &str| std::fs::read(run.out.join(format!("{name}.{ext}"))).ok();
             agreement.add(file, &blp, read("plugin.rgba"), read("jpeg.rgba"));
         }
-        std::fs::remove_dir_all(&out).unwrap();
         agreement
     }
 

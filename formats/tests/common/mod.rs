@@ -320,27 +320,9 @@ pub fn pillow_read(files: &[PathBuf]) -> Option<Vec<PillowImage>> {
     if !pillow_available() {
         return None;
     }
-    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let out = std::env::temp_dir().join(format!(
-        "formats-pillow-read-{}-{}",
-        std::process::id(),
-        RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&out).unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pillow/read.py");
-    let run = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(&out)
-        .args(files)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "Pillow could not read one of our files: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let images = String::from_utf8(run.stdout)
-        .unwrap()
+    let run = pillow_run("read.py", files);
+    let images = run
+        .stdout
         .lines()
         .map(|line| {
             let [i, mode, w, h] = line.split(' ').collect::<Vec<_>>()[..] else {
@@ -349,11 +331,57 @@ pub fn pillow_read(files: &[PathBuf]) -> Option<Vec<PillowImage>> {
             PillowImage {
                 mode: mode.to_string(),
                 size: (w.parse().unwrap(), h.parse().unwrap()),
-                bytes: std::fs::read(out.join(format!("{i}.raw"))).unwrap(),
+                bytes: std::fs::read(run.out.join(format!("{i}.raw"))).unwrap(),
             }
         })
         .collect::<Vec<_>>();
     assert_eq!(images.len(), files.len());
-    std::fs::remove_dir_all(&out).unwrap();
     Some(images)
+}
+
+/// What a script of `tests/pillow/` printed, and the folder it wrote its
+/// outputs to (removed when this is dropped).
+pub struct PillowRun {
+    /// The script's stdout.
+    pub stdout: String,
+    /// Its output folder, a fresh one per run.
+    pub out: PathBuf,
+}
+
+impl Drop for PillowRun {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.out);
+    }
+}
+
+/// Runs `python3 tests/pillow/<script> OUT FILES...` with a fresh folder
+/// `OUT` (tests run in parallel: each run has its own); a script that fails
+/// (Pillow could not read a file) fails the test. Check
+/// [`pillow_available`] first.
+pub fn pillow_run(script: &str, files: &[PathBuf]) -> PillowRun {
+    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let out = std::env::temp_dir().join(format!(
+        "formats-pillow-{}-{}",
+        std::process::id(),
+        RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&out).unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/pillow")
+        .join(script);
+    let run = std::process::Command::new("python3")
+        .arg(&path)
+        .arg(&out)
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "Pillow could not read one of our files ({script}): {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    PillowRun {
+        stdout: String::from_utf8(run.stdout).unwrap(),
+        out,
+    }
 }
