@@ -9,8 +9,8 @@ mod common;
 
 use formats::mdx::{Chunk, Model};
 
-/// Where the last chunk of `model` (read from `data`) starts: the length of
-/// the model without it (the chunks before it sit end to end; a `LITE`
+/// Where the last chunk of `model` starts in its file: the length of the
+/// model without it (the chunks before it sit end to end; a `LITE`
 /// chunk's quirk tracks, written after it, count with it).
 fn last_chunk_start(model: &Model) -> usize {
     let before = Model {
@@ -19,8 +19,9 @@ fn last_chunk_start(model: &Model) -> usize {
     before.to_bytes().unwrap().len()
 }
 
-/// Reads `data` cut to `len` bytes, inside the last chunk (which starts at
-/// `start`, the `index`th), and checks everything the lenient reader promises.
+/// Reads `data` (the file of `model`) cut to `len` bytes, inside the last
+/// chunk (which starts at `start`), and checks everything the lenient reader
+/// promises.
 fn check_cut(path: &str, model: &Model, data: &[u8], start: usize, len: usize) {
     let cut = &data[..len];
     let at = format!("{path} cut to {len} bytes (last chunk at {start:#x})");

@@ -6,32 +6,39 @@ mod common;
 
 use formats::adt::Adt;
 use formats::adt::mcnk::McnkChunk;
-use formats::mdx::{Key, Model, NodeTrack};
+use formats::mdx::{Interpolation, Key, LayerTrack, Model, NodeTrack, Track};
 use formats::validate::{self, Finding, Rule};
 
 fn sample() -> Model {
     Model::from_bytes(&formats::sample::sample_mdx()).unwrap()
 }
 
-/// The findings of `model` after `edit`, as (rule, path) pairs.
+/// `findings` as (rule, path) pairs.
+fn rule_paths(findings: Vec<Finding>) -> Vec<(Rule, String)> {
+    findings.into_iter().map(|f| (f.rule, f.path)).collect()
+}
+
+/// The findings of the sample after `edit`, as (rule, path) pairs.
 fn after(edit: impl FnOnce(&mut Model)) -> Vec<(Rule, String)> {
     let mut model = sample();
     edit(&mut model);
-    validate::model(&model)
-        .into_iter()
-        .map(|f| (f.rule, f.path))
-        .collect()
+    rule_paths(validate::model(&model))
 }
 
 fn one(rule: Rule, path: &str) -> Vec<(Rule, String)> {
     vec![(rule, path.to_string())]
 }
 
-fn bone_keys(model: &mut Model) -> &mut Vec<Key<[f32; 3]>> {
+/// The sample's one bone track.
+fn bone_track(model: &mut Model) -> &mut Track<[f32; 3]> {
     match &mut model.bones_mut()[0].node.tracks[0] {
-        NodeTrack::Translation(track) => &mut track.keys,
+        NodeTrack::Translation(track) => track,
         other => panic!("the sample's bone track is a translation, not {other:?}"),
     }
+}
+
+fn bone_keys(model: &mut Model) -> &mut Vec<Key<[f32; 3]>> {
+    &mut bone_track(model).keys
 }
 
 #[test]
@@ -72,12 +79,8 @@ fn indices_out_of_range() {
         after(|m| m.geosets_mut()[0].faces[4] = 8),
         one(Rule::VertexIndex, "chunks[5].GEOS.geosets[0].faces[4]")
     );
-    let gs = after(|m| match &mut m.bones_mut()[0].node.tracks[0] {
-        NodeTrack::Translation(track) => track.global_sequence_id = 0,
-        _ => unreachable!(),
-    });
     assert_eq!(
-        gs,
+        after(|m| bone_track(m).global_sequence_id = 0),
         one(
             Rule::GlobalSequenceIndex,
             "chunks[6].BONE.bones[0].node.tracks[0].Translation.global_sequence_id"
@@ -89,10 +92,7 @@ fn indices_out_of_range() {
 fn global_sequence_keys_must_fit_their_global_sequence() {
     let findings = after(|m| {
         m.global_sequences_mut().push(400);
-        match &mut m.bones_mut()[0].node.tracks[0] {
-            NodeTrack::Translation(track) => track.global_sequence_id = 0,
-            _ => unreachable!(),
-        }
+        bone_track(m).global_sequence_id = 0;
     });
     // Keys at 0, 500 and 1000 against a 400 ms global sequence.
     // GLBS is added before BONE, which moves to chunks[7].
@@ -223,28 +223,20 @@ fn real_models_break_real_rules() {
 
 #[test]
 fn every_corpus_model_validates_without_panicking_and_some_are_clean() {
-    let Some(root) = common::corpus_root() else {
+    let models = common::corpus_models();
+    if models.is_empty() {
         return;
-    };
-    let mut clean = 0;
-    let files = common::files_in(&root, "mdx", ".mdx");
-    for path in &files {
-        let data = std::fs::read(root.join(path)).unwrap();
-        let Ok((model, _)) = Model::from_bytes_lenient(&data) else {
-            continue; // the WoW alpha model until issue 8
-        };
-        clean += usize::from(validate::model(&model).is_empty());
     }
-    assert!(clean >= 25, "{clean} of {} models are clean", files.len());
+    let clean = models
+        .iter()
+        .filter(|(_, model)| validate::model(model).is_empty())
+        .count();
+    assert!(clean >= 25, "{clean} of {} models are clean", models.len());
 }
 
 #[test]
 fn every_corpus_tile_is_consistent() {
-    let Some(root) = common::corpus_root() else {
-        return;
-    };
-    for path in common::files_in(&root, "adt", ".adt") {
-        let tile = Adt::from_bytes(&std::fs::read(root.join(&path)).unwrap()).unwrap();
+    for (path, tile) in common::corpus_tiles() {
         assert_eq!(validate::tile(&tile), Vec::<Finding>::new(), "{path}");
     }
 }
@@ -269,10 +261,7 @@ fn tile_references_out_of_range() {
         })
         .unwrap();
     refs.doodad_refs.push(doodads);
-    let findings: Vec<(Rule, String)> = validate::tile(&tile)
-        .into_iter()
-        .map(|f| (f.rule, f.path))
-        .collect();
+    let findings = rule_paths(validate::tile(&tile));
     let mcrf = findings
         .iter()
         .find(|(rule, _)| *rule == Rule::McrfReference)
@@ -337,10 +326,7 @@ fn the_wow_alpha_boar_has_a_node_for_every_pivot_and_breaks_when_one_goes() {
     assert_eq!(validate::model(&model), Vec::<Finding>::new());
     model.alpha_helpers_mut()[1].parent_id = 999;
     model.alpha_bones_mut().pop();
-    let found: Vec<(Rule, String)> = validate::model(&model)
-        .into_iter()
-        .map(|f| (f.rule, f.path))
-        .collect();
+    let found = rule_paths(validate::model(&model));
     assert!(
         found.contains(&(Rule::PivotCount, "chunks[9].PIVT".into())),
         "{found:?}"
@@ -382,10 +368,7 @@ mod sanity {
     fn after(edit: impl FnOnce(&mut Model)) -> Vec<(Rule, String)> {
         let mut model = clean();
         edit(&mut model);
-        validate::sanity(&model)
-            .into_iter()
-            .map(|f| (f.rule, f.path))
-            .collect()
+        rule_paths(validate::sanity(&model))
     }
 
     fn message(edit: impl FnOnce(&mut Model)) -> String {
@@ -534,10 +517,7 @@ mod sanity {
         let used = |length: u32| {
             move |m: &mut Model| {
                 m.global_sequences_mut().push(length);
-                match &mut m.bones_mut()[0].node.tracks[0] {
-                    NodeTrack::Translation(track) => track.global_sequence_id = 0,
-                    _ => unreachable!(),
-                }
+                bone_track(m).global_sequence_id = 0;
             }
         };
         assert_eq!(after(used(1000)), []);
@@ -603,30 +583,10 @@ mod sanity {
         assert_eq!(
             after(|m| {
                 second(m);
-                let keys = vec![
-                    Key {
-                        frame: 0,
-                        value: 0u32,
-                        in_tan: None,
-                        out_tan: None,
-                    },
-                    Key {
-                        frame: 500,
-                        value: 1,
-                        in_tan: None,
-                        out_tan: None,
-                    },
-                ];
-                let track = formats::mdx::Track {
-                    tracks_count: Default::default(),
-                    interpolation_type: formats::mdx::Interpolation::None,
-                    global_sequence_id: -1,
-                    keys,
-                };
+                let keys = vec![Key::new(0, 0u32), Key::new(500, 1)];
+                let track = Track::new(Interpolation::None, keys);
                 let layer = &mut m.materials_mut()[0].layers[0];
-                layer
-                    .tracks
-                    .push(formats::mdx::LayerTrack::TextureId(track));
+                layer.tracks.push(LayerTrack::TextureId(track));
             }),
             []
         );
@@ -856,11 +816,8 @@ mod sanity {
         );
         // zf_all's ribbons 0 and 2 use material 0, which has no layers
         // (`formats dump`).
-        let found: Vec<(Rule, String)> = validate::sanity(&all)
-            .into_iter()
-            .filter(|f| f.rule == Rule::EmitterMissingTexture)
-            .map(|f| (f.rule, f.path))
-            .collect();
+        let mut found = rule_paths(validate::sanity(&all));
+        found.retain(|(rule, _)| *rule == Rule::EmitterMissingTexture);
         assert_eq!(
             found,
             [
@@ -1031,4 +988,20 @@ fn every_rule_has_a_unique_id_and_is_documented_in_the_module_and_readme_tables(
     assert_eq!(documented_rules(docs), every_rule());
     let readme = include_str!("../../README.md");
     assert_eq!(documented_rules(readme), every_rule());
+}
+
+/// Each rule has a test that breaks it on a real or built model: it is named
+/// here (`Rule::Name`, or `Name` under `use Rule::*`), or for the extents in
+/// `bounds.rs`. A new rule without a test fails this.
+#[test]
+fn every_rule_is_named_by_a_test() {
+    let tests = [include_str!("validate.rs"), include_str!("bounds.rs")].concat();
+    let words: std::collections::HashSet<&str> =
+        tests.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    for rule in Rule::ALL {
+        assert!(
+            words.contains(format!("{rule:?}").as_str()),
+            "{rule:?} has no test"
+        );
+    }
 }

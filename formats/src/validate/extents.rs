@@ -10,7 +10,7 @@
 //! empty per-sequence list is not reported either (Blizzard's files leave
 //! some empty), one of another length than the sequences is.
 
-use super::{Finding, Rule};
+use super::{Finding, Findings, Rule};
 use crate::bounds::{Aabb, ExtentOptions, Extents, measure};
 use crate::mdx::{Chunk, Extent, Model};
 
@@ -120,62 +120,48 @@ fn disagreement(stored: &Extent, measured: &Extent, tolerance: f32) -> Option<St
     (!problems.is_empty()).then(|| format!("{} ({boxes})", problems.join("; ")))
 }
 
-/// One finding per disagreeing extent of the chunks `measured` was taken from.
+/// One finding per disagreeing extent of the chunks `measured` was taken from
+/// (the first of each kind): `MODL`'s, the sequences', the geosets', then the
+/// geosets' per-sequence lists.
 fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
-    let mut findings = Vec::new();
+    let mut findings = Findings::default();
     let mut check = |path: String, stored: &Extent, measured: &Extent| {
         if let Some(message) = disagreement(stored, measured, tolerance) {
-            findings.push(Finding {
-                rule: Rule::StaleExtent,
-                path,
-                message,
-            });
+            findings.push(Rule::StaleExtent, path, message);
         }
     };
     let mut lists = Vec::new();
-    let names: Vec<String> = crate::anim::Timeline::from_model(model)
-        .sequences
-        .into_iter()
-        .map(|s| s.name)
-        .collect();
     let (mut modl, mut seqs, mut geos) = (false, false, false);
     let wc3_geosets = model.geosets().len();
     for (c, chunk) in model.chunks.iter().enumerate() {
+        let at = format!("chunks[{c}].{}", chunk.tag());
         match chunk {
             Chunk::Model(m) if !modl => {
                 modl = true;
-                check(
-                    format!("chunks[{c}].MODL.extent"),
-                    &m.extent,
-                    &measured.model,
-                );
+                check(format!("{at}.extent"), &m.extent, &measured.model);
             }
             Chunk::AlphaModel(m) if !modl => {
                 modl = true;
-                check(
-                    format!("chunks[{c}].MODL.bounds"),
-                    &m.bounds,
-                    &measured.model,
-                );
+                check(format!("{at}.bounds"), &m.bounds, &measured.model);
             }
             Chunk::Sequences(s) if !seqs => {
                 seqs = true;
                 let stored = s.sequences.iter().map(|s| &s.extent);
                 for (i, (stored, m)) in stored.zip(&measured.sequences).enumerate() {
-                    check(format!("chunks[{c}].SEQS.sequences[{i}].extent"), stored, m);
+                    check(format!("{at}.sequences[{i}].extent"), stored, m);
                 }
             }
             Chunk::AlphaSequences(s) if !seqs => {
                 seqs = true;
                 let stored = s.sequences.iter().map(|s| &s.bounds);
                 for (i, (stored, m)) in stored.zip(&measured.sequences).enumerate() {
-                    check(format!("chunks[{c}].SEQS.sequences[{i}].bounds"), stored, m);
+                    check(format!("{at}.sequences[{i}].bounds"), stored, m);
                 }
             }
             Chunk::Geosets(g) if !geos => {
                 geos = true;
                 for (i, (geoset, m)) in g.geosets.iter().zip(&measured.geosets).enumerate() {
-                    let at = format!("chunks[{c}].GEOS.geosets[{i}]");
+                    let at = format!("{at}.geosets[{i}]");
                     check(format!("{at}.extent"), &geoset.extent, &m.extent);
                     let path = format!("{at}.sequence_extents");
                     lists.push((path, &geoset.sequence_extents, &m.sequences));
@@ -185,7 +171,7 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
                 geos = true;
                 let measured = measured.geosets.get(wc3_geosets..).unwrap_or_default();
                 for (i, (geoset, m)) in g.geosets.iter().zip(measured).enumerate() {
-                    let at = format!("chunks[{c}].GEOS.geosets[{i}]");
+                    let at = format!("{at}.geosets[{i}]");
                     check(format!("{at}.bounds"), &geoset.bounds, &m.extent);
                     lists.push((format!("{at}.seq_bounds"), &geoset.seq_bounds, &m.sequences));
                 }
@@ -193,16 +179,17 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
             _ => {}
         }
     }
+    let names: Vec<String> = crate::anim::Timeline::from_model(model)
+        .sequences
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
     for (path, stored, measured) in lists {
         if let Some(message) = list_disagreement(stored, measured, &names, tolerance) {
-            findings.push(Finding {
-                rule: Rule::StaleExtent,
-                path,
-                message,
-            });
+            findings.push(Rule::StaleExtent, path, message);
         }
     }
-    findings
+    findings.0
 }
 
 /// A geoset's per-sequence list against the measured one: its length, and

@@ -3,7 +3,7 @@
 
 use super::walk::{self, NodeAt, Timing};
 use super::{Finding, Findings, Rule};
-use crate::mdx::{Chunk, LayerTrack, Model, Track};
+use crate::mdx::{Chunk, Geoset, Layer, Model};
 
 /// How far a normal's length may be from 1 (the normals are stored as floats
 /// computed by tools; 1% allows their rounding).
@@ -29,7 +29,7 @@ pub fn model(model: &Model) -> Vec<Finding> {
         geoset_animations: model.geoset_animations().len(),
         global_sequences: model.global_sequences().to_vec(),
         sequences: model.sequences().iter().map(|s| s.interval).collect(),
-        sequences_at: super::chunk_at(model, |c| matches!(c, Chunk::Sequences(_)), "SEQS"),
+        sequences_at: super::chunk_at(model, "SEQS"),
     };
     let mut pivots = None;
     for (i, chunk) in model.chunks.iter().enumerate() {
@@ -40,6 +40,17 @@ pub fn model(model: &Model) -> Vec<Finding> {
     walk::tracks(model, &nodes, &mut |at, timing| v.keys(at, timing));
     v.sequence_order();
     v.f.0
+}
+
+/// The lists of the model an index points into (each with its rule).
+#[derive(Clone, Copy)]
+enum List {
+    Textures,
+    Materials,
+    TextureAnimations,
+    Geosets,
+    GeosetAnimations,
+    GlobalSequences,
 }
 
 struct Validator {
@@ -56,6 +67,31 @@ struct Validator {
 }
 
 impl Validator {
+    /// `value` must index `list`.
+    fn index(&mut self, list: List, path: String, value: impl Into<i64>) {
+        let (rule, len, what) = match list {
+            List::Textures => (Rule::TextureIndex, self.textures, "textures"),
+            List::Materials => (Rule::MaterialIndex, self.materials, "materials"),
+            List::TextureAnimations => (
+                Rule::TextureAnimationIndex,
+                self.texture_animations,
+                "texture animations",
+            ),
+            List::Geosets => (Rule::GeosetIndex, self.geosets, "geosets"),
+            List::GeosetAnimations => (
+                Rule::GeosetAnimationIndex,
+                self.geoset_animations,
+                "geoset animations",
+            ),
+            List::GlobalSequences => (
+                Rule::GlobalSequenceIndex,
+                self.global_sequences.len(),
+                "global sequences",
+            ),
+        };
+        self.f.index(rule, path, value.into(), len, what);
+    }
+
     fn chunk(&mut self, i: usize, chunk: &Chunk, pivots: &mut Option<(String, usize)>) {
         match chunk {
             Chunk::Materials(c) => {
@@ -74,9 +110,7 @@ impl Validator {
             Chunk::GeosetAnimations(c) => {
                 for (a, anim) in c.animations.iter().enumerate() {
                     let path = format!("chunks[{i}].GEOA.animations[{a}].geoset_id");
-                    let id = anim.geoset_id.into();
-                    self.f
-                        .index(Rule::GeosetIndex, path, id, self.geosets, "geosets");
+                    self.index(List::Geosets, path, anim.geoset_id);
                 }
             }
             Chunk::Bones(c) => {
@@ -84,16 +118,11 @@ impl Validator {
                     let at = format!("chunks[{i}].BONE.bones[{b}]");
                     if bone.geoset_id != NONE {
                         let path = format!("{at}.geoset_id");
-                        let id = bone.geoset_id.into();
-                        self.f
-                            .index(Rule::GeosetIndex, path, id, self.geosets, "geosets");
+                        self.index(List::Geosets, path, bone.geoset_id);
                     }
                     if bone.geoset_animation_id != NONE {
                         let path = format!("{at}.geoset_animation_id");
-                        let (id, len) = (bone.geoset_animation_id.into(), self.geoset_animations);
-                        let what = "geoset animations";
-                        self.f
-                            .index(Rule::GeosetAnimationIndex, path, id, len, what);
+                        self.index(List::GeosetAnimations, path, bone.geoset_animation_id);
                     }
                 }
             }
@@ -101,17 +130,13 @@ impl Validator {
             Chunk::ParticleEmitters2(c) => {
                 for (e, emitter) in c.emitters.iter().enumerate() {
                     let path = format!("chunks[{i}].PRE2.emitters[{e}].texture_id");
-                    let id = emitter.texture_id.into();
-                    self.f
-                        .index(Rule::TextureIndex, path, id, self.textures, "textures");
+                    self.index(List::Textures, path, emitter.texture_id);
                 }
             }
             Chunk::RibbonEmitters(c) => {
                 for (e, emitter) in c.emitters.iter().enumerate() {
                     let path = format!("chunks[{i}].RIBB.emitters[{e}].material_id");
-                    let id = emitter.material_id.into();
-                    self.f
-                        .index(Rule::MaterialIndex, path, id, self.materials, "materials");
+                    self.index(List::Materials, path, emitter.material_id);
                 }
             }
             Chunk::Cut(cut) => {
@@ -128,50 +153,31 @@ impl Validator {
         }
     }
 
-    fn layer(&mut self, at: &str, layer: &crate::mdx::Layer) {
-        let (textures, animations) = (self.textures, self.texture_animations);
+    /// Its textures (and a texture-id track's values) index `TEXS`, its
+    /// texture animation `TXAN`.
+    fn layer(&mut self, at: &str, layer: &Layer) {
         let path = format!("{at}.texture_id");
-        let id = layer.texture_id.into();
-        self.f
-            .index(Rule::TextureIndex, path, id, textures, "textures");
+        self.index(List::Textures, path, layer.texture_id);
         if layer.texture_animation_id != -1 {
             let path = format!("{at}.texture_animation_id");
-            let id = layer.texture_animation_id.into();
-            let what = "texture animations";
-            self.f
-                .index(Rule::TextureAnimationIndex, path, id, animations, what);
+            let id = layer.texture_animation_id;
+            self.index(List::TextureAnimations, path, id);
         }
         for (t, entry) in layer.textures.iter().flatten().enumerate() {
             let path = format!("{at}.textures[{t}].texture_id");
-            let id = entry.texture_id.into();
-            self.f
-                .index(Rule::TextureIndex, path, id, textures, "textures");
-            if let Some(track) = &entry.texture_id_track {
-                self.texture_keys(&format!("{at}.textures[{t}].texture_id_track"), track);
-            }
+            self.index(List::Textures, path, entry.texture_id);
         }
-        for (t, track) in layer.tracks.iter().enumerate() {
-            if let LayerTrack::TextureId(track) = track {
-                self.texture_keys(&format!("{at}.tracks[{t}].TextureId"), track);
+        for (track_at, track) in walk::texture_id_tracks(at, layer) {
+            for (k, key) in track.keys.iter().enumerate() {
+                let path = format!("{track_at}.keys[{k}].value");
+                self.index(List::Textures, path, key.value);
             }
         }
     }
 
-    /// A texture-id track's values index `TEXS`.
-    fn texture_keys(&mut self, at: &str, track: &Track<u32>) {
-        for (k, key) in track.keys.iter().enumerate() {
-            let path = format!("{at}.keys[{k}].value");
-            let id = key.value.into();
-            self.f
-                .index(Rule::TextureIndex, path, id, self.textures, "textures");
-        }
-    }
-
-    fn geoset(&mut self, at: &str, geoset: &crate::mdx::Geoset) {
+    fn geoset(&mut self, at: &str, geoset: &Geoset) {
         let path = format!("{at}.material_id");
-        let id = geoset.material_id.into();
-        self.f
-            .index(Rule::MaterialIndex, path, id, self.materials, "materials");
+        self.index(List::Materials, path, geoset.material_id);
         let vertices = geoset.vertex_positions.len();
         let bad: Vec<_> = geoset
             .faces
@@ -224,32 +230,34 @@ impl Validator {
             );
         }
         let gs = timing.global_sequence_id;
-        let inside: Box<dyn Fn(i64) -> bool> = if gs == -1 {
-            let sequences = self.sequences.clone();
-            let any = !sequences.is_empty();
-            Box::new(move |f| {
-                !any || sequences
-                    .iter()
-                    .any(|[s, e]| i64::from(*s) <= f && f <= i64::from(*e))
-            })
+        // The intervals a key may be in: its global sequence's, or any sequence's.
+        let global;
+        let intervals = if gs == -1 {
+            self.sequences.as_slice()
         } else {
             let Some(&length) = usize::try_from(gs)
                 .ok()
                 .and_then(|g| self.global_sequences.get(g))
             else {
-                let len = self.global_sequences.len();
-                let what = "global sequences";
                 let path = format!("{at}.global_sequence_id");
-                self.f
-                    .index(Rule::GlobalSequenceIndex, path, gs.into(), len, what);
+                self.index(List::GlobalSequences, path, gs);
                 return;
             };
-            Box::new(move |f| 0 <= f && f <= i64::from(length))
+            global = [[0, length]];
+            global.as_slice()
+        };
+        // A model without sequences has nothing to be outside of.
+        let inside = |f: i32| {
+            let f = i64::from(f);
+            intervals.is_empty()
+                || intervals
+                    .iter()
+                    .any(|[s, e]| i64::from(*s) <= f && f <= i64::from(*e))
         };
         let outside: Vec<_> = frames
             .iter()
             .enumerate()
-            .filter(|(_, f)| !inside(i64::from(**f)))
+            .filter(|(_, f)| !inside(**f))
             .collect();
         if let Some((k, frame)) = outside.first() {
             let of = if gs == -1 {
@@ -318,9 +326,9 @@ impl Validator {
 
     /// Each sequence ends after it starts, and starts after the previous ends.
     fn sequence_order(&mut self) {
-        let at = self.sequences_at.clone();
+        let (at, sequences) = (&self.sequences_at, &self.sequences);
         let path = |s: usize| format!("{at}.sequences[{s}].interval");
-        for (s, [start, end]) in self.sequences.clone().into_iter().enumerate() {
+        for (s, &[start, end]) in sequences.iter().enumerate() {
             if end < start {
                 self.f.push(
                     Rule::SequenceOrder,
@@ -328,7 +336,7 @@ impl Validator {
                     format!("ends at {end}, before it starts at {start}"),
                 );
             }
-            if let Some([_, previous_end]) = s.checked_sub(1).and_then(|p| self.sequences.get(p))
+            if let Some([_, previous_end]) = s.checked_sub(1).and_then(|p| sequences.get(p))
                 && start < *previous_end
             {
                 self.f.push(

@@ -107,7 +107,8 @@
 //! A model check is a `fn(&Model, &mut Findings)` in a file of its own,
 //! listed in the `CHECKS` of `sanity/mod.rs` (or called from [`model`] for
 //! the structure), with its rules declared in `rule.rs` and listed in the
-//! table above and in the README.
+//! table above and in the README, and a test in `formats/tests/validate.rs`
+//! that breaks each rule on a built or real model.
 
 pub mod adt;
 #[cfg(feature = "anim")]
@@ -176,12 +177,14 @@ impl Findings {
     }
 }
 
-/// The path of the first chunk `is` picks (`chunks[5].TEXS`), or `tag` alone
-/// when the model has none.
-fn chunk_at(model: &Model, is: impl Fn(&Chunk) -> bool, tag: &str) -> String {
+/// The path of the model's first chunk with `tag` (`chunks[3].TEXS`), or
+/// `tag` alone when it has none (a chunk kept as bytes does not count).
+fn chunk_at(model: &Model, tag: &str) -> String {
     model
         .chunks
         .iter()
-        .position(is)
+        .position(|c| {
+            !matches!(c, Chunk::Unknown(_) | Chunk::Cut(_)) && c.tag().0 == tag.as_bytes()
+        })
         .map_or(tag.into(), |i| format!("chunks[{i}].{tag}"))
 }

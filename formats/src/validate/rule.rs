@@ -40,15 +40,19 @@ impl fmt::Display for Severity {
 /// Declares [`Rule`] and its table: `Variant = "id", Severity, "category",
 /// "what", "why";`.
 macro_rules! rules {
-    ($( $(#[$attr:meta])* $variant:ident = $id:literal, $severity:ident, $category:literal,
+    ($( $variant:ident = $id:literal, $severity:ident, $category:literal,
         $what:literal, $why:literal; )*) => {
         /// The rule a [`Finding`](super::Finding) breaks. Its [`id`](Rule::id)
-        /// is stable (the CLI prints it, `--json` and serde use it).
+        /// is stable (the CLI prints it, `--json` and serde use it). Ordered
+        /// as in the documentation's table.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
         pub enum Rule {
-            $( #[doc = $what] $(#[$attr])* $variant, )*
+            $(
+                #[doc = $what]
+                #[cfg_attr(feature = "serde", serde(rename = $id))]
+                $variant,
+            )*
         }
 
         impl Rule {

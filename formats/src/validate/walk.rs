@@ -4,8 +4,8 @@
 
 use crate::mdx::alpha::GenObject;
 use crate::mdx::{
-    AttachmentTrack, CameraTrack, Chunk, CornEmitterTrack, GeosetAnimationTrack, LayerTrack,
-    LightTrack, Model, Node, NodeTrack, ParticleEmitter2Track, ParticleEmitterTrack,
+    AttachmentTrack, CameraTrack, Chunk, CornEmitterTrack, GeosetAnimationTrack, Layer, LayerTrack,
+    Light, LightTrack, Model, Node, NodeTrack, ParticleEmitter2Track, ParticleEmitterTrack,
     RibbonEmitterTrack, TextureAnimationTrack, Track,
 };
 
@@ -32,115 +32,40 @@ pub(super) struct NodeAt<'m> {
 /// Every node of `model`, in file order: the `Node` of each Warcraft III /
 /// Reforged object, the `MDLGENOBJECT` of each WoW alpha one.
 pub(super) fn nodes(model: &Model) -> Vec<NodeAt<'_>> {
-    use NodeKind::{Bone, Other};
     let mut out = Vec::new();
     for (i, chunk) in model.chunks.iter().enumerate() {
-        let out = &mut out;
+        let kind = match chunk {
+            Chunk::Bones(_) | Chunk::AlphaBones(_) => NodeKind::Bone,
+            _ => NodeKind::Other,
+        };
+        let add = ChunkNodes {
+            out: &mut out,
+            at: format!("chunks[{i}].{}", chunk.tag()),
+            kind,
+        };
         match chunk {
-            Chunk::Bones(c) => wc3(out, i, "BONE.bones", Bone, c.bones.iter().map(|b| &b.node)),
-            Chunk::Lights(c) => wc3(
-                out,
-                i,
-                "LITE.lights",
-                Other,
-                c.lights.iter().map(|l| &l.node),
-            ),
-            Chunk::Helpers(c) => wc3(
-                out,
-                i,
-                "HELP.helpers",
-                Other,
-                c.helpers.iter().map(|h| &h.node),
-            ),
-            Chunk::Attachments(c) => {
-                let nodes = c.attachments.iter().map(|a| &a.node);
-                wc3(out, i, "ATCH.attachments", Other, nodes)
-            }
-            Chunk::ParticleEmitters(c) => wc3(
-                out,
-                i,
-                "PREM.emitters",
-                Other,
-                c.emitters.iter().map(|e| &e.node),
-            ),
-            Chunk::ParticleEmitters2(c) => wc3(
-                out,
-                i,
-                "PRE2.emitters",
-                Other,
-                c.emitters.iter().map(|e| &e.node),
-            ),
-            Chunk::RibbonEmitters(c) => wc3(
-                out,
-                i,
-                "RIBB.emitters",
-                Other,
-                c.emitters.iter().map(|e| &e.node),
-            ),
-            Chunk::CornEmitters(c) => wc3(
-                out,
-                i,
-                "CORN.emitters",
-                Other,
-                c.emitters.iter().map(|e| &e.node),
-            ),
-            Chunk::EventObjects(c) => wc3(
-                out,
-                i,
-                "EVTS.objects",
-                Other,
-                c.objects.iter().map(|e| &e.node),
-            ),
-            Chunk::CollisionShapes(c) => wc3(
-                out,
-                i,
-                "CLID.shapes",
-                Other,
-                c.shapes.iter().map(|s| &s.node),
-            ),
+            Chunk::Bones(c) => add.wc3("bones", &c.bones, |b| &b.node),
+            Chunk::Lights(c) => add.wc3("lights", &c.lights, |l| &l.node),
+            Chunk::Helpers(c) => add.wc3("helpers", &c.helpers, |h| &h.node),
+            Chunk::Attachments(c) => add.wc3("attachments", &c.attachments, |a| &a.node),
+            Chunk::ParticleEmitters(c) => add.wc3("emitters", &c.emitters, |e| &e.node),
+            Chunk::ParticleEmitters2(c) => add.wc3("emitters", &c.emitters, |e| &e.node),
+            Chunk::RibbonEmitters(c) => add.wc3("emitters", &c.emitters, |e| &e.node),
+            Chunk::CornEmitters(c) => add.wc3("emitters", &c.emitters, |e| &e.node),
+            Chunk::EventObjects(c) => add.wc3("objects", &c.objects, |e| &e.node),
+            Chunk::CollisionShapes(c) => add.wc3("shapes", &c.shapes, |s| &s.node),
             // WoW alpha (v1300-1500): every object is an MDLGENOBJECT; its ids
             // follow the same rules (its tracks have other types: not timed here).
-            Chunk::AlphaBones(c) => alpha(
-                out,
-                i,
-                "BONE.bones",
-                Bone,
-                c.bones.iter().map(|b| &b.object),
-            ),
-            Chunk::AlphaHelpers(c) => alpha(out, i, "HELP.helpers", Other, c.helpers.iter()),
-            Chunk::AlphaAttachments(c) => {
-                let objects = c.attachments.iter().map(|a| &a.object);
-                alpha(out, i, "ATCH.attachments", Other, objects);
-            }
-            Chunk::AlphaLights(c) => alpha(
-                out,
-                i,
-                "LITE.lights",
-                Other,
-                c.lights.iter().map(|l| &l.object),
-            ),
-            Chunk::AlphaParticleEmitters(c) => {
-                let objects = c.emitters.iter().map(|e| &e.object);
-                alpha(out, i, "PREM.emitters", Other, objects);
-            }
-            Chunk::AlphaParticleEmitters2(c) => {
-                let objects = c.emitters.iter().map(|e| &e.object);
-                alpha(out, i, "PRE2.emitters", Other, objects);
-            }
-            Chunk::AlphaRibbonEmitters(c) => {
-                let objects = c.emitters.iter().map(|e| &e.object);
-                alpha(out, i, "RIBB.emitters", Other, objects);
-            }
-            Chunk::AlphaEvents(c) => alpha(
-                out,
-                i,
-                "EVTS.events",
-                Other,
-                c.events.iter().map(|e| &e.object),
-            ),
+            Chunk::AlphaBones(c) => add.alpha("bones", &c.bones, |b| &b.object),
+            Chunk::AlphaHelpers(c) => add.alpha("helpers", &c.helpers, |h| h),
+            Chunk::AlphaAttachments(c) => add.alpha("attachments", &c.attachments, |a| &a.object),
+            Chunk::AlphaLights(c) => add.alpha("lights", &c.lights, |l| &l.object),
+            Chunk::AlphaParticleEmitters(c) => add.alpha("emitters", &c.emitters, |e| &e.object),
+            Chunk::AlphaParticleEmitters2(c) => add.alpha("emitters", &c.emitters, |e| &e.object),
+            Chunk::AlphaRibbonEmitters(c) => add.alpha("emitters", &c.emitters, |e| &e.object),
+            Chunk::AlphaEvents(c) => add.alpha("events", &c.events, |e| &e.object),
             Chunk::AlphaHitTestShapes(c) => {
-                let objects = c.hit_test_shapes.iter().map(|h| &h.object);
-                alpha(out, i, "HTST.hit_test_shapes", Other, objects);
+                add.alpha("hit_test_shapes", &c.hit_test_shapes, |h| &h.object);
             }
             _ => {}
         }
@@ -148,41 +73,38 @@ pub(super) fn nodes(model: &Model) -> Vec<NodeAt<'_>> {
     out
 }
 
-/// Adds the nodes of one Warcraft III chunk (`list` is `TAG.field`).
-fn wc3<'m>(
-    out: &mut Vec<NodeAt<'m>>,
-    i: usize,
-    list: &str,
+/// Adds the nodes of one chunk, at `{at}.{list}[n]` (`at` is `chunks[i].TAG`).
+struct ChunkNodes<'o, 'm> {
+    out: &'o mut Vec<NodeAt<'m>>,
+    at: String,
     kind: NodeKind,
-    nodes: impl Iterator<Item = &'m Node>,
-) {
-    for (n, node) in nodes.enumerate() {
-        out.push(NodeAt {
-            at: format!("chunks[{i}].{list}[{n}].node"),
-            object_id: node.object_id,
-            parent_id: node.parent_id,
-            kind,
-            tracks: Some(&node.tracks),
-        });
-    }
 }
 
-/// Adds the MDLGENOBJECTs of one alpha chunk (`list` is `TAG.field`).
-fn alpha<'m>(
-    out: &mut Vec<NodeAt<'m>>,
-    i: usize,
-    list: &str,
-    kind: NodeKind,
-    objects: impl Iterator<Item = &'m GenObject>,
-) {
-    for (n, object) in objects.enumerate() {
-        out.push(NodeAt {
-            at: format!("chunks[{i}].{list}[{n}]"),
-            object_id: object.object_id,
-            parent_id: object.parent_id,
-            kind,
-            tracks: None,
-        });
+impl<'m> ChunkNodes<'_, 'm> {
+    /// Warcraft III / Reforged objects: their `Node`, with its tracks.
+    fn wc3<T>(self, list: &str, objects: &'m [T], node: impl Fn(&'m T) -> &'m Node) {
+        for (n, node) in objects.iter().map(node).enumerate() {
+            self.out.push(NodeAt {
+                at: format!("{}.{list}[{n}].node", self.at),
+                object_id: node.object_id,
+                parent_id: node.parent_id,
+                kind: self.kind,
+                tracks: Some(&node.tracks),
+            });
+        }
+    }
+
+    /// WoW alpha objects: their MDLGENOBJECT.
+    fn alpha<T>(self, list: &str, objects: &'m [T], object: impl Fn(&'m T) -> &'m GenObject) {
+        for (n, object) in objects.iter().map(object).enumerate() {
+            self.out.push(NodeAt {
+                at: format!("{}.{list}[{n}]", self.at),
+                object_id: object.object_id,
+                parent_id: object.parent_id,
+                kind: self.kind,
+                tracks: None,
+            });
+        }
     }
 }
 
@@ -246,12 +168,12 @@ timed! {
 /// other types and are not walked.
 pub(super) fn tracks(model: &Model, nodes: &[NodeAt<'_>], visit: &mut dyn FnMut(&str, &Timing)) {
     for (i, chunk) in model.chunks.iter().enumerate() {
-        let at = |list: &str, n: usize| format!("chunks[{i}].{list}[{n}]");
+        let at = format!("chunks[{i}].{}", chunk.tag());
         match chunk {
             Chunk::Materials(c) => {
                 for (m, material) in c.materials.iter().enumerate() {
                     for (l, layer) in material.layers.iter().enumerate() {
-                        let at = format!("{}.layers[{l}]", at("MTLS.materials", m));
+                        let at = format!("{at}.materials[{m}].layers[{l}]");
                         for (t, entry) in layer.textures.iter().flatten().enumerate() {
                             if let Some(track) = &entry.texture_id_track {
                                 let at = format!("{at}.textures[{t}].texture_id_track");
@@ -262,55 +184,19 @@ pub(super) fn tracks(model: &Model, nodes: &[NodeAt<'_>], visit: &mut dyn FnMut(
                     }
                 }
             }
-            Chunk::TextureAnimations(c) => each(
-                &c.animations,
-                |a| &a.tracks,
-                &|n| at("TXAN.animations", n),
-                visit,
-            ),
-            Chunk::GeosetAnimations(c) => each(
-                &c.animations,
-                |a| &a.tracks,
-                &|n| at("GEOA.animations", n),
-                visit,
-            ),
-            Chunk::Lights(c) => {
-                for (l, light) in c.lights.iter().enumerate() {
-                    let all: Vec<LightTrack> = light.all_tracks().cloned().collect();
-                    list(&at("LITE.lights", l), &all, visit);
-                }
+            Chunk::TextureAnimations(c) => {
+                each(&at, "animations", &c.animations, |a| &a.tracks, visit)
             }
-            Chunk::Attachments(c) => each(
-                &c.attachments,
-                |a| &a.tracks,
-                &|n| at("ATCH.attachments", n),
-                visit,
-            ),
-            Chunk::ParticleEmitters(c) => each(
-                &c.emitters,
-                |e| &e.tracks,
-                &|n| at("PREM.emitters", n),
-                visit,
-            ),
-            Chunk::ParticleEmitters2(c) => each(
-                &c.emitters,
-                |e| &e.tracks,
-                &|n| at("PRE2.emitters", n),
-                visit,
-            ),
-            Chunk::RibbonEmitters(c) => each(
-                &c.emitters,
-                |e| &e.tracks,
-                &|n| at("RIBB.emitters", n),
-                visit,
-            ),
-            Chunk::CornEmitters(c) => each(
-                &c.emitters,
-                |e| &e.tracks,
-                &|n| at("CORN.emitters", n),
-                visit,
-            ),
-            Chunk::Cameras(c) => each(&c.cameras, |k| &k.tracks, &|n| at("CAMS.cameras", n), visit),
+            Chunk::GeosetAnimations(c) => {
+                each(&at, "animations", &c.animations, |a| &a.tracks, visit)
+            }
+            Chunk::Lights(c) => each(&at, "lights", &c.lights, Light::all_tracks, visit),
+            Chunk::Attachments(c) => each(&at, "attachments", &c.attachments, |a| &a.tracks, visit),
+            Chunk::ParticleEmitters(c) => each(&at, "emitters", &c.emitters, |e| &e.tracks, visit),
+            Chunk::ParticleEmitters2(c) => each(&at, "emitters", &c.emitters, |e| &e.tracks, visit),
+            Chunk::RibbonEmitters(c) => each(&at, "emitters", &c.emitters, |e| &e.tracks, visit),
+            Chunk::CornEmitters(c) => each(&at, "emitters", &c.emitters, |e| &e.tracks, visit),
+            Chunk::Cameras(c) => each(&at, "cameras", &c.cameras, |k| &k.tracks, visit),
             Chunk::EventObjects(c) => {
                 for (e, event) in c.objects.iter().enumerate() {
                     if let Some(track) = &event.track {
@@ -318,7 +204,7 @@ pub(super) fn tracks(model: &Model, nodes: &[NodeAt<'_>], visit: &mut dyn FnMut(
                             global_sequence_id: track.global_sequence_id,
                             frames: track.tracks.iter().map(|t| *t as i32).collect(),
                         };
-                        visit(&format!("{}.track", at("EVTS.objects", e)), &timing);
+                        visit(&format!("{at}.objects[{e}].track"), &timing);
                     }
                 }
             }
@@ -332,23 +218,51 @@ pub(super) fn tracks(model: &Model, nodes: &[NodeAt<'_>], visit: &mut dyn FnMut(
     }
 }
 
-/// The tracks of each object of `objects` (`tracks` picks them), at `at(n)`.
-fn each<O, T: Timed>(
-    objects: &[O],
-    tracks: impl Fn(&O) -> &Vec<T>,
-    at: &dyn Fn(usize) -> String,
+/// The tracks of each object of `objects` (`tracks` picks them), at
+/// `{at}.{objects_list}[n]`.
+fn each<'m, O, T: Timed + 'm, I: IntoIterator<Item = &'m T>>(
+    at: &str,
+    objects_list: &str,
+    objects: &'m [O],
+    tracks: impl Fn(&'m O) -> I,
     visit: &mut dyn FnMut(&str, &Timing),
 ) {
     for (n, object) in objects.iter().enumerate() {
-        list(&at(n), tracks(object), visit);
+        list(&format!("{at}.{objects_list}[{n}]"), tracks(object), visit);
     }
 }
 
 /// Each track of `tracks` as `{at}.tracks[t].Name`.
-fn list<T: Timed>(at: &str, tracks: &[T], visit: &mut dyn FnMut(&str, &Timing)) {
-    for (t, track) in tracks.iter().enumerate() {
+fn list<'m, T: Timed + 'm>(
+    at: &str,
+    tracks: impl IntoIterator<Item = &'m T>,
+    visit: &mut dyn FnMut(&str, &Timing),
+) {
+    for (t, track) in tracks.into_iter().enumerate() {
         if let Some((name, timing)) = track.timing() {
             visit(&format!("{at}.tracks[{t}].{name}"), &timing);
         }
     }
+}
+
+/// A layer's texture-id tracks (`KMTF`), with their paths under the layer's
+/// `at`: its texture entries' (from version 1100), then its own.
+pub(super) fn texture_id_tracks<'l>(
+    at: &str,
+    layer: &'l Layer,
+) -> impl Iterator<Item = (String, &'l Track<u32>)> {
+    let entries = layer.textures.iter().flatten().enumerate();
+    let entries = entries.filter_map(move |(t, entry)| {
+        let track = entry.texture_id_track.as_ref()?;
+        Some((format!("{at}.textures[{t}].texture_id_track"), track))
+    });
+    let own = layer
+        .tracks
+        .iter()
+        .enumerate()
+        .filter_map(move |(t, track)| match track {
+            LayerTrack::TextureId(track) => Some((format!("{at}.tracks[{t}].TextureId"), track)),
+            _ => None,
+        });
+    entries.chain(own)
 }

@@ -4,7 +4,8 @@
 //! in parallel; each file's findings with their rule and severity, then a
 //! table per rule, or one JSON document.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -158,37 +159,36 @@ fn validate_file(path: &Path) -> FileReport {
     report
 }
 
-/// Per rule found: how many findings, in how many files; by severity (errors
-/// first), then in the order of the rules' table.
-fn per_rule(reports: &[FileReport]) -> BTreeMap<(std::cmp::Reverse<Severity>, usize), Row> {
-    let mut rows: BTreeMap<_, Row> = BTreeMap::new();
-    for report in reports {
-        let mut seen = Vec::new();
-        for f in &report.findings {
-            let order = Rule::ALL.iter().position(|r| *r == f.rule).unwrap_or(0);
-            let row = rows
-                .entry((std::cmp::Reverse(f.severity), order))
-                .or_insert(Row {
-                    rule: f.rule,
-                    findings: 0,
-                    files: 0,
-                });
-            row.findings += 1;
-            if !seen.contains(&f.rule) {
-                seen.push(f.rule);
-                row.files += 1;
-            }
-        }
-    }
-    rows
-}
+/// The summary's rows, by severity (errors first), then in the order of the
+/// rules' table.
+type Rows = BTreeMap<(Reverse<Severity>, Rule), Row>;
 
-/// One row of the summary.
+/// One row of the summary: a rule found, in how many findings and files.
 #[derive(Serialize)]
 struct Row {
     rule: Rule,
+    severity: Severity,
     findings: usize,
     files: usize,
+}
+
+/// A row per rule found.
+fn per_rule(reports: &[FileReport]) -> Rows {
+    let mut rows = Rows::new();
+    for report in reports {
+        let mut seen = HashSet::new();
+        for f in &report.findings {
+            let row = rows.entry((Reverse(f.severity), f.rule)).or_insert(Row {
+                rule: f.rule,
+                severity: f.severity,
+                findings: 0,
+                files: 0,
+            });
+            row.findings += 1;
+            row.files += usize::from(seen.insert(f.rule));
+        }
+    }
+    rows
 }
 
 /// `formats validate PATH... [--json]`: exit code 1 when any file has an
@@ -200,13 +200,7 @@ pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
     let failed = reports.iter().filter(|r| r.failed()).count();
     let total = |s: Severity| reports.iter().map(|r| r.count(s)).sum::<usize>();
     if json {
-        let summary: Vec<serde_json::Value> = rows
-            .values()
-            .map(|row| {
-                serde_json::json!({"rule": row.rule, "severity": row.rule.severity(),
-                    "findings": row.findings, "files": row.files})
-            })
-            .collect();
+        let summary: Vec<&Row> = rows.values().collect();
         let doc = serde_json::json!({
             "files": reports,
             "summary": summary,
@@ -231,18 +225,14 @@ pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
 }
 
 /// The table per rule and a line on the files.
-fn summary(
-    reports: &[FileReport],
-    rows: &BTreeMap<(std::cmp::Reverse<Severity>, usize), Row>,
-    failed: usize,
-) -> String {
+fn summary(reports: &[FileReport], rows: &Rows, failed: usize) -> String {
     let mut out = String::from("\n");
     if !rows.is_empty() {
         let mut table = Table::new(&["rule", "severity", "findings", "files"]);
         for row in rows.values() {
             table.row([
                 row.rule.id().to_string(),
-                row.rule.severity().to_string(),
+                row.severity.to_string(),
                 row.findings.to_string(),
                 row.files.to_string(),
             ]);

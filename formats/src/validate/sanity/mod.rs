@@ -13,7 +13,7 @@ mod usage;
 
 pub use names::{SEQUENCE_ACTIONS, SEQUENCE_QUALIFIERS};
 
-use super::{Finding, Findings};
+use super::{Finding, Findings, chunk_at};
 use crate::mdx::{Layer, Model, alpha};
 
 /// One check: what it finds goes into the findings.
@@ -57,19 +57,6 @@ pub fn sanity(model: &Model) -> Vec<Finding> {
         check(model, &mut f);
     }
     f.0
-}
-
-/// The path of the model's first chunk with `tag` (`chunks[3].TEXS`), or
-/// `tag` alone when it has none.
-fn chunk_at(model: &Model, tag: &str) -> String {
-    super::chunk_at(
-        model,
-        |c| {
-            !matches!(c, crate::mdx::Chunk::Unknown(_) | crate::mdx::Chunk::Cut(_))
-                && c.tag().to_string() == tag
-        },
-        tag,
-    )
 }
 
 /// True when `path`'s file name ends with one of `extensions` (any case).

@@ -47,27 +47,21 @@ pub(super) fn check(model: &Model, f: &mut Findings) {
 
 /// `Stand` and `Death`, or for a portrait `Portrait` and `Portrait Talk`.
 fn standard(model: &Model, at: &str, words: &[Vec<String>], f: &mut Findings) {
-    let action = |w: &Vec<String>| names::action(w).map(str::to_string);
-    let has = |wanted: &str| words.iter().any(|w| action(w).as_deref() == Some(wanted));
+    let is = |w: &Vec<String>, action: &str| names::action(w) == Some(action);
+    let has = |action: &str| words.iter().any(|w| is(w, action));
     let named_portrait = model.model_chunk().is_some_and(|m| {
         m.name
             .to_string_lossy()
             .to_ascii_lowercase()
             .ends_with(PORTRAIT_SUFFIX)
     });
-    let only_portraits = !words.is_empty()
-        && words
-            .iter()
-            .all(|w| action(w).as_deref() == Some("portrait"));
+    let portraits: Vec<&Vec<String>> = words.iter().filter(|w| is(w, "portrait")).collect();
+    let only_portraits = !words.is_empty() && portraits.len() == words.len();
     if named_portrait || only_portraits {
-        let talks = |w: &Vec<String>| w.iter().any(|word| word == "talk");
-        let portrait = |w: &&Vec<String>| action(w).as_deref() == Some("portrait");
+        let talks = |w: &&Vec<String>| w.iter().any(|word| word == "talk");
         let missing = [
-            (
-                "Portrait",
-                !words.iter().filter(portrait).any(|w| !talks(w)),
-            ),
-            ("Portrait Talk", !words.iter().filter(portrait).any(talks)),
+            ("Portrait", !portraits.iter().any(|w| !talks(w))),
+            ("Portrait Talk", !portraits.iter().any(talks)),
         ];
         for (name, is_missing) in missing {
             if is_missing {

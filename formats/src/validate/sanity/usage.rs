@@ -4,40 +4,22 @@
 use std::collections::HashSet;
 
 use super::geosets::{Bound, bindings};
-use crate::mdx::{LayerTrack, Model};
+use crate::mdx::Model;
 use crate::validate::walk::{self, NodeKind};
 use crate::validate::{Findings, Rule};
 
 pub(super) fn check(model: &Model, f: &mut Findings) {
     let mut textures: HashSet<i64> = HashSet::new();
-    let mut texture_animations: HashSet<i64> = HashSet::new();
+    let mut animations: HashSet<i64> = HashSet::new();
     for layer in model.materials().iter().flat_map(|m| &m.layers) {
         textures.extend(super::layer_textures(layer).map(i64::from));
-        let animated = layer
-            .tracks
-            .iter()
-            .filter_map(|t| match t {
-                LayerTrack::TextureId(track) => Some(track),
-                _ => None,
-            })
-            .chain(
-                layer
-                    .textures
-                    .iter()
-                    .flatten()
-                    .filter_map(|e| e.texture_id_track.as_ref()),
-            );
-        for track in animated {
+        for (_, track) in walk::texture_id_tracks("", layer) {
             textures.extend(track.keys.iter().map(|k| i64::from(k.value)));
         }
-        texture_animations.insert(layer.texture_animation_id.into());
+        animations.insert(layer.texture_animation_id.into());
     }
-    textures.extend(
-        model
-            .particle_emitters2()
-            .iter()
-            .map(|e| i64::from(e.texture_id)),
-    );
+    let emitters = model.particle_emitters2().iter();
+    textures.extend(emitters.map(|e| i64::from(e.texture_id)));
     let materials: HashSet<i64> = model
         .geosets()
         .iter()
@@ -46,66 +28,41 @@ pub(super) fn check(model: &Model, f: &mut Findings) {
         .map(i64::from)
         .collect();
     let nodes = walk::nodes(model);
-    let mut global_sequences: HashSet<i64> = HashSet::new();
+    // The global sequences tracks run on.
+    let mut sequences: HashSet<i64> = HashSet::new();
     walk::tracks(model, &nodes, &mut |_, timing| {
-        global_sequences.insert(timing.global_sequence_id.into());
+        sequences.insert(timing.global_sequence_id.into());
     });
 
-    let texs = super::chunk_at(model, "TEXS");
-    let count = model.textures().len();
-    unused(
-        f,
-        Rule::UnusedTexture,
-        &texs,
-        "textures",
-        count,
-        &textures,
-        |t| {
-            let path = model
-                .textures()
-                .get(t)
-                .map(|t| t.file_name.to_string_lossy());
-            match path.as_deref() {
-                Some("") | None => format!("texture {t} is used by no layer or particle emitter 2"),
-                Some(path) => format!("\"{path}\" is used by no layer or particle emitter 2"),
-            }
-        },
-    );
-    let count = model.materials().len();
+    let at = super::chunk_at(model, "TEXS");
+    for (t, texture) in unused(model.textures(), &textures) {
+        let file = texture.file_name.to_string_lossy();
+        let texture = match file.as_ref() {
+            "" => format!("texture {t}"),
+            file => format!("\"{file}\""),
+        };
+        let message = format!("{texture} is used by no layer or particle emitter 2");
+        let path = format!("{at}.textures[{t}]");
+        f.push(Rule::UnusedTexture, path, message);
+    }
     let at = super::chunk_at(model, "MTLS");
-    unused(
-        f,
-        Rule::UnusedMaterial,
-        &at,
-        "materials",
-        count,
-        &materials,
-        |m| format!("material {m} is used by no geoset or ribbon emitter"),
-    );
-    let count = model.texture_animations().len();
+    for (m, _) in unused(model.materials(), &materials) {
+        let message = format!("material {m} is used by no geoset or ribbon emitter");
+        let path = format!("{at}.materials[{m}]");
+        f.push(Rule::UnusedMaterial, path, message);
+    }
     let at = super::chunk_at(model, "TXAN");
-    let rule = Rule::UnusedTextureAnimation;
-    unused(
-        f,
-        rule,
-        &at,
-        "animations",
-        count,
-        &texture_animations,
-        |a| format!("texture animation {a} is used by no layer"),
-    );
-    let count = model.global_sequences().len();
+    for (a, _) in unused(model.texture_animations(), &animations) {
+        let message = format!("texture animation {a} is used by no layer");
+        let path = format!("{at}.animations[{a}]");
+        f.push(Rule::UnusedTextureAnimation, path, message);
+    }
     let at = super::chunk_at(model, "GLBS");
-    let rule = Rule::UnusedGlobalSequence;
-    unused(
-        f,
-        rule,
-        &at,
-        "global_sequences",
-        count,
-        &global_sequences,
-        |g| format!("global sequence {g} is used by no track"),
-    );
+    for (g, _) in unused(model.global_sequences(), &sequences) {
+        let message = format!("global sequence {g} is used by no track");
+        let path = format!("{at}.global_sequences[{g}]");
+        f.push(Rule::UnusedGlobalSequence, path, message);
+    }
 
     let mut bound: HashSet<u32> = HashSet::new();
     for geoset in model.geosets() {
@@ -126,17 +83,8 @@ pub(super) fn check(model: &Model, f: &mut Findings) {
     }
 }
 
-/// One finding of `rule` per element `0..count` of `{at}.{list}` not in `used`.
-fn unused(
-    f: &mut Findings,
-    rule: Rule,
-    at: &str,
-    list: &str,
-    count: usize,
-    used: &HashSet<i64>,
-    message: impl Fn(usize) -> String,
-) {
-    for i in (0..count).filter(|i| !used.contains(&(*i as i64))) {
-        f.push(rule, format!("{at}.{list}[{i}]"), message(i));
-    }
+/// The elements of `list`, with their indices, that are not in `used`.
+fn unused<'a, T>(list: &'a [T], used: &'a HashSet<i64>) -> impl Iterator<Item = (usize, &'a T)> {
+    let used = |i: usize| i64::try_from(i).is_ok_and(|i| used.contains(&i));
+    list.iter().enumerate().filter(move |(i, _)| !used(*i))
 }
