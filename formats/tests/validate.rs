@@ -6,7 +6,7 @@ mod common;
 
 use formats::adt::Adt;
 use formats::adt::mcnk::McnkChunk;
-use formats::mdx::{Interpolation, Key, LayerTrack, Model, NodeTrack, Track};
+use formats::mdx::{Interpolation, Key, LayerTrack, Model, NodeTrack, TextureEntry, Track};
 use formats::validate::{self, Finding, Rule};
 
 fn sample() -> Model {
@@ -52,6 +52,32 @@ fn indices_out_of_range() {
     assert_eq!(
         after(|m| m.materials_mut()[0].layers[0].texture_id = 1),
         one(Rule::TextureIndex, &format!("{LAYER}.texture_id"))
+    );
+    // Texture ids of a layer's entries and of their tracks (1100 and later),
+    // entry by entry, then the layer's own texture-id tracks.
+    assert_eq!(
+        after(|m| {
+            let bad_track = || Track::new(Interpolation::None, vec![Key::new(0, 9u32)]);
+            let layer = &mut m.materials_mut()[0].layers[0];
+            layer.textures = Some(
+                (0..2)
+                    .map(|slot| TextureEntry {
+                        texture_id: 5,
+                        slot,
+                        texture_id_track: Some(bad_track()),
+                    })
+                    .collect(),
+            );
+            layer.tracks.push(LayerTrack::TextureId(bad_track()));
+        }),
+        [
+            format!("{LAYER}.textures[0].texture_id"),
+            format!("{LAYER}.textures[0].texture_id_track.keys[0].value"),
+            format!("{LAYER}.textures[1].texture_id"),
+            format!("{LAYER}.textures[1].texture_id_track.keys[0].value"),
+            format!("{LAYER}.tracks[0].TextureId.keys[0].value"),
+        ]
+        .map(|path| (Rule::TextureIndex, path))
     );
     assert_eq!(
         after(|m| m.materials_mut()[0].layers[0].texture_animation_id = 0),

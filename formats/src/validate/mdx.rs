@@ -163,15 +163,28 @@ impl Validator {
             let id = layer.texture_animation_id;
             self.index(List::TextureAnimations, path, id);
         }
+        // Each texture entry's id, then its track's values (the findings'
+        // order), then the layer's own texture-id tracks.
+        let mut tracks = walk::texture_id_tracks(at, layer).peekable();
         for (t, entry) in layer.textures.iter().flatten().enumerate() {
             let path = format!("{at}.textures[{t}].texture_id");
             self.index(List::Textures, path, entry.texture_id);
-        }
-        for (track_at, track) in walk::texture_id_tracks(at, layer) {
-            for (k, key) in track.keys.iter().enumerate() {
-                let path = format!("{track_at}.keys[{k}].value");
-                self.index(List::Textures, path, key.value);
+            if entry.texture_id_track.is_some()
+                && let Some((track_at, track)) = tracks.next()
+            {
+                self.texture_keys(&track_at, track);
             }
+        }
+        for (track_at, track) in tracks {
+            self.texture_keys(&track_at, track);
+        }
+    }
+
+    /// A texture-id track's values index `TEXS`.
+    fn texture_keys(&mut self, at: &str, track: &crate::mdx::Track<u32>) {
+        for (k, key) in track.keys.iter().enumerate() {
+            let path = format!("{at}.keys[{k}].value");
+            self.index(List::Textures, path, key.value);
         }
     }
 
