@@ -361,7 +361,8 @@ fn mclq_layers_are_world_grids_over_their_chunks() {
             assert_eq!(mclq.layers.len(), set.len(), "{path} chunk {i}");
             for (n, (layer, (flag, id))) in mclq.layers.iter().zip(&set).enumerate() {
                 let grid = next.next().expect("a grid per layer");
-                let chunk = ChunkCoord::from_index(i).unwrap();
+                // The MCNK's chunk (its indices say, as its terrain's).
+                let chunk = ChunkCoord::new(mcnk.index_x, mcnk.index_y).unwrap();
                 assert_eq!((grid.chunk, grid.layer), (chunk, n), "{path}");
                 assert_eq!(grid.source, LiquidSource::Mclq { flag: *flag });
                 assert_eq!(grid.liquid_type, *id);
@@ -372,8 +373,9 @@ fn mclq_layers_are_world_grids_over_their_chunks() {
                 let [se_x, se_y, _] = grid.position(8, 8).unwrap();
                 assert!((nw_x - bounds.max_x).abs() < 1e-9 && (nw_y - bounds.max_y).abs() < 1e-9);
                 assert!((se_x - bounds.min_x).abs() < 1e-9 && (se_y - bounds.min_y).abs() < 1e-9);
-                // Heights lie in the layer's range; quads are wet where
-                // the tile is not 0x0F.
+                // Heights lie in the layer's range; quads are wet where the
+                // tile lacks bit 0x08 (the seed: "0x0f or 0x8 mean don't
+                // render"; the corpus has 0x0F and ocean 0xC1).
                 for row in 0..=8 {
                     for col in 0..=8 {
                         let z = grid.position(col, row).unwrap()[2];
@@ -383,7 +385,7 @@ fn mclq_layers_are_world_grids_over_their_chunks() {
                 }
                 for row in 0..8 {
                     for col in 0..8 {
-                        let wet = layer.tiles[row][col] & 0x0F != 0x0F;
+                        let wet = layer.tiles[row][col] & 0x08 == 0;
                         assert_eq!(grid.exists(col, row), wet, "{path}");
                     }
                 }

@@ -75,6 +75,7 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
         let root = scene.nodes().next().unwrap();
         assert_eq!(root.name(), Some(stem.as_str()));
         let tile = TerrainTile::from_adt(&adt).unwrap();
+        assert_eq!(exported.terrain, tile, "{path}: the terrain exported");
         assert_eq!(extras(&root)["tileX"], tile.coord.x, "{path}");
         assert_eq!(extras(&root)["tileY"], tile.coord.y, "{path}");
         let (_, rotation, _) = root.transform().decomposed();
@@ -164,7 +165,7 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
         }
 
         // Liquids: two triangles per MH2O quad its exists-mask marks and
-        // per MCLQ tile that is not 0x0F, one primitive per liquid type
+        // per MCLQ tile without bit 0x08 (0x0F), one primitive per liquid type
         // (MCLQ's from the MCNK flags: river 1, ocean 2, magma 3, slime 4).
         let mclq: Vec<(u16, &formats::adt::mcnk::MclqLayer)> = adt
             .mcnks()
@@ -182,13 +183,7 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
             .collect();
         let mclq_wet: usize = mclq
             .iter()
-            .map(|(_, l)| {
-                l.tiles
-                    .iter()
-                    .flatten()
-                    .filter(|t| **t & 0x0F != 0x0F)
-                    .count()
-            })
+            .map(|(_, l)| l.tiles.iter().flatten().filter(|t| **t & 0x08 == 0).count())
             .sum();
         let wet: usize = mclq_wet
             + adt.mh2o().map_or(0, |m| {
@@ -201,6 +196,10 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
                     })
                     .sum()
             });
+        let instances = adt.mh2o().map_or(0, |m| {
+            m.chunks.iter().map(|c| c.instances.len()).sum::<usize>()
+        });
+        assert_eq!(exported.liquid_instances, instances + mclq.len(), "{path}");
         let liquids = root.children().find(|n| n.name() == Some("liquids"));
         assert_eq!(liquids.is_some(), wet > 0, "{path}");
         if let Some(node) = liquids {

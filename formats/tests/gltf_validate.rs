@@ -1,8 +1,10 @@
 //! The Khronos glTF Validator (npm `gltf-validator`, installed by `.ci/run`
 //! into `tests/gltf_validator`) on the export of every corpus model, as
-//! `.glb`, and on a few as `.gltf` with their `.bin` and images beside them;
-//! and on the export of every corpus tile (`adt/` and the map folder): 0
-//! errors each. One node process validates every file of a test.
+//! `.glb`, and on a few as `.gltf` with their `.bin` and images beside them:
+//! 0 errors each; on the export of every corpus tile (`adt/` and the map
+//! folder), and on what `formats export` writes of the corpus map (as `.glb`
+//! and as `.gltf`): 0 errors and 0 warnings each. One node process validates
+//! every file of a test.
 //!
 //! Under `CI=true` a missing node or validator is a failure; elsewhere the
 //! test says loudly that it did not run.
@@ -22,8 +24,8 @@ fn validator() -> Option<PathBuf> {
     common::npm_harness("gltf_validator", "gltf-validator", "glTF validation")
 }
 
-/// Runs the validator on `files`: each has 0 errors. Gives how many it validated.
-fn assert_valid(validator: &Path, files: &[PathBuf]) -> usize {
+/// Runs the validator on `files`: each has 0 errors. Gives its report on each.
+fn assert_valid(validator: &Path, files: &[PathBuf]) -> Vec<serde_json::Value> {
     let report = Command::new("node")
         .arg(validator.join("validate.js"))
         .args(files)
@@ -35,14 +37,25 @@ fn assert_valid(validator: &Path, files: &[PathBuf]) -> usize {
         "validator failed: {stdout}\n{}",
         String::from_utf8_lossy(&report.stderr)
     );
-    let mut validated = 0;
-    for line in stdout.lines() {
-        let result: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(result["errors"], 0, "{line}");
-        validated += 1;
+    let reports: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    for report in &reports {
+        assert_eq!(report["errors"], 0, "{report}");
     }
-    assert_eq!(validated, files.len());
-    validated
+    assert_eq!(reports.len(), files.len());
+    reports
+}
+
+/// Runs the validator on `files`: each has 0 errors and 0 warnings. Gives
+/// how many it validated.
+fn assert_clean(validator: &Path, files: &[PathBuf]) -> usize {
+    let reports = assert_valid(validator, files);
+    for report in &reports {
+        assert_eq!(report["warnings"], 0, "{report}");
+    }
+    reports.len()
 }
 
 /// Writes `document` into `out` as `stem.glb`, and if `as_gltf` also as
@@ -102,7 +115,7 @@ fn every_corpus_export_is_valid_gltf() {
         .contains(&stem.as_str());
         files.extend(write(&out, &stem, &exported.document, as_gltf));
     }
-    let validated = assert_valid(&validator, &files);
+    let validated = assert_valid(&validator, &files).len();
     assert!(validated >= 57 + 4, "{validated}");
     // The six corpus textures of five models went in (and were validated).
     assert_eq!(embedded, 6);
@@ -129,8 +142,46 @@ fn every_corpus_tile_exports_valid_gltf() {
         let as_gltf = stem == "cataclysmctf_31_27";
         files.extend(write(&out, &stem, &exported.document, as_gltf));
     }
-    assert_eq!(assert_valid(&validator, &files), 12 + 1);
+    assert_eq!(assert_clean(&validator, &files), 12 + 1);
     // Placements went in (Northrend alone has 2294 doodads).
     assert!(placements > 3000, "{placements}");
+    std::fs::remove_dir_all(&out).ok();
+}
+
+/// `formats export MAP.wdt DIR`, and with `--gltf`: every tile written
+/// (four of the corpus map's nine are there) is valid.
+#[cfg(feature = "cli")]
+#[test]
+fn the_map_export_writes_valid_gltf() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let Some(validator) = validator() else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("formats-gltf-map-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let wdt = root.join("maps/cataclysmctf/cataclysmctf.wdt");
+    let mut files = Vec::new();
+    for (folder, flags, extension) in [("glb", &[][..], "glb"), ("gltf", &["--gltf"][..], "gltf")] {
+        let folder = out.join(folder);
+        assert_cmd::Command::cargo_bin("formats")
+            .unwrap()
+            .arg("export")
+            .arg(&wdt)
+            .arg(&folder)
+            .args(flags)
+            .assert()
+            .success();
+        let mut written: Vec<PathBuf> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == extension))
+            .collect();
+        assert_eq!(written.len(), 4, "{}", folder.display());
+        written.sort();
+        files.extend(written);
+    }
+    assert_eq!(assert_clean(&validator, &files), 2 * 4);
     std::fs::remove_dir_all(&out).ok();
 }

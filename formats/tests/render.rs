@@ -1,6 +1,6 @@
 //! `formats::render` and `formats render`: the PNGs decoded back (by the png
-//! crate, and every corpus picture by Pillow) and compared with the data they
-//! were drawn from.
+//! crate, and every corpus picture and every file the command writes by
+//! Pillow) and compared with the data they were drawn from.
 #![cfg(feature = "render")]
 
 mod common;
@@ -29,6 +29,10 @@ fn decode(png_bytes: &[u8]) -> (u32, u32, png::ColorType, png::BitDepth, Vec<u8>
     )
 }
 
+fn formats() -> Command {
+    Command::cargo_bin("formats").expect("the formats binary is built")
+}
+
 fn round_trip(image: &Image) -> Vec<u8> {
     let (w, h, _, _, data) = decode(&image.to_png().unwrap());
     assert_eq!((w as usize, h as usize), (image.width, image.height));
@@ -36,22 +40,25 @@ fn round_trip(image: &Image) -> Vec<u8> {
     data
 }
 
-fn tiles() -> Vec<(String, Adt)> {
-    let Some(root) = common::corpus_root() else {
-        return Vec::new();
+/// What Pillow read of an image of ours (`what`, for messages) in the
+/// layout of ours, `color`: its pixels (16-bit
+/// big-endian, as PNG stores them; Pillow holds them little-endian).
+fn pillow_pixels(theirs: &common::PillowImage, color: Color, what: &str) -> Vec<u8> {
+    let mode = match color {
+        Color::Rgb8 => "RGB",
+        Color::Gray8 => "L",
+        Color::Gray16 => "I;16",
     };
-    common::files_in(&root, "adt", ".adt")
-        .into_iter()
-        .map(|path| {
-            let tile = Adt::from_bytes(&std::fs::read(root.join(&path)).unwrap()).unwrap();
-            (path, tile)
-        })
-        .collect()
+    assert_eq!(theirs.mode, mode, "{what}");
+    match color {
+        Color::Gray16 => theirs.u16s().iter().flat_map(|v| v.to_be_bytes()).collect(),
+        _ => theirs.bytes.clone(),
+    }
 }
 
 #[test]
 fn the_heightmap_is_brightest_at_the_highest_mcvt_point() {
-    for (path, tile) in tiles() {
+    for (path, tile) in common::corpus_tiles() {
         let image = render::heightmap(&tile).unwrap();
         assert_eq!(
             (image.width, image.height, image.color),
@@ -96,7 +103,7 @@ fn the_heightmap_is_brightest_at_the_highest_mcvt_point() {
 
 #[test]
 fn the_alpha_image_holds_layers_1_2_3_in_red_green_blue() {
-    for (i, (path, tile)) in tiles().into_iter().enumerate() {
+    for (i, (path, tile)) in common::corpus_tiles().into_iter().enumerate() {
         let flags = render::guess_mphd_flags(&tile);
         let image = render::alpha_maps(&tile, flags).unwrap();
         assert_eq!(
@@ -250,14 +257,24 @@ fn the_render_command_writes_pngs() {
         dir.join("w.png"),
     );
     let tile = root.join("adt/bfgilneas_gilneas_bg_2_28_31.adt");
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render").arg(&tile).arg("--heightmap").arg(&height);
-    cmd.arg("--alpha").arg(&alpha).assert().success();
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render").arg(&tile).arg("--alpha").arg(&alpha_wdt);
-    cmd.arg("--wdt")
-        .arg(root.join("wdt/bfgilneas_Gilneas_BG_2.wdt"));
-    cmd.assert().success();
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg("--heightmap")
+        .arg(&height)
+        .arg("--alpha")
+        .arg(&alpha)
+        .assert()
+        .success();
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg("--alpha")
+        .arg(&alpha_wdt)
+        .arg("--wdt")
+        .arg(root.join("wdt/bfgilneas_Gilneas_BG_2.wdt"))
+        .assert()
+        .success();
     let (w, h, color, depth, _) = decode(&std::fs::read(&height).unwrap());
     assert_eq!(
         (w, h, color, depth),
@@ -267,20 +284,40 @@ fn the_render_command_writes_pngs() {
     assert_eq!((w, h, color), (1024, 1024, png::ColorType::Rgb));
     assert_eq!(pixels, decode(&std::fs::read(&alpha_wdt).unwrap()).4);
     // No file: the built-in sample.
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.args(["render", "--size", "32", "--wireframe"])
-        .arg(&wire);
-    cmd.assert().success();
+    formats()
+        .args(["render", "--size", "32", "--wireframe"])
+        .arg(&wire)
+        .assert()
+        .success();
     assert_eq!(decode(&std::fs::read(&wire).unwrap()).0, 32);
+    // Pillow reads every file written as the png crate does.
+    let files = [&height, &alpha, &alpha_wdt, &wire].map(|f| f.to_path_buf());
+    if let Some(read) = common::pillow_read(&files) {
+        for (file, theirs) in files.iter().zip(&read) {
+            let (w, h, color, depth, ours) = decode(&std::fs::read(file).unwrap());
+            let color = match (color, depth) {
+                (png::ColorType::Rgb, _) => Color::Rgb8,
+                (_, png::BitDepth::Sixteen) => Color::Gray16,
+                _ => Color::Gray8,
+            };
+            assert_eq!(theirs.size, (w as usize, h as usize), "{}", file.display());
+            let what = file.display().to_string();
+            assert!(pillow_pixels(theirs, color, &what) == ours, "{what}");
+        }
+    }
     // Asking a tile for a wireframe, or for nothing.
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render").arg(&tile).arg("--wireframe").arg(&wire);
-    cmd.assert()
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg("--wireframe")
+        .arg(&wire)
+        .assert()
         .failure()
         .stderr(predicate::str::contains("--wireframe draws models"));
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render").arg(&tile);
-    cmd.assert()
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .assert()
         .failure()
         .stderr(predicate::str::contains("nothing to draw"));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -295,7 +332,7 @@ fn pillow_reads_every_corpus_picture() {
         return;
     };
     let mut images = Vec::new();
-    for (path, tile) in tiles() {
+    for (path, tile) in common::corpus_tiles() {
         let flags = render::guess_mphd_flags(&tile);
         images.push((path.clone(), render::alpha_maps(&tile, flags).unwrap()));
         images.push((path, render::heightmap(&tile).unwrap()));
@@ -321,16 +358,7 @@ fn pillow_reads_every_corpus_picture() {
     };
     for ((path, ours), theirs) in images.iter().zip(&read) {
         assert_eq!(theirs.size, (ours.width, ours.height), "{path}");
-        let (mode, pixels) = match ours.color {
-            Color::Rgb8 => ("RGB", theirs.bytes.clone()),
-            Color::Gray8 => ("L", theirs.bytes.clone()),
-            // Ours big-endian as PNG stores it, Pillow's little-endian.
-            Color::Gray16 => (
-                "I;16",
-                theirs.u16s().iter().flat_map(|v| v.to_be_bytes()).collect(),
-            ),
-        };
-        assert_eq!(theirs.mode, mode, "{path}");
+        let pixels = pillow_pixels(theirs, ours.color, path);
         assert!(pixels == ours.data, "{path}: Pillow reads other pixels");
     }
     std::fs::remove_dir_all(&out).unwrap();

@@ -1,16 +1,22 @@
-//! `formats render` on a whole map and on tiles: the files it writes, read
-//! back with the png crate, serde_json and (independently) Pillow.
+//! `formats render` and `formats export` on a whole map and on tiles: the
+//! files they write, read back with the png crate, serde_json and
+//! (independently) Pillow, which reads every PNG and TIFF written here.
 
 #![cfg(feature = "cli")]
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use formats::adt::Adt;
-use formats::terrain::{HEIGHTMAP_SIDE, Heightmap, TerrainTile};
+use formats::terrain::{HEIGHTMAP_SIDE, HeightRange, Heightmap, Stitched, TerrainTile, TileCoord};
 use predicates::prelude::*;
+
+fn formats() -> Command {
+    Command::cargo_bin("formats").expect("the formats binary is built")
+}
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("formats-{name}-{}", std::process::id()));
@@ -19,7 +25,27 @@ fn temp(name: &str) -> PathBuf {
     dir
 }
 
-/// A 16-bit gray PNG's size and levels.
+/// The corpus map folder `maps/cataclysmctf` and a fresh output folder
+/// `name` (`None` without the corpus).
+fn map_and_out(name: &str) -> Option<(PathBuf, PathBuf)> {
+    Some((common::corpus_root()?.join("maps/cataclysmctf"), temp(name)))
+}
+
+/// The tile the ADT at `path` is, and its heightmap.
+fn heightmap(path: &Path) -> (TileCoord, Heightmap) {
+    let adt = Adt::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+    let tile = TerrainTile::from_adt(&adt).unwrap();
+    (tile.coord, Heightmap::from_tile(&tile))
+}
+
+/// `tiles` row by row, as the tool stitches them.
+fn tiles_by_row(tiles: &[(TileCoord, Heightmap)]) -> Vec<(TileCoord, &Heightmap)> {
+    let mut pairs: Vec<_> = tiles.iter().map(|(c, m)| (*c, m)).collect();
+    pairs.sort_by_key(|(c, _)| (c.y, c.x));
+    pairs
+}
+
+/// A 16-bit gray PNG's size and levels, as the png crate reads them.
 fn gray16(path: &Path) -> (u32, u32, Vec<u16>) {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
     let mut reader = decoder.read_info().unwrap();
@@ -36,17 +62,73 @@ fn gray16(path: &Path) -> (u32, u32, Vec<u16>) {
     (info.width, info.height, levels)
 }
 
-/// Pillow's reading of a float TIFF: every value (None if Pillow is not
-/// installed, which fails under CI=true).
-fn pillow_floats(path: &Path) -> Option<Vec<f32>> {
-    let image = common::pillow_read(&[path.to_path_buf()])?.remove(0);
-    assert_eq!(image.size, (HEIGHTMAP_SIDE, HEIGHTMAP_SIDE));
-    Some(image.f32s())
+/// Every PNG and TIFF in `folder`, read by Pillow, by file name (`None`
+/// if Pillow is not installed, which fails under CI=true). Each 16-bit PNG
+/// holds in Pillow the levels the png crate reads.
+fn pillow_folder(folder: &Path) -> Option<BTreeMap<String, common::PillowImage>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png" || e == "tif"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}: no image", folder.display());
+    let images = common::pillow_read(&files)?;
+    for (file, image) in files.iter().zip(&images) {
+        if image.mode == "I;16" {
+            let (w, h, levels) = gray16(file);
+            assert_eq!(image.size, (w as usize, h as usize), "{}", file.display());
+            assert!(
+                image.u16s() == levels,
+                "{}: Pillow's levels",
+                file.display()
+            );
+        }
+    }
+    let names = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned());
+    Some(names.zip(images).collect())
 }
 
-/// Every corpus tile rendered at once (heightmaps at one range, splat maps):
-/// every PNG and TIFF the tool wrote, read by Pillow, holds the library's
-/// values.
+/// Floats equal to the bit, NaN (no data) where NaN.
+fn same_heights(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()))
+}
+
+/// Pillow's reading of an overview `stem.png` and `stem.tif` holds the
+/// levels of `range` and the heights of `tiles` stitched as the JSON index's
+/// `overview` says.
+fn check_overview(
+    images: &BTreeMap<String, common::PillowImage>,
+    overview: &serde_json::Value,
+    tiles: &[(TileCoord, &Heightmap)],
+    range: HeightRange,
+) {
+    let step = overview["tile_samples_per_pixel"].as_u64().unwrap() as usize;
+    let map = Stitched::new(tiles, step).unwrap();
+    let size = (map.width, map.height);
+    assert_eq!(
+        (overview["width"].as_u64(), overview["height"].as_u64()),
+        (Some(size.0 as u64), Some(size.1 as u64))
+    );
+    let png = &images[overview["png"].as_str().unwrap()];
+    let tif = &images[overview["tiff"].as_str().unwrap()];
+    assert_eq!((png.size, tif.size), (size, size));
+    let levels: Vec<u16> = map.heights.iter().map(|h| range.level(*h)).collect();
+    assert!(png.u16s() == levels, "overview PNG levels");
+    assert!(
+        same_heights(&tif.f32s(), &map.heights),
+        "overview TIFF heights"
+    );
+}
+
+/// Every corpus tile rendered at once (heightmaps at one range, their
+/// overview, splat maps): every PNG and TIFF the tool wrote, read by Pillow,
+/// holds the library's values.
 #[test]
 fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
     let tiles = common::corpus_tiles();
@@ -56,31 +138,51 @@ fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
     let root = common::corpus_root().unwrap();
     let out = temp("pillow");
     let (heights, splat) = (out.join("heights"), out.join("splat"));
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render")
+    formats()
+        .arg("render")
         .args(tiles.iter().map(|(path, _)| root.join(path)))
-        .arg("--heightmap")
+        .args(["--overview-size", "1024", "--heightmap"])
         .arg(&heights)
         .arg("--splat")
-        .arg(&splat);
-    cmd.assert().success();
-    let maps: Vec<(String, Heightmap)> = tiles
+        .arg(&splat)
+        .assert()
+        .success();
+    let maps: Vec<(String, TileCoord, Heightmap)> = tiles
         .iter()
         .map(|(path, adt)| {
             let stem = Path::new(path).file_stem().unwrap().to_string_lossy();
-            let map = Heightmap::from_tile(&TerrainTile::from_adt(adt).unwrap());
-            (stem.into_owned(), map)
+            let tile = TerrainTile::from_adt(adt).unwrap();
+            (stem.into_owned(), tile.coord, Heightmap::from_tile(&tile))
         })
         .collect();
-    let range = formats::terrain::common_range(maps.iter().map(|(_, m)| m)).unwrap();
+    let range = formats::terrain::common_range(maps.iter().map(|(_, _, m)| m)).unwrap();
+    let (Some(height_images), Some(splat_images)) =
+        (pillow_folder(&heights), pillow_folder(&splat))
+    else {
+        return;
+    };
     // Heightmaps: 16-bit PNG levels and float TIFF heights, per tile.
-    let mut files = Vec::new();
-    for (stem, _) in &maps {
-        files.push(heights.join(format!("{stem}.png")));
-        files.push(heights.join(format!("{stem}.tif")));
+    let n = HEIGHTMAP_SIDE;
+    for (stem, _, map) in &maps {
+        let png = &height_images[&format!("{stem}.png")];
+        let tif = &height_images[&format!("{stem}.tif")];
+        assert_eq!((png.size, tif.size), ((n, n), (n, n)), "{stem}");
+        assert!(png.u16s() == map.levels(range), "{stem}: PNG levels");
+        assert!(
+            same_heights(&tif.f32s(), &map.heights),
+            "{stem}: TIFF heights"
+        );
     }
+    // The overview of them all: the tiles stitched row by row, a later one
+    // over an earlier of the same place (30_27 is in adt/ and in the map).
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
+    let mut pairs: Vec<(TileCoord, &Heightmap)> = maps.iter().map(|(_, c, m)| (*c, m)).collect();
+    pairs.sort_by_key(|(c, _)| (c.y, c.x));
+    check_overview(&height_images, &index["overview"], &pairs, range);
+    assert_eq!(height_images.len(), 2 * maps.len() + 2);
     // Splat maps: one 8-bit PNG per layer after the base.
-    let mut layers = Vec::new();
+    let mut layers = 0;
     for (path, adt) in &tiles {
         let stem = Path::new(path).file_stem().unwrap().to_string_lossy();
         let flags = formats::render::guess_mphd_flags(adt);
@@ -88,56 +190,40 @@ fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
             .unwrap()
             .maps;
         for (layer, values) in maps.into_iter().enumerate().skip(1) {
-            files.push(splat.join(format!("{stem}_layer{layer}.png")));
-            layers.push(values);
+            let file = format!("{stem}_layer{layer}.png");
+            let image = &splat_images[&file];
+            assert_eq!(
+                (image.mode.as_str(), image.size),
+                ("L", (1024, 1024)),
+                "{file}"
+            );
+            assert!(image.bytes == values, "{file}");
+            layers += 1;
         }
     }
-    let Some(images) = common::pillow_read(&files) else {
-        return;
-    };
-    let (heightmaps, splats) = images.split_at(2 * maps.len());
-    for ((stem, map), pair) in maps.iter().zip(heightmaps.chunks_exact(2)) {
-        let n = HEIGHTMAP_SIDE;
-        assert_eq!((pair[0].size, pair[1].size), ((n, n), (n, n)), "{stem}");
-        assert_eq!(pair[0].u16s(), map.levels(range), "{stem}: PNG levels");
-        let floats = pair[1].f32s();
-        assert!(
-            floats
-                .iter()
-                .zip(&map.heights)
-                .all(|(a, b)| a.to_bits() == b.to_bits()),
-            "{stem}: TIFF heights"
-        );
-    }
-    assert!(!layers.is_empty(), "the corpus tiles have alpha layers");
-    for ((image, values), file) in splats.iter().zip(&layers).zip(&files[2 * maps.len()..]) {
-        assert_eq!(image.mode, "L", "{}", file.display());
-        assert_eq!(&image.bytes, values, "{}", file.display());
-    }
+    assert!(layers > 0, "the corpus tiles have alpha layers");
+    assert_eq!(splat_images.len(), layers);
     eprintln!(
-        "Pillow read {} heightmaps (PNG and TIFF) and {} splat maps of {} tiles",
+        "Pillow read {} heightmaps (PNG and TIFF), their overview and {layers} splat maps",
         maps.len(),
-        layers.len(),
-        tiles.len()
     );
     std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
 fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
-    let Some(root) = common::corpus_root() else {
+    let Some((folder, out)) = map_and_out("map") else {
         return;
     };
-    let folder = root.join("maps/cataclysmctf");
-    let out = temp("map");
     let (heights, splat) = (out.join("heights"), out.join("splat"));
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render").arg(folder.join("cataclysmctf.wdt"));
-    cmd.arg("--heightmap")
+    formats()
+        .arg("render")
+        .arg(folder.join("cataclysmctf.wdt"))
+        .arg("--heightmap")
         .arg(&heights)
         .arg("--splat")
-        .arg(&splat);
-    cmd.assert()
+        .arg(&splat)
+        .assert()
         .success()
         .stderr(predicate::str::contains(
             "5 of 9 tiles the WDT lists are missing",
@@ -152,14 +238,11 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
         index["range"]["max"].as_f64().unwrap(),
     );
     // The range is the four tiles' lowest and highest point.
-    let maps: Vec<Heightmap> = ["30_27", "31_27", "30_28", "32_27"]
+    let maps: Vec<(TileCoord, Heightmap)> = ["30_27", "31_27", "30_28", "32_27"]
         .iter()
-        .map(|t| {
-            let bytes = std::fs::read(folder.join(format!("cataclysmctf_{t}.adt"))).unwrap();
-            Heightmap::from_tile(&TerrainTile::from_adt(&Adt::from_bytes(&bytes).unwrap()).unwrap())
-        })
+        .map(|t| heightmap(&folder.join(format!("cataclysmctf_{t}.adt"))))
         .collect();
-    let range = formats::terrain::common_range(&maps).unwrap();
+    let range = formats::terrain::common_range(maps.iter().map(|(_, m)| m)).unwrap();
     assert_eq!((min as f32, max as f32), (range.min, range.max));
     // The seams match in the PNGs the tool wrote.
     let n = HEIGHTMAP_SIDE;
@@ -171,7 +254,7 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
         assert_eq!(west[i * n + n - 1], east[i * n]);
         assert_eq!(west[(n - 1) * n + i], south[i]);
     }
-    assert_eq!(west, maps[0].levels(range));
+    assert_eq!(west, maps[0].1.levels(range));
     assert!(
         west.contains(&0)
             || east.contains(&0)
@@ -185,18 +268,18 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
     assert_eq!((ow, oh), (769, 513));
     assert_eq!(overview[10 * 769 + 256 + 3], east[10 * n + 3]);
     assert_eq!(overview[400 * 769 + 400], 0);
-    // The float TIFF, read by Pillow, holds the heights themselves.
-    if let Some(floats) = pillow_floats(&heights.join("cataclysmctf_30_27.tif")) {
-        assert_eq!(floats, maps[0].heights);
-    }
-    // And the overview's: tile 31_27's heights where the PNG has its levels,
-    // NaN where 31_28 is missing.
-    if let Some(mut images) = common::pillow_read(&[heights.join("overview.tif")]) {
-        let image = images.remove(0);
-        assert_eq!(image.size, (769, 513));
-        let floats = image.f32s();
-        assert_eq!(floats[10 * 769 + 256 + 3], maps[1].heights[10 * n + 3]);
+    // Every image, read by Pillow: the float TIFFs hold the heights
+    // themselves; the overview's tile 31_27's heights where the PNG has its
+    // levels, NaN where 31_28 is missing.
+    if let Some(images) = pillow_folder(&heights) {
+        assert_eq!(images.len(), 2 * 4 + 2);
+        let floats = images["cataclysmctf_30_27.tif"].f32s();
+        assert!(same_heights(&floats, &maps[0].1.heights));
+        let floats = images["overview.tif"].f32s();
+        assert_eq!(floats[10 * 769 + 256 + 3], maps[1].1.heights[10 * n + 3]);
         assert!(floats[400 * 769 + 400].is_nan());
+        let tiles = tiles_by_row(&maps);
+        check_overview(&images, &index["overview"], &tiles, range);
     }
     // Splat maps: a PNG per layer after the base, a manifest per tile.
     let manifest: serde_json::Value = serde_json::from_slice(
@@ -218,6 +301,14 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
             .join(format!("cataclysmctf_31_27_layer{layers}.png"))
             .exists()
     );
+    // Pillow reads every splat map (8-bit gray).
+    if let Some(images) = pillow_folder(&splat) {
+        assert!(
+            images
+                .values()
+                .all(|i| i.mode == "L" && i.size == (1024, 1024))
+        );
+    }
     // Some chunks have no layers at all; the others name a texture per layer.
     let textured: Vec<_> = manifest["chunks"]
         .as_array()
@@ -236,14 +327,13 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
 
 #[test]
 fn tiles_render_with_a_given_range_and_as_float() {
-    let Some(root) = common::corpus_root() else {
+    let Some((folder, out)) = map_and_out("tiles") else {
         return;
     };
-    let folder = root.join("maps/cataclysmctf");
-    let out = temp("tiles");
     // Two tiles into a folder, at a range that cuts their peaks.
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render")
+    let two = out.join("two");
+    formats()
+        .arg("render")
         .arg(folder.join("cataclysmctf_30_27.adt"))
         .arg(folder.join("cataclysmctf_31_27.adt"))
         .args([
@@ -253,46 +343,82 @@ fn tiles_render_with_a_given_range_and_as_float() {
             "400",
             "--heightmap",
         ])
-        .arg(out.join("two"));
-    cmd.assert().success();
+        .arg(&two)
+        .assert()
+        .success();
     // Two tiles across are 513 samples: every second one fits in 400.
-    let (ow, oh, _) = gray16(&out.join("two/overview.png"));
+    let (ow, oh, _) = gray16(&two.join("overview.png"));
     assert_eq!((ow, oh), (257, 129));
-    let (_, _, levels) = gray16(&out.join("two/cataclysmctf_31_27.png"));
-    let bytes = std::fs::read(folder.join("cataclysmctf_31_27.adt")).unwrap();
-    let map =
-        Heightmap::from_tile(&TerrainTile::from_adt(&Adt::from_bytes(&bytes).unwrap()).unwrap());
+    let (_, _, levels) = gray16(&two.join("cataclysmctf_31_27.png"));
+    let both = ["30_27", "31_27"].map(|t| heightmap(&folder.join(format!("cataclysmctf_{t}.adt"))));
+    let map = &both[1].1;
     for (level, h) in levels.iter().zip(&map.heights) {
         let expected =
             ((f64::from(*h).clamp(-50.0, 100.0) + 50.0) / 150.0 * 65535.0).round() as u16;
         assert_eq!(*level, expected);
     }
     assert!(levels.contains(&65535), "the peaks above 100 are cut");
-    // One tile as a 32-bit float TIFF.
-    let tif = out.join("one.tif");
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render")
-        .arg(folder.join("cataclysmctf_31_27.adt"))
+    // Pillow reads the PNGs and TIFFs, and the overview, at that range.
+    if let Some(images) = pillow_folder(&two) {
+        assert_eq!(images.len(), 2 * 2 + 2);
+        let floats = images["cataclysmctf_31_27.tif"].f32s();
+        assert!(same_heights(&floats, &map.heights));
+        let index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(two.join("heightmap.json")).unwrap()).unwrap();
+        let range = HeightRange::parse("-50:100").unwrap();
+        check_overview(&images, &index["overview"], &tiles_by_row(&both), range);
+    }
+    // One tile as a 32-bit float TIFF; and as a PNG at its own range, with
+    // its alpha maps and (into a folder) its splat maps.
+    let tile = folder.join("cataclysmctf_31_27.adt");
+    let one = out.join("one");
+    std::fs::create_dir_all(&one).unwrap();
+    formats()
+        .arg("render")
+        .arg(&tile)
         .arg("--heightmap")
-        .arg(&tif);
-    cmd.assert().success();
-    if let Some(floats) = pillow_floats(&tif) {
-        assert_eq!(floats, map.heights);
+        .arg(one.join("one.tif"))
+        .assert()
+        .success();
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg("--heightmap")
+        .arg(one.join("one.png"))
+        .arg("--alpha")
+        .arg(one.join("alpha.png"))
+        .arg("--splat")
+        .arg(one.join("splat"))
+        .assert()
+        .success();
+    assert!(one.join("splat/cataclysmctf_31_27_splat.json").is_file());
+    if let (Some(images), Some(splat)) = (pillow_folder(&one), pillow_folder(&one.join("splat"))) {
+        assert_eq!(images.len(), 3);
+        assert!(same_heights(&images["one.tif"].f32s(), &map.heights));
+        assert!(images["one.png"].u16s() == map.levels(map.range().unwrap()));
+        let alpha = &images["alpha.png"];
+        assert_eq!((alpha.mode.as_str(), alpha.size), ("RGB", (1024, 1024)));
+        assert!(
+            splat
+                .values()
+                .all(|i| i.mode == "L" && i.size == (1024, 1024))
+        );
     }
     // A bad range, and a WDT asked for a wireframe.
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render").arg(folder.join("cataclysmctf_31_27.adt"));
-    cmd.args(["--range", "5:1", "--heightmap"])
-        .arg(out.join("x.png"));
-    cmd.assert()
+    formats()
+        .arg("render")
+        .arg(folder.join("cataclysmctf_31_27.adt"))
+        .args(["--range", "5:1", "--heightmap"])
+        .arg(out.join("x.png"))
+        .assert()
         .failure()
         .stderr(predicate::str::contains("MIN must be below MAX"));
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render")
+    formats()
+        .arg("render")
         .arg(folder.join("cataclysmctf.wdt"))
         .arg("--wireframe")
-        .arg(out.join("w.png"));
-    cmd.assert()
+        .arg(out.join("w.png"))
+        .assert()
         .failure()
         .stderr(predicate::str::contains("--heightmap DIR"));
     std::fs::remove_dir_all(&out).unwrap();
@@ -306,10 +432,9 @@ fn a_tile_exports_to_glb_and_gltf() {
     let out = temp("export-tile");
     let tile = root.join("adt/wowserfmt_continent4229.adt");
     let glb = out.join("continent.glb");
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("export").arg(&tile).arg(&glb);
     // ADT_MANIFEST: one chunk with holes (8 quads); 381 doodads, 19 WMOs.
-    cmd.assert().success().stdout(predicate::str::contains(
+    let export = formats().arg("export").arg(&tile).arg(&glb).assert();
+    export.success().stdout(predicate::str::contains(
         "tile 42_29, 37120 vertices, 65504 triangles (8 hole quads), 660 liquid triangles, \
          381 doodads, 19 map objects",
     ));
@@ -331,9 +456,12 @@ fn a_tile_exports_to_glb_and_gltf() {
             .is_some_and(|n| n.to_ascii_lowercase().ends_with(".m2"))
     }));
     // .gltf: the JSON, and its buffer beside it.
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("export").arg(&tile).arg(out.join("continent.gltf"));
-    cmd.assert().success();
+    formats()
+        .arg("export")
+        .arg(&tile)
+        .arg(out.join("continent.gltf"))
+        .assert()
+        .success();
     assert!(out.join("continent.bin").is_file());
     let text = std::fs::read_to_string(out.join("continent.gltf")).unwrap();
     assert!(text.contains("\"uri\":\"continent.bin\""));
@@ -348,9 +476,11 @@ fn a_map_exports_its_tiles_into_a_folder() {
     let wdt = root.join("maps/cataclysmctf/cataclysmctf.wdt");
     let out = temp("export-map");
     let tiles = out.join("tiles");
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("export").arg(&wdt).arg(&tiles);
-    cmd.assert()
+    formats()
+        .arg("export")
+        .arg(&wdt)
+        .arg(&tiles)
+        .assert()
         .success()
         .stdout(predicate::str::contains(
             "cataclysmctf_31_27.glb: tile 31_27",
@@ -400,9 +530,13 @@ fn a_map_exports_its_tiles_into_a_folder() {
     assert_eq!(index["missing"].as_array().unwrap().len(), 5);
     assert_eq!(index["overview"]["png"], "cataclysmctf_overview.png");
     let heights = out.join("heights");
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("render").arg(&wdt).arg("--heightmap").arg(&heights);
-    cmd.assert().success();
+    formats()
+        .arg("render")
+        .arg(&wdt)
+        .arg("--heightmap")
+        .arg(&heights)
+        .assert()
+        .success();
     let rendered: serde_json::Value =
         serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
     assert_eq!(index["range"], rendered["range"]);
@@ -412,6 +546,16 @@ fn a_map_exports_its_tiles_into_a_folder() {
             std::fs::read(heights.join(format!("overview.{ext}"))).unwrap(),
             "{ext}"
         );
+    }
+    // Pillow reads the overview: the four tiles' levels and heights.
+    if let Some(images) = pillow_folder(&tiles) {
+        assert_eq!(images.len(), 2);
+        let maps: Vec<_> = ["30_27", "31_27", "30_28", "32_27"]
+            .iter()
+            .map(|t| heightmap(&wdt.with_file_name(format!("cataclysmctf_{t}.adt"))))
+            .collect();
+        let range = formats::terrain::common_range(maps.iter().map(|(_, m)| m)).unwrap();
+        check_overview(&images, &index["overview"], &tiles_by_row(&maps), range);
     }
     // Neighbours meet without a crack: the east edge of 30_27 is the west
     // edge of 31_27 in world coordinates, X and Y to the bit (the map's
@@ -439,19 +583,23 @@ fn a_map_exports_its_tiles_into_a_folder() {
         );
     }
     // A map goes into a folder, not one file.
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("export").arg(&wdt).arg(out.join("map.glb"));
-    cmd.assert()
+    formats()
+        .arg("export")
+        .arg(&wdt)
+        .arg(out.join("map.glb"))
+        .assert()
         .failure()
         .stderr(predicate::str::contains("a map's tiles go into a folder"));
     // A WDT with none of its tiles beside it is an error, not an empty folder.
-    let mut cmd = Command::cargo_bin("formats").unwrap();
-    cmd.arg("export")
+    formats()
+        .arg("export")
         .arg(root.join("wdt/wowserfmt_pvpzone.wdt"))
-        .arg(out.join("none"));
-    cmd.assert().failure().stderr(predicate::str::contains(
-        "none of the 35 tiles the WDT lists is beside it",
-    ));
+        .arg(out.join("none"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "none of the 35 tiles the WDT lists is beside it",
+        ));
     assert!(!out.join("none").exists());
     std::fs::remove_dir_all(&out).unwrap();
 }

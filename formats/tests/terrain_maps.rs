@@ -29,13 +29,7 @@ fn load(path: &std::path::Path) -> (TileCoord, Adt, Heightmap) {
 
 #[test]
 fn every_sample_is_the_height_on_the_triangles_there() {
-    let Some(root) = common::corpus_root() else {
-        return;
-    };
-    let mut files = common::files_in(&root, "adt", ".adt");
-    files.extend(common::files_in(&root, "maps/cataclysmctf", ".adt"));
-    for path in files {
-        let adt = Adt::from_bytes(&std::fs::read(root.join(&path)).unwrap()).unwrap();
+    for (path, adt) in common::corpus_tiles() {
         let tile = TerrainTile::from_adt(&adt).unwrap();
         let map = Heightmap::from_tile(&tile);
         assert_eq!((map.side, map.heights.len()), (257, 257 * 257), "{path}");
@@ -183,11 +177,7 @@ fn wdt_tiles_are_found_beside_it_and_missing_ones_listed() {
 
 #[test]
 fn splat_maps_hold_every_layer_and_name_its_textures() {
-    let Some(root) = common::corpus_root() else {
-        return;
-    };
-    for path in common::files_in(&root, "adt", ".adt") {
-        let adt = Adt::from_bytes(&std::fs::read(root.join(&path)).unwrap()).unwrap();
+    for (path, adt) in common::corpus_tiles() {
         let flags = render::guess_mphd_flags(&adt);
         let splat = TileSplat::from_adt(&adt, flags).unwrap();
         let most = adt

@@ -57,8 +57,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::BTreeMap;
-
 use format_core::Error;
 use gltf_json as json;
 use json::Index;
@@ -77,8 +75,11 @@ use crate::terrain::{
 pub struct TileExport {
     /// The glTF document, to write as `.glb` or `.gltf`.
     pub document: Document,
-    /// The tile, from its MCNK positions.
-    pub tile: TileCoord,
+    /// The terrain the document was made from: which tile it is (from its
+    /// MCNK positions) and its chunks, for what else a caller draws of the
+    /// tile (a [`Heightmap`](crate::terrain::Heightmap)) without reading it
+    /// again.
+    pub terrain: TerrainTile,
     /// Chunks with heights (145 vertices each).
     pub chunks: usize,
     /// Terrain vertices.
@@ -89,7 +90,7 @@ pub struct TileExport {
     pub hole_quads: usize,
     /// Whether the terrain has vertex colours (MCCV).
     pub vertex_colors: bool,
-    /// MH2O liquid instances.
+    /// Liquid grids: MH2O instances and MCLQ layers.
     pub liquid_instances: usize,
     /// Liquid triangles.
     pub liquid_triangles: usize,
@@ -151,23 +152,20 @@ fn terrain_node(b: &mut Builder, mesh: &TileMesh) -> Option<Index<json::Node>> {
 }
 
 /// The liquids' node: one primitive per liquid type (`None` without a
-/// liquid triangle); and the number of triangles.
+/// liquid triangle); and the number of triangles. `grids` are sorted by
+/// liquid type here.
 fn liquid_node(
     b: &mut Builder,
     tile: TileCoord,
-    grids: &[LiquidGrid],
+    grids: &mut [LiquidGrid],
 ) -> (Option<Index<json::Node>>, usize) {
-    let mut by_type: BTreeMap<u16, Vec<LiquidGrid>> = BTreeMap::new();
-    for grid in grids {
-        by_type
-            .entry(grid.liquid_type)
-            .or_default()
-            .push(grid.clone());
-    }
+    // Stable: each type's grids stay in file order.
+    grids.sort_by_key(|g| g.liquid_type);
     let mut primitives = Vec::new();
     let mut triangle_count = 0;
-    for (liquid_type, grids) in by_type {
-        let mesh = LiquidMesh::from_grids(tile, &grids);
+    for grids in grids.chunk_by(|a, b| a.liquid_type == b.liquid_type) {
+        let liquid_type = grids.first().map_or(0, |g| g.liquid_type);
+        let mesh = LiquidMesh::from_grids(tile, grids);
         if mesh.indices.is_empty() {
             continue;
         }
@@ -270,12 +268,12 @@ fn raw(value: &serde_json::Value) -> Result<Box<json::extras::RawValue>, Error> 
 pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, Error> {
     let terrain = TerrainTile::from_adt(adt)?;
     let mesh = TileMesh::from_tile(&terrain);
-    let grids = liquids(adt, terrain.coord);
+    let mut grids = liquids(adt, terrain.coord);
     let all = placements(adt);
     let mut b = Builder::new(concat!("formats ", env!("CARGO_PKG_VERSION")));
     let mut children: Vec<Index<json::Node>> = Vec::new();
     children.extend(terrain_node(&mut b, &mesh));
-    let (liquid, liquid_triangles) = liquid_node(&mut b, terrain.coord, &grids);
+    let (liquid, liquid_triangles) = liquid_node(&mut b, terrain.coord, &mut grids);
     children.extend(liquid);
     let mut placed = |b: &mut Builder, kind, group_name| {
         let nodes = all
@@ -314,7 +312,6 @@ pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, Error> {
         .sum();
     Ok(TileExport {
         document: b.finish(vec![root]),
-        tile: terrain.coord,
         chunks,
         vertices: mesh.positions.len(),
         triangles: mesh.triangle_count(),
@@ -324,6 +321,7 @@ pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, Error> {
         liquid_triangles,
         doodads,
         map_objects,
+        terrain,
     })
 }
 

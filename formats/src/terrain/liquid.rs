@@ -195,25 +195,25 @@ pub fn liquids(adt: &Adt, tile: TileCoord) -> Vec<LiquidGrid> {
 }
 
 /// The MCLQ layers of `adt`'s MCNKs, each with the liquid flag it stands
-/// for (the `n`-th layer, the `n`-th flag set).
+/// for (the `n`-th layer, the `n`-th flag set), in the chunk the MCNK's
+/// indices give (as its terrain's, [`ChunkTerrain`](super::ChunkTerrain)).
 fn mclq_liquids(adt: &Adt, tile: TileCoord) -> Vec<LiquidGrid> {
     let mut grids = Vec::new();
-    for (i, mcnk) in adt.mcnks().enumerate() {
-        let Some(coord) = ChunkCoord::from_index(i) else {
-            break;
+    for mcnk in adt.mcnks() {
+        let Some(coord) = ChunkCoord::new(mcnk.index_x, mcnk.index_y) else {
+            continue;
         };
         let mut set = MCLQ_LIQUID_TYPES
             .iter()
             .map(|(flag, _)| *flag)
             .filter(|flag| mcnk.flags & flag != 0);
-        for chunk in &mcnk.chunks {
-            let McnkChunk::Mclq(mclq) = chunk else {
-                continue;
-            };
-            for (index, layer) in mclq.layers.iter().enumerate() {
-                let flag = set.next().unwrap_or(0);
-                grids.push(LiquidGrid::from_mclq(tile, coord, index, layer, flag));
-            }
+        let layers = mcnk.chunks.iter().flat_map(|chunk| match chunk {
+            McnkChunk::Mclq(mclq) => &mclq.layers[..],
+            _ => &[],
+        });
+        for (index, layer) in layers.enumerate() {
+            let flag = set.next().unwrap_or(0);
+            grids.push(LiquidGrid::from_mclq(tile, coord, index, layer, flag));
         }
     }
     grids
@@ -235,4 +235,46 @@ fn mh2o_liquids(adt: &Adt, tile: TileCoord) -> Vec<LiquidGrid> {
                 .map(move |(layer, instance)| LiquidGrid::new(tile, coord, layer, instance))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adt::mcnk::SLVert;
+
+    fn layer(tiles: [u8; 4]) -> MclqLayer {
+        let mut rows = vec![[0x0f; 8]; 8];
+        rows[0][..4].copy_from_slice(&tiles);
+        MclqLayer {
+            height: [-5.0, 7.0],
+            verts: (0..81)
+                .map(|i| SLVert {
+                    data: [0; 4],
+                    height: i as f32 / 10.0,
+                })
+                .collect(),
+            tiles: rows,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn mclq_tiles_with_bit_8_are_dry_and_oceans_lie_at_the_low_end() {
+        let (tile, chunk) = (TileCoord::new(30, 27).unwrap(), ChunkCoord { x: 2, y: 3 });
+        // Water, ocean (0x01 with flags 0x40 | 0x80, as real oceans), and
+        // the seed's "0x0f or 0x8 mean don't render".
+        let tiles = [0x04, 0xc1, 0x08, 0x0f];
+        let river = LiquidGrid::from_mclq(tile, chunk, 0, &layer(tiles), flags::LQ_RIVER);
+        assert_eq!((river.liquid_type, river.width, river.height), (1, 8, 8));
+        assert_eq!(&river.exists[..4], [true, true, false, false]);
+        assert!(river.exists[4..].iter().all(|e| !e));
+        assert_eq!(river.position(0, 0).unwrap()[..2], chunk.north_west(tile));
+        assert_eq!(river.position(2, 1).unwrap()[2], f64::from(11.0f32 / 10.0));
+        let ocean = LiquidGrid::from_mclq(tile, chunk, 1, &layer(tiles), flags::LQ_OCEAN);
+        assert_eq!((ocean.liquid_type, ocean.layer), (2, 1));
+        assert!(ocean.heights.iter().all(|h| *h == -5.0));
+        let unflagged = LiquidGrid::from_mclq(tile, chunk, 4, &layer(tiles), 0);
+        assert_eq!(unflagged.liquid_type, 0);
+        assert_eq!(unflagged.source, LiquidSource::Mclq { flag: 0 });
+    }
 }

@@ -34,11 +34,9 @@ pub struct Outputs {
     pub overview_size: usize,
 }
 
+/// Writes `image` to `path` as PNG and says so.
 fn save(image: &Image, path: &Path) -> Result<(), String> {
-    let png = image
-        .to_png()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+    terrain::write_png(path, image)?;
     eprintln!(
         "wrote {} ({}x{})",
         path.display(),
@@ -62,14 +60,13 @@ fn is_folder(path: &Path) -> bool {
     path.is_dir() || path.to_string_lossy().ends_with(['/', '\\'])
 }
 
-/// A WDT, several tiles, or one tile into folders.
-fn run_map(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
-    if out.alpha.is_some() || out.wireframe.is_some() {
-        return Err("for a map or several tiles give --heightmap DIR and/or --splat DIR".into());
-    }
-    if out.heightmap.is_none() && out.splat.is_none() {
-        return Err("nothing to draw: give --heightmap DIR and/or --splat DIR".into());
-    }
+/// A WDT, several tiles, or one tile drawn into folders: the heightmaps
+/// into `heightmap` (`None`: none), the splat maps into `out.splat`.
+fn run_map(
+    files: &[PathBuf],
+    out: &Outputs,
+    heightmap: Option<PathBuf>,
+) -> Result<ExitCode, String> {
     let (tiles, missing, mphd_flags) = match files {
         [one] if Kind::of_path(one) == Some(Kind::Wdt) => {
             let (tiles, missing, flags) = terrain::map_tiles(one)?;
@@ -81,7 +78,7 @@ fn run_map(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
         tiles,
         missing,
         mphd_flags,
-        heightmap: out.heightmap.clone(),
+        heightmap,
         splat: out.splat.clone(),
         range: out.range,
         overview_size: out.overview_size,
@@ -104,7 +101,7 @@ fn tile_heightmap(
     if matches!(ext.as_deref(), Some("tif" | "tiff")) {
         let tiff = formats::render::float_tiff(map.side, map.side, &map.heights)
             .map_err(|e| format!("{name}: {e}"))?;
-        std::fs::write(path, tiff).map_err(|e| format!("{}: {e}", path.display()))?;
+        terrain::write(path, &tiff)?;
         let side = map.side;
         eprintln!("wrote {} ({side}x{side} 32-bit float)", path.display());
         return Ok(());
@@ -121,7 +118,15 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
     let folder_heightmap = out.heightmap.as_deref().is_some_and(is_folder);
     let map_input = matches!(files, [one] if Kind::of_path(one) == Some(Kind::Wdt));
     if files.len() > 1 || map_input || (folder_heightmap && files.len() == 1) {
-        return run_map(files, out);
+        if out.alpha.is_some() || out.wireframe.is_some() {
+            return Err(
+                "for a map or several tiles give --heightmap DIR and/or --splat DIR".into(),
+            );
+        }
+        if out.heightmap.is_none() && out.splat.is_none() {
+            return Err("nothing to draw: give --heightmap DIR and/or --splat DIR".into());
+        }
+        return run_map(files, out, out.heightmap.clone());
     }
     let (name, kind, data) = match files.first() {
         Some(path) => {
@@ -162,17 +167,8 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
                 save(&image, path)?;
             }
             if out.splat.is_some() {
-                let splat_only = Outputs {
-                    heightmap: None,
-                    alpha: None,
-                    wireframe: None,
-                    pose: None,
-                    range: None,
-                    splat: out.splat.clone(),
-                    wdt: out.wdt.clone(),
-                    ..*out
-                };
-                return run_map(files, &splat_only);
+                // The heightmap, if asked for, is the file written above.
+                return run_map(files, out, None);
             }
         }
         Document::Mdx(model) => {

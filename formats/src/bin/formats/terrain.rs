@@ -73,11 +73,13 @@ pub fn given_tiles(paths: &[PathBuf]) -> Vec<TileInput> {
         .collect()
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+/// Writes `bytes` to `path`, the path in the error.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn write_png(path: &Path, image: &Image) -> Result<(), String> {
+/// Writes `image` to `path` as PNG.
+pub fn write_png(path: &Path, image: &Image) -> Result<(), String> {
     let png = image
         .to_png()
         .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use formats::adt::Adt;
 use formats::gltf::export_tile;
-use formats::terrain::{Heightmap, TerrainTile};
+use formats::terrain::Heightmap;
 
 use super::Written;
 
@@ -29,17 +29,15 @@ pub fn export(input: &Path, data: &[u8], output: &Path) -> Result<Written, Strin
     } else {
         ""
     };
-    // For a map's overview (the export already checked the tile has heights).
-    let heights = TerrainTile::from_adt(&adt)
-        .ok()
-        .map(|terrain| (terrain.coord, Heightmap::from_tile(&terrain)));
+    let tile = exported.terrain.coord;
     Ok(Written {
-        heights,
+        // For a map's overview, from the terrain the export was made of.
+        heights: Some((tile, Heightmap::from_tile(&exported.terrain))),
         line: format!(
             "{name} -> {out}: tile {}_{}, {} vertices, {} triangles ({} hole quads){colours}, \
              {} liquid triangles, {} doodads, {} map objects",
-            exported.tile.x,
-            exported.tile.y,
+            tile.x,
+            tile.y,
             exported.vertices,
             exported.triangles,
             exported.hole_quads,
