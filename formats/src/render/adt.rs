@@ -9,7 +9,10 @@ use super::{Color, Image};
 use crate::adt::Adt;
 use crate::adt::alpha::{BIG_ALPHA_FLAGS, MAP_SIZE};
 use crate::adt::mcnk::layer_flags;
-use crate::terrain::{HeightRange, Heightmap, SPLAT_SIDE, Stitched, TerrainTile, TileSplat};
+use crate::terrain::{HeightRange, Heightmap, SPLAT_SIDE, Stitched, TerrainTile};
+
+/// Map chunks per tile side.
+const CHUNKS: usize = 16;
 
 /// The tile's height field, 257 by 257 (every outer and inner MCVT vertex,
 /// see [`Heightmap`]), north-west at the top left, as 16-bit gray from the
@@ -66,7 +69,8 @@ pub fn float_tiff(width: usize, height: usize, heights: &[f32]) -> Result<Vec<u8
     Ok(out.into_inner())
 }
 
-/// One splat map ([`TileSplat`]) as 8-bit gray, 1024 by 1024.
+/// One splat map ([`TileSplat`](crate::terrain::TileSplat)) as 8-bit gray,
+/// 1024 by 1024.
 pub fn splat_image(values: &[u8]) -> Image {
     let mut image = Image::new(SPLAT_SIDE, SPLAT_SIDE, Color::Gray8);
     for (pixel, v) in image.data.iter_mut().zip(values) {
@@ -77,20 +81,30 @@ pub fn splat_image(values: &[u8]) -> Image {
 
 /// The tile's alpha maps, 1024 by 1024 (16 chunks of 64 by 64 values), one
 /// texture layer per colour channel: red is each chunk's layer 1, green layer
-/// 2, blue layer 3 (layer 0 has no alpha map): the first three splat maps of
-/// [`TileSplat`] in one image. `mphd_flags` are the map's WDT flags (the bit
-/// depth of uncompressed maps; [`guess_mphd_flags`] when the WDT is not at
-/// hand). An error where [`TileSplat::from_adt`] gives one.
+/// 2, blue layer 3 (layer 0 has no alpha map). `mphd_flags` are the map's WDT
+/// flags (the bit depth of uncompressed maps; [`guess_mphd_flags`] when the
+/// WDT is not at hand).
 pub fn alpha_maps(adt: &Adt, mphd_flags: u32) -> Result<Image, Error> {
-    let splat = TileSplat::from_adt(adt, mphd_flags)?;
-    let mut image = Image::new(SPLAT_SIDE, SPLAT_SIDE, Color::Rgb8);
-    for (channel, map) in splat.maps.iter().skip(1).take(3).enumerate() {
-        let channels = image
-            .data
-            .chunks_exact_mut(3)
-            .filter_map(|p| p.get_mut(channel));
-        for (sample, value) in channels.zip(map) {
-            *sample = *value;
+    let side = CHUNKS * MAP_SIZE;
+    let mut image = Image::new(side, side, Color::Rgb8);
+    for (index, mcnk) in adt.mcnks().enumerate() {
+        let (cx, cy) = (mcnk.index_x as usize, mcnk.index_y as usize);
+        if cx >= CHUNKS || cy >= CHUNKS {
+            continue;
+        }
+        let maps = mcnk
+            .alpha_maps(mphd_flags)
+            .map_err(|e| e.in_field("MCAL").at_index(index))?;
+        for (layer, map) in maps {
+            let Some(channel) = layer.checked_sub(1).filter(|c| *c < 3) else {
+                continue;
+            };
+            for y in 0..MAP_SIZE {
+                for x in 0..MAP_SIZE {
+                    let value = map.get(x, y);
+                    image.set_channel(cx * MAP_SIZE + x, cy * MAP_SIZE + y, channel, value);
+                }
+            }
         }
     }
     Ok(image)
