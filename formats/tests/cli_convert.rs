@@ -309,6 +309,33 @@ fn a_model_that_fails_fails_alone() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A model named by a file whose extension says nothing (read by its
+/// `MDLX` magic) goes into a folder as `.mdx`, as `optimize` and `fix` put
+/// it; a texture among the inputs fails alone.
+#[test]
+fn a_model_named_otherwise_goes_into_a_folder_as_mdx() {
+    let dir = tempdir("named-otherwise");
+    let (model, texture) = (dir.join("model.bin"), dir.join("texture.blp"));
+    std::fs::write(&model, formats::sample::sample_mdx()).unwrap();
+    let image = formats::blp::RgbaImage::new(2, 2, [9, 8, 7, 255].repeat(4)).unwrap();
+    let blp = formats::blp::Blp::encode(&image, formats::blp::Target::Bgra).unwrap();
+    std::fs::write(&texture, blp.to_bytes().unwrap()).unwrap();
+    let out = dir.join("out");
+    let done = formats()
+        .arg("convert")
+        .args([&model, &texture, &out])
+        .args(["--version", "1000"])
+        .assert()
+        .code(1);
+    let table = stdout(&done);
+    assert!(
+        table.contains("texture.blp: a BLP file, not a model (.mdx, .mdl)"),
+        "{table}"
+    );
+    assert_eq!(read(&out.join("model.mdx")).version(), 1000);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn exact_refuses_a_conversion_that_changes_the_model() {
     let Some(root) = common::corpus_root() else {

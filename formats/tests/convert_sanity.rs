@@ -1,11 +1,16 @@
-//! An independent reader on converted models: mdx-m3-viewer's MDX parser
-//! and its sanity test (the one the Hive Workshop runs; npm `mdx-m3-viewer`,
-//! installed by `.ci/run` into `tests/convert_sanity`). Every corpus model
-//! of versions 800 to 1200 is converted to the other side (Reforged to 800,
-//! classic to 1000); the converted model must parse, and its sanity test
-//! must find nothing (no error, nothing severe) that its source does not
-//! have. That the bones `SKIN` names are the ones the matrix groups named is
-//! checked here by a reader that takes `SKIN`'s bytes as object ids.
+//! An independent reader on the models our tools write: mdx-m3-viewer's MDX
+//! parser and its sanity test (the one the Hive Workshop runs; npm
+//! `mdx-m3-viewer`, installed by `.ci/run` into `tests/convert_sanity`).
+//! Every corpus model of versions 800 to 1200 is converted to the other side
+//! (Reforged to 800, classic to 1000), optimized (`formats optimize`) and
+//! its extents fixed (`formats fix --extents`). Each model written must
+//! parse wherever its source does; mdx-m3-viewer must read in it what our
+//! reader reads of the parts the tools change ([`Digest`]: global
+//! sequences, every track key by key, event tracks, extents, each geoset's
+//! counts and skinning); and its sanity test must find nothing (no error,
+//! nothing severe) that its source does not have. That the bones `SKIN`
+//! names are the ones the matrix groups named is checked here by a reader
+//! that takes `SKIN`'s bytes as object ids.
 //!
 //! Under `CI=true` a missing node or package is a failure; elsewhere the test
 //! says loudly that it did not run.
@@ -17,7 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use formats::convert::{Options, convert};
-use formats::mdx::Model;
+use formats::mdx::{Extent, Interpolation, Model, Track};
+use formats::optimize::{Animated, TrackVisitor, visit_tracks};
 use serde_json::Value;
 
 /// What the sanity test says of each file, by path.
@@ -52,14 +58,313 @@ fn messages(result: &Value) -> BTreeSet<String> {
 }
 
 /// A finding that is the source's own where the source cannot be tested
-/// (mdx-m3-viewer 5.12 does not read 1100, nor a light track after its
-/// `LITE` chunk): sequences the game expects, tracks without a key at a
+/// (mdx-m3-viewer 5.12 does not read 1100 or 1200, nor a light track after
+/// its `LITE` chunk): sequences the game expects, tracks without a key at a
 /// sequence's start, and the vertex count past which classic geosets break
 /// (HD materials are exempt, so a Reforged source never shows it).
 fn the_sources_own(message: &str) -> bool {
     message.starts_with("severe : Missing \"")
         || message.contains(": Missing opening track for sequence ")
         || message.contains(": Too many vertices in one geoset: ")
+}
+
+/// A number as both readers hold it: an `f32` (mdx-m3-viewer's JSON widens
+/// it to a double, and writes NaN and infinities as `null`), compared by
+/// its bits, zeros of either sign alike; `None` when not finite.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Number(Option<u32>);
+
+impl std::fmt::Debug for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(bits) => write!(f, "{}", f32::from_bits(bits)),
+            None => write!(f, "null"),
+        }
+    }
+}
+
+fn number(value: f32) -> Number {
+    Number(
+        value
+            .is_finite()
+            .then(|| if value == 0.0 { 0 } else { value.to_bits() }),
+    )
+}
+
+fn json_number(value: &Value) -> Number {
+    value.as_f64().map_or(Number(None), |v| number(v as f32))
+}
+
+fn json_numbers(value: &Value) -> Vec<Number> {
+    value.as_array().unwrap().iter().map(json_number).collect()
+}
+
+fn json_ints<T: TryFrom<i64>>(value: &Value) -> Vec<T> {
+    let int = |v: &Value| T::try_from(v.as_i64().unwrap()).ok().unwrap();
+    value.as_array().unwrap().iter().map(int).collect()
+}
+
+/// One track: tag, interpolation, global sequence id, frames, and key by key
+/// its value and (hermite, bezier) tangents.
+type TrackDigest = (String, u32, i32, Vec<i32>, Vec<Number>);
+
+/// What a reader reads of the parts of a model the tools change (see
+/// `sanity.js`): mdx-m3-viewer's, or ours ([`Digest::of`]).
+#[derive(Debug, PartialEq)]
+struct Digest {
+    global_sequences: Vec<u32>,
+    /// Sorted: the readers list objects in different orders.
+    tracks: Vec<TrackDigest>,
+    /// Each event object's global sequence id and frames (-1 and none
+    /// without a `KEVT`).
+    events: Vec<(i32, Vec<u32>)>,
+    /// `MODL`, `SEQS[s]`, `GEOS[g]` and `GEOS[g][s]`, with radius, minimum
+    /// and maximum.
+    extents: Vec<(String, Vec<Number>)>,
+    /// Each geoset's counts (vertices, face indices, tangents, UV sets),
+    /// material, level of detail (-1 where a version has none) and the
+    /// FNV-1a hashes of its `GNDX`, `MTGC`, `MATS` and `SKIN`.
+    geosets: Vec<[i64; 10]>,
+}
+
+/// FNV-1a (32-bit) over the elements of an integer array, as `sanity.js`
+/// hashes them.
+fn hash(values: impl IntoIterator<Item = u32>) -> i64 {
+    let h = values
+        .into_iter()
+        .fold(0x811c_9dc5u32, |h, x| (h ^ x).wrapping_mul(0x0100_0193));
+    i64::from(h)
+}
+
+fn extent_numbers(e: &Extent) -> Vec<Number> {
+    let corners = e.minimum.iter().chain(&e.maximum).copied();
+    std::iter::once(e.bounds_radius)
+        .chain(corners)
+        .map(number)
+        .collect()
+}
+
+/// The extents labelled as [`Digest::extents`] has them.
+fn labelled_extents(
+    model: Vec<Number>,
+    sequences: Vec<Vec<Number>>,
+    geosets: Vec<Vec<Vec<Number>>>,
+) -> Vec<(String, Vec<Number>)> {
+    let mut out = vec![("MODL".to_string(), model)];
+    for (s, e) in sequences.into_iter().enumerate() {
+        out.push((format!("SEQS[{s}]"), e));
+    }
+    for (g, extents) in geosets.into_iter().enumerate() {
+        for (i, e) in extents.into_iter().enumerate() {
+            let label = match i {
+                0 => format!("GEOS[{g}]"),
+                i => format!("GEOS[{g}][{}]", i - 1),
+            };
+            out.push((label, e));
+        }
+    }
+    out
+}
+
+/// Every keyframe track of a model, as [`TrackDigest`]s.
+struct Tracks(Vec<TrackDigest>);
+
+impl TrackVisitor for Tracks {
+    fn key_track<T: Animated>(
+        &mut self,
+        at: &str,
+        track: &mut Track<T>,
+        _: Option<&T>,
+        _: bool,
+    ) -> bool {
+        let tag = at.rsplit('.').next().unwrap_or(at);
+        let tag = tag.split('#').next().unwrap_or(tag);
+        let interpolation = match track.interpolation_type {
+            Interpolation::None => 0,
+            Interpolation::Linear => 1,
+            Interpolation::Hermite => 2,
+            Interpolation::Bezier => 3,
+            Interpolation::Other(n) => n,
+        };
+        let tangents = track.interpolation_type.has_tangents();
+        let mut values = Vec::new();
+        for key in &track.keys {
+            values.extend(T::components(&key.value.output()));
+            if tangents {
+                for tangent in [&key.in_tan, &key.out_tan] {
+                    let tangent = tangent.clone().unwrap_or_default();
+                    values.extend(T::components(&tangent.output()));
+                }
+            }
+        }
+        self.0.push((
+            tag.to_string(),
+            interpolation,
+            track.global_sequence_id,
+            track.keys.iter().map(|k| k.frame).collect(),
+            values.into_iter().map(number).collect(),
+        ));
+        true
+    }
+
+    fn other_track(&mut self, _: &str, _: &mut i32) {}
+
+    fn unknown_track(&mut self, _: &str) {}
+}
+
+impl Digest {
+    /// What our reader holds of `model`.
+    fn of(model: &Model) -> Digest {
+        let mut tracks = Tracks(Vec::new());
+        visit_tracks(&mut model.clone(), &mut tracks);
+        tracks.0.sort();
+        let geosets = model.geosets();
+        Digest {
+            global_sequences: model.global_sequences().to_vec(),
+            tracks: tracks.0,
+            events: model
+                .event_objects()
+                .iter()
+                .map(|e| match &e.track {
+                    Some(t) => (t.global_sequence_id, t.tracks.clone()),
+                    None => (-1, Vec::new()),
+                })
+                .collect(),
+            extents: labelled_extents(
+                extent_numbers(&model.model_chunk().map(|m| m.extent).unwrap_or_default()),
+                model
+                    .sequences()
+                    .iter()
+                    .map(|s| extent_numbers(&s.extent))
+                    .collect(),
+                geosets
+                    .iter()
+                    .map(|g| {
+                        let all = std::iter::once(&g.extent).chain(&g.sequence_extents);
+                        all.map(extent_numbers).collect()
+                    })
+                    .collect(),
+            ),
+            geosets: geosets
+                .iter()
+                .map(|g| {
+                    let count = |n: usize| i64::try_from(n).unwrap();
+                    [
+                        count(g.vertex_count()),
+                        count(g.faces.len()),
+                        count(g.tangents.as_ref().map_or(0, Vec::len)),
+                        count(g.texture_coordinate_sets.len()),
+                        i64::from(g.material_id),
+                        i64::from(g.lod.unwrap_or(-1)),
+                        hash(g.vertex_groups.iter().map(|&v| u32::from(v))),
+                        hash(g.matrix_groups.iter().copied()),
+                        hash(g.matrix_indices.iter().copied()),
+                        hash(g.skin.iter().flatten().map(|&v| u32::from(v))),
+                    ]
+                })
+                .collect(),
+        }
+    }
+
+    /// What mdx-m3-viewer read (`sanity.js`'s `digest`).
+    fn read(json: &Value) -> Digest {
+        let mut tracks: Vec<TrackDigest> = json["tracks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t["tag"].as_str().unwrap().to_string(),
+                    u32::try_from(t["interpolation"].as_u64().unwrap()).unwrap(),
+                    i32::try_from(t["global_sequence"].as_i64().unwrap()).unwrap(),
+                    json_ints(&t["frames"]),
+                    json_numbers(&t["values"]),
+                )
+            })
+            .collect();
+        tracks.sort();
+        let extents = &json["extents"];
+        let list = |v: &Value| v.as_array().unwrap().clone();
+        Digest {
+            global_sequences: json_ints(&json["global_sequences"]),
+            tracks,
+            events: list(&json["events"])
+                .iter()
+                .map(|e| {
+                    let id = i32::try_from(e[0].as_i64().unwrap()).unwrap();
+                    (id, json_ints(&e[1]))
+                })
+                .collect(),
+            extents: labelled_extents(
+                json_numbers(&extents["model"]),
+                list(&extents["sequences"])
+                    .iter()
+                    .map(json_numbers)
+                    .collect(),
+                list(&extents["geosets"])
+                    .iter()
+                    .map(|g| list(g).iter().map(json_numbers).collect())
+                    .collect(),
+            ),
+            geosets: list(&json["geosets"])
+                .iter()
+                .map(|g| json_ints(g).try_into().unwrap())
+                .collect(),
+        }
+    }
+}
+
+/// Asserts that mdx-m3-viewer read in a file (`result`) what our reader
+/// holds of it (`model`), naming the first parts that differ.
+fn same_digest(name: &str, model: &Model, result: &Value) {
+    let (ours, theirs) = (Digest::of(model), Digest::read(&result["digest"]));
+    if ours == theirs {
+        return;
+    }
+    let first = |what: &str, a: &dyn std::fmt::Debug, b: &dyn std::fmt::Debug| {
+        format!("{what}: ours {a:?}\n  mdx-m3-viewer's {b:?}")
+    };
+    let mut differences = Vec::new();
+    if ours.global_sequences != theirs.global_sequences {
+        differences.push(first(
+            "global sequences",
+            &ours.global_sequences,
+            &theirs.global_sequences,
+        ));
+    }
+    let only = |a: &[TrackDigest], b: &[TrackDigest]| -> Vec<TrackDigest> {
+        a.iter()
+            .filter(|t| !b.contains(t))
+            .take(2)
+            .cloned()
+            .collect()
+    };
+    if ours.tracks != theirs.tracks {
+        differences.push(first(
+            &format!("tracks ({} and {})", ours.tracks.len(), theirs.tracks.len()),
+            &only(&ours.tracks, &theirs.tracks),
+            &only(&theirs.tracks, &ours.tracks),
+        ));
+    }
+    if ours.events != theirs.events {
+        differences.push(first("events", &ours.events, &theirs.events));
+    }
+    if let Some((a, b)) = ours
+        .extents
+        .iter()
+        .zip(&theirs.extents)
+        .find(|(a, b)| a != b)
+        .or_else(|| {
+            (ours.extents.len() != theirs.extents.len())
+                .then(|| (ours.extents.last().unwrap(), theirs.extents.last().unwrap()))
+        })
+    {
+        differences.push(first("extents", a, b));
+    }
+    if ours.geosets != theirs.geosets {
+        differences.push(first("geosets", &ours.geosets, &theirs.geosets));
+    }
+    panic!("{name}: the readers disagree\n{}", differences.join("\n"));
 }
 
 /// The object ids that are a node of `model` (bones, helpers, ...).
@@ -77,6 +382,21 @@ fn in_a_group(geoset: &formats::mdx::Geoset, group: u8) -> bool {
         .is_some_and(|&size| size > 0)
 }
 
+/// A folder for the models written, emptied.
+fn scratch(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("formats-sanity-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The sources mdx-m3-viewer cannot read: the 1100 and 1200 models, and the
+/// two with a light track after `LITE`.
+fn untestable(sources: &[String]) {
+    eprintln!("sources mdx-m3-viewer cannot read: {sources:?}");
+    assert!(sources.len() <= 6, "{sources:?}");
+}
+
 #[test]
 fn converted_models_pass_mdx_m3_viewers_sanity_test() {
     let Some(root) = common::corpus_root() else {
@@ -89,8 +409,7 @@ fn converted_models_pass_mdx_m3_viewers_sanity_test() {
     ) else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("formats-convert-sanity-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
+    let out = scratch("convert");
     let options = Options {
         error_step: 0,
         ..Options::default()
@@ -104,7 +423,7 @@ fn converted_models_pass_mdx_m3_viewers_sanity_test() {
         let name = Path::new(&file.path).file_name().unwrap().to_owned();
         let written = out.join(name);
         std::fs::write(&written, model.to_bytes().unwrap()).unwrap();
-        pairs.push((root.join(&file.path), written, source, target));
+        pairs.push((root.join(&file.path), written, source, model));
     }
     let files: Vec<PathBuf> = pairs
         .iter()
@@ -113,11 +432,13 @@ fn converted_models_pass_mdx_m3_viewers_sanity_test() {
     let results = sanity(&harness, &files);
     let result = |path: &Path| &results[path.to_str().unwrap()];
     let mut untestable_sources = Vec::new();
-    for (source_path, converted_path, source, target) in &pairs {
+    for (source_path, converted_path, source, converted) in &pairs {
         let name = converted_path.file_name().unwrap().to_string_lossy();
         let (before, after) = (result(source_path), result(converted_path));
+        let target = converted.version();
         assert!(after["unreadable"].is_null(), "{name}: {after}");
-        assert_eq!(after["version"], *target, "{name}");
+        assert_eq!(after["version"], target, "{name}");
+        same_digest(&name, converted, after);
         let found = messages(after);
         if before["unreadable"].is_string() {
             untestable_sources.push(name.to_string());
@@ -157,8 +478,79 @@ fn converted_models_pass_mdx_m3_viewers_sanity_test() {
             );
         }
     }
-    // The 1100 models, and the two with a light track after LITE.
-    eprintln!("sources mdx-m3-viewer cannot read: {untestable_sources:?}");
-    assert!(untestable_sources.len() <= 6, "{untestable_sources:?}");
+    untestable(&untestable_sources);
     std::fs::remove_dir_all(&out).ok();
+}
+
+/// `formats ARGS SOURCES... OUT` on every corpus model of versions 800 to
+/// 1200 (MDX): each model written reads in mdx-m3-viewer wherever its
+/// source does, as our reader reads it, and its sanity test finds nothing
+/// its source does not have.
+fn tool_outputs_pass_mdx_m3_viewers_sanity_test(what: &str, args: &[&str]) {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let Some(harness) = common::npm_harness(
+        "convert_sanity",
+        "mdx-m3-viewer",
+        "the mdx-m3-viewer sanity test",
+    ) else {
+        return;
+    };
+    let out = scratch(what);
+    let sources: Vec<PathBuf> = common::manifest_models(800..=1200)
+        .into_iter()
+        .map(|(file, _)| root.join(file.path))
+        .collect();
+    let mut formats = assert_cmd::Command::cargo_bin("formats").unwrap();
+    formats
+        .args(args)
+        .args(&sources)
+        .arg(&out)
+        .assert()
+        .success();
+    let written: Vec<PathBuf> = sources
+        .iter()
+        .map(|s| out.join(s.file_name().unwrap()))
+        .collect();
+    let results = sanity(&harness, &[sources.clone(), written.clone()].concat());
+    let result = |path: &Path| &results[path.to_str().unwrap()];
+    let mut untestable_sources = Vec::new();
+    for (source, written) in sources.iter().zip(&written) {
+        let name = written.file_name().unwrap().to_string_lossy();
+        let (before, after) = (result(source), result(written));
+        if before["unreadable"].is_string() {
+            untestable_sources.push(name.to_string());
+        }
+        if after["unreadable"].is_string() {
+            assert!(before["unreadable"].is_string(), "{name}: {after}");
+            continue;
+        }
+        let bytes = std::fs::read(written).unwrap();
+        let model = Model::from_bytes_lenient(&bytes).unwrap().0;
+        assert_eq!(after["version"], model.version(), "{name}");
+        same_digest(&name, &model, after);
+        let had = match before["unreadable"].is_null() {
+            true => messages(before),
+            false => BTreeSet::new(),
+        };
+        for message in messages(after).difference(&had) {
+            assert!(
+                before["unreadable"].is_string() && the_sources_own(message),
+                "{name}: {message}"
+            );
+        }
+    }
+    untestable(&untestable_sources);
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn optimized_models_pass_mdx_m3_viewers_sanity_test() {
+    tool_outputs_pass_mdx_m3_viewers_sanity_test("optimize", &["optimize"]);
+}
+
+#[test]
+fn fixed_models_pass_mdx_m3_viewers_sanity_test() {
+    tool_outputs_pass_mdx_m3_viewers_sanity_test("fix", &["fix", "--extents"]);
 }

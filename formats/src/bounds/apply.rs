@@ -1,6 +1,7 @@
 //! [`Model::recompute_extents`]: the measured extents written where the
 //! model keeps them, with a record of each one that changed.
 
+use super::aabb::Aabb;
 use super::measure::{ExtentOptions, Extents, measure};
 use crate::mdx::{Chunk, Extent, Model};
 
@@ -17,15 +18,18 @@ pub struct ExtentChange {
 
 impl ExtentChange {
     /// How far the extent moved: the largest change of a corner coordinate
-    /// or of the radius (infinite when one side is missing or empty).
+    /// or of the radius (infinite when one side is missing or empty, its
+    /// minimum past its maximum, or a change is not finite).
     pub fn distance(&self) -> f32 {
         let (Some(a), Some(b)) = (self.before, self.after) else {
             return f32::INFINITY;
         };
-        let corners = a.minimum.iter().zip(&b.minimum);
-        let corners = corners.chain(a.maximum.iter().zip(&b.maximum));
-        corners
-            .chain(core::iter::once((&a.bounds_radius, &b.bounds_radius)))
+        if Aabb::of(&a).is_empty() || Aabb::of(&b).is_empty() {
+            return f32::INFINITY;
+        }
+        numbers(&a)
+            .iter()
+            .zip(&numbers(&b))
             .map(|(x, y)| if x == y { 0.0 } else { (x - y).abs() })
             .fold(
                 0.0,
@@ -34,15 +38,16 @@ impl ExtentChange {
     }
 }
 
+/// An extent's corners, then its radius.
+fn numbers(extent: &Extent) -> [f32; 7] {
+    let ([a, b, c], [d, e, f]) = (extent.minimum, extent.maximum);
+    [a, b, c, d, e, f, extent.bounds_radius]
+}
+
 /// Whether two extents hold the same bits (so `-inf` equals `-inf` and a
 /// NaN its own copy).
 fn same(a: &Extent, b: &Extent) -> bool {
-    let bits = |e: &Extent| {
-        let mut out = vec![e.bounds_radius.to_bits()];
-        out.extend(e.minimum.iter().chain(&e.maximum).map(|v| v.to_bits()));
-        out
-    };
-    bits(a) == bits(b)
+    numbers(a).map(f32::to_bits) == numbers(b).map(f32::to_bits)
 }
 
 /// Collects changes while writing.
@@ -59,6 +64,19 @@ impl Writer<'_> {
                 after: Some(value),
             });
             *slot = value;
+        }
+    }
+
+    /// Each of `slots` set to the value at its place in `values` (`path`:
+    /// where the slot at an index is).
+    fn each<'e>(
+        &mut self,
+        path: impl Fn(usize) -> String,
+        slots: impl Iterator<Item = &'e mut Extent>,
+        values: &[Extent],
+    ) {
+        for (i, (slot, value)) in slots.zip(values).enumerate() {
+            self.set(path(i), slot, *value);
         }
     }
 
@@ -153,28 +171,16 @@ impl Model {
                         extents.model,
                     );
                 }
-                Chunk::Sequences(seqs) if first(1) => {
-                    for (s, (sequence, e)) in seqs
-                        .sequences
-                        .iter_mut()
-                        .zip(&extents.sequences)
-                        .enumerate()
-                    {
-                        let path = format!("chunks[{c}].SEQS.sequences[{s}].extent");
-                        w.set(path, &mut sequence.extent, *e);
-                    }
-                }
-                Chunk::AlphaSequences(seqs) if first(1) => {
-                    for (s, (sequence, e)) in seqs
-                        .sequences
-                        .iter_mut()
-                        .zip(&extents.sequences)
-                        .enumerate()
-                    {
-                        let path = format!("chunks[{c}].SEQS.sequences[{s}].bounds");
-                        w.set(path, &mut sequence.bounds, *e);
-                    }
-                }
+                Chunk::Sequences(seqs) if first(1) => w.each(
+                    |s| format!("chunks[{c}].SEQS.sequences[{s}].extent"),
+                    seqs.sequences.iter_mut().map(|s| &mut s.extent),
+                    &extents.sequences,
+                ),
+                Chunk::AlphaSequences(seqs) if first(1) => w.each(
+                    |s| format!("chunks[{c}].SEQS.sequences[{s}].bounds"),
+                    seqs.sequences.iter_mut().map(|s| &mut s.bounds),
+                    &extents.sequences,
+                ),
                 Chunk::Geosets(geos) if first(2) => {
                     for (g, (geoset, e)) in
                         geos.geosets.iter_mut().zip(&extents.geosets).enumerate()
@@ -204,7 +210,7 @@ impl Model {
                             break;
                         };
                         batched += 1;
-                        let centre = super::aabb::Aabb::of(&e.extent).centre();
+                        let centre = Aabb::of(&e.extent).centre();
                         let mut before = Extent {
                             bounds_radius: header.bounds_radius,
                             minimum: header.bounds_centre,
@@ -235,6 +241,36 @@ impl Model {
 mod tests {
     use super::*;
     use crate::mdx::alpha::{Batch, BatchedGeosetChunk, GeosetSection, Vertex};
+
+    /// A change's distance is the largest corner or radius change; a
+    /// missing or empty side is infinitely far.
+    #[test]
+    fn how_far_an_extent_moved() {
+        let extent = |radius, maximum| Extent {
+            bounds_radius: radius,
+            minimum: [0.0; 3],
+            maximum,
+        };
+        let change = |before, after| ExtentChange {
+            path: String::new(),
+            before,
+            after,
+        };
+        let moved = |radius| {
+            change(
+                Some(extent(0.0, [1.0, 1.0, 1.0])),
+                Some(extent(radius, [1.0, 3.5, 1.0])),
+            )
+        };
+        assert_eq!((moved(0.0).distance(), moved(9.0).distance()), (2.5, 9.0));
+        let empty = Aabb::EMPTY.extent(0.0);
+        for far in [
+            change(Some(empty), Some(extent(1.0, [1.0; 3]))),
+            change(None, Some(extent(1.0, [1.0; 3]))),
+        ] {
+            assert_eq!(far.distance(), f32::INFINITY);
+        }
+    }
 
     /// A v1500 geoset section keeps a centre and a radius: they are set from
     /// the measured extent (no sequences: the bind pose), and the model

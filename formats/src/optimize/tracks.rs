@@ -103,12 +103,16 @@ fn node(v: &mut impl TrackVisitor, at: &str, node: &mut Node) {
     });
 }
 
+/// The identity rotation of alpha tracks, packed (to 0: x, y, z of 0; w is
+/// not stored).
+fn packed_identity() -> Option<CompressedQuaternion> {
+    Some(CompressedQuaternion::from_quaternion([0.0, 0.0, 0.0, 1.0]))
+}
+
 fn gen_object(v: &mut impl TrackVisitor, at: &str, object: &mut alpha::GenObject) {
-    // The identity packs to 0 (x, y, z of 0; w is not stored).
-    let identity = Some(CompressedQuaternion::from_quaternion([0.0, 0.0, 0.0, 1.0]));
     visit_list!(v, at, object.tracks, GenObjectTrack {
         Translation("KGTR") => NO_TRANSLATION, false;
-        Rotation("KGRT") => identity, false;
+        Rotation("KGRT") => packed_identity(), false;
         Scaling("KGSC") => UNIT_SCALE, false;
     });
 }
@@ -348,7 +352,6 @@ fn alpha_chunk(v: &mut impl TrackVisitor, c: &str, chunk: &mut Chunk) {
         CameraTrack, GeosetAnimTrack, LightTrack, ParticleEmitter2Track, ParticleEmitterTrack,
         RibbonEmitterTrack, TexAnimTrack, TexLayerTrack, VisibilityTrack,
     };
-    let identity = Some(CompressedQuaternion::from_quaternion([0.0, 0.0, 0.0, 1.0]));
     match chunk {
         Chunk::AlphaMaterials(chunk) => {
             for (m, material) in chunk.materials.iter_mut().enumerate() {
@@ -365,7 +368,7 @@ fn alpha_chunk(v: &mut impl TrackVisitor, c: &str, chunk: &mut Chunk) {
                 let at = format!("{c}.texture_anims[{a}]");
                 visit_list!(v, &at, anim.tracks, TexAnimTrack {
                     Translation("KTAT") => NO_TRANSLATION, false;
-                    Rotation("KTAR") => identity, false;
+                    Rotation("KTAR") => packed_identity(), false;
                     Scaling("KTAS") => UNIT_SCALE, false;
                 });
             }

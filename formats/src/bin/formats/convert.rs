@@ -11,7 +11,8 @@ use formats::convert::Report;
 use formats::mdx::Model;
 use serde::Serialize;
 
-use crate::kind::{self, Document, Kind};
+use crate::kind::Kind;
+use crate::rewrite;
 
 /// How every model is converted.
 pub struct Options {
@@ -61,11 +62,6 @@ impl Converted {
     }
 }
 
-/// Whether `path` names a model file to write (not a folder).
-fn is_model_file(path: &Path) -> bool {
-    matches!(Kind::of_path(path), Some(Kind::Mdx | Kind::Mdl)) && !path.is_dir()
-}
-
 /// `formats convert IN... OUT`: a texture (one BLP or PNG), or models.
 pub fn command(
     paths: &[PathBuf],
@@ -99,20 +95,9 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             kind.name()
         ));
     }
-    let files = crate::batch::collect(inputs, |k| matches!(k, Kind::Mdx | Kind::Mdl))?;
-    if files.is_empty() {
-        return Err("no models (.mdx, .mdl) in the folders given".into());
-    }
-    let to = options.to.map(|k| extension(k).to_string());
-    let jobs = crate::batch::outputs(&files, output, is_model_file, |input| {
-        to.clone().unwrap_or_else(|| {
-            input.extension().map_or_else(
-                || "mdx".into(),
-                |e| e.to_string_lossy().to_ascii_lowercase(),
-            )
-        })
-    })?;
-    let single = jobs.len() == 1 && is_model_file(output);
+    let files = rewrite::models(inputs)?;
+    let jobs = rewrite::outputs(&files, output, options.to)?;
+    let single = jobs.len() == 1 && rewrite::is_model_file(output);
     let results = crate::batch::run(&jobs, |(input, out)| {
         let mut converted = Converted::new(input, out);
         if let Err(e) = convert_file(input, out, options, &mut converted) {
@@ -160,14 +145,6 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
     })
 }
 
-/// The file extension of a model kind.
-fn extension(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Mdl => "mdl",
-        _ => "mdx",
-    }
-}
-
 /// Reads `input`, converts it as `options` say, checks that what is written
 /// reads back strictly, and writes it to `output`.
 fn convert_file(
@@ -176,42 +153,23 @@ fn convert_file(
     options: &Options,
     result: &mut Converted,
 ) -> Result<(), String> {
-    let out_kind = Kind::of_path(output)
-        .filter(|k| matches!(k, Kind::Mdx | Kind::Mdl))
-        .ok_or_else(|| format!("{}: models convert to .mdx or .mdl", output.display()))?;
     if same_file(input, output) {
         return Err(format!(
             "{}: would be written over itself (write to another file or folder)",
             input.display()
         ));
     }
-    let (in_kind, data) = kind::open(input)?;
-    let name = input.display();
-    let loaded = kind::read(in_kind, &data).map_err(|e| format!("{name}: {e}"))?;
-    let Document::Mdx(mut model) = loaded.document else {
-        return Err(format!(
-            "{name}: convert takes models (.mdx, .mdl); this is a {} file",
-            in_kind.name()
-        ));
-    };
+    let mut source = rewrite::read(input)?;
+    let model = &mut source.model;
     result.from = Some(model.version());
-    result.diagnostics = loaded.diagnostics.len();
+    result.diagnostics = source.diagnostics;
     if let Some(target) = options.version {
-        result.report =
-            Some(reversion(&mut model, target, options).map_err(|e| format!("{name}: {e}"))?);
+        let report =
+            reversion(model, target, options).map_err(|e| format!("{}: {e}", input.display()))?;
+        result.report = Some(report);
     }
     result.to = Some(model.version());
-    let document = Document::Mdx(model);
-    let out = output.display();
-    let bytes = kind::write(out_kind, &document).map_err(|e| format!("{out}: {e}"))?;
-    // What is written must read back strictly.
-    match kind::read(out_kind, &bytes) {
-        Ok(reread) if reread.strict_error.is_none() => {}
-        Ok(_) => return Err(format!("{out}: the written model only re-reads leniently")),
-        Err(e) => return Err(format!("{out}: the written model does not re-read: {e}")),
-    }
-    std::fs::write(output, &bytes).map_err(|e| format!("{out}: {e}"))?;
-    result.bytes = Some(bytes.len());
+    result.bytes = Some(rewrite::write(model, output, false)?);
     Ok(())
 }
 

@@ -1,7 +1,8 @@
-//! Commands that change models and write them back (`fix`, `optimize`): the
-//! models found under the paths, where each goes (a file, a folder, or back
-//! in place), read and written in the form they came in (MDX or MDL), and
-//! checked to read back before anything is written.
+//! Commands that change models and write them back (`convert`, `fix`,
+//! `optimize`): the models found under the paths, where each goes (a file,
+//! a folder, or back in place), read and written in the form they came in
+//! (MDX or MDL) or the one asked for, and checked to read back before
+//! anything is written.
 
 use std::path::{Path, PathBuf};
 
@@ -25,30 +26,58 @@ pub struct Source {
     pub model: Model,
     /// Only the lenient reader took it.
     pub lenient: bool,
+    /// What the lenient reader said (none when read strictly).
+    pub diagnostics: usize,
 }
 
-/// `(input, output)` for every model (`.mdx`, `.mdl`) under `paths`; the
-/// output is `None` for a dry run.
-pub fn jobs(
-    paths: &[PathBuf],
-    destination: &Destination,
-) -> Result<Vec<(PathBuf, Option<PathBuf>)>, String> {
+/// The models (`.mdx`, `.mdl`) under `paths`: each file named, and those
+/// found in each folder named; an error when there are none.
+pub fn models(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let inputs = crate::batch::collect(paths, |k| matches!(k, Kind::Mdx | Kind::Mdl))?;
     if inputs.is_empty() {
         return Err("no models (.mdx, .mdl) under the paths given".into());
     }
+    Ok(inputs)
+}
+
+/// Whether `path` names a model file to write (not a folder).
+pub fn is_model_file(path: &Path) -> bool {
+    matches!(Kind::of_path(path), Some(Kind::Mdx | Kind::Mdl)) && !path.is_dir()
+}
+
+/// The extension of a model written as `kind`: `mdl` for MDL text, else `mdx`.
+fn extension(kind: Option<Kind>) -> &'static str {
+    match kind {
+        Some(Kind::Mdl) => "mdl",
+        _ => "mdx",
+    }
+}
+
+/// `(input, output)` for each of `inputs`: `output` itself when it names a
+/// model file (one input), else a file in the folder `output` (created) in
+/// the form `to` (`None`: each input's own, MDX for a file named otherwise).
+pub fn outputs(
+    inputs: &[PathBuf],
+    output: &Path,
+    to: Option<Kind>,
+) -> Result<Vec<(PathBuf, PathBuf)>, String> {
+    crate::batch::outputs(inputs, output, is_model_file, |input| {
+        extension(to.or_else(|| Kind::of_path(input))).to_string()
+    })
+}
+
+/// `(input, output)` for every model under `paths`; the output is `None`
+/// for a dry run.
+pub fn jobs(
+    paths: &[PathBuf],
+    destination: &Destination,
+) -> Result<Vec<(PathBuf, Option<PathBuf>)>, String> {
+    let inputs = models(paths)?;
     Ok(match destination {
-        Destination::To(output) => {
-            let is_model = |p: &Path| matches!(Kind::of_path(p), Some(Kind::Mdx | Kind::Mdl));
-            let extension = |p: &Path| match Kind::of_path(p) {
-                Some(Kind::Mdl) => "mdl".to_string(),
-                _ => "mdx".to_string(),
-            };
-            crate::batch::outputs(&inputs, output, is_model, extension)?
-                .into_iter()
-                .map(|(i, o)| (i, Some(o)))
-                .collect()
-        }
+        Destination::To(output) => outputs(&inputs, output, None)?
+            .into_iter()
+            .map(|(i, o)| (i, Some(o)))
+            .collect(),
         Destination::InPlace => inputs.into_iter().map(|i| (i.clone(), Some(i))).collect(),
         Destination::DryRun => inputs.into_iter().map(|i| (i, None)).collect(),
     })
@@ -63,8 +92,12 @@ pub fn read(path: &Path) -> Result<Source, String> {
         Document::Mdx(model) => Ok(Source {
             model,
             lenient: loaded.strict_error.is_some(),
+            diagnostics: loaded.diagnostics.len(),
         }),
-        _ => Err(format!("{name}: not a model (.mdx, .mdl)")),
+        _ => Err(format!(
+            "{name}: a {} file, not a model (.mdx, .mdl)",
+            kind.name()
+        )),
     }
 }
 
