@@ -5,12 +5,9 @@
 
 mod common;
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+use common::formats;
 
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
-}
+use predicates::prelude::*;
 
 /// Runs `formats args` in the corpus folder; stdout, or `None` without corpus.
 fn in_corpus(args: &[&str]) -> Option<(bool, String, String)> {

@@ -3,22 +3,11 @@
 
 mod common;
 
-use std::path::PathBuf;
+use common::{formats, temp_dir};
 
-use assert_cmd::Command;
 use formats::blp::{Blp, RgbaImage, Target};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-blp-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn info_on_a_texture_shows_encoding_alpha_size_and_mip_table() {
@@ -76,7 +65,7 @@ fn convert_blp_to_png_and_back_in_every_encoding() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = tempdir("convert");
+    let dir = temp_dir("convert");
     let input = root.join("blp/twinpeaks_Gilneas_CornBramble_01.blp");
     let blp = Blp::from_bytes(&std::fs::read(&input).unwrap()).unwrap();
     let png = dir.join("level1.png");
@@ -134,7 +123,7 @@ fn convert_blp_to_png_and_back_in_every_encoding() {
 
 #[test]
 fn convert_says_what_it_cannot_do_with_textures() {
-    let dir = tempdir("cannot");
+    let dir = temp_dir("cannot");
     let blp = dir.join("tiny.blp");
     std::fs::write(&blp, formats::blp::tiny_blp2_bgra()).unwrap();
     let png = dir.join("tiny.png");

@@ -3,19 +3,10 @@
 
 mod common;
 
-use assert_cmd::Command;
+use common::{formats, temp_dir};
+
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
-}
-
-fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-check-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn check_reports_every_corpus_file_byte_exact() {
@@ -133,7 +124,7 @@ fn check_prints_a_line_per_file_and_a_summary() {
 
 #[test]
 fn check_fails_on_a_damaged_file_with_offset_and_path() {
-    let dir = tempdir("damaged");
+    let dir = temp_dir("damaged");
     let mut data = formats::sample::sample_mdx();
     // The GEOS chunk's first geoset claims more bytes than the chunk holds.
     let at = 0x3e8 + 8;
@@ -175,7 +166,7 @@ fn check_reads_the_parts_of_a_split_tile() {
     };
     let tile = formats::adt::Adt::from_bytes(&data).unwrap();
     let split = formats::adt::SplitAdt::from_monolithic(&tile);
-    let dir = tempdir("split");
+    let dir = temp_dir("split");
     for (suffix, bytes) in [
         ("", split.root.to_bytes().unwrap()),
         ("_tex0", split.tex0.to_bytes().unwrap()),

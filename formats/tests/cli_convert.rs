@@ -5,25 +5,15 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use common::{formats, temp_dir};
 
-use assert_cmd::Command;
+use std::path::Path;
+
 use formats::convert::{Options, Report};
 use formats::mdx::Model;
 use formats::validate;
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-convert-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn convert(input: &Path, output: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
     formats()
@@ -67,7 +57,7 @@ fn a_reforged_model_converts_to_classic_and_says_what_changed() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = tempdir("classic");
+    let dir = temp_dir("classic");
     let input = root.join("mdx/pqw3_girl2_portrait.mdx");
     let output = dir.join("girl.mdx");
     // No --force: converting is not losing the skinning.
@@ -132,7 +122,7 @@ fn a_classic_model_goes_to_reforged_and_back_byte_exact() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = tempdir("reforged");
+    let dir = temp_dir("reforged");
     for name in ["rms_PackHorse", "mv_SmileyGW_004"] {
         let input = root.join(format!("mdx/{name}.mdx"));
         let (reforged, back) = (dir.join("reforged.mdx"), dir.join("back.mdx"));
@@ -182,7 +172,7 @@ fn several_models_and_folders_convert_in_parallel_with_a_table_or_json() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = tempdir("batch");
+    let dir = temp_dir("batch");
     // A folder (with a subfolder and a file that is no model) and a file.
     let folder = dir.join("in");
     std::fs::create_dir_all(folder.join("sub")).unwrap();
@@ -277,7 +267,7 @@ fn several_models_and_folders_convert_in_parallel_with_a_table_or_json() {
 
 #[test]
 fn a_model_that_fails_fails_alone() {
-    let dir = tempdir("fails");
+    let dir = temp_dir("fails");
     let folder = dir.join("in");
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("good.mdx"), formats::sample::sample_mdx()).unwrap();
@@ -314,7 +304,7 @@ fn a_model_that_fails_fails_alone() {
 /// it; a texture among the inputs fails alone.
 #[test]
 fn a_model_named_otherwise_goes_into_a_folder_as_mdx() {
-    let dir = tempdir("named-otherwise");
+    let dir = temp_dir("named-otherwise");
     let (model, texture) = (dir.join("model.bin"), dir.join("texture.blp"));
     std::fs::write(&model, formats::sample::sample_mdx()).unwrap();
     let image = formats::blp::RgbaImage::new(2, 2, [9, 8, 7, 255].repeat(4)).unwrap();
@@ -341,7 +331,7 @@ fn exact_refuses_a_conversion_that_changes_the_model() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = tempdir("exact");
+    let dir = temp_dir("exact");
     let golem = root.join("mdx/pqw3_HarvestGolem.mdx");
     let v800 = dir.join("v800.mdx");
     let refused = convert(
@@ -393,7 +383,7 @@ fn convert_mdx_to_mdl_and_back_is_byte_exact() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = tempdir("mdl");
+    let dir = temp_dir("mdl");
     for name in ["zf_all", "pqw3_HarvestGolem", "wowalpha_Boar"] {
         let input = root.join(format!("mdx/{name}.mdx"));
         let text = dir.join(format!("{name}.mdl"));
@@ -418,7 +408,7 @@ fn convert_mdx_to_mdl_and_back_is_byte_exact() {
 
 #[test]
 fn convert_says_what_it_cannot_do() {
-    let dir = tempdir("cannot");
+    let dir = temp_dir("cannot");
     let input = dir.join("in.mdx");
     std::fs::write(&input, formats::sample::sample_mdx()).unwrap();
     let fails = |args: &[&std::ffi::OsStr], why: &str| {

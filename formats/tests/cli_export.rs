@@ -4,28 +4,16 @@
 
 mod common;
 
-use std::path::PathBuf;
+use common::{formats, temp_dir};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("formats-cli-export-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn one_model_to_glb_and_to_gltf() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("one");
+    let dir = temp_dir("one");
     let horse = root.join("mdx/rms_PackHorse.mdx");
     let glb = dir.join("horse.glb");
     formats()
@@ -80,7 +68,7 @@ fn several_models_go_into_a_folder() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("many");
+    let dir = temp_dir("many");
     let names = [
         "wowalpha_Boar",
         "pqw3_HarvestGolem",
@@ -118,7 +106,7 @@ fn bad_exports_say_why() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("bad");
+    let dir = temp_dir("bad");
     let horse = root.join("mdx/rms_PackHorse.mdx");
     formats()
         .arg("export")
@@ -169,7 +157,7 @@ fn a_posed_wireframe_differs_from_the_bind_pose() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("pose");
+    let dir = temp_dir("pose");
     let horse = root.join("mdx/rms_PackHorse.mdx");
     let draw = |name: &str, pose: Option<&str>| {
         let out = dir.join(name);
@@ -229,7 +217,7 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("textures");
+    let dir = temp_dir("textures");
     let smiley = root.join("mdx/mv_SmileyGW_004.mdx");
     // --textures: the path the model names (Textures\SmileyGW.blp) under it.
     formats()

@@ -4,22 +4,13 @@
 
 mod common;
 
+use common::{formats, temp_dir};
+
 use std::path::PathBuf;
 
 use assert_cmd::Command;
 use formats::mdx::Model;
 use predicates::prelude::*;
-
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-cli-tools-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The corpus files `names` copied into the folder `dir/in`.
 fn copies(root: &std::path::Path, dir: &std::path::Path, names: &[&str]) -> PathBuf {
@@ -45,7 +36,7 @@ fn fix_extents_of_a_stale_model() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("fix");
+    let dir = temp_dir("fix");
     let fixed = dir.join("cube.mdx");
     formats()
         .arg("validate")
@@ -139,7 +130,7 @@ fn fix_many_into_a_folder_and_bad_arguments() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("fix-many");
+    let dir = temp_dir("fix-many");
     let models = copies(
         &root,
         &dir,
@@ -214,7 +205,7 @@ fn optimize_one_model() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("optimize");
+    let dir = temp_dir("optimize");
     let out = dir.join("horse.mdx");
     let input = root.join("mdx/rms_PackHorse.mdx");
     let text = stdout(formats().arg("optimize").arg(&input).arg(&out));
@@ -260,7 +251,7 @@ fn optimize_a_folder() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = temp("optimize-many");
+    let dir = temp_dir("optimize-many");
     let models = copies(
         &root,
         &dir,

@@ -5,16 +5,11 @@
 
 mod common;
 
-use std::path::PathBuf;
+use common::{formats, temp_dir};
 
-use assert_cmd::Command;
 use formats::mdx::Model;
 use formats::validate::{self, Rule};
 use serde_json::Value;
-
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
-}
 
 /// Runs `formats args` in `dir`: (success, stdout, stderr).
 fn run_in(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
@@ -24,12 +19,6 @@ fn run_in(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-validate-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
@@ -147,7 +136,7 @@ fn json_over_folders_agrees_with_the_library() {
 /// models nor tiles are not looked at.
 #[test]
 fn damaged_cut_and_unchecked_files() {
-    let dir = tempdir("files");
+    let dir = temp_dir("files");
     let sample = formats::sample::sample_mdx();
     let mut damaged = sample.clone();
     let seqs = damaged.windows(4).position(|w| w == b"SEQS").unwrap();

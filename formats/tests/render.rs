@@ -5,7 +5,8 @@
 
 mod common;
 
-use assert_cmd::Command;
+use common::formats;
+
 use formats::adt::Adt;
 use formats::adt::alpha::BIG_ALPHA_FLAGS;
 use formats::mdx::Model;
@@ -27,10 +28,6 @@ fn decode(png_bytes: &[u8]) -> (u32, u32, png::ColorType, png::BitDepth, Vec<u8>
         info.bit_depth,
         buf,
     )
-}
-
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
 }
 
 fn round_trip(image: &Image) -> Vec<u8> {

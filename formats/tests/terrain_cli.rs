@@ -6,29 +6,22 @@
 
 mod common;
 
+use common::{formats, temp_dir};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use formats::adt::Adt;
 use formats::terrain::{HEIGHTMAP_SIDE, HeightRange, Heightmap, Stitched, TerrainTile, TileCoord};
 use predicates::prelude::*;
 
-fn formats() -> Command {
-    Command::cargo_bin("formats").expect("the formats binary is built")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The corpus map folder `maps/cataclysmctf` and a fresh output folder
 /// `name` (`None` without the corpus).
 fn map_and_out(name: &str) -> Option<(PathBuf, PathBuf)> {
-    Some((common::corpus_root()?.join("maps/cataclysmctf"), temp(name)))
+    Some((
+        common::corpus_root()?.join("maps/cataclysmctf"),
+        temp_dir(name),
+    ))
 }
 
 /// The tile the ADT at `path` is, and its heightmap.
@@ -136,7 +129,7 @@ fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
         return;
     }
     let root = common::corpus_root().unwrap();
-    let out = temp("pillow");
+    let out = temp_dir("pillow");
     let (heights, splat) = (out.join("heights"), out.join("splat"));
     formats()
         .arg("render")
@@ -429,7 +422,7 @@ fn a_tile_exports_to_glb_and_gltf() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let out = temp("export-tile");
+    let out = temp_dir("export-tile");
     let tile = root.join("adt/wowserfmt_continent4229.adt");
     let glb = out.join("continent.glb");
     // ADT_MANIFEST: one chunk with holes (8 quads); 381 doodads, 19 WMOs.
@@ -474,7 +467,7 @@ fn a_map_exports_its_tiles_into_a_folder() {
         return;
     };
     let wdt = root.join("maps/cataclysmctf/cataclysmctf.wdt");
-    let out = temp("export-map");
+    let out = temp_dir("export-map");
     let tiles = out.join("tiles");
     formats()
         .arg("export")

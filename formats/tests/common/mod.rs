@@ -385,3 +385,17 @@ pub fn pillow_run(script: &str, files: &[PathBuf]) -> PillowRun {
         out,
     }
 }
+
+/// The `formats` binary, for a command-line test.
+pub fn formats() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("formats").expect("the formats binary is built")
+}
+
+/// A fresh, empty folder for a test's files (`formats-NAME-PID` in the
+/// system's temp folder: each test binary is its own process).
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("formats-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
