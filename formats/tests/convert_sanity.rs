@@ -382,12 +382,15 @@ fn in_a_group(geoset: &formats::mdx::Geoset, group: u8) -> bool {
         .is_some_and(|&size| size > 0)
 }
 
-/// A folder for the models written, emptied.
-fn scratch(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-sanity-{what}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// The corpus and the mdx-m3-viewer harness (`None`, loudly, without either).
+fn corpus_and_harness() -> Option<(PathBuf, PathBuf)> {
+    let root = common::corpus_root()?;
+    let harness = common::npm_harness(
+        "convert_sanity",
+        "mdx-m3-viewer",
+        "the mdx-m3-viewer sanity test",
+    )?;
+    Some((root, harness))
 }
 
 /// The sources mdx-m3-viewer cannot read: the 1100 and 1200 models, and the
@@ -399,17 +402,10 @@ fn untestable(sources: &[String]) {
 
 #[test]
 fn converted_models_pass_mdx_m3_viewers_sanity_test() {
-    let Some(root) = common::corpus_root() else {
+    let Some((root, harness)) = corpus_and_harness() else {
         return;
     };
-    let Some(harness) = common::npm_harness(
-        "convert_sanity",
-        "mdx-m3-viewer",
-        "the mdx-m3-viewer sanity test",
-    ) else {
-        return;
-    };
-    let out = scratch("convert");
+    let out = common::temp_dir("sanity-convert");
     let options = Options {
         error_step: 0,
         ..Options::default()
@@ -487,22 +483,15 @@ fn converted_models_pass_mdx_m3_viewers_sanity_test() {
 /// source does, as our reader reads it, and its sanity test finds nothing
 /// its source does not have.
 fn tool_outputs_pass_mdx_m3_viewers_sanity_test(what: &str, args: &[&str]) {
-    let Some(root) = common::corpus_root() else {
+    let Some((root, harness)) = corpus_and_harness() else {
         return;
     };
-    let Some(harness) = common::npm_harness(
-        "convert_sanity",
-        "mdx-m3-viewer",
-        "the mdx-m3-viewer sanity test",
-    ) else {
-        return;
-    };
-    let out = scratch(what);
+    let out = common::temp_dir(&format!("sanity-{what}"));
     let sources: Vec<PathBuf> = common::manifest_models(800..=1200)
         .into_iter()
         .map(|(file, _)| root.join(file.path))
         .collect();
-    let mut formats = assert_cmd::Command::cargo_bin("formats").unwrap();
+    let mut formats = common::formats();
     formats
         .args(args)
         .args(&sources)

@@ -159,14 +159,12 @@ fn the_map_export_writes_valid_gltf() {
     let Some(validator) = validator() else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("formats-gltf-map-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let out = common::temp_dir("gltf-map");
     let wdt = root.join("maps/cataclysmctf/cataclysmctf.wdt");
     let mut files = Vec::new();
     for (folder, flags, extension) in [("glb", &[][..], "glb"), ("gltf", &["--gltf"][..], "gltf")] {
         let folder = out.join(folder);
-        assert_cmd::Command::cargo_bin("formats")
-            .unwrap()
+        common::formats()
             .arg("export")
             .arg(&wdt)
             .arg(&folder)
