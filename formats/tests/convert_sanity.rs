@@ -3,7 +3,9 @@
 //! `mdx-m3-viewer`, installed by `.ci/run` into `tests/convert_sanity`).
 //! Every corpus model of versions 800 to 1200 is converted to the other side
 //! (Reforged to 800, classic to 1000), optimized (`formats optimize`) and
-//! its extents fixed (`formats fix --extents`). Each model written must
+//! its extents fixed (`formats fix --extents`), and written as MDL
+//! (`formats convert --to mdl`, read by mdx-m3-viewer's MDL parser). Each
+//! model written must
 //! parse wherever its source does; mdx-m3-viewer must read in it what our
 //! reader reads of the parts the tools change ([`Digest`]: global
 //! sequences, every track key by key, event tracks, extents, each geoset's
@@ -542,4 +544,128 @@ fn optimized_models_pass_mdx_m3_viewers_sanity_test() {
 #[test]
 fn fixed_models_pass_mdx_m3_viewers_sanity_test() {
     tool_outputs_pass_mdx_m3_viewers_sanity_test("fix", &["fix", "--extents"]);
+}
+
+/// Undoes the two places where mdx-m3-viewer's MDL words differ from the
+/// seeds' and the corpus writers': it reads a colour track's values in the
+/// order written (red, green, blue, see the `mdl` module's docs; its statics
+/// it reverses), and it takes `Width` for `KP2N` and `Length` for `KP2W`
+/// (seed 000: `KP2N: float length`, `KP2W: float width`).
+fn as_mdx_m3_viewer_means_mdl(result: &mut Value) {
+    for track in result["digest"]["tracks"].as_array_mut().unwrap() {
+        match track["tag"].as_str() {
+            Some("KGAC" | "KLAC" | "KLBC" | "KRCO") => {
+                for colour in track["values"].as_array_mut().unwrap().chunks_mut(3) {
+                    colour.reverse();
+                }
+            }
+            Some("KP2N") => track["tag"] = "KP2W".into(),
+            Some("KP2W") => track["tag"] = "KP2N".into(),
+            _ => {}
+        }
+    }
+}
+
+/// Whether MDL text carries what only this crate's reader knows: the `Ext`
+/// keywords and `#"hex"` literals of the lossless extension, or the v1100
+/// layer's `ShaderTypeId` (real MDL, which mdx-m3-viewer 5.12 does not read).
+fn beyond_mdx_m3_viewer(text: &str) -> bool {
+    text.contains("#\"")
+        || text.contains("ShaderTypeId")
+        || text.lines().any(|l| l.trim_start().starts_with("Ext"))
+}
+
+/// `formats convert --to mdl` on every corpus model of versions 800 to 1200:
+/// mdx-m3-viewer reads each MDL without an extension wherever it reads the
+/// source; what it reads there is what our reader holds of the source (so the
+/// MDL carries the model to another reader), and its sanity test finds in the
+/// MDL what it finds in the MDX.
+#[test]
+fn mdl_outputs_read_in_mdx_m3_viewer_as_their_source() {
+    let Some((root, harness)) = corpus_and_harness() else {
+        return;
+    };
+    let out = common::temp_dir("sanity-mdl");
+    let models = common::manifest_models(800..=1200);
+    let sources: Vec<PathBuf> = models.iter().map(|(f, _)| root.join(&f.path)).collect();
+    let mut formats = common::formats();
+    formats
+        .args(["convert", "--to", "mdl"])
+        .args(&sources)
+        .arg(&out)
+        .assert()
+        .success();
+    let written: Vec<PathBuf> = sources
+        .iter()
+        .map(|s| out.join(s.file_name().unwrap()).with_extension("mdl"))
+        .collect();
+    let mut results = sanity(&harness, &[sources.clone(), written.clone()].concat());
+    let (mut read, mut extended, mut untestable_sources) = (0, Vec::new(), Vec::new());
+    for ((source, written), (_, bytes)) in sources.iter().zip(&written).zip(&models) {
+        let name = written.file_name().unwrap().to_string_lossy();
+        let before = results[source.to_str().unwrap()].clone();
+        let after = results.get_mut(written.to_str().unwrap()).unwrap();
+        if before["unreadable"].is_string() {
+            untestable_sources.push(name.to_string());
+            continue;
+        }
+        let text = std::fs::read_to_string(written).unwrap();
+        if after["unreadable"].is_string() {
+            assert!(beyond_mdx_m3_viewer(&text), "{name}: {after}");
+            extended.push(name.to_string());
+            continue;
+        }
+        read += 1;
+        let model = Model::from_bytes_lenient(bytes).unwrap().0;
+        assert_eq!(after["version"], model.version(), "{name}");
+        as_mdx_m3_viewer_means_mdl(after);
+        same_digest(&name, &model, after);
+        assert_eq!(messages(after), messages(&before), "{name}");
+    }
+    eprintln!(
+        "{read} MDL read by mdx-m3-viewer as their source; {} carry an extension \
+         or a Reforged keyword it does not read: {extended:?}",
+        extended.len()
+    );
+    assert!(read >= 20, "only {read} MDL files were compared");
+    untestable(&untestable_sources);
+    std::fs::remove_dir_all(&out).ok();
+}
+
+/// The corpus MDL files (written by Blizzard's converter, Magos, Retera's
+/// tools, War3ModelView, war3mdlx...): wherever mdx-m3-viewer's MDL parser
+/// reads one, it reads what ours does.
+#[test]
+fn corpus_mdl_read_by_mdx_m3_viewer_as_by_ours() {
+    let Some((root, harness)) = corpus_and_harness() else {
+        return;
+    };
+    let files: Vec<PathBuf> = common::manifest_files(&root, "MDX_MANIFEST.md", "mdl", ".mdl")
+        .into_iter()
+        .map(|f| root.join(f.path))
+        .collect();
+    let mut results = sanity(&harness, &files);
+    let mut unreadable = Vec::new();
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy();
+        let result = results.get_mut(file.to_str().unwrap()).unwrap();
+        if let Some(error) = result["unreadable"].as_str() {
+            unreadable.push(format!("{name}: {error}"));
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        let model = formats::mdl::from_str_lenient(&text).unwrap().0;
+        as_mdx_m3_viewer_means_mdl(result);
+        // A Reforged geoset without `LevelOfDetail`: level 0 here (the one
+        // the game draws first), -1 (none) in mdx-m3-viewer.
+        if model.version() > 800 && !text.contains("LevelOfDetail") {
+            for geoset in result["digest"]["geosets"].as_array_mut().unwrap() {
+                assert_eq!(geoset[5], -1, "{name}");
+                geoset[5] = 0.into();
+            }
+        }
+        same_digest(&name, &model, result);
+    }
+    eprintln!("mdx-m3-viewer cannot read: {unreadable:#?}");
+    assert!(files.len() - unreadable.len() >= 20, "{unreadable:?}");
 }

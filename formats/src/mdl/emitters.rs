@@ -5,8 +5,8 @@ use format_core::{FixedStr, Result};
 
 use super::nodes::{NodeKind, open_node, read_node_block};
 use super::syntax::Stmt;
-use super::tracks::{mdl_tracks, read_into, write_tracks};
-use super::value::{Cx, Out};
+use super::tracks::{TrackSet, mdl_tracks, read_into, write_track, write_tracks};
+use super::value::{Cx, Out, Rgb};
 use crate::mdx::node::node_flags as nf;
 use crate::mdx::{
     CornEmitter, CornEmitterTrack, ParticleEmitter, ParticleEmitter2, ParticleEmitter2Track,
@@ -32,7 +32,9 @@ pub(crate) static PARTICLE_EMITTER: NodeKind = NodeKind {
     ],
 };
 
-/// `ParticleEmitter "name" { node, statics, Particle { LifeSpan, InitVelocity, Path }, tracks }`
+/// `ParticleEmitter "name" { node, statics, Particle { LifeSpan, InitVelocity, Path }, tracks }`:
+/// an animated `LifeSpan` or `InitVelocity` is written in its own
+/// `Particle { }` block where it comes in the track list, so the order survives.
 pub(crate) fn write_particle_emitter(out: &mut Out, e: &ParticleEmitter) {
     open_node(out, &e.node, &PARTICLE_EMITTER);
     out.fixed("EmissionRate", &e.emission_rate);
@@ -45,7 +47,23 @@ pub(crate) fn write_particle_emitter(out: &mut Out, e: &ParticleEmitter) {
     out.field("Path", &e.spawn_model_file_name);
     out.close();
     write_tracks(out, &e.node.tracks);
-    write_tracks(out, &e.tracks);
+    for track in &e.tracks {
+        match track {
+            // Readers of MDL (the game's, mdx-m3-viewer's) look for the
+            // animated life span and speed inside `Particle { }` only.
+            ParticleEmitterTrack::Lifespan(t) => {
+                out.open("Particle");
+                write_track(out, "LifeSpan", t);
+                out.close();
+            }
+            ParticleEmitterTrack::Speed(t) => {
+                out.open("Particle");
+                write_track(out, "InitVelocity", t);
+                out.close();
+            }
+            other => other.write(out),
+        }
+    }
     out.close();
 }
 
@@ -144,7 +162,7 @@ pub(crate) fn write_particle_emitter2(out: &mut Out, e: &ParticleEmitter2) {
     out.field("Time", &e.time);
     out.open("SegmentColor");
     for color in &e.segment_color {
-        out.field("Color", color);
+        out.field("Color", &Rgb::of_bgr(*color));
     }
     out.close();
     out.field("Alpha", &e.segment_alpha);
@@ -183,7 +201,8 @@ pub(crate) fn read_particle_emitter2(stmt: &Stmt, cx: &mut Cx) -> Result<Particl
         head_or_tail: 0,
         tail_length: 0.0,
         time: 0.5,
-        segment_color: [[1.0; 3]; 3],
+        // Absent: black, as war3mdlx converts it and mdx-m3-viewer reads it.
+        segment_color: [[0.0; 3]; 3],
         segment_alpha: [255; 3],
         segment_scaling: [1.0; 3],
         head_interval: [0; 3],
@@ -228,7 +247,7 @@ pub(crate) fn read_particle_emitter2(stmt: &Stmt, cx: &mut Cx) -> Result<Particl
                 let (_, body) = s.block(cx)?;
                 let colors = body
                     .iter()
-                    .map(|c| c.value(cx))
+                    .map(|c| c.value(cx).map(Rgb::bgr))
                     .collect::<Result<Vec<[f32; 3]>>>()?;
                 e.segment_color = colors
                     .try_into()
@@ -257,7 +276,7 @@ mdl_tracks!(RibbonEmitterTrack {
     HeightAbove => "HeightAbove",
     HeightBelow => "HeightBelow",
     Alpha => "Alpha",
-    Color => "Color",
+    Color => "Color" in rgb,
     TextureSlot => "TextureSlot",
     Visibility => "Visibility",
 });
@@ -274,7 +293,7 @@ pub(crate) fn write_ribbon_emitter(out: &mut Out, e: &RibbonEmitter) {
     out.fixed("HeightAbove", &e.height_above);
     out.fixed("HeightBelow", &e.height_below);
     out.fixed("Alpha", &e.alpha);
-    out.fixed("Color", &e.color);
+    out.fixed("Color", &Rgb::of_bgr(e.color));
     out.fixed("TextureSlot", &e.texture_slot);
     out.field("LifeSpan", &e.lifespan);
     out.field("EmissionRate", &e.emission_rate);
@@ -293,7 +312,9 @@ pub(crate) fn read_ribbon_emitter(stmt: &Stmt, cx: &mut Cx) -> Result<RibbonEmit
         height_above: 0.0,
         height_below: 0.0,
         alpha: 1.0,
-        color: [1.0; 3],
+        // Absent: black, as mdx-m3-viewer reads it and war3mdlx (since
+        // commit fd45aec) converts it.
+        color: [0.0; 3],
         lifespan: 0.0,
         texture_slot: 0,
         emission_rate: 0,
@@ -311,7 +332,7 @@ pub(crate) fn read_ribbon_emitter(stmt: &Stmt, cx: &mut Cx) -> Result<RibbonEmit
             "HeightAbove" => e.height_above = s.value(cx)?,
             "HeightBelow" => e.height_below = s.value(cx)?,
             "Alpha" => e.alpha = s.value(cx)?,
-            "Color" => e.color = s.value(cx)?,
+            "Color" => e.color = s.value::<Rgb>(cx)?.bgr(),
             "TextureSlot" => e.texture_slot = s.value(cx)?,
             "LifeSpan" | "Lifespan" => e.lifespan = s.value(cx)?,
             "EmissionRate" => e.emission_rate = s.value(cx)?,

@@ -7,7 +7,7 @@ use format_core::{FixedStr, Result};
 use super::header::{read_extent, read_flag, write_extent, write_flags};
 use super::syntax::{Kind, Stmt};
 use super::tracks::{mdl_tracks, read_into, read_tail, write_tail, write_tracks};
-use super::value::{Cx, Out, Value, list, write_list};
+use super::value::{Cx, Out, Rgb, Value, list, write_list};
 use crate::mdx::{Extent, Geoset, GeosetAnimation, GeosetAnimationTrack, TextureCoordinateSet};
 
 /// `PTYP` face types by number.
@@ -356,18 +356,44 @@ pub(crate) fn read_geoset(stmt: &Stmt, cx: &mut Cx) -> Result<Geoset> {
 
 mdl_tracks!(GeosetAnimationTrack {
     Alpha => "Alpha",
-    Color => "Color",
+    Color => "Color" in rgb,
 });
 
-const GEOSET_ANIM_FLAGS: &[(u32, &str)] = &[(1, "DropShadow"), (2, "UseColor")];
+/// `GEOA` flag 1: `DropShadow`.
+const DROP_SHADOW: u32 = 1;
+/// `GEOA` flag 2: the colour applies. MDL has no word for it: a `static
+/// Color` or a `Color` track sets it (as Blizzard's converter and
+/// mdx-m3-viewer read it; every corpus model agrees). Files this crate wrote
+/// before said `UseColor`, which is still read.
+const USE_COLOR: u32 = 2;
 
-/// `GeosetAnim { GeosetId, static Alpha, static Color, tracks }`
+/// `GeosetAnim { GeosetId, DropShadow, static Alpha, static Color, tracks }`:
+/// `static Color` is written when the colour flag is set or the colour is
+/// not white; `ExtFlags` only when the flags differ from what the words say.
 pub(crate) fn write_geoset_anim(out: &mut Out, a: &GeosetAnimation) {
     out.open("GeosetAnim");
     out.field("GeosetId", &a.geoset_id);
-    write_flags(out, a.flags, GEOSET_ANIM_FLAGS);
+    let color_track = a
+        .tracks
+        .iter()
+        .any(|t| matches!(t, GeosetAnimationTrack::Color(_)));
+    let static_color = a.flags & USE_COLOR != 0 || a.color != [1.0; 3];
+    if a.flags & DROP_SHADOW != 0 {
+        out.flag("DropShadow");
+    }
+    let said = a.flags & DROP_SHADOW
+        | if static_color || color_track {
+            USE_COLOR
+        } else {
+            0
+        };
+    if said != a.flags {
+        out.field("ExtFlags", &a.flags);
+    }
     out.fixed("Alpha", &a.alpha);
-    out.fixed("Color", &a.color);
+    if static_color {
+        out.fixed("Color", &Rgb::of_bgr(a.color));
+    }
     write_tracks(out, &a.tracks);
     out.close();
 }
@@ -380,6 +406,8 @@ pub(crate) fn read_geoset_anim(stmt: &Stmt, cx: &mut Cx) -> Result<GeosetAnimati
         geoset_id: u32::MAX,
         ..GeosetAnimation::default()
     };
+    let mut ext_flags = None;
+    let mut words = 0;
     let (_, body) = stmt.block(cx)?;
     for s in body {
         if read_into(s, cx, &mut a.tracks)? {
@@ -388,10 +416,22 @@ pub(crate) fn read_geoset_anim(stmt: &Stmt, cx: &mut Cx) -> Result<GeosetAnimati
         match s.key().1 {
             "GeosetId" => a.geoset_id = super::header::id_or_none(s, cx)?,
             "Alpha" => a.alpha = s.value(cx)?,
-            "Color" => a.color = s.value(cx)?,
-            _ if read_flag(s, cx, &mut a.flags, GEOSET_ANIM_FLAGS)? => {}
+            "Color" => {
+                a.color = s.value::<Rgb>(cx)?.bgr();
+                words |= USE_COLOR;
+            }
+            "DropShadow" if s.args().is_empty() => words |= DROP_SHADOW,
+            "UseColor" if s.args().is_empty() => words |= USE_COLOR,
+            "ExtFlags" => ext_flags = Some(s.value(cx)?),
             _ => cx.unknown(s)?,
         }
     }
+    if a.tracks
+        .iter()
+        .any(|t| matches!(t, GeosetAnimationTrack::Color(_)))
+    {
+        words |= USE_COLOR;
+    }
+    a.flags = ext_flags.unwrap_or(words);
     Ok(a)
 }

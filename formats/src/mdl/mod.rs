@@ -32,6 +32,24 @@
 //! Static values are always written (`static Alpha 1`), also when a track
 //! drives them, because the binary file stores both.
 //!
+//! # Colours
+//!
+//! MDX stores every colour blue, green, red (`FLOAT[3] Color`, BGR); MDL
+//! writes it red, green, blue, statics and tracks alike, as Blizzard's
+//! converter and War3ModelView do (the corpus pairs `wc3lib_Orc_Exp`,
+//! `amisd_File00001202_98f1fm0` and `pqw3_BlueUnsummon`): geoset animation
+//! `Color`, light `Color` and `AmbColor`, ribbon `Color`, particle
+//! `SegmentColor`. mdx-m3-viewer reverses the statics but not the tracks,
+//! and war3mdlx changed its mind between commits. The Reforged
+//! `FresnelColor` and popcorn `Color` are written as stored (no writer of
+//! either is known). A colour an MDL object leaves out is black (lights,
+//! ribbons, particle segments, as mdx-m3-viewer reads them) or white
+//! (geoset animations).
+//!
+//! A geoset animation's colour flag (`GEOA` flag 2) has no word: a `static
+//! Color` or a `Color` track sets it. `static Color` is written when the
+//! flag is set or the colour is not white.
+//!
 //! # Real files: strict and lenient
 //!
 //! [`from_str`] refuses anything out of spec with the line, column and block

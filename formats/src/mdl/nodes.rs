@@ -8,7 +8,7 @@ use format_core::{FixedStr, Result};
 use super::header::{id_or_none, write_id};
 use super::syntax::Stmt;
 use super::tracks::{TrackSet, mdl_tracks, read_into, write_track, write_tracks};
-use super::value::{Cx, Out, list, write_list};
+use super::value::{Cx, Out, Rgb, list, write_list};
 use crate::mdx::node::node_flags as nf;
 use crate::mdx::{
     Attachment, AttachmentTrack, Bone, Camera, CameraTrack, CollisionShape, EventObject,
@@ -217,10 +217,10 @@ pub(crate) fn read_helper(stmt: &Stmt, cx: &mut Cx) -> Result<Helper> {
 mdl_tracks!(LightTrack {
     AttenuationStart => "AttenuationStart",
     AttenuationEnd => "AttenuationEnd",
-    Color => "Color",
+    Color => "Color" in rgb,
     Intensity => "Intensity",
     AmbientIntensity => "AmbIntensity" | "AmbientIntensity",
-    AmbientColor => "AmbColor" | "AmbientColor",
+    AmbientColor => "AmbColor" | "AmbientColor" in rgb,
     Visibility => "Visibility",
 });
 
@@ -250,9 +250,9 @@ pub(crate) fn write_light(out: &mut Out, light: &Light) {
     }
     out.fixed("AttenuationStart", &light.attenuation_start);
     out.fixed("AttenuationEnd", &light.attenuation_end);
-    out.fixed("Color", &light.color);
+    out.fixed("Color", &Rgb::of_bgr(light.color));
     out.fixed("Intensity", &light.intensity);
-    out.fixed("AmbColor", &light.ambient_color);
+    out.fixed("AmbColor", &Rgb::of_bgr(light.ambient_color));
     out.fixed("AmbIntensity", &light.ambient_intensity);
     if let Some(shadow) = &light.shadow_intensity {
         out.fixed("ShadowIntensity", shadow);
@@ -274,9 +274,11 @@ pub(crate) fn read_light(stmt: &Stmt, cx: &mut Cx) -> Result<Light> {
         light_type: LightType::Omni,
         attenuation_start: 0.0,
         attenuation_end: 0.0,
-        color: [1.0; 3],
+        // Absent colours: black, as war3mdlx converts them and mdx-m3-viewer
+        // reads them (the intensities are 0 too).
+        color: [0.0; 3],
         intensity: 0.0,
-        ambient_color: [1.0; 3],
+        ambient_color: [0.0; 3],
         ambient_intensity: 0.0,
         shadow_intensity: (cx.version >= 1200).then_some(0.0),
         tracks: Vec::new(),
@@ -302,9 +304,9 @@ pub(crate) fn read_light(stmt: &Stmt, cx: &mut Cx) -> Result<Light> {
             }
             "AttenuationStart" => light.attenuation_start = s.value(cx)?,
             "AttenuationEnd" => light.attenuation_end = s.value(cx)?,
-            "Color" => light.color = s.value(cx)?,
+            "Color" => light.color = s.value::<Rgb>(cx)?.bgr(),
             "Intensity" => light.intensity = s.value(cx)?,
-            "AmbColor" | "AmbientColor" => light.ambient_color = s.value(cx)?,
+            "AmbColor" | "AmbientColor" => light.ambient_color = s.value::<Rgb>(cx)?.bgr(),
             "AmbIntensity" | "AmbientIntensity" => light.ambient_intensity = s.value(cx)?,
             "ShadowIntensity" => {
                 light.shadow_intensity = Some(s.value(cx)?);

@@ -5,7 +5,7 @@
 use format_core::{FourCC, Result, UnknownTail};
 
 use super::syntax::{Item, Kind, Stmt};
-use super::value::{Cx, Out, Value, raw_of};
+use super::value::{Cx, Out, Rgb, Value, raw_of};
 use crate::mdx::{Interpolation, Key, Track};
 
 /// Writes `name count { interpolation, GlobalSeqId, keys }`.
@@ -105,6 +105,35 @@ pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>>
     })
 }
 
+/// The track with every value and tangent mapped by `f`.
+fn map_track<T, U>(track: &Track<T>, f: impl Fn(&T) -> U) -> Track<U> {
+    let keys = track
+        .keys
+        .iter()
+        .map(|k| Key {
+            frame: k.frame,
+            value: f(&k.value),
+            in_tan: k.in_tan.as_ref().map(&f),
+            out_tan: k.out_tan.as_ref().map(&f),
+        })
+        .collect();
+    Track {
+        global_sequence_id: track.global_sequence_id,
+        ..Track::new(track.interpolation_type, keys)
+    }
+}
+
+/// Writes a colour track: red, green, blue in MDL over MDX's blue, green,
+/// red (see [`Rgb`]).
+pub(crate) fn write_color_track(out: &mut Out, name: &str, track: &Track<[f32; 3]>) {
+    write_track(out, name, &map_track(track, |&c| Rgb::of_bgr(c)));
+}
+
+/// Reads a colour track (see [`write_color_track`]).
+pub(crate) fn read_color_track(stmt: &Stmt, cx: &mut Cx) -> Result<Track<[f32; 3]>> {
+    read_track::<Rgb>(stmt, cx).map(|t| map_track(&t, |&c| c.bgr()))
+}
+
 /// `ExtTail #"tag and bytes"`: an unknown sub-chunk and the rest of its object.
 pub(crate) fn write_tail(out: &mut Out, tail: &UnknownTail) {
     write_tail_as(out, "ExtTail", tail);
@@ -173,18 +202,30 @@ pub(crate) fn read_into<T: TrackSet>(
 }
 
 /// Maps the variants of a track enum to their MDL keywords (the first is
-/// written, every one is read).
+/// written, every one is read); `in rgb` marks a colour track (see [`Rgb`]).
 macro_rules! mdl_tracks {
+    (@write $out:ident, $name:literal, $t:ident) => {
+        $crate::mdl::tracks::write_track($out, $name, $t)
+    };
+    (@write rgb $out:ident, $name:literal, $t:ident) => {
+        $crate::mdl::tracks::write_color_track($out, $name, $t)
+    };
+    (@read $stmt:ident, $cx:ident) => {
+        $crate::mdl::tracks::read_track($stmt, $cx)
+    };
+    (@read rgb $stmt:ident, $cx:ident) => {
+        $crate::mdl::tracks::read_color_track($stmt, $cx)
+    };
     ($ty:ident { $($body:tt)* }) => {
         $crate::mdl::tracks::mdl_tracks!($ty, tail = "ExtTail", { $($body)* });
     };
-    ($ty:ident, tail = $tail:literal, { $($variant:ident => $name:literal $(| $alias:literal)*,)* }) => {
+    ($ty:ident, tail = $tail:literal, { $($variant:ident => $name:literal $(| $alias:literal)* $(in $as:ident)?,)* }) => {
         impl $crate::mdl::tracks::TrackSet for $ty {
             const TAIL: &'static str = $tail;
 
             fn write(&self, out: &mut $crate::mdl::value::Out) {
                 match self {
-                    $( Self::$variant(t) => $crate::mdl::tracks::write_track(out, $name, t), )*
+                    $( Self::$variant(t) => $crate::mdl::tracks::mdl_tracks!(@write $($as)? out, $name, t), )*
                     Self::Unknown(tail) => $crate::mdl::tracks::write_tail_as(out, $tail, tail),
                 }
             }
@@ -196,7 +237,7 @@ macro_rules! mdl_tracks {
                 let key = stmt.key().1;
                 $(
                     if key == $name $(|| key == $alias)* {
-                        return Some($crate::mdl::tracks::read_track(stmt, cx).map(Self::$variant));
+                        return Some($crate::mdl::tracks::mdl_tracks!(@read $($as)? stmt, cx).map(Self::$variant));
                     }
                 )*
                 None

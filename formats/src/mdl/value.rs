@@ -326,6 +326,36 @@ impl<T: Value + Default + Copy, const N: usize> Value for [T; N] {
     }
 }
 
+/// A colour as MDL writes it, `{ red, green, blue }`, over the blue, green,
+/// red order MDX stores (`FLOAT[3] Color`, BGR): what Blizzard's converter,
+/// War3ModelView, Retera's tools and mdx-m3-viewer write (the corpus pairs
+/// `wc3lib_Orc_Exp`, `amisd_File00001202_98f1fm0`, `pqw3_BlueUnsummon`).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Rgb(pub [f32; 3]);
+
+impl Rgb {
+    /// The MDL colour of an MDX (BGR) one.
+    pub fn of_bgr([b, g, r]: [f32; 3]) -> Self {
+        Rgb([r, g, b])
+    }
+
+    /// The MDX (BGR) colour.
+    pub fn bgr(self) -> [f32; 3] {
+        let [r, g, b] = self.0;
+        [b, g, r]
+    }
+}
+
+impl Value for Rgb {
+    fn read(item: &Item, cx: &Cx) -> Result<Self> {
+        <[f32; 3]>::read(item, cx).map(Rgb)
+    }
+
+    fn write(&self, out: &mut String) {
+        self.0.write(out);
+    }
+}
+
 /// A `char[N]`: `"text"` when its bytes are exactly the text and zero padding
 /// (and the text needs no escaping); otherwise all its bytes, trailing zeros
 /// dropped, as `#"hex"`.
