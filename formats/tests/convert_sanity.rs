@@ -480,6 +480,21 @@ fn converted_models_pass_mdx_m3_viewers_sanity_test() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// Runs `formats ARGS SOURCES... OUT`; the files it wrote into `out`, one
+/// per source, with the extension `ext`.
+fn run_formats(args: &[&str], sources: &[PathBuf], out: &Path, ext: &str) -> Vec<PathBuf> {
+    common::formats()
+        .args(args)
+        .args(sources)
+        .arg(out)
+        .assert()
+        .success();
+    sources
+        .iter()
+        .map(|s| out.join(s.file_name().unwrap()).with_extension(ext))
+        .collect()
+}
+
 /// `formats ARGS SOURCES... OUT` on every corpus model of versions 800 to
 /// 1200 (MDX): each model written reads in mdx-m3-viewer wherever its
 /// source does, as our reader reads it, and its sanity test finds nothing
@@ -493,17 +508,7 @@ fn tool_outputs_pass_mdx_m3_viewers_sanity_test(what: &str, args: &[&str]) {
         .into_iter()
         .map(|(file, _)| root.join(file.path))
         .collect();
-    let mut formats = common::formats();
-    formats
-        .args(args)
-        .args(&sources)
-        .arg(&out)
-        .assert()
-        .success();
-    let written: Vec<PathBuf> = sources
-        .iter()
-        .map(|s| out.join(s.file_name().unwrap()))
-        .collect();
+    let written = run_formats(args, &sources, &out, "mdx");
     let results = sanity(&harness, &[sources.clone(), written.clone()].concat());
     let result = |path: &Path| &results[path.to_str().unwrap()];
     let mut untestable_sources = Vec::new();
@@ -588,17 +593,7 @@ fn mdl_outputs_read_in_mdx_m3_viewer_as_their_source() {
     let out = common::temp_dir("sanity-mdl");
     let models = common::manifest_models(800..=1200);
     let sources: Vec<PathBuf> = models.iter().map(|(f, _)| root.join(&f.path)).collect();
-    let mut formats = common::formats();
-    formats
-        .args(["convert", "--to", "mdl"])
-        .args(&sources)
-        .arg(&out)
-        .assert()
-        .success();
-    let written: Vec<PathBuf> = sources
-        .iter()
-        .map(|s| out.join(s.file_name().unwrap()).with_extension("mdl"))
-        .collect();
+    let written = run_formats(&["convert", "--to", "mdl"], &sources, &out, "mdl");
     let mut results = sanity(&harness, &[sources.clone(), written.clone()].concat());
     let (mut read, mut extended, mut untestable_sources) = (0, Vec::new(), Vec::new());
     for ((source, written), (_, bytes)) in sources.iter().zip(&written).zip(&models) {
