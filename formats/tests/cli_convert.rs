@@ -10,7 +10,7 @@ use common::{formats, temp_dir};
 use std::path::Path;
 
 use formats::convert::{Options, Report};
-use formats::mdx::Model;
+use formats::mdx::{Material, Model};
 use formats::validate;
 use predicates::prelude::*;
 use serde_json::Value;
@@ -156,7 +156,7 @@ fn a_classic_model_goes_to_reforged_and_back_byte_exact() {
                 geoset.vertex_count()
             );
         }
-        assert!(model.materials().iter().any(formats::convert::is_hd_shader));
+        assert!(model.materials().iter().any(Material::has_hd_shader));
         convert(&reforged, &back, &["--version", "800", "--error-step", "0"]).success();
         assert_eq!(
             std::fs::read(&back).unwrap(),

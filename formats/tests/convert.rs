@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};
 use formats::convert::{HdMaterials, Options, Report, convert};
-use formats::mdx::Model;
+use formats::mdx::{Material, Model};
 use formats::validate::{self, Rule, Severity};
 
 /// Milliseconds between the frames measured.
@@ -160,7 +160,7 @@ fn reforged_models_convert_to_classic_within_the_reported_error() {
         assert!(classic.corn_emitters().is_empty() && classic.bind_poses().is_empty());
         // An HD material keeps one layer, the diffuse texture of the original.
         for (m, material) in original.materials().iter().enumerate() {
-            let hd = formats::convert::is_hd_shader(material)
+            let hd = material.has_hd_shader()
                 || material.layers.iter().any(|l| l.shader_type_id == Some(1));
             if !hd {
                 continue;
@@ -406,7 +406,7 @@ fn hd_materials_move_between_the_reforged_layouts() {
         let model = rewrite(&model, name);
         for material in model.materials() {
             if there < 1100 {
-                assert!(formats::convert::is_hd_shader(material), "{name}");
+                assert!(material.has_hd_shader(), "{name}");
                 assert_eq!(material.layers.len(), 6);
             } else {
                 assert_eq!(material.layers.len(), 1, "{name}");
@@ -508,7 +508,7 @@ fn multi_layer_materials_stay_sd_unless_asked() {
     let mut sd = original.clone();
     let report = convert(&mut sd, 1000, &options()).unwrap();
     for (material, count) in sd.materials().iter().zip(layers(&original)) {
-        assert_eq!(formats::convert::is_hd_shader(material), count == 1);
+        assert_eq!(material.has_hd_shader(), count == 1);
     }
     assert!(
         report
@@ -522,7 +522,7 @@ fn multi_layer_materials_stay_sd_unless_asked() {
         ..options()
     };
     let report = convert(&mut hd, 1000, &all).unwrap();
-    assert!(hd.materials().iter().all(formats::convert::is_hd_shader));
+    assert!(hd.materials().iter().all(Material::has_hd_shader));
     assert!(
         report
             .dropped

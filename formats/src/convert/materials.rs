@@ -17,7 +17,7 @@ use format_core::FixedStr;
 use super::report::Report;
 use super::textures::{describe, past_the_end};
 use crate::mdx::material::shading_flags;
-use crate::mdx::{Layer, LayerTrack, Material, Model, Texture, TextureEntry, Track};
+use crate::mdx::{Layer, LayerTrack, Model, Texture, TextureEntry, Track};
 
 /// What each slot of an HD material holds.
 pub const SLOTS: [&str; 6] = [
@@ -71,14 +71,6 @@ fn texture_name(textures: &[Texture], id: i32) -> String {
         .ok()
         .and_then(|i| textures.get(i))
         .map_or_else(|| format!("texture {id}"), describe)
-}
-
-/// Whether a 900/1000 material is HD (its shader names an HD shader).
-pub fn is_hd_shader(material: &Material) -> bool {
-    material
-        .shader
-        .as_ref()
-        .is_some_and(|s| s.text().starts_with(b"Shader_HD"))
 }
 
 /// Takes the layer-level `KMTF` track out of a layer.
@@ -152,7 +144,7 @@ pub(super) fn to_classic(model: &mut Model, report: &mut Report) {
     }
     for (m, material) in model.materials_mut().iter_mut().enumerate() {
         let at = format!("materials[{m}]");
-        let hd = is_hd_shader(material);
+        let hd = material.has_hd_shader();
         if hd {
             for (j, layer) in material.layers.iter().enumerate().skip(1) {
                 report.drop(
@@ -179,10 +171,11 @@ pub(super) fn to_classic(model: &mut Model, report: &mut Report) {
         }
         let mut any_hd = hd;
         for (l, layer) in material.layers.iter_mut().enumerate() {
+            let layer_hd = layer.is_hd();
             let Some(entries) = &mut layer.textures else {
                 continue;
             };
-            if layer.shader_type_id != Some(1) && entries.len() <= 1 {
+            if !layer_hd && entries.len() <= 1 {
                 continue;
             }
             any_hd = true;
@@ -230,7 +223,7 @@ pub(super) fn to_layer_slots(model: &mut Model, report: &mut Report) {
     }
     for (m, material) in model.materials_mut().iter_mut().enumerate() {
         let at = format!("materials[{m}]");
-        let single_hd = matches!(material.layers.as_slice(), [l] if l.shader_type_id == Some(1));
+        let single_hd = matches!(material.layers.as_slice(), [l] if l.is_hd());
         if !single_hd {
             continue;
         }
@@ -281,7 +274,7 @@ pub(super) fn to_texture_list(model: &mut Model, report: &mut Report) {
         return;
     }
     for (m, material) in model.materials_mut().iter_mut().enumerate() {
-        if !is_hd_shader(material) {
+        if !material.has_hd_shader() {
             continue;
         }
         let at = format!("materials[{m}]");

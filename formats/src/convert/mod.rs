@@ -74,7 +74,7 @@ mod textures;
 
 use core::fmt;
 
-pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS, is_hd_shader};
+pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS};
 pub use report::{Note, Report, SkinError};
 
 use crate::mdx::{Chunk, Geoset, Model};

@@ -236,6 +236,47 @@ pub struct Material {
     pub unknown: Vec<UnknownTail>,
 }
 
+impl Material {
+    /// Whether `shader` (versions 900 and 1000) names an HD shader
+    /// (`Shader_HD_DefaultUnit`, any case): the material's layers are then
+    /// its texture slots, in order diffuse, normal, ORM, emissive, team
+    /// colour, environment.
+    pub fn has_hd_shader(&self) -> bool {
+        self.shader.as_ref().is_some_and(|s| {
+            s.text()
+                .get(..9)
+                .is_some_and(|p| p.eq_ignore_ascii_case(b"Shader_HD"))
+        })
+    }
+
+    /// Whether Reforged's HD renderer draws the material: an HD shader (900,
+    /// 1000) or a first layer that is HD (1100 and later, see
+    /// [`Layer::is_hd`]).
+    ///
+    /// ```
+    /// use formats::mdx::Model;
+    ///
+    /// let model = Model::from_bytes(&formats::sample::sample_mdx())?;
+    /// assert!(model.materials().iter().all(|m| !m.is_hd()));
+    /// let mut hd = model.materials()[0].clone();
+    /// hd.shader = Some("Shader_HD_DefaultUnit".try_into()?);
+    /// assert!(hd.has_hd_shader() && hd.is_hd());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_hd(&self) -> bool {
+        self.has_hd_shader() || self.layers.first().is_some_and(Layer::is_hd)
+    }
+}
+
+impl Layer {
+    /// Whether the layer is drawn by the HD shader (`shaderTypeId` 1, 1100
+    /// and later): its texture list is then its slots, as
+    /// [`Material::has_hd_shader`] layers are.
+    pub fn is_hd(&self) -> bool {
+        self.shader_type_id == Some(1)
+    }
+}
+
 /// `MTLS { Material[?] materials }`
 #[derive(Codec, Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

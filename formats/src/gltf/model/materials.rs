@@ -301,10 +301,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
         .iter()
         .map(|material| {
             let first = material.layers.first()?;
-            let hd_shader = material.shader.as_ref().is_some_and(|s| {
-                s.to_string_lossy()
-                    .eq_ignore_ascii_case("Shader_HD_DefaultUnit")
-            });
+            let hd_shader = material.has_hd_shader();
             // The diffuse texture of a layer: its own, or (1100 and later)
             // the first of its list.
             let diffuse = |layer: &crate::mdx::Layer| match &layer.textures {
@@ -324,7 +321,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                 Some(entries) => entries
                     .iter()
                     .enumerate()
-                    .filter(|(n, _)| textured.shader_type_id == Some(1) || *n == 0)
+                    .filter(|(n, _)| textured.is_hd() || *n == 0)
                     .filter_map(|(n, e)| Some((Role::of(n)?, index(i64::from(e.texture_id))?)))
                     .collect(),
                 // 900 and 1000 HD: one layer per role.

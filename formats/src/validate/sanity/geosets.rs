@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::mdx::{Geoset, Model};
+use crate::mdx::{Geoset, Material, Model};
 use crate::validate::walk::{self, NodeKind};
 use crate::validate::{Findings, Rule};
 
@@ -11,9 +11,6 @@ use crate::validate::{Findings, Rule};
 /// 7433 drew broken and 7394 drew right in mdx-m3-viewer's tests, which flag
 /// 7433 and more.
 pub(super) const CLASSIC_VERTEX_LIMIT: usize = 7432;
-
-/// The material shader of Reforged's HD renderer (versions 900 and 1000).
-const HD_SHADER: &str = "Shader_HD_DefaultUnit";
 
 pub(super) fn check(model: &Model, f: &mut Findings) {
     let at = super::chunk_at(model, "GEOS");
@@ -47,15 +44,10 @@ pub(super) fn check(model: &Model, f: &mut Findings) {
 
 /// True when the geoset's material is drawn by Reforged's HD renderer.
 fn is_hd(model: &Model, geoset: &Geoset) -> bool {
-    let Some(material) = usize::try_from(geoset.material_id)
+    usize::try_from(geoset.material_id)
         .ok()
         .and_then(|m| model.materials().get(m))
-    else {
-        return false;
-    };
-    let shader = material.shader.as_ref().map(|s| s.to_string_lossy());
-    let shader_type = material.layers.first().and_then(|l| l.shader_type_id);
-    shader.as_deref() == Some(HD_SHADER) || shader_type == Some(1)
+        .is_some_and(Material::is_hd)
 }
 
 /// What one vertex is bound to.
