@@ -80,13 +80,11 @@ fn json_over_folders_agrees_with_the_library() {
     let models = common::files_in(&root, "mdx", ".mdx");
     let tiles = common::files_in(&root, "adt", ".adt");
     assert_eq!(files.len(), models.len() + tiles.len());
-    let mut totals = [0usize; 3];
-    let mut failed = 0;
-    for file in files {
-        let path = file["path"].as_str().unwrap();
-        assert!(file["error"].is_null(), "{path}: {}", file["error"]);
+    // What the library finds, file by file, on every core (posing every
+    // frame for the extents is most of this test's time).
+    let library = |path: &str| {
         let data = std::fs::read(root.join(path)).unwrap();
-        let expected = if path.ends_with(".mdx") {
+        if path.ends_with(".mdx") {
             let model = Model::from_bytes(&data)
                 .or_else(|_| Model::from_bytes_lenient(&data).map(|(m, _)| m))
                 .unwrap();
@@ -96,11 +94,36 @@ fn json_over_folders_agrees_with_the_library() {
             found
         } else {
             validate::tile(&formats::adt::Adt::from_bytes(&data).unwrap())
-        };
+        }
+    };
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let library_findings: Vec<Vec<validate::Finding>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..cores)
+            .map(|k| {
+                let (paths, library) = (&paths, &library);
+                scope.spawn(move || {
+                    let mine = paths.iter().enumerate().filter(|(i, _)| i % cores == k);
+                    mine.map(|(i, path)| (i, library(path))).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut all: Vec<_> = workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, found)| found).collect()
+    });
+    let mut totals = [0usize; 3];
+    let mut failed = 0;
+    for (file, expected) in files.iter().zip(&library_findings) {
+        let path = file["path"].as_str().unwrap();
+        assert!(file["error"].is_null(), "{path}: {}", file["error"]);
         let findings = file["findings"].as_array().unwrap();
         assert_eq!(findings.len(), expected.len(), "{path}");
         let mut errors = 0;
-        for (json, finding) in findings.iter().zip(&expected) {
+        for (json, finding) in findings.iter().zip(expected) {
             let rule = Rule::from_id(json["rule"].as_str().unwrap()).unwrap();
             assert_eq!(rule, finding.rule, "{path}");
             assert_eq!(json["severity"], rule.severity().to_string(), "{path}");
