@@ -12,10 +12,14 @@ fn fixed<const N: usize>(w: &mut Writer, text: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// `Extent { float boundsRadius; float[3] minimum; float[3] maximum }` of a unit cube.
-fn extent(w: &mut Writer) {
-    w.plain(&[3f32.sqrt() / 2.0]);
-    w.plain(&[[-0.5f32; 3], [0.5; 3]]);
+/// `Extent { float boundsRadius; float[3] minimum; float[3] maximum }` of
+/// the unit cube at rest (`rises`: and as high as "Stand" lifts it, 0.5
+/// more; the radius is from the box's centre).
+fn extent(w: &mut Writer, rises: bool) {
+    let top = if rises { 1.0 } else { 0.5 };
+    let half_height = (top + 0.5) / 2.0;
+    w.plain(&[(0.5f32 + half_height * half_height).sqrt()]);
+    w.plain(&[[-0.5f32; 3], [0.5, 0.5, top]]);
 }
 
 /// A version 800 MDX: `VERS`, `MODL`, two `SEQS` sequences, a texture, a
@@ -43,7 +47,7 @@ fn build() -> Result<Vec<u8>, Error> {
     w.chunk(tag(b"MODL"), |w| {
         fixed::<80>(w, "Sample")?;
         fixed::<260>(w, "")?;
-        extent(w);
+        extent(w, true);
         w.u32(150); // blendTime
         Ok(())
     })?;
@@ -55,7 +59,7 @@ fn build() -> Result<Vec<u8>, Error> {
             w.u32(flags); // 0: looping, 1: non looping
             w.f32(0.0); // rarity
             w.u32(0); // syncPoint
-            extent(w);
+            extent(w, name == "Stand");
         }
         Ok(())
     })?;
@@ -154,10 +158,10 @@ fn geoset(w: &mut Writer) -> Result<(), Error> {
         w.u32(0); // materialId
         w.u32(0); // selectionGroup
         w.u32(0); // selectionFlags
-        extent(w);
+        extent(w, true);
         w.u32(2); // an extent per sequence
-        extent(w);
-        extent(w);
+        extent(w, true);
+        extent(w, false);
         w.tag(tag(b"UVAS"));
         w.u32(1);
         w.tag(tag(b"UVBS"));

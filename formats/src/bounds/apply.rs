@@ -118,9 +118,12 @@ impl Model {
     /// use formats::mdx::Model;
     ///
     /// let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
-    /// // The sample stores the cube's box for "Stand", in which it rises.
+    /// assert!(model.recompute_extents().is_empty()); // the sample's are right
+    /// // Store the cube's box at rest for "Stand", in which it rises.
+    /// model.sequences_mut()[0].extent.maximum[2] = 0.5;
     /// let changes = model.recompute_extents();
-    /// assert!(changes.iter().any(|c| c.path == "chunks[2].SEQS.sequences[0].extent"));
+    /// assert_eq!(changes.len(), 1);
+    /// assert_eq!(changes[0].path, "chunks[2].SEQS.sequences[0].extent");
     /// assert_eq!(model.sequences()[0].extent.maximum, [0.5, 0.5, 1.0]);
     /// assert!(model.recompute_extents().is_empty()); // now up to date
     /// # Ok::<(), format_core::Error>(())

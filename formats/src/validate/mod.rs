@@ -23,7 +23,7 @@
 //!   start of a name, `MDDF`/`MODF` name ids and `MCLY` texture ids in range.
 //!
 //! `formats validate` runs [`model`], [`sanity`] and `extents::model` on
-//! models, [`tile`] on tiles, and fails when any finding is an
+//! models (together: [`all`]), [`tile`] on tiles, and fails when any finding is an
 //! [`Severity::Error`].
 //!
 //! ```
@@ -126,6 +126,30 @@ pub use sanity::{SEQUENCE_ACTIONS, SEQUENCE_QUALIFIERS, sanity};
 use core::fmt;
 
 use crate::mdx::{Chunk, Model};
+
+/// Every check of a model, in the order `formats validate` reports them:
+/// [`model`], then [`sanity`], then (feature `anim`) `extents::model`.
+///
+/// ```
+/// use formats::mdx::Model;
+/// use formats::validate;
+///
+/// let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
+/// let ids = |model: &Model| -> Vec<&str> {
+///     validate::all(model).iter().map(|f| f.rule.id()).collect()
+/// };
+/// assert_eq!(ids(&model), ["missing-death-sequence"]);
+/// model.sequences_mut()[0].extent.maximum[2] = 0.5; // "Stand" lifts the cube to 1
+/// assert_eq!(ids(&model), ["missing-death-sequence", "stale-extent"]);
+/// # Ok::<(), format_core::Error>(())
+/// ```
+pub fn all(model: &Model) -> Vec<Finding> {
+    let mut findings = self::model(model);
+    findings.extend(sanity(model));
+    #[cfg(feature = "anim")]
+    findings.extend(extents::model(model));
+    findings
+}
 
 /// One thing a check found.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -145,12 +145,7 @@ fn validate_file(path: &Path) -> FileReport {
         report.diagnostics = loaded.diagnostics.iter().map(|d| d.to_string()).collect();
     }
     let findings = match &loaded.document {
-        Document::Mdx(model) => {
-            let mut findings = validate::model(model);
-            findings.extend(validate::sanity(model));
-            findings.extend(validate::extents::model(model));
-            findings
-        }
+        Document::Mdx(model) => validate::all(model),
         Document::Adt(adt) => validate::tile(adt),
         // `checked` lets no other kind through.
         Document::AdtSplit(_) | Document::Wdt(_) | Document::Blp(_) => Vec::new(),
