@@ -227,8 +227,7 @@ fn pillow_reads_the_pngs_and_textures_we_write() {
     if !common::pillow_available() {
         return;
     }
-    let out = std::env::temp_dir().join(format!("formats-pillow-ours-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
+    let out = common::temp_dir("pillow-ours");
     let mut pngs = Vec::new();
     let mut sources = Vec::new();
     let mut encoded = Vec::new();

@@ -130,7 +130,7 @@ fn info_on_a_map() {
 
 #[test]
 fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
-    let dir = tempdir("bad");
+    let dir = common::temp_dir("cli-bad");
     // SEQS says 263 bytes: not a whole number of 132-byte sequences, which
     // neither reader takes (the lenient one keeps only a chunk cut short by
     // the end of the file, see the next test).
@@ -178,7 +178,7 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
 /// the file written back as it is.
 #[test]
 fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
-    let dir = tempdir("cut");
+    let dir = common::temp_dir("cli-cut");
     let truncated = dir.join("truncated.mdx");
     let mut data = formats::sample::sample_mdx();
     data.truncate(100); // 76 of MODL's 372 bytes
@@ -250,11 +250,4 @@ fn dump_tree_shows_every_object() {
     assert_eq!(stdout.matches("      Mcnk:\n").count(), 256);
     // Byte blobs in hex, as in the JSON: MTEX starts with `Tileset`.
     assert!(stdout.contains("filenames: \"54696c65736574"), "{stdout}");
-}
-
-/// A fresh folder under the system temp dir.
-pub fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use formats::convert::{Options, convert};
-use formats::mdx::{Extent, Interpolation, Model, Track};
+use formats::mdx::{Extent, Model, Track};
 use formats::optimize::{Animated, TrackVisitor, visit_tracks};
 use serde_json::Value;
 
@@ -181,13 +181,7 @@ impl TrackVisitor for Tracks {
     ) -> bool {
         let tag = at.rsplit('.').next().unwrap_or(at);
         let tag = tag.split('#').next().unwrap_or(tag);
-        let interpolation = match track.interpolation_type {
-            Interpolation::None => 0,
-            Interpolation::Linear => 1,
-            Interpolation::Hermite => 2,
-            Interpolation::Bezier => 3,
-            Interpolation::Other(n) => n,
-        };
+        let interpolation = u32::from(track.interpolation_type);
         let tangents = track.interpolation_type.has_tangents();
         let mut values = Vec::new();
         for key in &track.keys {

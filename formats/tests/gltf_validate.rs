@@ -87,8 +87,7 @@ fn every_corpus_export_is_valid_gltf() {
     let Some(validator) = validator() else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("formats-gltf-validate-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
+    let out = common::temp_dir("gltf-validate");
     let folders = TextureFolders::new(vec![root.join("mdx"), root.join("textures")]);
     let options = ExportOptions {
         textures: &folders,
@@ -130,8 +129,7 @@ fn every_corpus_tile_exports_valid_gltf() {
     let Some(validator) = validator() else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("formats-gltf-tiles-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
+    let out = common::temp_dir("gltf-tiles");
     let mut files = Vec::new();
     let mut placements = 0;
     for (path, adt) in common::corpus_tiles() {

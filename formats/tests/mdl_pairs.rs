@@ -5,7 +5,7 @@
 mod common;
 
 use common::{corpus_root, manifest_files};
-use formats::mdx::{GeosetAnimationTrack, LightTrack, Model, Node, RibbonEmitterTrack};
+use formats::mdx::{Chunk, GeosetAnimationTrack, LightTrack, Model, Node, RibbonEmitterTrack};
 
 /// One fact about a model: what, and its value (text, or a number compared
 /// with a tolerance).
@@ -102,23 +102,71 @@ fn track_summary(track: &formats::mdx::NodeTrack) -> (String, Vec<f64>) {
     }
 }
 
-/// A colour's three numbers.
-fn rgb(color: [f32; 3]) -> impl Iterator<Item = f64> {
-    color.into_iter().map(f64::from)
-}
-
-/// A colour track's values and tangents, key by key.
-fn track_values(t: &formats::mdx::Track<[f32; 3]>) -> Vec<f64> {
-    let mut values = Vec::new();
-    for k in &t.keys {
-        for v in [Some(&k.value), k.in_tan.as_ref(), k.out_tan.as_ref()]
-            .into_iter()
-            .flatten()
-        {
-            values.extend(rgb(*v));
+/// Calls `f(label, colour, in_a_track)` on every colour MDL writes red,
+/// green, blue (the `mdl` module's docs): geoset animation, light (and
+/// ambient), ribbon and particle segment colours, and every value and
+/// tangent of their colour tracks; labelled by object as the facts are.
+fn for_each_colour(model: &mut Model, mut f: impl FnMut(String, &mut [f32; 3], bool)) {
+    let mut track = |label: String, t: &mut formats::mdx::Track<[f32; 3]>| {
+        for k in &mut t.keys {
+            [Some(&mut k.value), k.in_tan.as_mut(), k.out_tan.as_mut()]
+                .into_iter()
+                .flatten()
+                .for_each(|c| f(label.clone(), c, true));
+        }
+    };
+    let mut statics = Vec::new();
+    for chunk in &mut model.chunks {
+        match chunk {
+            Chunk::GeosetAnimations(c) => {
+                for (i, a) in c.animations.iter_mut().enumerate() {
+                    statics.push((format!("geoset animation {i} colour"), &mut a.color));
+                    for t in &mut a.tracks {
+                        if let GeosetAnimationTrack::Color(t) = t {
+                            track(format!("geoset animation {i} KGAC"), t);
+                        }
+                    }
+                }
+            }
+            Chunk::Lights(c) => {
+                for l in &mut c.lights {
+                    let key = format!("light {}", l.node.object_id);
+                    statics.push((format!("{key} colour"), &mut l.color));
+                    statics.push((format!("{key} ambient colour"), &mut l.ambient_color));
+                    for t in &mut l.tracks {
+                        match t {
+                            LightTrack::Color(t) => track(format!("{key} KLAC"), t),
+                            LightTrack::AmbientColor(t) => track(format!("{key} KLBC"), t),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            Chunk::RibbonEmitters(c) => {
+                for e in &mut c.emitters {
+                    let key = format!("ribbon {}", e.node.object_id);
+                    statics.push((format!("{key} colour"), &mut e.color));
+                    for t in &mut e.tracks {
+                        if let RibbonEmitterTrack::Color(t) = t {
+                            track(format!("{key} KRCO"), t);
+                        }
+                    }
+                }
+            }
+            Chunk::ParticleEmitters2(c) => {
+                for e in &mut c.emitters {
+                    let key = format!("emitter2 {} segment colours", e.node.object_id);
+                    for colour in &mut e.segment_color {
+                        statics.push((key.clone(), colour));
+                    }
+                }
+            }
+            _ => {}
         }
     }
-    values
+    for (label, colour) in statics {
+        f(label, colour, false);
+    }
 }
 
 /// The content both forms carry, in a comparable form.
@@ -245,51 +293,15 @@ fn facts(model: &Model, skip: &[&str], names: fn(&[u8]) -> String) -> Facts {
             format!("geoset {} {} tracks", geoset_id, a.tracks.len()),
         );
     }
-    // Colours, statics and tracks, as MDX stores them (blue, green, red).
-    if wanted("static colours") {
-        for (i, a) in model.geoset_animations().iter().enumerate() {
-            f.text(format!("geoset animation {i} flags"), a.flags);
-            f.numbers(&format!("geoset animation {i} colour"), rgb(a.color));
-        }
-        for l in model.lights() {
-            let key = format!("light {}", l.node.object_id);
-            f.numbers(&format!("{key} colour"), rgb(l.color));
-            f.numbers(&format!("{key} ambient colour"), rgb(l.ambient_color));
-        }
-        for e in model.ribbon_emitters() {
-            f.numbers(&format!("ribbon {} colour", e.node.object_id), rgb(e.color));
-        }
-        for e in model.particle_emitters2().iter().filter(|_| wanted("PRE2")) {
-            let key = format!("emitter2 {} segment colours", e.node.object_id);
-            f.numbers(&key, e.segment_color.iter().copied().flat_map(rgb));
-        }
-    }
     for (i, a) in model.geoset_animations().iter().enumerate() {
-        for t in &a.tracks {
-            if let GeosetAnimationTrack::Color(t) = t {
-                f.numbers(&format!("geoset animation {i} KGAC"), track_values(t));
-            }
-        }
+        f.text(format!("geoset animation {i} flags"), a.flags);
     }
-    for l in model.lights() {
-        for t in &l.tracks {
-            let (tag, t) = match t {
-                LightTrack::Color(t) => ("KLAC", t),
-                LightTrack::AmbientColor(t) => ("KLBC", t),
-                _ => continue,
-            };
-            let key = format!("light {} {tag}", l.node.object_id);
-            f.numbers(&key, track_values(t));
+    // Colours, statics and tracks, as MDX stores them (blue, green, red).
+    for_each_colour(&mut model.clone(), |label, colour, _| {
+        if wanted("PRE2") || !label.starts_with("emitter2") {
+            f.numbers(&label, colour.iter().map(|&c| f64::from(c)));
         }
-    }
-    for e in model.ribbon_emitters() {
-        for t in &e.tracks {
-            if let RibbonEmitterTrack::Color(t) = t {
-                let key = format!("ribbon {} KRCO", e.node.object_id);
-                f.numbers(&key, track_values(t));
-            }
-        }
-    }
+    });
     // By kind, in a fixed order: writers order chunks differently.
     model.bones().iter().for_each(|b| f.node("bone", &b.node));
     model
@@ -413,51 +425,11 @@ enum Colours {
 /// The model with the colours `which` reversed: what the reader would have
 /// read had the writer put them in MDL's red, green, blue order.
 fn reverse_colours(model: &mut Model, which: Colours) {
-    fn rev(c: &mut [f32; 3]) {
-        c.reverse();
-    }
-    fn rev_track(t: &mut formats::mdx::Track<[f32; 3]>) {
-        for k in &mut t.keys {
-            [Some(&mut k.value), k.in_tan.as_mut(), k.out_tan.as_mut()]
-                .into_iter()
-                .flatten()
-                .for_each(rev);
+    for_each_colour(model, |_, colour, in_a_track| {
+        if in_a_track == (which == Colours::Tracks) {
+            colour.reverse();
         }
-    }
-    let tracks = which == Colours::Tracks;
-    let rev = |c: &mut [f32; 3]| {
-        if !tracks {
-            rev(c);
-        }
-    };
-    for a in model.geoset_animations_mut() {
-        rev(&mut a.color);
-        for t in &mut a.tracks {
-            if let (true, GeosetAnimationTrack::Color(t)) = (tracks, t) {
-                rev_track(t);
-            }
-        }
-    }
-    for l in model.lights_mut() {
-        rev(&mut l.color);
-        rev(&mut l.ambient_color);
-        for t in &mut l.tracks {
-            if let (true, LightTrack::Color(t) | LightTrack::AmbientColor(t)) = (tracks, t) {
-                rev_track(t);
-            }
-        }
-    }
-    for e in model.ribbon_emitters_mut() {
-        rev(&mut e.color);
-        for t in &mut e.tracks {
-            if let (true, RibbonEmitterTrack::Color(t)) = (tracks, t) {
-                rev_track(t);
-            }
-        }
-    }
-    for e in model.particle_emitters2_mut() {
-        e.segment_color.iter_mut().for_each(rev);
-    }
+    });
 }
 
 /// The near-pairs and what differs (the manifest's notes, and two found here).
@@ -573,22 +545,12 @@ fn every_pair_holds_the_same_model() {
         if let Some(which) = e.colours_as_stored {
             reverse_colours(&mut from_mdl, which);
         }
-        let white = |c: &mut [f32; 3]| {
-            if *c == [0.0; 3] {
-                *c = [1.0; 3];
+        for_each_colour(&mut from_mdl, |label, colour, in_a_track| {
+            let kind = label.split(' ').next().unwrap_or_default();
+            if !in_a_track && e.absent_colours_white.contains(&kind) && *colour == [0.0; 3] {
+                *colour = [1.0; 3];
             }
-        };
-        if e.absent_colours_white.contains(&"ribbon") {
-            from_mdl
-                .ribbon_emitters_mut()
-                .iter_mut()
-                .for_each(|r| white(&mut r.color));
-        }
-        if e.absent_colours_white.contains(&"emitter2") {
-            for emitter in from_mdl.particle_emitters2_mut() {
-                emitter.segment_color.iter_mut().for_each(white);
-            }
-        }
+        });
         let diff = differences(
             &facts(&from_mdl, e.skip, e.mdl_names),
             &facts(&from_mdx, e.skip, e.mdx_names),

@@ -245,8 +245,7 @@ fn the_render_command_writes_pngs() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("formats-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("render");
     let (height, alpha, alpha_wdt, wire) = (
         dir.join("h.png"),
         dir.join("a.png"),
@@ -339,8 +338,7 @@ fn pillow_reads_every_corpus_picture() {
         let (model, _) = Model::from_bytes_lenient(&data).unwrap();
         images.push((path, render::wireframe(&model, 64)));
     }
-    let out = std::env::temp_dir().join(format!("formats-render-pillow-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
+    let out = common::temp_dir("render-pillow");
     let files: Vec<_> = images
         .iter()
         .enumerate()

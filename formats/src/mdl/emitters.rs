@@ -5,7 +5,7 @@ use format_core::{FixedStr, Result};
 
 use super::nodes::{NodeKind, open_node, read_node_block};
 use super::syntax::Stmt;
-use super::tracks::{TrackSet, mdl_tracks, read_into, write_track, write_tracks};
+use super::tracks::{TrackSet, mdl_tracks, read_into, write_track_in, write_tracks};
 use super::value::{Cx, Out, Rgb};
 use crate::mdx::node::node_flags as nf;
 use crate::mdx::{
@@ -51,16 +51,8 @@ pub(crate) fn write_particle_emitter(out: &mut Out, e: &ParticleEmitter) {
         match track {
             // Readers of MDL (the game's, mdx-m3-viewer's) look for the
             // animated life span and speed inside `Particle { }` only.
-            ParticleEmitterTrack::Lifespan(t) => {
-                out.open("Particle");
-                write_track(out, "LifeSpan", t);
-                out.close();
-            }
-            ParticleEmitterTrack::Speed(t) => {
-                out.open("Particle");
-                write_track(out, "InitVelocity", t);
-                out.close();
-            }
+            ParticleEmitterTrack::Lifespan(t) => write_track_in(out, "Particle", "LifeSpan", t),
+            ParticleEmitterTrack::Speed(t) => write_track_in(out, "Particle", "InitVelocity", t),
             other => other.write(out),
         }
     }

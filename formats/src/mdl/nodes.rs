@@ -7,7 +7,7 @@ use format_core::{FixedStr, Result};
 
 use super::header::{id_or_none, write_id};
 use super::syntax::Stmt;
-use super::tracks::{TrackSet, mdl_tracks, read_into, write_track, write_tracks};
+use super::tracks::{TrackSet, mdl_tracks, read_into, write_track_in, write_tracks};
 use super::value::{Cx, Out, Rgb, list, write_list};
 use crate::mdx::node::node_flags as nf;
 use crate::mdx::{
@@ -523,11 +523,7 @@ pub(crate) fn write_camera(out: &mut Out, c: &Camera) {
     out.close();
     for track in &c.tracks {
         match track {
-            CameraTrack::TargetTranslation(t) => {
-                out.open("Target");
-                write_track(out, "Translation", t);
-                out.close();
-            }
+            CameraTrack::TargetTranslation(t) => write_track_in(out, "Target", "Translation", t),
             other => other.write(out),
         }
     }

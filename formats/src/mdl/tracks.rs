@@ -33,6 +33,14 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
     out.close();
 }
 
+/// Writes `block { name count { ... } }`: a track readers look for inside a
+/// block only (a camera's `Target`, an emitter's `Particle`).
+pub(crate) fn write_track_in<T: Value>(out: &mut Out, block: &str, name: &str, track: &Track<T>) {
+    out.open(block);
+    write_track(out, name, track);
+    out.close();
+}
+
 /// Reads a `Keyword count { ... }` track.
 pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>> {
     let name = stmt.key().1.to_owned();
@@ -59,13 +67,7 @@ pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>>
                     "Hermite" => track.interpolation_type = Interpolation::Hermite,
                     "Bezier" => track.interpolation_type = Interpolation::Bezier,
                     "Interpolation" => {
-                        track.interpolation_type = match s.value::<u32>(cx)? {
-                            0 => Interpolation::None,
-                            1 => Interpolation::Linear,
-                            2 => Interpolation::Hermite,
-                            3 => Interpolation::Bezier,
-                            n => Interpolation::Other(n),
-                        }
+                        track.interpolation_type = s.value::<u32>(cx)?.into();
                     }
                     "GlobalSeqId" => track.global_sequence_id = s.value(cx)?,
                     "InTan" | "OutTan" => {

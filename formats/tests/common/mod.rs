@@ -360,12 +360,8 @@ impl Drop for PillowRun {
 /// [`pillow_available`] first.
 pub fn pillow_run(script: &str, files: &[PathBuf]) -> PillowRun {
     static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let out = std::env::temp_dir().join(format!(
-        "formats-pillow-{}-{}",
-        std::process::id(),
-        RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&out).unwrap();
+    let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = temp_dir(&format!("pillow-{run}"));
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/pillow")
         .join(script);
