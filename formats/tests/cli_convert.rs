@@ -202,6 +202,8 @@ fn several_models_and_folders_convert_in_parallel_with_a_table_or_json() {
             "approximated",
             "dropped",
             "added",
+            "left",
+            "out",
             "skin",
             "error",
             "result"
@@ -406,6 +408,63 @@ fn convert_mdx_to_mdl_and_back_is_byte_exact() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--plain`: MDL other tools read, and the list of what it left out (on
+/// stderr, or per model in `--json`); WoW alpha models have no MDL form.
+#[test]
+fn plain_mdl_says_what_it_left_out() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp_dir("plain");
+    let input = root.join("mdx/zf_cube.mdx");
+    let text = dir.join("zf_cube.mdl");
+    let said = stderr(&convert(&input, &text, &["--plain"]).success());
+    assert!(said.contains("left out of plain MDL (2):"), "{said}");
+    assert!(
+        said.contains("RibbonEmitter \"BlizRibbon01\": `ExtNodeFlags 4194304`"),
+        "{said}"
+    );
+    let written = std::fs::read_to_string(&text).unwrap();
+    assert!(
+        !written.contains("#\"") && !written.contains("\tExt"),
+        "{written}"
+    );
+    let plain = formats::mdl::from_str(&written).unwrap();
+    assert_eq!(plain.geosets().len(), read(&input).geosets().len());
+
+    let json = stdout(
+        &formats()
+            .args(["convert", "--to", "mdl", "--plain", "--json"])
+            .arg(&input)
+            .arg(root.join("mdx/zf_minimal.mdx"))
+            .arg(dir.join("both"))
+            .assert()
+            .success(),
+    );
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    let left_out: Vec<usize> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["left_out"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(left_out, [2, 1], "{json}");
+    assert_eq!(
+        doc["files"][0]["left_out"][1]["path"],
+        "RibbonEmitter \"BlizRibbon01\""
+    );
+
+    let alpha = convert(
+        &root.join("mdx/wowalpha_Boar.mdx"),
+        &dir.join("boar.mdl"),
+        &["--plain"],
+    );
+    assert!(stderr(&alpha.failure()).contains("MDL is for versions 800 to 1200"));
+    let mdx = convert(&input, &dir.join("cube.mdx"), &["--plain"]);
+    assert!(stderr(&mdx.failure()).contains("--plain is for MDL out"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn convert_says_what_it_cannot_do() {
     let dir = temp_dir("cannot");
@@ -455,7 +514,7 @@ fn convert_says_what_it_cannot_do() {
             "--version".as_ref(),
             "800".as_ref(),
         ],
-        "--version, --to and --json are for models",
+        "--version, --to, --plain and --json are for models",
     );
     fails(
         &[dir.join("empty").as_os_str(), o],

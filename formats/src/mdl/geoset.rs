@@ -95,6 +95,19 @@ pub(crate) fn write_geoset(out: &mut Out, g: &Geoset) {
             out.close();
         }
         out.close();
+    } else if out.is_plain() {
+        // Plain MDL has only regular groups: every index in one triangle list.
+        out.note(format!(
+            "face groups {:?} of types {:?} that do not add up to the {} indices (written as one Triangles group)",
+            g.face_groups,
+            g.face_type_groups,
+            g.faces.len()
+        ));
+        out.open(&format!("Faces 1 {}", g.faces.len()));
+        out.open("Triangles");
+        out.item(&Indices(&g.faces));
+        out.close();
+        out.close();
     } else {
         write_list(out, "ExtFaceTypeGroups", &g.face_type_groups);
         write_list(out, "ExtFaceGroups", &g.face_groups);

@@ -91,6 +91,20 @@
 //!
 //! Floats are written in the shortest form that reads back to the same bits
 //! (`0.1`, `-0`, `inf`, `1e-45`).
+//!
+//! # Plain MDL for other tools
+//!
+//! Other readers stop at the extension (mdx-m3-viewer refuses a file with
+//! an `Ext*` key or a `#"hex"` value). [`to_string_plain`] writes the
+//! vocabulary they know and lists in [`LeftOut`]s, by block, what it left
+//! out: unknown chunks and sub-chunks, flag bits and values with no word,
+//! the bytes after a name's NUL (the name itself is kept; invalid UTF-8 is
+//! replaced, a `"` becomes `'`). Three things are written in their plain
+//! form rather than left out, and noted: a chunk of objects right after
+//! one of its kind joins it, light tracks stored after the `LITE` chunk
+//! move into their light, and face groups that do not add up become one
+//! triangle list. `formats convert IN OUT.mdl --plain` does it from the
+//! command line.
 
 mod emitters;
 mod geoset;
@@ -107,6 +121,7 @@ use format_core::{Context, Diagnostic, Result};
 
 use crate::mdx::{BindPoseChunk, Chunk, FaceEffect, Model};
 use syntax::Stmt;
+pub use value::LeftOut;
 use value::{Cx, Out, list, raw_of, write_list};
 
 /// Reads MDL text in strict mode: anything out of spec is an error naming the
@@ -129,21 +144,105 @@ pub fn to_string(model: &Model) -> String {
     out.line(
         "// Written by formats::mdl; `Ext*` keys and #\"hex\" carry what MDL has no words for.",
     );
+    write_model(&mut out, model);
+    out.text
+}
+
+/// Plain MDL, as [`to_string_plain`] writes it, and what it left out.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PlainMdl {
+    /// The text.
+    pub text: String,
+    /// What the model holds that plain MDL has no words for, left out.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// Writes the model as plain MDL, the vocabulary other readers know
+/// (mdx-m3-viewer, Retera's Model Studio, War3ModelView): without the
+/// extension's `Ext*` keys and `#"hex"` values, so nothing beyond MDL is
+/// kept and what is left out is listed. See [the module docs](self#plain-mdl-for-other-tools).
+///
+/// ```
+/// use formats::mdx::{Chunk, Model};
+///
+/// let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
+/// // A name with bytes after its NUL, as some converters write them.
+/// let mut name = [0u8; 80];
+/// name[..9].copy_from_slice(b"Root\0junk");
+/// for chunk in &mut model.chunks {
+///     if let Chunk::Bones(bones) = chunk {
+///         bones.bones[0].node.name = format_core::FixedStr::from_bytes(name);
+///     }
+/// }
+/// assert!(formats::mdl::to_string(&model).contains("#\""));
+///
+/// let plain = formats::mdl::to_string_plain(&model)?;
+/// assert!(plain.text.contains("Bone \"Root\" {") && !plain.text.contains("#\""));
+/// assert_eq!(
+///     plain.left_out[0].to_string(),
+///     "Bone \"Root\": its name: 4 bytes after its NUL left out"
+/// );
+/// # Ok::<(), format_core::Error>(())
+/// ```
+///
+/// WoW alpha models (1300 and later) have no MDL form: an error.
+pub fn to_string_plain(model: &Model) -> Result<PlainMdl> {
+    let version = model.version();
+    if !(800..=1200).contains(&version) {
+        return Err(format_core::Error::invalid(
+            0,
+            format!("MDL is for versions 800 to 1200; this model is version {version}"),
+        ));
+    }
+    let mut out = Out::plain();
+    out.line("// Written by formats::mdl (plain MDL).");
+    let mut repaired;
+    let mut model = model;
+    let stray = |c: &Chunk| match c {
+        Chunk::Lights(c) => c.lights.iter().any(|l| !l.tracks_after_chunk.is_empty()),
+        _ => false,
+    };
+    if model.chunks.iter().any(stray) {
+        repaired = model.clone();
+        let moved = repaired.repair_sizes();
+        out.note(format!(
+            "{moved} light tracks stored after the LITE chunk (moved into their light)"
+        ));
+        model = &repaired;
+    }
+    write_model(&mut out, model);
+    let left_out = out.left_out();
+    Ok(PlainMdl {
+        text: out.text,
+        left_out,
+    })
+}
+
+/// Writes the chunks as blocks: in a plain writer, a chunk of objects right
+/// after one of its kind joins it (its objects are read into the first).
+fn write_model(out: &mut Out, model: &Model) {
     let mut version = 0;
     let mut previous: Option<&Chunk> = None;
     for chunk in &model.chunks {
         let repeated =
             previous.is_some_and(|p| core::mem::discriminant(p) == core::mem::discriminant(chunk));
-        if !(repeated && is_object_list(chunk)) && write_chunk(&mut out, chunk, model) {
+        let ext = repeated && is_object_list(chunk) && !out.is_plain();
+        if repeated && is_object_list(chunk) && out.is_plain() {
+            out.note(format!(
+                "a second `{}` chunk right after the first (its objects join the first)",
+                chunk.tag()
+            ));
+        }
+        if !ext && write_chunk(out, chunk, model) {
             if let Chunk::Version(v) = chunk {
                 version = v.version;
             }
         } else {
-            write_ext_chunk(&mut out, chunk, version);
+            write_ext_chunk(out, chunk, version);
         }
         previous = Some(chunk);
     }
-    out.text
 }
 
 /// Chunks whose objects are top-level blocks of their own (`Bone`, `Bone`...).

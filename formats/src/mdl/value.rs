@@ -213,6 +213,12 @@ pub(crate) trait Value: Sized {
     fn read(item: &Item, cx: &Cx) -> Result<Self>;
     /// Appends the value's text.
     fn write(&self, out: &mut String);
+    /// Appends the value's text in plain MDL, without the extension's
+    /// `#"hex"`, and says what that changed (`None`: nothing, the default).
+    fn write_plain(&self, out: &mut String) -> Option<String> {
+        self.write(out);
+        None
+    }
 }
 
 fn number<'a>(item: &'a Item, cx: &Cx, what: &str) -> Result<&'a str> {
@@ -397,12 +403,130 @@ impl<const N: usize> Value for FixedStr<N> {
             }
         }
     }
+
+    /// The text up to the NUL, invalid UTF-8 replaced, `"` as `'` and line
+    /// breaks as spaces, cut to `N` bytes at a character boundary.
+    fn write_plain(&self, out: &mut String) -> Option<String> {
+        let lossy = self.to_string_lossy();
+        let mut text: String = lossy
+            .chars()
+            .map(|c| match c {
+                '"' => '\'',
+                '\n' | '\r' => ' ',
+                c => c,
+            })
+            .collect();
+        while text.len() > N {
+            text.pop();
+        }
+        out.push('"');
+        out.push_str(&text);
+        out.push('"');
+        let mut changes = Vec::new();
+        if !self.is_clean() {
+            let after = self
+                .residue()
+                .iter()
+                .rposition(|&b| b != 0)
+                .map_or(0, |i| i + 1);
+            changes.push(format!("{after} bytes after its NUL left out"));
+        }
+        if self.to_str().is_err() {
+            changes.push("bytes that are not UTF-8 replaced by U+FFFD".to_string());
+        }
+        if lossy.contains(['"', '\n', '\r']) {
+            changes.push("`\"` and line breaks written as `'` and spaces".to_string());
+        }
+        if text.len() < lossy.len() {
+            changes.push(format!("cut to {N} bytes"));
+        }
+        (!changes.is_empty()).then(|| changes.join("; "))
+    }
 }
 
 /// MDL text being written, with its indentation.
 pub(crate) struct Out {
     pub text: String,
     depth: usize,
+    /// Writing plain MDL (see [`super::to_string_plain`]): what is left out.
+    plain: Option<Plain>,
+}
+
+/// How a plain writer's note calls the name of the block it opens.
+const NAME: &str = "its name";
+
+/// The state of a plain MDL writer: what it left out, where it is.
+#[derive(Default)]
+struct Plain {
+    left_out: Vec<LeftOut>,
+    /// Depth inside a block left out (0: writing).
+    skipping: usize,
+    /// The open blocks (`Geoset 2`, `Bone "Root"`), and for each how many
+    /// unnamed blocks of each kind it holds so far.
+    path: Vec<(String, Vec<(String, usize)>)>,
+    /// Unnamed blocks of each kind at the top level.
+    top: Vec<(String, usize)>,
+}
+
+impl Plain {
+    /// The path of the open blocks, `Geoset 2 > Anim 0`.
+    fn here(&self) -> String {
+        let names: Vec<&str> = self.path.iter().map(|(name, _)| name.as_str()).collect();
+        if names.is_empty() {
+            "model".to_string()
+        } else {
+            names.join(" > ")
+        }
+    }
+
+    fn note(&mut self, what: String) {
+        let path = self.here();
+        self.left_out.push(LeftOut { path, what });
+    }
+
+    /// Enters a block: named ones name themselves, others are numbered
+    /// among their siblings of one kind (from 0, as the reader's errors do).
+    fn enter(&mut self, head: &str, name: Option<String>) {
+        let kind = head.split_whitespace().next().unwrap_or(head).to_string();
+        let label = match name {
+            Some(name) => format!("{kind} {name}"),
+            None => {
+                let seen = match self.path.last_mut() {
+                    Some((_, seen)) => seen,
+                    None => &mut self.top,
+                };
+                let index = match seen.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, n)) => {
+                        *n += 1;
+                        *n - 1
+                    }
+                    None => {
+                        seen.push((kind.clone(), 1));
+                        0
+                    }
+                };
+                format!("{kind} {index}")
+            }
+        };
+        self.path.push((label, Vec::new()));
+    }
+}
+
+/// Something plain MDL has no words for, left out of it: where (the block
+/// path, `Bone "Root"`, `Geoset 2`) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LeftOut {
+    /// The MDL block it was in (`model` at the top level).
+    pub path: String,
+    /// What, with its value.
+    pub what: String,
+}
+
+impl core::fmt::Display for LeftOut {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.path, self.what)
+    }
 }
 
 impl Out {
@@ -410,6 +534,71 @@ impl Out {
         Out {
             text: String::new(),
             depth: 0,
+            plain: None,
+        }
+    }
+
+    /// A writer of plain MDL: every `Ext*` key and block and every raw
+    /// value is left out, and noted.
+    pub fn plain() -> Self {
+        Out {
+            plain: Some(Plain::default()),
+            ..Out::new()
+        }
+    }
+
+    /// Whether this writes plain MDL.
+    pub fn is_plain(&self) -> bool {
+        self.plain.is_some()
+    }
+
+    /// What a plain writer left out.
+    pub fn left_out(&mut self) -> Vec<LeftOut> {
+        self.plain
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.left_out))
+            .unwrap_or_default()
+    }
+
+    /// Notes, in a plain writer, something left out at the current block.
+    pub fn note(&mut self, what: String) {
+        if let Some(plain) = &mut self.plain {
+            plain.note(what);
+        }
+    }
+
+    /// True if nothing is to be written: inside a block left out, or (in a
+    /// plain writer) `key` is the extension's (noted with `value`).
+    fn skips(&mut self, key: &str, value: impl FnOnce() -> String) -> bool {
+        let Some(plain) = &mut self.plain else {
+            return false;
+        };
+        if plain.skipping > 0 {
+            return true;
+        }
+        if key.starts_with("Ext") {
+            plain.note(format!("`{}` (no MDL word for it)", value()));
+            return true;
+        }
+        false
+    }
+
+    /// Appends `value` of `key`, in plain MDL if this writer is plain (and
+    /// notes what that changed, as `key "written": change`).
+    fn value(&mut self, key: &str, value: &impl Value) {
+        match &mut self.plain {
+            Some(plain) => {
+                let start = self.text.len();
+                if let Some(change) = value.write_plain(&mut self.text) {
+                    let written = self.text.get(start..).unwrap_or_default();
+                    plain.note(match key {
+                        // The block's path shows the name as written.
+                        NAME => format!("{key}: {change}"),
+                        _ => format!("{key} {written}: {change}"),
+                    });
+                }
+            }
+            None => value.write(&mut self.text),
         }
     }
 
@@ -421,6 +610,9 @@ impl Out {
 
     /// `text` on its own line.
     pub fn line(&mut self, text: &str) {
+        if self.skips("", String::new) {
+            return;
+        }
         self.indent();
         self.text.push_str(text);
         self.text.push('\n');
@@ -428,6 +620,9 @@ impl Out {
 
     /// `text,`
     pub fn flag(&mut self, text: &str) {
+        if self.skips(text, || text.to_string()) {
+            return;
+        }
         self.indent();
         self.text.push_str(text);
         self.text.push_str(",\n");
@@ -435,32 +630,68 @@ impl Out {
 
     /// `key value,`
     pub fn field(&mut self, key: &str, value: &impl Value) {
+        if self.skips(key, || {
+            let mut text = format!("{key} ");
+            value.write(&mut text);
+            text
+        }) {
+            return;
+        }
         self.indent();
         self.text.push_str(key);
         self.text.push(' ');
-        value.write(&mut self.text);
+        self.value(key, value);
         self.text.push_str(",\n");
     }
 
     /// `static key value,`
     pub fn fixed(&mut self, key: &str, value: &impl Value) {
+        if self.skips("", String::new) {
+            return;
+        }
         self.indent();
         self.text.push_str("static ");
         self.text.push_str(key);
         self.text.push(' ');
-        value.write(&mut self.text);
+        self.value(key, value);
         self.text.push_str(",\n");
     }
 
     /// `{ value },` on its own line (a vertex, a pivot point).
     pub fn item(&mut self, value: &impl Value) {
+        if self.skips("", String::new) {
+            return;
+        }
         self.indent();
-        value.write(&mut self.text);
+        self.value("item", value);
         self.text.push_str(",\n");
+    }
+
+    /// Whether a block opened with `head` is left out (and then noted, and
+    /// its contents skipped up to its `close`).
+    fn skips_block(&mut self, head: &str, name: Option<String>) -> bool {
+        let Some(plain) = &mut self.plain else {
+            return false;
+        };
+        if plain.skipping > 0 {
+            plain.skipping += 1;
+            return true;
+        }
+        if head.starts_with("Ext") {
+            let kind = head.split_whitespace().next().unwrap_or(head);
+            plain.note(format!("`{kind} {{ ... }}` (no MDL block for it)"));
+            plain.skipping = 1;
+            return true;
+        }
+        plain.enter(head, name);
+        false
     }
 
     /// `head {` and one level deeper.
     pub fn open(&mut self, head: &str) {
+        if self.skips_block(head, None) {
+            return;
+        }
         self.indent();
         self.text.push_str(head);
         self.text.push_str(" {\n");
@@ -469,16 +700,31 @@ impl Out {
 
     /// `head "name" {`
     pub fn open_named(&mut self, head: &str, name: &impl Value) {
+        let named = self.plain.is_some().then(|| {
+            let mut text = String::new();
+            name.write_plain(&mut text);
+            text
+        });
+        if self.skips_block(head, named) {
+            return;
+        }
         self.indent();
         self.text.push_str(head);
         self.text.push(' ');
-        name.write(&mut self.text);
+        self.value(NAME, name);
         self.text.push_str(" {\n");
         self.depth += 1;
     }
 
     /// `}`
     pub fn close(&mut self) {
+        if let Some(plain) = &mut self.plain {
+            if plain.skipping > 0 {
+                plain.skipping -= 1;
+                return;
+            }
+            plain.path.pop();
+        }
         self.depth = self.depth.saturating_sub(1);
         self.indent();
         self.text.push_str("}\n");
@@ -486,6 +732,20 @@ impl Out {
 
     /// `key #"hex",`: bytes MDL has no words for (see the module docs).
     pub fn raw(&mut self, key: &str, bytes: &[u8]) {
+        if let Some(plain) = &mut self.plain {
+            if plain.skipping == 0 {
+                let what = match bytes.first_chunk::<4>() {
+                    Some(tag) if tag.iter().all(u8::is_ascii_graphic) => format!(
+                        "`{key}`: `{}` and {} bytes",
+                        String::from_utf8_lossy(tag),
+                        bytes.len() - 4
+                    ),
+                    _ => format!("`{key}`: {} bytes", bytes.len()),
+                };
+                plain.note(what);
+            }
+            return;
+        }
         self.indent();
         self.text.push_str(key);
         self.text.push_str(" #\"");

@@ -22,6 +22,8 @@ pub struct Options {
     pub exact: bool,
     /// Into a folder: the format to write (`None`: each input's own).
     pub to: Option<Kind>,
+    /// MDL is written plain ([`formats::mdl::to_string_plain`]).
+    pub plain: bool,
     /// One JSON document instead of the report or the table.
     pub json: bool,
     /// What [`formats::convert::convert`] is asked.
@@ -43,6 +45,8 @@ struct Converted {
     diagnostics: usize,
     /// What the version change did (`None`: no version change asked).
     report: Option<Report>,
+    /// What plain MDL left out (`--plain`).
+    left_out: Vec<formats::mdl::LeftOut>,
     /// Why nothing was written.
     error: Option<String>,
 }
@@ -57,6 +61,7 @@ impl Converted {
             bytes: None,
             diagnostics: 0,
             report: None,
+            left_out: Vec::new(),
             error: None,
         }
     }
@@ -75,8 +80,8 @@ pub fn command(
     if let [input] = inputs
         && crate::blp::is_texture_conversion(input, output)
     {
-        if options.version.is_some() || options.to.is_some() || options.json {
-            return Err("--version, --to and --json are for models".into());
+        if options.version.is_some() || options.to.is_some() || options.json || options.plain {
+            return Err("--version, --to, --plain and --json are for models".into());
         }
         return crate::blp::convert(input, output, level, encoding);
     }
@@ -97,6 +102,13 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
     }
     let files = rewrite::models(inputs)?;
     let jobs = rewrite::outputs(&files, output, options.to)?;
+    if options.plain
+        && jobs
+            .iter()
+            .any(|(_, out)| Kind::of_path(out) != Some(Kind::Mdl))
+    {
+        return Err("--plain is for MDL out: an output .mdl, or --to mdl into a folder".into());
+    }
     let single = jobs.len() == 1 && rewrite::is_model_file(output);
     let results = crate::batch::run(&jobs, |(input, out)| {
         let mut converted = Converted::new(input, out);
@@ -127,6 +139,12 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             }
             if let Some(report) = &result.report {
                 eprint!("{report}");
+            }
+            if !result.left_out.is_empty() {
+                eprintln!("left out of plain MDL ({}):", result.left_out.len());
+                for note in &result.left_out {
+                    eprintln!("  {note}");
+                }
             }
             eprintln!(
                 "wrote {} (MDX version {}, {} bytes)",
@@ -169,8 +187,28 @@ fn convert_file(
         result.report = Some(report);
     }
     result.to = Some(model.version());
-    result.bytes = Some(rewrite::write(model, output, false)?);
+    result.bytes = Some(if options.plain {
+        write_plain(model, output, &mut result.left_out)?
+    } else {
+        rewrite::write(model, output, false)?
+    });
     Ok(())
+}
+
+/// Writes `model` to `output` as plain MDL, after checking that it reads
+/// back strictly; returns the size written.
+fn write_plain(
+    model: &Model,
+    output: &Path,
+    left_out: &mut Vec<formats::mdl::LeftOut>,
+) -> Result<usize, String> {
+    let out = output.display();
+    let plain = formats::mdl::to_string_plain(model).map_err(|e| format!("{out}: {e}"))?;
+    formats::mdl::from_str(&plain.text)
+        .map_err(|e| format!("{out}: the plain MDL does not read back: {e}"))?;
+    std::fs::write(output, &plain.text).map_err(|e| format!("{out}: {e}"))?;
+    *left_out = plain.left_out;
+    Ok(plain.text.len())
 }
 
 /// Whether `a` and `b` are the same existing file.
@@ -217,6 +255,7 @@ fn table(results: &[Converted]) -> String {
         "approximated",
         "dropped",
         "added",
+        "left out",
         "skin error",
         "result",
     ]);
@@ -243,6 +282,7 @@ fn table(results: &[Converted]) -> String {
             count(r, |x| x.approximated.len()).to_string(),
             count(r, |x| x.dropped.len()).to_string(),
             count(r, |x| x.added.len()).to_string(),
+            r.left_out.len().to_string(),
             error,
             outcome,
         ]);

@@ -100,6 +100,12 @@ enum Command {
         /// Into a folder: write .mdx or .mdl (each input's own by default).
         #[arg(long, value_enum, value_name = "FORMAT")]
         to: Option<convert::ModelFormat>,
+        /// MDL out: plain MDL, which other tools read (mdx-m3-viewer,
+        /// Retera's Model Studio), without the `Ext*` keys and `#"hex"`
+        /// values that keep MDX -> MDL -> MDX byte-exact; what is left out
+        /// is listed.
+        #[arg(long)]
+        plain: bool,
         /// One JSON document on stdout (per model: versions, bytes, what was
         /// approximated, dropped and added, the skinning error).
         #[arg(long)]
@@ -312,6 +318,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             hd_materials,
             error_step,
             to,
+            plain,
             json,
             level,
             encoding,
@@ -320,6 +327,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 version,
                 exact,
                 to: to.map(convert::ModelFormat::kind),
+                plain,
                 json,
                 convert: formats::convert::Options {
                     keep_lods,
