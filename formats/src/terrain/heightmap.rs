@@ -146,6 +146,29 @@ impl Heightmap {
     pub fn levels(&self, range: HeightRange) -> Vec<u16> {
         self.heights.iter().map(|h| range.level(*h)).collect()
     }
+
+    /// Every `step`-th sample of every `step`-th row (`step` rounded up to a
+    /// power of two, at most 256): a heightmap of side `256 / step + 1`,
+    /// which [`Stitched::new`] takes as it takes a full one. An overview of
+    /// many tiles needs only these ([`Stitched::thumbnail_step`]).
+    pub fn thumbnail(&self, step: usize) -> Heightmap {
+        let step = step.clamp(1, PER_TILE).next_power_of_two();
+        let stride = (step / self.step()).max(1);
+        let side = (self.side - 1) / stride + 1;
+        let mut heights = Vec::with_capacity(side * side);
+        for y in 0..side {
+            for x in 0..side {
+                heights.push(self.get(x * stride, y * stride).unwrap_or(f32::NAN));
+            }
+        }
+        Heightmap { side, heights }
+    }
+
+    /// Tile heightmap samples per sample of this map: 1 for a full one, the
+    /// step of a [`thumbnail`](Self::thumbnail).
+    pub fn step(&self) -> usize {
+        PER_TILE / self.side.saturating_sub(1).max(1)
+    }
 }
 
 /// The range spanning every heightmap given (`None` if none has a height).
@@ -174,9 +197,11 @@ pub struct Stitched {
 
 impl Stitched {
     /// The tiles stitched, sampled every `step` (rounded up to a power of two,
-    /// at most 256) so that neighbouring tiles share their edge sample.
+    /// at most 256, and to the coarsest [thumbnail](Heightmap::thumbnail)
+    /// given) so that neighbouring tiles share their edge sample.
     pub fn new(tiles: &[(TileCoord, &Heightmap)], step: usize) -> Option<Stitched> {
-        let step = step.clamp(1, PER_TILE).next_power_of_two();
+        let coarsest = tiles.iter().map(|(_, map)| map.step()).max().unwrap_or(1);
+        let step = step.clamp(1, PER_TILE).next_power_of_two().max(coarsest);
         let min_x = tiles.iter().map(|(t, _)| t.x).min()?;
         let min_y = tiles.iter().map(|(t, _)| t.y).min()?;
         let max_x = tiles.iter().map(|(t, _)| t.x).max()?;
@@ -190,10 +215,11 @@ impl Stitched {
                 (tile.x - min_x) as usize * per_tile,
                 (tile.y - min_y) as usize * per_tile,
             );
+            let stride = step / map.step().max(1);
             for y in 0..=per_tile {
                 for x in 0..=per_tile {
                     let (Some(h), Some(slot)) = (
-                        map.get(x * step, y * step),
+                        map.get(x * stride, y * stride),
                         heights.get_mut((oy + y) * width + ox + x),
                     ) else {
                         continue;
@@ -221,12 +247,42 @@ impl Stitched {
             let hi = tiles.iter().map(f).max().unwrap_or(0);
             (hi - lo + 1) as usize
         };
-        let tiles_across = span(|t| t.x).max(span(|t| t.y));
+        Self::step_across(span(|t| t.x).max(span(|t| t.y)), max_side)
+    }
+
+    /// The step for `tiles_across` tiles on the longer side.
+    fn step_across(tiles_across: usize, max_side: usize) -> usize {
         let mut step = 1;
         while step < PER_TILE && tiles_across * PER_TILE / step + 1 > max_side {
             step *= 2;
         }
         step
+    }
+
+    /// The step of the [thumbnails](Heightmap::thumbnail) an overview of
+    /// `tiles` tiles, at most `max_side` samples on its longer side, can be
+    /// made from wherever the tiles lie: `tiles` tiles span at least
+    /// `ceil(sqrt(tiles))` on one side, so [`step_for`](Self::step_for) gives
+    /// this step or a multiple of it (both are powers of two). The
+    /// thumbnails hold about `max_side²` samples in all, however many tiles.
+    ///
+    /// ```
+    /// use formats::terrain::{Stitched, TileCoord};
+    ///
+    /// // 100 tiles in a row, or in a 10 x 10 square: the overview's step is
+    /// // a multiple of the thumbnails' either way.
+    /// let step = Stitched::thumbnail_step(100, 2048);
+    /// let row: Vec<TileCoord> = (0..100).map(|x| TileCoord { x, y: 0 }).collect();
+    /// let square: Vec<TileCoord> = (0..100).map(|i| TileCoord { x: i % 10, y: i / 10 }).collect();
+    /// for tiles in [row, square] {
+    ///     assert_eq!(Stitched::step_for(&tiles, 2048) % step, 0);
+    /// }
+    /// ```
+    pub fn thumbnail_step(tiles: usize, max_side: usize) -> usize {
+        let tiles = tiles.max(1);
+        let root = tiles.isqrt();
+        let across = if root * root == tiles { root } else { root + 1 };
+        Self::step_across(across, max_side)
     }
 }
 
@@ -246,5 +302,57 @@ mod tests {
         assert!(HeightRange::parse("5").is_err());
         assert!(HeightRange::parse("a:5").is_err());
         assert!(HeightRange::parse("1:inf").is_err());
+    }
+
+    /// A heightmap whose sample (x, y) is `x + 1000 y`.
+    fn ramp() -> Heightmap {
+        let side = HEIGHTMAP_SIDE;
+        let heights = (0..side * side)
+            .map(|i| ((i % side) + 1000 * (i / side)) as f32)
+            .collect();
+        Heightmap { side, heights }
+    }
+
+    /// Stitching thumbnails gives what stitching the full maps gives, at
+    /// any step the thumbnails allow.
+    #[test]
+    fn thumbnails_stitch_as_full_maps() {
+        let full = ramp();
+        let thumb = full.thumbnail(8);
+        assert_eq!((thumb.side, thumb.step()), (33, 8));
+        assert_eq!(thumb.get(3, 2), Some((3 * 8 + 1000 * 2 * 8) as f32));
+        assert_eq!(thumb.thumbnail(32), full.thumbnail(32));
+        let coords = [TileCoord { x: 3, y: 7 }, TileCoord { x: 4, y: 7 }];
+        for step in [8, 16, 64, 256] {
+            let whole = Stitched::new(&[(coords[0], &full), (coords[1], &full)], step);
+            let thumbs = Stitched::new(&[(coords[0], &thumb), (coords[1], &thumb)], step);
+            assert_eq!(whole, thumbs, "step {step}");
+        }
+        // Finer than the thumbnails: the thumbnails' step.
+        let fine = Stitched::new(&[(coords[0], &thumb)], 2).unwrap();
+        assert_eq!((fine.step, fine.width), (8, 33));
+    }
+
+    /// For any number of tiles, however they lie, the overview's step is a
+    /// multiple of the thumbnails'.
+    #[test]
+    fn thumbnail_step_divides_every_layout() {
+        for n in 1..=300u32 {
+            let step = Stitched::thumbnail_step(n as usize, 1024);
+            let side = (n as f64).sqrt().ceil() as u32;
+            let layouts = [
+                (0..n).map(|x| TileCoord { x, y: 0 }).collect::<Vec<_>>(),
+                (0..n)
+                    .map(|i| TileCoord {
+                        x: i % side,
+                        y: i / side,
+                    })
+                    .collect(),
+                (0..n).map(|i| TileCoord { x: i % 3, y: i / 3 }).collect(),
+            ];
+            for tiles in &layouts {
+                assert_eq!(Stitched::step_for(tiles, 1024) % step, 0, "{n} tiles");
+            }
+        }
     }
 }

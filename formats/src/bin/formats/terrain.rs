@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use formats::adt::Adt;
 use formats::render::{self, Image};
 use formats::terrain::{
-    HeightRange, Heightmap, Stitched, TerrainTile, TileCoord, TileSplat, common_range, locate_tiles,
+    HeightRange, Heightmap, Stitched, TerrainTile, TileCoord, TileSplat, locate_tiles,
 };
 use formats::wdt::Wdt;
 use serde::Serialize;
@@ -92,19 +92,46 @@ fn write_json(path: &Path, value: &impl Serialize) -> Result<(), String> {
     write(path, text.as_bytes())
 }
 
-/// A tile read, with what the second pass needs.
+/// A tile read: what the range, the overview and the second pass need. The
+/// full heightmap is not kept (a map has up to 4096 tiles of 257 x 257).
 struct Loaded {
     coord: TileCoord,
     stem: String,
-    heights: Heightmap,
+    path: PathBuf,
+    /// The tile's lowest and highest height.
+    range: Option<HeightRange>,
+    /// Every [`Stitched::thumbnail_step`]-th sample, for the overview.
+    thumbnail: Heightmap,
 }
 
-/// Reads one tile; writes its splat maps if asked.
-fn load(tile: &TileInput, job: &Job) -> Result<Loaded, String> {
-    let name = tile.path.display();
-    let bytes = std::fs::read(&tile.path).map_err(|e| format!("{name}: {e}"))?;
+/// The tile at `path` and its full heightmap.
+fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap), String> {
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
     let adt = Adt::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))?;
     let terrain = TerrainTile::from_adt(&adt).map_err(|e| format!("{name}: {e}"))?;
+    let heights = Heightmap::from_tile(&terrain);
+    Ok((adt, terrain, heights))
+}
+
+/// Writes a tile's heightmap as 16-bit PNG at `range`.
+fn write_heightmap_png(
+    folder: &Path,
+    stem: &str,
+    heights: &Heightmap,
+    range: HeightRange,
+) -> Result<(), String> {
+    write_png(
+        &folder.join(format!("{stem}.png")),
+        &render::heightmap_image(heights, range),
+    )
+}
+
+/// Reads one tile; writes its splat maps, its float heightmap, and its
+/// 16-bit one if the range is given.
+fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, String> {
+    let name = tile.path.display();
+    let (adt, terrain, heights) = read_tile(&tile.path)?;
     if let Some(folder) = &job.splat {
         let flags = job
             .mphd_flags
@@ -119,10 +146,21 @@ fn load(tile: &TileInput, job: &Job) -> Result<Loaded, String> {
             &splat.manifest,
         )?;
     }
+    if let Some(folder) = &job.heightmap {
+        let side = heights.side;
+        let tiff = render::float_tiff(side, side, &heights.heights)
+            .map_err(|e| format!("{}: {e}", tile.stem))?;
+        write(&folder.join(format!("{}.tif", tile.stem)), &tiff)?;
+        if let Some(range) = job.range {
+            write_heightmap_png(folder, &tile.stem, &heights, range)?;
+        }
+    }
     Ok(Loaded {
         coord: terrain.coord,
         stem: tile.stem.clone(),
-        heights: Heightmap::from_tile(&terrain),
+        path: tile.path.clone(),
+        range: heights.range(),
+        thumbnail: heights.thumbnail(thumbnail_step),
     })
 }
 
@@ -193,8 +231,9 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
     for folder in [&job.heightmap, &job.splat].into_iter().flatten() {
         std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     }
+    let thumbnail_step = Stitched::thumbnail_step(job.tiles.len(), job.overview_size);
     let (mut loaded, failures): (Vec<Loaded>, Vec<String>) =
-        crate::batch::run(&job.tiles, |tile| load(tile, job))
+        crate::batch::run(&job.tiles, |tile| load(tile, job, thumbnail_step))
             .into_iter()
             .fold((Vec::new(), Vec::new()), |(mut ok, mut failed), result| {
                 match result {
@@ -232,24 +271,28 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
     })
 }
 
-/// The tiles' PNG and TIFF heightmaps at one range, the stitched overview
+/// The tiles' PNG heightmaps at one range (read a second time, unless the
+/// range was given and the first pass wrote them), the stitched overview
 /// and `heightmap.json`.
 fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), String> {
-    let range = job
-        .range
-        .or_else(|| common_range(loaded.iter().map(|t| &t.heights)))
-        .ok_or("no tile has heights to draw")?;
-    crate::batch::run(loaded, |tile| {
-        let side = tile.heights.side;
-        let png = folder.join(format!("{}.png", tile.stem));
-        write_png(&png, &render::heightmap_image(&tile.heights, range))?;
-        let tiff = render::float_tiff(side, side, &tile.heights.heights)
-            .map_err(|e| format!("{}: {e}", tile.stem))?;
-        write(&folder.join(format!("{}.tif", tile.stem)), &tiff)
-    })
-    .into_iter()
-    .collect::<Result<(), String>>()?;
-    let pairs: Vec<_> = loaded.iter().map(|t| (t.coord, &t.heights)).collect();
+    let range = match job.range {
+        Some(range) => range,
+        None => {
+            let range = loaded
+                .iter()
+                .filter_map(|t| t.range)
+                .reduce(HeightRange::union)
+                .ok_or("no tile has heights to draw")?;
+            crate::batch::run(loaded, |tile| {
+                let (_, _, heights) = read_tile(&tile.path)?;
+                write_heightmap_png(folder, &tile.stem, &heights, range)
+            })
+            .into_iter()
+            .collect::<Result<(), String>>()?;
+            range
+        }
+    };
+    let pairs: Vec<_> = loaded.iter().map(|t| (t.coord, &t.thumbnail)).collect();
     let overview = write_overview(folder, "overview", &pairs, range, job.overview_size)?;
     let index = HeightmapIndex {
         range,

@@ -12,7 +12,7 @@ mod tile;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use formats::terrain::{HeightRange, Heightmap, TileCoord, common_range};
+use formats::terrain::{HeightRange, Heightmap, Stitched, TileCoord};
 use serde::Serialize;
 
 use crate::kind::{self, Kind};
@@ -39,8 +39,19 @@ pub struct Written {
     pub line: String,
     /// Warnings (missing textures, geosets left out, ...).
     pub warnings: Vec<String>,
-    /// A tile's heightmap, for its map's overview.
-    pub heights: Option<(TileCoord, Heightmap)>,
+    /// A tile's heights, for its map's overview.
+    pub heights: Option<TileHeights>,
+}
+
+/// What a map's overview needs of one tile (not its full heightmap: a map
+/// has up to 4096 tiles of 257 x 257 samples).
+pub struct TileHeights {
+    /// Where the tile is.
+    pub coord: TileCoord,
+    /// Its lowest and highest height.
+    pub range: Option<HeightRange>,
+    /// Its heightmap's [thumbnail](Heightmap::thumbnail).
+    pub thumbnail: Heightmap,
 }
 
 /// A map given as its WDT: the tiles found beside it, those missing.
@@ -69,12 +80,18 @@ struct IndexedTile {
     file: String,
 }
 
-/// Exports one file to `output` (its extension, `.glb` or `.gltf`, says how).
-fn export_file(input: &Path, output: &Path, options: &Options) -> Result<Written, String> {
+/// Exports one file to `output` (its extension, `.glb` or `.gltf`, says how);
+/// a tile's heights are kept every `thumbnail_step` samples.
+fn export_file(
+    input: &Path,
+    output: &Path,
+    options: &Options,
+    thumbnail_step: usize,
+) -> Result<Written, String> {
     let (kind, data) = kind::open(input)?;
     match kind {
         Kind::Mdx | Kind::Mdl => model::export(input, kind, &data, output, options),
-        Kind::Adt => tile::export(input, &data, output),
+        Kind::Adt => tile::export(input, &data, output, thumbnail_step),
         other => Err(format!(
             "{}: {} files have no glTF export (models: .mdx, .mdl; tiles: .adt; maps: .wdt)",
             input.display(),
@@ -151,24 +168,31 @@ fn expand_maps(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<MapInput>), Stri
 fn write_map(
     folder: &Path,
     map: &MapInput,
-    written: &[(&Path, &Path, &(TileCoord, Heightmap))],
+    written: &[(&Path, &Path, &TileHeights)],
     overview_size: usize,
 ) -> Result<(), String> {
     let tiles: Vec<_> = written
         .iter()
         .filter(|(input, _, _)| map.tiles.iter().any(|t| t == input))
         .collect();
-    let Some(range) = common_range(tiles.iter().map(|(_, _, (_, h))| h)) else {
+    let range = tiles
+        .iter()
+        .filter_map(|(_, _, h)| h.range)
+        .reduce(HeightRange::union);
+    let Some(range) = range else {
         return Err(format!("{}: no tile has heights for an overview", map.name));
     };
-    let pairs: Vec<(TileCoord, &Heightmap)> = tiles.iter().map(|(_, _, (c, h))| (*c, h)).collect();
+    let pairs: Vec<(TileCoord, &Heightmap)> = tiles
+        .iter()
+        .map(|(_, _, h)| (h.coord, &h.thumbnail))
+        .collect();
     let stem = format!("{}_overview", map.name);
     let overview = crate::terrain::write_overview(folder, &stem, &pairs, range, overview_size)?;
     let mut indexed: Vec<IndexedTile> = tiles
         .iter()
-        .map(|(_, out, (coord, _))| IndexedTile {
-            x: coord.x,
-            y: coord.y,
+        .map(|(_, out, h)| IndexedTile {
+            x: h.coord.x,
+            y: h.coord.y,
             file: crate::file_name(out),
         })
         .collect();
@@ -214,7 +238,15 @@ pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitC
     let (files, maps) = expand_maps(inputs)?;
     let extension = if options.gltf { "gltf" } else { "glb" };
     let jobs = crate::batch::outputs(&files, output, is_gltf_file, |_| extension.into())?;
-    let results = crate::batch::run(&jobs, |(input, out)| export_file(input, out, options));
+    // Fine enough for every map's overview (see `Stitched::thumbnail_step`).
+    let thumbnail_step = maps
+        .iter()
+        .map(|map| Stitched::thumbnail_step(map.tiles.len(), options.overview_size))
+        .min()
+        .unwrap_or(256);
+    let results = crate::batch::run(&jobs, |(input, out)| {
+        export_file(input, out, options, thumbnail_step)
+    });
     let mut failed = 0;
     let mut heights = Vec::new();
     for ((input, out), result) in jobs.iter().zip(&results) {

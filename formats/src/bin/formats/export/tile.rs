@@ -8,10 +8,16 @@ use formats::adt::Adt;
 use formats::gltf::export_tile;
 use formats::terrain::Heightmap;
 
-use super::Written;
+use super::{TileHeights, Written};
 
-/// Exports the tile in `data` (read from `input`) to `output`.
-pub fn export(input: &Path, data: &[u8], output: &Path) -> Result<Written, String> {
+/// Exports the tile in `data` (read from `input`) to `output`; its heights
+/// are kept every `thumbnail_step` samples for a map's overview.
+pub fn export(
+    input: &Path,
+    data: &[u8],
+    output: &Path,
+    thumbnail_step: usize,
+) -> Result<Written, String> {
     let name = input.display().to_string();
     let adt = Adt::from_bytes(data).map_err(|e| format!("{name}: {e}"))?;
     let exported =
@@ -30,9 +36,14 @@ pub fn export(input: &Path, data: &[u8], output: &Path) -> Result<Written, Strin
         ""
     };
     let tile = exported.terrain.coord;
+    // For a map's overview, from the terrain the export was made of.
+    let heights = Heightmap::from_tile(&exported.terrain);
     Ok(Written {
-        // For a map's overview, from the terrain the export was made of.
-        heights: Some((tile, Heightmap::from_tile(&exported.terrain))),
+        heights: Some(TileHeights {
+            coord: tile,
+            range: heights.range(),
+            thumbnail: heights.thumbnail(thumbnail_step),
+        }),
         line: format!(
             "{name} -> {out}: tile {}_{}, {} vertices, {} triangles ({} hole quads){colours}, \
              {} liquid triangles, {} doodads, {} map objects",
