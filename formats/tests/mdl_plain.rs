@@ -8,7 +8,7 @@ mod common;
 
 use format_core::FixedStr;
 use formats::mdl::{self, LeftOut};
-use formats::mdx::{Chunk, Model};
+use formats::mdx::{Chunk, FilterMode, Model};
 
 /// Whether a line of MDL uses the extension: an `Ext*` key or block, or a
 /// `#"hex"` value.
@@ -100,6 +100,7 @@ fn each_extension_is_left_out_with_a_note() {
                 g.face_groups[0] += 3;
             }
             Chunk::Sequences(c) => c.sequences[0].flags |= 0x80,
+            Chunk::Materials(c) => c.materials[0].layers[0].filter_mode = FilterMode::Other(9),
             _ => {}
         }
     }
@@ -132,8 +133,16 @@ fn each_extension_is_left_out_with_a_note() {
     has("Geoset 0", "do not add up");
     has("Sequences 0 > Anim \"Stand\"", "ExtFlags");
     has("model", "`ExtChunk`: `ABCD` and 8 bytes");
+    has(
+        "Materials 0 > Material 0 > Layer 0",
+        "`FilterMode 9` (no MDL word for it; written as None)",
+    );
     assert!(!plain.text.lines().any(extended), "{}", plain.text);
     let back = mdl::from_str(&plain.text).unwrap();
+    // A value with no word is written as the word a reader assumes without
+    // one, so the plain MDL of the plain model is the same text.
+    let again = mdl::to_string_plain(&back).unwrap();
+    assert_eq!((again.left_out, again.text), (vec![], plain.text.clone()));
     assert_eq!(geometry(&back).0, geometry(&model).0);
     assert_eq!(back.unknown_chunks().count(), 0);
 }

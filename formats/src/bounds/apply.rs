@@ -7,6 +7,7 @@ use crate::mdx::{Chunk, Extent, Model};
 
 /// One extent that [`Model::recompute_extents`] changed.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ExtentChange {
     /// Where (`chunks[1].MODL.extent`, `chunks[6].GEOS.geosets[0].sequence_extents[2]`).
     pub path: String,

@@ -127,10 +127,18 @@ pub(crate) static PARTICLE_EMITTER2: NodeKind = NodeKind {
 const PE2_FILTER_MODES: [&str; 5] = ["Blend", "Additive", "Modulate", "Modulate2x", "AlphaKey"];
 const HEAD_OR_TAIL: [&str; 3] = ["Head", "Tail", "Both"];
 
-/// Writes `word` for a value the table names, `ExtKey n` otherwise.
+/// Writes `word` for a value the table names, `ExtKey n` otherwise (plain
+/// MDL: the first word, which a reader takes when there is none, noted).
 fn write_choice(out: &mut Out, value: u32, words: &[&str], ext: &str) {
     match words.get(value as usize) {
         Some(word) => out.flag(word),
+        None if out.is_plain() => {
+            let word = words.first().copied().unwrap_or_default();
+            out.note(format!(
+                "`{ext} {value}` (no MDL word for it; written as {word})"
+            ));
+            out.flag(word);
+        }
         None => out.field(ext, &value),
     }
 }

@@ -90,7 +90,14 @@ fn write_layer(out: &mut Out, layer: &Layer) {
         Some((_, word)) => out.field("FilterMode", &super::header::Word(word)),
         None => {
             if let FilterMode::Other(n) = layer.filter_mode {
-                out.field("FilterMode", &n);
+                if out.is_plain() {
+                    out.note(format!(
+                        "`FilterMode {n}` (no MDL word for it; written as None)"
+                    ));
+                    out.field("FilterMode", &super::header::Word("None"));
+                } else {
+                    out.field("FilterMode", &n);
+                }
             }
         }
     }

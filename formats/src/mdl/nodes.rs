@@ -244,7 +244,14 @@ pub(crate) fn write_light(out: &mut Out, light: &Light) {
         Some((_, word)) => out.flag(word),
         None => {
             if let LightType::Other(n) = light.light_type {
-                out.field("LightType", &n);
+                if out.is_plain() {
+                    out.note(format!(
+                        "`LightType {n}` (no MDL word for it; written as Omnidirectional)"
+                    ));
+                    out.flag("Omnidirectional");
+                } else {
+                    out.field("LightType", &n);
+                }
             }
         }
     }

@@ -16,6 +16,12 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
         Interpolation::Linear => out.flag("Linear"),
         Interpolation::Hermite => out.flag("Hermite"),
         Interpolation::Bezier => out.flag("Bezier"),
+        Interpolation::Other(n) if out.is_plain() => {
+            out.note(format!(
+                "`Interpolation {n}` (no MDL word for it; written as DontInterp)"
+            ));
+            out.flag("DontInterp");
+        }
         Interpolation::Other(n) => out.field("Interpolation", &n),
     }
     if track.global_sequence_id != -1 {

@@ -12,14 +12,6 @@ use serde::Serialize;
 
 use crate::rewrite::{self, Destination};
 
-/// One extent changed.
-#[derive(Serialize)]
-struct Change {
-    path: String,
-    before: Option<Extent>,
-    after: Option<Extent>,
-}
-
 /// One model's result.
 #[derive(Serialize)]
 struct FileReport {
@@ -28,7 +20,7 @@ struct FileReport {
     output: Option<String>,
     /// Whether it has vertices to measure (without, nothing is changed).
     measured: bool,
-    changes: Vec<Change>,
+    changes: Vec<ExtentChange>,
     /// The largest move of a box corner among the changed extents that were
     /// there before and after (and not empty).
     largest_move: f32,
@@ -41,9 +33,11 @@ impl FileReport {
     /// What changed, in a few words: `MODL, 2 sequences, 3 geosets, 14
     /// per-sequence (+1 -2)`.
     fn summary(&self) -> String {
-        let count = |f: &dyn Fn(&Change) -> bool| self.changes.iter().filter(|c| f(c)).count();
-        let per_sequence =
-            |c: &Change| c.path.contains(".sequence_extents[") || c.path.contains(".seq_bounds[");
+        let count =
+            |f: &dyn Fn(&ExtentChange) -> bool| self.changes.iter().filter(|c| f(c)).count();
+        let per_sequence = |c: &ExtentChange| {
+            c.path.contains(".sequence_extents[") || c.path.contains(".seq_bounds[")
+        };
         let modl = count(&|c| c.path.contains(".MODL."));
         let sequences = count(&|c| c.path.contains(".SEQS."));
         let lists = count(&per_sequence);
@@ -137,14 +131,7 @@ fn fix_file(input: &Path, output: Option<&Path>) -> FileReport {
             .map(corner_move)
             .filter(|d| d.is_finite())
             .fold(0.0, f32::max);
-        report.changes = changes
-            .into_iter()
-            .map(|c| Change {
-                path: c.path,
-                before: c.before,
-                after: c.after,
-            })
-            .collect();
+        report.changes = changes;
         if let Some(output) = output {
             report.bytes = Some(rewrite::write(&source.model, output, source.lenient)?);
             report.output = Some(output.display().to_string());
