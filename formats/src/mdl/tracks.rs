@@ -17,10 +17,14 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
         Interpolation::Hermite => out.flag("Hermite"),
         Interpolation::Bezier => out.flag("Bezier"),
         Interpolation::Other(n) if out.is_plain() => {
+            // The word a reader takes with the keys as they are: with
+            // tangents, a spline.
+            let tangents = track.keys.iter().any(|k| k.in_tan.is_some());
+            let word = if tangents { "Hermite" } else { "DontInterp" };
             out.note(format!(
-                "`Interpolation {n}` (no MDL word for it; written as DontInterp)"
+                "`Interpolation {n}` (no MDL word for it; written as {word})"
             ));
-            out.flag("DontInterp");
+            out.flag(word);
         }
         Interpolation::Other(n) => out.field("Interpolation", &n),
     }
