@@ -8,7 +8,7 @@ mod common;
 
 use format_core::FixedStr;
 use formats::mdl::{self, LeftOut};
-use formats::mdx::{Chunk, FilterMode, Model};
+use formats::mdx::{Chunk, FilterMode, Interpolation, Key, Model, NodeTrack, Track};
 
 /// Whether a line of MDL uses the extension: an `Ext*` key or block, or a
 /// `#"hex"` value.
@@ -94,6 +94,15 @@ fn each_extension_is_left_out_with_a_note() {
             Chunk::Bones(c) => {
                 c.bones[0].node.name = FixedStr::from_bytes(name);
                 c.bones[0].node.flags |= 0x0040_0000;
+                // An interpolation with no word, its keys with tangents.
+                let keys = vec![Key {
+                    frame: 10,
+                    value: [1.0, 2.0, 3.0],
+                    in_tan: Some([0.0; 3]),
+                    out_tan: Some([0.5; 3]),
+                }];
+                let track = Track::new(Interpolation::Other(6), keys);
+                c.bones[0].node.tracks.push(NodeTrack::Translation(track));
             }
             Chunk::Geosets(c) => {
                 let g = &mut c.geosets[0];
@@ -130,6 +139,10 @@ fn each_extension_is_left_out_with_a_note() {
     has("Bone \"Ro'ot\"", "3 bytes after its NUL left out");
     has("Bone \"Ro'ot\"", "`\"` and line breaks written as `'`");
     has("Bone \"Ro'ot\"", "ExtNodeFlags");
+    has(
+        "Bone \"Ro'ot\" > Translation 1",
+        "`Interpolation 6` (no MDL word for it; written as Hermite)",
+    );
     has("Geoset 0", "do not add up");
     has("Sequences 0 > Anim \"Stand\"", "ExtFlags");
     has("model", "`ExtChunk`: `ABCD` and 8 bytes");
