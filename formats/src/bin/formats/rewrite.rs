@@ -111,8 +111,11 @@ fn form(output: &Path) -> Kind {
 
 /// `model` as the bytes of a file at `output`.
 pub fn encode(model: &Model, output: &Path) -> Result<Vec<u8>, String> {
-    let document = Document::Mdx(model.clone());
-    kind::write(form(output), &document).map_err(|e| format!("{}: {e}", output.display()))
+    let bytes = match form(output) {
+        Kind::Mdl => Ok(formats::mdl::to_string(model).into_bytes()),
+        _ => model.to_bytes(),
+    };
+    bytes.map_err(|e| format!("{}: {e}", output.display()))
 }
 
 /// Writes `model` to `output` as its extension says (MDX unless `.mdl`),
