@@ -162,13 +162,7 @@ pub(crate) fn write_model(out: &mut Out, chunk: &ModelChunk, model: &Model) {
     }
     out.field("BlendTime", &chunk.blend_time);
     write_extent(out, &chunk.extent);
-    let file = &chunk.animation_file_name;
-    if out.is_plain() && file.text().is_empty() && *file != FixedStr::default() {
-        // Plain, it would be `AnimationFile ""`, which reads as no file.
-        out.note("`AnimationFile`: no name, bytes after its NUL".to_string());
-    } else if *file != FixedStr::default() {
-        out.field("AnimationFile", file);
-    }
+    out.optional_str("AnimationFile", &chunk.animation_file_name);
     out.close();
 }
 

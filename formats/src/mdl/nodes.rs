@@ -364,9 +364,7 @@ pub(crate) static ATTACHMENT: NodeKind = NodeKind {
 pub(crate) fn write_attachment(out: &mut Out, a: &Attachment) {
     open_node(out, &a.node, &ATTACHMENT);
     out.field("AttachmentID", &a.attachment_id);
-    if a.path != FixedStr::default() {
-        out.field("Path", &a.path);
-    }
+    out.optional_str("Path", &a.path);
     write_tracks(out, &a.node.tracks);
     write_tracks(out, &a.tracks);
     out.close();

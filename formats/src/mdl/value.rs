@@ -644,6 +644,20 @@ impl Out {
         self.text.push_str(",\n");
     }
 
+    /// `key "text",` for a string a reader takes as empty when there is
+    /// none: written unless all its bytes are zero. Plain, only if it has
+    /// text before its NUL (`key ""` would read as none; noted).
+    pub fn optional_str<const N: usize>(&mut self, key: &str, value: &FixedStr<N>) {
+        if *value == FixedStr::default() {
+            return;
+        }
+        if self.is_plain() && value.text().is_empty() {
+            self.note(format!("`{key}`: no text, bytes after its NUL left out"));
+            return;
+        }
+        self.field(key, value);
+    }
+
     /// `static key value,`
     pub fn fixed(&mut self, key: &str, value: &impl Value) {
         if self.skips("", String::new) {
