@@ -21,7 +21,6 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use formats::convert::{Options, convert};
 use formats::mdx::{Extent, Model, Track};
@@ -30,24 +29,8 @@ use serde_json::Value;
 
 /// What the sanity test says of each file, by path.
 fn sanity(harness: &Path, files: &[PathBuf]) -> BTreeMap<String, Value> {
-    let out = Command::new("node")
-        .arg(harness.join("sanity.js"))
-        .args(files)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "sanity.js failed: {stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-        .lines()
-        .map(|line| {
-            let result: Value = serde_json::from_str(line).unwrap();
-            (result["file"].as_str().unwrap().to_string(), result)
-        })
-        .collect()
+    let args: Vec<&std::ffi::OsStr> = files.iter().map(|f| f.as_os_str()).collect();
+    common::node_results(&harness.join("sanity.js"), &args)
 }
 
 fn messages(result: &Value) -> BTreeSet<String> {

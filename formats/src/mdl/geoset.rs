@@ -117,18 +117,28 @@ pub(crate) fn write_geoset(out: &mut Out, g: &Geoset) {
             &g.faces.iter().map(|&f| u32::from(f)).collect::<Vec<_>>(),
         );
     }
-    if matrices_are_regular(g) {
-        out.open(&format!(
-            "Groups {} {}",
-            g.matrix_groups.len(),
-            g.matrix_indices.len()
-        ));
+    if matrices_are_regular(g) || out.is_plain() {
+        // Plain MDL has only regular groups: those the indices fill.
+        let mut groups = Vec::new();
         let mut rest = g.matrix_indices.as_slice();
         for &count in &g.matrix_groups {
             let Some((indices, tail)) = rest.split_at_checked(count as usize) else {
                 break;
             };
             rest = tail;
+            groups.push(indices);
+        }
+        let used: usize = groups.iter().map(|i| i.len()).sum();
+        if groups.len() < g.matrix_groups.len() || used < g.matrix_indices.len() {
+            out.note(format!(
+                "matrix groups {:?} that do not add up to the {} indices (the {} groups they fill written)",
+                g.matrix_groups,
+                g.matrix_indices.len(),
+                groups.len()
+            ));
+        }
+        out.open(&format!("Groups {} {used}", groups.len()));
+        for indices in groups {
             out.line(&format!("Matrices {},", list_text(indices)));
         }
         out.close();
@@ -214,11 +224,17 @@ fn numbers<T: Value>(body: &[Stmt], cx: &Cx) -> Result<Vec<T>> {
 }
 
 /// `SkinWeights n { 4 bone indices, 4 weights, ... }`: `n` counts vertices.
+/// A vertex's 8 values bare (as the corpus's Reforged MDL and mdx-m3-viewer
+/// write them) or in braces (`{ 0, 0, 0, 0, 255, 0, 0, 0 },`, as war3-model
+/// does).
 fn skin_weights(stmt: &Stmt, cx: &Cx) -> Result<Vec<u8>> {
     let (count, body) = stmt.block(cx)?;
     let mut bytes = Vec::with_capacity(body.len());
     for s in body {
         match s.items.as_slice() {
+            [item] if matches!(item.kind, Kind::Group(_)) => {
+                bytes.extend(<[u8; 8]>::read(item, cx)?);
+            }
             [item] => bytes.push(u8::read(item, cx)?),
             _ => return Err(cx.error(s.pos, "expected one number per value in SkinWeights")),
         }

@@ -1,7 +1,8 @@
 //! `Materials n { Material { Layer { ... } } }`, with the Reforged layer
 //! fields (`EmissiveGain`, the fresnel values, `ShaderTypeId`) and the v1100
 //! texture list (`TextureEntries n` and `TextureEntry` blocks; without them,
-//! as Retera's tools write v1100, the layer's `TextureID` is its one texture).
+//! as Retera's tools write v1100, the layer's `TextureID` is its one texture,
+//! which is how a list of one diffuse texture is written).
 
 use format_core::{FixedStr, Result};
 
@@ -81,6 +82,72 @@ pub(crate) fn write_materials(out: &mut Out, chunk: &MaterialChunk) {
     out.close();
 }
 
+/// The MDL keys of texture slots 1 to 5 (normal, ORM, emissive, team
+/// colour, environment map), as war3-model writes and reads them.
+const SLOT_KEYS: [&str; 5] = [
+    "NormalTextureID",
+    "ORMTextureID",
+    "EmissiveTextureID",
+    "TeamColorTextureID",
+    "ReflectionsTextureID",
+];
+
+/// Writes the layer's `TextureID` and, for a v1100 texture list that has
+/// one, its form in keys: the diffuse texture (slot 0) as the layer's
+/// `TextureID`, as Retera's tools write a list of one, and slots 1 to 5 as
+/// `NormalTextureID`... (war3-model's words). Returns the list if it has no
+/// such form (entries out of slot order, a slot twice, a slot above 5, a
+/// layer-level texture track beside the list), to be written as
+/// `TextureEntry` blocks; a plain writer writes its first texture instead.
+fn write_textures<'a>(out: &mut Out, layer: &'a Layer) -> Option<&'a Vec<TextureEntry>> {
+    let layer_track = layer
+        .tracks
+        .iter()
+        .any(|t| matches!(t, LayerTrack::TextureId(_)));
+    let Some(entries) = &layer.textures else {
+        out.fixed("TextureID", &layer.texture_id);
+        return None;
+    };
+    let in_slots = entries.first().is_some_and(|e| e.slot == 0)
+        && entries.is_sorted_by(|a, b| a.slot < b.slot)
+        && entries
+            .last()
+            .is_some_and(|e| e.slot as usize <= SLOT_KEYS.len())
+        && layer.texture_id == 0
+        && !layer_track;
+    let keyed: &[TextureEntry] = if in_slots {
+        entries
+    } else if out.is_plain() {
+        out.note(format!(
+            "a texture list (slots {:?}) with no form in keys: only its first texture written",
+            entries.iter().map(|e| e.slot).collect::<Vec<_>>()
+        ));
+        entries.get(..1).unwrap_or_default()
+    } else {
+        out.fixed("TextureID", &layer.texture_id);
+        return Some(entries);
+    };
+    let first = keyed.first();
+    out.fixed("TextureID", &first.map_or(0, |e| e.texture_id));
+    if let Some(track) = first.and_then(|e| e.texture_id_track.as_ref()) {
+        write_track(out, "TextureID", track);
+    }
+    for entry in keyed.iter().skip(1) {
+        // In slot order after slot 0, at most 5: `in_slots` checked it.
+        let Some(key) = (entry.slot as usize)
+            .checked_sub(1)
+            .and_then(|i| SLOT_KEYS.get(i))
+        else {
+            continue;
+        };
+        out.fixed(key, &entry.texture_id);
+        if let Some(track) = &entry.texture_id_track {
+            write_track(out, key, track);
+        }
+    }
+    None
+}
+
 fn write_layer(out: &mut Out, layer: &Layer) {
     out.open("Layer");
     match FILTER_MODES
@@ -102,7 +169,7 @@ fn write_layer(out: &mut Out, layer: &Layer) {
         }
     }
     write_flags(out, layer.shading_flags, SHADING_FLAGS);
-    out.fixed("TextureID", &layer.texture_id);
+    let listed = write_textures(out, layer);
     if layer.texture_animation_id != -1 {
         out.field("TVertexAnimId", &layer.texture_animation_id);
     }
@@ -121,11 +188,11 @@ fn write_layer(out: &mut Out, layer: &Layer) {
     if let Some(id) = &layer.shader_type_id {
         out.field("ShaderTypeId", id);
     }
-    if let Some(entries) = &layer.textures {
+    if let Some(entries) = listed {
         // Says that the texture list is given (even empty), not derived.
         out.field("TextureEntries", &entries.len());
     }
-    for entry in layer.textures.iter().flatten() {
+    for entry in listed.into_iter().flatten() {
         out.open("TextureEntry");
         out.fixed("TextureID", &entry.texture_id);
         out.field("TextureSlot", &entry.slot);
@@ -134,7 +201,20 @@ fn write_layer(out: &mut Out, layer: &Layer) {
         }
         out.close();
     }
-    write_tracks(out, &layer.tracks);
+    if out.is_plain() && layer.textures.is_some() {
+        // Beside a texture list, a layer-level texture track has no plain
+        // form (a reader takes it for the diffuse texture's).
+        for track in &layer.tracks {
+            match track {
+                LayerTrack::TextureId(_) => {
+                    out.note("a layer-level TextureID track beside the texture list".into())
+                }
+                _ => write_tracks(out, std::slice::from_ref(track)),
+            }
+        }
+    } else {
+        write_tracks(out, &layer.tracks);
+    }
     out.close();
 }
 
@@ -157,6 +237,8 @@ fn read_material(stmt: &Stmt, cx: &mut Cx) -> Result<Material> {
     for s in body {
         match s.key().1 {
             "PriorityPlane" => material.priority_plane = s.value(cx)?,
+            // war3-model's words for every flag bit at once (its `RenderMode`).
+            "RenderMode" => material.flags = s.value(cx)?,
             "Shader" => {
                 let shader = s.value(cx)?;
                 match &mut material.shader {
@@ -198,12 +280,34 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
     };
     let (_, body) = stmt.block(cx)?;
     let mut entries = None;
+    let mut slotted: Vec<TextureEntry> = Vec::new();
     let (mut since_900, mut since_1100) = (None, None);
     for s in body {
+        let key = s.key().1;
+        if let Some(at) = SLOT_KEYS.iter().position(|k| *k == key) {
+            // `NormalTextureID`...: a texture of slot 1 to 5, static or animated.
+            since_1100.get_or_insert((s.pos, key.to_owned()));
+            let slot = at as u32 + 1;
+            if !slotted.iter().any(|e| e.slot == slot) {
+                slotted.push(TextureEntry {
+                    texture_id: 0,
+                    slot,
+                    texture_id_track: None,
+                });
+            }
+            let Some(entry) = slotted.iter_mut().find(|e| e.slot == slot) else {
+                continue;
+            };
+            if s.is_track() {
+                entry.texture_id_track = Some(read_track(s, cx)?);
+            } else {
+                entry.texture_id = s.value(cx)?;
+            }
+            continue;
+        }
         if read_into(s, cx, &mut layer.tracks)? {
             continue;
         }
-        let key = s.key().1;
         if key == "EmissiveGain" || key.starts_with("Fresnel") {
             since_900.get_or_insert((s.pos, key.to_owned()));
         }
@@ -261,6 +365,10 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
             slot: 0,
             texture_id_track,
         }]);
+    }
+    if let Some(list) = &mut layer.textures {
+        slotted.sort_by_key(|e| e.slot);
+        list.append(&mut slotted);
     }
     // The fields the version does not have.
     cx.not_in_version(since_900, 900)?;

@@ -23,10 +23,15 @@
 //! `CollisionShape`, and for Reforged `ParticleEmitterPopcorn`, `FaceFX`,
 //! `BindPose`, `Tangents`, `SkinWeights`, `LevelOfDetail`, `Name`,
 //! `EmissiveGain`, `FresnelColor`/`FresnelOpacity`/`FresnelTeamColor`,
-//! `ShaderTypeId` and the v1100 texture list as `TextureEntry` blocks). Where
+//! `ShaderTypeId` and the v1100 texture list: its diffuse texture as the
+//! layer's `TextureID`, as Retera's tools write it, and the other slots as
+//! `NormalTextureID`, `ORMTextureID`, `EmissiveTextureID`,
+//! `TeamColorTextureID` and `ReflectionsTextureID`, as war3-model does;
+//! Blizzard has no MDL for 1100). Where
 //! editors disagree, every known spelling is read (`AmbColor`/`AmbientColor`,
 //! `InitVelocity`/`InitialVelocity`, `LifeSpan`/`Lifespan`) and the first one
-//! written. Blocks are written in the model's chunk order; consecutive
+//! written. war3-model's MDL reads too: its `RenderMode n` (a material's
+//! flags as a number) and its `SkinWeights` in braces. Blocks are written in the model's chunk order; consecutive
 //! object blocks of one kind (`Bone`, `Bone`, ...) make one chunk.
 //!
 //! Static values are always written (`static Alpha 1`), also when a track
@@ -62,8 +67,9 @@
 //! | a header count that disagrees with its block (`Textures 4` with 5 `Bitmap`s) | error | the block's count |
 //! | a `Num*` count of the `Model` block that disagrees with the objects | error | the objects' count |
 //! | a statement no reader knows (an editor's private keyword) | error | skipped |
-//! | a Reforged value in a version without it (`LevelOfDetail`, `Tangents`, `EmissiveGain`, fresnel, `ShaderTypeId`, `ShadowIntensity`, a material `Shader` outside 900 and 1000, `TextureEntry` before 1100) | error | dropped |
+//! | a Reforged value in a version without it (`LevelOfDetail`, `Tangents`, `EmissiveGain`, fresnel, `ShaderTypeId`, `ShadowIntensity`, a material `Shader` outside 900 and 1000, `TextureEntry` or a slot key like `NormalTextureID` before 1100) | error | dropped |
 //! | a float where an integer belongs (`static TextureSlot 5.5`) | error | truncated |
+//! | a string longer than its field or with a NUL in it (war3-model writes a name's NULs and the bytes after them) | error | its first bytes, as many as the field holds |
 //! | a `static` value the binary format has no field for (`static Visibility` of an emitter) | error | dropped |
 //!
 //! CRLF line ends, UTF-8 names, comments, a byte-order mark and a missing
@@ -87,7 +93,7 @@
 //! | values no word names | `FilterMode n`, `LightType n`, `Interpolation n`, `ExtFilterMode n`, `ExtHeadOrTail n`, `ExtSquirt n` |
 //! | face or matrix groups whose counts do not add up | `ExtFaceTypeGroups`, `ExtFaceGroups`, `ExtFaces`, `ExtMatrixGroups`, `ExtMatrixIndices` lists |
 //! | light tracks stored after the `LITE` chunk (`MDX_VERSIONS.md` §8.3) | `ExtTracksAfterChunk { tracks }` in the light |
-//! | a v1100 layer's texture list, which may be empty | `TextureEntries n` before its `TextureEntry` blocks (without it, the layer's `TextureID` is its one texture, as Retera's tools write it) |
+//! | a v1100 layer's texture list with no form in keys (empty, entries out of slot order, a slot twice or above 5, a layer-level texture track beside it) | `TextureEntries n` before its `TextureEntry` blocks |
 //!
 //! Floats are written in the shortest form that reads back to the same bits
 //! (`0.1`, `-0`, `inf`, `1e-45`).
@@ -99,12 +105,15 @@
 //! vocabulary they know and lists in [`LeftOut`]s, by block, what it left
 //! out: unknown chunks and sub-chunks, flag bits and values with no word,
 //! the bytes after a name's NUL (the name itself is kept; invalid UTF-8 is
-//! replaced, a `"` becomes `'`). Three things are written in their plain
-//! form rather than left out, and noted: a chunk of objects right after
+//! replaced, a `"` becomes `'`). A value with no word is written as the
+//! word a reader assumes without one (`FilterMode 9` as `None`). What has a
+//! plain form is written in it, and noted: a chunk of objects right after
 //! one of its kind joins it, light tracks stored after the `LITE` chunk
-//! move into their light, and face groups that do not add up become one
-//! triangle list. `formats convert IN OUT.mdl --plain` does it from the
-//! command line.
+//! move into their light, face groups that do not add up become one
+//! triangle list and matrix groups the ones their indices fill, a texture
+//! list with no form in keys keeps its first texture. Plain MDL reads back
+//! to a model whose plain MDL is the same text. `formats convert IN
+//! OUT.mdl --plain` does it from the command line.
 
 mod emitters;
 mod geoset;

@@ -368,8 +368,28 @@ impl Value for Rgb {
 impl<const N: usize> Value for FixedStr<N> {
     fn read(item: &Item, cx: &Cx) -> Result<Self> {
         match &item.kind {
-            Kind::Str(text) => FixedStr::try_from(text.as_str())
-                .map_err(|_| cx.error(item.pos, format!("\"{text}\" is longer than {N} bytes"))),
+            Kind::Str(text) => match FixedStr::try_from(text.as_str()) {
+                Ok(value) => Ok(value),
+                // A writer's bug (war3-model writes a field's NULs and the
+                // bytes after them into the text): lenient, its first `N`
+                // bytes, NULs and all.
+                Err(_) => {
+                    let shown = text.replace('\0', "\\0");
+                    let why = if text.len() > N {
+                        format!("\"{shown}\" is longer than {N} bytes")
+                    } else {
+                        format!("\"{shown}\" has a NUL byte")
+                    };
+                    cx.quirk(item.pos, why, &format!("kept its first {N} bytes"))?;
+                    let mut out = [0u8; N];
+                    let bytes = text.as_bytes();
+                    let len = bytes.len().min(N);
+                    if let (Some(to), Some(from)) = (out.get_mut(..len), bytes.get(..len)) {
+                        to.copy_from_slice(from);
+                    }
+                    Ok(FixedStr::from_bytes(out))
+                }
+            },
             Kind::Raw(bytes) => {
                 let mut out = [0u8; N];
                 match out.get_mut(..bytes.len()) {

@@ -226,6 +226,33 @@ pub fn npm_harness(folder: &str, package: &str, what: &str) -> Option<PathBuf> {
     None
 }
 
+/// Runs `node SCRIPT ARGS...` (a harness printing one JSON object per line,
+/// each with its `file`) and gives its results by file.
+pub fn node_results(
+    script: &Path,
+    args: &[&std::ffi::OsStr],
+) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let out = std::process::Command::new("node")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{} failed: {stdout}\n{}",
+        script.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+        .lines()
+        .map(|line| {
+            let result: serde_json::Value = serde_json::from_str(line).unwrap();
+            (result["file"].as_str().unwrap().to_string(), result)
+        })
+        .collect()
+}
+
 /// Every corpus tile (`adt/` and the map folder `maps/cataclysmctf/`), read,
 /// with its path; empty (loudly) outside CI when the corpus is missing.
 pub fn corpus_tiles() -> Vec<(String, formats::adt::Adt)> {

@@ -33,8 +33,8 @@ use json::validation::Checked;
 
 use crate::gltf::Builder;
 use crate::gltf::textures::{TextureSource, flat_png};
+use crate::mdx::Model;
 use crate::mdx::material::shading_flags;
-use crate::mdx::{FilterMode, Model};
 
 /// What an HD texture is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -337,7 +337,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                     .collect(),
             };
             Some(LayerInfo {
-                filter: filter_number(first.filter_mode),
+                filter: u32::from(first.filter_mode),
                 unshaded: first.shading_flags & shading_flags::UNSHADED != 0,
                 two_sided: first.shading_flags & shading_flags::TWO_SIDED != 0,
                 alpha: first.alpha,
@@ -372,18 +372,4 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
         })
     }));
     out
-}
-
-/// The filter mode's number (0 to 6; others count as blended).
-fn filter_number(mode: FilterMode) -> u32 {
-    match mode {
-        FilterMode::None => 0,
-        FilterMode::Transparent => 1,
-        FilterMode::Blend => 2,
-        FilterMode::Additive => 3,
-        FilterMode::AddAlpha => 4,
-        FilterMode::Modulate => 5,
-        FilterMode::Modulate2x => 6,
-        FilterMode::Other(n) => n,
-    }
 }
