@@ -23,7 +23,11 @@ fn plain(model: &Model) {
     let back = formats::mdl::from_str(&plain.text)
         .unwrap_or_else(|e| panic!("plain MDL does not read back: {e}\n{}", plain.text));
     let again = formats::mdl::to_string_plain(&back).expect("a plain model writes plain MDL");
-    assert!(again.left_out.is_empty(), "left out again: {:?}", again.left_out);
+    assert!(
+        again.left_out.is_empty(),
+        "left out again: {:?}",
+        again.left_out
+    );
     assert!(again.text == plain.text, "plain MDL not stable");
 }
 
