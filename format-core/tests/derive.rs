@@ -442,6 +442,14 @@ fn enums_keep_unknowns() {
     assert_eq!(&bytes[4..8], &7u32.to_le_bytes());
     assert_eq!(decode::<Track<f32>>(&bytes, Context::new()).unwrap(), other);
 
+    // The numbers, as the derive converts them: every variant to its number;
+    // with a fallback, every number to a variant (a named one by name).
+    assert_eq!(u32::from(Interpolation::Hermite), 2);
+    assert_eq!(u32::from(Interpolation::Other(7)), 7);
+    assert_eq!(Interpolation::from(3), Interpolation::Bezier);
+    assert_eq!(Interpolation::from(7), Interpolation::Other(7));
+    assert_eq!(u32::from(FilterMode::Blend), 2);
+
     // An unknown-value fallback holding a known value would not read back as itself.
     let e = encode(&Interpolation::Other(2), Context::new()).unwrap_err();
     assert!(

@@ -1,12 +1,14 @@
 //! The smaller impls: `Plain` (with its padding check), `HasTag`, `Tagged`,
-//! and the `tag()` of a tag-dispatched enum.
+//! the `tag()` of a tag-dispatched enum, and the number conversions of an
+//! enum of values.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Member, Type};
 
 use crate::common::{impl_attrs, split_generics, tag_expr};
-use crate::model::{Container, Dispatch, TagVariant};
+use crate::de::discriminant_consts;
+use crate::model::{Container, Dispatch, TagVariant, ValueVariant};
 use crate::names;
 
 /// `Plain` (and bytemuck's `Pod`/`Zeroable`) for a `#[format(plain)]` struct.
@@ -143,5 +145,57 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
         }
 
         #chunk_tag
+    }
+}
+
+/// For an enum of values: `From<Enum> for repr` (the number written; an
+/// `unknown` fallback gives the number it holds) and, with a fallback, the
+/// total `From<repr> for Enum` (the number read: a named one as its variant,
+/// any other in the fallback).
+pub fn values(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant]) -> TokenStream {
+    let ident = cont.ident;
+    let attrs = impl_attrs();
+    let consts = discriminant_consts(repr, variants);
+    let named = || variants.iter().enumerate().filter(|(_, v)| !v.unknown);
+    let to_number = variants.iter().enumerate().map(|(i, v)| {
+        let variant = v.ident;
+        if v.unknown {
+            quote!(#ident::#variant(__v) => __v,)
+        } else {
+            let d = names::discriminant(i);
+            quote!(#ident::#variant => #d,)
+        }
+    });
+    let from_number = variants.iter().find(|v| v.unknown).map(|fallback| {
+        let fallback = fallback.ident;
+        let arms = named().map(|(i, v)| {
+            let variant = v.ident;
+            let d = names::discriminant(i);
+            quote!(#d => #ident::#variant,)
+        });
+        quote! {
+            #attrs
+            impl ::core::convert::From<#repr> for #ident {
+                fn from(__value: #repr) -> Self {
+                    #consts
+                    match __value {
+                        #(#arms)*
+                        __other => #ident::#fallback(__other),
+                    }
+                }
+            }
+        }
+    });
+    quote! {
+        #attrs
+        impl ::core::convert::From<#ident> for #repr {
+            fn from(__value: #ident) -> Self {
+                #consts
+                match __value {
+                    #(#to_number)*
+                }
+            }
+        }
+        #from_number
     }
 }

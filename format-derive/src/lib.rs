@@ -81,7 +81,9 @@
 //! holds). An enum whose variants have `when = <expr>` reads the first variant
 //! whose condition holds (a vertex format stored elsewhere, passed in `args`).
 //! An enum of values has unit variants with discriminants and an optional
-//! `#[format(unknown)] Other(u32)` that keeps unknown values.
+//! `#[format(unknown)] Other(u32)` that keeps unknown values; it gets
+//! `From<Enum> for u32` (the number written) and, with the fallback, the
+//! total `From<u32> for Enum` (the number read).
 //!
 //! [`Decode`]: https://docs.rs/format-core/latest/format_core/trait.Decode.html
 //! [`Encode`]: https://docs.rs/format-core/latest/format_core/trait.Encode.html
@@ -132,6 +134,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let extra = match &cont.body {
         model::Body::Plain(fields) => extras::plain(&cont, fields),
         model::Body::TagEnum(variants) => extras::tagged(&cont, variants),
+        model::Body::ValueEnum { repr, variants } => extras::values(&cont, repr, variants),
         _ => proc_macro2::TokenStream::new(),
     };
     let decode = de::expand(&cont);

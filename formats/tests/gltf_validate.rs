@@ -12,7 +12,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use formats::gltf::textures::TextureFolders;
 use formats::gltf::{Document, ExportOptions, GltfFiles, export, export_tile};
@@ -26,20 +25,11 @@ fn validator() -> Option<PathBuf> {
 
 /// Runs the validator on `files`: each has 0 errors. Gives its report on each.
 fn assert_valid(validator: &Path, files: &[PathBuf]) -> Vec<serde_json::Value> {
-    let report = Command::new("node")
-        .arg(validator.join("validate.js"))
-        .args(files)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&report.stdout);
-    assert!(
-        report.status.success(),
-        "validator failed: {stdout}\n{}",
-        String::from_utf8_lossy(&report.stderr)
-    );
-    let reports: Vec<serde_json::Value> = stdout
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
+    let args: Vec<&std::ffi::OsStr> = files.iter().map(|f| f.as_os_str()).collect();
+    let mut results = common::node_results(&validator.join("validate.js"), &args);
+    let reports: Vec<serde_json::Value> = files
+        .iter()
+        .filter_map(|f| results.remove(f.to_str().unwrap()))
         .collect();
     for report in &reports {
         assert_eq!(report["errors"], 0, "{report}");

@@ -120,16 +120,18 @@ fn corpus_and_harness() -> Option<(PathBuf, PathBuf)> {
     Some((root, harness))
 }
 
-/// Compares war3-model's reading of each `(file, model)` with ours; returns
-/// the files it cannot read, with its message. Each must be one of its two
-/// known refusals (see [`refuses`]).
-fn agree(harness: &Path, files: &[(PathBuf, Model)]) -> Vec<String> {
-    agree_but(harness, files, refuses)
+/// The file name of `path` without its extension.
+fn stem(path: &Path) -> String {
+    path.file_stem().unwrap().to_string_lossy().into_owned()
 }
 
-/// [`agree`], with the refusals `known` allows.
-fn agree_but(
+/// Compares war3-model's reading of each `(file, model)` with ours, says how
+/// many of `what` agree, and returns the files it cannot read, with its
+/// message: each must be a refusal `known` allows (for our output, one of
+/// its known gaps: [`refuses`]).
+fn agree(
     harness: &Path,
+    what: &str,
     files: &[(PathBuf, Model)],
     known: fn(&str, &Model, &str) -> bool,
 ) -> Vec<String> {
@@ -170,6 +172,11 @@ fn agree_but(
             );
         }
     }
+    eprintln!(
+        "war3-model reads {} of {} {what} as ours; not: {unreadable:?}",
+        files.len() - unreadable.len(),
+        files.len()
+    );
     unreadable
 }
 
@@ -250,12 +257,8 @@ fn corpus_models_read_in_war3_model_as_in_ours() {
             (path, model)
         })
         .collect();
-    let unreadable = agree(&harness, &files);
-    eprintln!(
-        "war3-model reads {} of {} corpus models as ours (repaired first: {repaired:?}); not: {unreadable:?}",
-        files.len() - unreadable.len(),
-        files.len()
-    );
+    eprintln!("repaired first: {repaired:?}");
+    let unreadable = agree(&harness, "corpus models", &files, refuses);
     assert_eq!(unreadable.len(), 3, "{unreadable:?}");
     assert_eq!(repaired.len(), 2, "{repaired:?}");
     std::fs::remove_dir_all(&out).ok();
@@ -284,11 +287,7 @@ fn converted_models_read_in_war3_model_as_in_ours() {
         } else {
             &[800]
         };
-        let stem = Path::new(&file.path)
-            .file_stem()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let stem = stem(Path::new(&file.path));
         for &target in targets {
             let mut model = source.clone();
             formats::convert::convert(&mut model, target, &options).unwrap();
@@ -300,12 +299,7 @@ fn converted_models_read_in_war3_model_as_in_ours() {
             files.push((path, back));
         }
     }
-    let unreadable = agree(&harness, &files);
-    eprintln!(
-        "war3-model reads {} of {} converted models as ours; not: {unreadable:?}",
-        files.len() - unreadable.len(),
-        files.len()
-    );
+    let unreadable = agree(&harness, "converted models", &files, refuses);
     assert!(files.len() - unreadable.len() >= 100, "{unreadable:?}");
     std::fs::remove_dir_all(&out).ok();
 }
@@ -322,22 +316,13 @@ fn plain_mdl_reads_in_war3_model_as_in_ours() {
     let mut plain = Vec::new();
     for (file, bytes) in common::manifest_models(800..=1200) {
         let model = Model::from_bytes_lenient(&bytes).unwrap().0;
-        let stem = Path::new(&file.path)
-            .file_stem()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let stem = stem(Path::new(&file.path));
         let text = formats::mdl::to_string_plain(&model).unwrap().text;
         let path = out.join(format!("{stem}.mdl"));
         std::fs::write(&path, &text).unwrap();
         plain.push((path, formats::mdl::from_str(&text).unwrap()));
     }
-    let unreadable = agree(&harness, &plain);
-    eprintln!(
-        "war3-model reads {} of {} plain MDL as ours; not: {unreadable:?}",
-        plain.len() - unreadable.len(),
-        plain.len()
-    );
+    let unreadable = agree(&harness, "plain MDL files", &plain, refuses);
     assert!(plain.len() - unreadable.len() >= 40, "{unreadable:?}");
     std::fs::remove_dir_all(&out).ok();
 }
@@ -365,7 +350,7 @@ fn war3_model_mdl_reads_in_ours() {
             continue;
         }
         let source = Path::new(result["file"].as_str().unwrap());
-        let name = source.file_stem().unwrap().to_string_lossy().into_owned();
+        let name = stem(source);
         let path = out.join(format!("{name}.mdl"));
         let text = std::fs::read_to_string(&path).unwrap();
         // Strictly, but for the names war3-model writes longer than their
@@ -394,12 +379,8 @@ fn war3_model_mdl_reads_in_ours() {
         files.push((path, model));
     }
     // Its parser does not read all it writes: those are left out.
-    let unreadable = agree_but(&harness, &files, |_, _, _| true);
-    eprintln!(
-        "war3-model's MDL of {} corpus models reads in ours as in its own parser (which refuses {unreadable:?}); \
-         it wrote `null` for an id in {nulls:?}",
-        files.len() - unreadable.len()
-    );
+    eprintln!("war3-model wrote `null` for an id in {nulls:?}");
+    let unreadable = agree(&harness, "of its own MDL files", &files, |_, _, _| true);
     assert!(
         files.len() - unreadable.len() >= 40 && nulls.len() <= 5,
         "{nulls:?}"

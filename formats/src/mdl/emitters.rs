@@ -134,9 +134,7 @@ fn write_choice(out: &mut Out, value: u32, words: &[&str], ext: &str) {
         Some(word) => out.flag(word),
         None if out.is_plain() => {
             let word = words.first().copied().unwrap_or_default();
-            out.note(format!(
-                "`{ext} {value}` (no MDL word for it; written as {word})"
-            ));
+            out.note_unnamed(ext, value, word);
             out.flag(word);
         }
         None => out.field(ext, &value),

@@ -77,10 +77,23 @@ pub(crate) fn write_geoset(out: &mut Out, g: &Geoset) {
         out.item(group);
     }
     out.close();
-    if faces_are_regular(g) {
-        out.open(&format!("Faces {} {}", g.face_groups.len(), g.faces.len()));
+    if faces_are_regular(g) || out.is_plain() {
+        // Plain MDL has only regular groups: irregular ones become every
+        // index in one triangle list (type 4).
+        let (types, counts): (&[u32], &[u32]) = if faces_are_regular(g) {
+            (&g.face_type_groups, &g.face_groups)
+        } else {
+            out.note(format!(
+                "face groups {:?} of types {:?} that do not add up to the {} indices (written as one Triangles group)",
+                g.face_groups,
+                g.face_type_groups,
+                g.faces.len()
+            ));
+            (&[4], &[g.faces.len() as u32])
+        };
+        out.open(&format!("Faces {} {}", counts.len(), g.faces.len()));
         let mut rest = g.faces.as_slice();
-        for (&face_type, &count) in g.face_type_groups.iter().zip(&g.face_groups) {
+        for (&face_type, &count) in types.iter().zip(counts) {
             let Some((indices, tail)) = rest.split_at_checked(count as usize) else {
                 break;
             };
@@ -94,19 +107,6 @@ pub(crate) fn write_geoset(out: &mut Out, g: &Geoset) {
             out.item(&Indices(indices));
             out.close();
         }
-        out.close();
-    } else if out.is_plain() {
-        // Plain MDL has only regular groups: every index in one triangle list.
-        out.note(format!(
-            "face groups {:?} of types {:?} that do not add up to the {} indices (written as one Triangles group)",
-            g.face_groups,
-            g.face_type_groups,
-            g.faces.len()
-        ));
-        out.open(&format!("Faces 1 {}", g.faces.len()));
-        out.open("Triangles");
-        out.item(&Indices(&g.faces));
-        out.close();
         out.close();
     } else {
         write_list(out, "ExtFaceTypeGroups", &g.face_type_groups);

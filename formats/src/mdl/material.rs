@@ -150,23 +150,16 @@ fn write_textures<'a>(out: &mut Out, layer: &'a Layer) -> Option<&'a Vec<Texture
 
 fn write_layer(out: &mut Out, layer: &Layer) {
     out.open("Layer");
-    match FILTER_MODES
+    let word = FILTER_MODES
         .iter()
-        .find(|(mode, _)| *mode == layer.filter_mode)
-    {
-        Some((_, word)) => out.field("FilterMode", &super::header::Word(word)),
-        None => {
-            if let FilterMode::Other(n) = layer.filter_mode {
-                if out.is_plain() {
-                    out.note(format!(
-                        "`FilterMode {n}` (no MDL word for it; written as None)"
-                    ));
-                    out.field("FilterMode", &super::header::Word("None"));
-                } else {
-                    out.field("FilterMode", &n);
-                }
-            }
+        .find(|(mode, _)| *mode == layer.filter_mode);
+    match (word, layer.filter_mode) {
+        (Some((_, word)), _) => out.field("FilterMode", &super::header::Word(word)),
+        (None, FilterMode::Other(n)) if out.is_plain() => {
+            out.note_unnamed("FilterMode", n, "None");
+            out.field("FilterMode", &super::header::Word("None"));
         }
+        (None, mode) => out.field("FilterMode", &u32::from(mode)),
     }
     write_flags(out, layer.shading_flags, SHADING_FLAGS);
     let listed = write_textures(out, layer);
@@ -288,20 +281,23 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
             // `NormalTextureID`...: a texture of slot 1 to 5, static or animated.
             since_1100.get_or_insert((s.pos, key.to_owned()));
             let slot = at as u32 + 1;
-            if !slotted.iter().any(|e| e.slot == slot) {
-                slotted.push(TextureEntry {
-                    texture_id: 0,
-                    slot,
-                    texture_id_track: None,
+            let at = slotted
+                .iter()
+                .position(|e| e.slot == slot)
+                .unwrap_or_else(|| {
+                    slotted.push(TextureEntry {
+                        texture_id: 0,
+                        slot,
+                        texture_id_track: None,
+                    });
+                    slotted.len() - 1
                 });
-            }
-            let Some(entry) = slotted.iter_mut().find(|e| e.slot == slot) else {
-                continue;
-            };
-            if s.is_track() {
-                entry.texture_id_track = Some(read_track(s, cx)?);
-            } else {
-                entry.texture_id = s.value(cx)?;
+            if let Some(entry) = slotted.get_mut(at) {
+                if s.is_track() {
+                    entry.texture_id_track = Some(read_track(s, cx)?);
+                } else {
+                    entry.texture_id = s.value(cx)?;
+                }
             }
             continue;
         }
@@ -391,12 +387,7 @@ fn filter_mode(stmt: &Stmt, cx: &Cx) -> Result<FilterMode> {
             .find(|(_, word)| word == w)
             .map(|(mode, _)| *mode)
             .ok_or_else(|| cx.error(item.pos, format!("unknown filter mode `{w}`"))),
-        _ => match stmt.value::<u32>(cx)? {
-            n @ 0..=6 => Ok(FILTER_MODES
-                .get(n as usize)
-                .map_or(FilterMode::None, |(mode, _)| *mode)),
-            n => Ok(FilterMode::Other(n)),
-        },
+        _ => Ok(stmt.value::<u32>(cx)?.into()),
     }
 }
 

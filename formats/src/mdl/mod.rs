@@ -173,17 +173,13 @@ pub struct PlainMdl {
 /// kept and what is left out is listed. See [the module docs](self#plain-mdl-for-other-tools).
 ///
 /// ```
-/// use formats::mdx::{Chunk, Model};
+/// use formats::mdx::Model;
 ///
 /// let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
 /// // A name with bytes after its NUL, as some converters write them.
 /// let mut name = [0u8; 80];
 /// name[..9].copy_from_slice(b"Root\0junk");
-/// for chunk in &mut model.chunks {
-///     if let Chunk::Bones(bones) = chunk {
-///         bones.bones[0].node.name = format_core::FixedStr::from_bytes(name);
-///     }
-/// }
+/// model.bones_mut()[0].node.name = format_core::FixedStr::from_bytes(name);
 /// assert!(formats::mdl::to_string(&model).contains("#\""));
 ///
 /// let plain = formats::mdl::to_string_plain(&model)?;
@@ -206,21 +202,19 @@ pub fn to_string_plain(model: &Model) -> Result<PlainMdl> {
     }
     let mut out = Out::plain();
     out.line("// Written by formats::mdl (plain MDL).");
-    let mut repaired;
-    let mut model = model;
-    let stray = |c: &Chunk| match c {
-        Chunk::Lights(c) => c.lights.iter().any(|l| !l.tracks_after_chunk.is_empty()),
-        _ => false,
-    };
-    if model.chunks.iter().any(stray) {
-        repaired = model.clone();
+    let stray = model
+        .lights()
+        .iter()
+        .any(|l| !l.tracks_after_chunk.is_empty());
+    let repaired = stray.then(|| {
+        let mut repaired = model.clone();
         let moved = repaired.repair_sizes();
         out.note(format!(
             "{moved} light tracks stored after the LITE chunk (moved into their light)"
         ));
-        model = &repaired;
-    }
-    write_model(&mut out, model);
+        repaired
+    });
+    write_model(&mut out, repaired.as_ref().unwrap_or(model));
     let left_out = out.left_out();
     Ok(PlainMdl {
         text: out.text,
@@ -236,14 +230,16 @@ fn write_model(out: &mut Out, model: &Model) {
     for chunk in &model.chunks {
         let repeated =
             previous.is_some_and(|p| core::mem::discriminant(p) == core::mem::discriminant(chunk));
-        let ext = repeated && is_object_list(chunk) && !out.is_plain();
-        if repeated && is_object_list(chunk) && out.is_plain() {
+        let joins = repeated && is_object_list(chunk);
+        // Lossless, it stays a chunk of its own (an `ExtChunk`).
+        let kept_apart = joins && !out.is_plain();
+        if joins && out.is_plain() {
             out.note(format!(
                 "a second `{}` chunk right after the first (its objects join the first)",
                 chunk.tag()
             ));
         }
-        if !ext && write_chunk(out, chunk, model) {
+        if !kept_apart && write_chunk(out, chunk, model) {
             if let Chunk::Version(v) = chunk {
                 version = v.version;
             }

@@ -240,20 +240,16 @@ const LIGHT_TYPES: &[(LightType, &str)] = &[
 /// the `LITE` chunk go in `ExtTracksAfterChunk { }`.
 pub(crate) fn write_light(out: &mut Out, light: &Light) {
     open_node(out, &light.node, &LIGHT);
-    match LIGHT_TYPES.iter().find(|(t, _)| *t == light.light_type) {
-        Some((_, word)) => out.flag(word),
-        None => {
-            if let LightType::Other(n) = light.light_type {
-                if out.is_plain() {
-                    out.note(format!(
-                        "`LightType {n}` (no MDL word for it; written as Omnidirectional)"
-                    ));
-                    out.flag("Omnidirectional");
-                } else {
-                    out.field("LightType", &n);
-                }
-            }
+    match (
+        LIGHT_TYPES.iter().find(|(t, _)| *t == light.light_type),
+        light.light_type,
+    ) {
+        (Some((_, word)), _) => out.flag(word),
+        (None, LightType::Other(n)) if out.is_plain() => {
+            out.note_unnamed("LightType", n, "Omnidirectional");
+            out.flag("Omnidirectional");
         }
+        (None, kind) => out.field("LightType", &u32::from(kind)),
     }
     out.fixed("AttenuationStart", &light.attenuation_start);
     out.fixed("AttenuationEnd", &light.attenuation_end);
@@ -301,14 +297,7 @@ pub(crate) fn read_light(stmt: &Stmt, cx: &mut Cx) -> Result<Light> {
             return Ok(true);
         }
         match key {
-            "LightType" => {
-                light.light_type = match s.value::<u32>(cx)? {
-                    0 => LightType::Omni,
-                    1 => LightType::Directional,
-                    2 => LightType::Ambient,
-                    n => LightType::Other(n),
-                }
-            }
+            "LightType" => light.light_type = s.value::<u32>(cx)?.into(),
             "AttenuationStart" => light.attenuation_start = s.value(cx)?,
             "AttenuationEnd" => light.attenuation_end = s.value(cx)?,
             "Color" => light.color = s.value::<Rgb>(cx)?.bgr(),

@@ -21,9 +21,7 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
             // tangents, a spline.
             let tangents = track.keys.iter().any(|k| k.in_tan.is_some());
             let word = if tangents { "Hermite" } else { "DontInterp" };
-            out.note(format!(
-                "`Interpolation {n}` (no MDL word for it; written as {word})"
-            ));
+            out.note_unnamed("Interpolation", n, word);
             out.flag(word);
         }
         Interpolation::Other(n) => out.field("Interpolation", &n),

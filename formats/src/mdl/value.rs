@@ -365,6 +365,13 @@ impl Value for Rgb {
 /// A `char[N]`: `"text"` when its bytes are exactly the text and zero padding
 /// (and the text needs no escaping); otherwise all its bytes, trailing zeros
 /// dropped, as `#"hex"`.
+/// `bytes` then zeros, as a `char[N]`; `None` if longer than `N`.
+fn padded<const N: usize>(bytes: &[u8]) -> Option<FixedStr<N>> {
+    let mut out = [0u8; N];
+    out.get_mut(..bytes.len())?.copy_from_slice(bytes);
+    Some(FixedStr::from_bytes(out))
+}
+
 impl<const N: usize> Value for FixedStr<N> {
     fn read(item: &Item, cx: &Cx) -> Result<Self> {
         match &item.kind {
@@ -381,25 +388,12 @@ impl<const N: usize> Value for FixedStr<N> {
                         format!("\"{shown}\" has a NUL byte")
                     };
                     cx.quirk(item.pos, why, &format!("kept its first {N} bytes"))?;
-                    let mut out = [0u8; N];
                     let bytes = text.as_bytes();
-                    let len = bytes.len().min(N);
-                    if let (Some(to), Some(from)) = (out.get_mut(..len), bytes.get(..len)) {
-                        to.copy_from_slice(from);
-                    }
-                    Ok(FixedStr::from_bytes(out))
+                    Ok(padded(bytes.get(..N).unwrap_or(bytes)).unwrap_or_default())
                 }
             },
-            Kind::Raw(bytes) => {
-                let mut out = [0u8; N];
-                match out.get_mut(..bytes.len()) {
-                    Some(prefix) => prefix.copy_from_slice(bytes),
-                    None => {
-                        return Err(cx.error(item.pos, format!("raw string longer than {N} bytes")));
-                    }
-                }
-                Ok(FixedStr::from_bytes(out))
-            }
+            Kind::Raw(bytes) => padded(bytes)
+                .ok_or_else(|| cx.error(item.pos, format!("raw string longer than {N} bytes"))),
             other => Err(cx.error(
                 item.pos,
                 format!("expected a string, found {}", other.describe()),
@@ -472,7 +466,8 @@ pub(crate) struct Out {
     plain: Option<Plain>,
 }
 
-/// How a plain writer's note calls the name of the block it opens.
+/// How a plain writer's note calls the name of the block it opens (the
+/// block's path shows the name as written).
 const NAME: &str = "its name";
 
 /// The state of a plain MDL writer: what it left out, where it is.
@@ -587,20 +582,30 @@ impl Out {
         }
     }
 
+    /// Inside a block a plain writer leaves out: nothing is written.
+    fn skipping(&self) -> bool {
+        self.plain.as_ref().is_some_and(|p| p.skipping > 0)
+    }
+
     /// True if nothing is to be written: inside a block left out, or (in a
     /// plain writer) `key` is the extension's (noted with `value`).
     fn skips(&mut self, key: &str, value: impl FnOnce() -> String) -> bool {
-        let Some(plain) = &mut self.plain else {
-            return false;
-        };
-        if plain.skipping > 0 {
+        if self.skipping() {
             return true;
         }
-        if key.starts_with("Ext") {
-            plain.note(format!("`{}` (no MDL word for it)", value()));
-            return true;
+        let extension = self.is_plain() && key.starts_with("Ext");
+        if extension {
+            self.note(format!("`{}` (no MDL word for it)", value()));
         }
-        false
+        extension
+    }
+
+    /// Notes, in a plain writer, a value `key n` with no MDL word, written
+    /// as `word` (the word a reader assumes without one).
+    pub fn note_unnamed(&mut self, key: &str, n: u32, word: &str) {
+        self.note(format!(
+            "`{key} {n}` (no MDL word for it; written as {word})"
+        ));
     }
 
     /// Appends `value` of `key`, in plain MDL if this writer is plain (and
@@ -611,11 +616,7 @@ impl Out {
                 let start = self.text.len();
                 if let Some(change) = value.write_plain(&mut self.text) {
                     let written = self.text.get(start..).unwrap_or_default();
-                    plain.note(match key {
-                        // The block's path shows the name as written.
-                        NAME => format!("{key}: {change}"),
-                        _ => format!("{key} {written}: {change}"),
-                    });
+                    plain.note(format!("{key} {written}: {change}"));
                 }
             }
             None => value.write(&mut self.text),
@@ -630,7 +631,7 @@ impl Out {
 
     /// `text` on its own line.
     pub fn line(&mut self, text: &str) {
-        if self.skips("", String::new) {
+        if self.skipping() {
             return;
         }
         self.indent();
@@ -680,7 +681,7 @@ impl Out {
 
     /// `static key value,`
     pub fn fixed(&mut self, key: &str, value: &impl Value) {
-        if self.skips("", String::new) {
+        if self.skipping() {
             return;
         }
         self.indent();
@@ -693,7 +694,7 @@ impl Out {
 
     /// `{ value },` on its own line (a vertex, a pivot point).
     pub fn item(&mut self, value: &impl Value) {
-        if self.skips("", String::new) {
+        if self.skipping() {
             return;
         }
         self.indent();
@@ -734,18 +735,25 @@ impl Out {
 
     /// `head "name" {`
     pub fn open_named(&mut self, head: &str, name: &impl Value) {
-        let named = self.plain.is_some().then(|| {
-            let mut text = String::new();
-            name.write_plain(&mut text);
-            text
-        });
-        if self.skips_block(head, named) {
+        let mut text = String::new();
+        // Plain: the name as written labels the block in the notes.
+        let change = match self.plain {
+            Some(_) => name.write_plain(&mut text),
+            None => {
+                name.write(&mut text);
+                None
+            }
+        };
+        if self.skips_block(head, self.is_plain().then(|| text.clone())) {
             return;
+        }
+        if let Some(change) = change {
+            self.note(format!("{NAME}: {change}"));
         }
         self.indent();
         self.text.push_str(head);
         self.text.push(' ');
-        self.value(NAME, name);
+        self.text.push_str(&text);
         self.text.push_str(" {\n");
         self.depth += 1;
     }

@@ -30,22 +30,6 @@ pub enum FilterMode {
     Other(u32),
 }
 
-impl From<FilterMode> for u32 {
-    /// The number the file stores (`Other` as read).
-    fn from(mode: FilterMode) -> u32 {
-        match mode {
-            FilterMode::None => 0,
-            FilterMode::Transparent => 1,
-            FilterMode::Blend => 2,
-            FilterMode::Additive => 3,
-            FilterMode::AddAlpha => 4,
-            FilterMode::Modulate => 5,
-            FilterMode::Modulate2x => 6,
-            FilterMode::Other(n) => n,
-        }
-    }
-}
-
 /// A layer's tracks: `(KMTF) (KMTA)`, `(KMTE)` for version > 800,
 /// `(KFC3) (KFCA) (KFTC)` from 900 on. In 1100 and later `KMTF` belongs to an
 /// entry of the texture list; a layer-level one is still read (as other

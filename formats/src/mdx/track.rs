@@ -26,33 +26,6 @@ pub enum Interpolation {
     Other(u32),
 }
 
-impl From<u32> for Interpolation {
-    /// The `interpolationType` number as read: 0 to 3 by name, any other
-    /// kept as [`Interpolation::Other`].
-    fn from(n: u32) -> Self {
-        match n {
-            0 => Interpolation::None,
-            1 => Interpolation::Linear,
-            2 => Interpolation::Hermite,
-            3 => Interpolation::Bezier,
-            n => Interpolation::Other(n),
-        }
-    }
-}
-
-impl From<Interpolation> for u32 {
-    /// The `interpolationType` number written.
-    fn from(i: Interpolation) -> u32 {
-        match i {
-            Interpolation::None => 0,
-            Interpolation::Linear => 1,
-            Interpolation::Hermite => 2,
-            Interpolation::Bezier => 3,
-            Interpolation::Other(n) => n,
-        }
-    }
-}
-
 impl Interpolation {
     /// `if (interpolationType > 1) { X inTan; X outTan }`: the rule is on the
     /// number, so an unnamed value above 3 has tangents too.

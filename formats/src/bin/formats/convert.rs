@@ -202,13 +202,11 @@ fn write_plain(
     output: &Path,
     left_out: &mut Vec<formats::mdl::LeftOut>,
 ) -> Result<usize, String> {
-    let out = output.display();
-    let plain = formats::mdl::to_string_plain(model).map_err(|e| format!("{out}: {e}"))?;
-    formats::mdl::from_str(&plain.text)
-        .map_err(|e| format!("{out}: the plain MDL does not read back: {e}"))?;
-    std::fs::write(output, &plain.text).map_err(|e| format!("{out}: {e}"))?;
+    let plain =
+        formats::mdl::to_string_plain(model).map_err(|e| format!("{}: {e}", output.display()))?;
+    let size = rewrite::write_checked(plain.text.as_bytes(), output, false)?;
     *left_out = plain.left_out;
-    Ok(plain.text.len())
+    Ok(size)
 }
 
 /// Whether `a` and `b` are the same existing file.

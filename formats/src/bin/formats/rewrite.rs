@@ -122,9 +122,15 @@ pub fn encode(model: &Model, output: &Path) -> Result<Vec<u8>, String> {
 /// after checking that the bytes read back (strictly, unless the source
 /// needed the lenient reader). Returns the size written.
 pub fn write(model: &Model, output: &Path, lenient: bool) -> Result<usize, String> {
+    write_checked(&encode(model, output)?, output, lenient)
+}
+
+/// Writes the bytes of a model file to `output` after checking that they
+/// read back as its extension says (strictly, unless `lenient`). Returns
+/// the size written.
+pub fn write_checked(bytes: &[u8], output: &Path, lenient: bool) -> Result<usize, String> {
     let out = output.display();
-    let bytes = encode(model, output)?;
-    match kind::read(form(output), &bytes) {
+    match kind::read(form(output), bytes) {
         Ok(back) if back.strict_error.is_none() || lenient => {}
         Ok(_) => {
             return Err(format!(
@@ -133,7 +139,7 @@ pub fn write(model: &Model, output: &Path, lenient: bool) -> Result<usize, Strin
         }
         Err(e) => return Err(format!("{out}: the written model does not read back: {e}")),
     }
-    std::fs::write(output, &bytes).map_err(|e| format!("{out}: {e}"))?;
+    std::fs::write(output, bytes).map_err(|e| format!("{out}: {e}"))?;
     Ok(bytes.len())
 }
 

@@ -92,16 +92,45 @@ fn write_json(path: &Path, value: &impl Serialize) -> Result<(), String> {
     write(path, text.as_bytes())
 }
 
-/// A tile read: what the range, the overview and the second pass need. The
-/// full heightmap is not kept (a map has up to 4096 tiles of 257 x 257).
+/// What a map's overview needs of one tile (not its full heightmap: a map
+/// has up to 4096 tiles of 257 x 257 samples).
+pub struct TileHeights {
+    /// Where the tile is.
+    pub coord: TileCoord,
+    /// Its lowest and highest height.
+    pub range: Option<HeightRange>,
+    /// Its heightmap's [thumbnail](Heightmap::thumbnail), every
+    /// [`Stitched::thumbnail_step`]-th sample.
+    pub thumbnail: Heightmap,
+}
+
+impl TileHeights {
+    /// What the overview keeps of the tile at `coord` whose heights are `full`.
+    pub fn new(coord: TileCoord, full: &Heightmap, thumbnail_step: usize) -> TileHeights {
+        TileHeights {
+            coord,
+            range: full.range(),
+            thumbnail: full.thumbnail(thumbnail_step),
+        }
+    }
+
+    /// The range spanning every tile's (`None` if none has a height).
+    pub fn common_range<'a>(
+        tiles: impl IntoIterator<Item = &'a TileHeights>,
+    ) -> Option<HeightRange> {
+        tiles
+            .into_iter()
+            .filter_map(|t| t.range)
+            .reduce(HeightRange::union)
+    }
+}
+
+/// A tile read: its heights for the range and the overview, and where to
+/// read it again for the second pass.
 struct Loaded {
-    coord: TileCoord,
     stem: String,
     path: PathBuf,
-    /// The tile's lowest and highest height.
-    range: Option<HeightRange>,
-    /// Every [`Stitched::thumbnail_step`]-th sample, for the overview.
-    thumbnail: Heightmap,
+    heights: TileHeights,
 }
 
 /// The tile at `path` and its full heightmap.
@@ -156,11 +185,9 @@ fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, St
         }
     }
     Ok(Loaded {
-        coord: terrain.coord,
         stem: tile.stem.clone(),
         path: tile.path.clone(),
-        range: heights.range(),
-        thumbnail: heights.thumbnail(thumbnail_step),
+        heights: TileHeights::new(terrain.coord, &heights, thumbnail_step),
     })
 }
 
@@ -242,7 +269,7 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
                 }
                 (ok, failed)
             });
-    loaded.sort_by_key(|t| (t.coord.y, t.coord.x));
+    loaded.sort_by_key(|t| (t.heights.coord.y, t.heights.coord.x));
     for failure in &failures {
         eprintln!("error: {failure}");
     }
@@ -278,10 +305,7 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
     let range = match job.range {
         Some(range) => range,
         None => {
-            let range = loaded
-                .iter()
-                .filter_map(|t| t.range)
-                .reduce(HeightRange::union)
+            let range = TileHeights::common_range(loaded.iter().map(|t| &t.heights))
                 .ok_or("no tile has heights to draw")?;
             crate::batch::run(loaded, |tile| {
                 let (_, _, heights) = read_tile(&tile.path)?;
@@ -292,7 +316,10 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
             range
         }
     };
-    let pairs: Vec<_> = loaded.iter().map(|t| (t.coord, &t.thumbnail)).collect();
+    let pairs: Vec<_> = loaded
+        .iter()
+        .map(|t| (t.heights.coord, &t.heights.thumbnail))
+        .collect();
     let overview = write_overview(folder, "overview", &pairs, range, job.overview_size)?;
     let index = HeightmapIndex {
         range,
@@ -301,8 +328,8 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
         tiles: loaded
             .iter()
             .map(|t| IndexedTile {
-                x: t.coord.x,
-                y: t.coord.y,
+                x: t.heights.coord.x,
+                y: t.heights.coord.y,
                 png: format!("{}.png", t.stem),
                 tiff: format!("{}.tif", t.stem),
             })

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formats::terrain::{HeightRange, Heightmap, Stitched, TileCoord};
+
+use crate::terrain::TileHeights;
 use serde::Serialize;
 
 use crate::kind::{self, Kind};
@@ -41,17 +43,6 @@ pub struct Written {
     pub warnings: Vec<String>,
     /// A tile's heights, for its map's overview.
     pub heights: Option<TileHeights>,
-}
-
-/// What a map's overview needs of one tile (not its full heightmap: a map
-/// has up to 4096 tiles of 257 x 257 samples).
-pub struct TileHeights {
-    /// Where the tile is.
-    pub coord: TileCoord,
-    /// Its lowest and highest height.
-    pub range: Option<HeightRange>,
-    /// Its heightmap's [thumbnail](Heightmap::thumbnail).
-    pub thumbnail: Heightmap,
 }
 
 /// A map given as its WDT: the tiles found beside it, those missing.
@@ -175,11 +166,7 @@ fn write_map(
         .iter()
         .filter(|(input, _, _)| map.tiles.iter().any(|t| t == input))
         .collect();
-    let range = tiles
-        .iter()
-        .filter_map(|(_, _, h)| h.range)
-        .reduce(HeightRange::union);
-    let Some(range) = range else {
+    let Some(range) = TileHeights::common_range(tiles.iter().map(|(_, _, h)| *h)) else {
         return Err(format!("{}: no tile has heights for an overview", map.name));
     };
     let pairs: Vec<(TileCoord, &Heightmap)> = tiles

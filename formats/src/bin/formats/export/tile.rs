@@ -8,7 +8,8 @@ use formats::adt::Adt;
 use formats::gltf::export_tile;
 use formats::terrain::Heightmap;
 
-use super::{TileHeights, Written};
+use super::Written;
+use crate::terrain::TileHeights;
 
 /// Exports the tile in `data` (read from `input`) to `output`; its heights
 /// are kept every `thumbnail_step` samples for a map's overview.
@@ -37,13 +38,13 @@ pub fn export(
     };
     let tile = exported.terrain.coord;
     // For a map's overview, from the terrain the export was made of.
-    let heights = Heightmap::from_tile(&exported.terrain);
+    let heights = TileHeights::new(
+        tile,
+        &Heightmap::from_tile(&exported.terrain),
+        thumbnail_step,
+    );
     Ok(Written {
-        heights: Some(TileHeights {
-            coord: tile,
-            range: heights.range(),
-            thumbnail: heights.thumbnail(thumbnail_step),
-        }),
+        heights: Some(heights),
         line: format!(
             "{name} -> {out}: tile {}_{}, {} vertices, {} triangles ({} hole quads){colours}, \
              {} liquid triangles, {} doodads, {} map objects",
