@@ -8,7 +8,10 @@ mod common;
 
 use format_core::FixedStr;
 use formats::mdl::{self, LeftOut};
-use formats::mdx::{Chunk, FilterMode, Interpolation, Key, Model, NodeTrack, Track};
+use formats::mdx::{
+    Chunk, FilterMode, GeosetAnimation, GeosetAnimationChunk, GeosetAnimationTrack, Interpolation,
+    Key, Model, NodeTrack, Track,
+};
 
 /// Whether a line of MDL uses the extension: an `Ext*` key or block, or a
 /// `#"hex"` value.
@@ -158,6 +161,52 @@ fn each_extension_is_left_out_with_a_note() {
     assert_eq!((again.left_out, again.text), (vec![], plain.text.clone()));
     assert_eq!(geometry(&back).0, geometry(&model).0);
     assert_eq!(back.unknown_chunks().count(), 0);
+}
+
+/// A geoset animation with a `Color` track but without the colour flag (as
+/// the mdx fuzz target made one): plain MDL has no `ExtFlags`, so it reads
+/// back with the flag the track implies, and that model writes the same
+/// text: the track, no `static Color` beside it.
+#[test]
+fn a_colour_track_without_the_colour_flag_writes_the_same_plain_mdl_twice() {
+    let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    let key = Key {
+        frame: 10,
+        value: [0.5, 0.25, 1.0],
+        in_tan: None,
+        out_tan: None,
+    };
+    let animation = GeosetAnimation {
+        alpha: 1.0,
+        flags: 0,
+        color: [1.0; 3],
+        geoset_id: 0,
+        tracks: vec![GeosetAnimationTrack::Color(Track::new(
+            Interpolation::Linear,
+            vec![key],
+        ))],
+    };
+    model
+        .chunks
+        .push(Chunk::GeosetAnimations(GeosetAnimationChunk {
+            animations: vec![animation],
+        }));
+    let plain = mdl::to_string_plain(&model).unwrap();
+    assert!(
+        plain
+            .left_out
+            .iter()
+            .any(|n| n.path == "GeosetAnim 0" && n.what.contains("ExtFlags 0")),
+        "{:?}",
+        plain.left_out
+    );
+    assert!(!plain.text.contains("static Color"), "{}", plain.text);
+    let back = mdl::from_str(&plain.text).unwrap();
+    let again = mdl::to_string_plain(&back).unwrap();
+    assert_eq!((again.left_out, again.text), (vec![], plain.text));
+    // The full MDL keeps the flags as they were.
+    let full = mdl::from_str(&mdl::to_string(&model)).unwrap();
+    assert_eq!(full.to_bytes().unwrap(), model.to_bytes().unwrap());
 }
 
 /// WoW alpha models have no MDL form, plain or not.

@@ -397,8 +397,10 @@ const DROP_SHADOW: u32 = 1;
 const USE_COLOR: u32 = 2;
 
 /// `GeosetAnim { GeosetId, DropShadow, static Alpha, static Color, tracks }`:
-/// `static Color` is written when the colour flag is set or the colour is
-/// not white; `ExtFlags` only when the flags differ from what the words say.
+/// `static Color` is written when the colour is not white, or when the colour
+/// flag is set and no `Color` track sets it; `ExtFlags` only when the flags
+/// differ from what the words say (so plain MDL, which has no `ExtFlags`,
+/// reads back as the flags the words give, and writes the same words again).
 pub(crate) fn write_geoset_anim(out: &mut Out, a: &GeosetAnimation) {
     out.open("GeosetAnim");
     out.field("GeosetId", &a.geoset_id);
@@ -406,7 +408,7 @@ pub(crate) fn write_geoset_anim(out: &mut Out, a: &GeosetAnimation) {
         .tracks
         .iter()
         .any(|t| matches!(t, GeosetAnimationTrack::Color(_)));
-    let static_color = a.flags & USE_COLOR != 0 || a.color != [1.0; 3];
+    let static_color = (a.flags & USE_COLOR != 0 && !color_track) || a.color != [1.0; 3];
     if a.flags & DROP_SHADOW != 0 {
         out.flag("DropShadow");
     }
