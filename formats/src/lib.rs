@@ -1,5 +1,5 @@
-//! Blizzard's chunked game formats, read and written byte-exact, defined with
-//! `#[derive(Codec)]` from `format_core`.
+//! Blizzard's game formats (models, terrain, textures), read and written
+//! byte-exact, defined with `#[derive(Codec)]` from `format_core`.
 //!
 //! - [`mdx`]: Warcraft III and Reforged models (versions 800 to 1200) and WoW
 //!   alpha models (1300 to 1500, [`mdx::alpha`]), typed,
@@ -8,6 +8,9 @@
 //!   MDX -> MDL -> MDX is byte-exact.
 //! - [`adt`] and [`wdt`]: World of Warcraft terrain tiles (ADT v18, monolithic
 //!   and split) and map definitions, typed, read and written byte-exact.
+//! - [`blp`]: BLP1 and BLP2 textures, read and written byte-exact; with the
+//!   default feature `blp-pixels`, any mip level decoded to RGBA8 and RGBA8
+//!   encoded (JPEG, palette, DXT1/3/5, BGRA) with its mip levels.
 //! - [`chunks`]: the chunk-level view every format shares (MDX files with
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
@@ -36,10 +39,14 @@
 //! - `anim` (default): the `anim` module and its `glam` dependency.
 //! - `render` (default): the `render` module and its `png` and `tiff`
 //!   dependencies (turns on `anim` and `terrain`).
+//! - `blp-pixels` (default): BLP levels decoded to RGBA8 and encoded from it,
+//!   PNG in and out (`zune-jpeg`, `jpeg-encoder`, `texpresso`, `color_quant`,
+//!   `rayon`, `png`); without it `blp` still reads and writes the files.
 //! - `gltf`: the `gltf` module, `gltf-json` and `serde_json` (turns on
-//!   `anim`); with `terrain` too, tiles export as well.
+//!   `anim` and `blp-pixels`); with `terrain` too, tiles export as well.
+//! - `convert`: the `convert` module and `bevy_mikktspace` (turns on `anim`).
 //! - `cli` (default): the `formats` command-line tool (turns on `serde`,
-//!   `render` and `gltf`).
+//!   `render`, `blp-pixels`, `gltf` and `convert`).
 //!
 //! With `default-features = false` only the parsers are built: a crate that
 //! reads and writes the formats, or defines chunks of its own with
