@@ -414,8 +414,6 @@ fn wow_adt_edited(bytes: &[u8]) -> Edited {
 /// and its alpha map removed, water added to MCNK 100), it reads as ours.
 #[test]
 fn wow_adt_reads_our_edited_tiles_as_ours() {
-    use formats::adt::mh2o::{HeightDepth, LiquidInstance, LiquidVertexData};
-    use formats::adt::placement::SMDoodadDef;
     if !corpus_expected() {
         return;
     }
@@ -429,15 +427,8 @@ fn wow_adt_reads_our_edited_tiles_as_ours() {
         let flags = formats::render::guess_mphd_flags(&adt);
         let heights = adt.mcnk_mut(37).unwrap().heights_mut().unwrap();
         heights.height.iter_mut().for_each(|h| *h += 12.5);
-        let def = SMDoodadDef {
-            unique_id: 0xfeed,
-            position: [17066.0, 25.0, 17000.0],
-            scale: 1024,
-            ..Default::default()
-        };
-        let doodad = adt
-            .add_doodad("World\\Generic\\Test\\Crate.m2", def, &[3, 200])
-            .unwrap();
+        let (model, def) = formats::sample::doodad();
+        let doodad = adt.add_doodad(model, def, &[3, 200]).unwrap();
         let removed = adt
             .mcnks_mut()
             .position(|m| m.layers().is_some_and(|l| l.layers.len() >= 2));
@@ -446,21 +437,7 @@ fn wow_adt_reads_our_edited_tiles_as_ours() {
         }
         adt.mh2o_or_insert().unwrap().chunks[100]
             .instances
-            .push(LiquidInstance {
-                liquid_type: 1,
-                min_height_level: 10.0,
-                max_height_level: 12.0,
-                x_offset: 1,
-                y_offset: 2,
-                width: 4,
-                height: 3,
-                exists_bitmap: Some(vec![0xff, 0x0e]),
-                vertex_data: Some(LiquidVertexData::HeightDepth(HeightDepth {
-                    heightmap: (0..20).map(|i| 10.0 + i as f32 / 10.0).collect(),
-                    depthmap: vec![40; 20],
-                })),
-                ..Default::default()
-            });
+            .push(formats::sample::water());
         let bytes = adt.to_bytes().unwrap();
         let ours = our_edited(&bytes);
         assert_eq!(wow_adt_edited(&bytes), ours, "{name}");

@@ -1,7 +1,11 @@
 //! A small model generated in code, so `formats info` has something to show on
-//! a fresh machine with no files at hand.
+//! a fresh machine with no files at hand; and the terrain additions the
+//! examples and tests put into real tiles (a doodad, a pool of water).
 
 use format_core::{Error, FixedStr, FourCC, Writer};
+
+use crate::adt::mh2o::{HeightDepth, LiquidInstance, LiquidVertexData};
+use crate::adt::placement::SMDoodadDef;
 
 fn tag(t: &[u8; 4]) -> FourCC {
     FourCC::new(*t)
@@ -169,4 +173,50 @@ fn geoset(w: &mut Writer) -> Result<(), Error> {
         (0..8u8).for_each(|i| w.plain(&[f32::from(i & 1), f32::from(i >> 1 & 1)]));
         Ok(())
     })
+}
+
+/// The doodad the examples add to a tile: a crate at MDDF position
+/// (17066, 25, 17000) at scale 1.0 (1024), `uniqueId` 0xfeed; with its
+/// model's path, for [`Adt::add_doodad`](crate::adt::Adt::add_doodad).
+///
+/// ```
+/// let (path, def) = formats::sample::doodad();
+/// assert_eq!((path, def.scale), ("World\\Generic\\Test\\Crate.m2", 1024));
+/// ```
+pub fn doodad() -> (&'static str, SMDoodadDef) {
+    let def = SMDoodadDef {
+        unique_id: 0xfeed,
+        position: [17066.0, 25.0, 17000.0],
+        scale: 1024,
+        ..Default::default()
+    };
+    ("World\\Generic\\Test\\Crate.m2", def)
+}
+
+/// The water the examples add to an MCNK: liquid type 1 between heights 10
+/// and 12, 4 x 3 tiles from tile (1, 2) of the chunk's 8 x 8, every tile but
+/// (0, 2) present (the exists-mask row by row), and a height and a depth for
+/// each of its 5 x 4 vertices.
+///
+/// ```
+/// let water = formats::sample::water();
+/// assert!(water.exists(3, 1) && !water.exists(0, 2));
+/// ```
+pub fn water() -> LiquidInstance {
+    LiquidInstance {
+        liquid_type: 1,
+        liquid_object_or_lvf: 0,
+        min_height_level: 10.0,
+        max_height_level: 12.0,
+        x_offset: 1,
+        y_offset: 2,
+        width: 4,
+        height: 3,
+        exists_bitmap: Some(vec![0xff, 0x0e]),
+        vertex_data: Some(LiquidVertexData::HeightDepth(HeightDepth {
+            heightmap: (0..20u8).map(|i| 10.0 + f32::from(i) / 10.0).collect(),
+            depthmap: vec![40; 20],
+        })),
+        ..Default::default()
+    }
 }

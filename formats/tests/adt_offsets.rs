@@ -12,8 +12,6 @@ use common::corpus_root;
 use formats::adt::Adt;
 use formats::adt::alpha::AlphaFormat;
 use formats::adt::mcnk::layer_flags;
-use formats::adt::mh2o::{HeightDepth, LiquidInstance, LiquidVertexData};
-use formats::adt::placement::SMDoodadDef;
 use formats::wdt::Wdt;
 
 fn u32_at(data: &[u8], at: usize) -> u32 {
@@ -296,15 +294,8 @@ fn an_added_doodad_is_placed_and_referenced() {
     for (path, data, _) in corpus() {
         let mut tile = Adt::from_bytes(&data).unwrap();
         let before = tile.mddf().map_or(0, |m| m.doodad_defs.len());
-        let def = SMDoodadDef {
-            unique_id: 0xfeed,
-            position: [17066.0, 25.0, 17000.0],
-            scale: 1024,
-            ..Default::default()
-        };
-        let index = tile
-            .add_doodad("World\\Generic\\Test\\Crate.m2", def, &[3, 200])
-            .unwrap();
+        let (model, def) = formats::sample::doodad();
+        let index = tile.add_doodad(model, def, &[3, 200]).unwrap();
         assert_eq!(index as usize, before, "{path}");
         let back = write_check_read(&path, "added doodad", &tile);
         let placed = back.mddf().unwrap().doodad_defs[index as usize];
@@ -398,23 +389,7 @@ fn a_removed_layer_takes_its_alpha_map_with_it() {
 fn added_water_is_written_and_read_back() {
     for (path, data, _) in corpus() {
         let mut tile = Adt::from_bytes(&data).unwrap();
-        let water = LiquidInstance {
-            liquid_type: 1,
-            liquid_object_or_lvf: 0,
-            min_height_level: 10.0,
-            max_height_level: 12.0,
-            x_offset: 1,
-            y_offset: 2,
-            width: 4,
-            height: 3,
-            // 4x3 tiles, row by row: all but (0, 2).
-            exists_bitmap: Some(vec![0xff, 0x0e]),
-            vertex_data: Some(LiquidVertexData::HeightDepth(HeightDepth {
-                heightmap: (0..20).map(|i| 10.0 + i as f32 / 10.0).collect(),
-                depthmap: vec![40; 20],
-            })),
-            ..Default::default()
-        };
+        let water = formats::sample::water();
         let had = tile.mh2o().is_some();
         let mh2o = tile.mh2o_or_insert().unwrap();
         mh2o.chunks[100].instances.push(water.clone());

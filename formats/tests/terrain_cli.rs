@@ -549,6 +549,32 @@ fn a_map_exports_its_tiles_into_a_folder() {
             .collect();
         let range = formats::terrain::common_range(maps.iter().map(|(_, m)| m)).unwrap();
         check_overview(&images, &index["overview"], &tiles_by_row(&maps), range);
+        // A smaller overview is stitched from the tiles' thumbnails (every
+        // 2nd sample kept, every 4th drawn): Pillow reads in it what the
+        // library stitches from the full heightmaps, and `render` draws the
+        // same image.
+        let (small, small_render) = (out.join("small"), out.join("small-render"));
+        for (command, folder) in [("export", &small), ("render", &small_render)] {
+            let mut cmd = formats();
+            cmd.arg(command).arg(&wdt);
+            if command == "render" {
+                cmd.arg("--heightmap");
+            }
+            cmd.arg(folder)
+                .args(["--overview-size", "300"])
+                .assert()
+                .success();
+        }
+        let index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(small.join("cataclysmctf.json")).unwrap())
+                .unwrap();
+        assert_eq!(index["overview"]["tile_samples_per_pixel"], 4);
+        let images = pillow_folder(&small).unwrap();
+        check_overview(&images, &index["overview"], &tiles_by_row(&maps), range);
+        assert_eq!(
+            std::fs::read(small.join("cataclysmctf_overview.png")).unwrap(),
+            std::fs::read(small_render.join("overview.png")).unwrap()
+        );
     }
     // Neighbours meet without a crack: the east edge of 30_27 is the west
     // edge of 31_27 in world coordinates, X and Y to the bit (the map's

@@ -125,6 +125,18 @@ fn stem(path: &Path) -> String {
     path.file_stem().unwrap().to_string_lossy().into_owned()
 }
 
+/// Every corpus model of versions 800 to 1200, read leniently, with its
+/// file name's stem.
+fn corpus_models() -> Vec<(String, Model)> {
+    common::manifest_models(800..=1200)
+        .into_iter()
+        .map(|(file, bytes)| {
+            let model = Model::from_bytes_lenient(&bytes).unwrap().0;
+            (stem(Path::new(&file.path)), model)
+        })
+        .collect()
+}
+
 /// Compares war3-model's reading of each `(file, model)` with ours, says how
 /// many of `what` agree, and returns the files it cannot read, with its
 /// message: each must be a refusal `known` allows (for our output, one of
@@ -279,15 +291,13 @@ fn converted_models_read_in_war3_model_as_in_ours() {
         ..formats::convert::Options::default()
     };
     let mut files = Vec::new();
-    for (file, bytes) in common::manifest_models(800..=1200) {
-        let source = Model::from_bytes_lenient(&bytes).unwrap().0;
+    for (stem, source) in corpus_models() {
         let from = source.version();
         let targets: &[u32] = if from == 800 {
             &[1000, 1100, 1200]
         } else {
             &[800]
         };
-        let stem = stem(Path::new(&file.path));
         for &target in targets {
             let mut model = source.clone();
             formats::convert::convert(&mut model, target, &options).unwrap();
@@ -314,9 +324,7 @@ fn plain_mdl_reads_in_war3_model_as_in_ours() {
     };
     let out = common::temp_dir("war3-model-mdl");
     let mut plain = Vec::new();
-    for (file, bytes) in common::manifest_models(800..=1200) {
-        let model = Model::from_bytes_lenient(&bytes).unwrap().0;
-        let stem = stem(Path::new(&file.path));
+    for (stem, model) in corpus_models() {
         let text = formats::mdl::to_string_plain(&model).unwrap().text;
         let path = out.join(format!("{stem}.mdl"));
         std::fs::write(&path, &text).unwrap();

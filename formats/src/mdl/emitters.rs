@@ -132,12 +132,7 @@ const HEAD_OR_TAIL: [&str; 3] = ["Head", "Tail", "Both"];
 fn write_choice(out: &mut Out, value: u32, words: &[&str], ext: &str) {
     match words.get(value as usize) {
         Some(word) => out.flag(word),
-        None if out.is_plain() => {
-            let word = words.first().copied().unwrap_or_default();
-            out.note_unnamed(ext, value, word);
-            out.flag(word);
-        }
-        None => out.field(ext, &value),
+        None => out.unnamed(ext, value, words.first().copied().unwrap_or_default()),
     }
 }
 

@@ -31,8 +31,9 @@
 //! editors disagree, every known spelling is read (`AmbColor`/`AmbientColor`,
 //! `InitVelocity`/`InitialVelocity`, `LifeSpan`/`Lifespan`) and the first one
 //! written. war3-model's MDL reads too: its `RenderMode n` (a material's
-//! flags as a number) and its `SkinWeights` in braces. Blocks are written in the model's chunk order; consecutive
-//! object blocks of one kind (`Bone`, `Bone`, ...) make one chunk.
+//! flags as a number) and its `SkinWeights` in braces. Blocks are written in
+//! the model's chunk order; consecutive object blocks of one kind (`Bone`,
+//! `Bone`, ...) make one chunk.
 //!
 //! Static values are always written (`static Alpha 1`), also when a track
 //! drives them, because the binary file stores both.

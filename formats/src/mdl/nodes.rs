@@ -240,16 +240,9 @@ const LIGHT_TYPES: &[(LightType, &str)] = &[
 /// the `LITE` chunk go in `ExtTracksAfterChunk { }`.
 pub(crate) fn write_light(out: &mut Out, light: &Light) {
     open_node(out, &light.node, &LIGHT);
-    match (
-        LIGHT_TYPES.iter().find(|(t, _)| *t == light.light_type),
-        light.light_type,
-    ) {
-        (Some((_, word)), _) => out.flag(word),
-        (None, LightType::Other(n)) if out.is_plain() => {
-            out.note_unnamed("LightType", n, "Omnidirectional");
-            out.flag("Omnidirectional");
-        }
-        (None, kind) => out.field("LightType", &u32::from(kind)),
+    match LIGHT_TYPES.iter().find(|(t, _)| *t == light.light_type) {
+        Some((_, word)) => out.flag(word),
+        None => out.unnamed("LightType", light.light_type.into(), "Omnidirectional"),
     }
     out.fixed("AttenuationStart", &light.attenuation_start);
     out.fixed("AttenuationEnd", &light.attenuation_end);

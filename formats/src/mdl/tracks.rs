@@ -16,15 +16,13 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
         Interpolation::Linear => out.flag("Linear"),
         Interpolation::Hermite => out.flag("Hermite"),
         Interpolation::Bezier => out.flag("Bezier"),
-        Interpolation::Other(n) if out.is_plain() => {
-            // The word a reader takes with the keys as they are: with
-            // tangents, a spline.
+        Interpolation::Other(n) => {
+            // In plain MDL, the word a reader takes with the keys as they
+            // are: with tangents, a spline.
             let tangents = track.keys.iter().any(|k| k.in_tan.is_some());
             let word = if tangents { "Hermite" } else { "DontInterp" };
-            out.note_unnamed("Interpolation", n, word);
-            out.flag(word);
+            out.unnamed("Interpolation", n, word);
         }
-        Interpolation::Other(n) => out.field("Interpolation", &n),
     }
     if track.global_sequence_id != -1 {
         out.field("GlobalSeqId", &track.global_sequence_id);

@@ -362,9 +362,6 @@ impl Value for Rgb {
     }
 }
 
-/// A `char[N]`: `"text"` when its bytes are exactly the text and zero padding
-/// (and the text needs no escaping); otherwise all its bytes, trailing zeros
-/// dropped, as `#"hex"`.
 /// `bytes` then zeros, as a `char[N]`; `None` if longer than `N`.
 fn padded<const N: usize>(bytes: &[u8]) -> Option<FixedStr<N>> {
     let mut out = [0u8; N];
@@ -372,6 +369,9 @@ fn padded<const N: usize>(bytes: &[u8]) -> Option<FixedStr<N>> {
     Some(FixedStr::from_bytes(out))
 }
 
+/// A `char[N]`: `"text"` when its bytes are exactly the text and zero padding
+/// (and the text needs no escaping); otherwise all its bytes, trailing zeros
+/// dropped, as `#"hex"`.
 impl<const N: usize> Value for FixedStr<N> {
     fn read(item: &Item, cx: &Cx) -> Result<Self> {
         match &item.kind {
@@ -606,6 +606,17 @@ impl Out {
         self.note(format!(
             "`{key} {n}` (no MDL word for it; written as {word})"
         ));
+    }
+
+    /// A value `n` of `key` that no word names: `key n,`; in plain MDL the
+    /// flag `word,` (the word a reader assumes without one), noted.
+    pub fn unnamed(&mut self, key: &str, n: u32, word: &str) {
+        if self.is_plain() {
+            self.note_unnamed(key, n, word);
+            self.flag(word);
+        } else {
+            self.field(key, &n);
+        }
     }
 
     /// Appends `value` of `key`, in plain MDL if this writer is plain (and
