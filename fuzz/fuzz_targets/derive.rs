@@ -11,7 +11,7 @@
 use format_core::{Context, decode, encode};
 use libfuzzer_sys::fuzz_target;
 
-#[allow(dead_code, unreachable_pub)]
+#[allow(unreachable_pub)] // dead_code: the module allows it itself
 #[path = "../../format-core/tests/support/mod.rs"]
 mod support;
 
