@@ -15,8 +15,8 @@ fn pose(model: &Model) {
     let skeleton = Skeleton::from_model(model);
     let timeline = Timeline::from_model(model);
     let geometry = meshes(model, &skeleton);
-    for index in 0..timeline.sequences.len().min(8) {
-        let duration = f64::from(timeline.sequences[index].duration());
+    for (index, sequence) in timeline.sequences.iter().enumerate().take(8) {
+        let duration = f64::from(sequence.duration());
         for ms in [0.0, duration / 2.0] {
             let Some(moment) = timeline.at(index, ms) else {
                 continue;

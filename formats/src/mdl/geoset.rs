@@ -77,10 +77,11 @@ pub(crate) fn write_geoset(out: &mut Out, g: &Geoset) {
         out.item(group);
     }
     out.close();
-    if faces_are_regular(g) || out.is_plain() {
+    let regular = faces_are_regular(g);
+    if regular || out.is_plain() {
         // Plain MDL has only regular groups: irregular ones become every
         // index in one triangle list (type 4).
-        let (types, counts): (&[u32], &[u32]) = if faces_are_regular(g) {
+        let (types, counts): (&[u32], &[u32]) = if regular {
             (&g.face_type_groups, &g.face_groups)
         } else {
             out.note(format!(

@@ -748,14 +748,14 @@ impl Out {
     pub fn open_named(&mut self, head: &str, name: &impl Value) {
         let mut text = String::new();
         // Plain: the name as written labels the block in the notes.
-        let change = match self.plain {
-            Some(_) => name.write_plain(&mut text),
-            None => {
-                name.write(&mut text);
-                None
-            }
+        let plain = self.is_plain();
+        let change = if plain {
+            name.write_plain(&mut text)
+        } else {
+            name.write(&mut text);
+            None
         };
-        if self.skips_block(head, self.is_plain().then(|| text.clone())) {
+        if self.skips_block(head, plain.then(|| text.clone())) {
             return;
         }
         if let Some(change) = change {

@@ -86,7 +86,8 @@ pub fn write_png(path: &Path, image: &Image) -> Result<(), String> {
     write(path, &png)
 }
 
-fn write_json(path: &Path, value: &impl Serialize) -> Result<(), String> {
+/// Writes `value` to `path` as indented JSON.
+pub fn write_json(path: &Path, value: &impl Serialize) -> Result<(), String> {
     let text =
         serde_json::to_string_pretty(value).map_err(|e| format!("{}: {e}", path.display()))?;
     write(path, text.as_bytes())
@@ -230,12 +231,14 @@ pub struct Overview {
 pub fn write_overview(
     folder: &Path,
     stem: &str,
-    tiles: &[(TileCoord, &Heightmap)],
+    tiles: &[&TileHeights],
     range: HeightRange,
     size: usize,
 ) -> Result<Option<Overview>, String> {
-    let coords: Vec<_> = tiles.iter().map(|(c, _)| *c).collect();
-    let Some(map) = Stitched::new(tiles, Stitched::step_for(&coords, size)) else {
+    let pairs: Vec<(TileCoord, &Heightmap)> =
+        tiles.iter().map(|t| (t.coord, &t.thumbnail)).collect();
+    let coords: Vec<_> = tiles.iter().map(|t| t.coord).collect();
+    let Some(map) = Stitched::new(&pairs, Stitched::step_for(&coords, size)) else {
         return Ok(None);
     };
     let (png, tiff) = (format!("{stem}.png"), format!("{stem}.tif"));
@@ -316,11 +319,8 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
             range
         }
     };
-    let pairs: Vec<_> = loaded
-        .iter()
-        .map(|t| (t.heights.coord, &t.heights.thumbnail))
-        .collect();
-    let overview = write_overview(folder, "overview", &pairs, range, job.overview_size)?;
+    let tiles: Vec<&TileHeights> = loaded.iter().map(|t| &t.heights).collect();
+    let overview = write_overview(folder, "overview", &tiles, range, job.overview_size)?;
     let index = HeightmapIndex {
         range,
         yards_per_sample: formats::terrain::UNIT_SIZE / 2.0,

@@ -12,12 +12,11 @@ mod tile;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use formats::terrain::{HeightRange, Heightmap, Stitched, TileCoord};
-
-use crate::terrain::TileHeights;
+use formats::terrain::{HeightRange, Stitched};
 use serde::Serialize;
 
 use crate::kind::{self, Kind};
+use crate::terrain::TileHeights;
 
 /// What every input is exported with.
 pub struct Options {
@@ -166,15 +165,12 @@ fn write_map(
         .iter()
         .filter(|(input, _, _)| map.tiles.iter().any(|t| t == input))
         .collect();
-    let Some(range) = TileHeights::common_range(tiles.iter().map(|(_, _, h)| *h)) else {
+    let heights: Vec<&TileHeights> = tiles.iter().map(|(_, _, h)| *h).collect();
+    let Some(range) = TileHeights::common_range(heights.iter().copied()) else {
         return Err(format!("{}: no tile has heights for an overview", map.name));
     };
-    let pairs: Vec<(TileCoord, &Heightmap)> = tiles
-        .iter()
-        .map(|(_, _, h)| (h.coord, &h.thumbnail))
-        .collect();
     let stem = format!("{}_overview", map.name);
-    let overview = crate::terrain::write_overview(folder, &stem, &pairs, range, overview_size)?;
+    let overview = crate::terrain::write_overview(folder, &stem, &heights, range, overview_size)?;
     let mut indexed: Vec<IndexedTile> = tiles
         .iter()
         .map(|(_, out, h)| IndexedTile {
@@ -192,13 +188,11 @@ fn write_map(
         overview,
     };
     let path = folder.join(format!("{}.json", map.name));
-    let text =
-        serde_json::to_string_pretty(&index).map_err(|e| format!("{}: {e}", path.display()))?;
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::terrain::write_json(&path, &index)?;
     eprintln!(
         "{}: overview of {} tiles ({}..{} yards) and index in {}",
         map.name,
-        pairs.len(),
+        heights.len(),
         range.min,
         range.max,
         path.display()
