@@ -87,7 +87,7 @@ pub fn largest_corpus_files(folder: &str, extension: &str, n: usize) -> Vec<(Str
 pub fn generated_mdx(geosets: usize, bones: usize, keys: usize) -> Vec<u8> {
     use format_core::FixedStr;
     use formats::mdx::{
-        Bone, Extent, Geoset, Interpolation, Key, Model, Node, NodeTrack, Sequence,
+        Bone, Extent, Geoset, Interpolation, KeyFrame, Model, Node, NodeTrack, Sequence,
         TextureCoordinateSet, Track,
     };
 
@@ -151,20 +151,14 @@ pub fn generated_mdx(geosets: usize, bones: usize, keys: usize) -> Vec<u8> {
     }
     let frames = |i: usize| (i * 20) as i32;
     for b in 0..bones {
-        let v3 = |i: usize| Key {
-            frame: frames(i),
-            value: [b as f32, i as f32, 1.0],
-            in_tan: Some([0.5; 3]),
-            out_tan: Some([0.25; 3]),
+        let v3 = |i: usize| {
+            KeyFrame::with_tangents(frames(i), [b as f32, i as f32, 1.0], [0.5; 3], [0.25; 3])
         };
         let q = |i: usize| {
             let angle = i as f32 / keys as f32;
-            Key {
-                frame: frames(i),
-                value: [0.0, 0.0, angle.sin(), angle.cos()],
-                in_tan: Some([0.0, 0.0, 0.0, 1.0]),
-                out_tan: Some([0.0, 0.0, 0.0, 1.0]),
-            }
+            let identity = [0.0, 0.0, 0.0, 1.0];
+            let value = [0.0, 0.0, angle.sin(), angle.cos()];
+            KeyFrame::with_tangents(frames(i), value, identity, identity)
         };
         let name = format!("Bone_{b}");
         model.bones_mut().push(Bone {
@@ -174,15 +168,15 @@ pub fn generated_mdx(geosets: usize, bones: usize, keys: usize) -> Vec<u8> {
                 parent_id: if b == 0 { u32::MAX } else { b as u32 - 1 },
                 flags: 0x100,
                 tracks: vec![
-                    NodeTrack::Translation(Track::new(
+                    NodeTrack::Translation(Track::from_key_frames(
                         Interpolation::Hermite,
                         (0..keys).map(v3).collect(),
                     )),
-                    NodeTrack::Rotation(Track::new(
+                    NodeTrack::Rotation(Track::from_key_frames(
                         Interpolation::Hermite,
                         (0..keys).map(q).collect(),
                     )),
-                    NodeTrack::Scaling(Track::new(
+                    NodeTrack::Scaling(Track::from_key_frames(
                         Interpolation::Hermite,
                         (0..keys).map(v3).collect(),
                     )),

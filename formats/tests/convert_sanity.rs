@@ -167,11 +167,11 @@ impl TrackVisitor for Tracks {
         let interpolation = u32::from(track.interpolation_type);
         let tangents = track.interpolation_type.has_tangents();
         let mut values = Vec::new();
-        for key in &track.keys {
+        for key in track.key_frames() {
             values.extend(T::components(&key.value.output()));
             if tangents {
-                for tangent in [&key.in_tan, &key.out_tan] {
-                    let tangent = tangent.clone().unwrap_or_default();
+                let pair = key.tangents.map(|t| [t.in_tan, t.out_tan]);
+                for tangent in pair.unwrap_or_default() {
                     values.extend(T::components(&tangent.output()));
                 }
             }

@@ -84,11 +84,9 @@ fn track_summary(track: &formats::mdx::NodeTrack) -> (String, Vec<f64>) {
             frames.join(",")
         );
         let mut values = Vec::new();
-        for k in &t.keys {
-            for v in [Some(&k.value), k.in_tan.as_ref(), k.out_tan.as_ref()]
-                .into_iter()
-                .flatten()
-            {
+        for k in t.key_frames() {
+            let tangents = k.tangents.map(|t| [t.in_tan, t.out_tan]);
+            for v in [k.value].into_iter().chain(tangents.into_iter().flatten()) {
                 values.extend(v.iter().map(|&x| f64::from(x)));
             }
         }
@@ -108,12 +106,14 @@ fn track_summary(track: &formats::mdx::NodeTrack) -> (String, Vec<f64>) {
 /// tangent of their colour tracks; labelled by object as the facts are.
 fn for_each_colour(model: &mut Model, mut f: impl FnMut(String, &mut [f32; 3], bool)) {
     let mut track = |label: String, t: &mut formats::mdx::Track<[f32; 3]>| {
-        for k in &mut t.keys {
-            [Some(&mut k.value), k.in_tan.as_mut(), k.out_tan.as_mut()]
-                .into_iter()
-                .flatten()
-                .for_each(|c| f(label.clone(), c, true));
-        }
+        let values = t.keys.iter_mut().map(|k| &mut k.value);
+        let tangents = t
+            .tangents
+            .iter_mut()
+            .flat_map(|t| [&mut t.in_tan, &mut t.out_tan]);
+        values
+            .chain(tangents)
+            .for_each(|c| f(label.clone(), c, true));
     };
     let mut statics = Vec::new();
     for chunk in &mut model.chunks {

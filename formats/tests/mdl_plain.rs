@@ -10,7 +10,7 @@ use format_core::FixedStr;
 use formats::mdl::{self, LeftOut};
 use formats::mdx::{
     Chunk, FilterMode, GeosetAnimation, GeosetAnimationChunk, GeosetAnimationTrack, Interpolation,
-    Key, Model, NodeTrack, Track,
+    Key, KeyFrame, Model, NodeTrack, Track,
 };
 
 /// Whether a line of MDL uses the extension: an `Ext*` key or block, or a
@@ -98,13 +98,13 @@ fn each_extension_is_left_out_with_a_note() {
                 c.bones[0].node.name = FixedStr::from_bytes(name);
                 c.bones[0].node.flags |= 0x0040_0000;
                 // An interpolation with no word, its keys with tangents.
-                let keys = vec![Key {
-                    frame: 10,
-                    value: [1.0, 2.0, 3.0],
-                    in_tan: Some([0.0; 3]),
-                    out_tan: Some([0.5; 3]),
-                }];
-                let track = Track::new(Interpolation::Other(6), keys);
+                let keys = vec![KeyFrame::with_tangents(
+                    10,
+                    [1.0, 2.0, 3.0],
+                    [0.0; 3],
+                    [0.5; 3],
+                )];
+                let track = Track::from_key_frames(Interpolation::Other(6), keys);
                 c.bones[0].node.tracks.push(NodeTrack::Translation(track));
             }
             Chunk::Geosets(c) => {
@@ -170,12 +170,7 @@ fn each_extension_is_left_out_with_a_note() {
 #[test]
 fn a_colour_track_without_the_colour_flag_writes_the_same_plain_mdl_twice() {
     let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
-    let key = Key {
-        frame: 10,
-        value: [0.5, 0.25, 1.0],
-        in_tan: None,
-        out_tan: None,
-    };
+    let key = Key::new(10, [0.5, 0.25, 1.0]);
     let animation = GeosetAnimation {
         alpha: 1.0,
         flags: 0,

@@ -160,8 +160,11 @@ fn boar_rotation_keys_decode_to_unit_quaternions() {
                 continue;
             };
             interpolations.insert(format!("{:?}", track.interpolation_type));
-            for key in &track.keys {
-                let values = [Some(key.value), key.in_tan, key.out_tan];
+            for key in track.key_frames() {
+                let tangents = key.tangents.map(|t| [t.in_tan, t.out_tan]);
+                let values = [Some(key.value)]
+                    .into_iter()
+                    .chain(tangents.into_iter().flatten().map(Some));
                 for value in values.into_iter().flatten() {
                     let q = value.to_quaternion();
                     let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt();

@@ -8,7 +8,7 @@ use common::{corpus_file, corpus_root};
 use format_core::FixedStr;
 use formats::chunks::ChunkFile;
 use formats::mdx::{
-    Bone, Chunk, Interpolation, Key, Model, Node, NodeTrack, Track, node::node_flags,
+    Bone, Chunk, Interpolation, Key, KeyFrame, Model, Node, NodeTrack, Track, node::node_flags,
 };
 
 fn corpus_model(name: &str) -> Option<(Vec<u8>, Model)> {
@@ -63,19 +63,19 @@ fn add_a_bone_with_tracks() {
                         Key::new(333, [0.0, 0.0, 12.5]),
                     ],
                 )),
-                NodeTrack::Rotation(Track::new(
+                NodeTrack::Rotation(Track::from_key_frames(
                     Interpolation::Hermite,
-                    vec![Key {
-                        frame: 100,
-                        value: [
+                    vec![KeyFrame::with_tangents(
+                        100,
+                        [
                             0.0,
                             0.0,
                             std::f32::consts::FRAC_1_SQRT_2,
                             std::f32::consts::FRAC_1_SQRT_2,
                         ],
-                        in_tan: Some([0.0, 0.0, 0.0, 1.0]),
-                        out_tan: Some([0.0, 0.0, 0.0, 1.0]),
-                    }],
+                        [0.0, 0.0, 0.0, 1.0],
+                        [0.0, 0.0, 0.0, 1.0],
+                    )],
                 )),
             ],
         },

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use formats::anim::interpolate::between;
 use formats::anim::{SequenceKeys, Timeline};
-use formats::mdx::{Interpolation, Key, Model, Track};
+use formats::mdx::{Interpolation, Key, KeyFrame, Model, Track};
 use formats::optimize::{Animated, Options, TrackVisitor, optimize, visit_tracks};
 
 /// A track as found: the track, its rest value, whether it steps.
@@ -87,7 +87,7 @@ fn sweep<T: Animated>(
     let mut out = Vec::new();
     for interval in intervals {
         let played = SequenceKeys::new(track, interval, global, rest);
-        let keys: Vec<&Key<T>> = played.keys().collect();
+        let keys: Vec<KeyFrame<T>> = played.keys().collect();
         // Keys out of order (validate reports them; the optimizer leaves
         // such tracks alone) are sampled by the sampler alone.
         let sorted = keys.windows(2).all(|w| w[0].frame <= w[1].frame);
@@ -172,7 +172,7 @@ fn compare<T: Animated>(
     at: &str,
 ) -> f64 {
     // Without a known rest value the track cannot have been removed.
-    let rest = before.rest.clone().unwrap_or_default();
+    let rest = before.rest.unwrap_or_default();
     let declared = before.track.interpolation_type;
     let mut ways = vec![declared];
     if before.stepped {
@@ -363,6 +363,14 @@ fn translation(interpolation: Interpolation, keys: Vec<Key<[f32; 3]>>) -> format
     formats::mdx::NodeTrack::Translation(Track::new(interpolation, keys))
 }
 
+/// A translation track of keys with tangents.
+fn spline_translation(
+    interpolation: Interpolation,
+    keys: Vec<KeyFrame<[f32; 3]>>,
+) -> formats::mdx::NodeTrack {
+    formats::mdx::NodeTrack::Translation(Track::from_key_frames(interpolation, keys))
+}
+
 /// The bone's tracks after optimizing (checked by sampling first).
 fn optimized(model: &Model, tolerance: f32) -> (Model, formats::optimize::Report) {
     prove("built", model, tolerance);
@@ -381,9 +389,9 @@ fn frames(track: &formats::mdx::NodeTrack) -> Vec<i32> {
 }
 
 /// The keys of the bone's first track, a translation.
-fn translation_keys(model: &Model) -> Vec<Key<[f32; 3]>> {
+fn translation_keys(model: &Model) -> Vec<KeyFrame<[f32; 3]>> {
     match &model.bones()[0].node.tracks[0] {
-        formats::mdx::NodeTrack::Translation(t) => t.keys.clone(),
+        formats::mdx::NodeTrack::Translation(t) => t.key_frames().collect(),
         other => panic!("not a translation: {other:?}"),
     }
 }
@@ -475,11 +483,8 @@ fn keys_on_the_curve_go_and_the_others_stay() {
     // with its own per-segment tangents (the cubic's derivative times the
     // segment's length): the middle key goes and the ends' tangents are
     // stretched back to the whole segment's (0 and 3).
-    let key = |frame, z: f32, tin: f32, tout: f32| Key {
-        frame,
-        value: [0.0, 0.0, z],
-        in_tan: Some([0.0, 0.0, tin]),
-        out_tan: Some([0.0, 0.0, tout]),
+    let key = |frame, z: f32, tin: f32, tout: f32| {
+        KeyFrame::with_tangents(frame, [0.0, 0.0, z], [0.0, 0.0, tin], [0.0, 0.0, tout])
     };
     let cubic = vec![
         key(0, 0.0, 0.0, 0.0),
@@ -488,19 +493,19 @@ fn keys_on_the_curve_go_and_the_others_stay() {
     ];
     let (out, _) = optimized(
         &model_with(
-            vec![translation(Interpolation::Hermite, cubic.clone())],
+            vec![spline_translation(Interpolation::Hermite, cubic.clone())],
             &[],
         ),
         0.001,
     );
     let keys = translation_keys(&out);
     assert_eq!(keys.iter().map(|k| k.frame).collect::<Vec<_>>(), [0, 1000]);
-    assert_eq!(keys[1].in_tan, Some([0.0, 0.0, 3.0]));
+    assert_eq!(keys[1].tangents.map(|t| t.in_tan), Some([0.0, 0.0, 3.0]));
     // The same middle key moved off the cubic stays.
     let mut off = cubic;
     off[1].value[2] = 0.2;
     let (out, _) = optimized(
-        &model_with(vec![translation(Interpolation::Hermite, off)], &[]),
+        &model_with(vec![spline_translation(Interpolation::Hermite, off)], &[]),
         0.001,
     );
     assert_eq!(bone_frames(&out), [vec![0, 500, 1000]]);
@@ -512,12 +517,12 @@ fn keys_on_the_curve_go_and_the_others_stay() {
         key(1000, 1.0, 0.5, 1.0),
     ];
     let (out, _) = optimized(
-        &model_with(vec![translation(Interpolation::Bezier, bezier)], &[]),
+        &model_with(vec![spline_translation(Interpolation::Bezier, bezier)], &[]),
         0.001,
     );
     let keys = translation_keys(&out);
     assert_eq!(keys.iter().map(|k| k.frame).collect::<Vec<_>>(), [0, 1000]);
-    assert_eq!(keys[1].in_tan, Some([0.0, 0.0, 0.0]));
+    assert_eq!(keys[1].tangents.map(|t| t.in_tan), Some([0.0, 0.0, 0.0]));
 }
 
 /// Rotations are compared by angle: a turn at constant speed about Z loses

@@ -19,10 +19,10 @@
 use glam::Quat;
 
 use crate::mdx::alpha::CompressedQuaternion;
-use crate::mdx::{Interpolation, Key};
+use crate::mdx::{Interpolation, KeyFrame, Tangents};
 
 /// A value a track can hold and how two of its keys blend.
-pub trait Interpolate: Clone {
+pub trait Interpolate: Copy {
     /// What sampling gives (a compressed quaternion samples to `[f32; 4]`).
     type Output: Clone;
 
@@ -34,8 +34,8 @@ pub trait Interpolate: Clone {
     /// (what a hermite or bezier track built without tangents would hold).
     fn interpolate(
         interpolation: Interpolation,
-        a: &Key<Self>,
-        b: &Key<Self>,
+        a: &KeyFrame<Self>,
+        b: &KeyFrame<Self>,
         t: f32,
     ) -> Self::Output;
 }
@@ -79,16 +79,16 @@ pub fn basis(interpolation: Interpolation, t: f32) -> Option<[f32; 4]> {
 ///
 /// ```
 /// use formats::anim::interpolate::between;
-/// use formats::mdx::{Interpolation, Key};
+/// use formats::mdx::{Interpolation, KeyFrame};
 ///
-/// let (a, b) = (Key::new(100, 2.0f32), Key::new(200, 4.0));
+/// let (a, b) = (KeyFrame::new(100, 2.0f32), KeyFrame::new(200, 4.0));
 /// assert_eq!(between(Interpolation::Linear, &a, &b, 150.0), 3.0);
 /// assert_eq!(between(Interpolation::None, &a, &b, 199.0), 2.0);
 /// ```
 pub fn between<T: Interpolate>(
     interpolation: Interpolation,
-    a: &Key<T>,
-    b: &Key<T>,
+    a: &KeyFrame<T>,
+    b: &KeyFrame<T>,
     frame: f64,
 ) -> T::Output {
     let span = f64::from(b.frame) - f64::from(a.frame);
@@ -103,15 +103,15 @@ pub fn between<T: Interpolate>(
 /// Component-wise interpolation of `N` floats.
 fn blend<const N: usize>(
     interpolation: Interpolation,
-    a: &Key<[f32; N]>,
-    b: &Key<[f32; N]>,
+    a: &KeyFrame<[f32; N]>,
+    b: &KeyFrame<[f32; N]>,
     t: f32,
 ) -> [f32; N] {
     let Some([wa, wo, wi, wb]) = basis(interpolation, t) else {
         return a.value;
     };
-    let out_tan = a.out_tan.unwrap_or(a.value);
-    let in_tan = b.in_tan.unwrap_or(b.value);
+    let out_tan = a.tangents.map_or(a.value, |t| t.out_tan);
+    let in_tan = b.tangents.map_or(b.value, |t| t.in_tan);
     core::array::from_fn(|i| {
         let at = |v: &[f32; N]| v.get(i).copied().unwrap_or(0.0);
         wa * at(&a.value) + wo * at(&out_tan) + wi * at(&in_tan) + wb * at(&b.value)
@@ -119,12 +119,14 @@ fn blend<const N: usize>(
 }
 
 /// A key of one float seen as a key of `[f32; 1]`.
-fn as_array(key: &Key<f32>) -> Key<[f32; 1]> {
-    Key {
+fn as_array(key: &KeyFrame<f32>) -> KeyFrame<[f32; 1]> {
+    KeyFrame {
         frame: key.frame,
         value: [key.value],
-        in_tan: key.in_tan.map(|v| [v]),
-        out_tan: key.out_tan.map(|v| [v]),
+        tangents: key.tangents.map(|t| Tangents {
+            in_tan: [t.in_tan],
+            out_tan: [t.out_tan],
+        }),
     }
 }
 
@@ -135,7 +137,12 @@ impl Interpolate for f32 {
         *self
     }
 
-    fn interpolate(interpolation: Interpolation, a: &Key<f32>, b: &Key<f32>, t: f32) -> f32 {
+    fn interpolate(
+        interpolation: Interpolation,
+        a: &KeyFrame<f32>,
+        b: &KeyFrame<f32>,
+        t: f32,
+    ) -> f32 {
         let [v] = blend(interpolation, &as_array(a), &as_array(b), t);
         v
     }
@@ -152,8 +159,8 @@ macro_rules! vectors {
 
             fn interpolate(
                 interpolation: Interpolation,
-                a: &Key<[f32; $n]>,
-                b: &Key<[f32; $n]>,
+                a: &KeyFrame<[f32; $n]>,
+                b: &KeyFrame<[f32; $n]>,
                 t: f32,
             ) -> [f32; $n] {
                 blend(interpolation, a, b, t)
@@ -174,16 +181,16 @@ impl Interpolate for [f32; 4] {
 
     fn interpolate(
         interpolation: Interpolation,
-        a: &Key<[f32; 4]>,
-        b: &Key<[f32; 4]>,
+        a: &KeyFrame<[f32; 4]>,
+        b: &KeyFrame<[f32; 4]>,
         t: f32,
     ) -> [f32; 4] {
         match interpolation {
             Interpolation::Linear => slerp(a.value, b.value, t),
             Interpolation::Hermite | Interpolation::Bezier => squad(
                 a.value,
-                a.out_tan.unwrap_or(a.value),
-                b.in_tan.unwrap_or(b.value),
+                a.tangents.map_or(a.value, |t| t.out_tan),
+                b.tangents.map_or(b.value, |t| t.in_tan),
                 b.value,
                 t,
             ),
@@ -203,15 +210,17 @@ impl Interpolate for CompressedQuaternion {
 
     fn interpolate(
         interpolation: Interpolation,
-        a: &Key<CompressedQuaternion>,
-        b: &Key<CompressedQuaternion>,
+        a: &KeyFrame<CompressedQuaternion>,
+        b: &KeyFrame<CompressedQuaternion>,
         t: f32,
     ) -> [f32; 4] {
-        let unpack = |key: &Key<CompressedQuaternion>| Key {
+        let unpack = |key: &KeyFrame<CompressedQuaternion>| KeyFrame {
             frame: key.frame,
             value: key.value.to_quaternion(),
-            in_tan: key.in_tan.map(CompressedQuaternion::to_quaternion),
-            out_tan: key.out_tan.map(CompressedQuaternion::to_quaternion),
+            tangents: key.tangents.map(|t| Tangents {
+                in_tan: t.in_tan.to_quaternion(),
+                out_tan: t.out_tan.to_quaternion(),
+            }),
         };
         <[f32; 4]>::interpolate(interpolation, &unpack(a), &unpack(b), t)
     }
@@ -226,7 +235,7 @@ impl Interpolate for u32 {
         *self
     }
 
-    fn interpolate(_: Interpolation, a: &Key<u32>, _: &Key<u32>, _: f32) -> u32 {
+    fn interpolate(_: Interpolation, a: &KeyFrame<u32>, _: &KeyFrame<u32>, _: f32) -> u32 {
         a.value
     }
 }
@@ -259,20 +268,15 @@ pub fn squad(a: [f32; 4], b: [f32; 4], c: [f32; 4], d: [f32; 4], t: f32) -> [f32
 mod tests {
     use super::*;
 
-    fn key<T>(frame: i32, value: T, in_tan: T, out_tan: T) -> Key<T> {
-        Key {
-            frame,
-            value,
-            in_tan: Some(in_tan),
-            out_tan: Some(out_tan),
-        }
+    fn key<T>(frame: i32, value: T, in_tan: T, out_tan: T) -> KeyFrame<T> {
+        KeyFrame::with_tangents(frame, value, in_tan, out_tan)
     }
 
     #[test]
     fn linear_midpoint_is_the_average() {
         let (a, b) = (
-            Key::new(0, [0.0, 2.0, -4.0]),
-            Key::new(100, [1.0, 4.0, 4.0]),
+            KeyFrame::new(0, [0.0, 2.0, -4.0]),
+            KeyFrame::new(100, [1.0, 4.0, 4.0]),
         );
         assert_eq!(
             <[f32; 3]>::interpolate(Interpolation::Linear, &a, &b, 0.5),
@@ -319,8 +323,8 @@ mod tests {
     fn slerp_of_90_degrees_at_one_half_is_45_degrees() {
         let h = core::f32::consts::FRAC_1_SQRT_2;
         let (a, b) = (
-            Key::new(0, [0.0, 0.0, 0.0, 1.0]),
-            Key::new(10, [h, 0.0, 0.0, h]),
+            KeyFrame::new(0, [0.0, 0.0, 0.0, 1.0]),
+            KeyFrame::new(10, [h, 0.0, 0.0, h]),
         );
         let q = <[f32; 4]>::interpolate(Interpolation::Linear, &a, &b, 0.5);
         let (s, c) = (core::f32::consts::PI / 8.0).sin_cos();
@@ -356,11 +360,11 @@ mod tests {
     #[test]
     fn compressed_quaternions_interpolate_as_their_values() {
         let h = core::f32::consts::FRAC_1_SQRT_2;
-        let a = Key::new(
+        let a = KeyFrame::new(
             0,
             CompressedQuaternion::from_quaternion([0.0, 0.0, 0.0, 1.0]),
         );
-        let b = Key::new(10, CompressedQuaternion::from_quaternion([0.0, 0.0, h, h]));
+        let b = KeyFrame::new(10, CompressedQuaternion::from_quaternion([0.0, 0.0, h, h]));
         let q = CompressedQuaternion::interpolate(Interpolation::Linear, &a, &b, 0.5);
         let (s, c) = (core::f32::consts::PI / 8.0).sin_cos();
         assert!((q[2] - s).abs() < 1e-5 && (q[3] - c).abs() < 1e-5, "{q:?}");
@@ -368,7 +372,7 @@ mod tests {
 
     #[test]
     fn integers_step() {
-        let (a, b) = (Key::new(0, 3u32), Key::new(10, 7u32));
+        let (a, b) = (KeyFrame::new(0, 3u32), KeyFrame::new(10, 7u32));
         assert_eq!(u32::interpolate(Interpolation::Linear, &a, &b, 0.9), 3);
     }
 }

@@ -27,7 +27,7 @@ use std::borrow::Cow;
 
 use super::interpolate::{Interpolate, between};
 use super::timeline::{Moment, Timeline};
-use crate::mdx::{Interpolation, Key, Track};
+use crate::mdx::{Interpolation, Key, KeyFrame, Tangents, Track};
 
 /// Samples tracks at one [`Moment`] of a model's [`Timeline`].
 ///
@@ -142,38 +142,54 @@ pub struct SequenceKeys<'a, T: Clone> {
     /// The value of the whole interval, when it is constant (rules 2 and 5).
     constant: Option<T>,
     /// The added key at `start` (rule 3).
-    opening: Option<Key<T>>,
+    opening: Option<KeyFrame<T>>,
     /// The track's keys inside the interval.
     inside: Cow<'a, [Key<T>]>,
+    /// Their tangents (empty when the track has none).
+    inside_tangents: Cow<'a, [Tangents<T>]>,
     /// The added key at `end` (rule 3).
-    closing: Option<Key<T>>,
+    closing: Option<KeyFrame<T>>,
     /// The track's value without keys.
     default: T,
 }
 
-impl<'a, T: Clone + PartialEq> SequenceKeys<'a, T> {
+impl<'a, T: Copy + PartialEq> SequenceKeys<'a, T> {
     /// The keys of `track` for `interval` (`global`: the interval is a global
     /// sequence's), with `default` for the value the track has without keys.
     pub fn new(track: &'a Track<T>, interval: [i64; 2], global: bool, default: &T) -> Self {
         let [start, end] = interval;
         let keys = track.keys.as_slice();
+        // Tangents that do not pair with the keys (a track built by hand and
+        // not yet checked by a write) are read as flat.
+        let tangents = match track.tangents.len() == keys.len() {
+            true => track.tangents.as_slice(),
+            false => &[],
+        };
         let constant = |value: &T| SequenceKeys {
-            constant: Some(value.clone()),
+            constant: Some(*value),
             opening: None,
             inside: Cow::Borrowed(&[]),
+            inside_tangents: Cow::Borrowed(&[]),
             closing: None,
-            default: default.clone(),
+            default: *default,
         };
         if global && let Some(first) = keys.first().filter(|k| i64::from(k.frame) > end) {
             return constant(&first.value);
         }
         let within = |k: &Key<T>| (start..=end).contains(&i64::from(k.frame));
-        let inside: Cow<'a, [Key<T>]> = if keys.is_sorted_by_key(|k| k.frame) {
+        let (inside, inside_tangents): Inside<'a, T> = if keys.is_sorted_by_key(|k| k.frame) {
             let from = keys.partition_point(|k| i64::from(k.frame) < start);
             let to = keys.partition_point(|k| i64::from(k.frame) <= end);
-            Cow::Borrowed(keys.get(from..to).unwrap_or(&[]))
+            (
+                Cow::Borrowed(keys.get(from..to).unwrap_or(&[])),
+                Cow::Borrowed(tangents.get(from..to).unwrap_or(&[])),
+            )
         } else {
-            Cow::Owned(keys.iter().filter(|k| within(k)).cloned().collect())
+            let chosen = || (0..keys.len()).filter(|&i| keys.get(i).is_some_and(within));
+            (
+                Cow::Owned(chosen().filter_map(|i| keys.get(i).copied()).collect()),
+                Cow::Owned(chosen().filter_map(|i| tangents.get(i).copied()).collect()),
+            )
         };
         let Some(first) = inside.first() else {
             return constant(default);
@@ -181,34 +197,37 @@ impl<'a, T: Clone + PartialEq> SequenceKeys<'a, T> {
         if inside.iter().all(|k| k.value == first.value) {
             return constant(&first.value);
         }
-        let tangents = |value: &T| {
-            track
-                .interpolation_type
-                .has_tangents()
-                .then(|| value.clone())
+        let flat = |value: T| {
+            let tangents = track.interpolation_type.has_tangents();
+            tangents.then_some(Tangents {
+                in_tan: value,
+                out_tan: value,
+            })
         };
-        let opening = (i64::from(first.frame) != start).then(|| Key {
+        let opening = (i64::from(first.frame) != start).then(|| KeyFrame {
             frame: clamp_frame(start),
-            value: default.clone(),
-            in_tan: tangents(default),
-            out_tan: tangents(default),
+            value: *default,
+            tangents: flat(*default),
+        });
+        let head = opening.unwrap_or(KeyFrame {
+            frame: first.frame,
+            value: first.value,
+            tangents: inside_tangents.first().copied(),
         });
         let closing = inside
             .last()
             .filter(|last| i64::from(last.frame) != end)
-            .map(|_| {
-                let head = opening.as_ref().unwrap_or(first);
-                Key {
-                    frame: clamp_frame(end),
-                    ..head.clone()
-                }
+            .map(|_| KeyFrame {
+                frame: clamp_frame(end),
+                ..head
             });
         SequenceKeys {
             constant: None,
             opening,
             inside,
+            inside_tangents,
             closing,
-            default: default.clone(),
+            default: *default,
         }
     }
 
@@ -219,11 +238,13 @@ impl<'a, T: Clone + PartialEq> SequenceKeys<'a, T> {
     }
 
     /// The keys played, added ones included, in order (empty when constant).
-    pub fn keys(&self) -> impl Iterator<Item = &Key<T>> {
-        self.opening
-            .iter()
-            .chain(self.inside.iter())
-            .chain(self.closing.iter())
+    pub fn keys(&self) -> impl Iterator<Item = KeyFrame<T>> + '_ {
+        let inside = self.inside.iter().enumerate().map(|(i, key)| KeyFrame {
+            frame: key.frame,
+            value: key.value,
+            tangents: self.inside_tangents.get(i).copied(),
+        });
+        self.opening.into_iter().chain(inside).chain(self.closing)
     }
 
     /// The value at `frame` (rule 4).
@@ -234,14 +255,14 @@ impl<'a, T: Clone + PartialEq> SequenceKeys<'a, T> {
         if let Some(value) = &self.constant {
             return value.output();
         }
-        let mut before: Option<&Key<T>> = None;
+        let mut before: Option<KeyFrame<T>> = None;
         for key in self.keys() {
             let at = f64::from(key.frame);
             if at > frame {
                 let Some(a) = before else {
                     return key.value.output();
                 };
-                return between(interpolation, a, key, frame);
+                return between(interpolation, &a, &key, frame);
             }
             before = Some(key);
         }
@@ -250,6 +271,9 @@ impl<'a, T: Clone + PartialEq> SequenceKeys<'a, T> {
         before.map_or_else(|| self.default.output(), |last| last.value.output())
     }
 }
+
+/// The keys of an interval and their tangents.
+type Inside<'a, T> = (Cow<'a, [Key<T>]>, Cow<'a, [Tangents<T>]>);
 
 /// A frame of the interval as a key frame (intervals are `u32`, key frames `i32`).
 fn clamp_frame(frame: i64) -> i32 {

@@ -17,7 +17,7 @@ use glam::{Mat4, Quat, Vec3};
 use super::sample::Sampler;
 use crate::mdx::alpha::{CompressedQuaternion, GenObject, GenObjectTrack};
 use crate::mdx::node::node_flags;
-use crate::mdx::{Key, Model, Node, NodeTrack, Track};
+use crate::mdx::{Model, Node, NodeTrack, Track};
 
 /// What object a node belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -472,26 +472,14 @@ fn from_gen_object(object: &GenObject, kind: NodeKind) -> (SkeletonNode, u32) {
 
 /// An alpha rotation track with its quaternions (and tangents) unpacked.
 pub fn decompress(track: &Track<CompressedQuaternion>) -> Track<[f32; 4]> {
-    let keys = track
-        .keys
-        .iter()
-        .map(|k| Key {
-            frame: k.frame,
-            value: k.value.to_quaternion(),
-            in_tan: k.in_tan.map(CompressedQuaternion::to_quaternion),
-            out_tan: k.out_tan.map(CompressedQuaternion::to_quaternion),
-        })
-        .collect();
-    let mut out = Track::new(track.interpolation_type, keys);
-    out.global_sequence_id = track.global_sequence_id;
-    out
+    track.map(|q| q.to_quaternion())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::anim::timeline::{SequenceInfo, Timeline};
-    use crate::mdx::{Bone, Interpolation};
+    use crate::mdx::{Bone, Interpolation, Key};
     use format_core::FixedStr;
 
     fn bone(name: &str, object_id: u32, parent_id: u32, tracks: Vec<NodeTrack>) -> Bone {

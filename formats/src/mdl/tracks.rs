@@ -6,7 +6,7 @@ use format_core::{FourCC, Result, UnknownTail};
 
 use super::syntax::{Item, Kind, Stmt};
 use super::value::{Cx, Out, Rgb, Value, raw_of};
-use crate::mdx::{Interpolation, Key, Track};
+use crate::mdx::{Interpolation, Key, Tangents, Track};
 
 /// Writes `name count { interpolation, GlobalSeqId, keys }`.
 pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>) {
@@ -19,7 +19,7 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
         Interpolation::Other(n) => {
             // In plain MDL, the word a reader takes with the keys as they
             // are: with tangents, a spline.
-            let tangents = track.keys.iter().any(|k| k.in_tan.is_some());
+            let tangents = !track.tangents.is_empty();
             let word = if tangents { "Hermite" } else { "DontInterp" };
             out.unnamed("Interpolation", n, word);
         }
@@ -27,13 +27,11 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
     if track.global_sequence_id != -1 {
         out.field("GlobalSeqId", &track.global_sequence_id);
     }
-    for key in &track.keys {
+    for (i, key) in track.keys.iter().enumerate() {
         out.field(&format!("{}:", key.frame), &key.value);
-        if let Some(t) = &key.in_tan {
-            out.field("\tInTan", t);
-        }
-        if let Some(t) = &key.out_tan {
-            out.field("\tOutTan", t);
+        if let Some(t) = track.tangents_of(i) {
+            out.field("\tInTan", &t.in_tan);
+            out.field("\tOutTan", &t.out_tan);
         }
     }
     out.close();
@@ -53,6 +51,8 @@ pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>>
     cx.within(name, |cx| {
         let (count, body) = stmt.block(cx)?;
         let mut track = Track::new(Interpolation::None, Vec::new());
+        // Each key's `InTan` and `OutTan`, as they come.
+        let mut tangents: Vec<(Option<T>, Option<T>)> = Vec::new();
         for s in body {
             match s.items.as_slice() {
                 [
@@ -66,6 +66,7 @@ pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>>
                 ] => {
                     let frame = i32::read(frame, cx)?;
                     track.keys.push(Key::new(frame, T::read(value, cx)?));
+                    tangents.push((None, None));
                 }
                 _ => match s.key().1 {
                     "DontInterp" => track.interpolation_type = Interpolation::None,
@@ -77,33 +78,32 @@ pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>>
                     }
                     "GlobalSeqId" => track.global_sequence_id = s.value(cx)?,
                     "InTan" | "OutTan" => {
-                        let Some(key) = track.keys.last_mut() else {
+                        let Some((in_tan, out_tan)) = tangents.last_mut() else {
                             return Err(cx.error(s.pos, "a tangent before the first key"));
                         };
                         let value = Some(s.value(cx)?);
                         if s.key().1 == "InTan" {
-                            key.in_tan = value;
+                            *in_tan = value;
                         } else {
-                            key.out_tan = value;
+                            *out_tan = value;
                         }
                     }
                     _ => cx.unknown(s)?,
                 },
             }
         }
-        let tangents = track.interpolation_type.has_tangents();
-        for key in &mut track.keys {
-            if !tangents {
-                key.in_tan = None;
-                key.out_tan = None;
-            } else if key.in_tan.is_none() || key.out_tan.is_none() {
-                return Err(cx.error(
-                    stmt.pos,
-                    format!(
-                        "key {} of a hermite or bezier track needs InTan and OutTan",
-                        key.frame
-                    ),
-                ));
+        if track.interpolation_type.has_tangents() {
+            for (key, pair) in track.keys.iter().zip(tangents) {
+                let (Some(in_tan), Some(out_tan)) = pair else {
+                    return Err(cx.error(
+                        stmt.pos,
+                        format!(
+                            "key {} of a hermite or bezier track needs InTan and OutTan",
+                            key.frame
+                        ),
+                    ));
+                };
+                track.tangents.push(Tangents { in_tan, out_tan });
             }
         }
         if let Some((pos, declared)) = count {
@@ -113,33 +113,15 @@ pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>>
     })
 }
 
-/// The track with every value and tangent mapped by `f`.
-fn map_track<T, U>(track: &Track<T>, f: impl Fn(&T) -> U) -> Track<U> {
-    let keys = track
-        .keys
-        .iter()
-        .map(|k| Key {
-            frame: k.frame,
-            value: f(&k.value),
-            in_tan: k.in_tan.as_ref().map(&f),
-            out_tan: k.out_tan.as_ref().map(&f),
-        })
-        .collect();
-    Track {
-        global_sequence_id: track.global_sequence_id,
-        ..Track::new(track.interpolation_type, keys)
-    }
-}
-
 /// Writes a colour track: red, green, blue in MDL over MDX's blue, green,
 /// red (see [`Rgb`]).
 pub(crate) fn write_color_track(out: &mut Out, name: &str, track: &Track<[f32; 3]>) {
-    write_track(out, name, &map_track(track, |&c| Rgb::of_bgr(c)));
+    write_track(out, name, &track.map(|&c| Rgb::of_bgr(c)));
 }
 
 /// Reads a colour track (see [`write_color_track`]).
 pub(crate) fn read_color_track(stmt: &Stmt, cx: &mut Cx) -> Result<Track<[f32; 3]>> {
-    read_track::<Rgb>(stmt, cx).map(|t| map_track(&t, |&c| c.bgr()))
+    read_track::<Rgb>(stmt, cx).map(|t| t.map(|&c| c.bgr()))
 }
 
 /// `ExtTail #"tag and bytes"`: an unknown sub-chunk and the rest of its object.

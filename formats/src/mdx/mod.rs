@@ -91,5 +91,5 @@ pub use texture::{
     SoundTrack, SoundTrackChunk, Texture, TextureAnimation, TextureAnimationChunk,
     TextureAnimationTrack, TextureChunk,
 };
-pub use track::{Interpolation, Key, Track};
+pub use track::{Interpolation, Key, KeyFrame, Tangents, Track};
 pub use version::VersionLoss;

@@ -38,233 +38,369 @@ impl Interpolation {
     }
 }
 
-/// `Track { int32 frame; X value; if (interpolationType > 1) { X inTan; X outTan } }`
+/// `Track { int32 frame; X value; if (interpolationType > 1) { X inTan; X outTan } }`:
+/// the part of a key record every key has (its tangents are in
+/// [`Track::tangents`]).
 ///
 /// `frame` is signed: "Probably should be uint32, but I saw a model with
 /// negative values" (seed 000).
 ///
-/// The codec is written by hand rather than derived: a track's keys are
-/// fixed-size records of plain data, so [`Decode::decode_many`] checks the
-/// whole run once and decodes it from one slice, and [`Encode::encode_many`]
-/// reserves once, with no per-key calls or per-field bounds checks. Keys are
-/// most of an animated model, so this is most of the parse time.
-#[derive(Clone, Debug, PartialEq)]
+/// A key in memory is exactly its bytes on disk (8 bytes for an `f32`
+/// value, 20 for a quaternion): keys are most of an animated model, and
+/// holding the tangents beside each key (as `Option`s) made a parse write
+/// two to three times the bytes it read.
+#[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Key<T> {
     /// Time in milliseconds.
     pub frame: i32,
     /// The value at `frame`.
     pub value: T,
-    /// Incoming tangent (hermite and bezier only).
-    pub in_tan: Option<T>,
-    /// Outgoing tangent (hermite and bezier only).
-    pub out_tan: Option<T>,
-}
-
-impl<T: Plain> Key<T> {
-    /// The size of one key record with or without tangents.
-    const fn record_size(tangents: bool) -> usize {
-        4 + size_of::<T>() * if tangents { 3 } else { 1 }
-    }
-
-    /// One key from a record of [`Self::record_size`] bytes (`None` if shorter).
-    #[inline(always)]
-    fn from_record(record: &[u8], tangents: bool) -> Option<Self> {
-        let (frame, values) = record.split_first_chunk::<4>()?;
-        let value_at = |i: usize| values.get(i * size_of::<T>()..).and_then(T::read_le);
-        Some(Key {
-            frame: i32::from_le_bytes(*frame),
-            value: value_at(0)?,
-            in_tan: if tangents { Some(value_at(1)?) } else { None },
-            out_tan: if tangents { Some(value_at(2)?) } else { None },
-        })
-    }
-}
-
-impl<T: Plain> Decode for Key<T> {
-    type Args = (Interpolation,);
-    const MIN_SIZE: usize = Self::record_size(false);
-
-    fn decode(r: &mut Reader<'_>, (interpolation,): (Interpolation,)) -> Result<Self> {
-        let frame = r.i32().map_err(|e| e.in_field("frame"))?;
-        let value = r.plain::<T>().map_err(|e| e.in_field("value"))?;
-        let (in_tan, out_tan) = if interpolation.has_tangents() {
-            let in_tan = r.plain::<T>().map_err(|e| e.in_field("in_tan"))?;
-            let out_tan = r.plain::<T>().map_err(|e| e.in_field("out_tan"))?;
-            (Some(in_tan), Some(out_tan))
-        } else {
-            (None, None)
-        };
-        Ok(Key {
-            frame,
-            value,
-            in_tan,
-            out_tan,
-        })
-    }
-
-    fn decode_many(
-        r: &mut Reader<'_>,
-        count: usize,
-        (interpolation,): (Interpolation,),
-    ) -> Result<Vec<Self>> {
-        // Two loops with constant record sizes, so the compiler drops the
-        // per-field bounds checks.
-        fn run<T: Plain, const TANGENTS: bool>(bytes: &[u8]) -> Option<Vec<Key<T>>> {
-            let records = bytes.chunks_exact(Key::<T>::record_size(TANGENTS));
-            let mut keys = Vec::with_capacity(records.len());
-            for record in records {
-                keys.push(Key::from_record(record, TANGENTS)?);
-            }
-            Some(keys)
-        }
-        let tangents = interpolation.has_tangents();
-        let offset = r.pos();
-        let Ok(bytes) = r.records(count, Self::record_size(tangents)) else {
-            // Short input: the key-by-key reader names the key and field that ran out.
-            return format_core::decode_each(r, count, (interpolation,));
-        };
-        let keys = if tangents {
-            run::<T, true>(bytes)
-        } else {
-            run::<T, false>(bytes)
-        };
-        // Every record has exactly the size `from_record` reads.
-        keys.ok_or_else(|| Error::inconsistent(offset, "key records shorter than their size"))
-    }
-}
-
-impl<T: Plain> Encode for Key<T> {
-    type Args = (Interpolation,);
-
-    fn encode(&self, w: &mut Writer, (interpolation,): (Interpolation,)) -> Result<()> {
-        self.check_tangents(w, interpolation)?;
-        Self::write_records(core::slice::from_ref(self), w, interpolation)
-    }
-
-    fn encode_many(
-        keys: &[Self],
-        w: &mut Writer,
-        (interpolation,): (Interpolation,),
-    ) -> Result<()> {
-        for (i, key) in keys.iter().enumerate() {
-            key.check_tangents(w, interpolation)
-                .map_err(|e| e.at_index(i))?;
-        }
-        Self::write_records(keys, w, interpolation)
-    }
-}
-
-impl<T: Plain> Key<T> {
-    /// The tangents are there exactly when the interpolation has them.
-    #[inline]
-    fn check_tangents(&self, w: &Writer, interpolation: Interpolation) -> Result<()> {
-        let (in_tan, out_tan) = (self.in_tan.is_some(), self.out_tan.is_some());
-        let tangents = interpolation.has_tangents();
-        if in_tan == tangents && out_tan == tangents {
-            Ok(())
-        } else {
-            Err(tangent_mismatch(w, interpolation, in_tan, out_tan))
-        }
-    }
-
-    /// Writes keys already checked against the interpolation, filling their
-    /// records in place (one capacity check for the run).
-    fn write_records(keys: &[Self], w: &mut Writer, interpolation: Interpolation) -> Result<()> {
-        let size = Self::record_size(interpolation.has_tangents());
-        let filled = w.fill(keys.len() * size, |out| {
-            out.chunks_exact_mut(size)
-                .zip(keys)
-                .all(|(record, key)| key.to_record(record).is_some())
-        });
-        if filled {
-            Ok(())
-        } else {
-            Err(Error::inconsistent(
-                w.pos(),
-                "key records shorter than their size",
-            ))
-        }
-    }
-
-    /// Writes this key into `record` (the mirror of `from_record`).
-    #[inline(always)]
-    fn to_record(&self, record: &mut [u8]) -> Option<()> {
-        let (frame, values) = record.split_first_chunk_mut::<4>()?;
-        *frame = self.frame.to_le_bytes();
-        let mut values = values.chunks_exact_mut(size_of::<T>());
-        self.value.write_le(values.next()?)?;
-        if let (Some(in_tan), Some(out_tan)) = (&self.in_tan, &self.out_tan) {
-            in_tan.write_le(values.next()?)?;
-            out_tan.write_le(values.next()?)?;
-        }
-        Some(())
-    }
-}
-
-/// The error for a key whose tangents disagree with its track's interpolation.
-#[cold]
-fn tangent_mismatch(
-    w: &Writer,
-    interpolation: Interpolation,
-    in_tan: bool,
-    out_tan: bool,
-) -> Error {
-    let (field, present) = if in_tan != interpolation.has_tangents() {
-        ("in_tan", in_tan)
-    } else {
-        ("out_tan", out_tan)
-    };
-    let condition = "interpolation.has_tangents()";
-    let message = if present {
-        format!("`{field}` is present but `{condition}` is false ({interpolation:?})")
-    } else {
-        format!("`{field}` is missing but `{condition}` requires it ({interpolation:?})")
-    };
-    Error::inconsistent(w.pos(), message).in_field(field)
 }
 
 impl<T> Key<T> {
-    /// A key without tangents (for `None` and `Linear` tracks).
+    /// A key (its tangents, if its track has them, go in [`Track::tangents`]).
     pub fn new(frame: i32, value: T) -> Self {
-        Key {
+        Key { frame, value }
+    }
+}
+
+/// `X inTan; X outTan`: the tangents of one key of a hermite or bezier track.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tangents<T> {
+    /// Incoming tangent.
+    pub in_tan: T,
+    /// Outgoing tangent.
+    pub out_tan: T,
+}
+
+/// A key with its tangents (if its track has them): the whole record, as
+/// interpolation, the MDL text and editors see it. [`Track::key_frames`]
+/// and [`Track::from_key_frames`] convert.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct KeyFrame<T> {
+    /// Time in milliseconds.
+    pub frame: i32,
+    /// The value at `frame`.
+    pub value: T,
+    /// The key's tangents (hermite and bezier tracks only).
+    pub tangents: Option<Tangents<T>>,
+}
+
+impl<T> KeyFrame<T> {
+    /// A key without tangents.
+    pub fn new(frame: i32, value: T) -> Self {
+        KeyFrame {
             frame,
             value,
-            in_tan: None,
-            out_tan: None,
+            tangents: None,
+        }
+    }
+
+    /// A key with tangents.
+    pub fn with_tangents(frame: i32, value: T, in_tan: T, out_tan: T) -> Self {
+        KeyFrame {
+            frame,
+            value,
+            tangents: Some(Tangents { in_tan, out_tan }),
         }
     }
 }
 
 /// `TracksChunk { uint32 tracksCount; uint32 interpolationType; uint32 globalSequenceId; Track[tracksCount] tracks }`
 /// (the tag in front is read by the enum of the object's tracks).
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// The key records are split on read: `frame` and `value` into [`keys`],
+/// `inTan` and `outTan` (present when `interpolationType > 1`) into
+/// [`tangents`], one per key. The codec is written by hand because no
+/// declaration can read one run of records into two arrays: the derive maps
+/// a field to its bytes, and here both fields share every record. It checks
+/// the run once and decodes it from one slice, and the write fills the
+/// records in place after one capacity check.
+///
+/// [`keys`]: Track::keys
+/// [`tangents`]: Track::tangents
+///
+/// ```
+/// use formats::mdx::{Interpolation, KeyFrame, Track};
+/// use format_core::{Decode, Encode, Reader, Writer};
+///
+/// let track = Track::from_key_frames(
+///     Interpolation::Hermite,
+///     vec![KeyFrame::with_tangents(0, 1.0f32, 0.5, -0.5), KeyFrame::with_tangents(100, 2.0, 0.0, 0.0)],
+/// );
+/// assert_eq!((track.keys.len(), track.tangents.len()), (2, 2));
+/// let mut w = Writer::new();
+/// track.encode(&mut w, ())?;
+/// let bytes = w.into_bytes();
+/// assert_eq!(bytes.len(), 12 + 2 * 16); // count, type, global sequence; 2 x (frame, value, in, out)
+/// assert_eq!(Track::<f32>::decode(&mut Reader::new(&bytes), ())?, track);
+/// # Ok::<(), format_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[format(bound = "T: Plain")]
 pub struct Track<T> {
     /// `tracksCount`, computed from `keys` on write.
-    #[format(calc = keys.len())]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub tracks_count: Derived<u32>,
     /// How values between keys are found.
     pub interpolation_type: Interpolation,
     /// Index into `GLBS`, or -1 when the track follows the sequences.
     pub global_sequence_id: i32,
-    /// The keys, in file order.
-    #[format(count = tracks_count, args(interpolation_type))]
+    /// The keys (`frame`, `value`), in file order.
     pub keys: Vec<Key<T>>,
+    /// `inTan`, `outTan` of each key when `interpolation_type` has tangents
+    /// (as many as `keys`), empty otherwise; checked on write.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub tangents: Vec<Tangents<T>>,
 }
 
 impl<T> Track<T> {
-    /// A track with these keys, not tied to a global sequence.
+    /// A track with these keys, not tied to a global sequence (and without
+    /// tangents: for `None` and `Linear` tracks, or fill [`Track::tangents`]).
     pub fn new(interpolation_type: Interpolation, keys: Vec<Key<T>>) -> Self {
         Track {
             tracks_count: Derived::default(),
             interpolation_type,
             global_sequence_id: -1,
             keys,
+            tangents: Vec::new(),
         }
     }
+
+    /// The tangents of key `index`, if the track has them.
+    pub fn tangents_of(&self, index: usize) -> Option<&Tangents<T>> {
+        self.tangents.get(index)
+    }
+
+    /// The same track with every value and tangent mapped by `f` (a colour's
+    /// channels reordered, a compressed quaternion unpacked).
+    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> Track<U> {
+        Track {
+            tracks_count: Derived::default(),
+            interpolation_type: self.interpolation_type,
+            global_sequence_id: self.global_sequence_id,
+            keys: self
+                .keys
+                .iter()
+                .map(|k| Key::new(k.frame, f(&k.value)))
+                .collect(),
+            tangents: (self.tangents.iter())
+                .map(|t| Tangents {
+                    in_tan: f(&t.in_tan),
+                    out_tan: f(&t.out_tan),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl<T: Copy> Track<T> {
+    /// The keys with their tangents, in file order.
+    pub fn key_frames(&self) -> impl ExactSizeIterator<Item = KeyFrame<T>> + '_ {
+        self.keys.iter().enumerate().map(|(i, key)| KeyFrame {
+            frame: key.frame,
+            value: key.value,
+            tangents: self.tangents.get(i).copied(),
+        })
+    }
+
+    /// A track of these keys, not tied to a global sequence. When the
+    /// interpolation has tangents, a key without them gets its value as both
+    /// (a flat tangent); otherwise the keys' tangents are dropped.
+    pub fn from_key_frames(interpolation_type: Interpolation, frames: Vec<KeyFrame<T>>) -> Self {
+        let mut track = Track::new(interpolation_type, Vec::new());
+        track.set_key_frames(frames);
+        track
+    }
+
+    /// Replaces the keys and tangents, as [`from_key_frames`](Self::from_key_frames) builds them.
+    pub fn set_key_frames(&mut self, frames: impl IntoIterator<Item = KeyFrame<T>>) {
+        let tangents = self.interpolation_type.has_tangents();
+        self.keys.clear();
+        self.tangents.clear();
+        for frame in frames {
+            self.keys.push(Key::new(frame.frame, frame.value));
+            if tangents {
+                self.tangents.push(frame.tangents.unwrap_or(Tangents {
+                    in_tan: frame.value,
+                    out_tan: frame.value,
+                }));
+            }
+        }
+    }
+}
+
+/// A track's keys and their tangents, as a read splits the records.
+type KeysAndTangents<T> = (Vec<Key<T>>, Vec<Tangents<T>>);
+
+/// The size of one key record with or without tangents.
+const fn record_size<T>(tangents: bool) -> usize {
+    4 + size_of::<T>() * if tangents { 3 } else { 1 }
+}
+
+impl<T: Plain> Decode for Track<T> {
+    type Args = ();
+    const MIN_SIZE: usize = 12;
+
+    fn decode(r: &mut Reader<'_>, (): ()) -> Result<Self> {
+        let tracks_count = r.u32().map_err(|e| e.in_field("tracks_count"))?;
+        let interpolation_type =
+            Interpolation::decode(r, ()).map_err(|e| e.in_field("interpolation_type"))?;
+        let global_sequence_id = r.i32().map_err(|e| e.in_field("global_sequence_id"))?;
+        let (keys, tangents) = decode_keys(r, tracks_count, interpolation_type.has_tangents())
+            .map_err(|e| e.in_field("keys"))?;
+        Ok(Track {
+            tracks_count: Derived::default(),
+            interpolation_type,
+            global_sequence_id,
+            keys,
+            tangents,
+        })
+    }
+}
+
+/// `Track[tracksCount]`: the count is checked against the bytes left, then
+/// the records are decoded from one slice in a loop with constant record
+/// sizes (so the compiler drops the per-field bounds checks).
+fn decode_keys<T: Plain>(
+    r: &mut Reader<'_>,
+    count: u32,
+    tangents: bool,
+) -> Result<KeysAndTangents<T>> {
+    let size = record_size::<T>(tangents);
+    let count = r.check_count(u64::from(count), size_of::<i32>() + size_of::<T>())?;
+    let Ok(bytes) = r.records(count, size) else {
+        // Short input: the key-by-key reader names the key and field that ran out.
+        return decode_key_by_key(r, count, tangents);
+    };
+    // Every record has exactly `size` bytes, so each read below succeeds;
+    // the zero fallbacks are never taken, and keep the maps infallible so
+    // that `collect` allocates once and writes without a capacity check.
+    let records = bytes.chunks_exact(size);
+    let value = |record: &[u8], i: usize| {
+        let at = 4 + i * size_of::<T>();
+        record
+            .get(at..)
+            .and_then(T::read_le)
+            .unwrap_or_else(T::zeroed)
+    };
+    let keys = records
+        .clone()
+        .map(|record| Key {
+            frame: record.first_chunk().map_or(0, |b| i32::from_le_bytes(*b)),
+            value: value(record, 0),
+        })
+        .collect();
+    let tans = match tangents {
+        true => records
+            .map(|record| Tangents {
+                in_tan: value(record, 1),
+                out_tan: value(record, 2),
+            })
+            .collect(),
+        false => Vec::new(),
+    };
+    Ok((keys, tans))
+}
+
+/// The keys one field at a time: for input that ends inside them, so the
+/// error names the key and the field.
+#[cold]
+fn decode_key_by_key<T: Plain>(
+    r: &mut Reader<'_>,
+    count: usize,
+    tangents: bool,
+) -> Result<KeysAndTangents<T>> {
+    let mut keys = Vec::with_capacity(count);
+    let mut tans = Vec::new();
+    for i in 0..count {
+        let field = |name| move |e: Error| e.in_field(name).at_index(i);
+        let frame = r.i32().map_err(field("frame"))?;
+        keys.push(Key::new(frame, r.plain::<T>().map_err(field("value"))?));
+        if tangents {
+            let in_tan = r.plain::<T>().map_err(field("in_tan"))?;
+            let out_tan = r.plain::<T>().map_err(field("out_tan"))?;
+            tans.push(Tangents { in_tan, out_tan });
+        }
+    }
+    Ok((keys, tans))
+}
+
+impl<T: Plain> Encode for Track<T> {
+    type Args = ();
+
+    fn encode(&self, w: &mut Writer, (): ()) -> Result<()> {
+        let tangents = self.interpolation_type.has_tangents();
+        let expected = if tangents { self.keys.len() } else { 0 };
+        if self.tangents.len() != expected {
+            return Err(tangent_mismatch(w, self, expected));
+        }
+        w.count_u32(self.keys.len(), "tracksCount")
+            .map_err(|e| e.in_field("tracks_count"))?;
+        self.interpolation_type.encode(w, ())?;
+        w.i32(self.global_sequence_id);
+        let size = record_size::<T>(tangents);
+        let filled = w.fill(self.keys.len() * size, |out| {
+            let records = out.chunks_exact_mut(size);
+            if tangents {
+                records
+                    .zip(self.keys.iter().zip(&self.tangents))
+                    .all(|(record, (key, tan))| {
+                        write_record(record, key, [&tan.in_tan, &tan.out_tan]).is_some()
+                    })
+            } else {
+                records
+                    .zip(&self.keys)
+                    .all(|(record, key)| write_record(record, key, []).is_some())
+            }
+        });
+        if filled {
+            Ok(())
+        } else {
+            Err(
+                Error::inconsistent(w.pos(), "key records shorter than their size")
+                    .in_field("keys"),
+            )
+        }
+    }
+}
+
+/// One key record: `frame`, `value`, then the tangents given.
+#[inline(always)]
+fn write_record<T: Plain, const N: usize>(
+    record: &mut [u8],
+    key: &Key<T>,
+    tangents: [&T; N],
+) -> Option<()> {
+    let (frame, values) = record.split_first_chunk_mut::<4>()?;
+    *frame = key.frame.to_le_bytes();
+    let mut values = values.chunks_exact_mut(size_of::<T>());
+    key.value.write_le(values.next()?)?;
+    for tangent in tangents {
+        tangent.write_le(values.next()?)?;
+    }
+    Some(())
+}
+
+/// The error for tangents that disagree with the track's interpolation.
+#[cold]
+fn tangent_mismatch<T>(w: &Writer, track: &Track<T>, expected: usize) -> Error {
+    let interpolation = track.interpolation_type;
+    let (keys, found) = (track.keys.len(), track.tangents.len());
+    let message = if expected == 0 {
+        format!(
+            "{found} tangents, but `interpolation_type.has_tangents()` is false ({interpolation:?})"
+        )
+    } else {
+        format!("{found} tangents for {keys} keys: `{interpolation:?}` needs one per key")
+    };
+    Error::inconsistent(w.pos(), message).in_field("tangents")
 }
 
 /// Declares the enum of the keyframe tracks an object may carry: one variant
@@ -299,69 +435,94 @@ pub(crate) use tracks;
 mod tests {
     use super::*;
 
-    fn hermite_keys() -> Vec<Key<[f32; 3]>> {
-        (0..5)
-            .map(|i| Key {
-                frame: i * 100 - 1,
-                value: [i as f32, -0.0, f32::from_bits(0x7fc0_0001)],
-                in_tan: Some([1.5; 3]),
-                out_tan: Some([-2.5, 0.0, 3.0]),
+    fn hermite_track() -> Track<[f32; 3]> {
+        let frames = (0..5)
+            .map(|i| {
+                KeyFrame::with_tangents(
+                    i * 100 - 1,
+                    [i as f32, -0.0, f32::from_bits(0x7fc0_0001)],
+                    [1.5; 3],
+                    [-2.5, 0.0, 3.0],
+                )
             })
-            .collect()
+            .collect();
+        Track::from_key_frames(Interpolation::Hermite, frames)
     }
 
-    fn bits(keys: &[Key<[f32; 3]>]) -> Vec<u8> {
+    fn bits(track: &Track<[f32; 3]>) -> Vec<u8> {
         let mut w = Writer::new();
-        Key::encode_many(keys, &mut w, (Interpolation::Hermite,)).unwrap();
+        track.encode(&mut w, ()).unwrap();
         w.into_bytes()
+    }
+
+    /// The track's header followed by `keys` records of its body.
+    fn with_header(count: u32, interpolation: u32, body: &[u8]) -> Vec<u8> {
+        [count, interpolation, u32::MAX]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .chain(body.iter().copied())
+            .collect()
     }
 
     #[test]
     fn bulk_keys_read_as_key_by_key_and_write_back() {
-        let keys = hermite_keys();
-        let bytes = bits(&keys);
-        assert_eq!(bytes.len(), 5 * 40);
-        let bulk =
-            Key::<[f32; 3]>::decode_many(&mut Reader::new(&bytes), 5, (Interpolation::Hermite,))
-                .unwrap();
-        let mut r = Reader::new(&bytes);
-        let single: Vec<_> = (0..5)
-            .map(|_| Key::<[f32; 3]>::decode(&mut r, (Interpolation::Hermite,)).unwrap())
-            .collect();
+        let track = hermite_track();
+        let bytes = bits(&track);
+        assert_eq!(bytes.len(), 12 + 5 * 40);
+        let bulk = Track::<[f32; 3]>::decode(&mut Reader::new(&bytes), ()).unwrap();
+        let mut r = Reader::new(&bytes[12..]);
+        let (keys, tangents) = decode_key_by_key::<[f32; 3]>(&mut r, 5, true).unwrap();
+        let single = Track {
+            keys,
+            tangents,
+            ..bulk.clone()
+        };
         // NaN payloads compare by bits: compare the encodings.
         assert_eq!(bits(&bulk), bytes);
         assert_eq!(bits(&single), bytes);
-        assert_eq!(bulk[4].frame, 399);
-        // Without tangents a key is 16 bytes.
-        let linear =
-            Key::<[f32; 3]>::decode_many(&mut Reader::new(&bytes), 12, (Interpolation::Linear,))
-                .unwrap();
+        assert_eq!(bulk.keys[4].frame, 399);
         assert_eq!(
-            (linear.len(), linear[1].frame),
-            (12, f32::to_bits(1.5) as i32)
+            bulk.tangents_of(4).map(|t| t.out_tan),
+            Some([-2.5, 0.0, 3.0])
+        );
+        // Without tangents a key is 16 bytes: the same bytes hold 12 linear keys.
+        let linear = with_header(12, 1, &bytes[12..]);
+        let linear = Track::<[f32; 3]>::decode(&mut Reader::new(&linear), ()).unwrap();
+        assert_eq!(
+            (
+                linear.keys.len(),
+                linear.tangents.len(),
+                linear.keys[1].frame
+            ),
+            (12, 0, f32::to_bits(1.5) as i32)
+        );
+        // Key frames give back the records whole.
+        let frames: Vec<_> = track.key_frames().collect();
+        assert_eq!(frames[2].tangents.map(|t| t.in_tan), Some([1.5; 3]));
+        assert_eq!(
+            bits(&Track::from_key_frames(Interpolation::Hermite, frames)),
+            bytes
         );
     }
 
     #[test]
     fn short_keys_name_the_key_and_field_that_ran_out() {
-        let bytes = bits(&hermite_keys());
-        let err = Key::<[f32; 3]>::decode_many(
-            &mut Reader::new(&bytes[..95]),
-            3,
-            (Interpolation::Hermite,),
-        )
-        .unwrap_err();
-        assert_eq!(err.to_string(), "[2].value: need 12 bytes at 0x54, 11 left");
+        let bytes = bits(&hermite_track());
+        let short = with_header(3, 2, &bytes[12..12 + 95]);
+        let err = Track::<[f32; 3]>::decode(&mut Reader::new(&short), ()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "keys[2].value: need 12 bytes at 0x60, 11 left"
+        );
+        let short = with_header(3, 2, &bytes[12..12 + 100]);
+        let err = Track::<[f32; 3]>::decode(&mut Reader::new(&short), ()).unwrap_err();
+        assert!(err.to_string().starts_with("keys[2].in_tan: "), "{err}");
         // A count the bytes cannot hold is refused before anything is allocated.
-        let err = Key::<[f32; 3]>::decode_many(
-            &mut Reader::new(&bytes),
-            1 << 40,
-            (Interpolation::Hermite,),
-        )
-        .unwrap_err();
+        let huge = with_header(u32::MAX, 2, &bytes[12..]);
+        let err = Track::<[f32; 3]>::decode(&mut Reader::new(&huge), ()).unwrap_err();
         assert!(
             err.to_string()
-                .starts_with("count 1099511627776 needs at least"),
+                .starts_with("keys: count 4294967295 needs at least"),
             "{err}"
         );
     }
@@ -369,18 +530,25 @@ mod tests {
     #[test]
     fn tangents_must_match_the_interpolation() {
         let mut w = Writer::new();
-        let err = Key::new(0, 1.0f32)
-            .encode(&mut w, (Interpolation::Bezier,))
+        let err = Track::new(Interpolation::Bezier, vec![Key::new(0, 1.0f32)])
+            .encode(&mut w, ())
             .unwrap_err();
-        assert!(err.to_string().contains("`in_tan` is missing"), "{err}");
-        let err = hermite_keys()[0]
-            .encode(&mut w, (Interpolation::None,))
-            .unwrap_err();
-        assert!(err.to_string().contains("`in_tan` is present"), "{err}");
-        // In a run of keys, the error names the key.
-        let mut keys = hermite_keys();
-        keys[3].out_tan = None;
-        let err = Key::encode_many(&keys, &mut w, (Interpolation::Hermite,)).unwrap_err();
-        assert!(err.to_string().starts_with("[3].out_tan: "), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "tangents: cannot write at output offset 0x0: 0 tangents for 1 keys: `Bezier` needs one per key"
+        );
+        let mut track = hermite_track();
+        track.interpolation_type = Interpolation::Linear;
+        let err = track.encode(&mut w, ()).unwrap_err();
+        assert!(err.to_string().contains("5 tangents, but"), "{err}");
+        // A hermite track built from keys without tangents gets flat ones.
+        let flat = Track::from_key_frames(Interpolation::Hermite, vec![KeyFrame::new(0, 2.0f32)]);
+        assert_eq!(
+            flat.tangents,
+            [Tangents {
+                in_tan: 2.0,
+                out_tan: 2.0
+            }]
+        );
     }
 }

@@ -26,7 +26,7 @@
 
 use crate::anim::Timeline;
 use crate::anim::interpolate::between;
-use crate::mdx::{Interpolation, Key, Track};
+use crate::mdx::{Interpolation, KeyFrame, Track};
 
 use super::value::Animated;
 
@@ -74,9 +74,9 @@ pub(crate) struct Budget(pub(crate) u64);
 /// The dropped keys' own frames are tried first (the usual misfit). `false`
 /// when the budget cannot pay for the frames.
 fn fits<T: Animated>(
-    original: &[Key<T>],
-    a: &Key<T>,
-    b: &Key<T>,
+    original: &[KeyFrame<T>],
+    a: &KeyFrame<T>,
+    b: &KeyFrame<T>,
     interpolation: Interpolation,
     tolerance: f32,
     budget: &mut Budget,
@@ -121,19 +121,19 @@ fn fits<T: Animated>(
 /// `key` with its out (or in) tangent stretched by `factor`, if it has one
 /// that stretches.
 fn stretch<T: Animated>(
-    key: &Key<T>,
+    key: &KeyFrame<T>,
     interpolation: Interpolation,
     factor: f64,
     out: bool,
-) -> Option<Key<T>> {
-    let tangent = if out { &key.out_tan } else { &key.in_tan };
-    let stretched = T::stretch(interpolation, &key.value, tangent.as_ref()?, factor as f32)?;
-    let mut key = key.clone();
-    *(if out {
-        &mut key.out_tan
+) -> Option<KeyFrame<T>> {
+    let mut key = *key;
+    let tangents = key.tangents.as_mut()?;
+    let tangent = if out {
+        &mut tangents.out_tan
     } else {
-        &mut key.in_tan
-    }) = Some(stretched);
+        &mut tangents.in_tan
+    };
+    *tangent = T::stretch(interpolation, &key.value, tangent, factor as f32)?;
     Some(key)
 }
 
@@ -147,7 +147,7 @@ pub(crate) fn thin<T: Animated>(
     tolerance: f32,
     budget: &mut Budget,
 ) -> usize {
-    let original = track.keys.clone();
+    let original: Vec<KeyFrame<T>> = track.key_frames().collect();
     let frames = original.iter().map(|k| k.frame);
     if !frames.clone().zip(frames.skip(1)).all(|(a, b)| a < b) {
         return 0;
@@ -249,7 +249,7 @@ pub(crate) fn thin<T: Animated>(
             )
         };
         // Both stretched, either, neither (each pair once).
-        let mut joined = vec![(out.clone(), into.clone())];
+        let mut joined = vec![(out, into)];
         if out.is_some() && into.is_some() {
             joined.push((out, None));
             joined.push((None, into));
@@ -259,10 +259,7 @@ pub(crate) fn thin<T: Animated>(
         }
         let original = original.get(p..=n).unwrap_or_default();
         let fit = joined.into_iter().find_map(|(x, y)| {
-            let (x, y) = (
-                x.unwrap_or_else(|| a.clone()),
-                y.unwrap_or_else(|| b.clone()),
-            );
+            let (x, y) = (x.unwrap_or(*a), y.unwrap_or(*b));
             let mut fits_as =
                 |interpolation| fits(original, &x, &y, interpolation, tolerance, budget);
             (fits_as(interpolation) && (!stepped || fits_as(Interpolation::None))).then_some((x, y))
@@ -281,10 +278,10 @@ pub(crate) fn thin<T: Animated>(
         }
     }
     let before = track.keys.len();
-    track.keys = work
-        .into_iter()
-        .zip(kept)
-        .filter_map(|(k, kept)| kept.then_some(k))
-        .collect();
+    track.set_key_frames(
+        work.into_iter()
+            .zip(kept)
+            .filter_map(|(k, kept)| kept.then_some(k)),
+    );
     before - track.keys.len()
 }

@@ -195,20 +195,24 @@ where
         vec((any::<i32>(), value(), value(), value()), 0..4),
     )
         .prop_map(|(interpolation_type, global_sequence_id, keys)| {
-            let tangents = interpolation_type.has_tangents();
+            let with_tangents = interpolation_type.has_tangents();
+            let tangents = keys
+                .iter()
+                .filter(|_| with_tangents)
+                .map(|(_, _, in_tan, out_tan)| Tangents {
+                    in_tan: in_tan.clone(),
+                    out_tan: out_tan.clone(),
+                })
+                .collect();
             Track {
                 tracks_count: Derived::default(),
                 interpolation_type,
                 global_sequence_id,
                 keys: keys
                     .into_iter()
-                    .map(|(frame, value, in_tan, out_tan)| Key {
-                        frame,
-                        value,
-                        in_tan: tangents.then_some(in_tan),
-                        out_tan: tangents.then_some(out_tan),
-                    })
+                    .map(|(frame, value, _, _)| Key::new(frame, value))
                     .collect(),
+                tangents,
             }
         })
         .boxed()

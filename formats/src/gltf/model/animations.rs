@@ -34,7 +34,7 @@ use crate::anim::skeleton::normalized;
 use crate::anim::{Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline};
 use crate::gltf::Builder;
 use crate::gltf::builder::Element;
-use crate::mdx::{Interpolation, Key, Track};
+use crate::mdx::{Interpolation, KeyFrame, Track};
 
 /// Resampled tracks: keys per second.
 pub const RESAMPLE_RATE: f64 = 30.0;
@@ -130,13 +130,13 @@ impl Span<'_> {
     }
 
     /// The keys `track` plays in this sequence.
-    fn keys<T: Clone + PartialEq>(&self, track: &Track<T>, default: &T) -> Keys<T> {
+    fn keys<T: Copy + PartialEq>(&self, track: &Track<T>, default: &T) -> Keys<T> {
         let [start, end] = self.sequence.interval.map(i64::from);
         let keys = SequenceKeys::new(track, [start, end], false, default);
         if let Some(value) = keys.constant() {
-            return Keys::Constant(value.clone());
+            return Keys::Constant(*value);
         }
-        let list: Vec<Key<T>> = keys.keys().cloned().collect();
+        let list: Vec<KeyFrame<T>> = keys.keys().collect();
         if list
             .windows(2)
             .all(|w| matches!(w, [a, b] if a.frame < b.frame))
@@ -151,7 +151,7 @@ impl Span<'_> {
 /// What a track plays in one sequence, for glTF.
 enum Keys<T> {
     /// Keys whose times strictly increase (glTF needs that).
-    List(Vec<Key<T>>),
+    List(Vec<KeyFrame<T>>),
     /// One value over the whole sequence.
     Constant(T),
     /// Keys glTF cannot take as they are (repeated or unordered times).
@@ -202,7 +202,7 @@ fn vector_curve(
 /// Warcraft III's hermite tangents are per segment, and a bezier control
 /// point `c` after value `v` is the tangent `3 (c - v)`.
 fn cubic(
-    keys: &[Key<[f32; 3]>],
+    keys: &[KeyFrame<[f32; 3]>],
     times: &[f32],
     bezier: bool,
     add: impl Fn([f32; 3]) -> [f32; 3],
@@ -215,8 +215,8 @@ fn cubic(
     let mut out = Vec::with_capacity(keys.len() * 3);
     let last = keys.len().saturating_sub(1);
     for (k, key) in keys.iter().enumerate() {
-        let in_tan = key.in_tan.unwrap_or(key.value);
-        let out_tan = key.out_tan.unwrap_or(key.value);
+        let in_tan = key.tangents.map_or(key.value, |t| t.in_tan);
+        let out_tan = key.tangents.map_or(key.value, |t| t.out_tan);
         let (incoming, outgoing) = if bezier {
             let from = |c: [f32; 3]| {
                 [
@@ -364,6 +364,7 @@ pub fn add_animations(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mdx::Key;
 
     fn span_of(timeline: &Timeline) -> Span<'_> {
         Span {
@@ -410,14 +411,11 @@ mod tests {
         let timeline = timeline();
         let span = span_of(&timeline);
         for interpolation in [Interpolation::Hermite, Interpolation::Bezier] {
-            let key = |frame, v: f32, i: f32, o: f32| Key {
-                frame,
-                value: [v, -v, 2.0 * v],
-                in_tan: Some([i, 0.5 * i, -i]),
-                out_tan: Some([o, 0.25 * o, o]),
+            let key = |frame, v: f32, i: f32, o: f32| {
+                KeyFrame::with_tangents(frame, [v, -v, 2.0 * v], [i, 0.5 * i, -i], [o, 0.25 * o, o])
             };
             // Unequal segments (100 ms then 400 ms), and an added closing key.
-            let track = Track::new(
+            let track = Track::from_key_frames(
                 interpolation,
                 vec![
                     key(1000, 0.0, 1.0, 2.0),
@@ -446,13 +444,8 @@ mod tests {
         let timeline = timeline();
         let span = span_of(&timeline);
         let h = core::f32::consts::FRAC_1_SQRT_2;
-        let q = |frame, v: [f32; 4]| Key {
-            frame,
-            value: v,
-            in_tan: Some(v),
-            out_tan: Some(v),
-        };
-        let track = Track::new(
+        let q = |frame, v: [f32; 4]| KeyFrame::with_tangents(frame, v, v, v);
+        let track = Track::from_key_frames(
             Interpolation::Hermite,
             vec![q(1000, [0.0, 0.0, 0.0, 1.0]), q(1600, [0.0, 0.0, h, h])],
         );
