@@ -255,20 +255,59 @@ impl<'a, T: Copy + PartialEq> SequenceKeys<'a, T> {
         if let Some(value) = &self.constant {
             return value.output();
         }
-        let mut before: Option<KeyFrame<T>> = None;
-        for key in self.keys() {
-            let at = f64::from(key.frame);
-            if at > frame {
-                let Some(a) = before else {
-                    return key.value.output();
+        // The first key after `frame`, in play order; the keys are looked at
+        // by frame alone, and only the two around `frame` are built.
+        let after = |key: &Key<T>| f64::from(key.frame) > frame;
+        let opening = usize::from(self.opening.is_some());
+        let next = match &self.opening {
+            Some(open) if f64::from(open.frame) > frame => Some(0),
+            _ => {
+                let inside = match &self.inside {
+                    // Borrowed keys are in order (`new`), so a binary search
+                    // finds what a scan would.
+                    Cow::Borrowed(keys) => {
+                        Some(keys.partition_point(|k| !after(k))).filter(|&i| i < keys.len())
+                    }
+                    Cow::Owned(keys) => keys.iter().position(after),
                 };
-                return between(interpolation, &a, &key, frame);
+                let closing = (self.closing.as_ref())
+                    .filter(|k| f64::from(k.frame) > frame)
+                    .map(|_| self.inside.len());
+                inside.or(closing).map(|i| i + opening)
             }
-            before = Some(key);
+        };
+        let count = opening + self.inside.len() + usize::from(self.closing.is_some());
+        match next {
+            Some(0) => self
+                .play(0)
+                .map_or_else(|| self.default.output(), |k| k.value.output()),
+            Some(i) => match (self.play(i - 1), self.play(i)) {
+                (Some(a), Some(b)) => between(interpolation, &a, &b, frame),
+                _ => self.default.output(),
+            },
+            // A list that is not constant has at least two keys, so the last
+            // one is there; the default is for the type's sake.
+            None => (count.checked_sub(1).and_then(|i| self.play(i)))
+                .map_or_else(|| self.default.output(), |last| last.value.output()),
         }
-        // A list that is not constant has at least two keys, so `before` is
-        // the last one; the default is there for the type's sake.
-        before.map_or_else(|| self.default.output(), |last| last.value.output())
+    }
+
+    /// Key `index` in play order (the opening key, the keys inside, the
+    /// closing key).
+    fn play(&self, index: usize) -> Option<KeyFrame<T>> {
+        let index = match (&self.opening, index) {
+            (Some(open), 0) => return Some(*open),
+            (Some(_), i) => i - 1,
+            (None, i) => i,
+        };
+        match self.inside.get(index) {
+            Some(key) => Some(KeyFrame {
+                frame: key.frame,
+                value: key.value,
+                tangents: self.inside_tangents.get(index).copied(),
+            }),
+            None => self.closing.filter(|_| index == self.inside.len()),
+        }
     }
 }
 
