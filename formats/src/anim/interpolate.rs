@@ -19,7 +19,7 @@
 use glam::Quat;
 
 use crate::mdx::alpha::CompressedQuaternion;
-use crate::mdx::{Interpolation, KeyFrame, Tangents};
+use crate::mdx::{Interpolation, KeyFrame};
 
 /// A value a track can hold and how two of its keys blend.
 pub trait Interpolate: Copy {
@@ -120,14 +120,7 @@ fn blend<const N: usize>(
 
 /// A key of one float seen as a key of `[f32; 1]`.
 fn as_array(key: &KeyFrame<f32>) -> KeyFrame<[f32; 1]> {
-    KeyFrame {
-        frame: key.frame,
-        value: [key.value],
-        tangents: key.tangents.map(|t| Tangents {
-            in_tan: [t.in_tan],
-            out_tan: [t.out_tan],
-        }),
-    }
+    key.map(|&v| [v])
 }
 
 impl Interpolate for f32 {
@@ -214,14 +207,7 @@ impl Interpolate for CompressedQuaternion {
         b: &KeyFrame<CompressedQuaternion>,
         t: f32,
     ) -> [f32; 4] {
-        let unpack = |key: &KeyFrame<CompressedQuaternion>| KeyFrame {
-            frame: key.frame,
-            value: key.value.to_quaternion(),
-            tangents: key.tangents.map(|t| Tangents {
-                in_tan: t.in_tan.to_quaternion(),
-                out_tan: t.out_tan.to_quaternion(),
-            }),
-        };
+        let unpack = |key: &KeyFrame<CompressedQuaternion>| key.map(|q| q.to_quaternion());
         <[f32; 4]>::interpolate(interpolation, &unpack(a), &unpack(b), t)
     }
 }

@@ -197,23 +197,12 @@ impl<'a, T: Copy + PartialEq> SequenceKeys<'a, T> {
         if inside.iter().all(|k| k.value == first.value) {
             return constant(&first.value);
         }
-        let flat = |value: T| {
-            let tangents = track.interpolation_type.has_tangents();
-            tangents.then_some(Tangents {
-                in_tan: value,
-                out_tan: value,
-            })
-        };
         let opening = (i64::from(first.frame) != start).then(|| KeyFrame {
             frame: clamp_frame(start),
             value: *default,
-            tangents: flat(*default),
+            tangents: (track.interpolation_type.has_tangents()).then(|| Tangents::flat(*default)),
         });
-        let head = opening.unwrap_or(KeyFrame {
-            frame: first.frame,
-            value: first.value,
-            tangents: inside_tangents.first().copied(),
-        });
+        let head = opening.unwrap_or(KeyFrame::of(first, inside_tangents.first()));
         let closing = inside
             .last()
             .filter(|last| i64::from(last.frame) != end)
@@ -239,57 +228,14 @@ impl<'a, T: Copy + PartialEq> SequenceKeys<'a, T> {
 
     /// The keys played, added ones included, in order (empty when constant).
     pub fn keys(&self) -> impl Iterator<Item = KeyFrame<T>> + '_ {
-        let inside = self.inside.iter().enumerate().map(|(i, key)| KeyFrame {
-            frame: key.frame,
-            value: key.value,
-            tangents: self.inside_tangents.get(i).copied(),
-        });
-        self.opening.into_iter().chain(inside).chain(self.closing)
+        (0..self.len()).filter_map(|i| self.play(i))
     }
 
-    /// The value at `frame` (rule 4).
-    pub fn value_at(&self, interpolation: Interpolation, frame: f64) -> T::Output
-    where
-        T: Interpolate,
-    {
-        if let Some(value) = &self.constant {
-            return value.output();
-        }
-        // The first key after `frame`, in play order; the keys are looked at
-        // by frame alone, and only the two around `frame` are built.
-        let after = |key: &Key<T>| f64::from(key.frame) > frame;
-        let opening = usize::from(self.opening.is_some());
-        let next = match &self.opening {
-            Some(open) if f64::from(open.frame) > frame => Some(0),
-            _ => {
-                let inside = match &self.inside {
-                    // Borrowed keys are in order (`new`), so a binary search
-                    // finds what a scan would.
-                    Cow::Borrowed(keys) => {
-                        Some(keys.partition_point(|k| !after(k))).filter(|&i| i < keys.len())
-                    }
-                    Cow::Owned(keys) => keys.iter().position(after),
-                };
-                let closing = (self.closing.as_ref())
-                    .filter(|k| f64::from(k.frame) > frame)
-                    .map(|_| self.inside.len());
-                inside.or(closing).map(|i| i + opening)
-            }
-        };
-        let count = opening + self.inside.len() + usize::from(self.closing.is_some());
-        match next {
-            Some(0) => self
-                .play(0)
-                .map_or_else(|| self.default.output(), |k| k.value.output()),
-            Some(i) => match (self.play(i - 1), self.play(i)) {
-                (Some(a), Some(b)) => between(interpolation, &a, &b, frame),
-                _ => self.default.output(),
-            },
-            // A list that is not constant has at least two keys, so the last
-            // one is there; the default is for the type's sake.
-            None => (count.checked_sub(1).and_then(|i| self.play(i)))
-                .map_or_else(|| self.default.output(), |last| last.value.output()),
-        }
+    /// How many keys are played (the added ones included).
+    fn len(&self) -> usize {
+        usize::from(self.opening.is_some())
+            + self.inside.len()
+            + usize::from(self.closing.is_some())
     }
 
     /// Key `index` in play order (the opening key, the keys inside, the
@@ -301,13 +247,52 @@ impl<'a, T: Copy + PartialEq> SequenceKeys<'a, T> {
             (None, i) => i,
         };
         match self.inside.get(index) {
-            Some(key) => Some(KeyFrame {
-                frame: key.frame,
-                value: key.value,
-                tangents: self.inside_tangents.get(index).copied(),
-            }),
+            Some(key) => Some(KeyFrame::of(key, self.inside_tangents.get(index))),
             None => self.closing.filter(|_| index == self.inside.len()),
         }
+    }
+
+    /// The index in play order of the first key after `frame`, if one is.
+    /// Only frames are looked at.
+    fn first_after(&self, frame: f64) -> Option<usize> {
+        let after = |key_frame: i32| f64::from(key_frame) > frame;
+        if self.opening.is_some_and(|k| after(k.frame)) {
+            return Some(0);
+        }
+        let inside = match &self.inside {
+            // Borrowed keys are in order (`new`), so a binary search finds
+            // what a scan would.
+            Cow::Borrowed(keys) => keys.partition_point(|k| !after(k.frame)),
+            Cow::Owned(keys) => (keys.iter().position(|k| after(k.frame))).unwrap_or(keys.len()),
+        };
+        // Past the keys inside, the closing key is next (index `inside.len()`).
+        let found = inside < self.inside.len() || self.closing.is_some_and(|k| after(k.frame));
+        found.then(|| usize::from(self.opening.is_some()) + inside)
+    }
+
+    /// The value at `frame` (rule 4).
+    pub fn value_at(&self, interpolation: Interpolation, frame: f64) -> T::Output
+    where
+        T: Interpolate,
+    {
+        if let Some(value) = &self.constant {
+            return value.output();
+        }
+        // Only the two keys around `frame` are built.
+        let value = match self.first_after(frame) {
+            Some(0) => self.play(0).map(|first| first.value.output()),
+            Some(i) => match (self.play(i - 1), self.play(i)) {
+                (Some(a), Some(b)) => Some(between(interpolation, &a, &b, frame)),
+                _ => None,
+            },
+            // A list that is not constant has at least two keys, so the last
+            // one is there.
+            None => (self.len().checked_sub(1))
+                .and_then(|i| self.play(i))
+                .map(|last| last.value.output()),
+        };
+        // The default is there for the type's sake.
+        value.unwrap_or_else(|| self.default.output())
     }
 }
 

@@ -29,7 +29,7 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
     }
     for (i, key) in track.keys.iter().enumerate() {
         out.field(&format!("{}:", key.frame), &key.value);
-        if let Some(t) = track.tangents_of(i) {
+        if let Some(t) = track.tangents.get(i) {
             out.field("\tInTan", &t.in_tan);
             out.field("\tOutTan", &t.out_tan);
         }

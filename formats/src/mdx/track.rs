@@ -75,6 +75,27 @@ pub struct Tangents<T> {
     pub out_tan: T,
 }
 
+impl<T> Tangents<T> {
+    /// Both tangents mapped by `f`.
+    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> Tangents<U> {
+        Tangents {
+            in_tan: f(&self.in_tan),
+            out_tan: f(&self.out_tan),
+        }
+    }
+}
+
+impl<T: Copy> Tangents<T> {
+    /// Tangents equal to the key's value: what a hermite or bezier key
+    /// built without tangents is given.
+    pub fn flat(value: T) -> Self {
+        Tangents {
+            in_tan: value,
+            out_tan: value,
+        }
+    }
+}
+
 /// A key with its tangents (if its track has them): the whole record, as
 /// interpolation, the MDL text and editors see it. [`Track::key_frames`]
 /// and [`Track::from_key_frames`] convert.
@@ -105,6 +126,26 @@ impl<T> KeyFrame<T> {
             frame,
             value,
             tangents: Some(Tangents { in_tan, out_tan }),
+        }
+    }
+
+    /// The value and tangents mapped by `f`.
+    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> KeyFrame<U> {
+        KeyFrame {
+            frame: self.frame,
+            value: f(&self.value),
+            tangents: self.tangents.as_ref().map(|t| t.map(&f)),
+        }
+    }
+}
+
+impl<T: Copy> KeyFrame<T> {
+    /// A key of a track and its tangents, as one record.
+    pub fn of(key: &Key<T>, tangents: Option<&Tangents<T>>) -> Self {
+        KeyFrame {
+            frame: key.frame,
+            value: key.value,
+            tangents: tangents.copied(),
         }
     }
 }
@@ -173,11 +214,6 @@ impl<T> Track<T> {
         }
     }
 
-    /// The tangents of key `index`, if the track has them.
-    pub fn tangents_of(&self, index: usize) -> Option<&Tangents<T>> {
-        self.tangents.get(index)
-    }
-
     /// The same track with every value and tangent mapped by `f` (a colour's
     /// channels reordered, a compressed quaternion unpacked).
     pub fn map<U>(&self, f: impl Fn(&T) -> U) -> Track<U> {
@@ -190,12 +226,7 @@ impl<T> Track<T> {
                 .iter()
                 .map(|k| Key::new(k.frame, f(&k.value)))
                 .collect(),
-            tangents: (self.tangents.iter())
-                .map(|t| Tangents {
-                    in_tan: f(&t.in_tan),
-                    out_tan: f(&t.out_tan),
-                })
-                .collect(),
+            tangents: self.tangents.iter().map(|t| t.map(&f)).collect(),
         }
     }
 }
@@ -203,11 +234,7 @@ impl<T> Track<T> {
 impl<T: Copy> Track<T> {
     /// The keys with their tangents, in file order.
     pub fn key_frames(&self) -> impl ExactSizeIterator<Item = KeyFrame<T>> + '_ {
-        self.keys.iter().enumerate().map(|(i, key)| KeyFrame {
-            frame: key.frame,
-            value: key.value,
-            tangents: self.tangents.get(i).copied(),
-        })
+        (self.keys.iter().enumerate()).map(|(i, key)| KeyFrame::of(key, self.tangents.get(i)))
     }
 
     /// A track of these keys, not tied to a global sequence. When the
@@ -227,10 +254,7 @@ impl<T: Copy> Track<T> {
         for frame in frames {
             self.keys.push(Key::new(frame.frame, frame.value));
             if tangents {
-                self.tangents.push(frame.tangents.unwrap_or(Tangents {
-                    in_tan: frame.value,
-                    out_tan: frame.value,
-                }));
+                (self.tangents).push(frame.tangents.unwrap_or(Tangents::flat(frame.value)));
             }
         }
     }
@@ -274,9 +298,11 @@ fn decode_keys<T: Plain>(
     tangents: bool,
 ) -> Result<KeysAndTangents<T>> {
     let size = record_size::<T>(tangents);
-    let count = r.check_count(u64::from(count), size_of::<i32>() + size_of::<T>())?;
-    let Ok(bytes) = r.records(count, size) else {
-        // Short input: the key-by-key reader names the key and field that ran out.
+    let Ok(bytes) = r.records(usize::try_from(count).unwrap_or(usize::MAX), size) else {
+        // Short input: a count that cannot fit even keys without tangents is
+        // refused before anything is allocated; otherwise the key-by-key
+        // reader names the key and field that ran out.
+        let count = r.check_count(u64::from(count), record_size::<T>(false))?;
         return decode_key_by_key(r, count, tangents);
     };
     // Every record has exactly `size` bytes, so each read below succeeds;
@@ -482,7 +508,7 @@ mod tests {
         assert_eq!(bits(&single), bytes);
         assert_eq!(bulk.keys[4].frame, 399);
         assert_eq!(
-            bulk.tangents_of(4).map(|t| t.out_tan),
+            bulk.tangents.get(4).map(|t| t.out_tan),
             Some([-2.5, 0.0, 3.0])
         );
         // Without tangents a key is 16 bytes: the same bytes hold 12 linear keys.
