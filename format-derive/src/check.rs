@@ -170,7 +170,8 @@ fn field(cx: &Ctxt, f: &Field) {
                     );
                 }
             }
-            let is_table = array_len(disk_ty).is_some();
+            let is_table = array_len(disk_ty).is_some()
+                && matches!(disk_ty, syn::Type::Array(a) if is_named(&a.elem, "u32"));
             let offset_like = has(f, OFFSET) || has(f, SIZE);
             if offset_like && !(is_named(disk_ty, "u32") || is_table) {
                 cx.error_spanned(

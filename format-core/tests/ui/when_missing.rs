@@ -1,0 +1,11 @@
+use format_core::Codec;
+
+#[derive(Codec)]
+#[format(args(kind: u8))]
+enum Vertex {
+    #[format(when = kind == 0)]
+    Depth(u8),
+    Height(f32),
+}
+
+fn main() {}
