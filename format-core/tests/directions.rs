@@ -8,39 +8,103 @@ use format_core::{
 };
 
 /// A hand-written reader only: the write side is the declared `count = u32`.
+/// It clamps a count the declared reader would refuse to the bytes left.
 fn read_lenient_list(r: &mut Reader<'_>) -> Result<Vec<u16>> {
     let declared = r.u32()? as usize;
     let count = declared.min(r.remaining() / 2);
     r.plain_vec(count)
 }
 
-/// A hand-written writer only, with its own argument: the read side is declared.
-fn write_doubled(value: &u32, w: &mut Writer, factor: u32) -> Result<()> {
-    w.u32(value * factor / 2);
+/// A hand-written reader only, with its argument in the call: the value on
+/// disk divided by `divisor` (the write side is the declared `u32`).
+fn read_divided(r: &mut Reader<'_>, divisor: u32) -> Result<u32> {
+    Ok(r.u32()? / divisor)
+}
+
+/// A hand-written writer only, with its argument in the call: the value
+/// times `factor` (the read side is the declared `u32`).
+fn write_multiplied(value: &u32, w: &mut Writer, factor: u32) -> Result<()> {
+    w.u32(value * factor);
+    Ok(())
+}
+
+/// `len` bytes, as a type with arguments of its own.
+#[derive(Codec, Debug, PartialEq)]
+#[format(args(len: usize))]
+struct Run {
+    #[format(count = len)]
+    bytes: Vec<u8>,
+}
+
+/// A hand-written reader given the field's `args`: the run backwards.
+fn read_reversed(r: &mut Reader<'_>, len: usize) -> Result<Run> {
+    let mut bytes = r.plain_vec::<u8>(len)?;
+    bytes.reverse();
+    Ok(Run { bytes })
+}
+
+/// A hand-written writer given the field's `args`: each byte plus `len`.
+fn write_shifted(run: &Run, w: &mut Writer, len: usize) -> Result<()> {
+    let shift = u8::try_from(len).unwrap();
+    for byte in &run.bytes {
+        w.u8(byte.wrapping_add(shift));
+    }
     Ok(())
 }
 
 #[derive(Codec, Debug, PartialEq)]
 struct OneWay {
+    #[format(read_with = read_divided(2))]
+    halved: u32,
+    #[format(write_with = write_multiplied(3))]
+    tripled: u32,
+    #[format(args(2), read_with = read_reversed)]
+    reversed: Run,
+    #[format(args(3), write_with = write_shifted)]
+    shifted: Run,
     #[format(count = u32, read_with = read_lenient_list)]
     list: Vec<u16>,
-    #[format(write_with = write_doubled(2))]
-    plain: u32,
 }
 
 #[test]
 fn hooks_replace_one_direction_only() {
     let value = OneWay {
+        halved: 8,
+        tripled: 7,
+        reversed: Run { bytes: vec![1, 2] },
+        shifted: Run {
+            bytes: vec![4, 5, 6],
+        },
         list: vec![1, 2],
-        plain: 7,
     };
     let bytes = encode(&value, Context::new()).unwrap();
-    assert_eq!(bytes, [2, 0, 0, 0, 1, 0, 2, 0, 7, 0, 0, 0]);
-    assert_eq!(decode::<OneWay>(&bytes, Context::new()).unwrap(), value);
+    #[rustfmt::skip]
+    let expected = [
+        8, 0, 0, 0, // halved: declared on write
+        21, 0, 0, 0, // tripled: 7 * 3 by the write hook
+        1, 2, // reversed: declared on write, `args(2)`
+        7, 8, 9, // shifted: + 3 by the write hook, given `args(3)`
+        2, 0, 0, 0, 1, 0, 2, 0, // list: declared on write, its count prefixed
+    ];
+    assert_eq!(bytes, expected);
+    let read = decode::<OneWay>(&bytes, Context::new()).unwrap();
+    assert_eq!(
+        read,
+        OneWay {
+            halved: 4,                           // 8 / 2 by the read hook
+            tripled: 21,                         // declared on read
+            reversed: Run { bytes: vec![2, 1] }, // backwards by the read hook
+            shifted: Run {
+                bytes: vec![7, 8, 9], // declared on read, 3 bytes by `args(3)`
+            },
+            list: vec![1, 2],
+        }
+    );
     // The read hook clamps a count the declared reader would refuse.
-    let short = [9, 0, 0, 0, 1, 0, 7, 0, 0, 0];
-    let mut r = Reader::new(&short);
-    assert_eq!(read_lenient_list(&mut r).unwrap(), [1, 0x07, 0]);
+    let mut short = bytes[..13].to_vec();
+    short.extend([9, 0, 0, 0, 1, 0, 7, 0]);
+    let read = decode::<OneWay>(&short, Context::new()).unwrap();
+    assert_eq!(read.list, [1, 7]);
 }
 
 /// A trailer present only if exactly 4 bytes are left, and a value computed on read.
