@@ -164,13 +164,14 @@ pub fn min_size(cont: &Container) -> TokenStream {
 
 fn min_of(cont: &Container, parts: Vec<(usize, &Type)>) -> TokenStream {
     let core = cont.rt.core();
+    let (m, s) = (names::min_so_far(), names::min_candidate());
     let sizes = parts.iter().map(|(head, ty)| {
         quote! {
-            let s = #head + <#ty as #core::Decode>::MIN_SIZE;
-            if s < m { m = s; }
+            let #s = #head + <#ty as #core::Decode>::MIN_SIZE;
+            if #s < #m { #m = #s; }
         }
     });
-    quote!({ let mut m = usize::MAX; #(#sizes)* if m == usize::MAX { 0 } else { m } })
+    quote!({ let mut #m = usize::MAX; #(#sizes)* if #m == usize::MAX { 0 } else { #m } })
 }
 
 fn data_min_size(cont: &Container, d: &DataField) -> TokenStream {
@@ -214,22 +215,23 @@ pub fn bind_local(local: &syn::Ident, source: &TokenStream, ty: &Type) -> TokenS
 /// The context names expressions see (`version`, `format_flags`), from the
 /// reader or writer `io`.
 pub fn context_bindings(io: &syn::Ident) -> TokenStream {
+    let (version, flags) = (names::expr::version(), names::expr::format_flags());
     quote! {
         #[allow(unused_variables)]
-        let version = #io.ctx().version;
+        let #version = #io.ctx().version;
         #[allow(unused_variables)]
-        let format_flags = #io.ctx().flags;
+        let #flags = #io.ctx().flags;
     }
 }
 
 /// `start`: where the value begins, for `from = ...` expressions.
 pub fn bind_start(io: &syn::Ident) -> TokenStream {
-    let start = names::start();
+    let (hidden, start) = (names::start(), names::expr::start());
     quote! {
         #[allow(unused_variables)]
-        let #start: usize = #io.pos();
+        let #hidden: usize = #io.pos();
         #[allow(unused_variables)]
-        let start: usize = #start;
+        let #start: usize = #hidden;
     }
 }
 
@@ -251,10 +253,11 @@ pub fn sequential_value(
         Source::Size { of, body } => (of, None, if *body { 8 } else { 0 }),
         Source::Calc(_) => return none,
     };
-    let fit = quote!(.and_then(|__v| u32::try_from(__v).ok()));
+    let (v, a) = (names::value(), names::anchor());
+    let fit = quote!(.and_then(|#v| u32::try_from(#v).ok()));
     let of_anchor = |found: TokenStream| match from {
-        Some(from) => quote!(#found.and_then(|__a| __a.start.checked_sub(#from)) #fit),
-        None => quote!(#found.and_then(|__a| __a.len.checked_sub(#minus)) #fit),
+        Some(from) => quote!(#found.and_then(|#a| #a.start.checked_sub(#from)) #fit),
+        None => quote!(#found.and_then(|#a| #a.len.checked_sub(#minus)) #fit),
     };
     match of {
         Target::Field { ident, .. } => match index {

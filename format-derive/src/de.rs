@@ -50,7 +50,7 @@ pub fn expand(cont: &Container) -> TokenStream {
 
 /// Wraps the body in the container's magic, chunk header and inclusive size.
 fn framed(cont: &Container, body: TokenStream) -> TokenStream {
-    let r = names::reader();
+    let (r, e) = (names::reader(), names::error());
     let mut body = body;
     if cont.inclusive {
         body = quote!(#r.inclusive(|#r| { #body }));
@@ -59,7 +59,7 @@ fn framed(cont: &Container, body: TokenStream) -> TokenStream {
         let tag = tag_expr(cont, chunk);
         body = quote! {
             #r.expect_tag(#tag)?;
-            #r.chunk(|#r| { #body }).map_err(|__e| __e.in_tag(#tag))
+            #r.chunk(|#r| { #body }).map_err(|#e| #e.in_tag(#tag))
         };
     }
     if let Some(magic) = &cont.magic {
@@ -107,7 +107,7 @@ fn struct_body(cont: &Container, fields: &[Field]) -> TokenStream {
 
 fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
     let core = cont.rt.core();
-    let r = names::reader();
+    let (r, e) = (names::reader(), names::error());
     let name = &f.name;
     let local = &f.local;
     let stored = names::stored(local);
@@ -129,7 +129,7 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
         FieldKind::Derived(d) => {
             let disk = d.disk_ty;
             let read = quote! {
-                <#disk as #core::Decode>::decode(#r, ()).map_err(|__e| __e.in_field(#name))?
+                <#disk as #core::Decode>::decode(#r, ()).map_err(|#e| #e.in_field(#name))?
             };
             let raw = match &d.cond {
                 None => quote!(let #local: #disk = #read;),
@@ -179,7 +179,7 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
                 let #stored: #ty = (|#r: &mut #core::Reader<'_>| -> #core::Result<#ty> {
                     #read
                 })(#r)
-                .map_err(|__e| __e.in_field(#name))?;
+                .map_err(|#e| #e.in_field(#name))?;
                 #(#after)*
                 #bind
                 #sets_version
@@ -204,9 +204,10 @@ fn data_read(cont: &Container, d: &DataField) -> TokenStream {
         quote!(#p::peek_is(#r, #tag))
     });
     let read_cond = d.read_cond.as_ref().map(|c| {
+        let reader = names::expr::reader();
         quote! {{
             #[allow(unused_variables)]
-            let reader: &#core::Reader<'_> = &*#r;
+            let #reader: &#core::Reader<'_> = &*#r;
             #c
         }}
     });
@@ -238,7 +239,7 @@ fn value_read(cont: &Container, d: &DataField) -> TokenStream {
     let ValueSpec::Vec { elem, len, .. } = &d.value else {
         return quote!(<#ty as #core::Decode>::decode(#r, #args));
     };
-    let index = names::index();
+    let index = names::expr::index();
     let count = match len {
         Len::Prefix(c) => Some(quote!(<#c as #p::CountPrefix>::read(#r)?)),
         Len::Expr(e) => Some(quote!(#p::count_value(#e, #r.pos())?)),
@@ -263,10 +264,13 @@ fn value_read(cont: &Container, d: &DataField) -> TokenStream {
             quote!(#p::decode_indexed::<#elem, _>(#r, #count, |#index: usize| #args))
         }
         (Len::Stride(n), _, false, false) => quote!(#p::decode_stride::<#elem>(#r, #n, #args)),
-        (_, Some(count), false, false) => quote! {{
-            let __n = #count;
-            #p::decode_vec::<#elem>(#r, __n, #args)
-        }},
+        (_, Some(count), false, false) => {
+            let n = names::count();
+            quote! {{
+                let #n = #count;
+                #p::decode_vec::<#elem>(#r, #n, #args)
+            }}
+        }
         (_, None, false, false) => quote!(#p::decode_until_end::<#elem>(#r, #args)),
     }
 }
@@ -358,7 +362,14 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
         Some(inner) => quote!(#p::decode_until_end::<#inner>(#r, #args)),
         None => quote!(<#ty as #core::Decode>::decode(#r, #args)),
     };
-    let base = quote!(let __base: usize = #from;);
+    let (base_var, entry, list, size_var) = (
+        names::base(),
+        names::entry(),
+        names::list(),
+        names::part_size(),
+    );
+    let (count_var, e) = (names::count(), names::error());
+    let base = quote!(let #base_var: usize = #from;);
     let is_option = generic_arg(f.ty, "Option").is_some();
     match &d.value {
         ValueSpec::Vec {
@@ -367,22 +378,22 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
             ..
         } => {
             let n = by.offset_derived.array.unwrap_or(0);
-            let size = size_of(Some(quote!(__i)));
+            let size = size_of(Some(quote!(#entry)));
             let one = read_one(elem);
             quote! {{
                 #base
-                let mut __list = #p::Vec::new();
-                for __i in 0..#n {
-                    let __size: ::core::option::Option<u32> = #size;
-                    if #ofs[__i] == 0 || __size == #some(0) {
+                let mut #list = #p::Vec::new();
+                for #entry in 0..#n {
+                    let #size_var: ::core::option::Option<u32> = #size;
+                    if #ofs[#entry] == 0 || #size_var == #some(0) {
                         break;
                     }
-                    __list.push(
-                        #r.placed(__base, #ofs[__i], __size, #origin + 4 * __i, |#r| #one)
-                            .map_err(|__e| __e.at_index(__i))?,
+                    #list.push(
+                        #r.placed(#base_var, #ofs[#entry], #size_var, #origin + 4 * #entry, |#r| #one)
+                            .map_err(|#e| #e.at_index(#entry))?,
                     );
                 }
-                #ok(__list)
+                #ok(#list)
             }}
         }
         ValueSpec::Vec { elem, len, .. } => {
@@ -392,20 +403,20 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 _ => quote!(0u64),
             };
             let size = size_of(None);
-            let run = quote!(#r.placed(__base, #ofs, #size, #origin, |#r| #p::decode_vec::<#elem>(#r, __n, #args)));
+            let run = quote!(#r.placed(#base_var, #ofs, #size, #origin, |#r| #p::decode_vec::<#elem>(#r, #count_var, #args)));
             if is_option {
                 // Present where the offset is not 0, whatever its length.
                 quote! {{
                     #base
-                    let __n = #count;
+                    let #count_var = #count;
                     if #ofs == 0 { #ok(#none) } else { #run.map(#some) }
                 }}
             } else {
                 // A run of no elements is not read (its offset may be anything).
                 quote! {{
                     #base
-                    let __n = #count;
-                    if __n == 0 { #ok(#p::Vec::new()) } else { #run }
+                    let #count_var = #count;
+                    if #count_var == 0 { #ok(#p::Vec::new()) } else { #run }
                 }}
             }
         }
@@ -414,11 +425,11 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
             let one = read_one(d.value_ty);
             quote! {{
                 #base
-                let __size: ::core::option::Option<u32> = #size;
-                if #ofs == 0 || __size == #some(0) {
+                let #size_var: ::core::option::Option<u32> = #size;
+                if #ofs == 0 || #size_var == #some(0) {
                     #ok(#none)
                 } else {
-                    #r.placed(__base, #ofs, __size, #origin, |#r| #one).map(#some)
+                    #r.placed(#base_var, #ofs, #size_var, #origin, |#r| #one).map(#some)
                 }
             }}
         }
@@ -427,7 +438,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
             let one = read_one(d.value_ty);
             quote! {{
                 #base
-                #r.placed(__base, #ofs, #size, #origin, |#r| #one)
+                #r.placed(#base_var, #ofs, #size, #origin, |#r| #one)
             }}
         }
     }
@@ -469,17 +480,18 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
         })
         .sum();
     let core = cont.rt.core();
+    let (captured, differs) = (names::captured(), names::differs());
     quote! {
         {
             #(#binds)*
-            let mut __captured: [::core::option::Option<#core::KeptValue>; #slots] =
+            let mut #captured: [::core::option::Option<#core::KeptValue>; #slots] =
                 [::core::option::Option::None; #slots];
             // Whether a value differs from its data, worked out as they are
             // captured: a struct that keeps nothing (most) skips the call.
-            let mut __differs = false;
+            let mut #differs = false;
             #(#captures)*
-            if __differs {
-                #kept.keep_group(&__captured);
+            if #differs {
+                #kept.keep_group(&#captured);
             }
         }
         #end_region
@@ -496,6 +508,10 @@ fn capture(cont: &Container, fields: &[Field], f: &Field, d: &DerivedField) -> T
     let some = quote!(::core::option::Option::Some);
     let none = quote!(::core::option::Option::None);
     let to_u32 = |e: TokenStream| quote!(<u32 as ::core::convert::TryFrom<_>>::try_from(#e).ok());
+    let (table, entry) = (names::table(), names::entry());
+    let (captured, differs, captured_entry) =
+        (names::captured(), names::differs(), names::captured_entry());
+    let (raw_var, kept_slot, derived_var) = (names::raw(), names::kept_slot(), names::derived());
     // `derived(i)`: the value the data gives for entry `i` (`None` for a scalar).
     let derived = |index: Option<&TokenStream>| -> TokenStream {
         match d.source.target() {
@@ -524,8 +540,8 @@ fn capture(cont: &Container, fields: &[Field], f: &Field, d: &DerivedField) -> T
                     _ => quote!(true),
                 };
                 let raw = match index {
-                    Some(i) => quote!(__table[#i]),
-                    None => quote!(__table),
+                    Some(i) => quote!(#table[#i]),
+                    None => quote!(#table),
                 };
                 quote!(if #present { #some(#raw) } else { #none })
             }
@@ -535,37 +551,37 @@ fn capture(cont: &Container, fields: &[Field], f: &Field, d: &DerivedField) -> T
     let capture_one = |raw: TokenStream, slot: TokenStream, value: TokenStream| {
         let raw = to_u32(raw);
         quote! {
-            if let #some(__raw) = #raw {
-                let __slot: u16 = #slot;
-                let __derived: ::core::option::Option<u32> = #value;
-                __differs |= __raw != __derived.unwrap_or(0);
-                if let #some(__entry) = __captured.get_mut(usize::from(__slot)) {
-                    *__entry = #some(#core::KeptValue { slot: __slot, raw: __raw, derived: __derived });
+            if let #some(#raw_var) = #raw {
+                let #kept_slot: u16 = #slot;
+                let #derived_var: ::core::option::Option<u32> = #value;
+                #differs |= #raw_var != #derived_var.unwrap_or(0);
+                if let #some(#captured_entry) = #captured.get_mut(usize::from(#kept_slot)) {
+                    *#captured_entry = #some(#core::KeptValue { slot: #kept_slot, raw: #raw_var, derived: #derived_var });
                 }
             }
         }
     };
     let body = match d.array {
         Some(n) => {
-            let i = quote!(__i);
+            let i = quote!(#entry);
             let value = derived(Some(&i));
-            let one = capture_one(quote!(__table[__i]), quote!(#slot + __i as u16), value);
+            let one = capture_one(quote!(#table[#entry]), quote!(#slot + #entry as u16), value);
             quote! {
-                for __i in 0..#n {
+                for #entry in 0..#n {
                     #one
                 }
             }
         }
-        None => capture_one(quote!(__table), quote!(#slot), derived(None)),
+        None => capture_one(quote!(#table), quote!(#slot), derived(None)),
     };
     match &d.cond {
         None => quote! {{
-            let __table = #local;
+            let #table = #local;
             #body
         }},
         // A value not on disk (its condition false) is not captured.
         Some(_) => quote! {
-            if let #some(__table) = #local {
+            if let #some(#table) = #local {
                 #body
             }
         },
@@ -578,6 +594,7 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
     let r = names::reader();
     let ctx = context_bindings(&r);
     let tag_var = names::tag();
+    let (e, value_id, read_var) = (names::error(), names::value(), names::variant_read());
     let arms = variants
         .iter()
         // The fallback comes last; a `not_read` variant is built by hand.
@@ -609,16 +626,16 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
             };
             // A type with its own tag (`Dispatch::Inner`) names it in its errors itself.
             let err = match &v.dispatch {
-                Dispatch::Inner => quote!(__e),
-                _ => quote!(__e.in_tag(#tag_var)),
+                Dispatch::Inner => quote!(#e),
+                _ => quote!(#e.in_tag(#tag_var)),
             };
             // One `match`, so a large payload is moved into `Self` once.
             quote! {
                 if #tag_var == #tag #cond {
-                    let __read: #core::Result<#ty> = (|| { #read })();
-                    return match __read {
-                        ::core::result::Result::Ok(__v) => ::core::result::Result::Ok(Self::#ident(__v)),
-                        ::core::result::Result::Err(__e) => ::core::result::Result::Err(#err),
+                    let #read_var: #core::Result<#ty> = (|| { #read })();
+                    return match #read_var {
+                        ::core::result::Result::Ok(#value_id) => ::core::result::Result::Ok(Self::#ident(#value_id)),
+                        ::core::result::Result::Err(#e) => ::core::result::Result::Err(#err),
                     };
                 }
             }
@@ -637,10 +654,11 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
             ::core::result::Result::Err(#p::wrong_tag(#r.pos(), <Self as #core::Tagged>::TAGS, #tag_var))
         },
     };
+    let peeked = names::peeked();
     quote! {
         #ctx
         let #tag_var = match #r.peek_tag() {
-            ::core::option::Option::Some(__t) => __t,
+            ::core::option::Option::Some(#peeked) => #peeked,
             ::core::option::Option::None => return ::core::result::Result::Err(#p::missing_tag(#r)),
         };
         #(#arms)*
@@ -698,6 +716,7 @@ fn value_enum_body(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant
     let r = names::reader();
     let consts = discriminant_consts(repr, variants);
     let name = cont.ident.to_string();
+    let (number, other, offset) = (names::number(), names::other(), names::number_offset());
     let arms = variants
         .iter()
         .enumerate()
@@ -710,17 +729,17 @@ fn value_enum_body(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant
     let fallback = match variants.iter().find(|v| v.unknown) {
         Some(v) => {
             let ident = v.ident;
-            quote!(__other => Self::#ident(__other),)
+            quote!(#other => Self::#ident(#other),)
         }
         None => quote! {
-            __other => return ::core::result::Result::Err(#p::unknown_value(__offset, #name, __other)),
+            #other => return ::core::result::Result::Err(#p::unknown_value(#offset, #name, #other)),
         },
     };
     quote! {
         #consts
-        let __offset = #r.pos();
-        let __value = <#repr as #core::Decode>::decode(#r, ())?;
-        ::core::result::Result::Ok(match __value {
+        let #offset = #r.pos();
+        let #number = <#repr as #core::Decode>::decode(#r, ())?;
+        ::core::result::Result::Ok(match #number {
             #(#arms)*
             #fallback
         })

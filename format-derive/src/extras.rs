@@ -18,6 +18,7 @@ use crate::names;
 /// padding (the size assertion below). Plain structs cannot be generic.
 pub fn plain(cont: &Container, fields: &[(Member, &Type, String)]) -> TokenStream {
     let core = cont.rt.core();
+    let p = cont.rt.private();
     let ident = cont.ident;
     let attrs = impl_attrs();
     let tys = fields.iter().map(|(_, ty, _)| ty);
@@ -34,10 +35,10 @@ pub fn plain(cont: &Container, fields: &[(Member, &Type, String)]) -> TokenStrea
         // SAFETY: repr(C), no padding (asserted above), every field is `Plain` and
         // therefore `Pod` (required by the `swap_le` calls below), not generic.
         #[allow(unsafe_code)]
-        unsafe impl #core::__private::bytemuck::Zeroable for #ident {}
+        unsafe impl #p::bytemuck::Zeroable for #ident {}
         // SAFETY: as above; `Pod` also needs `Copy + 'static`, which the compiler checks.
         #[allow(unsafe_code)]
-        unsafe impl #core::__private::bytemuck::Pod for #ident {}
+        unsafe impl #p::bytemuck::Pod for #ident {}
         #attrs
         impl #core::Plain for #ident {
             #[inline(always)]
@@ -98,15 +99,15 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
             Dispatch::NotRead => quote!(false),
         }
     });
-    let arms = variants.iter().map(|v| {
-        let variant = v.ident;
-        let ty = v.ty;
-        let tag = match &v.dispatch {
+    let v = names::value();
+    let arms = variants.iter().map(|variant| {
+        let (ident, ty) = (variant.ident, variant.ty);
+        let tag = match &variant.dispatch {
             Dispatch::Tag(t) | Dispatch::Chunk(t) => tag_expr(cont, t),
             Dispatch::Inner => quote!(<#ty as #core::HasTag>::TAG),
-            Dispatch::Unknown | Dispatch::NotRead => quote!(<#ty as #core::ChunkTag>::tag(__v)),
+            Dispatch::Unknown | Dispatch::NotRead => quote!(<#ty as #core::ChunkTag>::tag(#v)),
         };
-        quote!(Self::#variant(__v) => #tag,)
+        quote!(Self::#ident(#v) => #tag,)
     });
     let doc = format!(
         "The tag of the variant this `{ident}` holds, in spec order (an unknown or hand-built chunk's own tag)."
@@ -122,14 +123,16 @@ pub fn tagged(cont: &Container, variants: &[TagVariant]) -> TokenStream {
             }
         }
     });
+    let ctx = names::ctx();
+    let (version, flags) = (names::expr::version(), names::expr::format_flags());
     quote! {
         #attrs
         impl #ig #core::Tagged for #ident #tg #wc {
             const TAGS: &'static [#core::FourCC] = &[#(#tags),*];
 
-            fn accepts(#tag_var: #core::FourCC, __ctx: &#core::Context) -> bool {
-                let version = __ctx.version;
-                let format_flags = __ctx.flags;
+            fn accepts(#tag_var: #core::FourCC, #ctx: &#core::Context) -> bool {
+                let #version = #ctx.version;
+                let #flags = #ctx.flags;
                 false #(|| #checks)*
             }
         }
@@ -157,10 +160,11 @@ pub fn values(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant]) ->
     let attrs = impl_attrs();
     let consts = discriminant_consts(repr, variants);
     let named = || variants.iter().enumerate().filter(|(_, v)| !v.unknown);
+    let (value, number, other) = (names::value(), names::number(), names::other());
     let to_number = variants.iter().enumerate().map(|(i, v)| {
         let variant = v.ident;
         if v.unknown {
-            quote!(#ident::#variant(__v) => __v,)
+            quote!(#ident::#variant(#value) => #value,)
         } else {
             let d = names::discriminant(i);
             quote!(#ident::#variant => #d,)
@@ -176,11 +180,11 @@ pub fn values(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant]) ->
         quote! {
             #attrs
             impl ::core::convert::From<#repr> for #ident {
-                fn from(__value: #repr) -> Self {
+                fn from(#number: #repr) -> Self {
                     #consts
-                    match __value {
+                    match #number {
                         #(#arms)*
-                        __other => #ident::#fallback(__other),
+                        #other => #ident::#fallback(#other),
                     }
                 }
             }
@@ -189,9 +193,9 @@ pub fn values(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant]) ->
     quote! {
         #attrs
         impl ::core::convert::From<#ident> for #repr {
-            fn from(__value: #ident) -> Self {
+            fn from(#number: #ident) -> Self {
                 #consts
-                match __value {
+                match #number {
                     #(#to_number)*
                 }
             }

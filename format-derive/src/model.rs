@@ -6,14 +6,13 @@
 pub mod enums;
 
 use proc_macro2::Span;
-use quote::format_ident;
 use syn::{
     Data, DeriveInput, Expr, Fields, GenericArgument, Generics, Ident, Member, PathArguments, Type,
 };
 
 use crate::attr::{self, ArgDecl, Assert, At, CountSpec, FieldAttrs, TagLit, TargetSpec};
 use crate::ctxt::Ctxt;
-use crate::names::Runtime;
+use crate::names::{self, Runtime};
 
 pub struct Container<'a> {
     pub ident: &'a Ident,
@@ -395,11 +394,7 @@ fn struct_fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
                     let name = name.strip_prefix("r#").unwrap_or(&name).to_string();
                     (Member::Named(ident.clone()), name, ident.clone())
                 }
-                None => (
-                    Member::from(i),
-                    i.to_string(),
-                    format_ident!("__field{}", i),
-                ),
+                None => (Member::from(i), i.to_string(), names::tuple_field(i)),
             };
             let attrs = attr::field(cx, &f.attrs);
             let keys = attrs.present();

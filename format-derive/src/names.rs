@@ -1,5 +1,12 @@
 //! Every identifier the generated code introduces, and the path it names the
-//! runtime by, in one place.
+//! runtime by, in one place (as serde_derive's `private` names): generators
+//! never spell a generated name inline, so no two of them can drift apart
+//! and none can collide with a name of the user's by accident.
+//!
+//! Hidden names start with `__` (a user's field or argument would not); the
+//! names expressions in attributes see (`version`, `start`, `reader`, ...)
+//! are in [`expr`]. Some roles share a spelling where they never share a
+//! scope (each function says which).
 //!
 //! The runtime is found the way the user depends on it: `format_core`
 //! directly (under whatever name Cargo.toml gives it), or through `formats`,
@@ -60,39 +67,147 @@ impl Runtime {
     }
 }
 
-/// The reader in generated `decode`.
-pub fn reader() -> Ident {
-    format_ident!("__r")
+/// Declares functions returning a fixed identifier.
+macro_rules! idents {
+    ($($(#[$doc:meta])* $name:ident = $text:literal;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name() -> Ident {
+                Ident::new($text, Span::call_site())
+            }
+        )*
+    };
 }
 
-/// The writer in generated `encode`.
-pub fn writer() -> Ident {
-    format_ident!("__w")
+/// The names that expressions written in attributes see: documented, so
+/// part of the derive's interface (the crate docs list them).
+pub mod expr {
+    use proc_macro2::Span;
+    use syn::Ident;
+
+    idents! {
+        /// The context's version (`if = version > 800`).
+        version = "version";
+        /// The context's flags.
+        format_flags = "format_flags";
+        /// Where the value begins (`from = start`).
+        start = "start";
+        /// The reader, in `read_if` conditions (`reader.remaining() >= 13`).
+        reader = "reader";
+    }
+
+    /// An element's index in `args(...)` of a list.
+    pub fn index() -> Ident {
+        Ident::new(crate::symbol::INDEX, Span::call_site())
+    }
 }
 
-/// The container's argument tuple.
-pub fn args() -> Ident {
-    format_ident!("__args")
+idents! {
+    /// The reader in generated `decode`.
+    reader = "__r";
+    /// The writer in generated `encode`.
+    writer = "__w";
+    /// The container's argument tuple.
+    args = "__args";
+    /// The position the value starts at (`start` in expressions).
+    start = "__start";
+    /// The slots of placed parts, in `encode_placed`.
+    slots = "__slots";
+    /// The region id of a `#[format(region)]`.
+    region = "__region";
+    /// The first anchor mark of a struct (anchors after it are its own).
+    anchor_base = "__anchor_base";
+    /// The group id of a struct's `parent[...]` values.
+    group = "__group_id";
+    /// A peeked tag in a tag-dispatched enum.
+    tag = "__tag";
+    /// The context in `Tagged::accepts`.
+    ctx = "__ctx";
+
+    /// A value bound by a pattern or a closure: a variant's payload, an
+    /// `Option`'s contents, a number being fitted into a `u32`.
+    value = "__v";
+    /// An error in a `map_err` closure.
+    error = "__e";
+    /// An element in a loop over a list (spelled as [`error`]: where an
+    /// error is mapped inside such a loop, it is [`element_error`]).
+    element = "__e";
+    /// An error mapped inside a loop over [`element`]s.
+    element_error = "__err";
+    /// An anchor found for a list element an offset names.
+    anchor = "__a";
+    /// The entry of a table of offsets, or a slot's index in a group.
+    entry = "__i";
+    /// An element count read or computed before the elements.
+    count = "__n";
+    /// The position offsets of a placed part count from (`from = ...`).
+    base = "__base";
+    /// A number read or written by an enum of values (and a group's value
+    /// before it is patched).
+    number = "__value";
+    /// A number no named variant of an enum of values holds.
+    other = "__other";
+    /// Where the number of an enum of values was read.
+    number_offset = "__offset";
+    /// The running minimum in `MIN_SIZE` of an enum.
+    min_so_far = "m";
+    /// A variant's minimum size in `MIN_SIZE` of an enum.
+    min_candidate = "s";
+
+    // Reading.
+    /// The result of reading a variant's payload (moved into `Self` once).
+    variant_read = "__read";
+    /// A tag as peeked, before it is bound to [`tag`].
+    peeked = "__t";
+    /// The elements of a placed `Vec` read so far.
+    list = "__list";
+    /// The size a size field gives a placed part (`Option<u32>`).
+    part_size = "__size";
+    /// The value(s) on disk of a derived field, while it is captured.
+    table = "__table";
+    /// The captured values of a struct's derived fields.
+    captured = "__captured";
+    /// Whether a captured value differs from what its data gives.
+    differs = "__differs";
+    /// A value as on disk (captured on read; kept, on write).
+    raw = "__raw";
+    /// What the data gives for a captured value.
+    derived = "__derived";
+    /// The kept slot of a captured value (on read), or the reserved slot a
+    /// group's value is patched into (on write).
+    kept_slot = "__slot";
+    /// The place in [`captured`] of a value.
+    captured_entry = "__entry";
+
+    // Writing.
+    /// The writer's slot mark before a value's own slots.
+    slot_mark = "__mark";
+    /// The `Slots` a value's placing phase takes from.
+    owned_slots = "__owned_slots";
+    /// A slot just reserved for a value patched later (spelled as
+    /// [`part_start`], never in the same scope).
+    reserved = "__s";
+    /// Whether a group of derived values is written as kept.
+    keep = "__keep";
+    /// The reserved slots of a table in a group, as patched.
+    patch_slots = "__slots";
+    /// A placed part's target id (where it lands, for the region).
+    part_target = "__t";
+    /// Where a placed part starts.
+    part_start = "__s";
+    /// The writer's slot mark before a placed part's own slots.
+    part_mark = "__m";
+    /// A placed part's length.
+    part_len = "__len";
+    /// The `Slots` a placed part's own placing phase takes from.
+    part_slots = "__ss";
+    /// A placed run of elements being written.
+    run = "__run";
 }
 
-/// The position the value starts at (`start` in expressions).
-pub fn start() -> Ident {
-    format_ident!("__start")
-}
-
-/// The slots of placed parts, in `encode_placed`.
-pub fn slots() -> Ident {
-    format_ident!("__slots")
-}
-
-/// The region id of a `#[format(region)]`.
-pub fn region() -> Ident {
-    format_ident!("__region")
-}
-
-/// The first anchor mark of a struct (anchors after it are its own).
-pub fn anchor_base() -> Ident {
-    format_ident!("__anchor_base")
+/// The local of the `index`-th field of a tuple struct.
+pub fn tuple_field(index: usize) -> Ident {
+    format_ident!("__field{}", index)
 }
 
 /// A field's value while reading, before `Self` is built.
@@ -113,11 +228,6 @@ pub fn slot(local: &Ident) -> Ident {
 /// What a derived value's data gives now, on write.
 pub fn now(local: &Ident) -> Ident {
     format_ident!("__now_{}", local)
-}
-
-/// The group id of a struct's `parent[...]` values.
-pub fn group() -> Ident {
-    format_ident!("__group_id")
 }
 
 /// Where a field starts (sequential offset targets).
@@ -141,14 +251,4 @@ pub fn anchor_marks(local: &Ident) -> (Ident, Ident) {
 /// The constant holding the on-disk value of the `index`-th variant.
 pub fn discriminant(index: usize) -> Ident {
     format_ident!("__D{}", index)
-}
-
-/// A peeked tag in a tag-dispatched enum.
-pub fn tag() -> Ident {
-    format_ident!("__tag")
-}
-
-/// An element's index in `args(...)` of a list (`index` in expressions).
-pub fn index() -> Ident {
-    Ident::new(crate::symbol::INDEX, Span::call_site())
 }

@@ -54,6 +54,7 @@ pub fn expand(cont: &Container) -> TokenStream {
 }
 
 fn framed(cont: &Container, body: TokenStream) -> TokenStream {
+    let error_id = names::error();
     let w = names::writer();
     let mut body = body;
     if cont.inclusive {
@@ -61,7 +62,7 @@ fn framed(cont: &Container, body: TokenStream) -> TokenStream {
     }
     if let Some(chunk) = &cont.chunk {
         let tag = tag_expr(cont, chunk);
-        body = quote!(#w.chunk(#tag, |#w| { #body }).map_err(|__e| __e.in_tag(#tag)));
+        body = quote!(#w.chunk(#tag, |#w| { #body }).map_err(|#error_id| #error_id.in_tag(#tag)));
     }
     if let Some(magic) = &cont.magic {
         let tag = tag_expr(cont, magic);
@@ -91,6 +92,8 @@ fn placing_type<'a>(d: &'a DataField<'a>) -> Option<&'a Type> {
 }
 
 fn struct_items(cont: &Container, fields: &[Field]) -> TokenStream {
+    let slot_mark_id = names::slot_mark();
+    let owned_slots_id = names::owned_slots();
     let core = cont.rt.core();
     let (w, args) = (names::writer(), names::args());
     let bind = bind_args(cont);
@@ -118,13 +121,13 @@ fn struct_items(cont: &Container, fields: &[Field]) -> TokenStream {
             cont,
             quote! {
                 #begin
-                let __mark = #w.slot_mark();
+                let #slot_mark_id = #w.slot_mark();
                 #inline
                 #inline_end
-                let mut __owned_slots = #core::Slots::from_mark(__mark);
-                let #slots = &mut __owned_slots;
+                let mut #owned_slots_id = #core::Slots::from_mark(#slot_mark_id);
+                let #slots = &mut #owned_slots_id;
                 #placed
-                #w.truncate_slots(__mark);
+                #w.truncate_slots(#slot_mark_id);
                 #end
                 ::core::result::Result::Ok(())
             },
@@ -150,11 +153,11 @@ fn struct_items(cont: &Container, fields: &[Field]) -> TokenStream {
 
         fn encode(&self, #w: &mut #core::Writer, #args: Self::Args) -> #core::Result<()> {
             if <Self as #core::Encode>::PLACES {
-                let __mark = #w.slot_mark();
+                let #slot_mark_id = #w.slot_mark();
                 self.encode_inline(#w, ::core::clone::Clone::clone(&#args))?;
-                let mut __owned_slots = #core::Slots::from_mark(__mark);
-                self.encode_placed(#w, #args, &mut __owned_slots)?;
-                #w.truncate_slots(__mark);
+                let mut #owned_slots_id = #core::Slots::from_mark(#slot_mark_id);
+                self.encode_placed(#w, #args, &mut #owned_slots_id)?;
+                #w.truncate_slots(#slot_mark_id);
                 ::core::result::Result::Ok(())
             } else {
                 self.encode_inline(#w, #args)
@@ -279,6 +282,8 @@ fn inline_body(cont: &Container, fields: &[Field], push_start: bool) -> TokenStr
 }
 
 fn field_write(cont: &Container, f: &Field) -> TokenStream {
+    let p = cont.rt.private();
+    let error_id = names::error();
     let core = cont.rt.core();
     let w = names::writer();
     let name = &f.name;
@@ -297,7 +302,7 @@ fn field_write(cont: &Container, f: &Field) -> TokenStream {
                             #write
                             #slot_var
                         } else {
-                            #core::__private::None
+                            #p::None
                         };
                     }
                 }
@@ -337,7 +342,7 @@ fn field_write(cont: &Container, f: &Field) -> TokenStream {
             quote! {
                 #(#before)*
                 (|#w: &mut #core::Writer| -> #core::Result<()> { #write })(#w)
-                    .map_err(|__e| __e.in_field(#name))?;
+                    .map_err(|#error_id| #error_id.in_field(#name))?;
                 #(#after)*
                 #bind
                 #sets_version
@@ -364,6 +369,8 @@ fn grouped(cont: &Container, d: &DerivedField) -> bool {
 
 /// Writing a derived field: a computed value, or the reserved slot(s) of an offset or size.
 fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
+    let error_id = names::error();
+    let reserved_id = names::reserved();
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
@@ -380,7 +387,7 @@ fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
             quote! {
                 #[allow(unused_variables)]
                 let #local: #disk_ty = #hidden;
-                let #slot_var = #core::__private::Some(#w.reserve_u32());
+                let #slot_var = #p::Some(#w.reserve_u32());
             }
         }
         Source::Calc(_) => {
@@ -393,7 +400,7 @@ fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
                 #[allow(unused_variables)]
                 let #local: #disk_ty = #value;
                 <#disk_ty as #core::Encode>::encode(&#local, #w, ())
-                    .map_err(|__e| __e.in_field(#name))?;
+                    .map_err(|#error_id| #error_id.in_field(#name))?;
             }
         }
         Source::Offset { of, .. } | Source::Size { of, .. } => {
@@ -401,8 +408,8 @@ fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
             match of {
                 Target::Field { placed: true, .. } => quote! {
                     for _ in 0..#n {
-                        let __s = #w.reserve_u32();
-                        #w.push_slot(__s);
+                        let #reserved_id = #w.reserve_u32();
+                        #w.push_slot(#reserved_id);
                     }
                 },
                 Target::Parent { tag, nth } => {
@@ -429,21 +436,21 @@ fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
                     };
                     let group = names::group();
                     quote! {
-                        let __s = #w.reserve_u32();
+                        let #reserved_id = #w.reserve_u32();
                         #w.defer_to_sibling(
-                            __s,
+                            #reserved_id,
                             #core::SiblingTarget { tag: #tag, nth: #nth, base: #base, minus: #minus },
                             #kept,
                             #group,
-                        ).map_err(|__e| __e.in_field(#name))?;
+                        ).map_err(|#error_id| #error_id.in_field(#name))?;
                     }
                 }
                 _ => match d.array {
                     Some(n) => quote! {
-                        let #slot_var: #core::__private::Option<[#core::SizeSlot; #n]> =
-                            #core::__private::Some(::core::array::from_fn(|_| #w.reserve_u32()));
+                        let #slot_var: #p::Option<[#core::SizeSlot; #n]> =
+                            #p::Some(::core::array::from_fn(|_| #w.reserve_u32()));
                     },
-                    None => quote!(let #slot_var = #core::__private::Some(#w.reserve_u32());),
+                    None => quote!(let #slot_var = #p::Some(#w.reserve_u32());),
                 },
             }
         }
@@ -454,7 +461,12 @@ fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
 /// and list elements written in sequence, patched from where they landed,
 /// as read while every one of them still derives to what it did.
 fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
-    let core = cont.rt.core();
+    let entry_id = names::entry();
+    let raw_id = names::raw();
+    let keep_id = names::keep();
+    let patch_slots_id = names::patch_slots();
+    let number_id = names::number();
+    let kept_slot_id = names::kept_slot();
     let p = cont.rt.private();
     let w = names::writer();
     let members: Vec<(&Field, &DerivedField)> = fields
@@ -470,7 +482,7 @@ fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
     let now = |f: &Field, d: &DerivedField, index: Option<TokenStream>| match &d.source {
         Source::Calc(_) => {
             let local = &f.local;
-            quote!(#core::__private::Some(#local))
+            quote!(#p::Some(#local))
         }
         _ => crate::common::sequential_value(cont, d, index.as_ref(), &w),
     };
@@ -478,8 +490,8 @@ fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
         let var = names::now(&f.local);
         match d.array {
             Some(n) => {
-                let value = now(f, d, Some(quote!(__i)));
-                quote!(let #var: [#p::Option<u32>; #n] = ::core::array::from_fn(|__i| #value);)
+                let value = now(f, d, Some(quote!(#entry_id)));
+                quote!(let #var: [#p::Option<u32>; #n] = ::core::array::from_fn(|#entry_id| #value);)
             }
             None => {
                 let value = now(f, d, None);
@@ -511,7 +523,7 @@ fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
     let value = |slot: TokenStream, now: TokenStream| match kept_expr(cont) {
         Some(kept) => quote! {
             match #kept.raw(#slot) {
-                #p::Some(__raw) if __keep => __raw,
+                #p::Some(#raw_id) if #keep_id => #raw_id,
                 _ => #now.unwrap_or(0),
             }
         },
@@ -523,12 +535,12 @@ fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
         let slot = d.slot;
         match d.array {
             Some(n) => {
-                let v = value(quote!(#slot + __i as u16), quote!(#var[__i]));
+                let v = value(quote!(#slot + #entry_id as u16), quote!(#var[#entry_id]));
                 quote! {
-                    if let #p::Some(__slots) = #slot_var {
-                        for __i in 0..#n {
-                            let __value: u32 = #v;
-                            #w.patch_u32(__slots[__i], __value)?;
+                    if let #p::Some(#patch_slots_id) = #slot_var {
+                        for #entry_id in 0..#n {
+                            let #number_id: u32 = #v;
+                            #w.patch_u32(#patch_slots_id[#entry_id], #number_id)?;
                         }
                     }
                 }
@@ -536,9 +548,9 @@ fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
             None => {
                 let v = value(quote!(#slot), quote!(#var));
                 quote! {
-                    if let #p::Some(__slot) = #slot_var {
-                        let __value: u32 = #v;
-                        #w.patch_u32(__slot, __value)?;
+                    if let #p::Some(#kept_slot_id) = #slot_var {
+                        let #number_id: u32 = #v;
+                        #w.patch_u32(#kept_slot_id, #number_id)?;
                     }
                 }
             }
@@ -546,7 +558,7 @@ fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
     });
     quote! {
         #(#nows)*
-        let __keep: bool = #keep;
+        let #keep_id: bool = #keep;
         #(#patches)*
     }
 }
@@ -554,6 +566,11 @@ fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
 /// Statements writing the placed parts: the fields' own placing phases, then
 /// each placed field where the writer is, its offset and size patched.
 fn placed_body(cont: &Container, fields: &[Field], take_start: bool) -> TokenStream {
+    let value_id = names::value();
+    let error_id = names::error();
+    let element_id = names::element();
+    let element_error_id = names::element_error();
+    let start_id = names::expr::start();
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
@@ -565,7 +582,7 @@ fn placed_body(cont: &Container, fields: &[Field], take_start: bool) -> TokenStr
             #[allow(unused_variables)]
             let #start_var: usize = #slots.take_pos(#w)?;
             #[allow(unused_variables)]
-            let start: usize = #start_var;
+            let #start_id: usize = #start_var;
         }
     });
     let binds = fields.iter().filter_map(bind_field);
@@ -588,29 +605,29 @@ fn placed_body(cont: &Container, fields: &[Field], take_start: bool) -> TokenStr
             let name = &f.name;
             let present = d.cond.is_some() || d.optional || d.read_cond.is_some();
             let value = if present {
-                quote!(match &self.#member { ::core::option::Option::Some(__v) => __v, ::core::option::Option::None => return ::core::result::Result::Ok(()) })
+                quote!(match &self.#member { ::core::option::Option::Some(#value_id) => #value_id, ::core::option::Option::None => return ::core::result::Result::Ok(()) })
             } else {
                 quote!(&self.#member)
             };
-            let index = names::index();
+            let index = names::expr::index();
             let call = match &d.value {
                 ValueSpec::Vec { .. } if d.indexed() => quote! {
-                    for (#index, __e) in __v.iter().enumerate() {
-                        <#ty as #core::Encode>::encode_placed(__e, #w, #args, #slots)
-                            .map_err(|__err| __err.at_index(#index))?;
+                    for (#index, #element_id) in #value_id.iter().enumerate() {
+                        <#ty as #core::Encode>::encode_placed(#element_id, #w, #args, #slots)
+                            .map_err(|#element_error_id| #element_error_id.at_index(#index))?;
                     }
                     ::core::result::Result::Ok(())
                 },
-                ValueSpec::Vec { .. } => quote!(#p::encode_placed_many::<#ty>(__v, #w, #args, #slots)),
-                ValueSpec::Single => quote!(<#ty as #core::Encode>::encode_placed(__v, #w, #args, #slots)),
+                ValueSpec::Vec { .. } => quote!(#p::encode_placed_many::<#ty>(#value_id, #w, #args, #slots)),
+                ValueSpec::Single => quote!(<#ty as #core::Encode>::encode_placed(#value_id, #w, #args, #slots)),
             };
             quote! {
                 if <#ty as #core::Encode>::PLACES {
                     (|| -> #core::Result<()> {
-                        let __v = #value;
+                        let #value_id = #value;
                         #call
                     })()
-                    .map_err(|__e| __e.in_field(#name))?;
+                    .map_err(|#error_id| #error_id.in_field(#name))?;
                 }
             }
         }),
@@ -632,6 +649,17 @@ fn placed_body(cont: &Container, fields: &[Field], take_start: bool) -> TokenStr
 /// Writing one placed field where the writer is, and patching its offset
 /// (and size) slots.
 fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> TokenStream {
+    let part_slots_id = names::part_slots();
+    let part_target_id = names::part_target();
+    let part_start_id = names::part_start();
+    let part_len_id = names::part_len();
+    let part_mark_id = names::part_mark();
+    let base_id = names::base();
+    let entry_id = names::entry();
+    let run_id = names::run();
+    let value_id = names::value();
+    let error_id = names::error();
+    let element_id = names::element();
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
@@ -658,24 +686,26 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
         };
         let placed = match generic_arg(ty, "Vec") {
             Some(_) => quote!(),
-            None => quote!(<#ty as #core::Encode>::encode_placed(#value, #w, #args, &mut __ss)?;),
+            None => {
+                quote!(<#ty as #core::Encode>::encode_placed(#value, #w, #args, &mut #part_slots_id)?;)
+            }
         };
         let ofs = index(&ofs_slot, i);
         let size_patch = size.as_ref().map(|(s, _)| {
             let s = index(s, i);
-            quote!(#w.patch_placed(#s, __t, __s, __len, ::core::option::Option::None)?;)
+            quote!(#w.patch_placed(#s, #part_target_id, #part_start_id, #part_len_id, ::core::option::Option::None)?;)
         });
         quote! {{
-            let __t = #w.target_begin();
-            let __s = #w.pos();
-            let __m = #w.slot_mark();
+            let #part_target_id = #w.target_begin();
+            let #part_start_id = #w.pos();
+            let #part_mark_id = #w.slot_mark();
             #inline
-            #w.target_end(__t);
-            let __len = #w.pos() - __s;
-            let mut __ss = #core::Slots::from_mark(__m);
+            #w.target_end(#part_target_id);
+            let #part_len_id = #w.pos() - #part_start_id;
+            let mut #part_slots_id = #core::Slots::from_mark(#part_mark_id);
             #placed
-            #w.truncate_slots(__m);
-            #w.patch_placed(#ofs, __t, __s, __len, ::core::option::Option::Some(__base))?;
+            #w.truncate_slots(#part_mark_id);
+            #w.patch_placed(#ofs, #part_target_id, #part_start_id, #part_len_id, ::core::option::Option::Some(#base_id))?;
             #size_patch
         }}
     };
@@ -707,16 +737,16 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
             ..
         } => {
             let n = by.offset_derived.array.unwrap_or(0);
-            let i = quote!(__i);
-            let present = one(elem, quote!(__e), Some(&i));
+            let i = quote!(#entry_id);
+            let present = one(elem, quote!(#element_id), Some(&i));
             let missing = absent(Some(&i));
             quote! {
                 if self.#member.len() > #n {
                     return ::core::result::Result::Err(#p::too_many(#w, #name, self.#member.len(), #n));
                 }
-                for __i in 0..#n {
-                    match self.#member.get(__i) {
-                        ::core::option::Option::Some(__e) => #present,
+                for #entry_id in 0..#n {
+                    match self.#member.get(#entry_id) {
+                        ::core::option::Option::Some(#element_id) => #present,
                         ::core::option::Option::None => { #missing }
                     }
                 }
@@ -726,25 +756,25 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
             let missing = absent(None);
             let ofs = &ofs_slot;
             let size_patch = size.as_ref().map(|(s, _)| {
-                quote!(#w.patch_placed(#s, __t, __s, __len, ::core::option::Option::None)?;)
+                quote!(#w.patch_placed(#s, #part_target_id, #part_start_id, #part_len_id, ::core::option::Option::None)?;)
             });
             let run = quote! {{
-                let __t = #w.target_begin();
-                let __s = #w.pos();
-                let __m = #w.slot_mark();
-                #p::encode_inline_many::<#elem>(__run, #w, #args)?;
-                #w.target_end(__t);
-                let __len = #w.pos() - __s;
-                let mut __ss = #core::Slots::from_mark(__m);
-                #p::encode_placed_many::<#elem>(__run, #w, #args, &mut __ss)?;
-                #w.truncate_slots(__m);
-                #w.patch_placed(#ofs, __t, __s, __len, ::core::option::Option::Some(__base))?;
+                let #part_target_id = #w.target_begin();
+                let #part_start_id = #w.pos();
+                let #part_mark_id = #w.slot_mark();
+                #p::encode_inline_many::<#elem>(#run_id, #w, #args)?;
+                #w.target_end(#part_target_id);
+                let #part_len_id = #w.pos() - #part_start_id;
+                let mut #part_slots_id = #core::Slots::from_mark(#part_mark_id);
+                #p::encode_placed_many::<#elem>(#run_id, #w, #args, &mut #part_slots_id)?;
+                #w.truncate_slots(#part_mark_id);
+                #w.patch_placed(#ofs, #part_target_id, #part_start_id, #part_len_id, ::core::option::Option::Some(#base_id))?;
                 #size_patch
             }};
             if is_option {
                 quote! {
                     match &self.#member {
-                        ::core::option::Option::Some(__run) => #run,
+                        ::core::option::Option::Some(#run_id) => #run,
                         ::core::option::Option::None => { #missing }
                     }
                 }
@@ -753,18 +783,18 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
                     if self.#member.is_empty() {
                         #missing
                     } else {
-                        let __run = &self.#member;
+                        let #run_id = &self.#member;
                         #run
                     }
                 }
             }
         }
         ValueSpec::Single if is_option => {
-            let present = one(d.value_ty, quote!(__v), None);
+            let present = one(d.value_ty, quote!(#value_id), None);
             let missing = absent(None);
             quote! {
                 match &self.#member {
-                    ::core::option::Option::Some(__v) => #present,
+                    ::core::option::Option::Some(#value_id) => #present,
                     ::core::option::Option::None => { #missing }
                 }
             }
@@ -773,16 +803,17 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
     };
     quote! {
         (|#w: &mut #core::Writer| -> #core::Result<()> {
-            let __base: usize = #from;
+            let #base_id: usize = #from;
             #body
             ::core::result::Result::Ok(())
         })(#w)
-        .map_err(|__e| __e.in_field(#name))?;
+        .map_err(|#error_id| #error_id.in_field(#name))?;
     }
 }
 
 /// Statements of type `Result<()>` writing one data field from `value` (a reference).
 fn data_write(cont: &Container, d: &DataField, name: &str, value: &TokenStream) -> TokenStream {
+    let value_id = names::value();
     let p = cont.rt.private();
     let w = names::writer();
     let inner = |v: TokenStream| {
@@ -797,16 +828,16 @@ fn data_write(cont: &Container, d: &DataField, name: &str, value: &TokenStream) 
     match (&d.cond, d.optional || read_only) {
         (None, false) => inner(value.clone()),
         (None, true) => {
-            let write = inner(quote!(__v));
+            let write = inner(quote!(#value_id));
             quote! {
                 match #value {
-                    ::core::option::Option::Some(__v) => #write,
+                    ::core::option::Option::Some(#value_id) => #write,
                     ::core::option::Option::None => ::core::result::Result::Ok(()),
                 }
             }
         }
         (Some(cond), optional) => {
-            let write = inner(quote!(__v));
+            let write = inner(quote!(#value_id));
             let cond_text = expr_text(cond);
             let absent_ok = if optional {
                 quote!(::core::result::Result::Ok(()))
@@ -815,7 +846,7 @@ fn data_write(cont: &Container, d: &DataField, name: &str, value: &TokenStream) 
             };
             quote! {
                 match (#value, #cond) {
-                    (::core::option::Option::Some(__v), true) => #write,
+                    (::core::option::Option::Some(#value_id), true) => #write,
                     (::core::option::Option::None, false) => ::core::result::Result::Ok(()),
                     (::core::option::Option::Some(_), false) => {
                         ::core::result::Result::Err(#p::gate_mismatch(#w, #name, #cond_text, true))
@@ -828,6 +859,7 @@ fn data_write(cont: &Container, d: &DataField, name: &str, value: &TokenStream) 
 }
 
 fn value_write(cont: &Container, d: &DataField, name: &str, v: &TokenStream) -> TokenStream {
+    let count_id = names::count();
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
@@ -839,7 +871,7 @@ fn value_write(cont: &Container, d: &DataField, name: &str, v: &TokenStream) -> 
     let ValueSpec::Vec { elem, len, .. } = &d.value else {
         return quote!(<#ty as #core::Encode>::encode_inline(#v, #w, #args));
     };
-    let index = names::index();
+    let index = names::expr::index();
     let each = (d.anchored || d.indexed()).then(|| {
         let anchored = d.anchored;
         quote!(#p::encode_each::<#elem, _>(#v, #w, |#index: usize| #args, #anchored))
@@ -856,8 +888,8 @@ fn value_write(cont: &Container, d: &DataField, name: &str, v: &TokenStream) -> 
             let write =
                 each.unwrap_or_else(|| quote!(#p::encode_inline_many::<#elem>(#v, #w, #args)));
             quote! {{
-                let __n = #p::count_value(#e, #w.pos())?;
-                #p::check_len(#w, #name, (#v).len(), __n)?;
+                let #count_id = #p::count_value(#e, #w.pos())?;
+                #p::check_len(#w, #name, (#v).len(), #count_id)?;
                 #write
             }}
         }
@@ -893,6 +925,8 @@ pub fn hook_call(
 }
 
 fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
+    let value_id = names::value();
+    let error_id = names::error();
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
@@ -915,23 +949,23 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
                 let tag = tag_expr(cont, t);
                 quote! {
                     #w.tag(#tag);
-                    <#ty as #core::Encode>::encode(__v, #w, #args).map_err(|__e| __e.in_tag(#tag))
+                    <#ty as #core::Encode>::encode(#value_id, #w, #args).map_err(|#error_id| #error_id.in_tag(#tag))
                 }
             }
             Dispatch::Chunk(t) => {
                 let tag = tag_expr(cont, t);
                 quote! {
-                    #w.chunk(#tag, |#w| <#ty as #core::Encode>::encode(__v, #w, #args))
-                        .map_err(|__e| __e.in_tag(#tag))
+                    #w.chunk(#tag, |#w| <#ty as #core::Encode>::encode(#value_id, #w, #args))
+                        .map_err(|#error_id| #error_id.in_tag(#tag))
                 }
             }
             // The type writes its own tag and names it in its errors.
             Dispatch::Inner | Dispatch::Unknown | Dispatch::NotRead => {
-                quote!(<#ty as #core::Encode>::encode(__v, #w, #args))
+                quote!(<#ty as #core::Encode>::encode(#value_id, #w, #args))
             }
         };
         quote! {
-            Self::#ident(__v) => {
+            Self::#ident(#value_id) => {
                 #gate
                 #write
             }
@@ -946,6 +980,7 @@ fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
 }
 
 fn cond_enum_body(cont: &Container, variants: &[CondVariant]) -> TokenStream {
+    let value_id = names::value();
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
@@ -956,11 +991,11 @@ fn cond_enum_body(cont: &Container, variants: &[CondVariant]) -> TokenStream {
         let name = ident.to_string();
         let text = expr_text(when);
         quote! {
-            Self::#ident(__v) => {
+            Self::#ident(#value_id) => {
                 if !(#when) {
                     return ::core::result::Result::Err(#p::variant_gate(#w, #name, #text));
                 }
-                <#ty as #core::Encode>::encode(__v, #w, #args)
+                <#ty as #core::Encode>::encode(#value_id, #w, #args)
             }
         }
     });
@@ -973,6 +1008,8 @@ fn cond_enum_body(cont: &Container, variants: &[CondVariant]) -> TokenStream {
 }
 
 fn value_enum_body(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant]) -> TokenStream {
+    let value_id = names::value();
+    let number_id = names::number();
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
@@ -985,12 +1022,12 @@ fn value_enum_body(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant
                 let d = names::discriminant(j);
                 let known = k.ident.to_string();
                 quote! {
-                    if *__v == #d {
+                    if *#value_id == #d {
                         return ::core::result::Result::Err(#p::unknown_holds_known(#w, #name, #known));
                     }
                 }
             });
-            quote!(Self::#ident(__v) => { #(#checks)* *__v })
+            quote!(Self::#ident(#value_id) => { #(#checks)* *#value_id })
         } else {
             let d = names::discriminant(i);
             quote!(Self::#ident => #d,)
@@ -998,9 +1035,9 @@ fn value_enum_body(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant
     });
     quote! {
         #consts
-        let __value: #repr = match self {
+        let #number_id: #repr = match self {
             #(#arms)*
         };
-        <#repr as #core::Encode>::encode(&__value, #w, ())
+        <#repr as #core::Encode>::encode(&#number_id, #w, ())
     }
 }
