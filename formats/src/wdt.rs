@@ -273,14 +273,7 @@ impl Wdt {
 
     /// What kind of WDT this is.
     pub fn kind(&self) -> WdtKind {
-        let has = |tag: &[u8; 4]| {
-            self.chunks.iter().any(|c| match c {
-                WdtChunk::Mphd(_) => tag == b"MPHD",
-                WdtChunk::Main(_) => tag == b"MAIN",
-                WdtChunk::Unknown(u) => u.tag == *tag,
-                _ => false,
-            })
-        };
+        let has = |tag: &[u8; 4]| self.chunks.iter().any(|c| c.tag() == tag);
         if has(b"MPHD") && has(b"MAIN") {
             WdtKind::Map
         } else if has(b"MAOI") || has(b"MAOH") {

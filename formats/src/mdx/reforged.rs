@@ -20,6 +20,8 @@ pub struct BindPoseChunk {
     #[cfg_attr(feature = "serde", serde(skip))]
     pub count: Derived<u32>,
     /// The matrices.
+    // Read by hand: a lenient read clamps a count larger than the chunk (see
+    // `read_bind_pose`), a recovery no declared count can make.
     #[format(count = count, read_with = read_bind_pose(count))]
     pub bind_pose: Vec<[f32; 12]>,
 }

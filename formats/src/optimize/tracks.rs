@@ -9,6 +9,8 @@ use crate::mdx::{
     RibbonEmitterTrack, TextureAnimationTrack, Track,
 };
 
+use format_core::FourCC;
+
 use super::value::Animated;
 
 /// What [`visit_tracks`] calls for each track.
@@ -153,9 +155,9 @@ fn gen_object(v: &mut impl TrackVisitor, at: &str, object: &mut alpha::GenObject
 /// ```
 pub fn visit_tracks(model: &mut Model, visitor: &mut impl TrackVisitor) {
     let v = visitor;
-    let mut kinds: Vec<&'static str> = Vec::new();
+    let mut kinds: Vec<FourCC> = Vec::new();
     for chunk in &mut model.chunks {
-        let Some(tag) = tag(chunk) else { continue };
+        let tag = chunk.tag();
         // A second chunk of one kind (no known file has one) is told apart.
         let n = kinds.iter().filter(|k| **k == tag).count();
         kinds.push(tag);
@@ -494,26 +496,4 @@ fn alpha_chunk(v: &mut impl TrackVisitor, c: &str, chunk: &mut Chunk) {
         }
         _ => {}
     }
-}
-
-/// The tag of a chunk that can hold tracks.
-fn tag(chunk: &Chunk) -> Option<&'static str> {
-    Some(match chunk {
-        Chunk::Materials(_) | Chunk::AlphaMaterials(_) => "MTLS",
-        Chunk::TextureAnimations(_) | Chunk::AlphaTextureAnimations(_) => "TXAN",
-        Chunk::GeosetAnimations(_) | Chunk::AlphaGeosetAnimations(_) => "GEOA",
-        Chunk::Bones(_) | Chunk::AlphaBones(_) => "BONE",
-        Chunk::Lights(_) | Chunk::AlphaLights(_) => "LITE",
-        Chunk::Helpers(_) | Chunk::AlphaHelpers(_) => "HELP",
-        Chunk::Attachments(_) | Chunk::AlphaAttachments(_) => "ATCH",
-        Chunk::ParticleEmitters(_) | Chunk::AlphaParticleEmitters(_) => "PREM",
-        Chunk::ParticleEmitters2(_) | Chunk::AlphaParticleEmitters2(_) => "PRE2",
-        Chunk::RibbonEmitters(_) | Chunk::AlphaRibbonEmitters(_) => "RIBB",
-        Chunk::CornEmitters(_) => "CORN",
-        Chunk::Cameras(_) | Chunk::AlphaCameras(_) => "CAMS",
-        Chunk::EventObjects(_) | Chunk::AlphaEvents(_) => "EVTS",
-        Chunk::CollisionShapes(_) => "CLID",
-        Chunk::AlphaHitTestShapes(_) => "HTST",
-        _ => return None,
-    })
 }

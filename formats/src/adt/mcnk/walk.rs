@@ -262,7 +262,7 @@ fn declared(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adt::terrain_context;
+    use crate::adt::tile::terrain_context;
 
     /// The fixed-size sub-chunks read in place come out as the general path
     /// (the enum's decode, or the quirk path for MCNR's 435) gives them.
