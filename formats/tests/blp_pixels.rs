@@ -3,7 +3,7 @@
 
 mod common;
 
-use formats::blp::{Blp, RgbaImage, Target};
+use formats::blp::{AlphaKind, Blp, Header, RgbaImage, Target, codec};
 
 #[test]
 fn every_level_of_every_corpus_blp_decodes() {
@@ -209,4 +209,162 @@ fn a_jpeg_level_that_does_not_decode_names_the_level_and_offset() {
     }
     let err = big.decode_level(0).unwrap_err().to_string();
     assert!(err.contains("level 0: JPEG headers"), "{err}");
+}
+
+/// A one-level BLP1 JPEG texture of 32 x 16 pixels whose stored fourth
+/// channel is `alpha(x, y)`, with `alphaBits` = `alpha_bits`. Quality 100
+/// (every quantizer 1) and alpha constant over each 8 x 8 block, so the
+/// fourth channel decodes to exactly the values given.
+fn blp1_jpeg(alpha_bits: u32, alpha: impl Fn(u32, u32) -> u8) -> Blp {
+    let (w, h) = (32u32, 16u32);
+    let rgba: Vec<u8> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .flat_map(|(x, y)| [(x * 8) as u8, (y * 16) as u8, 90, alpha(x, y)])
+        .collect();
+    let stream = codec::jpeg::encode(&rgba, w, h, false, 100).unwrap();
+    let mut streams = vec![stream];
+    let shared = codec::jpeg::split_common_header(&mut streams, 624);
+    let mut blp = Blp::encode(&RgbaImage::new(w, h, rgba).unwrap(), Target::Blp1Jpeg).unwrap();
+    let Header::Blp1(header) = &mut blp.header else {
+        unreachable!("BLP1 JPEG")
+    };
+    header.alpha_bits = alpha_bits;
+    header.has_mipmaps = 0;
+    blp.jpeg_header = Some(shared);
+    blp.levels = streams;
+    // Written and read back: the field is kept as read, the file byte-exact.
+    let bytes = blp.to_bytes().unwrap();
+    let back = Blp::from_bytes(&bytes).unwrap();
+    assert_eq!(back.header.alpha_bits(), alpha_bits);
+    assert_eq!(back.to_bytes().unwrap(), bytes);
+    back
+}
+
+/// The level's stored B, G, R, A samples as R, G, B, A: what the decoder
+/// gives when `alphaBits` is 8 (the fourth channel is the alpha, as stored).
+fn stored_samples(blp: &Blp, level: usize) -> RgbaImage {
+    let mut raw = blp.clone();
+    let Header::Blp1(header) = &mut raw.header else {
+        panic!("not BLP1")
+    };
+    header.alpha_bits = 8;
+    assert_eq!(raw.alpha_kind().unwrap(), AlphaKind::JpegChannel);
+    raw.decode_level(level).unwrap()
+}
+
+fn alphas(image: &RgbaImage) -> Vec<u8> {
+    image.data.iter().skip(3).step_by(4).copied().collect()
+}
+
+fn colours(image: &RgbaImage) -> Vec<[u8; 3]> {
+    image
+        .data
+        .chunks_exact(4)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect()
+}
+
+/// BLP.md: BLP1 JPEG files with alphaBits 3 to 10 (a mip count some tool
+/// wrote there): "whether such an image has alpha must be decided from the
+/// decoded fourth channel, and the field kept as read". A fourth channel
+/// that is 0 everywhere is no alpha (the image is opaque). 8 in that range is
+/// the 8-bit alpha of the header's definition
+/// (`alpha_bits_0_and_8_do_not_look_at_the_data`).
+const ODD_ALPHA_BITS: [u32; 7] = [3, 4, 5, 6, 7, 9, 10];
+
+#[test]
+fn odd_alpha_bits_with_a_fourth_channel_of_zeros_decode_opaque() {
+    for bits in ODD_ALPHA_BITS {
+        let blp = blp1_jpeg(bits, |_, _| 0);
+        assert_eq!(blp.alpha_kind().unwrap(), AlphaKind::FromData(bits));
+        let stored = stored_samples(&blp, 0);
+        assert!(
+            alphas(&stored).iter().all(|&a| a == 0),
+            "the test image stores 0 as every fourth sample"
+        );
+        let image = blp.decode_level(0).unwrap();
+        assert_eq!((image.width, image.height), (32, 16));
+        assert!(
+            alphas(&image).iter().all(|&a| a == 255),
+            "alphaBits {bits}: a fourth channel of zeros is no alpha: {:?}",
+            &alphas(&image)[..8]
+        );
+        assert_eq!(colours(&image), colours(&stored), "alphaBits {bits}");
+    }
+}
+
+#[test]
+fn odd_alpha_bits_with_a_varying_fourth_channel_keep_it_as_alpha() {
+    // Left half transparent, right half 200; then all transparent but one
+    // 8 x 8 block: "0 everywhere" is the rule, not "mostly 0".
+    let half = |x: u32, _: u32| if x < 16 { 0 } else { 200 };
+    let one_block = |x: u32, y: u32| if x >= 24 && y >= 8 { 255 } else { 0 };
+    for bits in ODD_ALPHA_BITS {
+        for (what, blp) in [
+            ("half", blp1_jpeg(bits, half)),
+            ("one block", blp1_jpeg(bits, one_block)),
+        ] {
+            let stored = stored_samples(&blp, 0);
+            let image = blp.decode_level(0).unwrap();
+            assert_eq!(image, stored, "alphaBits {bits}, {what}: alpha as stored");
+            let a = alphas(&image);
+            assert_eq!(a[0], 0, "alphaBits {bits}, {what}: transparent stays so");
+            assert!(
+                a.iter().any(|&v| v >= 200),
+                "alphaBits {bits}, {what}: {a:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn alpha_bits_0_and_8_do_not_look_at_the_data() {
+    // alphaBits 8: the fourth channel is the alpha even when it is 0 everywhere.
+    let blp = blp1_jpeg(8, |_, _| 0);
+    assert_eq!(blp.alpha_kind().unwrap(), AlphaKind::JpegChannel);
+    assert!(
+        alphas(&blp.decode_level(0).unwrap())
+            .iter()
+            .all(|&a| a == 0)
+    );
+    // alphaBits 0: opaque even when the fourth channel varies.
+    let blp = blp1_jpeg(0, |x, _| if x < 16 { 0 } else { 200 });
+    assert_eq!(blp.alpha_kind().unwrap(), AlphaKind::None);
+    assert!(
+        alphas(&blp.decode_level(0).unwrap())
+            .iter()
+            .all(|&a| a == 255)
+    );
+}
+
+/// The corpus files with alphaBits 4, 6 and 9: every level decodes as the
+/// rule says, from its own stored fourth channel.
+#[test]
+fn corpus_jpegs_with_odd_alpha_bits_follow_the_rule() {
+    let mut seen = 0;
+    for (name, data) in common::blp_corpus() {
+        let blp = Blp::from_bytes(&data).unwrap();
+        let Ok(AlphaKind::FromData(bits)) = blp.alpha_kind() else {
+            continue;
+        };
+        assert!((3..=10).contains(&bits), "{name}: {bits}");
+        seen += 1;
+        for level in 0..blp.levels.len() {
+            let stored = stored_samples(&blp, level);
+            let image = blp.decode_level(level).unwrap();
+            let no_alpha = alphas(&stored).iter().all(|&a| a == 0);
+            if level == 0 {
+                eprintln!("{name}: alphaBits {bits}, fourth channel all 0: {no_alpha}");
+            }
+            assert_eq!(colours(&image), colours(&stored), "{name} level {level}");
+            if no_alpha {
+                assert!(alphas(&image).iter().all(|&a| a == 255), "{name} {level}");
+            } else {
+                assert_eq!(alphas(&image), alphas(&stored), "{name} level {level}");
+            }
+        }
+    }
+    if common::corpus_root().is_some() {
+        assert_eq!(seen, 3, "BLP_MANIFEST: alphaBits 6, 9 and 4");
+    }
 }

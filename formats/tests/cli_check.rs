@@ -205,3 +205,109 @@ fn check_reads_the_parts_of_a_split_tile() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Textures that read and write back byte-exact but have a level whose bytes
+/// do not decode: a DXT1 level 0 cut to half its blocks (the header and mip
+/// table written consistently with the shorter level) and a JPEG level 2 of
+/// bytes that are no JPEG data. `check` reports both as failed (exit code 1),
+/// in its lines, its summary and `--json`; the good texture beside them passes.
+#[test]
+fn check_fails_on_a_byte_exact_texture_whose_level_does_not_decode() {
+    let dir = temp_dir("undecodable-blp");
+    let pixels: Vec<u8> = (0..64 * 64u32)
+        .flat_map(|i| [(i % 64) as u8 * 4, (i / 64) as u8 * 4, 128, 255])
+        .collect();
+    let image = formats::blp::RgbaImage::new(64, 64, pixels).unwrap();
+    let encode = |target| formats::blp::Blp::encode(&image, target).unwrap();
+    let mut short = encode(formats::blp::Target::Dxt1);
+    let full = short.levels[0].len();
+    short.levels[0].truncate(full / 2);
+    let mut garbled = encode(formats::blp::Target::Blp1Jpeg);
+    let level_2 = garbled.levels[2].len();
+    garbled.levels[2] = vec![0x55; level_2];
+    let good = encode(formats::blp::Target::Dxt5);
+    for (name, blp) in [
+        ("dxt_short.blp", &short),
+        ("good.blp", &good),
+        ("jpeg_garbled.blp", &garbled),
+    ] {
+        let bytes = blp.to_bytes().unwrap();
+        // What `check` reads is what was written: the failure is in the pixels.
+        let back = formats::blp::Blp::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes().unwrap(), bytes, "{name}");
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let short_at = short.mip_table().unwrap().offsets[0];
+    let garbled_at = garbled.mip_table().unwrap().offsets[2];
+
+    let out = formats()
+        .current_dir(&dir)
+        .args(["check", "."])
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let failed_prefix = ": parsed, byte-exact, a level does NOT decode: ";
+    assert!(
+        lines[0].starts_with(&format!("./dxt_short.blp{failed_prefix}levels[0]")),
+        "{stdout}"
+    );
+    assert!(
+        lines[0].contains(&format!(
+            "at {short_at:#x}: level 0: 64x64 DXT1: {full} bytes needed"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[1],
+        "./good.blp: parsed, byte-exact, every level decodes"
+    );
+    assert!(
+        lines[2].starts_with(&format!("./jpeg_garbled.blp{failed_prefix}levels[2]")),
+        "{stdout}"
+    );
+    assert!(
+        lines[2].contains(&format!("at {garbled_at:#x}: level 2: JPEG")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with(&format!("2 failed:\n  {}\n  {}\n", lines[0], lines[2])),
+        "{stdout}"
+    );
+
+    let out = formats()
+        .current_dir(&dir)
+        .args(["check", "--json", "."])
+        .assert()
+        .code(1);
+    let report: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let files = report["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    for (file, decodes, level) in [
+        (&files[0], false, Some("level 0: ")),
+        (&files[1], true, None),
+        (&files[2], false, Some("level 2: ")),
+    ] {
+        assert_eq!(file["kind"], "BLP", "{file}");
+        assert_eq!(file["parse"], "strict", "{file}");
+        assert_eq!(file["byte_exact"], true, "{file}");
+        assert_eq!(file["decodes"], decodes, "{file}");
+        match level {
+            Some(level) => assert!(file["message"].as_str().unwrap().contains(level), "{file}"),
+            None => assert!(file["message"].is_null(), "{file}"),
+        }
+    }
+    assert_eq!(report["failed"], 2, "{report}");
+    // The summary row counts every failure, as the list does, not only parses.
+    let rows = report["summary"].as_array().unwrap();
+    let blp = rows.iter().find(|r| r["kind"] == "BLP").unwrap();
+    assert_eq!(
+        (blp["files"].as_u64(), blp["failed"].as_u64()),
+        (Some(3), Some(2)),
+        "{blp}"
+    );
+    // The size and encoding are said once, by the level's prefix.
+    let short_message = files[0]["message"].as_str().unwrap();
+    assert_eq!(short_message.matches("64x64").count(), 1, "{short_message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

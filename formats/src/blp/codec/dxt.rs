@@ -46,7 +46,9 @@ pub fn decode(
     let needed = format.compressed_size(w, h);
     if level.len() < needed {
         return Err(format!(
-            "{needed} bytes needed for {width}x{height} {dxt:?}, {} there",
+            "{needed} bytes needed ({} blocks of {} bytes), {} there",
+            w.div_ceil(4) * h.div_ceil(4),
+            format.block_size(),
             level.len()
         ));
     }

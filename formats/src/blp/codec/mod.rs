@@ -9,12 +9,9 @@ pub mod palette;
 /// bytes past `width * height` pixels are ignored.
 pub fn decode_bgra(level: &[u8], width: u32, height: u32, opaque: bool) -> Result<Vec<u8>, String> {
     let needed = width as usize * height as usize * 4;
-    let bytes = level.get(..needed).ok_or_else(|| {
-        format!(
-            "{needed} bytes needed for {width}x{height} BGRA, {} there",
-            level.len()
-        )
-    })?;
+    let bytes = level
+        .get(..needed)
+        .ok_or_else(|| format!("{needed} bytes needed, {} there", level.len()))?;
     let mut out = bytes.to_vec();
     for px in out.as_chunks_mut::<4>().0 {
         px.swap(0, 2);
