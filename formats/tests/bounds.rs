@@ -139,7 +139,7 @@ fn a_stale_model_is_reported_and_fixed() {
 /// measurement poses every 10 ms and at keys), lies inside the sequence's
 /// extent and its geoset's per-sequence extent, within 1 % of the model's
 /// size: for a model of each version the corpus has (800, 1000 with `SKIN`,
-/// 1100, 1200, and the WoW alpha 1300 with `BIDX`/`BWGT`).
+/// 1100, 1200, and the WoW alpha 1300, which skins by matrix groups).
 #[test]
 fn extents_written_for_every_version_hold_the_geometry() {
     for (name, version) in [

@@ -212,6 +212,8 @@ fn a_posed_wireframe_differs_from_the_bind_pose() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Textures by the path the model names: under a `--textures` folder, beside
+/// the model in other letter cases, with either slash; missing ones warned of.
 #[test]
 fn textures_are_found_beside_the_model_and_in_texture_folders() {
     let Some(root) = common::corpus_root() else {
@@ -246,6 +248,37 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .assert()
         .success()
         .stdout(predicate::str::contains("1 textures embedded"));
+    // A TEXS path with forward slashes, in other letter cases than the
+    // file's (textures/smileygw.BLP): found in a --textures folder and beside
+    // the model.
+    let mut model = formats::mdx::Model::from_bytes(&std::fs::read(&smiley).unwrap()).unwrap();
+    model.textures_mut()[0].file_name = "textures/smileygw.BLP".try_into().unwrap();
+    let slash = dir.join("slash");
+    std::fs::create_dir_all(slash.join("Textures")).unwrap();
+    std::fs::write(slash.join("smiley.mdx"), model.to_bytes().unwrap()).unwrap();
+    formats()
+        .arg("export")
+        .arg(slash.join("smiley.mdx"))
+        .arg(dir.join("d.glb"))
+        .arg("--textures")
+        .arg(root.join("textures"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 textures embedded"))
+        .stderr(predicate::str::is_empty());
+    std::fs::copy(
+        root.join("textures/Textures/SmileyGW.blp"),
+        slash.join("Textures/SmileyGW.blp"),
+    )
+    .unwrap();
+    formats()
+        .arg("export")
+        .arg(slash.join("smiley.mdx"))
+        .arg(dir.join("e.glb"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 textures embedded"))
+        .stderr(predicate::str::is_empty());
     // Nowhere: a warning names it, the export still succeeds.
     formats()
         .arg("export")
@@ -257,5 +290,62 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .stderr(predicate::str::contains(
             r"Textures\SmileyGW.blp (not found",
         ));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `formats export --lod N` on a Reforged model with levels 0, 1, 2 and -1
+/// (a corpus model's 9 geosets, all at level 0 as stored, given the levels
+/// below and written as a file): without `--lod` the geosets of level 0,
+/// with `--lod 1` and `--lod 2` those of that level, each with those of
+/// level -1; the primitives hold exactly those geosets' vertices.
+#[test]
+fn lod_exports_the_geosets_of_the_level_asked_for() {
+    let Some(data) = common::corpus_file("mdx/pqw3_Wood-floor-01.mdx") else {
+        return;
+    };
+    const LODS: [i32; 9] = [0, 1, 2, -1, 0, 1, 2, -1, 1];
+    let mut model = formats::mdx::Model::from_bytes(&data).unwrap();
+    for (geoset, lod) in model.geosets_mut().iter_mut().zip(LODS) {
+        geoset.lod = Some(lod);
+    }
+    let dir = temp_dir("lod");
+    let input = dir.join("floor.mdx");
+    std::fs::write(&input, model.to_bytes().unwrap()).unwrap();
+    let positions: Vec<Vec<[f32; 3]>> = model
+        .geosets()
+        .iter()
+        .map(|g| g.vertex_positions.clone())
+        .collect();
+    let cases: [(&[&str], &[usize]); 3] = [
+        (&[], &[0, 3, 4, 7]),
+        (&["--lod", "1"], &[1, 3, 5, 7, 8]),
+        (&["--lod", "2"], &[2, 3, 6, 7]),
+    ];
+    for (flags, want) in cases {
+        let out = dir.join("floor.glb");
+        formats()
+            .arg("export")
+            .arg(&input)
+            .arg(&out)
+            .args(flags)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "{} primitives,",
+                want.len()
+            )));
+        let gltf = gltf::Gltf::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let blob = gltf.blob.as_deref().unwrap();
+        let primitives: Vec<Vec<[f32; 3]>> = gltf
+            .document
+            .meshes()
+            .next()
+            .unwrap()
+            .primitives()
+            .map(|p| p.reader(|_| Some(blob)).read_positions().unwrap().collect())
+            .collect();
+        let want: Vec<Vec<[f32; 3]>> = want.iter().map(|&g| positions[g].clone()).collect();
+        assert_eq!(primitives, want, "{flags:?}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

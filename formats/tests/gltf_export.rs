@@ -4,6 +4,8 @@
 //! their names, skin weights per vertex, animations and their names), and
 //! the skinned mesh posed by evaluating the glTF animations here (glTF's
 //! own interpolation rules) against `formats::anim` at the same times.
+//! Known answers on built or edited models: `BIDX`/`BWGT` and v1500 vertex
+//! skinning, levels of detail 0, 1, 2 and -1, a forward-slash texture path.
 
 mod common;
 
@@ -475,6 +477,7 @@ fn materials_follow_the_first_layer_and_hd_textures_their_roles() {
     use formats::mdx::FilterMode;
     use gltf::material::AlphaMode;
     let mut hd_materials = 0;
+    let mut emissive_materials = 0;
     for (path, model) in &models() {
         let out = export(
             model,
@@ -542,6 +545,34 @@ fn materials_follow_the_first_layer_and_hd_textures_their_roles() {
                 .iter()
                 .find(|l| texture(l).is_some_and(|t| t.replaceable_id == 0))
                 .unwrap_or(layer);
+            // The emissive texture of an HD material, where it has one: slot
+            // 3 of the textured layer's list (1100 and later), else its
+            // fourth layer (900 and 1000).
+            let emissive_id = match &textured.textures {
+                _ if !hd => None,
+                Some(entries) => entries.get(3).map(|e| e.texture_id),
+                None => source.layers.get(3).map(|l| l.texture_id),
+            };
+            let emissive = emissive_id
+                .and_then(|id| usize::try_from(id).ok())
+                .and_then(|id| model.textures().get(id));
+            match (material.emissive_texture(), emissive) {
+                (Some(info), Some(source)) => {
+                    let name = match source.replaceable_id {
+                        0 => source.file_name.to_string_lossy().into_owned(),
+                        id => format!("Replaceable Texture {id}"),
+                    };
+                    assert_eq!(info.texture().name(), Some(name.as_str()), "{path}");
+                    assert_eq!(material.emissive_factor(), [1.0; 3], "{path}");
+                    emissive_materials += 1;
+                }
+                (None, None) => {}
+                (got, want) => panic!(
+                    "{path}: emissive {:?}, the model's {:?}",
+                    got.map(|i| i.texture().index()),
+                    want.map(|t| t.file_name.to_string_lossy())
+                ),
+            }
             let exists = texture(textured).is_some();
             let textured = material
                 .pbr_metallic_roughness()
@@ -567,7 +598,59 @@ fn materials_follow_the_first_layer_and_hd_textures_their_roles() {
     }
     if common::corpus_root().is_some() {
         assert!(hd_materials >= 40, "{hd_materials}");
+        // Every HD material of the corpus has an emissive texture.
+        assert_eq!(emissive_materials, hd_materials);
     }
+}
+
+/// A `TEXS` path with forward slashes (the model names
+/// `Textures\SmileyGW.blp`) finds the file under a texture folder, as is
+/// and in other letter cases (so each component is matched on its own,
+/// not the whole path joined as one): found by [`TextureFolders::find`] and
+/// embedded, the same PNG as the backslash path gives.
+#[test]
+fn a_forward_slash_texture_path_finds_its_file() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let folders = TextureFolders::new(vec![root.join("textures")]);
+    let file = root.join("textures/Textures/SmileyGW.blp");
+    for path in [
+        "Textures/SmileyGW.blp",
+        "textures/smileygw.BLP",
+        r"Textures\SmileyGW.blp",
+    ] {
+        assert_eq!(folders.find(path), Some(file.clone()), "{path}");
+    }
+    let bytes = std::fs::read(root.join("mdx/mv_SmileyGW_004.mdx")).unwrap();
+    let mut model = Model::from_bytes(&bytes).unwrap();
+    let options = ExportOptions {
+        textures: &folders,
+        animations: false,
+        ..Default::default()
+    };
+    let backslash = export(&model, "smiley", &options).unwrap();
+    assert_eq!(backslash.embedded_textures, [r"Textures\SmileyGW.blp"]);
+    let texture = &mut model.textures_mut()[0];
+    assert_eq!(
+        texture.file_name.to_string_lossy(),
+        r"Textures\SmileyGW.blp"
+    );
+    texture.file_name = "textures/SMILEYGW.blp".try_into().unwrap();
+    let slash = export(&model, "smiley", &options).unwrap();
+    assert_eq!(slash.embedded_textures, ["textures/SMILEYGW.blp"]);
+    assert!(slash.missing_textures.is_empty());
+    let image = |out: &formats::gltf::Export| {
+        let glb = out.document.to_glb().unwrap();
+        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let blob = gltf.blob.as_deref().unwrap();
+        let image = gltf.document.images().next().unwrap();
+        let gltf::image::Source::View { view, .. } = image.source() else {
+            panic!("not embedded");
+        };
+        blob[view.offset()..view.offset() + view.length()].to_vec()
+    };
+    assert_eq!(image(&slash), image(&backslash));
 }
 
 #[test]
@@ -637,6 +720,262 @@ fn the_five_textured_corpus_models_embed_their_textures() {
                     .is_some_and(|t| t.texture().source().index() == image.index())
             });
             assert!(shown, "{name}: {path} on no material");
+        }
+    }
+}
+
+/// A WoW alpha model of `version` with two bones and one triangle skinned by
+/// packed bone indices and weights: at 1400 a `GEOS` geoset with `BIDX` and
+/// `BWGT` and no matrix groups, at 1500 a batch whose vertices carry the same
+/// 4 + 4 bytes. Nodes: a helper (object 0, so a bone index is not an object
+/// id), bone "root" (object 1, bone 0) rising from 0 to 10 along Z over
+/// "Stand" (0 to 1000 ms), bone "arm" (object 2, bone 1), a child of root,
+/// turned 90 degrees about Z about its pivot (1, 0, 0) from 500 ms on.
+/// Vertex 0 is root's, vertex 1 root's by 51/255 and arm's by 204/255,
+/// vertex 2 arm's. Written and read back, so it is a file as stored.
+fn two_bone_alpha_model(version: u32) -> Model {
+    use formats::mdx::alpha::{
+        Batch, BatchedGeosetChunk, Bone, BoneChunk, CompressedQuaternion, GenObject,
+        GenObjectTrack, Geoset, GeosetChunk, GeosetSection, HelperChunk, Sequence, SequenceChunk,
+        Vertex,
+    };
+    use formats::mdx::{Chunk, Interpolation, Key, PivotPointChunk, Track};
+    let object = |name: &str, object_id, parent_id, tracks| GenObject {
+        name: name.try_into().unwrap(),
+        object_id,
+        parent_id,
+        flags: 0,
+        tracks,
+    };
+    let rise = GenObjectTrack::Translation(Track::new(
+        Interpolation::Linear,
+        vec![
+            Key::new(0, [0.0, 0.0, 0.0]),
+            Key::new(1000, [0.0, 0.0, 10.0]),
+        ],
+    ));
+    let quarter = CompressedQuaternion::from_quaternion([0.0, 0.0, 0.5f32.sqrt(), 0.5f32.sqrt()]);
+    let turn = GenObjectTrack::Rotation(Track::new(
+        Interpolation::Linear,
+        vec![
+            Key::new(
+                0,
+                CompressedQuaternion::from_quaternion([0.0, 0.0, 0.0, 1.0]),
+            ),
+            Key::new(500, quarter),
+            Key::new(1000, quarter),
+        ],
+    ));
+    let bone = |object| Bone {
+        object,
+        geoset_id: u32::MAX,
+        geoset_anim_id: u32::MAX,
+    };
+    let positions = [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [1.0, 2.0, 0.0]];
+    let indices: [[u8; 4]; 3] = [[0, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0]];
+    let weights: [[u8; 4]; 3] = [[255, 0, 0, 0], [51, 204, 0, 0], [255, 0, 0, 0]];
+    let mut model = Model::new(version);
+    model.chunks.push(Chunk::AlphaSequences(SequenceChunk {
+        sequences: vec![Sequence {
+            name: "Stand".try_into().unwrap(),
+            time: [0, 1000],
+            ..Sequence::default()
+        }],
+    }));
+    model.chunks.push(if version < 1500 {
+        Chunk::AlphaGeosets(GeosetChunk {
+            geosets: vec![Geoset {
+                vertices: positions.to_vec(),
+                normals: vec![[0.0, 0.0, 1.0]; 3],
+                uv_set_count: 1,
+                tex_coords: vec![[0.0, 0.0]; 3],
+                primitive_types: vec![Geoset::TRIANGLES],
+                primitive_counts: vec![3],
+                primitive_vertices: vec![0, 1, 2],
+                bone_indices: indices.iter().map(|i| u32::from_le_bytes(*i)).collect(),
+                bone_weights: weights.iter().map(|w| u32::from_le_bytes(*w)).collect(),
+                ..Geoset::default()
+            }],
+        })
+    } else {
+        Chunk::AlphaBatchedGeosets(BatchedGeosetChunk {
+            geosets: vec![GeosetSection {
+                vertex_count: 3,
+                ..GeosetSection::default()
+            }],
+            batches: vec![Batch {
+                vertices: (0..3)
+                    .map(|v| Vertex {
+                        position: positions[v],
+                        bone_weights: weights[v],
+                        bone_indices: indices[v],
+                        normal: [0.0, 0.0, 1.0],
+                        tex_coords: [[0.0, 0.0]; 2],
+                    })
+                    .collect(),
+                primitive_type: Batch::TRIANGLES,
+                primitive_vertices: vec![0, 1, 2],
+                padding: vec![0; 5],
+                ..Batch::default()
+            }],
+            ..BatchedGeosetChunk::default()
+        })
+    });
+    model.chunks.push(Chunk::AlphaBones(BoneChunk {
+        bones: vec![
+            bone(object("root", 1, u32::MAX, vec![rise])),
+            bone(object("arm", 2, 1, vec![turn])),
+        ],
+    }));
+    model.chunks.push(Chunk::AlphaHelpers(HelperChunk {
+        helpers: vec![object("helper", 0, u32::MAX, Vec::new())],
+    }));
+    model.chunks.push(Chunk::PivotPoints(PivotPointChunk {
+        points: vec![[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0]],
+    }));
+    let back = Model::from_bytes(&model.to_bytes().unwrap()).unwrap();
+    assert_eq!(back, model);
+    back
+}
+
+/// `BIDX`/`BWGT` (1400) and v1500 vertex bytes, known answers: at 500 ms
+/// into "Stand" root has risen by 5 and arm is turned a quarter about its
+/// pivot, so vertex 0 is at (0, 0, 5), vertex 2 (1, 2, 0) at (-1, 0, 5), and
+/// vertex 1 (2, 0, 0) at 0.2 (2, 0, 5) + 0.8 (1, 1, 5) = (1.2, 0.8, 5). The
+/// glTF export carries those joints and weights, and posed by its own
+/// animation (glTF's rules) puts the vertices there too.
+#[test]
+fn packed_bone_weights_pose_a_vertex_by_the_weighted_sum() {
+    let rest_rotation =
+        Mat4::from_quat(Quat::from_array(formats::gltf::model::nodes::Z_UP_TO_Y_UP));
+    let want = [
+        Vec3::new(0.0, 0.0, 5.0),
+        Vec3::new(1.2, 0.8, 5.0),
+        Vec3::new(-1.0, 0.0, 5.0),
+    ];
+    for version in [1400, 1500] {
+        let model = two_bone_alpha_model(version);
+        let skeleton = Skeleton::from_model(&model);
+        let names: Vec<&str> = skeleton.nodes().iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["helper", "root", "arm"]);
+        let timeline = Timeline::from_model(&model);
+        let stand = timeline.sequence("Stand").unwrap();
+        let pose = skeleton.pose(&Sampler::new(&timeline, timeline.at(stand, 500.0).unwrap()));
+        let all = meshes(&model, &skeleton);
+        assert_eq!(all.len(), 1, "{version}");
+        let posed = all[0].posed_positions(&pose);
+        for (v, (got, want)) in posed.iter().zip(want).enumerate() {
+            assert!(
+                Vec3::from(*got).distance(want) < 1e-4,
+                "{version}: vertex {v} at {got:?}, not {want}"
+            );
+        }
+        // The glTF skin: joint k + 1 is skeleton node k (root 2, arm 3).
+        let out = export(&model, "m", &ExportOptions::default()).unwrap();
+        assert_eq!(out.geosets, [0]);
+        let glb = out.document.to_glb().unwrap();
+        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let (doc, blob) = (&gltf.document, gltf.blob.as_deref().unwrap());
+        let joints: Vec<_> = doc
+            .skins()
+            .next()
+            .unwrap()
+            .joints()
+            .map(|j| j.name().unwrap().to_string())
+            .collect();
+        assert_eq!(joints[2..], ["root", "arm"]);
+        let primitive = doc.meshes().next().unwrap().primitives().next().unwrap();
+        let reader = primitive.reader(|_| Some(blob));
+        let got_joints: Vec<[u16; 4]> = reader.read_joints(0).unwrap().into_u16().collect();
+        let got_weights: Vec<[f32; 4]> = reader.read_weights(0).unwrap().into_f32().collect();
+        assert!(reader.read_joints(1).is_none());
+        assert_eq!(got_joints, [[2, 0, 0, 0], [2, 3, 0, 0], [3, 0, 0, 0]]);
+        let weights = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.2, 0.8, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0],
+        ];
+        for (got, want) in got_weights.iter().zip(weights) {
+            for (g, w) in got.iter().zip(want) {
+                assert!((g - w).abs() < 1e-6, "{version}: weights {got:?}");
+            }
+        }
+        // Posed by the glTF animation at 0.5 s: the same places, Y up.
+        let stand = channels(&doc.animations().next().unwrap(), blob);
+        let posed = skinned(doc, blob, &globals(doc, &stand, 0.5));
+        for (v, (got, want)) in posed[0].iter().zip(want).enumerate() {
+            let want = rest_rotation.transform_point3(want);
+            assert!(
+                got.distance(want) < 1e-4,
+                "{version}: glTF vertex {v} at {got}, not {want}"
+            );
+        }
+    }
+}
+
+/// The levels of detail given to the 9 geosets of `pqw3_Wood-floor-01`
+/// (Reforged, all at level 0 as stored; the corpus has no level above 0).
+const LODS: [i32; 9] = [0, 1, 2, -1, 0, 1, 2, -1, 1];
+
+/// `(lod, the geosets exported)` for the levels of [`LODS`], by hand: a
+/// level's own geosets and those of level -1 (every level).
+const LOD_GEOSETS: [(i32, &[usize]); 5] = [
+    (0, &[0, 3, 4, 7]),
+    (1, &[1, 3, 5, 7, 8]),
+    (2, &[2, 3, 6, 7]),
+    (3, &[3, 7]),
+    (-1, &[3, 7]),
+];
+
+/// Levels of detail 0, 1, 2 and -1 in one Reforged model (a corpus model's
+/// geosets given [`LODS`]): the default exports level 0 and `lod: n` level
+/// n, each with the geosets of level -1, as [`LOD_GEOSETS`] lists them; each
+/// primitive holds its geoset's vertices.
+#[test]
+fn lod_exports_exactly_the_geosets_of_one_level() {
+    let Some(data) = common::corpus_file("mdx/pqw3_Wood-floor-01.mdx") else {
+        return;
+    };
+    let mut model = Model::from_bytes(&data).unwrap();
+    assert_eq!(model.geosets().len(), LODS.len());
+    for (geoset, lod) in model.geosets_mut().iter_mut().zip(LODS) {
+        geoset.lod = Some(lod);
+    }
+    // Each geoset has triangles and vertices of its own: a primitive's
+    // positions name its geoset.
+    let positions: Vec<&Vec<[f32; 3]>> = model
+        .geosets()
+        .iter()
+        .map(|g| &g.vertex_positions)
+        .collect();
+    for (i, geoset) in model.geosets().iter().enumerate() {
+        assert!(!geoset.faces.is_empty(), "geoset {i}");
+        assert_eq!(positions.iter().filter(|p| **p == positions[i]).count(), 1);
+    }
+    let exported = |options: &ExportOptions<'_>| -> (Vec<usize>, Vec<Vec<[f32; 3]>>) {
+        let out = export(&model, "floor", options).unwrap();
+        let glb = out.document.to_glb().unwrap();
+        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let blob = gltf.blob.as_deref().unwrap();
+        let mesh = gltf.document.meshes().next().unwrap();
+        let primitives = mesh
+            .primitives()
+            .map(|p| p.reader(|_| Some(blob)).read_positions().unwrap().collect())
+            .collect();
+        (out.geosets, primitives)
+    };
+    let by_default = exported(&ExportOptions::default());
+    for (lod, want) in LOD_GEOSETS {
+        let (geosets, primitives) = exported(&ExportOptions {
+            lod,
+            ..Default::default()
+        });
+        assert_eq!(geosets, want, "lod {lod}");
+        let want_positions: Vec<Vec<[f32; 3]>> =
+            want.iter().map(|&g| positions[g].clone()).collect();
+        assert_eq!(primitives, want_positions, "lod {lod}");
+        if lod == 0 {
+            assert_eq!(by_default, (geosets, primitives));
         }
     }
 }

@@ -1,10 +1,12 @@
 //! The Khronos glTF Validator (npm `gltf-validator`, installed by `.ci/run`
-//! into `tests/gltf_validator`) on the export of every corpus model, as
-//! `.glb`, and on a few as `.gltf` with their `.bin` and images beside them:
-//! 0 errors each; on the export of every corpus tile (`adt/` and the map
-//! folder), and on what `formats export` writes of the corpus map (as `.glb`
-//! and as `.gltf`): 0 errors and 0 warnings each. One node process validates
-//! every file of a test.
+//! into `tests/gltf_validator`) on the export of every corpus model (`mdx/`
+//! and `mdl/`), as `.glb`, and on a few as `.gltf` with their `.bin` and
+//! images beside them: 0 errors each, and the validator's own counts of
+//! primitives, vertices, triangles and animations those of the model; on the
+//! export of every corpus tile (`adt/` and the map folder), and on what
+//! `formats export` writes of the corpus map (as `.glb` and as `.gltf`): 0
+//! errors and 0 warnings each. One node process validates every file of a
+//! test.
 //!
 //! Under `CI=true` a missing node or validator is a failure; elsewhere the
 //! test says loudly that it did not run.
@@ -13,9 +15,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use formats::anim::{Skeleton, meshes};
 use formats::gltf::textures::TextureFolders;
-use formats::gltf::{Document, ExportOptions, GltfFiles, export, export_tile};
-use formats::mdx::Model;
+use formats::gltf::{Document, Export, ExportOptions, GltfFiles, export, export_tile};
+use formats::mdx::{Chunk, Model};
+use serde_json::json;
 
 /// The validator's folder, or `None` (loudly, and a panic under CI) when
 /// node or the npm package is missing.
@@ -46,6 +50,30 @@ fn assert_clean(validator: &Path, files: &[PathBuf]) -> usize {
         assert_eq!(report["warnings"], 0, "{report}");
     }
     reports.len()
+}
+
+/// What the validator should count in the export of `model`: the exported
+/// geosets' primitives, vertices and triangles, and the animations.
+fn expected_counts(model: &Model, exported: &Export) -> serde_json::Value {
+    let all = meshes(model, &Skeleton::from_model(model));
+    let geosets = exported.geosets.iter().map(|&g| &all[g]);
+    json!({
+        "primitives": exported.geosets.len(),
+        "vertices": geosets.clone().map(|m| m.positions.len()).sum::<usize>(),
+        "triangles": geosets.map(|m| m.triangles.len()).sum::<usize>(),
+        "animations": exported.animations.len(),
+    })
+}
+
+/// The validator's counts in `report`, next to [`expected_counts`]'s.
+fn counted(report: &serde_json::Value) -> serde_json::Value {
+    let counts = &report["counts"];
+    json!({
+        "primitives": counts["primitives"],
+        "vertices": counts["vertices"],
+        "triangles": counts["triangles"],
+        "animations": counts["animations"],
+    })
 }
 
 /// Writes `document` into `out` as `stem.glb`, and if `as_gltf` also as
@@ -84,6 +112,7 @@ fn every_corpus_export_is_valid_gltf() {
         ..Default::default()
     };
     let mut files = Vec::new();
+    let mut expected = Vec::new();
     let mut embedded = 0;
     for path in common::files_in(&root, "mdx", ".mdx") {
         let bytes = std::fs::read(root.join(&path)).unwrap();
@@ -102,12 +131,111 @@ fn every_corpus_export_is_valid_gltf() {
             "mv_SmileyGW_004",
         ]
         .contains(&stem.as_str());
-        files.extend(write(&out, &stem, &exported.document, as_gltf));
+        let written = write(&out, &stem, &exported.document, as_gltf);
+        let counts = expected_counts(&model, &exported);
+        expected.extend(written.iter().map(|f| (f.clone(), counts.clone())));
+        files.extend(written);
     }
-    let validated = assert_valid(&validator, &files).len();
-    assert!(validated >= 57 + 4, "{validated}");
+    let reports = assert_valid(&validator, &files);
+    assert_eq!(reports.len(), 57 + 4);
+    for (report, (file, counts)) in reports.iter().zip(&expected) {
+        assert_eq!(counted(report), *counts, "{}", file.display());
+    }
     // The six corpus textures of five models went in (and were validated).
     assert_eq!(embedded, 6);
+    std::fs::remove_dir_all(&out).ok();
+}
+
+/// Every corpus `.mdl` (36: the only v900 model, one without a `Version`
+/// block, models found only as text), read as `formats export` reads it
+/// (strictly, else leniently) and exported with its textures looked up
+/// beside it and in the corpus textures: 0 errors and 0 warnings each, one
+/// report per file, the validator's counts those of the model, the totals
+/// pinned.
+#[test]
+fn every_corpus_mdl_export_is_valid_gltf() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let Some(validator) = validator() else {
+        return;
+    };
+    let out = common::temp_dir("gltf-validate-mdl");
+    let folders = TextureFolders::new(vec![root.join("mdl"), root.join("textures")]);
+    let options = ExportOptions {
+        textures: &folders,
+        ..Default::default()
+    };
+    let mut files = Vec::new();
+    let mut expected = Vec::new();
+    let mut versions = std::collections::BTreeMap::new();
+    let mut embedded = Vec::new();
+    for path in common::files_in(&root, "mdl", ".mdl") {
+        let text = std::fs::read_to_string(root.join(&path)).unwrap();
+        let model = formats::mdl::from_str(&text)
+            .or_else(|_| formats::mdl::from_str_lenient(&text).map(|(m, _)| m))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        let version = model.chunks.iter().find_map(|c| match c {
+            Chunk::Version(v) => Some(v.version),
+            _ => None,
+        });
+        *versions.entry(version).or_insert(0) += 1;
+        let stem = Path::new(&path)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let exported = export(&model, &stem, &options).unwrap_or_else(|e| panic!("{path}: {e}"));
+        embedded.extend(
+            exported
+                .embedded_textures
+                .iter()
+                .map(|t| format!("{stem}: {t}")),
+        );
+        // The v900 model and the one without a version also as .gltf.
+        let as_gltf =
+            ["pqw3_icecrown_precipicerunes_01", "zf_particle_emitter"].contains(&stem.as_str());
+        let written = write(&out, &stem, &exported.document, as_gltf);
+        let counts = expected_counts(&model, &exported);
+        expected.extend(written.iter().map(|f| (f.clone(), counts.clone())));
+        files.extend(written);
+    }
+    assert_eq!(
+        versions,
+        [
+            (None, 1),
+            (Some(800), 32),
+            (Some(900), 1),
+            (Some(1000), 1),
+            (Some(1100), 1)
+        ]
+        .into()
+    );
+    let reports = assert_valid(&validator, &files);
+    assert_eq!(reports.len(), 36 + 2);
+    let mut total = json!({"primitives": 0, "vertices": 0, "triangles": 0, "animations": 0});
+    for (report, (file, counts)) in reports.iter().zip(&expected) {
+        assert_eq!(report["warnings"], 0, "{report}");
+        assert_eq!(counted(report), *counts, "{}", file.display());
+        if file.extension().is_some_and(|e| e == "glb") {
+            for (key, value) in total.as_object_mut().unwrap() {
+                *value = json!(value.as_u64().unwrap() + counts[key].as_u64().unwrap());
+            }
+        }
+    }
+    assert_eq!(
+        total,
+        json!({"primitives": 65, "vertices": 41277, "triangles": 42588, "animations": 70})
+    );
+    // The corpus textures of two models went in (and were validated).
+    assert_eq!(
+        embedded,
+        [
+            r"pqw3_BlueUnsummon: Models\BlueUnsummon\BlueUnsummon.blp",
+            r"pqw3_icecrownraid_arthas_precipice_phase0_set0: Models\FrozenThrone\ce_arthas_side.blp",
+            r"pqw3_icecrownraid_arthas_precipice_phase0_set0: Models\FrozenThrone\ce_artahs_stairs.blp",
+        ]
+    );
     std::fs::remove_dir_all(&out).ok();
 }
 

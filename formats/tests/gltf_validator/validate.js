@@ -1,7 +1,9 @@
 // Validates every .glb/.gltf named on the command line with the Khronos glTF
 // Validator, in one process (CI runs it on every corpus export), and prints
 // one JSON line per file: {"file", "errors", "warnings", "messages"} with the
-// first error messages. Exits 2 if the validator is missing or a file fails
+// first error messages, and "counts": what the validator counted in the
+// document (primitives, vertices, triangles, animations, materials, images),
+// for the tests to hold against the model. Exits 2 if the validator is missing or a file fails
 // to load. Run by formats/tests/gltf_validate.rs.
 "use strict";
 const fs = require("fs");
@@ -31,12 +33,21 @@ async function validate(file) {
     .filter((m) => m.severity <= (process.env.GLTF_SEVERITY || 0))
     .slice(0, 5)
     .map((m) => `${m.code} ${m.pointer || ""}: ${m.message}`);
+  const info = report.info || {};
   return {
     file,
     errors: issues.numErrors,
     warnings: issues.numWarnings,
     messages,
     validator: report.validatorVersion,
+    counts: {
+      primitives: info.drawCallCount,
+      vertices: info.totalVertexCount,
+      triangles: info.totalTriangleCount,
+      animations: info.animationCount,
+      materials: info.materialCount,
+      images: (info.resources || []).filter((r) => r.pointer.startsWith("/images/")).length,
+    },
   };
 }
 
