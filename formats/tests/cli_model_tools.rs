@@ -62,10 +62,13 @@ fn fix_extents_of_a_stale_model() {
         text.contains("\nmodels  fixed  up to date  no vertices  failed\n1           1"),
         "{text}"
     );
-    // What is left is no Death sequence (a sanity warning), no stale extent.
+    // What is left is no Death sequence and no Origin Ref (sanity
+    // warnings), no stale extent.
     let text = stdout(formats().arg("validate").arg(&fixed));
     assert!(
-        text.contains("cube.mdx: 0 errors, 1 warning, 0 infos\n  warning  missing-death-sequence"),
+        text.contains(
+            "cube.mdx: 0 errors, 2 warnings, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n  warning  missing-origin-ref"
+        ),
         "{text}"
     );
     assert!(!text.contains("stale-extent"), "{text}");

@@ -45,15 +45,16 @@ fn warnings_and_infos_alone_do_not_fail() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    // tm_blob: long normals, keys outside sequences and 7 stale extents
-    // (warnings), three bones without vertices (infos); zf_cube: no Death
+    // tm_blob: long normals, keys outside sequences, 7 stale extents and a
+    // light's attenuation (warnings), three bones without vertices and five
+    // tracks with redundant keys (infos); zf_cube: no Death, no Origin Ref
     // and 4 stale extents (its cube swings 200 units beyond them; warnings).
     let (ok, stdout, stderr) = run_in(&root, &["validate", "mdx/tm_blob.mdx", "mdx/zf_cube.mdx"]);
     assert!(ok, "{stdout}{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines[0], "mdx/tm_blob.mdx: 0 errors, 10 warnings, 3 infos");
+    assert_eq!(lines[0], "mdx/tm_blob.mdx: 0 errors, 11 warnings, 8 infos");
     assert!(
-        stdout.contains("\nmdx/zf_cube.mdx: 0 errors, 5 warnings, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n  warning  stale-extent            chunks[1].MODL.extent: the geometry reaches 200.000 beyond the box"),
+        stdout.contains("\nmdx/zf_cube.mdx: 0 errors, 6 warnings, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n  warning  missing-origin-ref      ATCH: no attachment points, so no \"Origin Ref\"\n  warning  stale-extent            chunks[1].MODL.extent: the geometry reaches 200.000 beyond the box"),
         "{stdout}"
     );
     assert!(
@@ -174,10 +175,10 @@ fn damaged_cut_and_unchecked_files() {
         "./damaged.mdx: FAILED: chunks[2].SEQS.sequences: invalid value at 0x194: size 263 is \
          not a multiple of the 132-byte element size"
     );
-    // (The warning: no Death.)
+    // (The warnings: no Death, no Origin Ref.)
     assert_eq!(
         lines[1],
-        "./truncated.mdx: 2 errors, 1 warning, 0 infos (read leniently: 1 diagnostic)"
+        "./truncated.mdx: 2 errors, 2 warnings, 0 infos (read leniently: 1 diagnostic)"
     );
     assert!(
         lines.contains(

@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use formats::convert::{Options, convert};
 use formats::mdx::{Extent, Model, Track};
 use formats::optimize::{Animated, TrackVisitor, visit_tracks};
+use formats::validate::{Rule, Severity};
 use serde_json::Value;
 
 /// What the sanity test says of each file, by path.
@@ -704,4 +705,295 @@ fn corpus_mdl_read_by_mdx_m3_viewer_as_by_ours() {
     }
     eprintln!("mdx-m3-viewer cannot read: {unreadable:#?}");
     assert!(files.len() - unreadable.len() >= 20, "{unreadable:?}");
+}
+
+/// The top-level object of mdx-m3-viewer's sanity tree that a finding's path
+/// is in (`chunks[5].GEOS.geosets[1].material_id` is `Geoset 1`); `""` (the
+/// root) for the rest.
+fn viewer_object(path: &str) -> String {
+    const LISTS: [(&str, &str); 19] = [
+        ("SEQS.sequences", "Sequence"),
+        ("GLBS.global_sequences", "GlobalSequence"),
+        ("TEXS.textures", "Texture"),
+        ("MTLS.materials", "Material"),
+        ("TXAN.animations", "TextureAnimation"),
+        ("GEOS.geosets", "Geoset"),
+        ("GEOA.animations", "GeosetAnimation"),
+        ("BONE.bones", "Bone"),
+        ("LITE.lights", "Light"),
+        ("HELP.helpers", "Helper"),
+        ("ATCH.attachments", "Attachment"),
+        ("PREM.emitters", "ParticleEmitter"),
+        ("PRE2.emitters", "ParticleEmitter2"),
+        ("CORN.emitters", "ParticleEmitterPopcorn"),
+        ("RIBB.emitters", "RibbonEmitter"),
+        ("EVTS.objects", "EventObject"),
+        ("CAMS.cameras", "Camera"),
+        ("CLID.shapes", "CollisionShape"),
+        ("FAFX.face_effects", "FaceEffect"),
+    ];
+    for (list, name) in LISTS {
+        if let Some((_, rest)) = path.split_once(&format!("{list}[")) {
+            let index = rest.split(']').next().unwrap_or_default();
+            return format!("{name} {index}");
+        }
+    }
+    String::new()
+}
+
+/// A message of `sanity.js` split into its type, the top-level object of its
+/// path (as [`viewer_object`] names them), its path and its text:
+/// `severe /Geoset 4: Too many vertices in one geoset: 10185`.
+fn viewer_finding(line: &str) -> (&str, String, &str, &str) {
+    let (kind, rest) = line.split_once(' ').unwrap();
+    let (path, text) = rest.split_once(": ").unwrap();
+    let top = path.split('/').nth(1).unwrap_or_default();
+    // `Bone 1 - "child"` is `Bone 1`.
+    let object = top.split(" - ").next().unwrap_or_default().to_string();
+    (kind, object, path, text)
+}
+
+/// Whether mdx-m3-viewer's message `text` is its finding of what `rule`
+/// finds; `None` for the rules its sanity test does not check, or grades
+/// below severe: the pivot count (a warning there), object ids, face
+/// indices, an empty texture without a replaceable id, an emitter's texture
+/// without a path, a popcorn emitter's path, a file cut short, stale
+/// extents, tiles.
+fn viewer_says(rule: Rule, text: &str) -> Option<bool> {
+    let has = |words: &str| text.contains(words);
+    Some(match rule {
+        Rule::TextureIndex => has("Invalid texture ") && !has("Invalid texture animation"),
+        Rule::MaterialIndex => has("Invalid material "),
+        Rule::TextureAnimationIndex => has("Invalid texture animation "),
+        Rule::GeosetIndex => has("Invalid geoset ") && !has("Invalid geoset animation"),
+        Rule::GeosetAnimationIndex => has("Invalid geoset animation "),
+        Rule::GlobalSequenceIndex => has("Invalid global sequence "),
+        Rule::ParentIndex => has("Invalid parent ") || has("Same object and parent"),
+        Rule::SequenceOrder => has("This sequence starts "),
+        Rule::KeyOrder => has("is lower than the track before it"),
+        Rule::UnsupportedVersion => has("is not supported by Warcraft 3"),
+        Rule::TexturePath => has("Corrupted path"),
+        Rule::ReplaceableId => has("replaceable ID: "),
+        Rule::GeosetVertexLimit => has("Too many vertices in one geoset"),
+        Rule::VertexSkinning => text.starts_with("Vertex "),
+        Rule::AttachmentPath | Rule::EmitterPath => has("Invalid path"),
+        Rule::XyQuadWithoutSpeed => has("XY Quad emitters must have"),
+        Rule::EmitterTimeMiddle => has("time middle"),
+        Rule::SquirtWithoutTrack => has("Using squirt without"),
+        Rule::PopcornWithoutGuide => has("No animation visibility guide"),
+        Rule::EventWithoutKeys => has("Zero tracks"),
+        Rule::FaceEffectPath => has("Corrupted face effect path"),
+        _ => return None,
+    })
+}
+
+/// The corpus sources of versions 800 to 1200 that mdx-m3-viewer reads,
+/// read by ours, with what its sanity test says of each.
+fn viewer_read_sources() -> Vec<(String, Model, Value)> {
+    let Some((root, harness)) = corpus_and_harness() else {
+        return Vec::new();
+    };
+    let models = common::manifest_models(800..=1200);
+    let files: Vec<PathBuf> = models.iter().map(|(f, _)| root.join(&f.path)).collect();
+    let mut results = sanity(&harness, &files);
+    let mut read = Vec::new();
+    let mut unreadable = Vec::new();
+    for ((file, bytes), path) in models.into_iter().zip(&files) {
+        let result = results.remove(path.to_str().unwrap()).unwrap();
+        if result["unreadable"].is_string() {
+            unreadable.push(file.path);
+            continue;
+        }
+        let model = Model::from_bytes_lenient(&bytes).unwrap().0;
+        read.push((file.path, model, result));
+    }
+    untestable(&unreadable);
+    assert!(read.len() >= 40, "only {} sources read", read.len());
+    read
+}
+
+/// `formats validate`'s errors (structure and sanity rules) on the corpus
+/// are errors or severe findings of mdx-m3-viewer's sanity test, of the same
+/// object (or the model, where it reports at the root): no rule grades as
+/// an error what the Hive Workshop's test lets through. The rules it does
+/// not check are listed by [`viewer_says`].
+#[test]
+fn validate_errors_are_errors_of_mdx_m3_viewers_sanity_test() {
+    let mut compared = 0;
+    for (name, model, result) in viewer_read_sources() {
+        let theirs: Vec<(String, String)> = messages(&result)
+            .iter()
+            .map(|line| {
+                let (_, object, _, text) = viewer_finding(line);
+                (object, text.to_string())
+            })
+            .collect();
+        let ours = formats::validate::model(&model)
+            .into_iter()
+            .chain(formats::validate::sanity(&model));
+        for finding in ours.filter(|f| f.severity() == Severity::Error) {
+            if viewer_says(finding.rule, "").is_none() {
+                continue; // a rule it does not check
+            }
+            let object = viewer_object(&finding.path);
+            let said = theirs.iter().any(|(o, text)| {
+                (o == &object || o.is_empty()) && viewer_says(finding.rule, text) == Some(true)
+            });
+            assert!(
+                said,
+                "{name}: {} {finding}: not an error of mdx-m3-viewer's (it says {theirs:?})",
+                finding.rule
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 30, "only {compared} errors compared");
+}
+
+/// How a mirrored rule's findings are counted against mdx-m3-viewer's
+/// messages: one per message, or one per node of its tree (its track checks
+/// say it once per key, ours once per track).
+#[derive(Clone, Copy, PartialEq)]
+enum Count {
+    Messages,
+    Nodes,
+}
+
+/// The rules that mirror a check of mdx-m3-viewer's sanity test: the words
+/// of its message, and how findings are counted.
+const MIRRORED: &[(Rule, &str, Count)] = &[
+    (Rule::ReplaceableWithPath, "used together", Count::Messages),
+    (Rule::NoTextures, "No textures", Count::Messages),
+    (Rule::UnknownShader, "Unknown shader", Count::Messages),
+    (
+        Rule::UnknownFilterMode,
+        "Invalid filter mode",
+        Count::Messages,
+    ),
+    (
+        Rule::GeosetAnimatedTwice,
+        "geoset animations: ",
+        Count::Messages,
+    ),
+    (Rule::InvisibleBoneGeoset, "with a 0 alpha", Count::Messages),
+    (Rule::LightAttenuation, " attenuation ", Count::Messages),
+    (
+        Rule::MissingOriginRef,
+        "Missing the Origin",
+        Count::Messages,
+    ),
+    (Rule::XyQuadWithoutSpeed, "XY Quad", Count::Messages),
+    (Rule::EmitterTimeMiddle, "time middle", Count::Messages),
+    (Rule::SquirtWithoutTrack, "Using squirt", Count::Messages),
+    (
+        Rule::PopcornWithoutGuide,
+        "visibility guide",
+        Count::Messages,
+    ),
+    (Rule::FaceEffectPath, "face effect path", Count::Messages),
+    (Rule::BindPoseCount, " matrices, got ", Count::Messages),
+    (Rule::EmptyTrack, "Zero tracks", Count::Nodes),
+    (
+        Rule::TrackWithoutSequence,
+        "but the model has no sequences",
+        Count::Nodes,
+    ),
+    (Rule::DuplicateKeyFrame, "has the same frame", Count::Nodes),
+    (
+        Rule::VisibilityInterpolation,
+        "not set to None",
+        Count::Nodes,
+    ),
+    (Rule::MagosEmitterTrack, "Using a ", Count::Nodes),
+    (
+        Rule::MissingOpeningKey,
+        "Missing opening track",
+        Count::Nodes,
+    ),
+    (Rule::RedundantKey, "the same value as tracks", Count::Nodes),
+];
+
+/// Where a mirrored rule finds otherwise than mdx-m3-viewer, by design
+/// (model, rule): it does not check attachments' tracks; a bezier key
+/// between equal keys bends the curve with its tangents; `BPOS` has one
+/// matrix per node and camera (Blizzard's portraits), where it wants one
+/// more than the nodes; models with nothing to draw need no textures.
+const BY_DESIGN: &[(&str, Rule)] = &[
+    ("zf_attachment.mdx", Rule::TrackWithoutSequence),
+    ("zf_attachment.mdx", Rule::VisibilityInterpolation),
+    ("zf_all.mdx", Rule::VisibilityInterpolation),
+    ("zf_all.mdx", Rule::RedundantKey),
+    ("tm_blob.mdx", Rule::BindPoseCount),
+    ("tm_TM_DruidBear.mdx", Rule::BindPoseCount),
+];
+
+/// Each rule mirroring a check of mdx-m3-viewer's sanity test finds, on
+/// every corpus source it reads, what that check finds there: as many
+/// findings (per message or per node, see [`MIRRORED`]), but where they
+/// differ by design ([`BY_DESIGN`], and models with nothing to draw for
+/// `no-textures`).
+#[test]
+fn mirrored_rules_find_what_mdx_m3_viewers_sanity_test_finds() {
+    let mut found = BTreeMap::<Rule, usize>::new();
+    let mut differences = Vec::new();
+    let mut by_design = [false; BY_DESIGN.len()];
+    for (path, model, result) in viewer_read_sources() {
+        let name = Path::new(&path).file_name().unwrap().to_string_lossy();
+        let lines: Vec<String> = messages(&result)
+            .into_iter()
+            .chain(
+                result["notes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap().to_string()),
+            )
+            .collect();
+        let ours = formats::validate::sanity(&model);
+        let draws = !(model.geosets().is_empty()
+            && model.particle_emitters2().is_empty()
+            && model.ribbon_emitters().is_empty());
+        for &(rule, words, count) in MIRRORED {
+            let theirs: BTreeSet<(&str, &str)> = lines
+                .iter()
+                .map(|line| viewer_finding(line))
+                .filter(|(_, _, _, text)| text.contains(words))
+                // Zero tracks of an event object are `event-without-keys`.
+                .filter(|(_, object, _, _)| {
+                    rule != Rule::EmptyTrack || !object.starts_with("EventObject")
+                })
+                .map(|(_, _, node, text)| match count {
+                    Count::Messages => (node, text),
+                    Count::Nodes => (node, ""),
+                })
+                .collect();
+            let mine = ours.iter().filter(|f| f.rule == rule).count();
+            *found.entry(rule).or_default() += mine;
+            let expected = match rule {
+                Rule::NoTextures if !draws => 0,
+                _ => theirs.len(),
+            };
+            if mine == expected {
+                continue;
+            }
+            match BY_DESIGN.iter().position(|d| *d == (name.as_ref(), rule)) {
+                Some(d) => by_design[d] = true,
+                None => differences.push(format!(
+                    "{name}: {rule}: {mine} findings, mdx-m3-viewer {expected}: {theirs:?}"
+                )),
+            }
+        }
+    }
+    assert!(differences.is_empty(), "{differences:#?}");
+    // Each difference by design is still one.
+    for (difference, seen) in BY_DESIGN.iter().zip(by_design) {
+        assert!(seen, "{difference:?} no longer differs");
+    }
+    // The corpus exercises most of them.
+    let silent: Vec<&Rule> = MIRRORED
+        .iter()
+        .map(|(rule, _, _)| rule)
+        .filter(|rule| found.get(rule).copied().unwrap_or(0) == 0)
+        .collect();
+    assert!(silent.len() <= 7, "never found in the corpus: {silent:?}");
 }

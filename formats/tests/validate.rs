@@ -158,6 +158,26 @@ fn sequences_and_keys_in_order() {
         after(|m| m.sequences_mut()[1].interval = [3000, 2000]),
         one(Rule::SequenceOrder, SEQS)
     );
+    // A 0 ms sequence where the next starts: a key there is in both.
+    let same_start = |m: &mut Model| {
+        m.sequences_mut()[0].interval = [0, 0];
+        m.sequences_mut()[1].interval = [0, 1000];
+    };
+    assert_eq!(after(same_start), one(Rule::SequenceOrder, SEQS));
+    let mut model = sample();
+    same_start(&mut model);
+    assert_eq!(
+        validate::model(&model)[0].message,
+        "starts at 0, where sequence 0 starts"
+    );
+    assert_eq!(
+        after(|m| m.sequences_mut()[0].interval = [0, 0]),
+        [(
+            Rule::KeyOutsideSequence,
+            "chunks[6].BONE.bones[0].node.tracks[0].Translation.keys[1]".to_string()
+        )],
+        "a 0 ms sequence alone is no sequence-order finding"
+    );
     const KEYS: &str = "chunks[6].BONE.bones[0].node.tracks[0].Translation.keys";
     assert_eq!(
         after(|m| bone_keys(m).swap(0, 1)),
@@ -216,6 +236,13 @@ fn real_models_break_real_rules() {
     assert_eq!(
         findings[0].to_string(),
         "chunks[2].SEQS.sequences[2].interval: starts at 3000, before sequence 1 ends at 5200"
+    );
+    // zf_sequence: "" 0..0, then "1" from 0 (mdx-m3-viewer: "This sequence
+    // starts at the same frame as sequence 0").
+    let findings = read("zf_sequence.mdx");
+    assert_eq!(
+        findings[0].to_string(),
+        "chunks[2].SEQS.sequences[1].interval: starts at 0, where sequence 0 starts"
     );
     // tm_blob: 48 normals several units long.
     let findings = read("tm_blob.mdx");
@@ -379,15 +406,34 @@ fn the_wow_alpha_boar_has_a_node_for_every_pivot_and_breaks_when_one_goes() {
 mod sanity {
     use super::*;
     use formats::core::FixedStr;
-    use formats::mdx::{Attachment, Chunk, CornEmitter, Node, ParticleEmitter, Texture};
+    use formats::mdx::node::node_flags::XY_QUAD;
+    use formats::mdx::{
+        Attachment, AttachmentTrack, Chunk, CornEmitter, EventObject, EventTrack, FaceEffect,
+        FilterMode, GeosetAnimation, GeosetAnimationTrack, Light, LightType, Node, ParticleEmitter,
+        ParticleEmitter2, ParticleEmitter2Track, Texture,
+    };
     use formats::validate::Severity;
 
-    /// The sample with a Death sequence (it has Stand and Birth): clean of
-    /// every rule.
+    /// The sample with a Death sequence (it has Stand and Birth) and an
+    /// `Origin Ref` attachment (object id 1, `chunks[7].ATCH`, moving `PIVT`
+    /// to `chunks[8]`): clean of every rule.
     fn clean() -> Model {
         let mut model = sample();
         model.sequences_mut()[1].name.set("Death").unwrap();
         model
+            .attachments_mut()
+            .push(attachment("Origin Ref", 1, ""));
+        model.pivot_points_mut().push([0.0; 3]);
+        model
+    }
+
+    fn attachment(name: &str, object_id: u32, path: &str) -> Attachment {
+        Attachment {
+            node: node(name, object_id),
+            path: FixedStr::try_from(path).unwrap(),
+            attachment_id: 0,
+            tracks: Vec::new(),
+        }
     }
 
     /// The map makers' findings of the clean model after `edit`, as (rule, path).
@@ -433,9 +479,9 @@ mod sanity {
     fn the_clean_model_is_clean_of_every_rule() {
         assert_eq!(validate::model(&clean()), Vec::<Finding>::new());
         assert_eq!(validate::sanity(&clean()), Vec::<Finding>::new());
-        // The sample itself is no unit: no Death.
+        // The sample itself is no unit: no Death, no attachment points.
         let rules: Vec<Rule> = validate::sanity(&sample()).iter().map(|f| f.rule).collect();
-        assert_eq!(rules, [Rule::MissingDeathSequence]);
+        assert_eq!(rules, [Rule::MissingDeathSequence, Rule::MissingOriginRef]);
     }
 
     #[test]
@@ -471,8 +517,13 @@ mod sanity {
             after(rename(0, "Walk")),
             one(Rule::MissingStandSequence, SEQS)
         );
+        // (The bone's track then runs on no sequence: `track-without-sequence`.)
+        let mut model = clean();
+        model.sequences_mut().clear();
+        let found = validate::sanity(&model);
+        assert_eq!(found[0].rule, Rule::MissingStandSequence);
         assert_eq!(
-            message(|m| m.sequences_mut().clear()),
+            found[0].message,
             "no sequences at all: the model stands still in its bind pose"
         );
         assert_eq!(
@@ -726,6 +777,7 @@ mod sanity {
                 let mut bone = m.bones()[0].clone();
                 bone.node = node("Unbound", 1);
                 m.bones_mut().push(bone);
+                m.attachments_mut()[0].node.object_id = 2; // after the bones
                 m.pivot_points_mut().push([0.0; 3]);
             }),
             one(Rule::BoneWithoutVertex, "chunks[6].BONE.bones[1]")
@@ -736,26 +788,20 @@ mod sanity {
     fn attachments_and_emitters() {
         let attach = |path: &'static str| {
             move |m: &mut Model| {
-                m.attachments_mut().push(Attachment {
-                    node: node("Origin Ref", 1),
-                    path: FixedStr::try_from(path).unwrap(),
-                    attachment_id: 0,
-                    tracks: Vec::new(),
-                });
+                m.attachments_mut().push(attachment("Chest Ref", 2, path));
                 m.pivot_points_mut().push([0.0; 3]);
             }
         };
         assert_eq!(after(attach("")), []);
         assert_eq!(after(attach("Abilities\\Spells\\Aura.mdx")), []);
-        // ATCH goes after BONE (chunks[6]) and before PIVT.
         assert_eq!(
             after(attach("Textures\\Aura.blp")),
-            one(Rule::AttachmentPath, "chunks[7].ATCH.attachments[0].path")
+            one(Rule::AttachmentPath, "chunks[7].ATCH.attachments[1].path")
         );
         let spawn = |path: &'static str| {
             move |m: &mut Model| {
                 m.particle_emitters_mut().push(ParticleEmitter {
-                    node: node("Spawner", 1),
+                    node: node("Spawner", 2),
                     emission_rate: 1.0,
                     gravity: 0.0,
                     longitude: 0.0,
@@ -773,14 +819,14 @@ mod sanity {
             after(spawn("")),
             one(
                 Rule::EmitterPath,
-                "chunks[8].PREM.emitters[0].spawn_model_file_name"
+                "chunks[9].PREM.emitters[0].spawn_model_file_name"
             )
         );
         let popcorn = |path: &'static str| {
             move |m: &mut Model| {
                 set_version(m, 1000);
                 m.corn_emitters_mut().push(CornEmitter {
-                    node: node("Popcorn", 1),
+                    node: node("Popcorn", 2),
                     life_span: 1.0,
                     emission_rate: 1.0,
                     speed: 1.0,
@@ -788,7 +834,7 @@ mod sanity {
                     alpha: 1.0,
                     replaceable_id: 0,
                     path: FixedStr::try_from(path).unwrap(),
-                    flags: FixedStr::default(),
+                    flags: FixedStr::try_from("Always=on, Death=off").unwrap(),
                     tracks: Vec::new(),
                 });
                 m.pivot_points_mut().push([0.0; 3]);
@@ -797,7 +843,7 @@ mod sanity {
         assert_eq!(after(popcorn("SharedFX/Dust.pkfx")), []);
         assert_eq!(
             after(popcorn("SharedFX/Dust.mdx")),
-            one(Rule::EmitterPath, "chunks[8].CORN.emitters[0].path")
+            one(Rule::EmitterPath, "chunks[9].CORN.emitters[0].path")
         );
     }
 
@@ -810,7 +856,7 @@ mod sanity {
         // A particle emitter 2 of zf_all, moved into the clean model.
         let emitter = |texture_id: u32, replaceable_id: u32| {
             let mut emitter = all.particle_emitters2()[0].clone();
-            emitter.node = node("Particles", 1);
+            emitter.node = node("Particles", 2);
             emitter.node.tracks.clear();
             emitter.tracks.clear();
             (emitter.texture_id, emitter.replaceable_id) = (texture_id, replaceable_id);
@@ -831,7 +877,7 @@ mod sanity {
                 ),
                 (
                     Rule::EmitterMissingTexture,
-                    "chunks[8].PRE2.emitters[0].texture_id".to_string()
+                    "chunks[9].PRE2.emitters[0].texture_id".to_string()
                 )
             ]
         );
@@ -862,40 +908,67 @@ mod sanity {
     /// Real models: what `formats dump` shows them to hold (checked by hand:
     /// Hero_Glow's one material uses texture 3 only, TunableKaelSpheres'
     /// tracks run on global sequences 5, 6 and 7 of 8, tm_blob's SKIN uses
-    /// slots 1 and 3 of its matrix indices 0 to 4).
+    /// slots 1 and 3 of its matrix indices 0 to 4). Keys with the value of
+    /// their neighbours (`redundant-key`, an info) are left out where
+    /// exporters left many.
     #[test]
     fn real_models_break_map_maker_rules() {
         if common::corpus_root().is_none() {
             return;
         }
         use Rule::*;
-        // A classic model with a 10185-vertex geoset, and two odd names.
+        let rules_but = |path: &str, left_out: &[Rule]| -> Vec<Rule> {
+            let mut found = rules(path);
+            found.retain(|r| !left_out.contains(r));
+            found
+        };
+        // A classic model with a 10185-vertex geoset, two odd names, no
+        // Origin Ref, and a texture animation's translation without keys.
         assert_eq!(
-            rules("mdx/amisd_456.mdx"),
-            [SequenceName, SequenceName, GeosetVertexLimit]
+            rules_but("mdx/amisd_456.mdx", &[RedundantKey]),
+            [
+                SequenceName,
+                SequenceName,
+                GeosetVertexLimit,
+                MissingOriginRef,
+                EmptyTrack
+            ]
         );
-        // Reforged HD geosets are not held to the classic limit (10824 vertices).
-        assert_eq!(rules("mdx/pqw3_HarvestGolem.mdx"), []);
+        // Reforged HD geosets are not held to the classic limit (10824
+        // vertices); Blizzard left two keys at frame 21873 in every track
+        // of this one's Death.
         assert_eq!(
-            rules("mdx/tm_TM_DruidBear.mdx")
-                .iter()
-                .filter(|r| **r != BoneWithoutVertex)
-                .collect::<Vec<_>>(),
-            [&SequenceName] // "Walk Slow"
+            rules_but(
+                "mdx/pqw3_HarvestGolem.mdx",
+                &[RedundantKey, DuplicateKeyFrame]
+            ),
+            []
+        );
+        assert_eq!(rules("mdx/pqw3_HarvestGolem.mdx").len(), 62 * 2);
+        assert_eq!(
+            rules_but(
+                "mdx/tm_TM_DruidBear.mdx",
+                &[BoneWithoutVertex, RedundantKey]
+            ),
+            [SequenceName] // "Walk Slow"
         );
         assert_eq!(
-            rules("mdx/rms_PackHorse.mdx"),
-            [SequenceName, ZeroLengthGlobalSequence] // "TempWalk"; GLBS[0] is 0
+            rules_but("mdx/rms_PackHorse.mdx", &[RedundantKey]),
+            // "TempWalk"; GLBS[0] is 0; the alpha of "Decay Flesh" has no
+            // key at its start.
+            [SequenceName, ZeroLengthGlobalSequence, MissingOpeningKey]
         );
         assert_eq!(
             rules("mdx/pqw3_BossMinimapIcon.mdx"),
-            [ZeroLengthSequence, MissingDeathSequence] // Stand 4000..4000
+            // Stand 4000..4000
+            [ZeroLengthSequence, MissingDeathSequence, MissingOriginRef]
         );
         assert_eq!(
             rules("mdx/wowconv_5-high-overlord-saurfang-37192.mdx"),
             [
                 AnimationFile,
                 MissingDeathSequence,
+                MissingOriginRef,
                 UnusedTextureAnimation,
                 UnusedTextureAnimation
             ]
@@ -904,6 +977,8 @@ mod sanity {
             rules("mdx/w3mt_Hero_Glow.mdx"),
             [
                 MissingStandSequence,
+                MissingOriginRef,
+                TrackWithoutSequence,
                 UnusedTexture,
                 UnusedTexture,
                 UnusedTexture
@@ -912,6 +987,7 @@ mod sanity {
         assert_eq!(
             rules("mdx/rms_TunableKaelSpheres.mdx"),
             [
+                MissingOriginRef,
                 UnusedGlobalSequence,
                 UnusedGlobalSequence,
                 UnusedGlobalSequence,
@@ -922,41 +998,641 @@ mod sanity {
         );
         assert_eq!(
             rules("mdx/tm_blob.mdx"),
-            [BoneWithoutVertex, BoneWithoutVertex, BoneWithoutVertex]
+            [
+                LightAttenuation,
+                RedundantKey,
+                RedundantKey,
+                RedundantKey,
+                RedundantKey,
+                RedundantKey,
+                BoneWithoutVertex,
+                BoneWithoutVertex,
+                BoneWithoutVertex
+            ]
         );
+        // Its third attachment's visibility runs on no sequence, linearly.
         assert_eq!(
             rules("mdx/zf_attachment.mdx"),
-            [MissingStandSequence, AttachmentPath]
+            [
+                MissingStandSequence,
+                MissingOriginRef,
+                AttachmentPath,
+                TrackWithoutSequence,
+                VisibilityInterpolation
+            ]
         );
         assert_eq!(
-            rules("mdx/zf_particle_emitter.mdx"),
-            [MissingStandSequence, EmitterPath, EmitterPath]
+            rules_but("mdx/zf_particle_emitter.mdx", &[TrackWithoutSequence]),
+            [
+                MissingStandSequence,
+                MissingOriginRef,
+                EmitterPath,
+                EmitterPath,
+                VisibilityInterpolation
+            ]
         );
         // Portraits need neither Stand nor Death, and these have their
-        // Portrait and Portrait Talk (their face bones bind no vertex).
+        // Portrait and Portrait Talk (their face bones bind no vertex), their
+        // Origin Ref, their bind pose and face effect.
         for portrait in [
             "mdx/pqw3_VillagerMaleRich_Portrait.mdx",
             "mdx/pqw3_girl2_portrait.mdx",
         ] {
-            let found = rules(portrait);
+            let found = rules_but(portrait, &[RedundantKey]);
             assert!(
                 found.iter().all(|r| *r == BoneWithoutVertex),
                 "{portrait}: {found:?}"
             );
         }
-        // Clean of every rule, structure and map makers' alike: a classic
-        // and a Reforged unit, an HD doodad, a spell effect.
-        for clean in [
+        // Clean of every rule, structure and map makers' alike: a Reforged
+        // unit; and but for the Origin Ref a classic one, an HD doodad, a
+        // spell effect (whose light also starts at 0).
+        let clean = |path: &str, expected: &[Rule]| {
+            let data = common::corpus_file(path).unwrap();
+            let model = Model::from_bytes_lenient(&data).unwrap().0;
+            assert_eq!(validate::model(&model), [], "{path}");
+            assert_eq!(rules(path), expected, "{path}");
+        };
+        clean("mdx/risk_HumanBattleship_v1200.mdx", &[]);
+        for path in [
             "mdx/risk_HumanBattleship_v800.mdx",
-            "mdx/risk_HumanBattleship_v1200.mdx",
             "mdx/pqw3_Wood-floor-01.mdx",
             "mdx/pqw3_BlueUnsummon.mdx",
-            "mdx/dbz_FountainOfSouls_rev-294411b2.mdx",
         ] {
-            let data = common::corpus_file(clean).unwrap();
-            let model = Model::from_bytes_lenient(&data).unwrap().0;
-            assert_eq!(validate::model(&model), [], "{clean}");
-            assert_eq!(validate::sanity(&model), [], "{clean}");
+            clean(path, &[MissingOriginRef]);
+        }
+        clean(
+            "mdx/dbz_FountainOfSouls_rev-294411b2.mdx",
+            &[LightAttenuation, MissingOriginRef],
+        );
+    }
+
+    /// A particle emitter 2 (object id 2: after the bone and the origin)
+    /// drawing the clean model's texture, that emits as meant.
+    fn emitter2() -> ParticleEmitter2 {
+        ParticleEmitter2 {
+            node: node("Particles", 2),
+            speed: 10.0,
+            variation: 0.0,
+            latitude: 5.0,
+            gravity: 0.0,
+            lifespan: 1.0,
+            emission_rate: 10.0,
+            length: 10.0,
+            width: 10.0,
+            filter_mode: 0,
+            rows: 1,
+            columns: 1,
+            head_or_tail: 0,
+            tail_length: 1.0,
+            time: 0.5,
+            segment_color: [[1.0; 3]; 3],
+            segment_alpha: [255; 3],
+            segment_scaling: [1.0; 3],
+            head_interval: [0, 0, 1],
+            head_decay_interval: [0, 0, 1],
+            tail_interval: [0, 0, 1],
+            tail_decay_interval: [0, 0, 1],
+            texture_id: 0,
+            squirt: 0,
+            priority_plane: 0,
+            replaceable_id: 0,
+            tracks: Vec::new(),
+        }
+    }
+
+    /// The clean model with `emitter` (`chunks[9].PRE2.emitters[0]`).
+    fn with_emitter2(emitter: ParticleEmitter2) -> impl FnOnce(&mut Model) {
+        move |m: &mut Model| {
+            m.particle_emitters2_mut().push(emitter);
+            m.pivot_points_mut().push([0.0; 3]);
+        }
+    }
+
+    /// A light (object id 1) attenuating from `start` to `end`.
+    fn light(start: f32, end: f32) -> Light {
+        Light {
+            node: node("Light", 1),
+            light_type: LightType::Omni,
+            attenuation_start: start,
+            attenuation_end: end,
+            color: [1.0; 3],
+            intensity: 1.0,
+            ambient_color: [1.0; 3],
+            ambient_intensity: 0.0,
+            shadow_intensity: None,
+            tracks: Vec::new(),
+            tracks_after_chunk: Vec::new(),
+        }
+    }
+
+    /// The rules of a corpus model's findings whose path starts with `at`.
+    fn found_at(path: &str, rule: Rule) -> Vec<String> {
+        let data = common::corpus_file(path).unwrap();
+        let model = Model::from_bytes_lenient(&data).unwrap().0;
+        let found = validate::sanity(&model).into_iter();
+        found.filter(|f| f.rule == rule).map(|f| f.path).collect()
+    }
+
+    #[test]
+    fn textures_with_a_path_and_a_replaceable_id_and_models_without_textures() {
+        const TEX: &str = "chunks[3].TEXS.textures[0]";
+        assert_eq!(
+            after(|m| m.textures_mut()[0].replaceable_id = 1),
+            one(Rule::ReplaceableWithPath, &format!("{TEX}.replaceable_id"))
+        );
+        assert_eq!(
+            message(|m| m.textures_mut()[0].replaceable_id = 2),
+            "replaceable id 2 and the path \"Textures\\Sample.blp\" together"
+        );
+        // No textures, with a geoset to draw (its layer's texture 0 is then
+        // out of range: a structural error, not this rule's).
+        assert_eq!(
+            after(|m| m.textures_mut().clear()),
+            one(Rule::NoTextures, "chunks[3].TEXS")
+        );
+        // Models with nothing to draw need none: a helper rig, a test file
+        // of lights.
+        if common::corpus_root().is_none() {
+            return;
+        }
+        assert_eq!(found_at("mdx/zf_geoset.mdx", Rule::NoTextures), ["TEXS"]);
+        assert_eq!(
+            found_at("mdx/rms_TunableKaelSpheres.mdx", Rule::NoTextures),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            found_at("mdx/zf_light.mdx", Rule::NoTextures),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn shaders_and_filter_modes() {
+        const MTL: &str = "chunks[4].MTLS.materials[0]";
+        let shader = |version: u32, name: &'static str| {
+            move |m: &mut Model| {
+                set_version(m, version);
+                m.materials_mut()[0].shader = Some(FixedStr::try_from(name).unwrap());
+            }
+        };
+        assert_eq!(
+            after(shader(1000, "Shader_HD_Fancy")),
+            one(Rule::UnknownShader, &format!("{MTL}.shader"))
+        );
+        for known in ["", "Shader_SD_FixedFunction", "shader_hd_defaultunit"] {
+            assert_eq!(after(shader(1000, known)), [], "{known}");
+        }
+        let shader_type = |id: u32| {
+            move |m: &mut Model| {
+                set_version(m, 1100);
+                m.materials_mut()[0].layers[0].shader_type_id = Some(id);
+            }
+        };
+        assert_eq!(
+            after(shader_type(2)),
+            one(
+                Rule::UnknownShader,
+                &format!("{MTL}.layers[0].shader_type_id")
+            )
+        );
+        assert_eq!(after(shader_type(0)), []);
+        let filter = |mode: FilterMode| {
+            move |m: &mut Model| m.materials_mut()[0].layers[0].filter_mode = mode
+        };
+        assert_eq!(
+            after(filter(FilterMode::Other(7))),
+            one(
+                Rule::UnknownFilterMode,
+                &format!("{MTL}.layers[0].filter_mode")
+            )
+        );
+        assert_eq!(after(filter(FilterMode::Modulate2x)), []);
+        // A particle emitter 2 has modes 0 (blend) to 4 (alpha key).
+        let mut alpha_key = emitter2();
+        alpha_key.filter_mode = 4;
+        assert_eq!(after(with_emitter2(alpha_key)), []);
+        let mut beyond = emitter2();
+        beyond.filter_mode = 5;
+        assert_eq!(
+            after(with_emitter2(beyond)),
+            one(
+                Rule::UnknownFilterMode,
+                "chunks[9].PRE2.emitters[0].filter_mode"
+            )
+        );
+    }
+
+    #[test]
+    fn geosets_animated_twice_and_bones_hiding_their_geoset() {
+        let animation = |alpha: f32| GeosetAnimation {
+            alpha,
+            color: [1.0; 3],
+            ..GeosetAnimation::default()
+        };
+        // GEOA goes after GEOS (chunks[5]): BONE moves to chunks[7].
+        assert_eq!(
+            after(|m| m.geoset_animations_mut().push(animation(1.0))),
+            []
+        );
+        assert_eq!(
+            after(|m| m
+                .geoset_animations_mut()
+                .extend([animation(1.0), animation(0.5)])),
+            one(
+                Rule::GeosetAnimatedTwice,
+                "chunks[6].GEOA.animations[1].geoset_id"
+            )
+        );
+        // The sample's bone names geoset 0: with a geoset animation of alpha
+        // 0 and no alpha track, the geoset may not show.
+        let hiding = |alpha: f32, track: bool| {
+            move |m: &mut Model| {
+                let mut hidden = animation(alpha);
+                if track {
+                    let keys = vec![Key::new(0, 1.0f32)];
+                    let alpha = Track::new(Interpolation::None, keys);
+                    hidden.tracks.push(GeosetAnimationTrack::Alpha(alpha));
+                }
+                m.geoset_animations_mut().push(hidden);
+                m.bones_mut()[0].geoset_animation_id = 0;
+            }
+        };
+        assert_eq!(
+            after(hiding(0.0, false)),
+            one(
+                Rule::InvisibleBoneGeoset,
+                "chunks[7].BONE.bones[0].geoset_animation_id"
+            )
+        );
+        assert_eq!(after(hiding(0.0, true)), []);
+        assert_eq!(after(hiding(1.0, false)), []);
+        if common::corpus_root().is_none() {
+            return;
+        }
+        // zf_all's geoset animations 0 and 1 both name geoset 0.
+        assert_eq!(
+            found_at("mdx/zf_all.mdx", Rule::GeosetAnimatedTwice),
+            ["chunks[8].GEOA.animations[1].geoset_id"]
+        );
+    }
+
+    #[test]
+    fn lights_attenuate_from_80_to_200() {
+        let lit = |start: f32, end: f32| {
+            move |m: &mut Model| {
+                // LITE comes between BONE and ATCH: the light is node 1.
+                m.lights_mut().push(light(start, end));
+                m.attachments_mut()[0].node.object_id = 2;
+                m.pivot_points_mut().push([0.0; 3]);
+            }
+        };
+        assert_eq!(after(lit(80.0, 200.0)), []);
+        // LITE goes after BONE (chunks[6]).
+        const LIGHT: &str = "chunks[7].LITE.lights[0]";
+        assert_eq!(
+            after(lit(50.0, 300.0)),
+            [
+                (Rule::LightAttenuation, format!("{LIGHT}.attenuation_start")),
+                (Rule::LightAttenuation, format!("{LIGHT}.attenuation_end"))
+            ]
+        );
+        assert_eq!(
+            message(lit(150.0, 100.0)),
+            "attenuation ends at 100, not after it starts at 150"
+        );
+        if common::corpus_root().is_none() {
+            return;
+        }
+        // tm_blob's mouth light starts at 10.
+        assert_eq!(
+            found_at("mdx/tm_blob.mdx", Rule::LightAttenuation),
+            ["chunks[8].LITE.lights[0].attenuation_start"]
+        );
+    }
+
+    #[test]
+    fn a_unit_has_an_origin_attachment_point() {
+        // The sample has no attachment points; the clean model its Origin Ref.
+        let sample_rules = rule_paths(validate::sanity(&sample()));
+        assert!(sample_rules.contains(&(Rule::MissingOriginRef, "ATCH".to_string())));
+        let rename = |name: &'static str| {
+            move |m: &mut Model| m.attachments_mut()[0].node.name.set(name).unwrap()
+        };
+        assert_eq!(after(rename("origin ref 2")), []);
+        assert_eq!(after(rename("Origin Reference")), []);
+        assert_eq!(
+            after(rename("Chest Ref")),
+            one(Rule::MissingOriginRef, "chunks[7].ATCH")
+        );
+        assert_eq!(
+            message(rename("Chest Ref")),
+            "no \"Origin Ref\" among the 1 attachment points"
+        );
+        if common::corpus_root().is_none() {
+            return;
+        }
+        assert_eq!(
+            found_at("mdx/zf_cube.mdx", Rule::MissingOriginRef),
+            ["ATCH"]
+        );
+        assert_eq!(
+            found_at("mdx/tm_TM_DruidBear.mdx", Rule::MissingOriginRef),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn particle_emitters_2_that_cannot_emit_as_meant() {
+        const PRE2: &str = "chunks[9].PRE2.emitters[0]";
+        assert_eq!(after(with_emitter2(emitter2())), []);
+        let changed = |edit: fn(&mut ParticleEmitter2)| {
+            let mut emitter = emitter2();
+            edit(&mut emitter);
+            with_emitter2(emitter)
+        };
+        assert_eq!(
+            after(changed(|e| e.node.flags = XY_QUAD)),
+            [],
+            "an XY quad with speed and latitude"
+        );
+        assert_eq!(
+            after(changed(|e| (e.node.flags, e.latitude) = (XY_QUAD, 0.0))),
+            one(Rule::XyQuadWithoutSpeed, &format!("{PRE2}.node.flags"))
+        );
+        assert_eq!(
+            after(changed(|e| (e.node.flags, e.speed) = (XY_QUAD, 0.0))),
+            one(Rule::XyQuadWithoutSpeed, &format!("{PRE2}.node.flags"))
+        );
+        for time in [0.0, 1.0] {
+            let mut emitter = emitter2();
+            emitter.time = time;
+            assert_eq!(after(with_emitter2(emitter)), [], "{time}");
+        }
+        for time in [-0.5, 1.5, f32::NAN] {
+            let mut emitter = emitter2();
+            emitter.time = time;
+            assert_eq!(
+                after(with_emitter2(emitter)),
+                one(Rule::EmitterTimeMiddle, &format!("{PRE2}.time")),
+                "{time}"
+            );
+        }
+        assert_eq!(
+            after(changed(|e| e.squirt = 1)),
+            one(Rule::SquirtWithoutTrack, &format!("{PRE2}.squirt"))
+        );
+        assert_eq!(
+            after(changed(|e| {
+                e.squirt = 1;
+                let burst = Track::new(Interpolation::None, vec![Key::new(0, 20.0f32)]);
+                e.tracks.push(ParticleEmitter2Track::EmissionRate(burst));
+            })),
+            []
+        );
+        assert_eq!(after(changed(|e| e.replaceable_id = 2)), []);
+        assert_eq!(
+            after(changed(|e| e.replaceable_id = 3)),
+            one(Rule::ReplaceableId, &format!("{PRE2}.replaceable_id"))
+        );
+        if common::corpus_root().is_none() {
+            return;
+        }
+        // Found where mdx-m3-viewer finds them: Tank-Shell-Silver's
+        // "Undershade" (speed and latitude 0), zf_particle_emitter2's
+        // "values" (time middle 11.23, squirt, replaceable id 10).
+        assert_eq!(
+            found_at("mdx/risk_Tank-Shell-Silver.mdx", Rule::XyQuadWithoutSpeed),
+            ["chunks[11].PRE2.emitters[6].node.flags"]
+        );
+        const VALUES: &str = "chunks[5].PRE2.emitters[1]";
+        for (rule, field) in [
+            (Rule::EmitterTimeMiddle, "time"),
+            (Rule::SquirtWithoutTrack, "squirt"),
+            (Rule::ReplaceableId, "replaceable_id"),
+        ] {
+            assert_eq!(
+                found_at("mdx/zf_particle_emitter2.mdx", rule),
+                [format!("{VALUES}.{field}")]
+            );
+        }
+    }
+
+    #[test]
+    fn popcorn_emitters_need_their_visibility_guide() {
+        let popcorn = |guide: &'static str| {
+            move |m: &mut Model| {
+                set_version(m, 1000);
+                m.corn_emitters_mut().push(CornEmitter {
+                    node: node("Popcorn", 2),
+                    life_span: 1.0,
+                    emission_rate: 1.0,
+                    speed: 1.0,
+                    color: [1.0; 3],
+                    alpha: 1.0,
+                    replaceable_id: 0,
+                    path: FixedStr::try_from("SharedFX/Dust.pkfx").unwrap(),
+                    flags: FixedStr::try_from(guide).unwrap(),
+                    tracks: Vec::new(),
+                });
+                m.pivot_points_mut().push([0.0; 3]);
+            }
+        };
+        assert_eq!(after(popcorn("Always=off, Death=on")), []);
+        assert_eq!(
+            after(popcorn("")),
+            one(
+                Rule::PopcornWithoutGuide,
+                "chunks[9].CORN.emitters[0].flags"
+            )
+        );
+    }
+
+    #[test]
+    fn event_objects_fire() {
+        let event = |frames: Option<Vec<u32>>| {
+            move |m: &mut Model| {
+                m.event_objects_mut().push(EventObject {
+                    node: node("SNDxDTHE", 2),
+                    track: frames.map(|tracks| EventTrack {
+                        tracks_count: Default::default(),
+                        global_sequence_id: -1,
+                        tracks,
+                    }),
+                });
+                m.pivot_points_mut().push([0.0; 3]);
+            }
+        };
+        assert_eq!(after(event(Some(vec![2100]))), []);
+        // EVTS goes after PIVT (chunks[8]).
+        assert_eq!(
+            after(event(None)),
+            one(Rule::EventWithoutKeys, "chunks[9].EVTS.objects[0]")
+        );
+        assert_eq!(
+            after(event(Some(Vec::new()))),
+            one(Rule::EventWithoutKeys, "chunks[9].EVTS.objects[0].track")
+        );
+        if common::corpus_root().is_none() {
+            return;
+        }
+        assert_eq!(
+            found_at("mdx/zf_eventobj.mdx", Rule::EventWithoutKeys),
+            ["chunks[5].EVTS.objects[0].track"]
+        );
+    }
+
+    #[test]
+    fn tracks_map_makers_fix() {
+        const TRACK: &str = "chunks[6].BONE.bones[0].node.tracks[0].Translation";
+        // The sample's bone rises from 0 (frame 0) to 0.5 (500) and back to 0
+        // (1000) in Stand (0..1000), linearly.
+        assert_eq!(
+            after(|m| bone_keys(m).clear()),
+            one(Rule::EmptyTrack, TRACK)
+        );
+        assert_eq!(
+            after(|m| m.sequences_mut().clear())
+                .into_iter()
+                .filter(|(rule, _)| *rule == Rule::TrackWithoutSequence)
+                .collect::<Vec<_>>(),
+            one(
+                Rule::TrackWithoutSequence,
+                &format!("{TRACK}.global_sequence_id")
+            )
+        );
+        assert_eq!(
+            after(|m| bone_keys(m)[1].frame = 0),
+            one(Rule::DuplicateKeyFrame, &format!("{TRACK}.keys[1]"))
+        );
+        // No key at 0 where Stand starts, the first (0.5 at 500) and last
+        // (0.25 at 1000) differing: the value at 0 comes from before.
+        let late = |last: f32| {
+            move |m: &mut Model| {
+                bone_keys(m).remove(0);
+                bone_keys(m)[1].value[2] = last;
+            }
+        };
+        assert_eq!(after(late(0.25)), one(Rule::MissingOpeningKey, TRACK));
+        assert_eq!(after(late(0.5)), [], "first and last alike");
+        assert_eq!(
+            after(|m| {
+                late(0.25)(m);
+                bone_track(m).interpolation_type = Interpolation::None;
+            }),
+            [],
+            "stepped: nothing to interpolate"
+        );
+        // A key with the value of its neighbours (within 0.001).
+        assert_eq!(
+            after(|m| bone_keys(m)[1].value[2] = 0.0009),
+            one(Rule::RedundantKey, &format!("{TRACK}.keys[1]"))
+        );
+        assert_eq!(after(|m| bone_keys(m)[1].value[2] = 0.002), []);
+        // Visibility steps: an attachment's visibility track that interpolates.
+        let visibility = |interpolation: Interpolation| {
+            move |m: &mut Model| {
+                let keys = vec![Key::new(0, 1.0f32), Key::new(500, 0.0)];
+                let track = Track::new(interpolation, keys);
+                m.attachments_mut()[0]
+                    .tracks
+                    .push(AttachmentTrack::Visibility(track));
+            }
+        };
+        assert_eq!(after(visibility(Interpolation::None)), []);
+        assert_eq!(
+            after(visibility(Interpolation::Linear)),
+            one(
+                Rule::VisibilityInterpolation,
+                "chunks[7].ATCH.attachments[0].tracks[0].Visibility.interpolation_type"
+            )
+        );
+        // Magos does not read a particle emitter 2's gravity or variation track.
+        let mut falling = emitter2();
+        let gravity = Track::new(Interpolation::None, vec![Key::new(0, 10.0f32)]);
+        falling.tracks.push(ParticleEmitter2Track::Gravity(gravity));
+        assert_eq!(
+            after(with_emitter2(falling)),
+            one(
+                Rule::MagosEmitterTrack,
+                "chunks[9].PRE2.emitters[0].tracks[0].Gravity"
+            )
+        );
+        if common::corpus_root().is_none() {
+            return;
+        }
+        // Where mdx-m3-viewer finds them: Blizzard's Dock_Stairs fades 7
+        // materials in "Stand Hit 1" from frame 400, not 367; tm_blob's
+        // bones hold still over three keys; amisd_456's texture animation
+        // has a translation track without keys; zf_all's light 1 has two
+        // keys at frame 220.
+        let opening = found_at(
+            "mdx/pqw3_Dock_Stairs_Small_Steep.mdx",
+            Rule::MissingOpeningKey,
+        );
+        assert_eq!(opening.len(), 7);
+        assert_eq!(
+            opening[0],
+            "chunks[3].MTLS.materials[2].layers[0].tracks[0].Alpha"
+        );
+        assert_eq!(found_at("mdx/tm_blob.mdx", Rule::RedundantKey).len(), 5);
+        assert_eq!(
+            found_at("mdx/amisd_456.mdx", Rule::EmptyTrack),
+            ["chunks[5].TXAN.animations[0].tracks[0].Translation"]
+        );
+        assert_eq!(
+            found_at("mdx/zf_all.mdx", Rule::DuplicateKeyFrame),
+            ["chunks[10].LITE.lights[1].tracks[1].AttenuationEnd.keys[1]"]
+        );
+    }
+
+    #[test]
+    fn face_effects_and_the_bind_pose() {
+        let reforged = |m: &mut Model| set_version(m, 1000);
+        let face = |path: &'static str| {
+            move |m: &mut Model| {
+                reforged(m);
+                m.face_effects_mut().push(FaceEffect {
+                    target: FixedStr::try_from("Node").unwrap(),
+                    path: FixedStr::try_from(path).unwrap(),
+                });
+            }
+        };
+        assert_eq!(after(face("Units/Critters/Kid/Kid.facefx")), []);
+        assert_eq!(after(face("Units/Critters/Kid/Kid.FaceFX_ingame")), []);
+        // FAFX goes after PIVT (chunks[8]).
+        assert_eq!(
+            after(face("Units/Critters/Kid/Kid.mdx")),
+            one(Rule::FaceEffectPath, "chunks[9].FAFX.face_effects[0].path")
+        );
+        // One matrix per node (the bone and the origin), then per camera.
+        let matrices = |count: usize| {
+            move |m: &mut Model| {
+                reforged(m);
+                m.bind_poses_mut().extend(vec![[0.0; 12]; count]);
+            }
+        };
+        assert_eq!(after(matrices(2)), []);
+        assert_eq!(
+            after(matrices(3)),
+            one(Rule::BindPoseCount, "chunks[9].BPOS.bind_pose")
+        );
+        assert_eq!(
+            message(matrices(1)),
+            "1 matrices for 2 nodes and 0 cameras (one each)"
+        );
+        if common::corpus_root().is_none() {
+            return;
+        }
+        // Blizzard's portraits: 155 matrices for 154 nodes and a camera,
+        // and a face effect each.
+        for portrait in [
+            "mdx/pqw3_VillagerMaleRich_Portrait.mdx",
+            "mdx/pqw3_girl2_portrait.mdx",
+        ] {
+            for rule in [Rule::BindPoseCount, Rule::FaceEffectPath] {
+                assert_eq!(found_at(portrait, rule), Vec::<String>::new(), "{portrait}");
+            }
         }
     }
 

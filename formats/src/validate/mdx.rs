@@ -337,7 +337,8 @@ impl Validator {
         }
     }
 
-    /// Each sequence ends after it starts, and starts after the previous ends.
+    /// Each sequence ends after it starts, and starts after the previous
+    /// ends (and not where a 0 ms previous one starts).
     fn sequence_order(&mut self) {
         let (at, sequences) = (&self.sequences_at, &self.sequences);
         let path = |s: usize| format!("{at}.sequences[{s}].interval");
@@ -349,18 +350,23 @@ impl Validator {
                     format!("ends at {end}, before it starts at {start}"),
                 );
             }
-            if let Some([_, previous_end]) = s.checked_sub(1).and_then(|p| sequences.get(p))
-                && start < *previous_end
-            {
-                self.f.push(
-                    Rule::SequenceOrder,
-                    path(s),
-                    format!(
-                        "starts at {start}, before sequence {} ends at {previous_end}",
-                        s - 1
-                    ),
-                );
-            }
+            let Some(&[previous_start, previous_end]) =
+                s.checked_sub(1).and_then(|p| sequences.get(p))
+            else {
+                continue;
+            };
+            let message = if start < previous_end {
+                format!(
+                    "starts at {start}, before sequence {} ends at {previous_end}",
+                    s - 1
+                )
+            } else if start == previous_start {
+                // A 0 ms sequence before it: a key at `start` is in both.
+                format!("starts at {start}, where sequence {} starts", s - 1)
+            } else {
+                continue;
+            };
+            self.f.push(Rule::SequenceOrder, path(s), message);
         }
     }
 }

@@ -14,9 +14,12 @@
 //!   categories of the sanity test mdx-m3-viewer ships (the one the Hive
 //!   Workshop runs): standard sequences and their names, texture paths the
 //!   game loads, unused textures, materials, texture animations and global
-//!   sequences, geosets the classic client draws, vertices bound to bones,
-//!   bones with vertices, attachment and emitter paths, emitters with a
-//!   texture. Warcraft III models only (versions below 1300).
+//!   sequences, shaders and filter modes, geosets the classic client draws,
+//!   vertices bound to bones, bones with vertices, lights' attenuation, the
+//!   `Origin Ref` attachment, attachment and emitter paths, emitters that
+//!   can emit, event objects that fire, tracks (opening keys, redundant
+//!   keys, keys at one frame, visibility), face effects and the bind pose.
+//!   Warcraft III models only (versions below 1300).
 //! - `extents::model` (MDX, feature `anim`): stored extents against the
 //!   geometry posed over every sequence (every version).
 //! - [`tile`] (ADT): `MCRF` references in range, `MMID`/`MWID` offsets at the
@@ -57,6 +60,27 @@
 //! check (`File` and `Tiles` are beyond it). [`Rule::ALL`] lists them; this
 //! table is checked against it by the tests.
 //!
+//! mdx-m3-viewer grades its findings error, severe, warning and unused. Its
+//! errors are errors here, its warnings warnings, its unused infos; a
+//! severe finding is an error where the game always draws the model wrongly
+//! (overlapping sequences, too many vertices, an XY quad without motion, a
+//! time middle outside 0..1, a squirt without keys, a popcorn emitter
+//! without its guide) and a warning where the viewer says it may (no
+//! `Stand` or `Death`, a missing opening key, a bone's hidden geoset).
+//! `formats/tests/convert_sanity.rs` runs both on the corpus: every error
+//! here is an error or severe finding there, but for the rules it does not
+//! check, and each mirrored rule finds what the viewer finds.
+//!
+//! Where the rules differ from the viewer's checks: `no-textures` skips
+//! models with nothing to draw; `bind-pose-count` wants one matrix per node
+//! and camera (Blizzard's portraits), where the viewer wants one more than
+//! the nodes; `redundant-key` keeps hermite and bezier keys whose tangents
+//! bend the curve; attachments' tracks are checked too. Left out: "negative
+//! extents" and the per-sequence extent count (`stale-extent` measures the
+//! extents against the geometry, and Blizzard's files mark a geoset hidden
+//! in a sequence with an inverted box), and "skin and vertex groups
+//! together" (Blizzard's own Reforged files have both).
+//!
 //! | id | severity | category | what | why |
 //! |---|---|---|---|---|
 //! | `texture-index` | error | Materials, emitters | an index into `TEXS` out of range (a layer's texture, a texture entry, a `KMTF` key, a particle emitter 2's texture) | the layer or emitter draws garbage or nothing |
@@ -69,7 +93,7 @@
 //! | `vertex-index` | error | Geosets | a face's vertex index out of range | triangles drawn from memory past the vertices |
 //! | `pivot-count` | error | Pivot points | not one pivot point per node | nodes rotate about the wrong point |
 //! | `object-ids` | error | Nodes | object ids not 0, 1, 2, ... in file order | nodes, pivots and vertex bindings are found by them |
-//! | `sequence-order` | error | Sequences | a sequence ending before it starts, or overlapping the previous one | keys of one sequence play in another |
+//! | `sequence-order` | error | Sequences | a sequence ending before it starts, overlapping the previous one, or starting where a 0 ms previous one starts | keys of one sequence play in another |
 //! | `key-order` | error | Tracks | keys not in time order | interpolation jumps |
 //! | `key-outside-sequence` | warning | Tracks | a key outside every sequence (or its global sequence) | it never plays |
 //! | `normal-length` | warning | Geosets | a normal whose length is not 1 (within 1%) | lighting too bright or too dark |
@@ -86,18 +110,40 @@
 //! | `unused-global-sequence` | info | Global sequences | a global sequence no track runs on | dead weight |
 //! | `texture-path` | error | Textures | a path not `.blp`, `.tga`, `.dds` (`.tif` too from version 1000) | the texture shows as missing |
 //! | `empty-texture` | error | Textures | an empty path without a replaceable id | nothing to load |
-//! | `replaceable-id` | error | Textures | a replaceable id other than 1, 2, 11, 21, 31 to 37 | the game has no texture for it |
+//! | `replaceable-id` | error | Textures, emitters | a texture's or particle emitter 2's replaceable id other than 1, 2, 11, 21, 31 to 37 | the game has no texture for it |
+//! | `replaceable-with-path` | warning | Textures | a texture with both a path and a replaceable id | the game takes the replaceable texture: one of the two is a mistake |
+//! | `no-textures` | warning | Textures | no textures in a model with geosets, particle emitters 2 or ribbon emitters | its layers and emitters have no image |
 //! | `unused-texture` | info | Textures | a texture no layer or particle emitter 2 uses | loaded for nothing |
 //! | `material-without-layers` | warning | Materials | a material with no layers | its geosets draw nothing |
+//! | `unknown-shader` | warning | Materials | a shader other than `Shader_SD_FixedFunction` and `Shader_HD_DefaultUnit` (900, 1000), a layer `shaderTypeId` other than 0 and 1 (from 1100) | drawn with another shader, or not at all |
+//! | `unknown-filter-mode` | warning | Materials, emitters | a layer's filter mode above 6, a particle emitter 2's above 4 | blended in a mode the game does not have |
 //! | `unused-material` | info | Materials | a material no geoset or ribbon emitter uses | dead weight |
 //! | `unused-texture-animation` | info | Texture animations | a texture animation no layer uses | dead weight |
 //! | `geoset-vertex-limit` | error | Geosets | more than 7432 vertices in a geoset drawn by the classic (SD) renderer | the classic client draws it broken |
 //! | `geoset-without-faces` | warning | Geosets | a geoset with no faces | draws nothing; Magos crashes on it |
 //! | `vertex-skinning` | error | Geosets | a vertex bound to no group, no node, or a node that is not a bone; `SKIN` weights not adding up to 255 (models with bones) | the vertex stays behind or stretches |
+//! | `geoset-animated-twice` | warning | Geosets | a geoset several geoset animations name | one of them applies |
 //! | `bone-without-vertex` | info | Bones | a bone no vertex is bound to | it could be a cheaper helper |
+//! | `invisible-bone-geoset` | warning | Bones | a bone whose geoset animation has alpha below 0.1 and no alpha track | its geoset may be invisible |
+//! | `light-attenuation` | warning | Lights | attenuation starting below 80, ending above 200, or not ending after it starts | the light reaches too little or too far, or nowhere |
 //! | `attachment-path` | error | Attachments | an attachment path that is not an `.mdl`/`.mdx` | the game cannot attach it |
+//! | `missing-origin-ref` | warning | Attachments | no attachment named `Origin Ref` (any case, numbered or not) | effects the game attaches to the origin have no point |
 //! | `emitter-missing-texture` | error | Emitters | a particle emitter 2 whose texture has no path and no replaceable id, a ribbon emitter whose material has no layer with a texture (out-of-range indices: `texture-index`, `material-index`) | its particles draw nothing |
 //! | `emitter-path` | error | Emitters | a particle emitter's model not `.mdl`/`.mdx`, a popcorn emitter's file not `.pkfx` | the game cannot spawn it |
+//! | `xy-quad-without-speed` | error | Emitters | an `XYQuad` particle emitter 2 with speed or latitude 0 | its particles have no motion to lie along |
+//! | `emitter-time-middle` | error | Emitters | a particle emitter 2's time middle outside 0..1 | colour, alpha and scale overshoot |
+//! | `squirt-without-track` | error | Emitters | a squirting particle emitter 2 without an emission rate track (`KP2E`) | it never emits |
+//! | `popcorn-without-guide` | error | Emitters | a popcorn emitter with no animation visibility guide | the game does not know when to play it |
+//! | `event-without-keys` | error | Event objects | an event object with no `KEVT` keys | it never fires |
+//! | `empty-track` | warning | Tracks | a track without keys | it animates nothing |
+//! | `track-without-sequence` | warning | Tracks | a track on the sequences' clock in a model without sequences | it never runs |
+//! | `duplicate-key-frame` | warning | Tracks | two keys at one frame | the value jumps; one is never reached |
+//! | `visibility-interpolation` | warning | Tracks | a visibility track that interpolates | the game steps visibility: fades do not show |
+//! | `magos-emitter-track` | warning | Tracks | a particle emitter 2 variation (`KP2R`) or gravity (`KP2G`) track | Magos does not read them in MDX |
+//! | `missing-opening-key` | warning | Tracks | an interpolated track with keys in a sequence but none at its start, the first and last there differing | the animation can warp as the sequence starts |
+//! | `redundant-key` | info | Tracks | a key with the value of the keys around it in its sequence (within 0.001; hermite and bezier keys with flat tangents) | dead weight (`formats optimize` drops it) |
+//! | `face-effect-path` | error | Face effects | a `FAFX` path not `.facefx`/`.facefx_ingame` | the game cannot load the face animation |
+//! | `bind-pose-count` | warning | Bind pose | a `BPOS` without one matrix per node and camera | nodes take another's bind pose, or none |
 //! | `mcrf-reference` | error | Tiles | an `MCRF` entry out of range of `MDDF` or `MODF` | a doodad or object that is not there |
 //! | `name-offset` | error | Tiles | an `MMID`/`MWID` offset not at the start of a name | a file name read from the middle of another |
 //! | `name-id` | error | Tiles | an `MDDF`/`MODF` `nameId` out of range | the placement has no model |
@@ -138,9 +184,13 @@ use crate::mdx::{Chunk, Model};
 /// let ids = |model: &Model| -> Vec<&str> {
 ///     validate::all(model).iter().map(|f| f.rule.id()).collect()
 /// };
-/// assert_eq!(ids(&model), ["missing-death-sequence"]);
+/// // The sample is no unit: no Death, no "Origin Ref" attachment point.
+/// assert_eq!(ids(&model), ["missing-death-sequence", "missing-origin-ref"]);
 /// model.sequences_mut()[0].extent.maximum[2] = 0.5; // "Stand" lifts the cube to 1
-/// assert_eq!(ids(&model), ["missing-death-sequence", "stale-extent"]);
+/// assert_eq!(
+///     ids(&model),
+///     ["missing-death-sequence", "missing-origin-ref", "stale-extent"]
+/// );
 /// # Ok::<(), format_core::Error>(())
 /// ```
 pub fn all(model: &Model) -> Vec<Finding> {

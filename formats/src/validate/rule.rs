@@ -127,7 +127,7 @@ rules! {
         "Object ids, in file order, are not 0, 1, 2, ...",
         "The game finds nodes, pivots and vertex bindings by these ids.";
     SequenceOrder = "sequence-order", Error, "Sequences",
-        "A sequence ending before it starts, or starting before the previous one ends (overlapping sequences).",
+        "A sequence ending before it starts, starting before the previous one ends (overlapping sequences), or starting where a 0 ms previous one starts.",
         "Keys of one sequence play in another.";
     KeyOrder = "key-order", Error, "Tracks",
         "A track's keys not in time order.",
@@ -179,15 +179,27 @@ rules! {
     EmptyTexture = "empty-texture", Error, "Textures",
         "A texture with an empty path and no replaceable id.",
         "There is no image to load: whatever uses it draws nothing.";
-    ReplaceableId = "replaceable-id", Error, "Textures",
-        "A replaceable id the game does not know (it knows 1, 2, 11, 21 and 31 to 37).",
+    ReplaceableId = "replaceable-id", Error, "Textures, emitters",
+        "A texture's or particle emitter 2's replaceable id the game does not know (it knows 1, 2, 11, 21 and 31 to 37).",
         "The game has no texture to put there.";
+    ReplaceableWithPath = "replaceable-with-path", Warning, "Textures",
+        "A texture with both a path and a replaceable id.",
+        "The game takes the replaceable texture (team colour, a tree): the path is a leftover, or the replaceable id a mistake.";
+    NoTextures = "no-textures", Warning, "Textures",
+        "A model with no textures that has something to draw with them (geosets, particle emitters 2, ribbon emitters).",
+        "Its layers and emitters have no image to draw.";
     UnusedTexture = "unused-texture", Info, "Textures",
         "A texture no layer or particle emitter 2 uses.",
         "The game loads it for nothing.";
     MaterialWithoutLayers = "material-without-layers", Warning, "Materials",
         "A material with no layers.",
         "Geosets with this material draw nothing.";
+    UnknownShader = "unknown-shader", Warning, "Materials",
+        "A material shader other than `Shader_SD_FixedFunction` and `Shader_HD_DefaultUnit` (or none), versions 900 and 1000; a layer `shaderTypeId` other than 0 (SD) and 1 (HD), from version 1100.",
+        "The game knows these two shaders only: it draws the material with another one, or not at all.";
+    UnknownFilterMode = "unknown-filter-mode", Warning, "Materials, emitters",
+        "A layer's filter mode above 6 (modulate 2x), or a particle emitter 2's above 4 (alpha key).",
+        "The game blends with a mode it does not have: the layer or particles draw wrongly.";
     UnusedMaterial = "unused-material", Info, "Materials",
         "A material no geoset or ribbon emitter uses.",
         "Dead weight.";
@@ -203,18 +215,72 @@ rules! {
     VertexSkinning = "vertex-skinning", Error, "Geosets",
         "A vertex not bound to a bone: its matrix group, or a `SKIN` slot, names no group, no node, or a node that is not a bone; `SKIN` weights that do not add up to 255 (only in models with bones).",
         "The vertex stays behind at the origin or stretches across the model.";
+    GeosetAnimatedTwice = "geoset-animated-twice", Warning, "Geosets",
+        "A geoset that several geoset animations name.",
+        "The game uses one of them: the others animate nothing.";
     BoneWithoutVertex = "bone-without-vertex", Info, "Bones",
         "A bone no vertex is bound to.",
         "It could be a helper, which the game animates more cheaply.";
+    InvisibleBoneGeoset = "invisible-bone-geoset", Warning, "Bones",
+        "A bone naming a geoset and a geoset animation whose static alpha is below 0.1 with no alpha track.",
+        "The geoset may be invisible throughout.";
+    LightAttenuation = "light-attenuation", Warning, "Lights",
+        "A light whose attenuation starts below 80, ends above 200, or does not end after it starts.",
+        "The game's lights are made for attenuation between 80 and 200 (mdx-m3-viewer's bounds): beyond them the light covers too little or too much, and an end before the start lights nothing.";
     AttachmentPath = "attachment-path", Error, "Attachments",
         "An attachment path that is not an `.mdl` or `.mdx` model.",
         "The game cannot attach it.";
+    MissingOriginRef = "missing-origin-ref", Warning, "Attachments",
+        "No attachment whose name starts with `Origin Ref` (any case).",
+        "Effects the game attaches to `origin` (buffs, auras, spell effects) have no point to attach to.";
     EmitterMissingTexture = "emitter-missing-texture", Error, "Emitters",
         "A particle emitter 2 without a replaceable id whose texture has neither a path nor a replaceable id, or a ribbon emitter whose material has no layer with such a texture (indices out of range are `texture-index` and `material-index`).",
         "The emitter's particles draw nothing.";
     EmitterPath = "emitter-path", Error, "Emitters",
         "A particle emitter whose model path is not an `.mdl` or `.mdx`, or a popcorn emitter whose path is not a `.pkfx`.",
         "The game cannot spawn it.";
+    XyQuadWithoutSpeed = "xy-quad-without-speed", Error, "Emitters",
+        "A particle emitter 2 with the `XYQuad` flag and a speed or latitude of 0.",
+        "XY quad particles lie along their motion: without speed and spread they have none to lie along and draw wrongly.";
+    EmitterTimeMiddle = "emitter-time-middle", Error, "Emitters",
+        "A particle emitter 2 whose time middle (`time`) is not between 0 and 1.",
+        "It is the fraction of a particle's life where its colour, alpha and scale reach their middle values: outside 0..1 they overshoot.";
+    SquirtWithoutTrack = "squirt-without-track", Error, "Emitters",
+        "A particle emitter 2 with `squirt` set and no emission rate track (`KP2E`).",
+        "A squirting emitter emits a burst at each emission rate key: without keys it never emits.";
+    PopcornWithoutGuide = "popcorn-without-guide", Error, "Emitters",
+        "A popcorn emitter (`CORN`) with an empty animation visibility guide (`Always=on, Death=off`).",
+        "The guide says in which animations the effect plays: without it the game does not know when to play it.";
+    EventWithoutKeys = "event-without-keys", Error, "Event objects",
+        "An event object with no `KEVT` track, or one with no keys.",
+        "The event (a sound, a footprint, a splat) never fires.";
+    EmptyTrack = "empty-track", Warning, "Tracks",
+        "An animation track with no keys.",
+        "It animates nothing: dead weight, or the sign of a broken export.";
+    TrackWithoutSequence = "track-without-sequence", Warning, "Tracks",
+        "A track on the sequences' clock (no global sequence) in a model with no sequences.",
+        "No sequence plays it: it never runs.";
+    DuplicateKeyFrame = "duplicate-key-frame", Warning, "Tracks",
+        "Two keys of a track at the same frame.",
+        "The value jumps at that frame: one of the two keys is never reached.";
+    VisibilityInterpolation = "visibility-interpolation", Warning, "Tracks",
+        "A visibility track (`KATV`, `KLAV`, `KPEV`, `KP2V`, `KPPV`, `KRVS`) that interpolates (linear, hermite, bezier).",
+        "The game steps visibility whatever the interpolation: a fade the track describes does not show.";
+    MagosEmitterTrack = "magos-emitter-track", Warning, "Tracks",
+        "A particle emitter 2 track of variation (`KP2R`) or gravity (`KP2G`).",
+        "Magos does not implement them for MDX: the model animates otherwise there.";
+    MissingOpeningKey = "missing-opening-key", Warning, "Tracks",
+        "An interpolated track with keys in a sequence (or global sequence) but none at its start, where the first and last of those keys differ.",
+        "The value at the start is interpolated from the previous sequence's keys: the animation can warp as it starts.";
+    RedundantKey = "redundant-key", Info, "Tracks",
+        "A key whose value is the value of the keys before and after it in its sequence (within 0.001; a hermite or bezier key with flat tangents).",
+        "Interpolation gives the same value without it: dead weight (`formats optimize` drops it).";
+    FaceEffectPath = "face-effect-path", Error, "Face effects",
+        "A face effect (`FAFX`) path that is not a `.facefx` or `.facefx_ingame` file.",
+        "The game cannot load the face animation: the portrait does not talk.";
+    BindPoseCount = "bind-pose-count", Warning, "Bind pose",
+        "A `BPOS` chunk that does not have one matrix per node and camera.",
+        "Reforged reads one matrix per node, then per camera, in order: with another count nodes take another's matrix, or none.";
     // ADT tiles: run by `validate::tile`.
     McrfReference = "mcrf-reference", Error, "Tiles",
         "An `MCRF` entry out of range of `MDDF` or `MODF`.",

@@ -1,12 +1,14 @@
 //! A model's nodes and animation tracks, each with its path, walked in one
-//! place for every check that needs them (ids and parents, key timing,
-//! global-sequence usage, bones).
+//! place for every check that needs them (ids and parents, key timing and
+//! values, global-sequence usage, bones).
+
+use format_core::FourCC;
 
 use crate::mdx::alpha::GenObject;
 use crate::mdx::{
-    AttachmentTrack, CameraTrack, Chunk, CornEmitterTrack, GeosetAnimationTrack, Layer, LayerTrack,
-    Light, LightTrack, Model, Node, NodeTrack, ParticleEmitter2Track, ParticleEmitterTrack,
-    RibbonEmitterTrack, TextureAnimationTrack, Track,
+    AttachmentTrack, CameraTrack, Chunk, CornEmitterTrack, GeosetAnimationTrack, Interpolation,
+    Layer, LayerTrack, Light, LightTrack, Model, Node, NodeTrack, ParticleEmitter2Track,
+    ParticleEmitterTrack, RibbonEmitterTrack, TextureAnimationTrack, Track,
 };
 
 /// What kind of object a node belongs to.
@@ -108,20 +110,107 @@ impl<'m> ChunkNodes<'_, 'm> {
     }
 }
 
-/// A track seen through its timing: its clock and its keys' frames.
+/// A track seen through its timing and values: its clock, its keys'
+/// frames, and the numbers of each key's value (and tangents).
 pub(super) struct Timing {
+    /// The track's tag (`KGTR`, `KMTF`, ...; `KEVT` for an event object's).
+    pub tag: FourCC,
     /// Index into `GLBS`, or -1 for the sequences' clock.
     pub global_sequence_id: i32,
+    /// How values between keys are found (`None` for event tracks).
+    pub interpolation: Interpolation,
     /// The keys' frames, in file order.
     pub frames: Vec<i32>,
+    /// How many numbers a value has (1, 3 or 4; 0 for event tracks).
+    pub width: usize,
+    /// The keys' values, `width` numbers each, in file order.
+    pub values: Vec<f32>,
+    /// Hermite and bezier tracks: each key's in and out tangents, `2 *
+    /// width` numbers each (empty otherwise, or when they are missing).
+    pub tangents: Vec<f32>,
 }
 
-impl<T> From<&Track<T>> for Timing {
-    fn from(t: &Track<T>) -> Timing {
+impl Timing {
+    /// Key `k`'s value (empty for event tracks and keys out of range).
+    pub fn value(&self, k: usize) -> &[f32] {
+        self.values
+            .get(k * self.width..(k + 1) * self.width)
+            .unwrap_or(&[])
+    }
+
+    /// Key `k`'s in and out tangents, if the track has them.
+    pub fn tangents(&self, k: usize) -> Option<(&[f32], &[f32])> {
+        let w = self.width;
+        let both = self.tangents.get(2 * k * w..2 * (k + 1) * w)?;
+        Some(both.split_at(w))
+    }
+
+    /// An event object's track: frames only.
+    fn events(global_sequence_id: i32, frames: &[u32]) -> Timing {
         Timing {
-            global_sequence_id: t.global_sequence_id,
-            frames: t.keys.iter().map(|k| k.frame).collect(),
+            tag: FourCC::of("KEVT"),
+            global_sequence_id,
+            interpolation: Interpolation::None,
+            // Frames past i32::MAX read as negative, as the game reads them.
+            frames: frames.iter().map(|f| *f as i32).collect(),
+            width: 0,
+            values: Vec::new(),
+            tangents: Vec::new(),
         }
+    }
+
+    /// A keyframe track with its tag.
+    fn of<T: Numbers>(tag: FourCC, t: &Track<T>) -> Timing {
+        let mut values = Vec::with_capacity(t.keys.len() * T::WIDTH);
+        for key in &t.keys {
+            key.value.push_to(&mut values);
+        }
+        let mut tangents = Vec::new();
+        if t.interpolation_type.has_tangents() && t.tangents.len() == t.keys.len() {
+            tangents.reserve(t.keys.len() * 2 * T::WIDTH);
+            for pair in &t.tangents {
+                pair.in_tan.push_to(&mut tangents);
+                pair.out_tan.push_to(&mut tangents);
+            }
+        }
+        Timing {
+            tag,
+            global_sequence_id: t.global_sequence_id,
+            interpolation: t.interpolation_type,
+            frames: t.keys.iter().map(|k| k.frame).collect(),
+            width: T::WIDTH,
+            values,
+            tangents,
+        }
+    }
+}
+
+/// A track value as numbers (a texture id as a float).
+trait Numbers {
+    /// How many.
+    const WIDTH: usize;
+    /// Appends them to `out`.
+    fn push_to(&self, out: &mut Vec<f32>);
+}
+
+impl Numbers for f32 {
+    const WIDTH: usize = 1;
+    fn push_to(&self, out: &mut Vec<f32>) {
+        out.push(*self);
+    }
+}
+
+impl Numbers for u32 {
+    const WIDTH: usize = 1;
+    fn push_to(&self, out: &mut Vec<f32>) {
+        out.push(*self as f32);
+    }
+}
+
+impl<const N: usize> Numbers for [f32; N] {
+    const WIDTH: usize = N;
+    fn push_to(&self, out: &mut Vec<f32>) {
+        out.extend_from_slice(self);
     }
 }
 
@@ -135,7 +224,7 @@ macro_rules! timed {
         impl Timed for $enum {
             fn timing(&self) -> Option<(&'static str, Timing)> {
                 match self {
-                    $( $enum::$variant(t) => Some((stringify!($variant), Timing::from(t))), )*
+                    $( $enum::$variant(t) => Some((stringify!($variant), Timing::of(self.tag(), t))), )*
                     // Unknown tags are kept as bytes: no keys to check.
                     #[allow(unreachable_patterns)]
                     _ => None,
@@ -177,7 +266,7 @@ pub(super) fn tracks(model: &Model, nodes: &[NodeAt<'_>], visit: &mut dyn FnMut(
                         for (t, entry) in layer.textures.iter().flatten().enumerate() {
                             if let Some(track) = &entry.texture_id_track {
                                 let at = format!("{at}.textures[{t}].texture_id_track");
-                                visit(&at, &Timing::from(track));
+                                visit(&at, &Timing::of(FourCC::of("KMTF"), track));
                             }
                         }
                         list(&at, &layer.tracks, visit);
@@ -200,10 +289,7 @@ pub(super) fn tracks(model: &Model, nodes: &[NodeAt<'_>], visit: &mut dyn FnMut(
             Chunk::EventObjects(c) => {
                 for (e, event) in c.objects.iter().enumerate() {
                     if let Some(track) = &event.track {
-                        let timing = Timing {
-                            global_sequence_id: track.global_sequence_id,
-                            frames: track.tracks.iter().map(|t| *t as i32).collect(),
-                        };
+                        let timing = Timing::events(track.global_sequence_id, &track.tracks);
                         visit(&format!("{at}.objects[{e}].track"), &timing);
                     }
                 }

@@ -1,8 +1,9 @@
 // Reads every .mdx named on the command line with mdx-m3-viewer's parser and
 // runs its sanity test (the Hive Workshop's), in one process, printing one
 // JSON line per file: {"file", "version", "errors", "severe", "warnings",
-// "messages", "digest"} (the messages of the errors and severe findings, and
-// what the parser read of the parts our tools change: see digest()), or
+// "messages", "notes", "digest"} (the messages of the errors and severe
+// findings, those of the warnings and unused ones, and what the parser read
+// of the parts our tools change: see digest()), or
 // {"file", "unreadable"} when the parser throws. Exits 2 if mdx-m3-viewer is
 // missing. Run by formats/tests/convert_sanity.rs.
 "use strict";
@@ -17,13 +18,13 @@ try {
   process.exit(2);
 }
 
-// The errors and severe findings under a node of the test's tree, with the
-// names of the nodes above them.
-function findings(node, path, out) {
+// The findings of the given types ("error", "severe", "warning", "unused")
+// under a node of the test's tree, with the names of the nodes above them.
+function findings(node, path, out, types = ["error", "severe"]) {
   for (const child of node.nodes || []) {
     if (child.type === "node") {
-      findings(child, `${path}/${child.name}`, out);
-    } else if (child.type === "error" || child.type === "severe") {
+      findings(child, `${path}/${child.name}`, out, types);
+    } else if (types.includes(child.type)) {
       out.push(`${child.type} ${path}: ${child.message}`);
     }
   }
@@ -124,6 +125,7 @@ for (const file of process.argv.slice(2)) {
       severe: result.severe,
       warnings: result.warnings,
       messages: findings(result, "", []),
+      notes: findings(result, "", [], ["warning", "unused"]),
       digest: digest(model),
     }),
   );

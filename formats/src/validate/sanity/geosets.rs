@@ -1,5 +1,5 @@
-//! Geosets: what the classic client draws, faces, and vertices bound to
-//! bones (matrix groups, or Reforged `SKIN`).
+//! Geosets: what the classic client draws, faces, vertices bound to bones
+//! (matrix groups, or Reforged `SKIN`), and geosets animated twice.
 
 use std::collections::HashMap;
 
@@ -39,6 +39,38 @@ pub(super) fn check(model: &Model, f: &mut Findings) {
         if has_bones {
             skinning(&at, geoset, &nodes, f);
         }
+    }
+    animated_twice(model, f);
+}
+
+/// Geosets named by several geoset animations: one finding per geoset, at
+/// the second animation naming it.
+fn animated_twice(model: &Model, f: &mut Findings) {
+    let at = super::chunk_at(model, "GEOA");
+    let mut by_geoset: HashMap<u32, Vec<usize>> = HashMap::new();
+    let geosets = model.geosets().len();
+    for (a, animation) in model.geoset_animations().iter().enumerate() {
+        // Out of range is `geoset-index`.
+        if usize::try_from(animation.geoset_id).is_ok_and(|g| g < geosets) {
+            by_geoset.entry(animation.geoset_id).or_default().push(a);
+        }
+    }
+    // Each geoset named again, with the animation naming it the second time.
+    let mut twice: Vec<(usize, u32, Vec<usize>)> = by_geoset
+        .into_iter()
+        .filter_map(|(geoset, a)| Some((*a.get(1)?, geoset, a)))
+        .collect();
+    twice.sort_unstable();
+    for (second, geoset, animations) in twice {
+        let list: Vec<String> = animations.iter().map(usize::to_string).collect();
+        f.push(
+            Rule::GeosetAnimatedTwice,
+            format!("{at}.animations[{second}].geoset_id"),
+            format!(
+                "geoset {geoset} is named by geoset animations {}: the game uses one",
+                list.join(", ")
+            ),
+        );
     }
 }
 

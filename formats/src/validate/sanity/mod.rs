@@ -2,13 +2,17 @@
 //! mdx-m3-viewer ships (used by the Hive Workshop), one file per category
 //! group. The rules are documented in the [validate](super) module.
 
+mod emitters;
 mod geosets;
 mod header;
 mod materials;
 mod names;
+mod nodes;
 mod objects;
+mod reforged;
 mod sequences;
 mod textures;
+mod tracks;
 mod usage;
 
 pub use names::{SEQUENCE_ACTIONS, SEQUENCE_QUALIFIERS};
@@ -27,7 +31,11 @@ const CHECKS: &[Check] = &[
     textures::check,
     materials::check,
     geosets::check,
+    nodes::check,
     objects::check,
+    emitters::check,
+    tracks::check,
+    reforged::check,
     usage::check,
 ];
 
@@ -41,7 +49,9 @@ const CHECKS: &[Check] = &[
 ///
 /// let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
 /// model.sequences_mut()[1].name.set("Death")?; // was Birth
-/// assert!(validate::sanity(&model).is_empty());
+/// // What is left: the sample has no attachment points, so no "Origin Ref".
+/// let rules: Vec<Rule> = validate::sanity(&model).iter().map(|f| f.rule).collect();
+/// assert_eq!(rules, [Rule::MissingOriginRef]);
 /// model.textures_mut()[0].file_name.set("Textures\\Sample.png")?;
 /// let findings = validate::sanity(&model);
 /// assert_eq!(findings[0].rule, Rule::TexturePath);

@@ -1,4 +1,5 @@
-//! Textures the game can load: their paths and replaceable ids.
+//! Textures the game can load: their paths and replaceable ids, and a
+//! model with none.
 
 use crate::mdx::{Model, Texture};
 use crate::validate::{Findings, Rule};
@@ -37,13 +38,42 @@ pub(super) fn check(model: &Model, f: &mut Findings) {
             );
         }
         let id = texture.replaceable_id;
-        if id != 0 && !REPLACEABLE_IDS.contains(&id) {
+        replaceable_id(&format!("{at}.replaceable_id"), id, f);
+        if id != 0 && !path.is_empty() {
             f.push(
-                Rule::ReplaceableId,
+                Rule::ReplaceableWithPath,
                 format!("{at}.replaceable_id"),
-                format!("{id} is no replaceable id the game knows ({REPLACEABLE_IDS:?})"),
+                format!("replaceable id {id} and the path \"{path}\" together"),
             );
         }
+    }
+    let draws = [
+        (model.geosets().len(), "geosets"),
+        (model.particle_emitters2().len(), "particle emitters 2"),
+        (model.ribbon_emitters().len(), "ribbon emitters"),
+    ];
+    if model.textures().is_empty() && draws.iter().any(|(n, _)| *n > 0) {
+        let what: Vec<String> = draws
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+        f.push(
+            Rule::NoTextures,
+            at,
+            format!("no textures for {} to draw with", what.join(", ")),
+        );
+    }
+}
+
+/// `id` (at `path`) must be 0 or a replaceable id the game knows.
+pub(super) fn replaceable_id(path: &str, id: u32, f: &mut Findings) {
+    if id != 0 && !REPLACEABLE_IDS.contains(&id) {
+        f.push(
+            Rule::ReplaceableId,
+            path,
+            format!("{id} is no replaceable id the game knows ({REPLACEABLE_IDS:?})"),
+        );
     }
 }
 
