@@ -27,6 +27,17 @@
 //!   back as it was); popcorn emitters (`CORN`, object ids after them
 //!   renumbered), face effects (`FAFX`) and bind poses (`BPOS`) have no
 //!   classic chunk and are dropped.
+//! - A bone that the source binds vertices to and the classic model binds
+//!   none to (it only weighed little, or only dropped levels of detail used
+//!   it: `validate`'s `bone-without-vertex`) is listed as approximated.
+//! - Extents: when the geometry changed (levels of detail dropped, a
+//!   geoset cut, vertices skinned by new groups), every extent (`MODL`, a
+//!   sequence's, a geoset's, a geoset's per-sequence list) that now
+//!   disagrees with it as `formats validate` measures it (`stale-extent`) is
+//!   measured again and listed in [`Report::recomputed`]; the others keep
+//!   their bits, and so does one the source stored stale already (the
+//!   same bits, stale there too: `formats fix --extents` is the tool for
+//!   those). Classic models come back from Reforged with their own extents.
 //!
 //! Classic to Reforged: matrix groups become `SKIN` weights (equal shares
 //! summing to 255), laid out so that every reader takes its bone bytes for
@@ -39,7 +50,11 @@
 //! original model.
 //!
 //! Between Reforged versions, HD materials move between the 900/1000 layout
-//! (six layers) and the 1100 one (a texture list).
+//! (six layers) and the 1100 one (a texture list). Version 900 (the
+//! Reforged beta's, which no released game reads) has the Reforged geoset
+//! (`SKIN`, `TANG`, levels of detail) and the HD material shader string of
+//! 1000: converting to it keeps `SKIN` weights, tangents and HD materials
+//! as they are, and a 900 model goes to 800 as the other Reforged versions.
 //!
 //! Every direction first moves light tracks stored after their `LITE` chunk
 //! (a writer bug of some classic tools) into their light, and says so.
@@ -60,7 +75,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod bones;
 mod error;
+mod extents;
 mod geosets;
 mod groups;
 mod materials;
@@ -85,6 +102,7 @@ pub const VERSIONS: [u32; 5] = [800, 900, 1000, 1100, 1200];
 /// How [`convert`] converts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct Options {
     /// Reforged to classic: keep the geosets of levels of detail above 0
     /// (the classic client draws them all, over each other).
@@ -102,6 +120,10 @@ pub struct Options {
     /// last longer than 250,000 frames in all, so that a measurement ends
     /// (the report's [`SkinError::step`] says the step used).
     pub error_step: u32,
+    /// Reforged to classic: measure again the extents the conversion leaves
+    /// stale (off: they stay as the source stored them, for a caller that
+    /// measures them itself, with `formats fix --extents` say).
+    pub recompute_extents: bool,
 }
 
 impl Default for Options {
@@ -112,6 +134,7 @@ impl Default for Options {
             skin_and_tangents: true,
             split_large_geosets: true,
             error_step: 1,
+            recompute_extents: true,
         }
     }
 }
@@ -219,6 +242,8 @@ fn to_classic(
         geosets::drop_lods(model, report)
     };
     let mut skinned = false;
+    // Whether a vertex is now skinned otherwise (a group from SKIN).
+    let mut regrouped = false;
     // The geosets converted from classic, given back as they were.
     let mut classic = vec![false; kept.len()];
     for (index, geoset) in geosets_mut(model).iter_mut().enumerate() {
@@ -269,6 +294,7 @@ fn to_classic(
         }
         let groups = groups::from_skin(&skin, &geoset.matrix_indices)
             .map_err(|why| ConvertError::Skin { geoset: g, why })?;
+        regrouped = true;
         let at = format!("geosets[{g}]");
         if groups.reweighted > 0 {
             report.approximate(
@@ -301,13 +327,29 @@ fn to_classic(
     if skinned && options.error_step > 0 {
         report.skin_error = error::measure(original, model, &kept, options.error_step);
     }
-    if options.split_large_geosets {
-        split::split_large(model, &kept, &classic, report);
-    }
+    bones::report_unbound(original, model, &kept, report);
+    let parts = if options.split_large_geosets {
+        split::split_large(model, &kept, &classic, report)
+    } else {
+        vec![1; kept.len()]
+    };
     nodes::drop_corn_emitters(model, report);
     finish_version(model, 800, report);
     textures::classic_paths(model, report);
     textures::drop_unused(model, &used, report);
+    // The geometry the extents describe changed: levels of detail dropped,
+    // a geoset cut, vertices skinned otherwise.
+    let cut = parts.iter().any(|&n| n > 1);
+    let changed = regrouped || cut || kept.len() < original.geosets().len();
+    if changed && options.recompute_extents {
+        // Each geoset's source, none for the parts of a cut one.
+        let source: Vec<Option<usize>> = kept
+            .iter()
+            .zip(&parts)
+            .flat_map(|(&k, &n)| vec![(n == 1).then_some(k); n])
+            .collect();
+        extents::repair(original, model, &source, report);
+    }
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 //! What a conversion did beyond changing layouts: what the target holds only
-//! approximately, what it cannot hold, what was added, and the largest
-//! position error the skinning approximation causes.
+//! approximately, what it cannot hold, what was added, the extents measured
+//! again, and the largest position error the skinning approximation causes.
 
 use core::fmt;
 
@@ -89,6 +89,11 @@ pub struct Report {
     /// What was out of spec in the source and was put right so the result
     /// is a valid file (a light track stored after its `LITE` chunk).
     pub repaired: Vec<Note>,
+    /// Extents the conversion left stale (a geoset cut, levels of detail
+    /// dropped, vertices skinned otherwise), measured again from the
+    /// converted geometry; the paths are the converted model's, as
+    /// `formats validate` names them.
+    pub recomputed: Vec<Note>,
     /// The skinning error, when skinning changed and it was measured.
     pub skin_error: Option<SkinError>,
 }
@@ -106,10 +111,15 @@ impl Report {
         self.added.push(Note::new(path, what));
     }
 
+    pub(super) fn recompute(&mut self, path: impl Into<String>, what: impl Into<String>) {
+        self.recomputed.push(Note::new(path, what));
+    }
+
     /// Whether the conversion changed nothing but layouts.
     pub fn is_exact(&self) -> bool {
         self.approximated.is_empty()
             && self.dropped.is_empty()
+            && self.recomputed.is_empty()
             && self.skin_error.as_ref().is_none_or(|e| e.distance == 0.0)
     }
 }
@@ -122,6 +132,7 @@ impl fmt::Display for Report {
             ("dropped", &self.dropped),
             ("added", &self.added),
             ("repaired", &self.repaired),
+            ("recomputed", &self.recomputed),
         ] {
             if notes.is_empty() {
                 continue;

@@ -113,13 +113,14 @@ fn part(whole: &Geoset, vertices: &[u16], faces: Vec<u16>) -> Geoset {
 /// triangle lists and which has no `SKIN`: a classic geoset) into parts,
 /// but for those `from_classic` (converted from a classic model and given
 /// back as they were); `source[g]` is geoset `g`'s index in the source
-/// model, for the report.
+/// model, for the report. Returns how many geosets each geoset became (1:
+/// not cut), in order.
 pub(super) fn split_large(
     model: &mut Model,
     source: &[usize],
     from_classic: &[bool],
     report: &mut Report,
-) {
+) -> Vec<usize> {
     // (index before, how many geosets it became), in order.
     let mut became: Vec<(u32, u32)> = Vec::new();
     let mut next = 0u32;
@@ -162,8 +163,9 @@ pub(super) fn split_large(
         }
         c.geosets = out;
     }
-    if became.iter().all(|&(_, n)| n == 1) {
-        return;
+    let parts: Vec<usize> = became.iter().map(|&(_, n)| n as usize).collect();
+    if parts.iter().all(|&n| n == 1) {
+        return parts;
     }
     let first = |old: u32| -> u32 {
         usize::try_from(old)
@@ -200,6 +202,7 @@ pub(super) fn split_large(
             _ => {}
         }
     }
+    parts
 }
 
 #[cfg(test)]
@@ -239,7 +242,8 @@ mod tests {
         *model.geoset_animations_mut() = vec![animation(1), animation(0)];
         model.bones_mut()[0].geoset_id = 1;
         let mut report = Report::default();
-        split_large(&mut model, &[0, 1], &[false, false], &mut report);
+        let parts = split_large(&mut model, &[0, 1], &[false, false], &mut report);
+        assert_eq!(parts, [2, 1]);
         let counts: Vec<usize> = model.geosets().iter().map(Geoset::vertex_count).collect();
         assert_eq!(counts, [7432, 570, 8]);
         let ids: Vec<u32> = model
