@@ -270,6 +270,7 @@ fn several_models_and_folders_convert_in_parallel_with_a_table_or_json() {
             "approximated",
             "dropped",
             "added",
+            "recomputed",
             "left",
             "out",
             "skin",
@@ -281,6 +282,12 @@ fn several_models_and_folders_convert_in_parallel_with_a_table_or_json() {
     assert!(lines[1].contains("in/candle.mdx") && lines[1].contains("1000 -> 800"));
     assert!(lines[2].contains("in/sub/blob.mdx"), "{table}");
     assert!(lines[3].contains("pqw3_HarvestGolem.mdx") && lines[3].contains("1100 -> 800"));
+    // HarvestGolem's cut geoset: 4 extents measured again (the others none).
+    // (the fifth cell from the end: after it come left out, skin error and
+    // "N bytes")
+    let recomputed = |line: &str| line.split_whitespace().rev().nth(4).map(str::to_string);
+    assert_eq!(recomputed(lines[3]).as_deref(), Some("4"), "{table}");
+    assert_eq!(recomputed(lines[1]).as_deref(), Some("0"), "{table}");
     assert_eq!(lines[5], "3 models written, no failures");
     let (blob, report) = library(&root.join("mdx/tm_blob.mdx"), 800, &step(25));
     let distance = report.skin_error.as_ref().unwrap().distance;
