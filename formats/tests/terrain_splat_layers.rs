@@ -261,6 +261,22 @@ fn render_splat_writes_a_map_and_manifest_entry_for_every_layer() {
         );
     }
 
+    // Pillow (a decoder we did not write) reads the same maps.
+    if common::pillow_available() {
+        let files: Vec<_> = (1..LAYERS)
+            .map(|layer| out.join(format!("cataclysmctf_30_27_layer{layer}.png")))
+            .collect();
+        let images = common::pillow_read(&files).unwrap();
+        for (layer, image) in (1..LAYERS).zip(&images) {
+            assert_eq!(image.mode, "L", "layer {layer}");
+            assert_eq!(image.size, (SPLAT_SIDE, SPLAT_SIDE), "layer {layer}");
+            assert!(
+                image.bytes == expected_map(&original, layer, edited_chunk, had),
+                "layer {layer}: Pillow reads the splat map"
+            );
+        }
+    }
+
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("cataclysmctf_30_27_splat.json")).unwrap())
             .unwrap();
