@@ -272,6 +272,38 @@ pub fn corpus_tiles() -> Vec<(String, formats::adt::Adt)> {
         .collect()
 }
 
+/// The top-level chunks of a chunked file (ADT, WDT) walked from its bytes,
+/// without the crate's readers, for tests that check those readers against
+/// the file: each chunk's tag as it reads forwards (`MCNK`; the file stores
+/// it reversed) and its bytes from the tag to its end (so that an MCNK
+/// header's offsets, which count from its tag, index them).
+pub fn raw_chunks(bytes: &[u8]) -> Vec<([u8; 4], &[u8])> {
+    let mut chunks = Vec::new();
+    let mut at = 0;
+    while let Some(header) = bytes.get(at..at + 8) {
+        let mut tag: [u8; 4] = header[..4].try_into().unwrap();
+        tag.reverse();
+        let size = u32::from_le_bytes(header[4..].try_into().unwrap()) as usize;
+        let chunk = bytes
+            .get(at..at + 8 + size)
+            .unwrap_or_else(|| panic!("chunk {tag:?} at {at} runs past the end"));
+        chunks.push((tag, chunk));
+        at += 8 + size;
+    }
+    assert_eq!(at, bytes.len(), "the chunks end at the end of the file");
+    chunks
+}
+
+/// The little-endian `u32` at `at` of `bytes`.
+pub fn le_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+/// The little-endian `u16` at `at` of `bytes`.
+pub fn le_u16(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes(bytes[at..at + 2].try_into().unwrap())
+}
+
 /// The positions and triangle indices of the `terrain` mesh of a tile's
 /// `.glb`, read back with the `gltf` crate.
 pub fn glb_terrain(glb: &[u8]) -> (Vec<[f32; 3]>, Vec<u32>) {
