@@ -725,3 +725,46 @@ fn a_map_exports_its_tiles_into_a_folder() {
     assert!(!out.join("none").exists());
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// The README's picture of the `cataclysmctf` overview is what the last
+/// command of the code block above it draws, byte for byte: the command is
+/// read from the README and run as written (from a fresh folder, with
+/// `../shared` the corpus's folder), so neither can go stale alone.
+#[test]
+fn the_readme_overview_is_what_its_command_draws() {
+    let Some(corpus) = common::corpus_root() else {
+        return;
+    };
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let picture = "![cataclysmctf heightmap overview](docs/terrain-overview.png)";
+    let before = &readme[..readme.find(picture).expect("the README shows the overview")];
+    let command = before
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("formats "))
+        .expect("a command before the picture");
+    assert_eq!(
+        command,
+        "formats export ../shared/corpus/maps/cataclysmctf/cataclysmctf.wdt tiles/ \
+         --overview-size 400"
+    );
+    let shared = corpus.parent().unwrap();
+    let args = command
+        .split_whitespace()
+        .skip(1)
+        .map(|arg| match arg.strip_prefix("../shared/") {
+            Some(rest) => shared.join(rest).into_os_string(),
+            None => arg.into(),
+        });
+    let out = temp_dir("readme-overview");
+    formats().current_dir(&out).args(args).assert().success();
+    let drawn = std::fs::read(out.join("tiles/cataclysmctf_overview.png")).unwrap();
+    let shown = std::fs::read(repo.join("docs/terrain-overview.png")).unwrap();
+    assert!(
+        drawn == shown,
+        "docs/terrain-overview.png is stale: run the README's command and copy \
+         tiles/cataclysmctf_overview.png over it"
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+}
