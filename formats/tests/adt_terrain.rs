@@ -101,21 +101,52 @@ fn a_height_at_each_vertex_position_is_that_vertex() {
     }
 }
 
+/// A chunk's `(IndexX, IndexY)` and its low-resolution hole bits.
+type ChunkHoles = ((u32, u32), u16);
+
+/// The chunks with holes, and their hole bits, of the corpus tiles that
+/// have any (ADT_MANIFEST, and the MCNK headers' bytes).
+const HOLES: [(&str, &[ChunkHoles]); 2] = [
+    ("adt/wowserfmt_continent4229.adt", &[((11, 7), 0xa000)]),
+    (
+        "maps/cataclysmctf/cataclysmctf_31_27.adt",
+        &[((8, 15), 0x8000), ((9, 15), 0xffff), ((10, 15), 0x1100)],
+    ),
+];
+
+/// Every chunk's holes against its MCNK header as the file has it, read here
+/// from the bytes (not through the ADT reader): `flags` at 0 (bit 0x10000:
+/// high-resolution holes, which no corpus chunk has), `IndexX`, `IndexY` at
+/// 4 and 8, the 4 x 4 hole bits at 0x3C of the 128-byte header.
 #[test]
 fn holes_agree_with_the_bits() {
-    let mut chunks_with_holes = 0;
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let mut hole_quads = Vec::new();
     for (path, adt) in tiles() {
+        let bytes = std::fs::read(root.join(&path)).unwrap();
+        let headers: Vec<&[u8]> = common::raw_chunks(&bytes)
+            .into_iter()
+            .filter(|(tag, _)| tag == b"MCNK")
+            .map(|(_, chunk)| &chunk[8..8 + 128])
+            .collect();
+        assert_eq!(headers.len(), 256, "{path}");
         let tile = TerrainTile::from_adt(&adt).unwrap();
-        for (chunk, mcnk) in tile.chunks.iter().zip(adt.mcnks()) {
-            assert_eq!(
-                chunk.holes,
-                Holes::LowRes(mcnk.holes_low_res),
-                "{path}: no high-res holes"
-            );
+        let (mut with_holes, mut quads) = (Vec::new(), 0);
+        for (chunk, header) in tile.chunks.iter().zip(&headers) {
+            let index = (common::le_u32(header, 4), common::le_u32(header, 8));
+            assert_eq!((chunk.coord.x, chunk.coord.y), index, "{path}");
+            assert_eq!(common::le_u32(header, 0) & 0x10000, 0, "{path}: high-res");
+            let bits = common::le_u16(header, 0x3c);
+            assert_eq!(chunk.holes, Holes::LowRes(bits), "{path} {index:?}");
+            if bits != 0 {
+                with_holes.push((index, bits));
+            }
             // Each set bit of the 4x4 map, and only those, makes 2x2 quads holes.
             let mut expected = [[false; 8]; 8];
             for bit in 0..16 {
-                if mcnk.holes_low_res >> bit & 1 == 1 {
+                if bits >> bit & 1 == 1 {
                     let (col, row) = (2 * (bit % 4), 2 * (bit / 4));
                     for (dc, dr) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                         expected[row + dr][col + dc] = true;
@@ -125,20 +156,32 @@ fn holes_agree_with_the_bits() {
             let grid = chunk.grid.as_ref().unwrap();
             for (row, expected_row) in expected.iter().enumerate() {
                 for (col, &hole) in expected_row.iter().enumerate() {
-                    assert_eq!(chunk.is_hole(col, row), hole, "{path}");
+                    assert_eq!(chunk.is_hole(col, row), hole, "{path} {index:?}");
                     // The quad's centre, through world coordinates.
                     let [x, y, _] = grid.position(inner_index(row, col).unwrap()).unwrap();
-                    assert_eq!(tile.is_hole_at(x, y), hole, "{path}");
+                    assert_eq!(tile.is_hole_at(x, y), hole, "{path} {index:?}");
+                    quads += usize::from(hole);
                 }
             }
-            chunks_with_holes += usize::from(!chunk.holes.is_empty());
         }
+        let listed = HOLES
+            .iter()
+            .find(|(tile, _)| *tile == path)
+            .map_or(&[][..], |(_, chunks)| chunks);
+        assert_eq!(with_holes, listed, "{path}");
+        hole_quads.push((path, quads));
     }
-    // ADT_MANIFEST: continent4229 has one chunk with holes, cataclysmctf_31_27 three.
-    assert!(
-        chunks_with_holes == 0 || chunks_with_holes == 4,
-        "{chunks_with_holes}"
+    // continent4229: one chunk, 2 bits (8 quads, as its export reports);
+    // 31_27: 1 + 16 + 2 bits; every other tile none.
+    let with_quads: Vec<_> = hole_quads.iter().filter(|(_, q)| *q > 0).collect();
+    assert_eq!(
+        with_quads,
+        [
+            &("adt/wowserfmt_continent4229.adt".to_string(), 8),
+            &("maps/cataclysmctf/cataclysmctf_31_27.adt".to_string(), 76),
+        ]
     );
+    assert_eq!(hole_quads.len(), 12, "the corpus has 12 tiles");
 }
 
 /// The share of sloped inner vertices whose normal, read with `map`, points

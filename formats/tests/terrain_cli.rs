@@ -31,6 +31,55 @@ fn heightmap(path: &Path) -> (TileCoord, Heightmap) {
     (tile.coord, Heightmap::from_tile(&tile))
 }
 
+/// The heightmaps of `tiles` processed together, as the tool draws them:
+/// their seams shared (the southern or eastern tile's samples).
+fn shared(tiles: &[(TileCoord, Heightmap)]) -> Vec<(TileCoord, Heightmap)> {
+    let mut tiles = tiles.to_vec();
+    formats::terrain::share_seams(&mut tiles);
+    tiles
+}
+
+/// The samples of two neighbouring tiles' images (`n` x `n` pixels) on the
+/// seam between them: `a`'s east column and `b`'s west one, or (`south`)
+/// `a`'s south row and `b`'s north one.
+fn seam<T: Copy>(a: &[T], b: &[T], south: bool) -> (Vec<T>, Vec<T>) {
+    let n = HEIGHTMAP_SIDE;
+    assert_eq!((a.len(), b.len()), (n * n, n * n));
+    if south {
+        (a[(n - 1) * n..].to_vec(), b[..n].to_vec())
+    } else {
+        let column = |m: &[T], x: usize| (0..n).map(|y| m[y * n + x]).collect();
+        (column(a, n - 1), column(b, 0))
+    }
+}
+
+/// Pillow's reading of the PNG and TIFF of two neighbouring tiles (`stem`s
+/// in `images`) holds the same seam: the same 16-bit levels and the same
+/// floats, to the bit.
+fn assert_seam_matches(
+    images: &BTreeMap<String, common::PillowImage>,
+    (a, b): (&str, &str),
+    south: bool,
+) {
+    let (x, y) = seam(
+        &images[&format!("{a}.png")].u16s(),
+        &images[&format!("{b}.png")].u16s(),
+        south,
+    );
+    assert_eq!(x, y, "{a} | {b}: PNG levels");
+    let bits = |v: Vec<f32>| v.iter().map(|h| h.to_bits()).collect::<Vec<_>>();
+    let (x, y) = seam(
+        &images[&format!("{a}.tif")].f32s(),
+        &images[&format!("{b}.tif")].f32s(),
+        south,
+    );
+    assert!(
+        x.iter().all(|h| h.is_finite()),
+        "{a} | {b}: heights on the seam"
+    );
+    assert_eq!(bits(x), bits(y), "{a} | {b}: TIFF heights");
+}
+
 /// `tiles` row by row, as the tool stitches them.
 fn tiles_by_row(tiles: &[(TileCoord, Heightmap)]) -> Vec<(TileCoord, &Heightmap)> {
     let mut pairs: Vec<_> = tiles.iter().map(|(c, m)| (*c, m)).collect();
@@ -140,12 +189,20 @@ fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
         .arg(&splat)
         .assert()
         .success();
+    // Drawn together, neighbours (the map folder's tiles) share their seams.
+    let alone: Vec<(TileCoord, Heightmap)> = tiles
+        .iter()
+        .map(|(_, adt)| {
+            let tile = TerrainTile::from_adt(adt).unwrap();
+            (tile.coord, Heightmap::from_tile(&tile))
+        })
+        .collect();
     let maps: Vec<(String, TileCoord, Heightmap)> = tiles
         .iter()
-        .map(|(path, adt)| {
+        .zip(shared(&alone))
+        .map(|((path, _), (coord, map))| {
             let stem = Path::new(path).file_stem().unwrap().to_string_lossy();
-            let tile = TerrainTile::from_adt(adt).unwrap();
-            (stem.into_owned(), tile.coord, Heightmap::from_tile(&tile))
+            (stem.into_owned(), coord, map)
         })
         .collect();
     let range = formats::terrain::common_range(maps.iter().map(|(_, _, m)| m)).unwrap();
@@ -174,6 +231,17 @@ fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
     pairs.sort_by_key(|(c, _)| (c.y, c.x));
     check_overview(&height_images, &index["overview"], &pairs, range);
     assert_eq!(height_images.len(), 2 * maps.len() + 2);
+    for (tiles, south) in [
+        (("cataclysmctf_30_27", "cataclysmctf_31_27"), false),
+        (
+            ("twinpeaks_cataclysmctf_30_27", "cataclysmctf_31_27"),
+            false,
+        ),
+        (("cataclysmctf_31_27", "cataclysmctf_32_27"), false),
+        (("cataclysmctf_30_27", "cataclysmctf_30_28"), true),
+    ] {
+        assert_seam_matches(&height_images, tiles, south);
+    }
     // Splat maps: one 8-bit PNG per layer after the base.
     let mut layers = 0;
     for (path, adt) in &tiles {
@@ -221,7 +289,11 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
         .stderr(predicate::str::contains(
             "5 of 9 tiles the WDT lists are missing",
         ))
-        .stderr(predicate::str::contains("cataclysmctf_32_29.adt"));
+        .stderr(predicate::str::contains("cataclysmctf_32_29.adt"))
+        // The three seams' own copies differ at 5, 7 and 5 samples.
+        .stderr(predicate::str::contains(
+            "17 edge samples taken from the neighbour that owns them",
+        ));
     let index: serde_json::Value =
         serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
     assert_eq!(index["tiles"].as_array().unwrap().len(), 4);
@@ -231,10 +303,11 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
         index["range"]["max"].as_f64().unwrap(),
     );
     // The range is the four tiles' lowest and highest point.
-    let maps: Vec<(TileCoord, Heightmap)> = ["30_27", "31_27", "30_28", "32_27"]
+    let alone: Vec<(TileCoord, Heightmap)> = ["30_27", "31_27", "30_28", "32_27"]
         .iter()
         .map(|t| heightmap(&folder.join(format!("cataclysmctf_{t}.adt"))))
         .collect();
+    let maps = shared(&alone);
     let range = formats::terrain::common_range(maps.iter().map(|(_, m)| m)).unwrap();
     assert_eq!((min as f32, max as f32), (range.min, range.max));
     // The seams match in the PNGs the tool wrote.
@@ -268,6 +341,21 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
         assert_eq!(images.len(), 2 * 4 + 2);
         let floats = images["cataclysmctf_30_27.tif"].f32s();
         assert!(same_heights(&floats, &maps[0].1.heights));
+        // 30_27 took 31_27's and 30_28's copies of its east and south
+        // edges: 10 samples differ from its own heightmap, on those edges.
+        let moved: Vec<usize> = (0..n * n)
+            .filter(|i| floats[*i].to_bits() != alone[0].1.heights[*i].to_bits())
+            .collect();
+        assert_eq!(moved.len(), 5 + 5);
+        assert!(moved.iter().all(|i| i % n == n - 1 || i / n == n - 1));
+        // Every seam, as Pillow reads the images: one copy, to the bit.
+        for (tiles, south) in [
+            (("cataclysmctf_30_27", "cataclysmctf_31_27"), false),
+            (("cataclysmctf_31_27", "cataclysmctf_32_27"), false),
+            (("cataclysmctf_30_27", "cataclysmctf_30_28"), true),
+        ] {
+            assert_seam_matches(&images, tiles, south);
+        }
         let floats = images["overview.tif"].f32s();
         assert_eq!(floats[10 * 769 + 256 + 3], maps[1].1.heights[10 * n + 3]);
         assert!(floats[400 * 769 + 400].is_nan());
@@ -343,7 +431,9 @@ fn tiles_render_with_a_given_range_and_as_float() {
     let (ow, oh, _) = gray16(&two.join("overview.png"));
     assert_eq!((ow, oh), (257, 129));
     let (_, _, levels) = gray16(&two.join("cataclysmctf_31_27.png"));
-    let both = ["30_27", "31_27"].map(|t| heightmap(&folder.join(format!("cataclysmctf_{t}.adt"))));
+    let both = shared(
+        &["30_27", "31_27"].map(|t| heightmap(&folder.join(format!("cataclysmctf_{t}.adt")))),
+    );
     let map = &both[1].1;
     for (level, h) in levels.iter().zip(&map.heights) {
         let expected =
@@ -356,10 +446,14 @@ fn tiles_render_with_a_given_range_and_as_float() {
         assert_eq!(images.len(), 2 * 2 + 2);
         let floats = images["cataclysmctf_31_27.tif"].f32s();
         assert!(same_heights(&floats, &map.heights));
+        let floats = images["cataclysmctf_30_27.tif"].f32s();
+        assert!(same_heights(&floats, &both[0].1.heights));
+        assert_seam_matches(&images, ("cataclysmctf_30_27", "cataclysmctf_31_27"), false);
         let index: serde_json::Value =
             serde_json::from_slice(&std::fs::read(two.join("heightmap.json")).unwrap()).unwrap();
         let range = HeightRange::parse("-50:100").unwrap();
         check_overview(&images, &index["overview"], &tiles_by_row(&both), range);
+        assert!(images["cataclysmctf_30_27.png"].u16s() == both[0].1.levels(range));
     }
     // One tile as a 32-bit float TIFF; and as a PNG at its own range, with
     // its alpha maps and (into a folder) its splat maps.
@@ -387,8 +481,10 @@ fn tiles_render_with_a_given_range_and_as_float() {
     assert!(one.join("splat/cataclysmctf_31_27_splat.json").is_file());
     if let (Some(images), Some(splat)) = (pillow_folder(&one), pillow_folder(&one.join("splat"))) {
         assert_eq!(images.len(), 3);
-        assert!(same_heights(&images["one.tif"].f32s(), &map.heights));
-        assert!(images["one.png"].u16s() == map.levels(map.range().unwrap()));
+        // A tile alone: its own heights, edges included.
+        let (_, alone) = heightmap(&tile);
+        assert!(same_heights(&images["one.tif"].f32s(), &alone.heights));
+        assert!(images["one.png"].u16s() == alone.levels(alone.range().unwrap()));
         let alpha = &images["alpha.png"];
         assert_eq!((alpha.mode.as_str(), alpha.size), ("RGB", (1024, 1024)));
         assert!(
@@ -578,7 +674,9 @@ fn a_map_exports_its_tiles_into_a_folder() {
     }
     // Neighbours meet without a crack: the east edge of 30_27 is the west
     // edge of 31_27 in world coordinates, X and Y to the bit (the map's
-    // grid), heights to the last bit (each tile adds its chunk's base).
+    // grid), heights to the bit too (exported together, 30_27 takes 31_27's
+    // copy of the seam), where 5 of the 257 samples differ in the tiles'
+    // own copies.
     let edge = |name: &str, column: usize| -> Vec<[f32; 3]> {
         let (positions, _) = common::glb_terrain(&std::fs::read(tiles.join(name)).unwrap());
         // Chunk (column, row) for every row, then the outer vertices of its
@@ -594,13 +692,18 @@ fn a_map_exports_its_tiles_into_a_folder() {
         edge("cataclysmctf_31_27.glb", 0),
     );
     assert_eq!(west.len(), 16 * 9);
-    for (a, b) in west.iter().zip(&east) {
-        assert_eq!((a[0], a[1]), (b[0], b[1]));
-        assert!(
-            (a[2] - b[2]).abs() <= a[2].abs() * f32::EPSILON,
-            "{a:?} {b:?}"
-        );
-    }
+    let bits =
+        |v: &[[f32; 3]]| -> Vec<[u32; 3]> { v.iter().map(|p| p.map(f32::to_bits)).collect() };
+    assert_eq!(bits(&west), bits(&east));
+    // 31_27's own copy: the height its heightmap has at each vertex of the
+    // edge (every other sample of its west column).
+    let (_, own) = heightmap(&wdt.with_file_name("cataclysmctf_31_27.adt"));
+    let (own, n) = (&own.heights, HEIGHTMAP_SIDE);
+    let column: Vec<f32> = (0..16)
+        .flat_map(|row| (0..9).map(move |r| own[(row * 16 + r * 2) * n]))
+        .collect();
+    let heights: Vec<f32> = east.iter().map(|p| p[2]).collect();
+    assert_eq!(heights, column);
     // A map goes into a folder, not one file.
     formats()
         .arg("export")
@@ -620,5 +723,48 @@ fn a_map_exports_its_tiles_into_a_folder() {
             "none of the 35 tiles the WDT lists is beside it",
         ));
     assert!(!out.join("none").exists());
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// The README's picture of the `cataclysmctf` overview is what the last
+/// command of the code block above it draws, byte for byte: the command is
+/// read from the README and run as written (from a fresh folder, with
+/// `../shared` the corpus's folder), so neither can go stale alone.
+#[test]
+fn the_readme_overview_is_what_its_command_draws() {
+    let Some(corpus) = common::corpus_root() else {
+        return;
+    };
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let picture = "![cataclysmctf heightmap overview](docs/terrain-overview.png)";
+    let before = &readme[..readme.find(picture).expect("the README shows the overview")];
+    let command = before
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("formats "))
+        .expect("a command before the picture");
+    assert_eq!(
+        command,
+        "formats export ../shared/corpus/maps/cataclysmctf/cataclysmctf.wdt tiles/ \
+         --overview-size 400"
+    );
+    let shared = corpus.parent().unwrap();
+    let args = command
+        .split_whitespace()
+        .skip(1)
+        .map(|arg| match arg.strip_prefix("../shared/") {
+            Some(rest) => shared.join(rest).into_os_string(),
+            None => arg.into(),
+        });
+    let out = temp_dir("readme-overview");
+    formats().current_dir(&out).args(args).assert().success();
+    let drawn = std::fs::read(out.join("tiles/cataclysmctf_overview.png")).unwrap();
+    let shown = std::fs::read(repo.join("docs/terrain-overview.png")).unwrap();
+    assert!(
+        drawn == shown,
+        "docs/terrain-overview.png is stale: run the README's command and copy \
+         tiles/cataclysmctf_overview.png over it"
+    );
     std::fs::remove_dir_all(&out).unwrap();
 }

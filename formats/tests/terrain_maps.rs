@@ -12,7 +12,7 @@ use formats::adt::Adt;
 use formats::render;
 use formats::terrain::{
     ChunkCoord, HEIGHTMAP_SIDE, Heightmap, SPLAT_SIDE, Stitched, TerrainTile, TileCoord, TileSplat,
-    UNIT_SIZE, common_range, locate_tiles, map_tiles,
+    UNIT_SIZE, common_range, locate_tiles, map_tiles, share_seams,
 };
 use formats::wdt::Wdt;
 
@@ -62,45 +62,92 @@ fn every_sample_is_the_height_on_the_triangles_there() {
     }
 }
 
+/// The samples of two neighbouring tiles' `n` x `n` maps on the seam
+/// between them: `a`'s east column and `b`'s west one, or (`south`) `a`'s
+/// south row and `b`'s north one.
+fn seam<T: Copy>(a: &[T], b: &[T], south: bool) -> (Vec<T>, Vec<T>) {
+    let n = HEIGHTMAP_SIDE;
+    if south {
+        (a[(n - 1) * n..].to_vec(), b[..n].to_vec())
+    } else {
+        let column = |m: &[T], x: usize| (0..n).map(|y| m[y * n + x]).collect();
+        (column(a, n - 1), column(b, 0))
+    }
+}
+
+fn bits(heights: &[f32]) -> Vec<u32> {
+    heights.iter().map(|h| h.to_bits()).collect()
+}
+
+/// ADT_MANIFEST: 30_27 touches 31_27 (east) and 30_28 (south), 31_27
+/// touches 32_27 (east). Each tile stores its own copy of a seam, and the
+/// copies differ in the last bit at a few samples; processed together the
+/// tiles hold one copy, the southern or eastern tile's, to the bit, as
+/// floats and as 16-bit levels.
 #[test]
 fn neighbouring_tiles_share_their_edge_at_one_range() {
     let Some(folder) = map_folder() else { return };
-    let (a, _, west) = load(&folder.join("cataclysmctf_30_27.adt"));
-    let (b, _, east) = load(&folder.join("cataclysmctf_31_27.adt"));
-    let (c, _, south) = load(&folder.join("cataclysmctf_30_28.adt"));
-    let (d, _, far_east) = load(&folder.join("cataclysmctf_32_27.adt"));
+    let names = ["30_27", "31_27", "30_28", "32_27"];
+    let raw: Vec<(TileCoord, Heightmap)> = names
+        .iter()
+        .map(|t| {
+            let (coord, _, map) = load(&folder.join(format!("cataclysmctf_{t}.adt")));
+            (coord, map)
+        })
+        .collect();
+    let [a, b, c, d] = [0, 1, 2, 3].map(|i| raw[i].0);
     assert_eq!(
         (a.offset(1, 0), a.offset(0, 1), b.offset(1, 0)),
         (Some(b), Some(c), Some(d))
     );
-    let range = common_range([&west, &east, &south, &far_east]).unwrap();
+    // (west or north tile, east or south tile, south?, samples that differ
+    // in the tiles' own copies)
+    let seams = [(0, 1, false, 5), (1, 3, false, 7), (0, 2, true, 5)];
+    for &(first, second, south, differing) in &seams {
+        let (x, y) = seam(&raw[first].1.heights, &raw[second].1.heights, south);
+        let apart = x.iter().zip(&y).filter(|(x, y)| x.to_bits() != y.to_bits());
+        assert!(
+            apart
+                .clone()
+                .all(|(x, y)| (x - y).abs() <= x.abs() * f32::EPSILON)
+        );
+        assert_eq!(apart.count(), differing, "{names:?} {first} {second}");
+    }
+    let range = common_range(raw.iter().map(|(_, m)| m)).unwrap();
     // Each tile alone spans less than the four together: per-tile scaling
     // would not match at the seams.
-    assert!(west.range().unwrap() != range && east.range().unwrap() != range);
-    let (lw, le, ls, lf) = (
-        west.levels(range),
-        east.levels(range),
-        south.levels(range),
-        far_east.levels(range),
-    );
-    let n = HEIGHTMAP_SIDE;
-    let mut differing_heights = 0;
-    for i in 0..n {
-        // East edge of 30_27 = west edge of 31_27; south edge of 30_27 =
-        // north edge of 30_28; east edge of 31_27 = west edge of 32_27.
-        assert_eq!(lw[i * n + n - 1], le[i * n], "row {i}");
-        assert_eq!(lw[(n - 1) * n + i], ls[i], "column {i}");
-        assert_eq!(le[i * n + n - 1], lf[i * n], "row {i}");
-        // As floats the shared vertices are equal to the last bit or one
-        // off: each chunk adds its own base height to its MCVT value.
-        let (w, e) = (west.get(n - 1, i).unwrap(), east.get(0, i).unwrap());
-        assert!(
-            (w - e).abs() <= w.abs() * f32::EPSILON,
-            "row {i}: {w} vs {e}"
+    assert!(raw[0].1.range().unwrap() != range && raw[1].1.range().unwrap() != range);
+    let mut shared = raw.clone();
+    assert_eq!(share_seams(&mut shared), 5 + 7 + 5);
+    // Sharing takes values from the tiles of the set: the range stays.
+    assert_eq!(common_range(shared.iter().map(|(_, m)| m)), Some(range));
+    for &(first, second, south, _) in &seams {
+        let (x, y) = seam(&shared[first].1.heights, &shared[second].1.heights, south);
+        assert_eq!(bits(&x), bits(&y), "{first} {second}");
+        // The eastern or southern tile's own copy.
+        let (_, own) = seam(&raw[first].1.heights, &raw[second].1.heights, south);
+        assert_eq!(bits(&y), bits(&own), "{first} {second}");
+        let (x, y) = seam(
+            &shared[first].1.levels(range),
+            &shared[second].1.levels(range),
+            south,
         );
-        differing_heights += usize::from(w != e);
+        assert_eq!(x, y, "{first} {second}");
     }
-    assert!(differing_heights < n / 10, "{differing_heights}");
+    // Only the west and north tiles' east and south edges changed.
+    let n = HEIGHTMAP_SIDE;
+    for ((coord, before), (_, after)) in raw.iter().zip(&shared) {
+        let changed: Vec<usize> = (0..n * n)
+            .filter(|i| before.heights[*i].to_bits() != after.heights[*i].to_bits())
+            .collect();
+        let expected = match (coord.x, coord.y) {
+            (30, 27) => 10,
+            (31, 27) => 7,
+            _ => 0,
+        };
+        assert_eq!(changed.len(), expected, "{coord:?}");
+        assert!(changed.iter().all(|i| i % n == n - 1 || i / n == n - 1));
+    }
 }
 
 #[test]
@@ -126,6 +173,17 @@ fn stitched_tiles_overlap_by_their_edge() {
     let half = Stitched::new(&tiles, 2).unwrap();
     assert_eq!((half.width, half.height), (385, 257));
     assert_eq!(half.heights[5 * 385 + 128 + 7], east.get(14, 10).unwrap());
+    // On a seam the overview holds the eastern or southern tile's sample,
+    // whatever order the tiles come in: the overview of the tiles with
+    // their seams shared is the same, to the bit.
+    let mut shared: Vec<(TileCoord, Heightmap)> =
+        loaded.iter().map(|(t, _, m)| (*t, m.clone())).collect();
+    assert!(share_seams(&mut shared) > 0);
+    let mut pairs: Vec<_> = shared.iter().map(|(t, m)| (*t, m)).collect();
+    pairs.reverse();
+    let from_shared = Stitched::new(&pairs, 1).unwrap();
+    assert_eq!(bits(&from_shared.heights), bits(&full.heights));
+    assert_eq!(full.heights[10 * 769 + 256], east.get(0, 10).unwrap());
 }
 
 #[test]

@@ -204,6 +204,53 @@ fn a_chunk_of_7_layers_has_a_splat_map_per_layer() {
     }
 }
 
+/// The manifest of every corpus tile lists every chunk's MCLY layers as the
+/// file has them (read from its bytes here, not through the ADT reader the
+/// splat code uses): texture id and its MTEX path, flags, effect id, and an
+/// alpha format exactly where the flags say `use_alpha_map`.
+#[test]
+fn the_manifest_lists_every_chunks_mcly_layers_as_the_file_has_them() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let mut flags_seen = std::collections::BTreeMap::new();
+    for (path, adt) in common::corpus_tiles() {
+        let (names, chunks) = common::raw_layers(&std::fs::read(root.join(&path)).unwrap());
+        let mphd_flags = render::guess_mphd_flags(&adt);
+        let manifest = TileSplat::from_adt(&adt, mphd_flags).unwrap().manifest;
+        assert_eq!(manifest.textures, names, "{path}");
+        assert_eq!(manifest.chunks.len(), 256, "{path}");
+        assert_eq!(manifest.chunks.len(), chunks.len(), "{path}");
+        for (listed, (index, layers)) in manifest.chunks.iter().zip(&chunks) {
+            let at = format!("{path} chunk {index:?}");
+            assert_eq!((listed.chunk.x, listed.chunk.y), *index, "{at}");
+            assert_eq!(listed.layers.len(), layers.len(), "{at}");
+            for (layer, (info, raw)) in listed.layers.iter().zip(layers).enumerate() {
+                assert_eq!(info.layer, layer, "{at}");
+                assert_eq!(
+                    (info.texture_id, info.flags, info.effect_id),
+                    (raw.texture_id, raw.flags, raw.effect_id),
+                    "{at} layer {layer}"
+                );
+                let texture = names.get(raw.texture_id as usize);
+                assert!(
+                    texture.is_some(),
+                    "{at}: every corpus layer names a texture"
+                );
+                assert_eq!(info.texture.as_ref(), texture, "{at} layer {layer}");
+                assert_eq!(info.alpha.is_some(), raw.flags & 0x100 != 0, "{at}");
+                *flags_seen.entry(raw.flags).or_insert(0) += 1;
+            }
+        }
+    }
+    // The corpus's layers: base layers (0), alpha-mapped ones (0x100) and
+    // Northrend's compressed ones (0x300).
+    assert_eq!(
+        flags_seen.into_iter().collect::<Vec<_>>(),
+        [(0, 2268), (0x100, 2455), (0x300, 634)]
+    );
+}
+
 /// `formats render tile.adt --splat DIR`: an 8-bit gray PNG per layer after
 /// the base (layers 1 to 6) and a manifest listing all 7 layers of the chunk.
 #[cfg(feature = "cli")]
@@ -291,6 +338,22 @@ fn render_splat_writes_a_map_and_manifest_entry_for_every_layer() {
         .unwrap();
     let layers = chunk["layers"].as_array().unwrap();
     assert_eq!(layers.len(), LAYERS, "{chunk}");
+    // Every chunk's layers in the JSON as the edited file's MCLY has them.
+    let (raw_names, raw) = common::raw_layers(&std::fs::read(&tile).unwrap());
+    for (listed, (index, raw)) in chunks.iter().zip(&raw) {
+        assert_eq!(
+            (&listed["chunk"]["x"], &listed["chunk"]["y"]),
+            (&index.0.into(), &index.1.into())
+        );
+        let listed = listed["layers"].as_array().unwrap();
+        assert_eq!(listed.len(), raw.len(), "{index:?}");
+        for (info, raw) in listed.iter().zip(raw) {
+            assert_eq!(info["flags"], raw.flags, "{index:?} {info}");
+            assert_eq!(info["texture_id"], raw.texture_id, "{index:?} {info}");
+            let texture = &raw_names[raw.texture_id as usize];
+            assert_eq!(info["texture"], *texture, "{index:?} {info}");
+        }
+    }
     for (layer, info) in layers.iter().enumerate() {
         assert_eq!(info["layer"], layer, "{info}");
         let id = info["texture_id"].as_u64().unwrap() as usize;

@@ -43,5 +43,5 @@ pub use builder::{Builder, Document, Element, GltfFiles};
 pub use gltf_json as json;
 pub use model::{Export, ExportOptions, export};
 #[cfg(feature = "terrain")]
-pub use terrain::{TileExport, export_tile};
+pub use terrain::{TileExport, export_tile, export_tile_in};
 pub use textures::{NoTextures, TextureSource};

@@ -22,7 +22,9 @@
 //!   after chunk in file order, and 256 triangles per chunk (4 per quad,
 //!   counter-clockwise from above: the front face is up), none in holes
 //!   ([`TileMesh`]; X and Y on the map's grid, so neighbouring tiles meet
-//!   without cracks). `NORMAL` is MCNR, `TEXCOORD_0` runs 0..1 over the tile
+//!   without cracks; tiles exported together, [`export_tile_in`], share their
+//!   edges' heights to the bit, while a tile exported alone keeps its own,
+//!   which may be a bit off its neighbour's). `NORMAL` is MCNR, `TEXCOORD_0` runs 0..1 over the tile
 //!   (east, south: the splat maps of `formats render --splat`),
 //!   `TEXCOORD_1` one unit per chunk (for textures that repeat). Where any
 //!   chunk has MCCV, `COLOR_0` is its colour as the multiplier the client
@@ -66,8 +68,8 @@ use super::model::nodes::Z_UP_TO_Y_UP;
 use super::{Builder, Document, builder::triangles};
 use crate::adt::Adt;
 use crate::terrain::{
-    ChunkCoord, ChunkTerrain, LiquidGrid, LiquidMesh, Placement, PlacementKind, QUADS, TerrainTile,
-    TileCoord, TileMesh, liquids, placements,
+    ChunkCoord, ChunkTerrain, Heightmap, LiquidGrid, LiquidMesh, Placement, PlacementKind, QUADS,
+    Seams, TerrainTile, TileCoord, TileMesh, liquids, placements,
 };
 
 /// An exported tile and what is in it.
@@ -77,9 +79,11 @@ pub struct TileExport {
     pub document: Document,
     /// The terrain the document was made from: which tile it is (from its
     /// MCNK positions) and its chunks, for what else a caller draws of the
-    /// tile (a [`Heightmap`](crate::terrain::Heightmap)) without reading it
-    /// again.
+    /// tile without reading it again.
     pub terrain: TerrainTile,
+    /// The tile's heightmap, its edges shared with the tiles exported with
+    /// it (see [`export_tile_in`]): the heights of the mesh's edges.
+    pub heights: Heightmap,
     /// Chunks with heights (145 vertices each).
     pub chunks: usize,
     /// Terrain vertices.
@@ -265,14 +269,40 @@ fn raw(value: &serde_json::Value) -> Result<Box<json::extras::RawValue>, Error> 
 
 /// `adt` as a glTF document whose root node is named `name` (see the
 /// [module](self) docs); an error if the tile has no MCNK or lies off the map.
+/// The tile alone: its edges' heights are its own ([`TileMesh::from_tile`]).
 pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, Error> {
     let terrain = TerrainTile::from_adt(adt)?;
+    let heights = Heightmap::from_tile(&terrain);
     let mesh = TileMesh::from_tile(&terrain);
+    tile_document(adt, name, terrain, heights, &mesh)
+}
+
+/// `adt` as [`export_tile`] makes it, as one of a set of tiles exported
+/// together (a map) whose edges `seams` holds: the vertices on its edges
+/// take the heights its heightmap shares with its neighbours
+/// ([`Seams::share`], [`TileMesh::with_edges`]), so that the meshes of
+/// neighbouring tiles meet at the same `f32` heights.
+pub fn export_tile_in(adt: &Adt, name: &str, seams: &Seams) -> Result<TileExport, Error> {
+    let terrain = TerrainTile::from_adt(adt)?;
+    let mut heights = Heightmap::from_tile(&terrain);
+    seams.share(terrain.coord, &mut heights);
+    let mesh = TileMesh::with_edges(&terrain, &heights);
+    tile_document(adt, name, terrain, heights, &mesh)
+}
+
+/// The document of `terrain` (read from `adt`) with `mesh` as its terrain.
+fn tile_document(
+    adt: &Adt,
+    name: &str,
+    terrain: TerrainTile,
+    heights: Heightmap,
+    mesh: &TileMesh,
+) -> Result<TileExport, Error> {
     let mut grids = liquids(adt, terrain.coord);
     let all = placements(adt);
     let mut b = Builder::new(concat!("formats ", env!("CARGO_PKG_VERSION")));
     let mut children: Vec<Index<json::Node>> = Vec::new();
-    children.extend(terrain_node(&mut b, &mesh));
+    children.extend(terrain_node(&mut b, mesh));
     let (liquid, liquid_triangles) = liquid_node(&mut b, terrain.coord, &mut grids);
     children.extend(liquid);
     let mut placed = |b: &mut Builder, kind, group_name| {
@@ -322,6 +352,7 @@ pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, Error> {
         doodads,
         map_objects,
         terrain,
+        heights,
     })
 }
 

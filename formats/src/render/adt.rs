@@ -16,9 +16,10 @@ const CHUNKS: usize = 16;
 
 /// The tile's height field, 257 by 257 (every outer and inner MCVT vertex,
 /// see [`Heightmap`]), north-west at the top left, as 16-bit gray from the
-/// tile's lowest (0) to its highest point (65535). For tiles that must match
-/// their neighbours, draw each with one range ([`heightmap_image`]). An error
-/// if no chunk has heights.
+/// tile's lowest (0) to its highest point (65535), its edges its own. For
+/// tiles that must match their neighbours, process them together: share
+/// their seams ([`share_seams`](crate::terrain::share_seams)) and draw each
+/// at one range ([`heightmap_image`]). An error if no chunk has heights.
 pub fn heightmap(adt: &Adt) -> Result<Image, Error> {
     let map = Heightmap::from_tile(&TerrainTile::from_adt(adt)?);
     let range = map

@@ -5,10 +5,13 @@
 //! Terrain: every chunk's 145 MCVT vertices in MCVT order, chunk after chunk
 //! in file order, and 4 triangles per quad around its inner vertex (256 per
 //! chunk), none in holes. A vertex's X and Y are its place on the map's
-//! grid, from the tile's and chunk's indices ([`grid_line`]), its Z the
-//! chunk's base plus its MCVT value: so chunks and tiles that share an edge
-//! share its vertices' coordinates to the bit, and meshes of neighbouring
-//! tiles meet without cracks. (`MCNK.position` X and Y, which
+//! grid, from the tile's and chunk's indices ([`grid_line`]), so chunks and
+//! tiles that share an edge share its vertices' X and Y to the bit. Its Z is
+//! the chunk's base plus its MCVT value, which two chunks or tiles sharing a
+//! vertex may sum to heights a bit apart; tiles processed together take
+//! their edges' heights from their heightmaps with the seams shared
+//! ([`TileMesh::with_edges`], [`Seams`](super::Seams)), so their meshes meet
+//! to the bit. (`MCNK.position` X and Y, which
 //! [`ChunkGrid::position`](super::ChunkGrid::position) uses, are `f32`s
 //! some writers round: the converted `cataclysmctf` tiles put the edge they
 //! share 1.3 mm apart. [`TerrainTile::misplaced_chunks`] lists chunks more
@@ -21,6 +24,7 @@
 
 use super::coords::{CHUNKS, ChunkCoord, MAP_HALF, TILE_SIZE, TILES, TileCoord};
 use super::grid::{QUADS, VERTICES, inner_index, outer_index, vertex_offset};
+use super::heightmap::{HEIGHTMAP_SIDE, Heightmap};
 use super::liquid::LiquidGrid;
 use super::tile::TerrainTile;
 
@@ -84,8 +88,29 @@ fn quad_triangles(col: usize, row: usize) -> Option<[[usize; 3]; 4]> {
 
 impl TileMesh {
     /// The mesh of `tile` (chunks without MCVT, or whose indices are off
-    /// the tile's 16 x 16, are left out).
+    /// the tile's 16 x 16, are left out). Its edges' heights are its own,
+    /// which may differ from a neighbour's in the last bit (see
+    /// [`Seams`](super::Seams)); for tiles processed together, use
+    /// [`with_edges`](Self::with_edges).
     pub fn from_tile(tile: &TerrainTile) -> TileMesh {
+        Self::build(tile, None)
+    }
+
+    /// The mesh of `tile` whose vertices on the tile's edges take their
+    /// heights from `heights`, the tile's [`Heightmap`] with its seams
+    /// shared ([`Seams::share`](super::Seams::share)): the meshes of tiles
+    /// processed together then meet at the same heights, to the bit, as
+    /// their heightmaps do. Those vertices' heights are `f32`s (a
+    /// heightmap's, and glTF's, precision); the others are as in
+    /// [`from_tile`](Self::from_tile). A `heights` that is not a full
+    /// heightmap, or NaN at a vertex, leaves the vertex as it is.
+    pub fn with_edges(tile: &TerrainTile, heights: &Heightmap) -> TileMesh {
+        Self::build(tile, Some(heights))
+    }
+
+    fn build(tile: &TerrainTile, edges: Option<&Heightmap>) -> TileMesh {
+        let edges = edges.filter(|m| m.side == HEIGHTMAP_SIDE);
+        let last = HEIGHTMAP_SIDE - 1;
         let mut mesh = TileMesh::default();
         let any_colors = tile.chunks.iter().any(|c| c.colors.is_some());
         let mut colors = Vec::new();
@@ -96,9 +121,20 @@ impl TileMesh {
             }
             let base = mesh.positions.len();
             for i in 0..VERTICES {
-                let (Some([col, row]), Some(z)) = (vertex_offset(i), grid.height(i)) else {
+                let (Some([col, row]), Some(mut z)) = (vertex_offset(i), grid.height(i)) else {
                     continue;
                 };
+                // The vertex's heightmap sample: two per quad.
+                let px = chunk.coord.x as usize * 2 * QUADS + (2.0 * col) as usize;
+                let py = chunk.coord.y as usize * 2 * QUADS + (2.0 * row) as usize;
+                let on_edge = px == 0 || py == 0 || px == last || py == last;
+                if let Some(h) = edges
+                    .filter(|_| on_edge)
+                    .and_then(|m| m.get(px, py))
+                    .filter(|h| h.is_finite())
+                {
+                    z = f64::from(h);
+                }
                 mesh.positions.push([
                     grid_line(line_of(tile.coord.y, chunk.coord.y, row)),
                     grid_line(line_of(tile.coord.x, chunk.coord.x, col)),

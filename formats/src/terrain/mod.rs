@@ -68,7 +68,9 @@ pub use coords::{
     file_to_world, world_to_file,
 };
 pub use grid::{ChunkGrid, Holes, QUADS, VERTICES, inner_index, outer_index};
-pub use heightmap::{HEIGHTMAP_SIDE, HeightRange, Heightmap, Stitched, common_range};
+pub use heightmap::{
+    HEIGHTMAP_SIDE, HeightRange, Heightmap, Seams, Stitched, TileEdges, common_range, share_seams,
+};
 pub use liquid::{LiquidGrid, LiquidSource, MCLQ_LIQUID_TYPES, liquids};
 pub use map::{MapTile, locate_tiles, map_name, map_tiles};
 pub use mesh::{LiquidMesh, TileMesh, world_to_gltf};

@@ -272,6 +272,101 @@ pub fn corpus_tiles() -> Vec<(String, formats::adt::Adt)> {
         .collect()
 }
 
+/// The top-level chunks of a chunked file (ADT, WDT) walked from its bytes,
+/// without the crate's readers, for tests that check those readers against
+/// the file: each chunk's tag as it reads forwards (`MCNK`; the file stores
+/// it reversed) and its bytes from the tag to its end (so that an MCNK
+/// header's offsets, which count from its tag, index them).
+pub fn raw_chunks(bytes: &[u8]) -> Vec<([u8; 4], &[u8])> {
+    let mut chunks = Vec::new();
+    let mut at = 0;
+    while let Some(header) = bytes.get(at..at + 8) {
+        let mut tag: [u8; 4] = header[..4].try_into().unwrap();
+        tag.reverse();
+        let size = u32::from_le_bytes(header[4..].try_into().unwrap()) as usize;
+        let chunk = bytes
+            .get(at..at + 8 + size)
+            .unwrap_or_else(|| panic!("chunk {tag:?} at {at} runs past the end"));
+        chunks.push((tag, chunk));
+        at += 8 + size;
+    }
+    assert_eq!(at, bytes.len(), "the chunks end at the end of the file");
+    chunks
+}
+
+/// The little-endian `u32` at `at` of `bytes`.
+pub fn le_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+/// The little-endian `u16` at `at` of `bytes`.
+pub fn le_u16(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes(bytes[at..at + 2].try_into().unwrap())
+}
+
+/// One MCLY entry as the file has it (16 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawLayer {
+    /// `textureId`: index into MTEX.
+    pub texture_id: u32,
+    /// `flags`.
+    pub flags: u32,
+    /// `offsetInMCAL`.
+    pub offset_in_mcal: u32,
+    /// `effectId`.
+    pub effect_id: u32,
+}
+
+/// A chunk's `(IndexX, IndexY)` and its MCLY entries.
+pub type RawChunkLayers = ((u32, u32), Vec<RawLayer>);
+
+/// A tile's texture layers read from its bytes without the crate's readers:
+/// the MTEX names (zero-terminated), and every MCNK's `(IndexX, IndexY)`
+/// (header bytes 4 and 8) and MCLY entries, found by the header's `nLayers`
+/// (0x0C) and `ofsLayer` (0x1C, counted from the MCNK's tag), in file order.
+pub fn raw_layers(bytes: &[u8]) -> (Vec<String>, Vec<RawChunkLayers>) {
+    let chunks = raw_chunks(bytes);
+    let mtex = chunks
+        .iter()
+        .find(|(tag, _)| tag == b"MTEX")
+        .map_or(&[][..], |(_, chunk)| &chunk[8..]);
+    let names = mtex
+        .split(|b| *b == 0)
+        .filter(|n| !n.is_empty())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .collect();
+    let layers = chunks
+        .iter()
+        .filter(|(tag, _)| tag == b"MCNK")
+        .map(|(_, chunk)| {
+            let header = &chunk[8..];
+            let index = (le_u32(header, 4), le_u32(header, 8));
+            let count = le_u32(header, 0x0c) as usize;
+            let at = le_u32(header, 0x1c) as usize;
+            let layers = if count == 0 {
+                Vec::new()
+            } else {
+                let mcly = &chunk[at..];
+                assert_eq!(&mcly[..4], b"YLCM", "ofsLayer points at MCLY");
+                assert_eq!(le_u32(mcly, 4) as usize, 16 * count, "MCLY holds nLayers");
+                (0..count)
+                    .map(|i| {
+                        let e = 8 + 16 * i;
+                        RawLayer {
+                            texture_id: le_u32(mcly, e),
+                            flags: le_u32(mcly, e + 4),
+                            offset_in_mcal: le_u32(mcly, e + 8),
+                            effect_id: le_u32(mcly, e + 12),
+                        }
+                    })
+                    .collect()
+            };
+            (index, layers)
+        })
+        .collect();
+    (names, layers)
+}
+
 /// The positions and triangle indices of the `terrain` mesh of a tile's
 /// `.glb`, read back with the `gltf` crate.
 pub fn glb_terrain(glb: &[u8]) -> (Vec<[f32; 3]>, Vec<u32>) {

@@ -242,8 +242,8 @@ enum Command {
         json: bool,
     },
     /// Draws a tile's heightmap, alpha or splat maps, a whole map's
-    /// heightmaps (one height range, a stitched overview), or a model's
-    /// wireframe.
+    /// heightmaps (one height range, neighbours' seams the same to the bit, a
+    /// stitched overview), or a model's wireframe.
     #[command(
         after_help = "Examples:\n  formats render tile.adt --heightmap height.png --alpha alpha.png\n  \
                             formats render tile.adt --heightmap height.tif --splat splat/\n  \
@@ -258,9 +258,10 @@ enum Command {
         /// WDT, whose tiles are found beside it. None: the built-in sample model.
         files: Vec<PathBuf>,
         /// ADT: the heightmap, 257x257 per tile (every MCVT vertex). One tile:
-        /// OUT.png (16-bit gray) or OUT.tif (32-bit float). A WDT or several
-        /// tiles: a folder, with both per tile, a stitched overview and
-        /// heightmap.json.
+        /// OUT.png (16-bit gray) or OUT.tif (32-bit float), its edges its own.
+        /// A WDT or several tiles: a folder, with both per tile (an edge two
+        /// tiles share holds the southern or eastern tile's heights in both),
+        /// a stitched overview and heightmap.json.
         #[arg(long, value_name = "OUT")]
         heightmap: Option<PathBuf>,
         /// The heights (yards) drawn as 0 and 65535 in 16-bit heightmaps;

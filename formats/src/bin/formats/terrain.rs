@@ -1,7 +1,14 @@
 //! `formats render` for many tiles: a map's WDT (its tiles found beside it)
 //! or several tiles, on all cores with a progress bar. Heightmaps share one
-//! height range, so that neighbours match at their seams; a stitched overview
-//! shows the whole map; splat maps come with a manifest per tile.
+//! height range, and neighbours share their edges' heights (the southern or
+//! eastern tile's, see [`Seams`]), so that they match at their seams to the
+//! bit; a stitched overview shows the whole map; splat maps come with a
+//! manifest per tile.
+//!
+//! Memory stays at a few tiles at a time, the overview's thumbnails and the
+//! tiles' edges (about 4 KB a tile): the first pass reads every tile for its
+//! range, edges, thumbnail and splat maps; the second reads each again and
+//! writes its heightmaps with the edges shared.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,7 +16,8 @@ use std::process::ExitCode;
 use formats::adt::Adt;
 use formats::render::{self, Image};
 use formats::terrain::{
-    HeightRange, Heightmap, Stitched, TerrainTile, TileCoord, TileSplat, locate_tiles,
+    HeightRange, Heightmap, Seams, Stitched, TerrainTile, TileCoord, TileEdges, TileSplat,
+    locate_tiles,
 };
 use formats::wdt::Wdt;
 use serde::Serialize;
@@ -126,12 +134,14 @@ impl TileHeights {
     }
 }
 
-/// A tile read: its heights for the range and the overview, and where to
-/// read it again for the second pass.
+/// A tile read: its heights for the range and the overview, its edges for
+/// its neighbours, and where to read it again for the second pass.
 struct Loaded {
     stem: String,
     path: PathBuf,
     heights: TileHeights,
+    /// `None` when no heightmap is drawn (or the tile's is not full size).
+    edges: Option<TileEdges>,
 }
 
 /// The tile at `path` and its full heightmap.
@@ -144,21 +154,26 @@ fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap), String> {
     Ok((adt, terrain, heights))
 }
 
-/// Writes a tile's heightmap as 16-bit PNG at `range`.
-fn write_heightmap_png(
+/// Writes a tile's heightmap as 32-bit float TIFF and as 16-bit PNG at
+/// `range`.
+fn write_heightmap(
     folder: &Path,
     stem: &str,
     heights: &Heightmap,
     range: HeightRange,
 ) -> Result<(), String> {
+    let side = heights.side;
+    let tiff =
+        render::float_tiff(side, side, &heights.heights).map_err(|e| format!("{stem}: {e}"))?;
+    write(&folder.join(format!("{stem}.tif")), &tiff)?;
     write_png(
         &folder.join(format!("{stem}.png")),
         &render::heightmap_image(heights, range),
     )
 }
 
-/// Reads one tile; writes its splat maps, its float heightmap, and its
-/// 16-bit one if the range is given.
+/// Reads one tile; writes its splat maps; keeps what the heightmaps need of
+/// it before every tile is read (its range, thumbnail and edges).
 fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, String> {
     let name = tile.path.display();
     let (adt, terrain, heights) = read_tile(&tile.path)?;
@@ -176,19 +191,17 @@ fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, St
             &splat.manifest,
         )?;
     }
-    if let Some(folder) = &job.heightmap {
-        let side = heights.side;
-        let tiff = render::float_tiff(side, side, &heights.heights)
-            .map_err(|e| format!("{}: {e}", tile.stem))?;
-        write(&folder.join(format!("{}.tif", tile.stem)), &tiff)?;
-        if let Some(range) = job.range {
-            write_heightmap_png(folder, &tile.stem, &heights, range)?;
-        }
-    }
+    // The heightmaps wait for the second pass: a tile's edges are its
+    // neighbours' where they own them, and those may not be read yet.
+    let edges = job
+        .heightmap
+        .as_ref()
+        .and_then(|_| TileEdges::new(terrain.coord, &heights));
     Ok(Loaded {
         stem: tile.stem.clone(),
         path: tile.path.clone(),
         heights: TileHeights::new(terrain.coord, &heights, thumbnail_step),
+        edges,
     })
 }
 
@@ -285,7 +298,7 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
         );
     }
     if let Some(folder) = &job.heightmap {
-        write_heightmaps(folder, job, &loaded)?;
+        write_heightmaps(folder, job, &mut loaded)?;
     }
     if let Some(folder) = &job.splat {
         eprintln!(
@@ -301,24 +314,25 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
     })
 }
 
-/// The tiles' PNG heightmaps at one range (read a second time, unless the
-/// range was given and the first pass wrote them), the stitched overview
-/// and `heightmap.json`.
-fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), String> {
+/// The tiles' heightmaps (each read a second time, its edges shared with
+/// the others') at one range, the stitched overview and `heightmap.json`.
+fn write_heightmaps(folder: &Path, job: &Job, loaded: &mut [Loaded]) -> Result<(), String> {
     let range = match job.range {
         Some(range) => range,
-        None => {
-            let range = TileHeights::common_range(loaded.iter().map(|t| &t.heights))
-                .ok_or("no tile has heights to draw")?;
-            crate::batch::run(loaded, |tile| {
-                let (_, _, heights) = read_tile(&tile.path)?;
-                write_heightmap_png(folder, &tile.stem, &heights, range)
-            })
-            .into_iter()
-            .collect::<Result<(), String>>()?;
-            range
-        }
+        None => TileHeights::common_range(loaded.iter().map(|t| &t.heights))
+            .ok_or("no tile has heights to draw")?,
     };
+    // `loaded` is row by row, a tile given twice in the order given: the
+    // later one counts, as in the overview.
+    let seams = Seams::new(loaded.iter_mut().filter_map(|t| t.edges.take()));
+    let shared: usize = crate::batch::run(loaded, |tile| {
+        let (_, _, mut heights) = read_tile(&tile.path)?;
+        let shared = seams.share(tile.heights.coord, &mut heights);
+        write_heightmap(folder, &tile.stem, &heights, range)?;
+        Ok(shared)
+    })
+    .into_iter()
+    .sum::<Result<usize, String>>()?;
     let tiles: Vec<&TileHeights> = loaded.iter().map(|t| &t.heights).collect();
     let overview = write_overview(folder, "overview", &tiles, range, job.overview_size)?;
     let index = HeightmapIndex {
@@ -339,7 +353,8 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &[Loaded]) -> Result<(), S
     };
     write_json(&folder.join("heightmap.json"), &index)?;
     eprintln!(
-        "wrote {} heightmaps (16-bit PNG at {}..{} yards, 32-bit float TIFF) and the overview to {}",
+        "wrote {} heightmaps (16-bit PNG at {}..{} yards, 32-bit float TIFF; {shared} edge \
+         samples taken from the neighbour that owns them) and the overview to {}",
         loaded.len(),
         range.min,
         range.max,

@@ -5,14 +5,21 @@
 //! overview of the tiles found (`MAP_overview.png`, 16-bit, and `.tif`, the
 //! heights as 32-bit floats) and `MAP.json`: the height range, each tile's
 //! coordinates and file, the tiles missing, and the overview's layout.
+//!
+//! Tiles exported together (a map's, or several given) share their edges'
+//! heights to the bit ([`Seams`]: the southern or eastern tile's): a first
+//! pass reads every tile for its edges (about 4 KB each), the second
+//! exports each with its neighbours' edges. A tile exported alone keeps its
+//! own.
 
 mod model;
 mod tile;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use formats::terrain::{HeightRange, Stitched};
+use formats::terrain::{HeightRange, Heightmap, Seams, Stitched, TerrainTile, TileEdges};
 use serde::Serialize;
 
 use crate::kind::{self, Kind};
@@ -71,17 +78,19 @@ struct IndexedTile {
 }
 
 /// Exports one file to `output` (its extension, `.glb` or `.gltf`, says how);
-/// a tile's heights are kept every `thumbnail_step` samples.
+/// a tile's heights are kept every `thumbnail_step` samples, and its edges
+/// shared with the tiles of `seams` (`None`: a tile alone).
 fn export_file(
     input: &Path,
     output: &Path,
     options: &Options,
     thumbnail_step: usize,
+    seams: Option<&Seams>,
 ) -> Result<Written, String> {
     let (kind, data) = kind::open(input)?;
     match kind {
         Kind::Mdx | Kind::Mdl => model::export(input, kind, &data, output, options),
-        Kind::Adt => tile::export(input, &data, output, thumbnail_step),
+        Kind::Adt => tile::export(input, &data, output, thumbnail_step, seams),
         other => Err(format!(
             "{}: {} files have no glTF export (models: .mdx, .mdl; tiles: .adt; maps: .wdt)",
             input.display(),
@@ -200,6 +209,60 @@ fn write_map(
     Ok(())
 }
 
+/// The edges of the tile at `input` (`None` for a file that is not a tile,
+/// or that cannot be read: its export says why).
+fn tile_edges(input: &Path) -> Option<TileEdges> {
+    let (kind, data) = kind::open(input).ok()?;
+    if kind != Kind::Adt {
+        return None;
+    }
+    let adt = formats::adt::Adt::from_bytes(&data).ok()?;
+    let terrain = TerrainTile::from_adt(&adt).ok()?;
+    TileEdges::new(terrain.coord, &Heightmap::from_tile(&terrain))
+}
+
+/// Which set of tiles exported together each input is in (`None`: not a
+/// tile, or a tile alone), and each set's edges. A map's tiles are a set;
+/// the tiles given outside a map are one more, as `render` takes them. The
+/// first pass over the tiles: each is read for its edges only.
+fn seam_sets(inputs: &[&Path], maps: &[MapInput]) -> (Vec<Option<usize>>, Vec<Seams>) {
+    let loose = maps.len();
+    let map_of: HashMap<&Path, usize> = maps
+        .iter()
+        .enumerate()
+        .flat_map(|(i, map)| map.tiles.iter().map(move |t| (t.as_path(), i)))
+        .collect();
+    let set_of: Vec<Option<usize>> = inputs
+        .iter()
+        .map(|input| match map_of.get(input) {
+            Some(map) => Some(*map),
+            // By name: a model is not read to find it is not a tile.
+            None => Kind::of_path(input)
+                .is_none_or(|k| k == Kind::Adt)
+                .then_some(loose),
+        })
+        .collect();
+    let mut sizes = vec![0; loose + 1];
+    for set in set_of.iter().flatten() {
+        sizes[*set] += 1;
+    }
+    // A set of one tile has no seams: it is exported alone, unread here.
+    let set_of: Vec<Option<usize>> = set_of
+        .into_iter()
+        .map(|set| set.filter(|s| sizes[*s] > 1))
+        .collect();
+    let pairs: Vec<(Option<usize>, &Path)> =
+        set_of.iter().copied().zip(inputs.iter().copied()).collect();
+    let edges = crate::batch::run(&pairs, |(set, input)| set.and_then(|_| tile_edges(input)));
+    let mut seams = vec![Seams::default(); loose + 1];
+    for (set, edges) in set_of.iter().zip(edges) {
+        if let (Some(set), Some(edges)) = (set, edges) {
+            seams[*set].insert(edges);
+        }
+    }
+    (set_of, seams)
+}
+
 /// Whether `path` names a glTF file (`.glb` or `.gltf`).
 fn is_gltf_file(path: &Path) -> bool {
     path.extension()
@@ -225,8 +288,12 @@ pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitC
         .map(|map| Stitched::thumbnail_step(map.tiles.len(), options.overview_size))
         .min()
         .unwrap_or(256);
-    let results = crate::batch::run(&jobs, |(input, out)| {
-        export_file(input, out, options, thumbnail_step)
+    let inputs: Vec<&Path> = jobs.iter().map(|(input, _)| input.as_path()).collect();
+    let (set_of, seams) = seam_sets(&inputs, &maps);
+    let work: Vec<_> = jobs.iter().zip(&set_of).collect();
+    let results = crate::batch::run(&work, |((input, out), set)| {
+        let seams = set.and_then(|s| seams.get(s));
+        export_file(input, out, options, thumbnail_step, seams)
     });
     let mut failed = 0;
     let mut heights = Vec::new();

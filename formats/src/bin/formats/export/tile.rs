@@ -1,28 +1,35 @@
-//! `formats export TILE.adt OUT.glb|.gltf`: [`formats::gltf::export_tile`],
-//! the root node named as the file; and the tile's heightmap, for the
-//! overview of a map exported whole.
+//! `formats export TILE.adt OUT.glb|.gltf`: [`formats::gltf::export_tile`]
+//! (or [`export_tile_in`] for a tile exported with its neighbours), the root
+//! node named as the file; and the tile's heightmap, for the overview of a
+//! map exported whole.
 
 use std::path::Path;
 
 use formats::adt::Adt;
-use formats::gltf::export_tile;
-use formats::terrain::Heightmap;
+use formats::gltf::{export_tile, export_tile_in};
+use formats::terrain::Seams;
 
 use super::Written;
 use crate::terrain::TileHeights;
 
-/// Exports the tile in `data` (read from `input`) to `output`; its heights
-/// are kept every `thumbnail_step` samples for a map's overview.
+/// Exports the tile in `data` (read from `input`) to `output`, its edges
+/// shared with the tiles of `seams` (`None`: alone); its heights are kept
+/// every `thumbnail_step` samples for a map's overview.
 pub fn export(
     input: &Path,
     data: &[u8],
     output: &Path,
     thumbnail_step: usize,
+    seams: Option<&Seams>,
 ) -> Result<Written, String> {
     let name = input.display().to_string();
     let adt = Adt::from_bytes(data).map_err(|e| format!("{name}: {e}"))?;
-    let exported =
-        export_tile(&adt, &crate::file_stem(input, "tile")).map_err(|e| format!("{name}: {e}"))?;
+    let stem = crate::file_stem(input, "tile");
+    let exported = match seams {
+        Some(seams) => export_tile_in(&adt, &stem, seams),
+        None => export_tile(&adt, &stem),
+    }
+    .map_err(|e| format!("{name}: {e}"))?;
     let out = super::write_document(&exported.document, output)?;
     let mut warnings = Vec::new();
     if exported.chunks < 256 {
@@ -37,12 +44,8 @@ pub fn export(
         ""
     };
     let tile = exported.terrain.coord;
-    // For a map's overview, from the terrain the export was made of.
-    let heights = TileHeights::new(
-        tile,
-        &Heightmap::from_tile(&exported.terrain),
-        thumbnail_step,
-    );
+    // For a map's overview: the heights the export's mesh has.
+    let heights = TileHeights::new(tile, &exported.heights, thumbnail_step);
     Ok(Written {
         heights: Some(heights),
         line: format!(
