@@ -1,7 +1,8 @@
 //! `formats convert` on real models: Reforged to classic without `--force`
 //! and with a report, classic to Reforged and back byte-exact, several files
-//! and folders at once (table, `--json`), `--exact`, MDX <-> MDL, and what
-//! it refuses. The library's side is tests/convert.rs.
+//! and folders at once (table, `--json`), `--exact`, MDX <-> MDL, a damaged
+//! model (its cut last chunk kept and reported), and what it refuses. The
+//! library's side is tests/convert.rs.
 
 mod common;
 
@@ -537,6 +538,134 @@ fn plain_mdl_says_what_it_left_out() {
     assert!(stderr(&alpha.failure()).contains("MDL is for versions 800 to 1200"));
     let mdx = convert(&input, &dir.join("cube.mdx"), &["--plain"]);
     assert!(stderr(&mdx.failure()).contains("--plain is for MDL out"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A damaged model: `zf_all.mdx` cut in the middle of its last chunk
+/// (`CLID`, as the public `Glow.mdx` is), which the tool reads leniently
+/// with that chunk kept as bytes. MDX -> MDX at its version writes it back
+/// byte for byte; to 1000 the cut chunk stays last, as it was, and the
+/// report and the summary say so (and back to 800 gives the damaged file);
+/// to MDL it is an `ExtChunk`, and back to MDX gives the damaged file; plain
+/// MDL leaves it out and says so; converting a folder, the table and
+/// `--json` say which model was damaged and what was kept.
+#[test]
+fn a_damaged_model_converts_with_its_cut_chunk_kept_and_said() {
+    let Some(data) = common::corpus_file("mdx/zf_all.mdx") else {
+        return;
+    };
+    let dir = temp_dir("damaged");
+    let (cut, start) = common::cut_in_last_chunk(&data);
+    assert_eq!((start, cut.len()), (9046, 9170));
+    let input = dir.join("cut.mdx");
+    std::fs::write(&input, &cut).unwrap();
+    let chunk = "chunks[19].CLID (116 of its 240 bytes)";
+    let damaged = format!(
+        "damaged: {} is damaged: the file ends inside its last chunk, {chunk}; ",
+        input.display()
+    );
+    let cut_chunk = |path: &Path| {
+        let bytes = std::fs::read(path).unwrap();
+        assert!(Model::from_bytes(&bytes).is_err(), "{}", path.display());
+        let (model, _) = Model::from_bytes_lenient(&bytes).unwrap();
+        (model.version(), model.chunks.last().cloned())
+    };
+    let (_, kept) = cut_chunk(&input);
+    assert!(matches!(kept, Some(formats::mdx::Chunk::Cut(_))));
+
+    // At its version: the same bytes.
+    let same = dir.join("same.mdx");
+    let said = stderr(&convert(&input, &same, &[]).success());
+    assert_eq!(std::fs::read(&same).unwrap(), cut);
+    let written = format!(
+        "kept as the bytes there are, at the end: {} is damaged the same way\n",
+        same.display()
+    );
+    assert!(said.contains(&format!("{damaged}{written}")), "{said}");
+
+    // To 1000 and back.
+    let reforged = dir.join("reforged.mdx");
+    let said = stderr(&convert(&input, &reforged, &["--version", "1000"]).success());
+    assert!(
+        said.contains(
+            "kept as read from a damaged file (1):\n  chunks[19].CLID: the file ends inside this \
+             chunk (116 of its 240 bytes): kept as the bytes there are, at the end, not converted \
+             to version 1000\n"
+        ),
+        "{said}"
+    );
+    assert!(said.contains(&damaged), "{said}");
+    assert_eq!(cut_chunk(&reforged), (1000, kept.clone()));
+    let back = dir.join("back.mdx");
+    convert(&reforged, &back, &["--version", "800"]).success();
+    assert_eq!(std::fs::read(&back).unwrap(), cut);
+
+    // To MDL and back.
+    let text = dir.join("cut.mdl");
+    let said = stderr(&convert(&input, &text, &[]).success());
+    assert!(said.contains(&damaged), "{said}");
+    assert!(said.contains("kept as an `ExtChunk`, last"), "{said}");
+    let mdl = std::fs::read_to_string(&text).unwrap();
+    assert!(
+        mdl.lines()
+            .last()
+            .unwrap()
+            .starts_with("ExtChunk #\"434c4944f0000000")
+    );
+    let back = dir.join("from_mdl.mdx");
+    convert(&text, &back, &[]).success();
+    assert_eq!(std::fs::read(&back).unwrap(), cut);
+
+    // Plain MDL has no form for it.
+    let plain = dir.join("plain.mdl");
+    let said = stderr(&convert(&input, &plain, &["--plain"]).success());
+    assert!(
+        said.contains(
+            "left out of plain MDL (1):\n  model: the `CLID` chunk the file ends inside (116 of \
+             its 240 bytes) (a damaged file's last chunk, kept as bytes): plain MDL has no form \
+             for it\n"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("{damaged}left out of the plain MDL")),
+        "{said}"
+    );
+    formats::mdl::from_str(&std::fs::read_to_string(&plain).unwrap()).unwrap();
+
+    // Among others in a folder: the table and --json say it.
+    let folder = dir.join("in");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(&input, folder.join("cut.mdx")).unwrap();
+    std::fs::copy(
+        common::corpus_root().unwrap().join("mdx/zf_cube.mdx"),
+        folder.join("zf_cube.mdx"),
+    )
+    .unwrap();
+    let table = stdout(&convert(&folder, &dir.join("out"), &["--version", "1000"]).success());
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|l| l.contains("800 -> 1000"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    assert!(
+        rows[0].contains("cut.mdx") && rows[0].ends_with("bytes, damaged"),
+        "{table}"
+    );
+    assert!(rows[1].ends_with("5586 bytes"), "{table}");
+    assert!(
+        table.contains("damaged: ") && table.contains(chunk),
+        "{table}"
+    );
+    let json = stdout(&convert(&folder, &dir.join("json"), &["--json"]).success());
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    let notes: Vec<usize> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["damaged"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(notes, [1, 0], "{json}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

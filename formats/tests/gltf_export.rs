@@ -5,7 +5,9 @@
 //! the skinned mesh posed by evaluating the glTF animations here (glTF's
 //! own interpolation rules) against `formats::anim` at the same times.
 //! Known answers on built or edited models: `BIDX`/`BWGT` and v1500 vertex
-//! skinning, levels of detail 0, 1, 2 and -1, a forward-slash texture path.
+//! skinning, levels of detail 0, 1, 2 and -1, a forward-slash texture path,
+//! DontInterp tracks as `STEP` samplers (that export also checked by the
+//! Khronos validator, as `gltf_validate.rs` does the corpus's).
 
 mod common;
 
@@ -268,81 +270,246 @@ fn every_export_reads_back_with_the_models_counts_and_skin() {
     }
 }
 
-#[test]
-fn gltf_animations_pose_the_mesh_as_the_sampler_does() {
+/// Whether every node that does not inherit its parent's motion has a
+/// still parent: glTF nodes always inherit (documented), so only then can
+/// the export move as the model does. (The corpus's non-inheriting nodes all
+/// have still parents.)
+fn gltf_can_inherit_as_the_model_does(skeleton: &Skeleton) -> bool {
+    let animated = |i: Option<usize>| {
+        i.map(|i| &skeleton.nodes()[i])
+            .is_some_and(|p| p.translation.is_some() || p.rotation.is_some() || p.scaling.is_some())
+    };
+    !skeleton
+        .nodes()
+        .iter()
+        .any(|n| !n.inherit.all() && animated(n.parent))
+}
+
+/// Poses the `.glb` export of `model` by its own animations, evaluated here
+/// by glTF's rules, at each of `moments` (`None`: the rest pose; `Some(s)`:
+/// `ms` milliseconds into sequence `s`, which is the export's animation
+/// `s`), and asserts every vertex of every primitive (geoset `geosets[i]`)
+/// is where `formats::anim` poses it at the same moment, turned Y-up.
+fn assert_posed_as_sampled(
+    path: &str,
+    model: &Model,
+    glb: &[u8],
+    geosets: &[usize],
+    moments: &[(Option<usize>, f64)],
+) {
     let rest_rotation =
         Mat4::from_quat(Quat::from_array(formats::gltf::model::nodes::Z_UP_TO_Y_UP));
+    let gltf = gltf::Gltf::from_slice(glb).unwrap();
+    let (doc, blob) = (&gltf.document, gltf.blob.as_deref().unwrap_or_default());
+    let skeleton = Skeleton::from_model(model);
+    let timeline = Timeline::from_model(model);
+    let all = meshes(model, &skeleton);
+    for &(which, ms) in moments {
+        let (channels, moment) = match which {
+            None => (Vec::new(), Moment::BIND),
+            Some(s) => {
+                let interval = timeline.sequences[s].interval;
+                let ms = ms.min(f64::from(timeline.sequences[s].duration()));
+                let moment = Moment {
+                    interval: Some(interval),
+                    frame: f64::from(interval[0]) + ms,
+                    counter: Some(ms),
+                };
+                (channels(&doc.animations().nth(s).unwrap(), blob), moment)
+            }
+        };
+        let t = (ms / 1000.0) as f32;
+        let posed = skinned(doc, blob, &globals(doc, &channels, t));
+        assert_eq!(posed.len(), geosets.len(), "{path}");
+        let pose = skeleton.pose(&Sampler::new(&timeline, moment));
+        for (got, &geoset) in posed.iter().zip(geosets) {
+            let want = all[geoset].posed_positions(&pose);
+            for (v, (g, w)) in got.iter().zip(&want).enumerate() {
+                let w = rest_rotation.transform_point3(Vec3::from(*w));
+                let scale = w.abs().max_element().max(1.0);
+                assert!(
+                    g.distance(w) <= 2e-3 * scale,
+                    "{path}: {which:?} at {ms} ms, geoset {geoset} vertex {v}: glTF {g}, sampler {w}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn gltf_animations_pose_the_mesh_as_the_sampler_does() {
     let mut checked = 0;
     for (path, model) in &models() {
-        let skeleton = Skeleton::from_model(model);
-        let animated = |i: Option<usize>| {
-            i.map(|i| &skeleton.nodes()[i]).is_some_and(|p| {
-                p.translation.is_some() || p.rotation.is_some() || p.scaling.is_some()
-            })
-        };
-        if skeleton
-            .nodes()
-            .iter()
-            .any(|n| !n.inherit.all() && animated(n.parent))
-        {
-            // glTF nodes always inherit (documented): a node that does not,
-            // under a moving parent, moves differently. (The corpus's
-            // non-inheriting nodes all have still parents.)
+        if !gltf_can_inherit_as_the_model_does(&Skeleton::from_model(model)) {
             continue;
         }
         let out = export(model, "m", &ExportOptions::default()).unwrap();
-        let glb = out.document.to_glb().unwrap();
-        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
-        let (doc, blob) = (&gltf.document, gltf.blob.as_deref().unwrap_or_default());
-        if doc.meshes().next().is_none() {
+        if out.geosets.is_empty() {
             continue;
         }
         let timeline = Timeline::from_model(model);
-        let all = meshes(model, &skeleton);
         // The rest pose: the mesh as stored, turned Y-up.
         let mut moments = vec![(None, 0.0)];
-        for (s, animation) in doc.animations().enumerate().take(4) {
-            let duration = timeline.sequences[s].duration();
+        for (s, sequence) in timeline.sequences.iter().enumerate().take(4) {
             // Times on the 1/30 s grid, where resampled keys are exact.
-            let frames = (f64::from(duration) * 30.0 / 1000.0).floor() as u64;
+            let frames = (f64::from(sequence.duration()) * 30.0 / 1000.0).floor() as u64;
             for k in [frames / 3, frames / 2, frames] {
-                moments.push((Some((s, animation.index())), k as f64 * (1000.0 / 30.0)));
+                moments.push((Some(s), k as f64 * (1000.0 / 30.0)));
             }
         }
-        for (which, ms) in moments {
-            let (channels, moment) = match which {
-                None => (Vec::new(), Moment::BIND),
-                Some((s, a)) => {
-                    let interval = timeline.sequences[s].interval;
-                    let ms = ms.min(f64::from(timeline.sequences[s].duration()));
-                    let moment = Moment {
-                        interval: Some(interval),
-                        frame: f64::from(interval[0]) + ms,
-                        counter: Some(ms),
-                    };
-                    (channels(&doc.animations().nth(a).unwrap(), blob), moment)
-                }
-            };
-            let t = (ms / 1000.0) as f32;
-            let posed = skinned(doc, blob, &globals(doc, &channels, t));
-            let pose = skeleton.pose(&Sampler::new(&timeline, moment));
-            for (got, &geoset) in posed.iter().zip(&out.geosets) {
-                let want = all[geoset].posed_positions(&pose);
-                for (v, (g, w)) in got.iter().zip(&want).enumerate() {
-                    let w = rest_rotation.transform_point3(Vec3::from(*w));
-                    let scale = w.abs().max_element().max(1.0);
-                    assert!(
-                        g.distance(w) <= 2e-3 * scale,
-                        "{path}: {which:?} at {ms} ms, geoset {geoset} vertex {v}: glTF {g}, sampler {w}"
-                    );
-                }
-            }
-        }
+        let glb = out.document.to_glb().unwrap();
+        assert_posed_as_sampled(path, model, &glb, &out.geosets, &moments);
         checked += 1;
     }
     if common::corpus_root().is_some() {
         assert!(checked >= 30, "{checked}");
     }
+}
+
+/// DontInterp (`none`) node tracks map to glTF `STEP` samplers. No corpus
+/// export has one (the corpus's DontInterp node tracks all follow global
+/// sequences, which are resampled), so `rms_PackHorse`'s root bone is given
+/// a translation, a rotation and a scaling track of DontInterp keys, not on
+/// a global sequence: four in "Walk" (333 to 1333 ms; first and last on its
+/// ends, so no key is added; a multiple of 100 ms apart) and one in "Stand
+/// -1", which "Walk" must leave out. Its "Walk" animation has three `STEP`
+/// samplers holding exactly those keys (times in seconds from 333 ms;
+/// translations plus the bone's pivot, its rest offset as it has no
+/// parent); the Khronos validator reports 0 errors and 0 warnings; and
+/// posed by glTF's rules at every key and a frame (1/30 s) before and after
+/// it, the mesh is where `formats::anim` puts it.
+#[test]
+fn dont_interp_tracks_export_as_step_samplers_holding_their_keys() {
+    use formats::mdx::{Interpolation as Interp, Key, NodeTrack, Track};
+    let Some(data) = common::corpus_file("mdx/rms_PackHorse.mdx") else {
+        return;
+    };
+    let mut model = Model::from_bytes(&data).unwrap();
+    let walk: [i32; 2] = [333, 1333];
+    assert_eq!(model.sequences()[0].interval, walk.map(|f| f as u32));
+    let stand_key = 3000; // inside "Stand -1", 2100 to 4933
+    let translations: [(i32, [f32; 3]); 5] = [
+        (333, [0.0, 0.0, 0.0]),
+        (433, [10.0, 0.0, 5.0]),
+        (833, [-8.0, 6.0, 2.0]),
+        (1333, [4.0, 4.0, 4.0]),
+        (stand_key, [50.0, 50.0, 50.0]),
+    ];
+    // Unit quaternions whose components are exact in f32, so normalising
+    // leaves their bits.
+    let rotations: [(i32, [f32; 4]); 5] = [
+        (333, [0.0, 0.0, 0.0, 1.0]),
+        (633, [0.5, 0.5, 0.5, 0.5]),
+        (1033, [0.0, 0.0, 1.0, 0.0]),
+        (1333, [-0.5, 0.5, -0.5, 0.5]),
+        (stand_key, [1.0, 0.0, 0.0, 0.0]),
+    ];
+    let scalings: [(i32, [f32; 3]); 5] = [
+        (333, [1.0, 1.0, 1.0]),
+        (733, [2.0, 0.5, 1.5]),
+        (1133, [0.25, 1.0, 1.0]),
+        (1333, [1.0, 2.0, 1.0]),
+        (stand_key, [3.0, 3.0, 3.0]),
+    ];
+    fn track<T: Copy>(keys: &[(i32, T)]) -> Track<T> {
+        let track = Track::new(
+            Interp::None,
+            keys.iter().map(|&(f, v)| Key::new(f, v)).collect(),
+        );
+        assert_eq!(track.global_sequence_id, -1);
+        track
+    }
+    // The first bone without a parent: every bone under it moves with it.
+    let bone = model
+        .bones()
+        .iter()
+        .position(|b| b.node.parent().is_none())
+        .unwrap();
+    let node = &mut model.bones_mut()[bone].node;
+    node.tracks.retain(|t| {
+        !matches!(
+            t,
+            NodeTrack::Translation(_) | NodeTrack::Rotation(_) | NodeTrack::Scaling(_)
+        )
+    });
+    node.tracks.extend([
+        NodeTrack::Translation(track(&translations)),
+        NodeTrack::Rotation(track(&rotations)),
+        NodeTrack::Scaling(track(&scalings)),
+    ]);
+    let (name, object) = (node.name.to_string_lossy().into_owned(), node.object_id);
+    let pivot = model.pivot_points()[object as usize];
+    // As a file stores it.
+    let model = Model::from_bytes(&model.to_bytes().unwrap()).unwrap();
+    assert!(gltf_can_inherit_as_the_model_does(&Skeleton::from_model(
+        &model
+    )));
+
+    let out = export(&model, "horse", &ExportOptions::default()).unwrap();
+    let glb = out.document.to_glb().unwrap();
+    let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+    let (doc, blob) = (&gltf.document, gltf.blob.as_deref().unwrap());
+    let target = doc.nodes().find(|n| n.name() == Some(&name)).unwrap();
+    let animation = doc.animations().next().unwrap();
+    assert_eq!(animation.name(), Some("Walk"));
+    let mine: Vec<Channel> = channels(&animation, blob)
+        .into_iter()
+        .filter(|c| c.node == target.index())
+        .collect();
+    let in_walk = |keys: &[(i32, Vec<f32>)]| -> (Vec<f32>, Vec<Vec<f32>>) {
+        keys.iter()
+            .filter(|(f, _)| (walk[0]..=walk[1]).contains(f))
+            .map(|(f, v)| (((f - walk[0]) as f64 / 1000.0) as f32, v.clone()))
+            .unzip()
+    };
+    let plus_pivot = |v: [f32; 3]| vec![v[0] + pivot[0], v[1] + pivot[1], v[2] + pivot[2]];
+    let want = [
+        (
+            Property::Translation,
+            in_walk(&translations.map(|(f, v)| (f, plus_pivot(v)))),
+        ),
+        (
+            Property::Rotation,
+            in_walk(&rotations.map(|(f, v)| (f, v.to_vec()))),
+        ),
+        (
+            Property::Scale,
+            in_walk(&scalings.map(|(f, v)| (f, v.to_vec()))),
+        ),
+    ];
+    assert_eq!(mine.len(), want.len());
+    for (channel, (property, (times, values))) in mine.iter().zip(&want) {
+        assert_eq!(channel.property, *property);
+        assert_eq!(channel.interpolation, Interpolation::Step, "{property:?}");
+        assert_eq!(times.len(), 4, "{property:?}");
+        assert_eq!(channel.times, *times, "{property:?}");
+        assert_eq!(channel.values, *values, "{property:?}");
+    }
+
+    // The Khronos validator takes it without a warning.
+    if let Some(validator) =
+        common::npm_harness("gltf_validator", "gltf-validator", "glTF validation")
+    {
+        let dir = common::temp_dir("gltf-step");
+        let file = dir.join("horse.glb");
+        std::fs::write(&file, &glb).unwrap();
+        let results = common::node_results(&validator.join("validate.js"), &[file.as_os_str()]);
+        let report = &results[file.to_str().unwrap()];
+        assert_eq!(
+            (&report["errors"], &report["warnings"]),
+            (&0.into(), &0.into()),
+            "{report}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    // Posed by glTF's STEP rule on the 1/30 s grid of "Walk" (where the
+    // other nodes' resampled tracks are exact): the keys, 100 ms apart, are
+    // on it, so each is checked at its time and a frame before and after.
+    let mut moments = vec![(None, 0.0)];
+    moments.extend((0..=30).map(|k| (Some(0), f64::from(k) * 100.0 / 3.0)));
+    moments.push((Some(1), f64::from(stand_key - 2100)));
+    assert_posed_as_sampled("rms_PackHorse", &model, &glb, &out.geosets, &moments);
 }
 
 #[test]

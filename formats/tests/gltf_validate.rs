@@ -1,24 +1,28 @@
 //! The Khronos glTF Validator (npm `gltf-validator`, installed by `.ci/run`
 //! into `tests/gltf_validator`) on the export of every corpus model (`mdx/`
-//! and `mdl/`), as `.glb`, and on a few as `.gltf` with their `.bin` and
-//! images beside them: 0 errors each, and the validator's own counts of
-//! primitives, vertices, triangles and animations those of the model; on the
-//! export of every corpus tile (`adt/` and the map folder), and on what
-//! `formats export` writes of the corpus map (as `.glb` and as `.gltf`): 0
-//! errors and 0 warnings each. One node process validates every file of a
-//! test.
+//! and `mdl/`, with the corpus textures), as `.glb`, and on a few as `.gltf`
+//! with their `.bin` and images beside them: 0 errors and 0 warnings each,
+//! and the validator's own counts of primitives, vertices, triangles,
+//! animations and images those of the model (images counted here from the
+//! model's `TEXS` and the texture folders, and again in the file as the
+//! `gltf` crate reads it); on the export of every corpus tile (`adt/` and
+//! the map folder), and on what `formats export` writes of the corpus map
+//! (as `.glb` and as `.gltf`): 0 errors and 0 warnings each. One node
+//! process validates every file of a test.
 //!
 //! Under `CI=true` a missing node or validator is a failure; elsewhere the
 //! test says loudly that it did not run.
 
 mod common;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use formats::anim::{Skeleton, meshes};
 use formats::gltf::textures::TextureFolders;
 use formats::gltf::{Document, Export, ExportOptions, GltfFiles, export, export_tile};
-use formats::mdx::{Chunk, Model};
+use formats::mdx::alpha::TexLayer;
+use formats::mdx::{Chunk, Layer, Model};
 use serde_json::json;
 
 /// The validator's folder, or `None` (loudly, and a panic under CI) when
@@ -52,9 +56,10 @@ fn assert_clean(validator: &Path, files: &[PathBuf]) -> usize {
     reports.len()
 }
 
-/// What the validator should count in the export of `model`: the exported
-/// geosets' primitives, vertices and triangles, and the animations.
-fn expected_counts(model: &Model, exported: &Export) -> serde_json::Value {
+/// What the validator should count in the export of `model`, its textures
+/// looked up in `folders`: the exported geosets' primitives, vertices and
+/// triangles, the animations, and the images ([`images`]).
+fn expected_counts(model: &Model, exported: &Export, folders: &[PathBuf]) -> serde_json::Value {
     let all = meshes(model, &Skeleton::from_model(model));
     let geosets = exported.geosets.iter().map(|&g| &all[g]);
     json!({
@@ -62,6 +67,7 @@ fn expected_counts(model: &Model, exported: &Export) -> serde_json::Value {
         "vertices": geosets.clone().map(|m| m.positions.len()).sum::<usize>(),
         "triangles": geosets.map(|m| m.triangles.len()).sum::<usize>(),
         "animations": exported.animations.len(),
+        "images": images(model, folders),
     })
 }
 
@@ -73,7 +79,150 @@ fn counted(report: &serde_json::Value) -> serde_json::Value {
         "vertices": counts["vertices"],
         "triangles": counts["triangles"],
         "animations": counts["animations"],
+        "images": counts["images"],
     })
+}
+
+/// The file `texs_path` names under one of `folders`, each component
+/// matched ASCII case-insensitively, `\` and `/` both separators (written
+/// here apart from `TextureFolders::find`, which it checks).
+fn find_texture(folders: &[PathBuf], texs_path: &str) -> Option<PathBuf> {
+    let parts: Vec<&str> = texs_path
+        .split(['\\', '/'])
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() || parts.contains(&"..") {
+        return None;
+    }
+    folders.iter().find_map(|folder| {
+        let mut at = folder.clone();
+        for part in &parts {
+            at = std::fs::read_dir(&at)
+                .ok()?
+                .map(|e| e.unwrap().path())
+                .find(|p| p.file_name().unwrap().eq_ignore_ascii_case(part))?;
+        }
+        at.is_file().then(|| at.canonicalize().unwrap())
+    })
+}
+
+/// The `TEXS` entries the export's materials show, by the rules
+/// `formats::gltf::model::materials` documents: a classic (SD) material
+/// shows the diffuse texture of its first layer whose texture is a file,
+/// else of its first layer (so a unit's skin rather than the team colour
+/// under it); an HD one its diffuse, normal, ORM and emissive slots (1100
+/// and later: the first four entries of that layer's texture list; the
+/// `Shader_HD_DefaultUnit` materials of 900 and 1000: their first four
+/// layers), not team colour or the environment map; a WoW alpha material
+/// the texture of its first layer with a file texture, else its first.
+fn shown_textures(model: &Model) -> BTreeSet<usize> {
+    let index = |id: i64| {
+        usize::try_from(id)
+            .ok()
+            .filter(|&i| i < model.textures().len())
+    };
+    let is_file = |id: Option<usize>| id.is_some_and(|i| model.textures()[i].replaceable_id == 0);
+    let mut shown = BTreeSet::new();
+    for material in model.materials() {
+        let diffuse = |layer: &Layer| match &layer.textures {
+            Some(entries) => entries.first().and_then(|e| index(e.texture_id.into())),
+            None => index(layer.texture_id.into()),
+        };
+        let Some(first) = material.layers.first() else {
+            continue;
+        };
+        let textured = material
+            .layers
+            .iter()
+            .find(|l| is_file(diffuse(l)))
+            .unwrap_or(first);
+        match &textured.textures {
+            Some(entries) if textured.is_hd() => shown.extend(
+                entries
+                    .iter()
+                    .take(4)
+                    .filter_map(|e| index(e.texture_id.into())),
+            ),
+            None if material.has_hd_shader() => shown.extend(
+                material
+                    .layers
+                    .iter()
+                    .take(4)
+                    .filter_map(|l| index(l.texture_id.into())),
+            ),
+            _ => shown.extend(diffuse(textured)),
+        }
+    }
+    for material in model.alpha_materials() {
+        let diffuse = |layer: &TexLayer| {
+            (layer.texture_id != u32::MAX)
+                .then(|| index(layer.texture_id.into()))
+                .flatten()
+        };
+        let Some(first) = material.tex_layers.first() else {
+            continue;
+        };
+        let textured = material
+            .tex_layers
+            .iter()
+            .find(|l| is_file(diffuse(l)))
+            .unwrap_or(first);
+        shown.extend(diffuse(textured));
+    }
+    shown
+}
+
+/// How many images the export of `model` should embed, its textures
+/// looked up in `folders`: one per distinct file that a texture it shows
+/// ([`shown_textures`]) names and [`find_texture`] finds, and one
+/// flat-colour placeholder per replaceable id it shows (the exporter
+/// documents both). Every corpus texture file found is also one a material
+/// shows, so this is also the number of the model's `TEXS` paths found in
+/// the folders, plus the placeholders: asserted too.
+fn images(model: &Model, folders: &[PathBuf]) -> usize {
+    let textures = model.textures();
+    let shown = shown_textures(model);
+    let files = |ids: &mut dyn Iterator<Item = usize>| -> BTreeSet<PathBuf> {
+        ids.filter(|&i| textures[i].replaceable_id == 0)
+            .filter_map(|i| find_texture(folders, &textures[i].file_name.to_string_lossy()))
+            .collect()
+    };
+    let shown_files = files(&mut shown.iter().copied());
+    assert_eq!(
+        shown_files,
+        files(&mut (0..textures.len())),
+        "a texture file found that no material shows"
+    );
+    let placeholders: BTreeSet<u32> = shown
+        .iter()
+        .map(|&i| textures[i].replaceable_id)
+        .filter(|&id| id != 0)
+        .collect();
+    shown_files.len() + placeholders.len()
+}
+
+/// The images of the `.glb` or `.gltf` at `file` as the `gltf` crate reads
+/// them, each checked to be where the file says: in the `.glb`'s binary
+/// chunk, or a file beside the `.gltf`.
+fn images_read_back(file: &Path) -> usize {
+    let gltf = gltf::Gltf::open(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let blob = gltf.blob.as_deref().unwrap_or_default();
+    for image in gltf.document.images() {
+        match image.source() {
+            gltf::image::Source::View { view, mime_type } => {
+                assert_eq!(mime_type, "image/png");
+                assert!(view.offset() + view.length() <= blob.len());
+            }
+            gltf::image::Source::Uri { uri, .. } => {
+                assert!(
+                    file.with_file_name(uri).is_file(),
+                    "{}: {uri}",
+                    file.display()
+                );
+            }
+        }
+    }
+    gltf.document.images().count()
 }
 
 /// Writes `document` into `out` as `stem.glb`, and if `as_gltf` also as
@@ -106,7 +255,8 @@ fn every_corpus_export_is_valid_gltf() {
         return;
     };
     let out = common::temp_dir("gltf-validate");
-    let folders = TextureFolders::new(vec![root.join("mdx"), root.join("textures")]);
+    let texture_folders = vec![root.join("mdx"), root.join("textures")];
+    let folders = TextureFolders::new(texture_folders.clone());
     let options = ExportOptions {
         textures: &folders,
         ..Default::default()
@@ -132,17 +282,30 @@ fn every_corpus_export_is_valid_gltf() {
         ]
         .contains(&stem.as_str());
         let written = write(&out, &stem, &exported.document, as_gltf);
-        let counts = expected_counts(&model, &exported);
+        let counts = expected_counts(&model, &exported, &texture_folders);
         expected.extend(written.iter().map(|f| (f.clone(), counts.clone())));
         files.extend(written);
     }
     let reports = assert_valid(&validator, &files);
     assert_eq!(reports.len(), 57 + 4);
+    let mut images = 0;
     for (report, (file, counts)) in reports.iter().zip(&expected) {
+        assert_eq!(report["warnings"], 0, "{report}");
         assert_eq!(counted(report), *counts, "{}", file.display());
+        assert_eq!(
+            images_read_back(file),
+            counts["images"],
+            "{}",
+            file.display()
+        );
+        if file.extension().is_some_and(|e| e == "glb") {
+            images += counts["images"].as_u64().unwrap();
+        }
     }
-    // The six corpus textures of five models went in (and were validated).
+    // The six corpus textures of five models went in (and were validated),
+    // with six placeholders for replaceable textures.
     assert_eq!(embedded, 6);
+    assert_eq!(images, 6 + 6);
     std::fs::remove_dir_all(&out).ok();
 }
 
@@ -161,7 +324,8 @@ fn every_corpus_mdl_export_is_valid_gltf() {
         return;
     };
     let out = common::temp_dir("gltf-validate-mdl");
-    let folders = TextureFolders::new(vec![root.join("mdl"), root.join("textures")]);
+    let texture_folders = vec![root.join("mdl"), root.join("textures")];
+    let folders = TextureFolders::new(texture_folders.clone());
     let options = ExportOptions {
         textures: &folders,
         ..Default::default()
@@ -196,7 +360,7 @@ fn every_corpus_mdl_export_is_valid_gltf() {
         let as_gltf =
             ["pqw3_icecrown_precipicerunes_01", "zf_particle_emitter"].contains(&stem.as_str());
         let written = write(&out, &stem, &exported.document, as_gltf);
-        let counts = expected_counts(&model, &exported);
+        let counts = expected_counts(&model, &exported, &texture_folders);
         expected.extend(written.iter().map(|f| (f.clone(), counts.clone())));
         files.extend(written);
     }
@@ -213,10 +377,17 @@ fn every_corpus_mdl_export_is_valid_gltf() {
     );
     let reports = assert_valid(&validator, &files);
     assert_eq!(reports.len(), 36 + 2);
-    let mut total = json!({"primitives": 0, "vertices": 0, "triangles": 0, "animations": 0});
+    let mut total =
+        json!({"primitives": 0, "vertices": 0, "triangles": 0, "animations": 0, "images": 0});
     for (report, (file, counts)) in reports.iter().zip(&expected) {
         assert_eq!(report["warnings"], 0, "{report}");
         assert_eq!(counted(report), *counts, "{}", file.display());
+        assert_eq!(
+            images_read_back(file),
+            counts["images"],
+            "{}",
+            file.display()
+        );
         if file.extension().is_some_and(|e| e == "glb") {
             for (key, value) in total.as_object_mut().unwrap() {
                 *value = json!(value.as_u64().unwrap() + counts[key].as_u64().unwrap());
@@ -225,9 +396,10 @@ fn every_corpus_mdl_export_is_valid_gltf() {
     }
     assert_eq!(
         total,
-        json!({"primitives": 65, "vertices": 41277, "triangles": 42588, "animations": 70})
+        json!({"primitives": 65, "vertices": 41277, "triangles": 42588, "animations": 70, "images": 9})
     );
-    // The corpus textures of two models went in (and were validated).
+    // The corpus textures of two models went in (and were validated); the
+    // other 6 images of the total are placeholders for replaceable textures.
     assert_eq!(
         embedded,
         [

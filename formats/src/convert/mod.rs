@@ -57,7 +57,11 @@
 //! as they are, and a 900 model goes to 800 as the other Reforged versions.
 //!
 //! Every direction first moves light tracks stored after their `LITE` chunk
-//! (a writer bug of some classic tools) into their light, and says so.
+//! (a writer bug of some classic tools) into their light, and says so. A
+//! damaged model's last chunk, cut short by the end of its file and kept as
+//! bytes by the lenient reader ([`Chunk::Cut`]), stays last and as it was,
+//! listed in [`Report::kept`]: the converted model writes the same damaged
+//! ending.
 //!
 //! ```
 //! use formats::convert::{Options, convert};
@@ -185,6 +189,22 @@ pub fn convert(model: &mut Model, target: u32, options: &Options) -> Result<Repo
         to: target,
         ..Report::default()
     };
+    // Named as the source has them, before chunks are added or dropped.
+    for (index, chunk) in model.chunks.iter().enumerate() {
+        if let Chunk::Cut(cut) = chunk {
+            let what = match cut.declared_size() {
+                Some(size) => format!("{} of its {size} bytes", cut.body().len()),
+                None => "its size cut too".to_string(),
+            };
+            report.keep(
+                format!("chunks[{index}].{}", cut.tag),
+                format!(
+                    "the file ends inside this chunk ({what}): kept as the bytes there are, \
+                     at the end, not converted to version {target}"
+                ),
+            );
+        }
+    }
     let mut converted = model.clone();
     if target == 900 && from != 900 {
         report.approximate(

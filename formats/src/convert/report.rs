@@ -96,6 +96,14 @@ pub struct Report {
     pub recomputed: Vec<Note>,
     /// The skinning error, when skinning changed and it was measured.
     pub skin_error: Option<SkinError>,
+    /// Chunks a damaged source file ends inside ([`Chunk::Cut`], from a
+    /// lenient read), kept as the bytes there are, where they were (the
+    /// end): not converted, as nothing can read them. Not counted by
+    /// [`Report::is_exact`]: the conversion changes nothing of them, and
+    /// they were unreadable before it too.
+    ///
+    /// [`Chunk::Cut`]: crate::mdx::Chunk::Cut
+    pub kept: Vec<Note>,
 }
 
 impl Report {
@@ -113,6 +121,10 @@ impl Report {
 
     pub(super) fn recompute(&mut self, path: impl Into<String>, what: impl Into<String>) {
         self.recomputed.push(Note::new(path, what));
+    }
+
+    pub(super) fn keep(&mut self, path: impl Into<String>, what: impl Into<String>) {
+        self.kept.push(Note::new(path, what));
     }
 
     /// Whether the conversion changed nothing but layouts.
@@ -133,6 +145,7 @@ impl fmt::Display for Report {
             ("added", &self.added),
             ("repaired", &self.repaired),
             ("recomputed", &self.recomputed),
+            ("kept as read from a damaged file", &self.kept),
         ] {
             if notes.is_empty() {
                 continue;

@@ -72,6 +72,7 @@
 //! | a float where an integer belongs (`static TextureSlot 5.5`) | error | truncated |
 //! | a string longer than its field or with a NUL in it (war3-model writes a name's NULs and the bytes after them) | error | its first bytes, as many as the field holds |
 //! | a `static` value the binary format has no field for (`static Visibility` of an emitter) | error | dropped |
+//! | an `ExtChunk` holding a chunk cut short (the last chunk of a damaged MDX read leniently, [`Chunk::Cut`]) | error | kept as its bytes, so the damaged MDX comes back byte for byte; nothing may follow it (an error in both modes) |
 //!
 //! CRLF line ends, UTF-8 names, comments, a byte-order mark and a missing
 //! `Version` block (read as version 800) are plain MDL, accepted in both modes.
@@ -87,6 +88,7 @@
 //! | what | written as |
 //! |---|---|
 //! | a chunk MDL has no block for (unknown chunks like `MDVI`, `SNDS`, a chunk of objects with no objects, a second chunk of one kind right after the first, any `Chunk` variant added later) | `ExtChunk #"<hex of tag, size and body>",` at its place in the chunk order |
+//! | the last chunk of a damaged file, cut short ([`Chunk::Cut`]) | `ExtChunk #"<hex of tag and the bytes there are>",` last (only the lenient reader takes it) |
 //! | an unknown sub-chunk and the rest of its object ([`UnknownTail`](format_core::UnknownTail)) | `ExtTail #"<hex>",` in the object (`ExtNodeTail` for the node's own) at its place in the track list |
 //! | a `char[N]` with bytes after its NUL, invalid UTF-8, a `"` or a line break | `#"<hex of the bytes, trailing zeros dropped>"` instead of `"text"` |
 //! | a NaN other than `0x7fc00000` | its bits, `0x7fc00001` |
@@ -104,9 +106,9 @@
 //! Other readers stop at the extension (mdx-m3-viewer refuses a file with
 //! an `Ext*` key or a `#"hex"` value). [`to_string_plain`] writes the
 //! vocabulary they know and lists in [`LeftOut`]s, by block, what it left
-//! out: unknown chunks and sub-chunks, flag bits and values with no word,
-//! the bytes after a name's NUL (the name itself is kept; invalid UTF-8 is
-//! replaced, a `"` becomes `'`). A value with no word is written as the
+//! out: unknown chunks and sub-chunks, a damaged file's cut last chunk,
+//! flag bits and values with no word, the bytes after a name's NUL (the
+//! name itself is kept; invalid UTF-8 is replaced, a `"` becomes `'`). A value with no word is written as the
 //! word a reader assumes without one (`FilterMode 9` as `None`). What has a
 //! plain form is written in it, and noted: a chunk of objects right after
 //! one of its kind joins it, light tracks stored after the `LITE` chunk
@@ -240,7 +242,13 @@ fn write_model(out: &mut Out, model: &Model) {
                 chunk.tag()
             ));
         }
-        if !kept_apart && write_chunk(out, chunk, model) {
+        if let (Chunk::Cut(cut), true) = (chunk, out.is_plain()) {
+            // Said in full: a damaged file's last chunk, not an editor's.
+            out.note(format!(
+                "{} (a damaged file's last chunk, kept as bytes): plain MDL has no form for it",
+                cut_chunk(cut)
+            ));
+        } else if !kept_apart && write_chunk(out, chunk, model) {
             if let Chunk::Version(v) = chunk {
                 version = v.version;
             }
@@ -321,6 +329,19 @@ fn write_chunk(out: &mut Out, chunk: &Chunk, model: &Model) -> bool {
     true
 }
 
+/// What a chunk cut short by the end of its file is, for messages: "the
+/// `CLID` chunk the file ends inside (124 of its 240 bytes)".
+fn cut_chunk(cut: &format_core::CutChunk) -> String {
+    match cut.declared_size() {
+        Some(size) => format!(
+            "the `{}` chunk the file ends inside ({} of its {size} bytes)",
+            cut.tag,
+            cut.body().len()
+        ),
+        None => format!("the `{}` chunk the file ends inside (in its size)", cut.tag),
+    }
+}
+
 /// `ExtChunk #"..."`: the chunk's bytes as the binary writer makes them.
 fn write_ext_chunk(out: &mut Out, chunk: &Chunk, version: u32) {
     match format_core::encode(chunk, Context::new().with_version(version)) {
@@ -372,6 +393,18 @@ fn read(text: &str, lenient: bool) -> Result<(Model, Vec<Diagnostic>)> {
     // named ones (`Bone "Root"`) and singletons (`Sequences`) name themselves.
     let mut seen: HashMap<String, usize> = HashMap::new();
     for s in &tree {
+        if let Some(Chunk::Cut(cut)) = chunks.last() {
+            // In MDX a cut chunk runs to the end of the file: a reader
+            // would take whatever followed it for its missing bytes.
+            return Err(cx.error(
+                s.pos,
+                format!(
+                    "nothing can follow the ExtChunk that holds {}: it is a damaged \
+                     file's last chunk",
+                    cut_chunk(cut)
+                ),
+            ));
+        }
         let key = s.key().1;
         if matches!(key, "Geoset" | "GeosetAnim") {
             let index = seen.entry(key.to_owned()).or_default();
@@ -429,8 +462,23 @@ fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {
         "ExtChunk" => {
             let bytes = raw_of(s, cx)?;
             let ctx = Context::new().with_version(cx.binary_version);
-            let chunk: Chunk = format_core::decode(bytes, ctx)
-                .map_err(|e| cx.error(s.pos, format!("ExtChunk does not decode: {e}")))?;
+            let chunk: Chunk = match format_core::decode(bytes, ctx) {
+                Ok(chunk) => chunk,
+                // The last chunk of a damaged MDX, which `to_string` writes
+                // as the bytes it was read from: kept as they are, as the
+                // lenient MDX reader keeps it, so MDX -> MDL -> MDX gives
+                // the damaged file back.
+                Err(e) if format_core::CutChunk::is_cut(bytes) => {
+                    let cut: format_core::CutChunk = format_core::decode(bytes, ctx)?;
+                    cx.quirk(
+                        s.pos,
+                        format!("ExtChunk holds {}: {e}", cut_chunk(&cut)),
+                        "kept its bytes as they are (Chunk::Cut), to be written back unchanged",
+                    )?;
+                    Chunk::Cut(cut)
+                }
+                Err(e) => return Err(cx.error(s.pos, format!("ExtChunk does not decode: {e}"))),
+            };
             // A `VERS` in binary sets the version as a `Version` block would.
             if let Chunk::Version(v) = &chunk {
                 cx.version = v.version;

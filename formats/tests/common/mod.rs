@@ -123,6 +123,26 @@ pub fn manifest_models(versions: std::ops::RangeInclusive<u32>) -> Vec<(Manifest
         .collect()
 }
 
+/// Where the last chunk of `model` starts in its file: the length of the
+/// model without it (the chunks before it sit end to end; a `LITE`
+/// chunk's quirk tracks, written after it, count with it).
+pub fn last_chunk_start(model: &formats::mdx::Model) -> usize {
+    let before = formats::mdx::Model {
+        chunks: model.chunks[..model.chunks.len() - 1].to_vec(),
+    };
+    before.to_bytes().unwrap().len()
+}
+
+/// `data`, the file of a model, cut in the middle of its last chunk (as the
+/// public `Glow.mdx` is), and where that chunk starts.
+pub fn cut_in_last_chunk(data: &[u8]) -> (Vec<u8>, usize) {
+    let model = formats::mdx::Model::from_bytes(data)
+        .or_else(|_| formats::mdx::Model::from_bytes_lenient(data).map(|(m, _)| m))
+        .unwrap();
+    let start = last_chunk_start(&model);
+    (data[..start + (data.len() - start) / 2].to_vec(), start)
+}
+
 /// Every `.blp` file (any case) under the corpus folders `blp` and `textures`
 /// (the models' textures, in subfolders), as paths relative to `root`, sorted.
 pub fn blp_files(root: &Path) -> Vec<String> {

@@ -47,6 +47,9 @@ struct Converted {
     report: Option<Report>,
     /// What plain MDL left out (`--plain`).
     left_out: Vec<formats::mdl::LeftOut>,
+    /// A damaged input: the chunk its file ends inside, and what the
+    /// output holds of it.
+    damaged: Vec<String>,
     /// Why nothing was written.
     error: Option<String>,
 }
@@ -62,6 +65,7 @@ impl Converted {
             diagnostics: 0,
             report: None,
             left_out: Vec::new(),
+            damaged: Vec::new(),
             error: None,
         }
     }
@@ -146,6 +150,9 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
                     eprintln!("  {note}");
                 }
             }
+            for note in &result.damaged {
+                eprintln!("damaged: {note}");
+            }
             eprintln!(
                 "wrote {} (MDX version {}, {} bytes)",
                 result.output,
@@ -164,7 +171,8 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
 }
 
 /// Reads `input`, converts it as `options` say, checks that what is written
-/// reads back strictly, and writes it to `output`.
+/// reads back (strictly, unless `input` needed the lenient reader), and
+/// writes it to `output`.
 fn convert_file(
     input: &Path,
     output: &Path,
@@ -181,6 +189,7 @@ fn convert_file(
     let model = &mut source.model;
     result.from = Some(model.version());
     result.diagnostics = source.diagnostics;
+    result.damaged = damaged(model, input, output, options.plain);
     if let Some(target) = options.version {
         let report =
             reversion(model, target, options).map_err(|e| format!("{}: {e}", input.display()))?;
@@ -190,9 +199,49 @@ fn convert_file(
     result.bytes = Some(if options.plain {
         write_plain(model, output, &mut result.left_out)?
     } else {
-        rewrite::write(model, output, false)?
+        // A model the lenient reader took (a damaged file's cut chunk, say)
+        // is written as it was read, so it may read back only leniently too,
+        // as `check`, `fix` and `optimize` allow.
+        rewrite::write(model, output, source.lenient)?
     });
     Ok(())
+}
+
+/// What becomes of each chunk `model` (read from `input`) holds as the
+/// bytes its damaged file ends inside ([`formats::mdx::Chunk::Cut`]) when
+/// it is written to `output` (as plain MDL if `plain`).
+fn damaged(model: &Model, input: &Path, output: &Path, plain: bool) -> Vec<String> {
+    let out = output.display();
+    let kept = if plain {
+        "left out of the plain MDL, which has no form for it".to_string()
+    } else if Kind::of_path(output) == Some(Kind::Mdl) {
+        format!(
+            "kept as an `ExtChunk`, last: {out} reads only leniently, and converted back to MDX \
+             gives the damaged file"
+        )
+    } else {
+        format!("kept as the bytes there are, at the end: {out} is damaged the same way")
+    };
+    model
+        .chunks
+        .iter()
+        .enumerate()
+        .filter_map(|(index, chunk)| match chunk {
+            formats::mdx::Chunk::Cut(cut) => {
+                let what = match cut.declared_size() {
+                    Some(size) => format!("{} of its {size} bytes", cut.body().len()),
+                    None => "in its size".to_string(),
+                };
+                Some(format!(
+                    "{} is damaged: the file ends inside its last chunk, chunks[{index}].{} \
+                     ({what}); {kept}",
+                    input.display(),
+                    cut.tag
+                ))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Writes `model` to `output` as plain MDL, after checking that it reads
@@ -272,6 +321,7 @@ fn table(results: &[Converted]) -> String {
             .map_or_else(|| "-".to_string(), |e| format!("{:.4}", e.distance));
         let outcome = match (&r.error, r.bytes) {
             (Some(_), _) => "FAILED".to_string(),
+            (None, Some(bytes)) if !r.damaged.is_empty() => format!("{bytes} bytes, damaged"),
             (None, Some(bytes)) => format!("{bytes} bytes"),
             (None, None) => "?".to_string(),
         };
@@ -293,6 +343,13 @@ fn table(results: &[Converted]) -> String {
         "skin error: the largest distance a vertex moves from where the source model's \
          skinning puts it, over every measured frame (--json lists every change)"
     );
+    for note in results
+        .iter()
+        .filter(|r| r.error.is_none())
+        .flat_map(|r| &r.damaged)
+    {
+        let _ = writeln!(out, "damaged: {note}");
+    }
     let failed: Vec<&Converted> = results.iter().filter(|r| r.error.is_some()).collect();
     if failed.is_empty() {
         let _ = writeln!(out, "{} models written, no failures", results.len());
