@@ -301,3 +301,19 @@ fn a_version_conversion_keeps_a_cut_chunk_last_and_reports_it() {
     }
     assert_eq!(converted, 6 * 2);
 }
+
+/// A cut chunk moved before another chunk is refused on write: the chunks
+/// after it would read back as its missing bytes.
+#[test]
+fn a_cut_chunk_before_another_chunk_is_refused_on_write() {
+    let mut data = formats::sample::sample_mdx();
+    data.truncate(data.len() - 5); // inside PIVT, the last chunk
+    let (mut model, _) = Model::from_bytes_lenient(&data).unwrap();
+    let cut = model.chunks.pop().unwrap();
+    assert!(matches!(cut, Chunk::Cut(_)));
+    let at = model.chunks.len() - 1;
+    model.chunks.insert(at, cut);
+    let e = model.to_bytes().unwrap_err();
+    assert!(e.to_string().contains("can only be the last chunk"), "{e}");
+    assert!(e.to_string().contains("PIVT"), "{e}");
+}
