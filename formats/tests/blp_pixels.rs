@@ -14,13 +14,18 @@ fn every_level_of_every_corpus_blp_decodes() {
             let image = blp
                 .decode_level(level)
                 .unwrap_or_else(|e| panic!("{name} level {level}: {e}"));
+            // Every level is the size the header gives it, whatever its
+            // bytes hold (two corpus JPEGs point smaller levels at a larger
+            // level's frame).
+            assert_eq!(
+                (image.width, image.height),
+                blp.level_size(level),
+                "{name} level {level}"
+            );
             assert_eq!(
                 image.data.len(),
                 image.width as usize * image.height as usize * 4
             );
-            if level == 0 {
-                assert_eq!((image.width, image.height), blp.size(), "{name}");
-            }
             if std::env::var_os("BLP_PNG_DIR").is_some() && level == 0 {
                 let dir = std::path::PathBuf::from(std::env::var_os("BLP_PNG_DIR").unwrap());
                 let file = dir.join(name.replace('/', "_") + ".png");
@@ -196,10 +201,10 @@ fn a_jpeg_level_that_does_not_decode_names_the_level_and_offset() {
     blp.levels[2] = vec![0x55; 300];
     let err = blp.decode_level(2).unwrap_err();
     assert_eq!(err.offset(), 65878, "{err}");
-    assert!(
-        err.to_string()
-            .starts_with("levels[2]: invalid value at 0x10156: level 2: JPEG"),
-        "{err}"
+    assert_eq!(
+        err.to_string(),
+        "levels[2]: invalid value at 0x10156: level 2: 128x128 JPEG: \
+         JPEG byte 287: frame header: 85 components declared, fewer there"
     );
     // A JPEG frame larger than level 0 is refused before its pixels are allocated.
     let mut big = Blp::from_bytes(&data).unwrap();
@@ -208,7 +213,49 @@ fn a_jpeg_level_that_does_not_decode_names_the_level_and_offset() {
         h.height = 64;
     }
     let err = big.decode_level(0).unwrap_err().to_string();
-    assert!(err.contains("level 0: JPEG headers"), "{err}");
+    assert!(
+        err.ends_with("level 0: 64x64 JPEG: a 512x512 JPEG frame is larger than level 0 (64x64)"),
+        "{err}"
+    );
+    // So is a frame smaller than its level: level 1's 256 x 256 stream as level 0.
+    let mut small = Blp::from_bytes(&data).unwrap();
+    small.levels[0] = small.levels[1].clone();
+    let err = small.decode_level(0).unwrap_err().to_string();
+    assert!(
+        err.ends_with(
+            "level 0: 512x512 JPEG: a 256x256 JPEG frame is smaller than the level (512x512)"
+        ),
+        "{err}"
+    );
+}
+
+/// The corpus levels whose JPEG frame is larger than the level: each is the
+/// stream of a larger level, and decodes to that level's top-left corner.
+#[test]
+fn jpeg_levels_that_repeat_a_larger_levels_stream_are_its_top_left_corner() {
+    for (name, shared) in [
+        ("blp/pqw3_DISPASLichKing.blp", 1),
+        ("textures/Textures/SmileyGW.blp", 0),
+    ] {
+        let Some(data) = common::corpus_file(name) else {
+            return;
+        };
+        let blp = Blp::from_bytes(&data).unwrap();
+        let frame = blp.decode_level(shared).unwrap();
+        assert_eq!((frame.width, frame.height), blp.level_size(shared));
+        for level in shared + 1..blp.levels.len() {
+            assert_eq!(blp.levels[level], blp.levels[shared], "{name} {level}");
+            let image = blp.decode_level(level).unwrap();
+            let (w, h) = blp.level_size(level);
+            assert_eq!((image.width, image.height), (w, h), "{name} {level}");
+            let row = 4 * frame.width as usize;
+            let corner: Vec<u8> = (0..h as usize)
+                .flat_map(|y| &frame.data[y * row..y * row + 4 * w as usize])
+                .copied()
+                .collect();
+            assert_eq!(image.data, corner, "{name} level {level}");
+        }
+    }
 }
 
 /// A one-level BLP1 JPEG texture of 32 x 16 pixels whose stored fourth
