@@ -258,6 +258,44 @@ fn jpeg_levels_that_repeat_a_larger_levels_stream_are_its_top_left_corner() {
     }
 }
 
+/// A 1.1 MB file declaring a 16384 x 16384 frame at 16 mip entries: before
+/// the scan length was checked, `formats check` decoded the padded scan 16
+/// times into 1 GiB each (138 s). 16384 x 16384 in 4 components needs at
+/// least 4 MiB of scan (2 bits per 8 x 8 block): refused from the frame
+/// header, at every level, before any pixel buffer.
+#[test]
+fn a_small_jpeg_declaring_a_huge_frame_is_refused_before_decoding() {
+    let data = common::hostile_jpeg(16384, 16, 1_100_000);
+    let blp = Blp::from_bytes(&data).unwrap();
+    assert_eq!(blp.levels.len(), 16);
+    assert_eq!(blp.to_bytes().unwrap(), data);
+    for level in 0..16 {
+        let err = blp.decode_level(level).unwrap_err();
+        let (w, h) = blp.level_size(level);
+        assert_eq!(err.offset(), 160);
+        assert_eq!(err.path_string(), format!("levels[{level}]"));
+        assert!(
+            err.to_string().ends_with(&format!(
+                "level {level}: {w}x{h} JPEG: a 16384x16384 JPEG frame of 4 components \
+                 needs at least 4194304 bytes, the stream has 1100000"
+            )),
+            "{err}"
+        );
+    }
+    // The bound is the scan's least length, not a guess: a frame of 1024 x
+    // 1024 in 16 KiB of zeros (the least, 1024 * 1024 / 64) decodes, to the
+    // flat image the zero codes make.
+    let data = common::hostile_jpeg(1024, 1, 1024 * 1024 / 64);
+    let image = Blp::from_bytes(&data).unwrap().decode_level(0).unwrap();
+    assert_eq!((image.width, image.height), (1024, 1024));
+    let data = common::hostile_jpeg(1024, 1, 1024 * 1024 / 64 - 1);
+    let err = Blp::from_bytes(&data).unwrap().decode_level(0).unwrap_err();
+    assert!(
+        err.to_string().contains("needs at least 16384 bytes"),
+        "{err}"
+    );
+}
+
 /// A one-level BLP1 JPEG texture of 32 x 16 pixels whose stored fourth
 /// channel is `alpha(x, y)`, with `alphaBits` = `alpha_bits`. Quality 100
 /// (every quantizer 1) and alpha constant over each 8 x 8 block, so the

@@ -166,3 +166,23 @@ fn convert_says_what_it_cannot_do_with_textures() {
         .stderr(predicate::str::contains("it is an MDX model"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn check_refuses_a_small_texture_declaring_a_huge_jpeg_frame() {
+    // 1.1 MB, a 16384 x 16384 frame at 16 mip entries: `check` took 138 s
+    // and a GiB decoding its zero-padded scan 16 times.
+    let dir = temp_dir("hostile");
+    let file = dir.join("hostile.blp");
+    std::fs::write(&file, common::hostile_jpeg(16384, 16, 1_100_000)).unwrap();
+    formats()
+        .arg("check")
+        .arg(&file)
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains(
+            "a level does NOT decode: levels[0]: invalid value at 0xa0: level 0: \
+             16384x16384 JPEG: a 16384x16384 JPEG frame of 4 components needs at \
+             least 4194304 bytes, the stream has 1100000",
+        ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

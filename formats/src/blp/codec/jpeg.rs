@@ -14,12 +14,6 @@ use zune_jpeg::zune_core::bytestream::ZCursor;
 use zune_jpeg::zune_core::colorspace::ColorSpace;
 use zune_jpeg::zune_core::options::DecoderOptions;
 
-/// The most pixels a JPEG stream may declare per byte of stream: the
-/// smallest baseline encoding of a flat 8x8 block of one component is 2 bits
-/// (an empty DC difference and an end-of-block), so no real stream comes close;
-/// it bounds what a small hostile stream can make us allocate.
-const PIXELS_PER_BYTE: usize = 256;
-
 /// Decodes `jpeg_header ++ level` to R, G, B, A (the stored fourth channel as
 /// alpha), `size` pixels: the level's size.
 ///
@@ -33,9 +27,10 @@ const PIXELS_PER_BYTE: usize = 256;
 /// smaller than the level has no pixels for part of it and is refused (no real
 /// file has one).
 ///
-/// The frame's size is checked against `size` and `max` on the frame header,
-/// before any pixel is allocated. A "JPEG byte" in an error counts from the
-/// start of `jpeg_header ++ level`.
+/// Everything is checked on the frame header before any pixel is allocated:
+/// its size against `size` and `max`, and the stream's length against the
+/// least a scan of that frame can take ([`Frame::least_scan_bytes`]). A
+/// "JPEG byte" in an error counts from the start of `jpeg_header ++ level`.
 pub fn decode(
     jpeg_header: &[u8],
     level: &[u8],
@@ -57,9 +52,11 @@ pub fn decode(
             size.0, size.1
         ));
     }
-    if frame.width as usize * frame.height as usize > PIXELS_PER_BYTE * stream.len() {
+    let least = frame.least_scan_bytes();
+    if stream.len() < least {
         return Err(format!(
-            "a {fw}x{fh} JPEG frame cannot come from {} bytes",
+            "a {fw}x{fh} JPEG frame of {} components needs at least {least} bytes, the stream has {}",
+            frame.components.len(),
             stream.len()
         ));
     }
@@ -207,6 +204,37 @@ impl Frame {
             progressive,
             components,
         })
+    }
+
+    /// The fewest bytes any stream coding this frame's scans can have.
+    ///
+    /// Each 8 x 8 block of each component is coded in every sequential frame
+    /// with at least 2 bits: its DC difference and an end-of-block, each a
+    /// Huffman code of at least 1 bit (the shortest code a table can give).
+    /// A progressive frame's first DC scan still codes every block, in at
+    /// least 1 bit (an end-of-band run can then skip the AC coefficients of
+    /// up to 32767 blocks). A frame of 4 components at full resolution (every
+    /// corpus level's) therefore needs a byte per 64 pixels sequential, per
+    /// 128 progressive; the corpus levels take a byte per 7.7 pixels at most
+    /// (`ce_artahs_stairs.blp`'s 4096 x 4096).
+    /// A stream shorter than that cannot code the frame: only a decoder that
+    /// pads a cut scan would decode it, into a buffer of the whole frame.
+    pub fn least_scan_bytes(&self) -> usize {
+        let h_max = self.components.iter().map(|c| c.0).max().unwrap_or(1);
+        let v_max = self.components.iter().map(|c| c.1).max().unwrap_or(1);
+        let blocks: usize = self
+            .components
+            .iter()
+            .map(|&(h, v)| {
+                // A component's own size: the frame's scaled by its sampling (A.1.1).
+                let side = |s: u16, f: u8, max: u8| {
+                    (usize::from(s) * usize::from(f)).div_ceil(usize::from(max))
+                };
+                side(self.width, h, h_max).div_ceil(8) * side(self.height, v, v_max).div_ceil(8)
+            })
+            .sum();
+        let bits_per_block = if self.progressive { 1 } else { 2 };
+        blocks * bits_per_block / 8
     }
 }
 
@@ -358,6 +386,56 @@ mod tests {
         assert_eq!(err, "a 16x8 JPEG frame is smaller than the level (16x16)");
     }
 
+    /// `stream` with the size in its frame header changed to `width` x `height`.
+    fn resized(stream: &[u8], width: u16, height: u16) -> Vec<u8> {
+        let at = stream.windows(2).position(|w| w == [0xff, 0xc0]).unwrap();
+        let mut out = stream.to_vec();
+        out[at + 5..at + 7].copy_from_slice(&height.to_be_bytes());
+        out[at + 7..at + 9].copy_from_slice(&width.to_be_bytes());
+        out
+    }
+
+    #[test]
+    fn a_stream_too_short_for_its_frame_is_refused_before_decoding() {
+        let stream = encode(&gradient(), 16, 8, false, 95).unwrap();
+        let frame = Frame::of(&stream).unwrap();
+        assert_eq!(
+            (frame.width, frame.height, frame.progressive),
+            (16, 8, false)
+        );
+        assert_eq!(frame.components, [(1, 1); 4]);
+        // 2 x 1 blocks of 4 components, 2 bits each: 2 bytes.
+        assert_eq!(frame.least_scan_bytes(), 2);
+        // 4096 x 4096 needs 512 x 512 blocks of 4 components: 256 KiB.
+        let big = resized(&stream, 4096, 4096);
+        assert_eq!(
+            Frame::of(&big).unwrap().least_scan_bytes(),
+            512 * 512 * 4 / 4
+        );
+        let err = decode(&[], &big, (4096, 4096), (4096, 4096)).unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "a 4096x4096 JPEG frame of 4 components needs at least 262144 bytes, the stream has {}",
+                big.len()
+            )
+        );
+        // Subsampled components have fewer blocks: a 2x2 first component
+        // makes the other three quarter size.
+        let subsampled = Frame {
+            width: 64,
+            height: 64,
+            progressive: false,
+            components: vec![(2, 2), (1, 1), (1, 1), (1, 1)],
+        };
+        assert_eq!(subsampled.least_scan_bytes(), (64 + 3 * 16) * 2 / 8);
+        let progressive = Frame {
+            progressive: true,
+            ..subsampled
+        };
+        assert_eq!(progressive.least_scan_bytes(), (64 + 3 * 16) / 8);
+    }
+
     #[test]
     fn frame_headers_that_cannot_be_read_are_refused() {
         let stream = encode(&gradient(), 16, 8, false, 95).unwrap();
@@ -382,8 +460,7 @@ mod tests {
         twelve_bit[sof + 4] = 12;
         let err = Frame::of(&twelve_bit).unwrap_err();
         assert!(err.contains("12-bit samples"), "{err}");
-        let mut empty = stream.clone();
-        empty[sof + 7..sof + 9].copy_from_slice(&[0, 0]);
+        let empty = resized(&stream, 0, 8);
         assert!(Frame::of(&empty).unwrap_err().contains("a 0x8 frame"));
         let mut sampling = stream.clone();
         sampling[sof + 11] = 0x51;
