@@ -186,3 +186,40 @@ fn check_refuses_a_small_texture_declaring_a_huge_jpeg_frame() {
         ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn info_says_what_the_data_decided_for_odd_alpha_bits() {
+    let dir = temp_dir("odd-alpha");
+    // A fourth channel of 0 everywhere: no alpha.
+    let image = RgbaImage::new(16, 8, [200, 100, 50, 0].repeat(16 * 8)).unwrap();
+    let mut blp = Blp::encode(&image, Target::Blp1Jpeg).unwrap();
+    let formats::blp::Header::Blp1(header) = &mut blp.header else {
+        unreachable!("BLP1 JPEG")
+    };
+    header.alpha_bits = 9;
+    let opaque = dir.join("opaque.blp");
+    std::fs::write(&opaque, blp.to_bytes().unwrap()).unwrap();
+    formats()
+        .arg("info")
+        .arg(&opaque)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "alpha: alphaBits 9 (neither 0 nor 8), so the JPEG's fourth channel decides \
+             (alpha unless 0 everywhere): level 0 is opaque\n",
+        ));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // GLOWSTAR (alphaBits 4) keeps its fourth channel as alpha.
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    formats()
+        .current_dir(root)
+        .args(["info", "blp/edem_GLOWSTAR.BLP"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "alpha: alphaBits 4 (neither 0 nor 8), so the JPEG's fourth channel decides \
+             (alpha unless 0 everywhere): level 0 has alpha\n",
+        ));
+}

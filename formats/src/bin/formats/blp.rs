@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use formats::blp::{AlphaKind, Blp, RgbaImage, Target};
 
 /// `formats info x.blp`: version, encoding, alpha, size, the mip table and
-/// what the file keeps beyond a fresh layout.
+/// what the file keeps beyond a fresh layout. Where the alpha field leaves
+/// alpha to the data (a BLP1 JPEG with odd `alphaBits`), level 0 is decoded
+/// to say what the data decided.
 pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
     let mut out = String::new();
     let (width, height) = blp.size();
@@ -27,7 +29,16 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
         Ok(AlphaKind::Blocks) => "DXT alpha blocks".to_string(),
         Ok(AlphaKind::JpegChannel) => "8-bit (the JPEG's fourth channel)".to_string(),
         Ok(AlphaKind::FromData(bits)) => {
-            format!("alphaBits {bits}: the JPEG's fourth channel decides")
+            // The rule is applied per level; level 0 is what a viewer shows.
+            let decided = match blp.decode_level(0) {
+                Ok(image) if image.has_alpha() => "level 0 has alpha".to_string(),
+                Ok(_) => "level 0 is opaque".to_string(),
+                Err(e) => format!("level 0 does not decode ({e})"),
+            };
+            format!(
+                "alphaBits {bits} (neither 0 nor 8), so the JPEG's fourth channel decides \
+                 (alpha unless 0 everywhere): {decided}"
+            )
         }
         Err(e) => format!("unknown ({e})"),
     };
