@@ -307,6 +307,53 @@ fn palette_encoding_is_lossless_for_few_colours() {
     assert_eq!(blp.levels[0].len(), 4);
 }
 
+/// alphaDepth 0 says opaque for every BLP2 encoding: `alpha_kind` says so
+/// and the decoder gives alpha 255, for DXT3 and DXT5 too (whose blocks
+/// carry alpha anyway; Pillow's plugin likewise reads any BLP2 with
+/// alphaDepth 0 as RGB). Before, `alpha_kind` said `None` while DXT3 and DXT5
+/// decoded the blocks' alpha.
+#[test]
+fn alpha_depth_0_is_opaque_for_dxt3_and_dxt5_too() {
+    // Left half transparent, right half 200.
+    let rgba: Vec<u8> = (0..16 * 8u32)
+        .flat_map(|i| [(i * 2) as u8, 90, 180, if i % 16 < 8 { 0 } else { 200 }])
+        .collect();
+    let image = RgbaImage::new(16, 8, rgba).unwrap();
+    let dxt5 = Blp::encode(&image, Target::Dxt5).unwrap();
+    for alpha_type in [7, 1] {
+        let mut with_alpha = dxt5.clone();
+        let Header::Blp2(header) = &mut with_alpha.header else {
+            unreachable!("BLP2 DXT")
+        };
+        header.alpha_type = alpha_type;
+        let mut without = with_alpha.clone();
+        let Header::Blp2(header) = &mut without.header else {
+            unreachable!("BLP2 DXT")
+        };
+        header.alpha_depth = 0;
+        let encoding = without.encoding().unwrap();
+        assert_eq!(with_alpha.alpha_kind().unwrap(), AlphaKind::Blocks);
+        assert_eq!(
+            without.alpha_kind().unwrap(),
+            AlphaKind::None,
+            "{encoding:?}"
+        );
+        for level in 0..without.levels.len() {
+            let stored = with_alpha.decode_level(level).unwrap();
+            let opaque = without.decode_level(level).unwrap();
+            assert_eq!(colours(&opaque), colours(&stored), "{encoding:?} {level}");
+            assert!(
+                alphas(&opaque).iter().all(|&a| a == 255),
+                "{encoding:?} level {level}: {:?}",
+                alphas(&opaque)
+            );
+            if level == 0 {
+                assert!(stored.has_alpha(), "{encoding:?}: the blocks hold alpha");
+            }
+        }
+    }
+}
+
 /// A BLP2 palette header of `width` x `height` with one level of `level` bytes.
 fn blp2_palette(width: u32, height: u32, level: usize) -> Vec<u8> {
     let mut data = b"BLP2".to_vec();

@@ -21,10 +21,11 @@ impl Blp {
     /// to its top-left corner, one smaller is an error (see
     /// [`codec::jpeg::decode`]).
     ///
-    /// Alpha: none (255) where the alpha field is 0 or says DXT1 without
-    /// alpha; for a BLP1 JPEG whose `alphaBits` is neither 0 nor 8 (a mip count
-    /// some tool wrote there), the decoded fourth channel decides: it is the
-    /// alpha unless it is 0 everywhere.
+    /// Alpha: none (255) where the alpha field is 0, whatever the encoding
+    /// (DXT1, DXT3 and DXT5 blocks included: [`AlphaKind::None`]); for a BLP1
+    /// JPEG whose `alphaBits` is neither 0 nor 8 (a mip count some tool wrote
+    /// there), the decoded fourth channel decides: it is the alpha unless it
+    /// is 0 everywhere.
     pub fn decode_level(&self, level: usize) -> Result<RgbaImage, Error> {
         let fail = |message: String| {
             let offset = self
@@ -54,8 +55,9 @@ impl Blp {
                 codec::palette::decode(bytes, palette(), self.header.alpha_bits(), w, h)
             }
             Encoding::Dxt1 => codec::dxt::decode(bytes, Dxt::Dxt1, w, h, opaque),
-            Encoding::Dxt3 => codec::dxt::decode(bytes, Dxt::Dxt3, w, h, false),
-            Encoding::Dxt5 => codec::dxt::decode(bytes, Dxt::Dxt5, w, h, false),
+            // alphaDepth 0 is opaque whatever the blocks hold (see `AlphaKind::None`).
+            Encoding::Dxt3 => codec::dxt::decode(bytes, Dxt::Dxt3, w, h, opaque),
+            Encoding::Dxt5 => codec::dxt::decode(bytes, Dxt::Dxt5, w, h, opaque),
             Encoding::Bgra => codec::decode_bgra(bytes, w, h, opaque),
             Encoding::Jpeg => {
                 let header = self.jpeg_header.as_deref().unwrap_or_default();
