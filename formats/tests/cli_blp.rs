@@ -15,7 +15,7 @@ fn info_on_a_texture_shows_encoding_alpha_size_and_mip_table() {
         return;
     };
     let out = formats()
-        .current_dir(root)
+        .current_dir(&root)
         .args(["info", "blp/dbz_GutsArm.blp"])
         .assert()
         .success();
@@ -34,7 +34,7 @@ fn dump_json_has_the_header_palette_and_levels() {
         return;
     };
     let out = formats()
-        .current_dir(root)
+        .current_dir(&root)
         .args([
             "dump",
             "--json",
@@ -58,6 +58,46 @@ fn dump_json_has_the_header_palette_and_levels() {
     // Laid out as a fresh write would: nothing kept.
     assert!(blp["kept"]["placement"].is_null(), "{}", blp["kept"]);
     assert_eq!(blp["kept"]["values"].as_array().unwrap().len(), 0);
+    // The mip table as read, after the header.
+    let keys: Vec<&str> = blp
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys[..3], ["header", "mip_offsets", "mip_sizes"]);
+    let mut offsets = [0u64; 16];
+    let mut sizes = [0u64; 16];
+    (offsets[0], sizes[0]) = (1172, 8192);
+    assert_eq!(blp["mip_offsets"], serde_json::json!(offsets));
+    assert_eq!(blp["mip_sizes"], serde_json::json!(sizes));
+    // Six entries at one stream, as the file has them.
+    let out = formats()
+        .current_dir(&root)
+        .args(["dump", "--json", "blp/pqw3_DISPASLichKing.blp"])
+        .assert()
+        .success();
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let blp = &json["Blp"];
+    let mut offsets = [0u64; 16];
+    let mut sizes = [0u64; 16];
+    (offsets[0], sizes[0]) = (0x1c4, 2490);
+    for i in 1..7 {
+        (offsets[i], sizes[i]) = (0xb7e, 784);
+    }
+    assert_eq!(blp["mip_offsets"], serde_json::json!(offsets));
+    assert_eq!(blp["mip_sizes"], serde_json::json!(sizes));
+    // And in the tree the same table shows.
+    let out = formats()
+        .current_dir(&root)
+        .args(["dump", "blp/pqw3_DISPASLichKing.blp"])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout);
+    assert!(
+        text.contains("mip_sizes: [2490, 784, 784, 784, 784, 784, 784, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -214,7 +254,7 @@ fn info_says_what_the_data_decided_for_odd_alpha_bits() {
         return;
     };
     formats()
-        .current_dir(root)
+        .current_dir(&root)
         .args(["info", "blp/edem_GLOWSTAR.BLP"])
         .assert()
         .success()
