@@ -15,7 +15,7 @@ fn info_on_a_texture_shows_encoding_alpha_size_and_mip_table() {
         return;
     };
     let out = formats()
-        .current_dir(root)
+        .current_dir(&root)
         .args(["info", "blp/dbz_GutsArm.blp"])
         .assert()
         .success();
@@ -34,7 +34,7 @@ fn dump_json_has_the_header_palette_and_levels() {
         return;
     };
     let out = formats()
-        .current_dir(root)
+        .current_dir(&root)
         .args([
             "dump",
             "--json",
@@ -58,6 +58,46 @@ fn dump_json_has_the_header_palette_and_levels() {
     // Laid out as a fresh write would: nothing kept.
     assert!(blp["kept"]["placement"].is_null(), "{}", blp["kept"]);
     assert_eq!(blp["kept"]["values"].as_array().unwrap().len(), 0);
+    // The mip table as read, after the header.
+    let keys: Vec<&str> = blp
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys[..3], ["header", "mip_offsets", "mip_sizes"]);
+    let mut offsets = [0u64; 16];
+    let mut sizes = [0u64; 16];
+    (offsets[0], sizes[0]) = (1172, 8192);
+    assert_eq!(blp["mip_offsets"], serde_json::json!(offsets));
+    assert_eq!(blp["mip_sizes"], serde_json::json!(sizes));
+    // Six entries at one stream, as the file has them.
+    let out = formats()
+        .current_dir(&root)
+        .args(["dump", "--json", "blp/pqw3_DISPASLichKing.blp"])
+        .assert()
+        .success();
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let blp = &json["Blp"];
+    let mut offsets = [0u64; 16];
+    let mut sizes = [0u64; 16];
+    (offsets[0], sizes[0]) = (0x1c4, 2490);
+    for i in 1..7 {
+        (offsets[i], sizes[i]) = (0xb7e, 784);
+    }
+    assert_eq!(blp["mip_offsets"], serde_json::json!(offsets));
+    assert_eq!(blp["mip_sizes"], serde_json::json!(sizes));
+    // And in the tree the same table shows.
+    let out = formats()
+        .current_dir(&root)
+        .args(["dump", "blp/pqw3_DISPASLichKing.blp"])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout);
+    assert!(
+        text.contains("mip_sizes: [2490, 784, 784, 784, 784, 784, 784, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -165,4 +205,61 @@ fn convert_says_what_it_cannot_do_with_textures() {
         .failure()
         .stderr(predicate::str::contains("it is an MDX model"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_refuses_a_small_texture_declaring_a_huge_jpeg_frame() {
+    // 1.1 MB, a 16384 x 16384 frame at 16 mip entries: `check` took 138 s
+    // and a GiB decoding its zero-padded scan 16 times.
+    let dir = temp_dir("hostile");
+    let file = dir.join("hostile.blp");
+    std::fs::write(&file, common::hostile_jpeg(16384, 16, 1_100_000)).unwrap();
+    formats()
+        .arg("check")
+        .arg(&file)
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains(
+            "a level does NOT decode: levels[0]: invalid value at 0xa0: level 0: \
+             16384x16384 JPEG: a 16384x16384 JPEG frame of 4 components needs at \
+             least 4194304 bytes, the stream has 1100000",
+        ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn info_says_what_the_data_decided_for_odd_alpha_bits() {
+    let dir = temp_dir("odd-alpha");
+    // A fourth channel of 0 everywhere: no alpha.
+    let image = RgbaImage::new(16, 8, [200, 100, 50, 0].repeat(16 * 8)).unwrap();
+    let mut blp = Blp::encode(&image, Target::Blp1Jpeg).unwrap();
+    let formats::blp::Header::Blp1(header) = &mut blp.header else {
+        unreachable!("BLP1 JPEG")
+    };
+    header.alpha_bits = 9;
+    let opaque = dir.join("opaque.blp");
+    std::fs::write(&opaque, blp.to_bytes().unwrap()).unwrap();
+    formats()
+        .arg("info")
+        .arg(&opaque)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "alpha: alphaBits 9 (neither 0 nor 8), so the JPEG's fourth channel decides \
+             (alpha unless 0 everywhere): level 0 is opaque\n",
+        ));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // GLOWSTAR (alphaBits 4) keeps its fourth channel as alpha.
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    formats()
+        .current_dir(&root)
+        .args(["info", "blp/edem_GLOWSTAR.BLP"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "alpha: alphaBits 4 (neither 0 nor 8), so the JPEG's fourth channel decides \
+             (alpha unless 0 everywhere): level 0 has alpha\n",
+        ));
 }

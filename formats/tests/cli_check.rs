@@ -267,7 +267,9 @@ fn check_fails_on_a_byte_exact_texture_whose_level_does_not_decode() {
         "{stdout}"
     );
     assert!(
-        lines[2].contains(&format!("at {garbled_at:#x}: level 2: JPEG")),
+        lines[2].contains(&format!(
+            "at {garbled_at:#x}: level 2: 16x16 JPEG: JPEG byte"
+        )),
         "{stdout}"
     );
     assert!(

@@ -15,13 +15,17 @@ impl Blp {
     /// bytes do not decode is an error naming the level, its offset in the
     /// file and the reason. Levels with more bytes than their size needs (real
     /// files point small levels at level 0's data) decode from the bytes they
-    /// start with; a JPEG level is returned at its frame's size (which real
-    /// files repeat from level 0).
+    /// start with. Every level is returned at its size by the header
+    /// ([`level_size`](Blp::level_size)): a JPEG frame larger than its level
+    /// (real files point small levels at a larger level's stream) is cropped
+    /// to its top-left corner, one smaller is an error (see
+    /// [`codec::jpeg::decode`]).
     ///
-    /// Alpha: none (255) where the alpha field is 0 or says DXT1 without
-    /// alpha; for a BLP1 JPEG whose `alphaBits` is neither 0 nor 8 (a mip count
-    /// some tool wrote there), the decoded fourth channel decides: it is the
-    /// alpha unless it is 0 everywhere.
+    /// Alpha: none (255) where the alpha field is 0, whatever the encoding
+    /// (DXT1, DXT3 and DXT5 blocks included: [`AlphaKind::None`]); for a BLP1
+    /// JPEG whose `alphaBits` is neither 0 nor 8 (a mip count some tool wrote
+    /// there), the decoded fourth channel decides: it is the alpha unless it
+    /// is 0 everywhere.
     pub fn decode_level(&self, level: usize) -> Result<RgbaImage, Error> {
         let fail = |message: String| {
             let offset = self
@@ -51,27 +55,24 @@ impl Blp {
                 codec::palette::decode(bytes, palette(), self.header.alpha_bits(), w, h)
             }
             Encoding::Dxt1 => codec::dxt::decode(bytes, Dxt::Dxt1, w, h, opaque),
-            Encoding::Dxt3 => codec::dxt::decode(bytes, Dxt::Dxt3, w, h, false),
-            Encoding::Dxt5 => codec::dxt::decode(bytes, Dxt::Dxt5, w, h, false),
+            // alphaDepth 0 is opaque whatever the blocks hold (see `AlphaKind::None`).
+            Encoding::Dxt3 => codec::dxt::decode(bytes, Dxt::Dxt3, w, h, opaque),
+            Encoding::Dxt5 => codec::dxt::decode(bytes, Dxt::Dxt5, w, h, opaque),
             Encoding::Bgra => codec::decode_bgra(bytes, w, h, opaque),
             Encoding::Jpeg => {
                 let header = self.jpeg_header.as_deref().unwrap_or_default();
-                let (fw, fh, mut pixels) =
-                    codec::jpeg::decode(header, bytes, (width, height)).map_err(fail)?;
-                let no_alpha = match alpha {
-                    AlphaKind::FromData(_) => pixels.iter().skip(3).step_by(4).all(|&a| a == 0),
-                    _ => opaque,
-                };
-                if no_alpha {
-                    for px in pixels.as_chunks_mut::<4>().0 {
-                        px[3] = 255;
+                codec::jpeg::decode(header, bytes, (w, h), (width, height)).map(|mut pixels| {
+                    let no_alpha = match alpha {
+                        AlphaKind::FromData(_) => pixels.iter().skip(3).step_by(4).all(|&a| a == 0),
+                        _ => opaque,
+                    };
+                    if no_alpha {
+                        for px in pixels.as_chunks_mut::<4>().0 {
+                            px[3] = 255;
+                        }
                     }
-                }
-                return Ok(RgbaImage {
-                    width: fw,
-                    height: fh,
-                    data: pixels,
-                });
+                    pixels
+                })
             }
         }
         .map_err(|m| fail(format!("{w}x{h} {}: {m}", encoding.name())))?;

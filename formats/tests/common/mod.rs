@@ -537,3 +537,35 @@ pub fn temp_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A BLP1 JPEG file of `side` x `side` whose `shared` mip entries all point
+/// at one level: a real 16 x 8 stream with its frame header saying `side` x
+/// `side` and its scan padded with zeros to `level_len` bytes (a decoder that
+/// pads a short scan would make the whole frame of it).
+pub fn hostile_jpeg(side: u16, shared: usize, level_len: usize) -> Vec<u8> {
+    let rgba = [90u8, 60, 30, 255].repeat(16 * 8);
+    let mut stream = formats::blp::codec::jpeg::encode(&rgba, 16, 8, false, 90).unwrap();
+    let sof = stream.windows(2).position(|w| w == [0xff, 0xc0]).unwrap();
+    stream[sof + 5..sof + 7].copy_from_slice(&side.to_be_bytes());
+    stream[sof + 7..sof + 9].copy_from_slice(&side.to_be_bytes());
+    stream.truncate(stream.len() - 2); // no EOI: the zeros continue the scan
+    stream.resize(level_len, 0);
+    let mut data = b"BLP1".to_vec();
+    let side = u32::from(side);
+    for field in [0, 8, side, side, 4, 1] {
+        data.extend_from_slice(&field.to_le_bytes());
+    }
+    let start = 4 + 24 + 128 + 4; // an empty shared JPEG header
+    let mut table = [0u32; 32];
+    for i in 0..shared {
+        table[i] = start as u32;
+        table[16 + i] = level_len as u32;
+    }
+    for v in table {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    data.extend_from_slice(&0u32.to_le_bytes());
+    assert_eq!(data.len(), start);
+    data.extend_from_slice(&stream);
+    data
+}

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use formats::blp::{AlphaKind, Blp, RgbaImage, Target};
 
 /// `formats info x.blp`: version, encoding, alpha, size, the mip table and
-/// what the file keeps beyond a fresh layout.
+/// what the file keeps beyond a fresh layout. Where the alpha field leaves
+/// alpha to the data (a BLP1 JPEG with odd `alphaBits`), level 0 is decoded
+/// to say what the data decided.
 pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
     let mut out = String::new();
     let (width, height) = blp.size();
@@ -27,7 +29,16 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
         Ok(AlphaKind::Blocks) => "DXT alpha blocks".to_string(),
         Ok(AlphaKind::JpegChannel) => "8-bit (the JPEG's fourth channel)".to_string(),
         Ok(AlphaKind::FromData(bits)) => {
-            format!("alphaBits {bits}: the JPEG's fourth channel decides")
+            // The rule is applied per level; level 0 is what a viewer shows.
+            let decided = match blp.decode_level(0) {
+                Ok(image) if image.has_alpha() => "level 0 has alpha".to_string(),
+                Ok(_) => "level 0 is opaque".to_string(),
+                Err(e) => format!("level 0 does not decode ({e})"),
+            };
+            format!(
+                "alphaBits {bits} (neither 0 nor 8), so the JPEG's fourth channel decides \
+                 (alpha unless 0 everywhere): {decided}"
+            )
         }
         Err(e) => format!("unknown ({e})"),
     };
@@ -104,11 +115,25 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
 }
 
 /// `formats check`: every level decodes (`Err` names the first that does not).
+///
+/// A level whose bytes are an earlier level's is not decoded again: it
+/// decodes if that one does (it is no larger, so it needs no more bytes, and
+/// a JPEG frame that holds the earlier level holds it). Real files point up to
+/// 15 levels at one stream, and a stream as large as `MAX_SIDE` allows costs
+/// a GiB and seconds to decode each time.
 pub fn decode_all(blp: &Blp) -> Result<usize, String> {
-    for level in 0..blp.levels.len() {
+    for level in levels_to_decode(blp) {
         blp.decode_level(level).map_err(|e| e.to_string())?;
     }
     Ok(blp.levels.len())
+}
+
+/// The levels whose bytes no earlier level has, in order.
+fn levels_to_decode(blp: &Blp) -> Vec<usize> {
+    let levels = &blp.levels;
+    (0..levels.len())
+        .filter(|&i| !levels.iter().take(i).any(|l| Some(l) == levels.get(i)))
+        .collect()
 }
 
 fn is_png(path: &Path) -> bool {
@@ -206,4 +231,35 @@ fn encode(
 ) -> Result<Blp, String> {
     let image = image.as_ref().map_err(|e| format!("{name}: {e}"))?;
     Blp::encode(image, target).map_err(|e| format!("{name}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_decodes_each_distinct_level_once() {
+        let mut blp = Blp::encode(
+            &RgbaImage::new(8, 8, [1, 2, 3, 255].repeat(64)).unwrap(),
+            Target::Bgra,
+        )
+        .unwrap();
+        assert_eq!(levels_to_decode(&blp), [0, 1, 2, 3]);
+        // Levels 2 and 3 at level 1's bytes, as real files point them.
+        blp.levels[2] = blp.levels[1].clone();
+        blp.levels[3] = blp.levels[1].clone();
+        assert_eq!(levels_to_decode(&blp), [0, 1]);
+        assert_eq!(decode_all(&blp), Ok(4));
+        for level in 2..4 {
+            assert!(blp.decode_level(level).is_ok(), "what check skips decodes");
+        }
+        // A level that does not decode is still found when it is distinct.
+        blp.levels[3] = vec![0; 3];
+        assert_eq!(levels_to_decode(&blp), [0, 1, 3]);
+        let err = decode_all(&blp).unwrap_err();
+        assert!(
+            err.contains("level 3: 1x1 BGRA: 4 bytes needed, 3 there"),
+            "{err}"
+        );
+    }
 }

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use formats::blp::{Blp, MipTable};
+
 use crate::kind;
 
 /// Arrays of at most this many scalars print on one line.
@@ -23,7 +25,10 @@ pub fn run(path: &Path, json: bool) -> Result<ExitCode, String> {
             loaded.diagnostics.len()
         );
     }
-    let value = serde_json::to_value(&loaded.document).map_err(|e| format!("{name}: {e}"))?;
+    let mut value = serde_json::to_value(&loaded.document).map_err(|e| format!("{name}: {e}"))?;
+    if let kind::Document::Blp(blp) = &loaded.document {
+        add_mip_table(&mut value, blp, &data).map_err(|e| format!("{name}: {e}"))?;
+    }
     let mut text = if json {
         serde_json::to_string_pretty(&value).map_err(|e| format!("{name}: {e}"))?
     } else {
@@ -36,6 +41,26 @@ pub fn run(path: &Path, json: bool) -> Result<ExitCode, String> {
     }
     crate::print_out(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A texture's `mip_offsets` and `mip_sizes` as read from `data`, after its
+/// header: the library derives them on write (they are not fields of its
+/// value), but a dump is what the file holds, shared and stray entries too.
+fn add_mip_table(value: &mut Value, blp: &Blp, data: &[u8]) -> Result<(), format_core::Error> {
+    let table = MipTable::read(data, blp.header.table_offset())?;
+    let Some(Value::Object(fields)) = value.get_mut("Blp") else {
+        return Ok(());
+    };
+    let old = std::mem::take(fields);
+    for (key, field) in old {
+        let after_header = key == "header";
+        fields.insert(key, field);
+        if after_header {
+            fields.insert("mip_offsets".into(), table.offsets.to_vec().into());
+            fields.insert("mip_sizes".into(), table.sizes.to_vec().into());
+        }
+    }
+    Ok(())
 }
 
 fn scalar(value: &Value) -> Option<String> {

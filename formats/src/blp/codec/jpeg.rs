@@ -14,22 +14,52 @@ use zune_jpeg::zune_core::bytestream::ZCursor;
 use zune_jpeg::zune_core::colorspace::ColorSpace;
 use zune_jpeg::zune_core::options::DecoderOptions;
 
-/// The most pixels a JPEG stream may declare per byte of stream: the
-/// smallest baseline encoding of a flat 8x8 block of one component is 2 bits
-/// (an empty DC difference and an end-of-block), so no real stream comes close;
-/// it bounds what a small hostile stream can make us allocate.
-const PIXELS_PER_BYTE: usize = 256;
-
 /// Decodes `jpeg_header ++ level` to R, G, B, A (the stored fourth channel as
-/// alpha). The frame may not be larger than `max` (level 0's size): real
-/// files repeat level 0's stream for smaller levels, so the frame's own size
-/// is returned.
+/// alpha), `size` pixels: the level's size.
+///
+/// The frame (the stream's SOF) may be larger than the level, up to `max`
+/// (level 0's size), and is then cropped to its top-left `size` pixels: real
+/// files point smaller levels at a larger level's stream
+/// (`pqw3_DISPASLichKing.blp` levels 2 to 6 at level 1's 32 x 32 frame,
+/// `SmileyGW.blp` every level at level 0's 256 x 256), and a level is the
+/// texture of its own size. Cropping is what the BLP IIO plugin (Dr Super
+/// Good's reader, written against the game) does with such a frame. A frame
+/// smaller than the level has no pixels for part of it and is refused (no real
+/// file has one).
+///
+/// Everything is checked on the frame header before any pixel is allocated:
+/// its size against `size` and `max`, and the stream's length against the
+/// least a scan of that frame can take ([`Frame::least_scan_bytes`]). A
+/// "JPEG byte" in an error counts from the start of `jpeg_header ++ level`.
 pub fn decode(
     jpeg_header: &[u8],
     level: &[u8],
+    size: (u32, u32),
     max: (u32, u32),
-) -> Result<(u32, u32, Vec<u8>), String> {
+) -> Result<Vec<u8>, String> {
     let stream = [jpeg_header, level].concat();
+    let frame = Frame::of(&stream)?;
+    let (fw, fh) = (u32::from(frame.width), u32::from(frame.height));
+    if fw > max.0 || fh > max.1 {
+        return Err(format!(
+            "a {fw}x{fh} JPEG frame is larger than level 0 ({}x{})",
+            max.0, max.1
+        ));
+    }
+    if fw < size.0 || fh < size.1 {
+        return Err(format!(
+            "a {fw}x{fh} JPEG frame is smaller than the level ({}x{})",
+            size.0, size.1
+        ));
+    }
+    let least = frame.least_scan_bytes();
+    if stream.len() < least {
+        return Err(format!(
+            "a {fw}x{fh} JPEG frame of {} components needs at least {least} bytes, the stream has {}",
+            frame.components.len(),
+            stream.len()
+        ));
+    }
     let options = DecoderOptions::default()
         .jpeg_set_out_colorspace(ColorSpace::CMYK)
         .set_max_width(max.0 as usize)
@@ -38,11 +68,11 @@ pub fn decode(
     decoder
         .decode_headers()
         .map_err(|e| format!("JPEG headers: {e}"))?;
+    // The decoder must see the frame checked above (a stream could hold two).
     let (width, height) = decoder.dimensions().ok_or("JPEG headers: no frame size")?;
-    if width * height > PIXELS_PER_BYTE * stream.len() {
+    if (width, height) != (usize::from(frame.width), usize::from(frame.height)) {
         return Err(format!(
-            "a {width}x{height} JPEG frame cannot come from {} bytes",
-            stream.len()
+            "JPEG headers: the decoder reads a {width}x{height} frame, the first SOF says {fw}x{fh}"
         ));
     }
     if decoder.input_colorspace() != Some(ColorSpace::CMYK) {
@@ -55,11 +85,157 @@ pub fn decode(
     decoder
         .decode_into(&mut out)
         .map_err(|e| format!("JPEG data: {e}"))?;
+    let (w, h) = (size.0 as usize, size.1 as usize);
+    if (w, h) != (width, height) {
+        // Rows of the top-left w x h pixels, moved to the front in place
+        // (each row starts at or before where it was).
+        for y in 0..h {
+            out.copy_within(y * width * 4..(y * width + w) * 4, y * w * 4);
+        }
+        out.truncate(w * h * 4);
+    }
     for px in out.as_chunks_mut::<4>().0 {
         px.swap(0, 2);
     }
-    let side = |s: usize| u32::try_from(s).map_err(|_| "JPEG frame too large".to_string());
-    Ok((side(width)?, side(height)?, out))
+    Ok(out)
+}
+
+/// What the frame header (SOFn) of a JPEG stream declares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// Width in pixels.
+    pub width: u16,
+    /// Height in pixels.
+    pub height: u16,
+    /// SOF2: progressive (SOF0, SOF1: sequential).
+    pub progressive: bool,
+    /// Each component's horizontal and vertical sampling factors.
+    pub components: Vec<(u8, u8)>,
+}
+
+impl Frame {
+    /// The first frame header of `stream` (found by walking its marker
+    /// segments from SOI, so that nothing is allocated for pixels). Huffman
+    /// sequential and progressive frames only: lossless, hierarchical and
+    /// arithmetic-coded ones are refused (the decoder reads none of them).
+    pub fn of(stream: &[u8]) -> Result<Frame, String> {
+        if stream.get(..2) != Some(&[0xff, 0xd8]) {
+            return Err("the JPEG stream does not start with SOI (FF D8)".into());
+        }
+        let mut at = 2;
+        loop {
+            let byte = |i: usize| {
+                stream.get(i).copied().ok_or_else(|| {
+                    format!("the JPEG stream ends at byte {i} before a frame header")
+                })
+            };
+            if byte(at)? != 0xff {
+                return Err(format!(
+                    "JPEG byte {at}: a marker was expected, not {:#04x}",
+                    byte(at)?
+                ));
+            }
+            // Any number of 0xFF fill bytes may precede a marker.
+            while byte(at + 1)? == 0xff {
+                at += 1;
+            }
+            let marker = byte(at + 1)?;
+            let length = usize::from(u16::from_be_bytes([byte(at + 2)?, byte(at + 3)?]));
+            match marker {
+                0xc0..=0xc2 => {
+                    let segment = stream
+                        .get(at + 4..at + 2 + length)
+                        .ok_or_else(|| format!("JPEG byte {at}: the frame header is cut short"))?;
+                    return Frame::parse(segment, marker == 0xc2)
+                        .map_err(|e| format!("JPEG byte {at}: frame header: {e}"));
+                }
+                0xc3 | 0xc5..=0xc7 | 0xc9..=0xcb | 0xcd..=0xcf => {
+                    return Err(format!(
+                        "JPEG byte {at}: frame type {marker:#04x} (lossless, hierarchical or arithmetic) is not supported"
+                    ));
+                }
+                0xda => return Err(format!("JPEG byte {at}: a scan before any frame header")),
+                0xd9 => {
+                    return Err(format!(
+                        "JPEG byte {at}: the stream ends (EOI) before a frame header"
+                    ));
+                }
+                // RSTn, TEM and a stray SOI have no length.
+                0xd0..=0xd8 | 0x01 => at += 2,
+                _ if length < 2 => {
+                    return Err(format!("JPEG byte {at}: a segment length of {length}"));
+                }
+                _ => at += 2 + length,
+            }
+        }
+    }
+
+    /// A frame header's fields after its length.
+    fn parse(segment: &[u8], progressive: bool) -> Result<Frame, String> {
+        let &[precision, h1, h0, w1, w0, count, ref rest @ ..] = segment else {
+            return Err("fewer than 6 bytes".into());
+        };
+        if precision != 8 {
+            return Err(format!("{precision}-bit samples, not 8"));
+        }
+        let (width, height) = (u16::from_be_bytes([w1, w0]), u16::from_be_bytes([h1, h0]));
+        if width == 0 || height == 0 {
+            return Err(format!("a {width}x{height} frame"));
+        }
+        let specs = rest
+            .get(..3 * usize::from(count))
+            .ok_or_else(|| format!("{count} components declared, fewer there"))?;
+        let components: Vec<(u8, u8)> = specs
+            .as_chunks::<3>()
+            .0
+            .iter()
+            .map(|&[_, sampling, _]| (sampling >> 4, sampling & 0xf))
+            .collect();
+        if components.is_empty()
+            || components
+                .iter()
+                .any(|&(h, v)| !(1..=4).contains(&h) || !(1..=4).contains(&v))
+        {
+            return Err(format!("sampling factors {components:?} (each 1 to 4)"));
+        }
+        Ok(Frame {
+            width,
+            height,
+            progressive,
+            components,
+        })
+    }
+
+    /// The fewest bytes any stream coding this frame's scans can have.
+    ///
+    /// Each 8 x 8 block of each component is coded in every sequential frame
+    /// with at least 2 bits: its DC difference and an end-of-block, each a
+    /// Huffman code of at least 1 bit (the shortest code a table can give).
+    /// A progressive frame's first DC scan still codes every block, in at
+    /// least 1 bit (an end-of-band run can then skip the AC coefficients of
+    /// up to 32767 blocks). A frame of 4 components at full resolution (every
+    /// corpus level's) therefore needs a byte per 64 pixels sequential, per
+    /// 128 progressive; the corpus levels take a byte per 7.7 pixels at most
+    /// (`ce_artahs_stairs.blp`'s 4096 x 4096).
+    /// A stream shorter than that cannot code the frame: only a decoder that
+    /// pads a cut scan would decode it, into a buffer of the whole frame.
+    pub fn least_scan_bytes(&self) -> usize {
+        let h_max = self.components.iter().map(|c| c.0).max().unwrap_or(1);
+        let v_max = self.components.iter().map(|c| c.1).max().unwrap_or(1);
+        let blocks: usize = self
+            .components
+            .iter()
+            .map(|&(h, v)| {
+                // A component's own size: the frame's scaled by its sampling (A.1.1).
+                let side = |s: u16, f: u8, max: u8| {
+                    (usize::from(s) * usize::from(f)).div_ceil(usize::from(max))
+                };
+                side(self.width, h, h_max).div_ceil(8) * side(self.height, v, v_max).div_ceil(8)
+            })
+            .sum();
+        let bits_per_block = if self.progressive { 1 } else { 2 };
+        blocks * bits_per_block / 8
+    }
 }
 
 /// A whole JPEG stream (SOI to EOI) of `rgba`, stored as B, G, R, A; `opaque`
@@ -169,22 +345,134 @@ pub fn split_common_header(streams: &mut [Vec<u8>], max: usize) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    /// A 16 x 8 test image: a colour gradient, alpha 255 on the left half, 0 on the right.
+    fn gradient() -> Vec<u8> {
+        (0..16 * 8u32)
+            .flat_map(|i| {
+                let (x, y) = ((i % 16) as u8, (i / 16) as u8);
+                [200 - 8 * x, 100 + 10 * y, 30, if x < 8 { 255 } else { 0 }]
+            })
+            .collect()
+    }
+
     #[test]
     fn encode_then_decode_keeps_bgra_and_alpha() {
-        let rgba: Vec<u8> = (0..16 * 8)
-            .flat_map(|i: u32| [200, 100, 30, if i % 16 < 8 { 255 } else { 0 }])
-            .collect();
+        let rgba = gradient();
         let stream = encode(&rgba, 16, 8, false, 95).unwrap();
         assert!(!stream.windows(5).any(|w| w == b"Adobe"));
-        let (w, h, back) = decode(&stream[..20], &stream[20..], (16, 8)).unwrap();
-        assert_eq!((w, h), (16, 8));
+        let back = decode(&stream[..20], &stream[20..], (16, 8), (16, 8)).unwrap();
+        assert_eq!(back.len(), rgba.len());
         for (a, b) in back.iter().zip(&rgba) {
             assert!(a.abs_diff(*b) <= 6, "{a} vs {b}");
         }
-        assert!(decode(&[], &stream, (8, 8)).is_err(), "larger than level 0");
         let opaque = encode(&rgba, 16, 8, true, 95).unwrap();
-        let (_, _, back) = decode(&[], &opaque, (16, 8)).unwrap();
+        let back = decode(&[], &opaque, (16, 8), (16, 8)).unwrap();
         assert!(back.iter().skip(3).step_by(4).all(|&a| a >= 250));
+    }
+
+    #[test]
+    fn a_larger_frame_is_cropped_to_the_level_and_bounded_by_level_0() {
+        let stream = encode(&gradient(), 16, 8, false, 95).unwrap();
+        let whole = decode(&[], &stream, (16, 8), (16, 8)).unwrap();
+        // A 5 x 3 level of that 16 x 8 frame: its top-left pixels, row by row.
+        let cropped = decode(&[], &stream, (5, 3), (16, 8)).unwrap();
+        let expected: Vec<u8> = (0..3)
+            .flat_map(|y| whole[y * 64..y * 64 + 20].to_vec())
+            .collect();
+        assert_eq!(cropped, expected);
+        let err = decode(&[], &stream, (8, 8), (8, 8)).unwrap_err();
+        assert_eq!(err, "a 16x8 JPEG frame is larger than level 0 (8x8)");
+        let err = decode(&[], &stream, (16, 16), (32, 32)).unwrap_err();
+        assert_eq!(err, "a 16x8 JPEG frame is smaller than the level (16x16)");
+    }
+
+    /// `stream` with the size in its frame header changed to `width` x `height`.
+    fn resized(stream: &[u8], width: u16, height: u16) -> Vec<u8> {
+        let at = stream.windows(2).position(|w| w == [0xff, 0xc0]).unwrap();
+        let mut out = stream.to_vec();
+        out[at + 5..at + 7].copy_from_slice(&height.to_be_bytes());
+        out[at + 7..at + 9].copy_from_slice(&width.to_be_bytes());
+        out
+    }
+
+    #[test]
+    fn a_stream_too_short_for_its_frame_is_refused_before_decoding() {
+        let stream = encode(&gradient(), 16, 8, false, 95).unwrap();
+        let frame = Frame::of(&stream).unwrap();
+        assert_eq!(
+            (frame.width, frame.height, frame.progressive),
+            (16, 8, false)
+        );
+        assert_eq!(frame.components, [(1, 1); 4]);
+        // 2 x 1 blocks of 4 components, 2 bits each: 2 bytes.
+        assert_eq!(frame.least_scan_bytes(), 2);
+        // 4096 x 4096 needs 512 x 512 blocks of 4 components: 256 KiB.
+        let big = resized(&stream, 4096, 4096);
+        assert_eq!(
+            Frame::of(&big).unwrap().least_scan_bytes(),
+            512 * 512 * 4 / 4
+        );
+        let err = decode(&[], &big, (4096, 4096), (4096, 4096)).unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "a 4096x4096 JPEG frame of 4 components needs at least 262144 bytes, the stream has {}",
+                big.len()
+            )
+        );
+        // Subsampled components have fewer blocks: a 2x2 first component
+        // makes the other three quarter size.
+        let subsampled = Frame {
+            width: 64,
+            height: 64,
+            progressive: false,
+            components: vec![(2, 2), (1, 1), (1, 1), (1, 1)],
+        };
+        assert_eq!(subsampled.least_scan_bytes(), (64 + 3 * 16) * 2 / 8);
+        let progressive = Frame {
+            progressive: true,
+            ..subsampled
+        };
+        assert_eq!(progressive.least_scan_bytes(), (64 + 3 * 16) / 8);
+    }
+
+    #[test]
+    fn frame_headers_that_cannot_be_read_are_refused() {
+        let stream = encode(&gradient(), 16, 8, false, 95).unwrap();
+        let sof = stream.windows(2).position(|w| w == [0xff, 0xc0]).unwrap();
+        let cut = |n: usize| Frame::of(&stream[..n]).unwrap_err();
+        assert_eq!(cut(0), "the JPEG stream does not start with SOI (FF D8)");
+        assert!(
+            cut(sof + 6).contains("the frame header is cut short"),
+            "{}",
+            cut(sof + 6)
+        );
+        assert!(
+            cut(sof).contains(&format!("ends at byte {sof}")),
+            "{}",
+            cut(sof)
+        );
+        let mut arithmetic = stream.clone();
+        arithmetic[sof + 1] = 0xc9;
+        let err = Frame::of(&arithmetic).unwrap_err();
+        assert!(err.contains("frame type 0xc9"), "{err}");
+        let mut twelve_bit = stream.clone();
+        twelve_bit[sof + 4] = 12;
+        let err = Frame::of(&twelve_bit).unwrap_err();
+        assert!(err.contains("12-bit samples"), "{err}");
+        let empty = resized(&stream, 0, 8);
+        assert!(Frame::of(&empty).unwrap_err().contains("a 0x8 frame"));
+        let mut sampling = stream.clone();
+        sampling[sof + 11] = 0x51;
+        let err = Frame::of(&sampling).unwrap_err();
+        assert!(err.contains("sampling factors"), "{err}");
+        let mut scan_first = stream[..2].to_vec();
+        scan_first.extend_from_slice(&[0xff, 0xda, 0, 2]);
+        assert!(
+            Frame::of(&scan_first)
+                .unwrap_err()
+                .contains("a scan before any frame header")
+        );
     }
 
     #[test]
