@@ -251,3 +251,99 @@ fn dump_tree_shows_every_object() {
     // Byte blobs in hex, as in the JSON: MTEX starts with `Tileset`.
     assert!(stdout.contains("filenames: \"54696c65736574"), "{stdout}");
 }
+
+/// Runs `formats args` under a pseudo-terminal (util-linux's `script`, as a
+/// user at a terminal would see it) and gives what the terminal showed;
+/// `None` outside CI when `script` is missing.
+fn on_a_terminal(args: &[&str]) -> Option<String> {
+    let binary = assert_cmd::cargo::cargo_bin("formats");
+    let quoted: Vec<String> = std::iter::once(binary.display().to_string())
+        .chain(args.iter().map(|a| a.to_string()))
+        .map(|a| format!("'{a}'"))
+        .collect();
+    let out = std::process::Command::new("script")
+        .args(["-qec", &quoted.join(" "), "/dev/null"])
+        .current_dir(common::corpus_root()?)
+        .output();
+    match out {
+        Ok(out) => {
+            let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert!(
+                out.status.success(),
+                "formats {args:?} on a terminal: {shown}"
+            );
+            Some(shown)
+        }
+        Err(e) if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("`script` (util-linux) is needed to run formats on a terminal: {e}")
+        }
+        Err(e) => {
+            eprintln!("!!! no `script` ({e}): the progress bar test did NOT run !!!");
+            None
+        }
+    }
+}
+
+/// Every command that runs over many files draws a progress bar on a
+/// terminal, counting to the number of files, and none when its output goes
+/// to a pipe (the bar is on stderr, hidden when that is not a terminal).
+#[test]
+fn commands_over_many_files_draw_a_progress_bar_on_a_terminal_only() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let out = common::temp_dir("progress");
+    let dir = |name: &str| out.join(name).display().to_string();
+    // Three that validate without an error (validate fails on one).
+    let models = [
+        "mdx/zf_minimal.mdx",
+        "mdx/zf_cube.mdx",
+        "mdx/zf_globalseq.mdx",
+    ];
+    let with = |command: &[&str], tail: &[String]| -> Vec<String> {
+        command
+            .iter()
+            .map(|a| a.to_string())
+            .chain(models.iter().map(|m| m.to_string()))
+            .chain(tail.iter().cloned())
+            .collect()
+    };
+    let runs: Vec<(Vec<String>, &str)> = vec![
+        (with(&["check"], &[]), "3/3"),
+        (with(&["validate"], &[]), "3/3"),
+        (
+            with(&["convert"], &[dir("convert"), "--to".into(), "mdl".into()]),
+            "3/3",
+        ),
+        (with(&["optimize"], &[dir("optimize")]), "3/3"),
+        (with(&["fix", "--extents"], &[dir("fix")]), "3/3"),
+        (
+            with(&["export", "--no-animations"], &[dir("export")]),
+            "3/3",
+        ),
+        (
+            vec![
+                "render".into(),
+                "maps/cataclysmctf/cataclysmctf.wdt".into(),
+                "--heightmap".into(),
+                dir("heights"),
+            ],
+            "4/4",
+        ),
+    ];
+    for (args, done) in &runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let Some(shown) = on_a_terminal(&args) else {
+            return;
+        };
+        assert!(
+            shown.contains(&format!(" {done}")) && shown.contains('█'),
+            "formats {args:?} drew no bar up to {done}: {shown}"
+        );
+        // Piped, the same command shows no bar.
+        let piped = formats().current_dir(&root).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&piped.stderr);
+        assert!(piped.status.success(), "formats {args:?}: {stderr}");
+        assert!(!stderr.contains('█'), "formats {args:?} piped: {stderr}");
+    }
+}
