@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Blender's glTF importer against formats::anim: each model below is
+# exported with `formats export`, imported into Blender, played at a time
+# into a sequence, and its skinned vertices compared with the ones the
+# library poses (examples/posed_vertices.rs). Fails if any vertex is further
+# than 1e-4 of the model's size from where Blender shows it, or if the
+# vertex counts differ.
+#
+# Not part of CI (Blender is 195 Debian packages); run it by hand:
+#   apt-get install blender python3-numpy
+#   bash formats/tests/blender/run.sh
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$here/../../.."
+corpus="$root/../shared/corpus/mdx"
+out="$(mktemp -d)"
+cargo build --release -q -p formats --bin formats --example posed_vertices --manifest-path "$root/Cargo.toml"
+bin="$root/target/release"
+# model, sequence, ms: classic matrix groups (800), Reforged SKIN (1000,
+# 1100), hermite and bezier tracks with 17 global sequences (800), WoW alpha
+# packed weights (1300).
+cases=(
+    "rms_PackHorse|Walk|500"
+    "tm_TM_DruidBear|Attack 01|400"
+    "tm_TM_DruidBear|Death|500"
+    "tm_TM_DruidBear|Walk|300"
+    "pqw3_HarvestGolem|Stand 2|1000"
+    "amisd_456|attack|700"
+    "wc3lib_Orc_Exp|Stand|1000"
+    "wc3lib_Orc_Exp|Birth|2000"
+    "wowalpha_Boar|Run|400"
+)
+failed=0
+printf '%-20s %-12s %6s %8s %12s %12s %10s\n' model sequence ms vertices largest size relative
+for case in "${cases[@]}"; do
+    IFS='|' read -r model sequence ms <<<"$case"
+    glb="$out/$model.glb"
+    [ -f "$glb" ] || "$bin/formats" export "$corpus/$model.mdx" "$glb" >/dev/null 2>&1
+    "$bin/examples/posed_vertices" "$corpus/$model.mdx" "$sequence" "$ms" >"$out/posed.json"
+    line=$(blender -b -P "$here/pose_check.py" -- "$glb" "$out/posed.json" 2>&1 | grep '^RESULT ' || true)
+    if [ -z "$line" ]; then
+        echo "$model $sequence: Blender gave no result"
+        failed=1
+        continue
+    fi
+    read -r ours shown largest diagonal < <(python3 -c '
+import json, sys
+r = json.loads(sys.argv[1][7:])
+print(r["ours"], r["blender"], r["largest"], r["diagonal"])' "$line")
+    relative=$(python3 -c "print(f'{$largest / max($diagonal, 1e-9):.1e}')")
+    printf '%-20s %-12s %6s %8s %12.6f %12.1f %10s\n' "$model" "$sequence" "$ms" "$ours" "$largest" "$diagonal" "$relative"
+    ok=$(python3 -c "print(int($ours == $shown and $largest <= 1e-4 * $diagonal))")
+    if [ "$ok" != 1 ]; then
+        echo "  ^ differs: $shown vertices in Blender"
+        failed=1
+    fi
+done
+rm -rf "$out"
+exit $failed
