@@ -273,7 +273,8 @@ fn raw(value: &serde_json::Value) -> Result<Box<json::extras::RawValue>, Error> 
 pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, Error> {
     let terrain = TerrainTile::from_adt(adt)?;
     let heights = Heightmap::from_tile(&terrain);
-    let mesh = TileMesh::from_tile(&terrain);
+    // `TileMesh::from_tile`, from the heightmap already made.
+    let mesh = TileMesh::with_edges(&terrain, &heights);
     tile_document(adt, name, terrain, heights, &mesh)
 }
 

@@ -8,12 +8,12 @@
 //! grid, from the tile's and chunk's indices ([`grid_line`]), so chunks and
 //! tiles that share an edge share its vertices' X and Y to the bit. Its Z is
 //! the chunk's base plus its MCVT value, which two chunks or tiles sharing a
-//! vertex may sum to heights a bit apart (in the last bits, at none to a
-//! fifth of the vertices chunks share in the corpus tiles: 781 of 4095 in
-//! `tswowassets_kalimdor_1_1`). So that chunks meet to the bit, a
-//! vertex on the edge between two chunks takes the height of the chunk
-//! whose north or west edge it is (the southern or eastern one, as
-//! [`Heightmap::from_tile`] and [`TerrainTile::chunk_at`] decide; its own
+//! vertex may sum to heights a bit apart (in the last bit of an `f32`, at
+//! none to an eighth of the vertices chunks share in the corpus tiles: 477
+//! of 4095 in `patch5_Aeven_10_3`). So that chunks meet to the bit, a vertex
+//! on a chunk's edge takes its height from the tile's [`Heightmap`], which
+//! holds one sample there: the chunk's whose north or west edge it is (the
+//! southern or eastern one, as [`TerrainTile::chunk_at`] decides; its own
 //! where that chunk has no MCVT). Tiles processed together take their
 //! edges' heights from their heightmaps with the seams shared
 //! ([`TileMesh::with_edges`], [`Seams`](super::Seams)), so their meshes meet
@@ -29,7 +29,7 @@
 //! chunk (0..16 over the tile), for textures that repeat.
 
 use super::coords::{CHUNKS, ChunkCoord, MAP_HALF, TILE_SIZE, TILES, TileCoord};
-use super::grid::{ChunkGrid, QUADS, VERTICES, inner_index, outer_index, vertex_offset};
+use super::grid::{QUADS, VERTICES, inner_index, outer_index, vertex_offset};
 use super::heightmap::{HEIGHTMAP_SIDE, Heightmap};
 use super::liquid::LiquidGrid;
 use super::tile::TerrainTile;
@@ -92,80 +92,30 @@ fn quad_triangles(col: usize, row: usize) -> Option<[[usize; 3]; 4]> {
     Some([[c, ne, nw], [c, se, ne], [c, sw, se], [c, nw, sw]])
 }
 
-/// The height of the vertex at (`col`, `row`) of chunk `at` (in quads) if
-/// it lies on the east or south edge it shares with a chunk of the tile that
-/// has a grid: that chunk's (the south-eastmost of those holding it), so
-/// both chunks give the vertex one height. `None` for the other vertices,
-/// which are their chunk's own.
-fn shared_height(
-    grids: &[[Option<&ChunkGrid>; CHUNKS as usize]; CHUNKS as usize],
-    at: ChunkCoord,
-    [col, row]: [f64; 2],
-) -> Option<f64> {
-    let side = QUADS as f64;
-    let holders = |c: f64, i: u32| -> &'static [usize] {
-        if c == side && i + 1 < CHUNKS {
-            &[1, 0]
-        } else {
-            &[0]
-        }
-    };
-    for &dy in holders(row, at.y) {
-        for &dx in holders(col, at.x) {
-            if (dx, dy) == (0, 0) {
-                return None;
-            }
-            let grid = grids
-                .get(at.y as usize + dy)
-                .and_then(|row| row.get(at.x as usize + dx))
-                .copied()
-                .flatten();
-            let (c, r) = (col as usize - dx * QUADS, row as usize - dy * QUADS);
-            if let Some(h) = grid.and_then(|g| g.outer(r, c)) {
-                return Some(h);
-            }
-        }
-    }
-    None
-}
-
 impl TileMesh {
     /// The mesh of `tile` (chunks without MCVT, or whose indices are off
-    /// the tile's 16 x 16, are left out). Its edges' heights are its own,
-    /// which may differ from a neighbour's in the last bit (see
+    /// the tile's 16 x 16, are left out), its chunks joined by its
+    /// [`Heightmap`] (see the [module](self) docs). Its edges' heights are its
+    /// own, which may differ from a neighbour's in the last bit (see
     /// [`Seams`](super::Seams)); for tiles processed together, use
     /// [`with_edges`](Self::with_edges).
     pub fn from_tile(tile: &TerrainTile) -> TileMesh {
-        Self::build(tile, None)
+        Self::with_edges(tile, &Heightmap::from_tile(tile))
     }
 
-    /// The mesh of `tile` whose vertices on the tile's edges take their
-    /// heights from `heights`, the tile's [`Heightmap`] with its seams
-    /// shared ([`Seams::share`](super::Seams::share)): the meshes of tiles
-    /// processed together then meet at the same heights, to the bit, as
-    /// their heightmaps do. Those vertices' heights are `f32`s (a
-    /// heightmap's, and glTF's, precision); the others are as in
-    /// [`from_tile`](Self::from_tile). A `heights` that is not a full
-    /// heightmap, or NaN at a vertex, leaves the vertex as it is.
+    /// The mesh of `tile` whose vertices on a chunk's edge (the tile's own
+    /// edges included) take their heights from `heights`, the tile's
+    /// [`Heightmap`]: the chunks that share such a vertex then give it one
+    /// height, and with the tile's seams shared
+    /// ([`Seams::share`](super::Seams::share)) the meshes of tiles processed
+    /// together meet at the same heights, to the bit, as their heightmaps
+    /// do. Those vertices' heights are `f32`s (a heightmap's, and glTF's,
+    /// precision); the others are their chunk's base plus MCVT. A `heights`
+    /// that is not a full heightmap, or NaN at a vertex (a chunk without
+    /// MCVT owns it), leaves the vertex as it is.
     pub fn with_edges(tile: &TerrainTile, heights: &Heightmap) -> TileMesh {
-        Self::build(tile, Some(heights))
-    }
-
-    fn build(tile: &TerrainTile, edges: Option<&Heightmap>) -> TileMesh {
-        let edges = edges.filter(|m| m.side == HEIGHTMAP_SIDE);
-        let last = HEIGHTMAP_SIDE - 1;
-        // The grid at each place of the tile (the last chunk given there, as
-        // in a heightmap), for the vertices chunks share.
-        let mut grids: [[Option<&ChunkGrid>; CHUNKS as usize]; CHUNKS as usize] =
-            Default::default();
-        for chunk in &tile.chunks {
-            let slot = grids
-                .get_mut(chunk.coord.y as usize)
-                .and_then(|row| row.get_mut(chunk.coord.x as usize));
-            if let (Some(grid), Some(slot)) = (&chunk.grid, slot) {
-                *slot = Some(grid);
-            }
-        }
+        let heights = Some(heights).filter(|m| m.side == HEIGHTMAP_SIDE);
+        let per_chunk = 2 * QUADS;
         let mut mesh = TileMesh::default();
         let any_colors = tile.chunks.iter().any(|c| c.colors.is_some());
         let mut colors = Vec::new();
@@ -179,14 +129,11 @@ impl TileMesh {
                 let (Some([col, row]), Some(mut z)) = (vertex_offset(i), grid.height(i)) else {
                     continue;
                 };
-                if let Some(shared) = shared_height(&grids, chunk.coord, [col, row]) {
-                    z = shared;
-                }
                 // The vertex's heightmap sample: two per quad.
-                let px = chunk.coord.x as usize * 2 * QUADS + (2.0 * col) as usize;
-                let py = chunk.coord.y as usize * 2 * QUADS + (2.0 * row) as usize;
-                let on_edge = px == 0 || py == 0 || px == last || py == last;
-                if let Some(h) = edges
+                let px = chunk.coord.x as usize * per_chunk + (2.0 * col) as usize;
+                let py = chunk.coord.y as usize * per_chunk + (2.0 * row) as usize;
+                let on_edge = px.is_multiple_of(per_chunk) || py.is_multiple_of(per_chunk);
+                if let Some(h) = heights
                     .filter(|_| on_edge)
                     .and_then(|m| m.get(px, py))
                     .filter(|h| h.is_finite())
