@@ -1,5 +1,7 @@
 //! A chunk cut short by the end of the input, kept whole.
 
+use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -65,6 +67,25 @@ impl CutChunk {
     /// The body bytes the input has (empty when the size itself is cut).
     pub fn body(&self) -> &[u8] {
         self.bytes.get(4..).unwrap_or_default()
+    }
+
+    /// Where the input ends in the chunk, for messages: `"3 of its 700
+    /// bytes"` (the body bytes there are, of the size declared), or `"in its
+    /// size"` when the size itself is cut.
+    ///
+    /// ```
+    /// use format_core::{decode, Context, CutChunk};
+    /// let cut: CutChunk = decode(b"CLID\xbc\x02\x00\x00\x01\x02\x03", Context::new())?;
+    /// assert_eq!(cut.where_cut(), "3 of its 700 bytes");
+    /// let cut: CutChunk = decode(b"CLID\xbc\x02", Context::new())?;
+    /// assert_eq!(cut.where_cut(), "in its size");
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    pub fn where_cut(&self) -> String {
+        match self.declared_size() {
+            Some(size) => format!("{} of its {size} bytes", self.body().len()),
+            None => "in its size".into(),
+        }
     }
 
     /// How many body bytes the input lacks, if the size is there.

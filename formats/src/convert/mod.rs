@@ -192,15 +192,12 @@ pub fn convert(model: &mut Model, target: u32, options: &Options) -> Result<Repo
     // Named as the source has them, before chunks are added or dropped.
     for (index, chunk) in model.chunks.iter().enumerate() {
         if let Chunk::Cut(cut) = chunk {
-            let what = match cut.declared_size() {
-                Some(size) => format!("{} of its {size} bytes", cut.body().len()),
-                None => "its size cut too".to_string(),
-            };
             report.keep(
                 format!("chunks[{index}].{}", cut.tag),
                 format!(
-                    "the file ends inside this chunk ({what}): kept as the bytes there are, \
-                     at the end, not converted to version {target}"
+                    "the file ends inside this chunk ({}): kept as the bytes there are, at \
+                     the end, not converted to version {target}",
+                    cut.where_cut()
                 ),
             );
         }

@@ -332,14 +332,11 @@ fn write_chunk(out: &mut Out, chunk: &Chunk, model: &Model) -> bool {
 /// What a chunk cut short by the end of its file is, for messages: "the
 /// `CLID` chunk the file ends inside (124 of its 240 bytes)".
 fn cut_chunk(cut: &format_core::CutChunk) -> String {
-    match cut.declared_size() {
-        Some(size) => format!(
-            "the `{}` chunk the file ends inside ({} of its {size} bytes)",
-            cut.tag,
-            cut.body().len()
-        ),
-        None => format!("the `{}` chunk the file ends inside (in its size)", cut.tag),
-    }
+    format!(
+        "the `{}` chunk the file ends inside ({})",
+        cut.tag,
+        cut.where_cut()
+    )
 }
 
 /// `ExtChunk #"..."`: the chunk's bytes as the binary writer makes them.

@@ -227,18 +227,13 @@ fn damaged(model: &Model, input: &Path, output: &Path, plain: bool) -> Vec<Strin
         .iter()
         .enumerate()
         .filter_map(|(index, chunk)| match chunk {
-            formats::mdx::Chunk::Cut(cut) => {
-                let what = match cut.declared_size() {
-                    Some(size) => format!("{} of its {size} bytes", cut.body().len()),
-                    None => "in its size".to_string(),
-                };
-                Some(format!(
-                    "{} is damaged: the file ends inside its last chunk, chunks[{index}].{} \
-                     ({what}); {kept}",
-                    input.display(),
-                    cut.tag
-                ))
-            }
+            formats::mdx::Chunk::Cut(cut) => Some(format!(
+                "{} is damaged: the file ends inside its last chunk, chunks[{index}].{} ({}); \
+                 {kept}",
+                input.display(),
+                cut.tag,
+                cut.where_cut()
+            )),
             _ => None,
         })
         .collect()
