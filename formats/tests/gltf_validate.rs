@@ -116,6 +116,11 @@ fn find_texture(folders: &[PathBuf], texs_path: &str) -> Option<PathBuf> {
 /// layers), not team colour or the environment map; a WoW alpha material
 /// the texture of its first layer with a file texture, else its first.
 fn shown_textures(model: &Model) -> BTreeSet<usize> {
+    /// The first layer whose diffuse texture is a file, else the first.
+    fn first_textured<L>(layers: &[L], is_file: impl Fn(&L) -> bool) -> Option<&L> {
+        layers.iter().find(|l| is_file(l)).or(layers.first())
+    }
+
     let index = |id: i64| {
         usize::try_from(id)
             .ok()
@@ -128,14 +133,9 @@ fn shown_textures(model: &Model) -> BTreeSet<usize> {
             Some(entries) => entries.first().and_then(|e| index(e.texture_id.into())),
             None => index(layer.texture_id.into()),
         };
-        let Some(first) = material.layers.first() else {
+        let Some(textured) = first_textured(&material.layers, |l| is_file(diffuse(l))) else {
             continue;
         };
-        let textured = material
-            .layers
-            .iter()
-            .find(|l| is_file(diffuse(l)))
-            .unwrap_or(first);
         match &textured.textures {
             Some(entries) if textured.is_hd() => shown.extend(
                 entries
@@ -159,14 +159,9 @@ fn shown_textures(model: &Model) -> BTreeSet<usize> {
                 .then(|| index(layer.texture_id.into()))
                 .flatten()
         };
-        let Some(first) = material.tex_layers.first() else {
+        let Some(textured) = first_textured(&material.tex_layers, |l| is_file(diffuse(l))) else {
             continue;
         };
-        let textured = material
-            .tex_layers
-            .iter()
-            .find(|l| is_file(diffuse(l)))
-            .unwrap_or(first);
         shown.extend(diffuse(textured));
     }
     shown
