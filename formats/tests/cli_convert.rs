@@ -518,13 +518,7 @@ fn plain_mdl_says_what_it_left_out() {
             .success(),
     );
     let doc: Value = serde_json::from_str(&json).unwrap();
-    let left_out: Vec<usize> = doc["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["left_out"].as_array().unwrap().len())
-        .collect();
-    assert_eq!(left_out, [2, 1], "{json}");
+    assert_eq!(per_file(&doc, "left_out"), [2, 1], "{json}");
     assert_eq!(
         doc["files"][0]["left_out"][1]["path"],
         "RibbonEmitter \"BlizRibbon01\""
@@ -659,13 +653,7 @@ fn a_damaged_model_converts_with_its_cut_chunk_kept_and_said() {
     );
     let json = stdout(&convert(&folder, &dir.join("json"), &["--json"]).success());
     let doc: Value = serde_json::from_str(&json).unwrap();
-    let notes: Vec<usize> = doc["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["damaged"].as_array().unwrap().len())
-        .collect();
-    assert_eq!(notes, [1, 0], "{json}");
+    assert_eq!(per_file(&doc, "damaged"), [1, 0], "{json}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -731,4 +719,14 @@ fn convert_says_what_it_cannot_do() {
     );
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The length of the list `key` of each file in `convert --json`'s output.
+fn per_file(doc: &Value, key: &str) -> Vec<usize> {
+    doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f[key].as_array().unwrap().len())
+        .collect()
 }
