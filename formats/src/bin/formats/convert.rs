@@ -150,7 +150,9 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
                     eprintln!("  {note}");
                 }
             }
-            for note in &result.damaged {
+            // A version conversion's report already lists the cut chunk.
+            let reported = result.report.as_ref().is_some_and(|r| !r.kept.is_empty());
+            for note in result.damaged.iter().filter(|_| !reported) {
                 eprintln!("damaged: {note}");
             }
             eprintln!(
