@@ -8,15 +8,11 @@
 
 mod common;
 
-use common::corpus_root;
+use common::{corpus_root, le_u32};
 use formats::adt::Adt;
 use formats::adt::alpha::AlphaFormat;
 use formats::adt::mcnk::layer_flags;
 use formats::wdt::Wdt;
-
-fn u32_at(data: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(data[at..at + 4].try_into().unwrap())
-}
 
 /// The tag at `at`, in spec order (stored reversed).
 fn tag_at(data: &[u8], at: usize) -> Option<[u8; 4]> {
@@ -40,7 +36,7 @@ fn check(data: &[u8]) -> Result<usize, String> {
     let mut at = 0;
     while at < data.len() {
         let tag = tag_at(data, at).ok_or("truncated chunk header")?;
-        let size = u32_at(data, at + 4) as usize;
+        let size = le_u32(data, at + 4) as usize;
         chunks.push((tag, at, size));
         at += 8 + size;
     }
@@ -60,7 +56,7 @@ fn check(data: &[u8]) -> Result<usize, String> {
             b"MH2O", b"MTXF",
         ];
         for (i, name) in names.iter().enumerate() {
-            let ofs = u32_at(data, mhdr + 8 + 4 + 4 * i) as usize;
+            let ofs = le_u32(data, mhdr + 8 + 4 + 4 * i) as usize;
             match first(name) {
                 Some(pos) if pos == mhdr + 8 + ofs => {}
                 Some(pos) => return Err(format!("MHDR.{name:?} = {ofs}, chunk at {pos}")),
@@ -82,8 +78,8 @@ fn check(data: &[u8]) -> Result<usize, String> {
         for (n, &(pos, size)) in mcnks.iter().enumerate() {
             let entry = mcin + 8 + 16 * n;
             let (ofs, len) = (
-                u32_at(data, entry) as usize,
-                u32_at(data, entry + 4) as usize,
+                le_u32(data, entry) as usize,
+                le_u32(data, entry + 4) as usize,
             );
             if ofs != pos || tag_at(data, ofs) != Some(*b"MCNK") {
                 return Err(format!("MCIN[{n}].offset = {ofs}, MCNK at {pos}"));
@@ -102,7 +98,7 @@ fn check(data: &[u8]) -> Result<usize, String> {
 }
 
 fn check_mcnk(data: &[u8], pos: usize, size: usize) -> Result<usize, String> {
-    let h = |o: usize| u32_at(data, pos + 8 + o);
+    let h = |o: usize| le_u32(data, pos + 8 + o);
     let flags = h(0x00);
     let end = pos + 8 + size;
     // Walk the sub-chunks with the real-file rules of the manifest: MCNR 435 is
@@ -112,7 +108,7 @@ fn check_mcnk(data: &[u8], pos: usize, size: usize) -> Result<usize, String> {
     let mut at = pos + 8 + 128;
     while at < end {
         let tag = tag_at(data, at).ok_or("truncated sub-chunk")?;
-        let declared = u32_at(data, at + 4) as usize;
+        let declared = le_u32(data, at + 4) as usize;
         let mut len = declared;
         if &tag == b"MCNR" && declared == 435 && lands(data, at + 8 + 448, end) {
             len = 448;
@@ -234,7 +230,7 @@ fn the_checker_catches_a_wrong_offset() {
     for (path, data, _) in corpus().into_iter().take(1) {
         let mut bad = data.clone();
         // MCNK 0's ofsHeight (MCIN says where MCNK 0 is).
-        let mcnk = u32_at(&bad, 84 + 8) as usize;
+        let mcnk = le_u32(&bad, 84 + 8) as usize;
         bad[mcnk + 8 + 0x14] ^= 4;
         assert!(check(&bad).is_err(), "{path}: ofsHeight moved, not noticed");
         let mut bad = data.clone();
