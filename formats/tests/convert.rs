@@ -10,9 +10,9 @@
 //! tested); conversion measures again the extents it leaves stale, and only
 //! those.
 //!
-//! Posing every frame of every sequence is slow in a debug build, so these
-//! tests pose every 40th millisecond (and each sequence's last); CI runs
-//! them again in release with `CONVERT_FRAMES=every`, at every frame.
+//! Posing every frame of every sequence takes half a minute on two cores, so
+//! by default these tests pose every 40th millisecond (and each sequence's
+//! last); CI runs them with `CONVERT_FRAMES=every`, at every frame.
 
 mod common;
 

@@ -3,12 +3,12 @@
 //! a chunk boundary is a smaller valid file). Never a panic.
 //!
 //! Every prefix of every file is 7.5 million reads, O(n²) bytes: about a minute
-//! in a release build, far longer in the debug build of `cargo test`. So by
+//! on two cores even with the test profile's optimised `formats`. So by
 //! default every prefix is tried for files up to [`EXHAUSTIVE_UP_TO`] bytes (42
 //! of the 57 files), and for larger files every prefix within 24 bytes of each
 //! chunk boundary and every 1021st prefix. `MDX_TRUNCATION=full` tries every
-//! prefix of every file; CI runs that in release:
-//! `MDX_TRUNCATION=full cargo test --release -p formats --test mdx_truncation`.
+//! prefix of every file, as CI does:
+//! `MDX_TRUNCATION=full cargo test -p formats --test mdx_truncation`.
 
 mod common;
 
