@@ -3,7 +3,7 @@
 //! sample code, not from the decoder), decode -> encode -> decode stability,
 //! and the run-length compressor, including generated maps.
 
-mod common;
+use crate::common;
 
 use common::corpus_root;
 use formats::adt::Adt;

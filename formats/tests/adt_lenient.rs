@@ -2,7 +2,7 @@
 //! bytes, header counts larger than their data, and navigation tables large
 //! enough to expose anything quadratic.
 
-mod common;
+use crate::common;
 
 use common::corpus_root;
 use format_core::UnknownChunk;

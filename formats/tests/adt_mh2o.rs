@@ -1,7 +1,7 @@
 //! MH2O: the typed view of the corpus tiles' liquids against an independent
 //! reading of the raw bytes, and layouts real writers produce.
 
-mod common;
+use crate::common;
 
 use common::corpus_root;
 use formats::adt::Adt;

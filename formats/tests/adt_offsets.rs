@@ -6,7 +6,7 @@
 //! The checker reads the bytes with its own code (nothing from `formats`
 //! except to produce the bytes), following the seed and the manifest.
 
-mod common;
+use crate::common;
 
 use common::{corpus_root, le_u32};
 use formats::adt::Adt;

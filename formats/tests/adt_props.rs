@@ -2,7 +2,7 @@
 //! copies of a corpus tile: an error with an offset and a path, or a file that
 //! writes back as itself, never a panic.
 
-mod common;
+use crate::common;
 
 use common::corpus_root;
 use format_core::UnknownChunk;

@@ -1,7 +1,7 @@
 //! Every ADT of the corpus, typed: read, written back byte for byte, and read
 //! again to the same value.
 
-mod common;
+use crate::common;
 
 use common::{corpus_root, files_in, manifest_files};
 use formats::adt::Adt;

@@ -2,7 +2,7 @@
 //! split files): every chunk lands in the file the seed names, each split file
 //! round-trips byte-exact, and merging gives the tile back.
 
-mod common;
+use crate::common;
 
 use common::corpus_root;
 use formats::adt::lod::{

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "terrain")]
 
-mod common;
+use crate::common;
 
 use formats::adt::Adt;
 use formats::adt::placement::SMDoodadDef;

@@ -3,7 +3,7 @@
 //! animated model posed by the library equals the same vertex posed by hand
 //! from the sampled tracks of its bone.
 
-mod common;
+use crate::common;
 
 use formats::anim::glam::{Mat4, Quat, Vec3};
 use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};

@@ -31,7 +31,7 @@
 //! Where the header says a texture is opaque we decode alpha 255, so alpha is
 //! compared only where it says there is alpha.
 
-mod common;
+use crate::common;
 
 use formats::blp::{AlphaKind, Blp, Encoding, RgbaImage, Target};
 

@@ -1,7 +1,7 @@
 //! Every level of every corpus BLP decodes; encoding round-trips within the
 //! bounds each encoding allows; hostile headers are refused before allocating.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write;
 

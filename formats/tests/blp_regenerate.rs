@@ -6,7 +6,7 @@
 
 #![cfg(feature = "blp-pixels")]
 
-mod common;
+use crate::common;
 
 use formats::blp::codec::{self, dxt::Dxt};
 use formats::blp::{AlphaKind, Blp, Encoding, Header, JPEG_QUALITY, MipTable, RgbaImage, Target};

@@ -2,7 +2,7 @@
 //! writes back byte for byte; the layout quirks of BLP.md are kept as read and
 //! recomputed after an edit.
 
-mod common;
+use crate::common;
 
 use formats::blp::{Blp, Encoding};
 

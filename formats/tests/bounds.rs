@@ -3,7 +3,7 @@
 //! written for every version hold the geometry at frames the measurement
 //! did not pose.
 
-mod common;
+use crate::common;
 
 use formats::anim::{Sampler, Skeleton, Timeline, geoset_state, meshes};
 use formats::bounds::{Aabb, ExtentOptions, measure};

@@ -3,7 +3,7 @@
 //! `--help`, and bad input. Outputs that are stable are snapshots
 //! (`tests/snapshots`), run from the corpus folder so no absolute path shows.
 
-mod common;
+use crate::common;
 
 use common::formats;
 

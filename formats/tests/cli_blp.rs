@@ -1,7 +1,7 @@
 //! The tool on textures: `info`, `dump --json`, `convert` between BLP and PNG
 //! in every encoding, and bad input.
 
-mod common;
+use crate::common;
 
 use common::{formats, temp_dir};
 

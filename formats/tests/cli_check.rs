@@ -1,7 +1,7 @@
 //! `formats check` on the whole corpus and on bad input (`formats convert`:
 //! tests/cli_convert.rs).
 
-mod common;
+use crate::common;
 
 use common::{formats, temp_dir};
 

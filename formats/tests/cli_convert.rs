@@ -4,7 +4,7 @@
 //! model (its cut last chunk kept and reported), and what it refuses. The
 //! library's side is tests/convert.rs.
 
-mod common;
+use crate::common;
 
 use common::{formats, temp_dir};
 

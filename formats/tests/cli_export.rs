@@ -2,7 +2,7 @@
 //! model to `.glb` and `.gltf`, several into a folder, the options, bad input;
 //! a posed wireframe that differs from the bind pose.
 
-mod common;
+use crate::common;
 
 use common::{formats, temp_dir};
 

@@ -2,7 +2,7 @@
 //! one model to a file, several into a folder, in place, a dry run, JSON,
 //! bad arguments; what they write reads back and validates.
 
-mod common;
+use crate::common;
 
 use common::{formats, temp_dir};
 

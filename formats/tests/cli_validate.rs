@@ -3,7 +3,7 @@
 //! agrees with the library, and the exit code (1 only for errors or files
 //! that could not be checked).
 
-mod common;
+use crate::common;
 
 use common::{formats, temp_dir};
 

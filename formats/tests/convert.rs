@@ -14,7 +14,7 @@
 //! by default these tests pose every 40th millisecond (and each sequence's
 //! last); CI runs them with `CONVERT_FRAMES=every`, at every frame.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, OnceLock};

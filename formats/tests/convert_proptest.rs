@@ -7,7 +7,7 @@
 //! The skinning error is not measured here (arbitrary sequences last up to
 //! 4 billion ms); the corpus tests measure it.
 
-mod mdx_strategies;
+use crate::mdx_strategies;
 
 use formats::convert::{ConvertError, Options, convert};
 use formats::mdx::{Chunk, Model};

@@ -17,7 +17,7 @@
 //! Under `CI=true` a missing node or package is a failure; elsewhere the test
 //! says loudly that it did not run.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Every MDX, ADT and WDT file of the corpus at the chunk level: the chunk walk
 //! the manifests describe, and a byte-exact write back.
 
-mod common;
+use crate::common;
 
 use common::{corpus_root, files_in, manifest_files};
 use format_core::ErrorKind;

@@ -3,7 +3,7 @@
 //! Each is set, written, read back strictly and found again, decoded in the
 //! file's context; the chunks around it stay as they were.
 
-mod common;
+use crate::common;
 
 use formats::Codec;
 use formats::adt::{Adt, AdtChunk};

@@ -9,7 +9,7 @@
 //! DontInterp tracks as `STEP` samplers (that export also checked by the
 //! Khronos validator, as `gltf_validate.rs` does the corpus's).
 
-mod common;
+use crate::common;
 
 use formats::anim::glam::{Mat4, Quat, Vec3};
 use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};

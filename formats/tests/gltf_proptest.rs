@@ -4,7 +4,7 @@
 //! out of order), posing it never panics and exporting it gives a document
 //! the `gltf` crate reads and validates, with one animation per sequence.
 
-mod mdx_strategies;
+use crate::mdx_strategies;
 
 use formats::anim::{Sampler, Skeleton, Timeline, meshes};
 use formats::gltf::{ExportOptions, export};

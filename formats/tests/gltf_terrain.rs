@@ -8,7 +8,7 @@
 
 #![cfg(all(feature = "gltf", feature = "terrain"))]
 
-mod common;
+use crate::common;
 
 use formats::adt::Adt;
 use formats::adt::mcnk::flags as mcnk_flags;

@@ -13,7 +13,7 @@
 //! Under `CI=true` a missing node or validator is a failure; elsewhere the
 //! test says loudly that it did not run.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

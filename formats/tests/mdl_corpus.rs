@@ -1,7 +1,7 @@
 //! Every corpus `.mdl` reads (strictly, or leniently where its quirks need it,
 //! listed below), and reading is stable: MDL -> model -> MDL -> model.
 
-mod common;
+use crate::common;
 
 use common::{corpus_root, files_in};
 use formats::mdx::Model;

@@ -2,7 +2,7 @@
 //! vertex data and tracks agree (floats to the precision MDL writers print).
 //! The differences the manifest notes for near-pairs are asserted as such.
 
-mod common;
+use crate::common;
 
 use common::{corpus_root, manifest_files};
 use formats::mdx::{Chunk, GeosetAnimationTrack, LightTrack, Model, Node, RibbonEmitterTrack};

@@ -4,7 +4,7 @@
 //! out is exactly what the full MDL carries beyond plain MDL. (That another
 //! reader takes it is `convert_sanity.rs`'s test with mdx-m3-viewer.)
 
-mod common;
+use crate::common;
 
 use format_core::FixedStr;
 use formats::mdl::{self, LeftOut};

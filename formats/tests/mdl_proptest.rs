@@ -2,7 +2,7 @@
 //! strategies of `mdx_strategies`) -> MDL -> an equal model, writing the same
 //! bytes and the same MDL again; and NaN payloads survive the text.
 
-mod mdx_strategies;
+use crate::mdx_strategies;
 
 use formats::mdx::{Chunk, Model};
 use mdx_strategies::*;

@@ -1,7 +1,7 @@
 //! MDX -> MDL -> MDX is byte-exact for every corpus `.mdx` of versions 800 to
 //! 1200, and the MDL written is stable (MDL -> model -> MDL gives the same text).
 
-mod common;
+use crate::common;
 
 use common::{corpus_root, manifest_models};
 use formats::mdx::Model;

@@ -2,7 +2,7 @@
 //! round trip, object counts against `MDX_VERSIONS.md` §6.2, every rotation
 //! key a unit quaternion, and strict errors on damaged copies.
 
-mod common;
+use crate::common;
 
 use format_core::ErrorKind;
 use formats::mdx::alpha::{self, GenObjectTrack, GeomShape};

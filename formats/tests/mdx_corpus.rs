@@ -3,7 +3,7 @@
 //! light-quirk files through the lenient reader, and semantic checks against
 //! the manifest.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -8,7 +8,7 @@
 //! back only leniently) and through a version conversion (the cut chunk kept
 //! last, as it was, and reported) and comes back byte for byte.
 
-mod common;
+use crate::common;
 
 use common::{cut_in_last_chunk, last_chunk_start};
 use formats::convert::{Options, convert};

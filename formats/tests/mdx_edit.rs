@@ -2,7 +2,7 @@
 //! reader (which checks every chunk size, inclusive size and count), and
 //! compared with the edited model.
 
-mod common;
+use crate::common;
 
 use common::{corpus_file, corpus_root};
 use format_core::FixedStr;

@@ -6,7 +6,7 @@
 //! NaN bit patterns survive. The strategies, and the rules of the format they
 //! follow, are in `mdx_strategies`.
 
-mod mdx_strategies;
+use crate::mdx_strategies;
 
 use format_core::Error;
 use formats::mdx::{Chunk, LightChunk, LightTrack, Model, alpha};

@@ -2,7 +2,7 @@
 //! handled on purpose: what the strict reader reports, what the lenient
 //! reader fixes, and what is kept byte for byte.
 
-mod common;
+use crate::common;
 
 use common::corpus_file;
 use format_core::{ErrorKind, FixedStr, FourCC, UnknownTail};

@@ -3,7 +3,7 @@
 //! the MDL twin of each MDX/MDL pair), and the per-vertex arrays of every
 //! geoset agree with its vertex count.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -8,9 +8,9 @@
 //! of the 57 files), and for larger files every prefix within 24 bytes of each
 //! chunk boundary and every 1021st prefix. `MDX_TRUNCATION=full` tries every
 //! prefix of every file, as CI does:
-//! `MDX_TRUNCATION=full cargo test -p formats --test mdx_truncation`.
+//! `MDX_TRUNCATION=full cargo test -p formats --test integration -- mdx_truncation::`.
 
-mod common;
+use crate::common;
 
 use common::{corpus_root, manifest_models};
 use formats::chunks::ChunkFile;

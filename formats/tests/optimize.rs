@@ -3,14 +3,14 @@
 //! sequence, every track of the optimized model is within the tolerance of
 //! the original (a removed track counts as its rest value), and the file is
 //! smaller or the same. The sizes saved are printed
-//! (`cargo test --test optimize -- --nocapture`).
+//! (`cargo test -p formats --test integration -- optimize:: --nocapture`).
 //!
 //! The sampling here is the test's own sweep over the keys the sampler
 //! plays ([`SequenceKeys`]), checked against the sampler itself at every
 //! 97th frame; distances are the test's own (rotations by the angle between
 //! them, from `acos` in double precision).
 
-mod common;
+use crate::common;
 
 use std::any::Any;
 use std::collections::BTreeMap;

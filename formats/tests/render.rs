@@ -3,7 +3,7 @@
 //! Pillow) and compared with the data they were drawn from.
 #![cfg(feature = "render")]
 
-mod common;
+use crate::common;
 
 use common::formats;
 

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "cli")]
 
-mod common;
+use crate::common;
 
 use common::{formats, temp_dir};
 

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "render")]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

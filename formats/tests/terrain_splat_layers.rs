@@ -6,7 +6,7 @@
 
 #![cfg(feature = "render")]
 
-mod common;
+use crate::common;
 
 use formats::adt::Adt;
 use formats::adt::alpha::{AlphaFormat, AlphaMap, EdgeFix, MAP_SIZE};

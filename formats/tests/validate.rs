@@ -2,7 +2,7 @@
 //! purpose, and the findings real corpus files have (checked by hand against
 //! `formats dump`/`formats info`).
 
-mod common;
+use crate::common;
 
 use formats::adt::Adt;
 use formats::adt::mcnk::McnkChunk;

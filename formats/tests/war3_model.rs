@@ -5,7 +5,7 @@
 //! and 1200), and MDL (plain and lossless). The harness is
 //! `tests/war3_model/read.js`; `.ci/run` installs it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

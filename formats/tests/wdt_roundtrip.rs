@@ -1,7 +1,7 @@
 //! Every WDT of the corpus, typed: byte-exact round trip, and the values the
 //! manifest lists (MVER, top-level tags, MPHD flags, MAIN tile count).
 
-mod common;
+use crate::common;
 
 use common::{corpus_root, files_in, manifest_files};
 use formats::wdt::{Wdt, WdtChunk, WdtKind};

@@ -1,0 +1,66 @@
+//! The integration tests of `formats`, one module per file beside this one,
+//! built as one test binary (`autotests = false` in Cargo.toml): 52 binaries
+//! each linked the library and its dependencies again, which took most of
+//! CI's build time once the test profile optimises `formats`. A file's tests
+//! are named by its module: `cargo test -p formats --test integration --
+//! mdx_truncation::` runs one file's.
+//!
+//! `common` holds the helpers every file shares (the corpus, the CLI, temp
+//! folders, node), `mdx_strategies` the proptest strategies of arbitrary
+//! models.
+
+mod common;
+mod mdx_strategies;
+
+mod adt_alpha;
+mod adt_lenient;
+mod adt_mh2o;
+mod adt_offsets;
+mod adt_props;
+mod adt_roundtrip;
+mod adt_split;
+mod adt_terrain;
+mod anim_corpus;
+mod blp_pillow;
+mod blp_pixels;
+mod blp_regenerate;
+mod blp_roundtrip;
+mod bounds;
+mod cli;
+mod cli_blp;
+mod cli_check;
+mod cli_convert;
+mod cli_export;
+mod cli_model_tools;
+mod cli_validate;
+mod convert;
+mod convert_proptest;
+mod convert_sanity;
+mod corpus_chunks;
+mod custom_chunks;
+mod gltf_export;
+mod gltf_proptest;
+mod gltf_terrain;
+mod gltf_validate;
+mod mdl_corpus;
+mod mdl_errors;
+mod mdl_pairs;
+mod mdl_plain;
+mod mdl_proptest;
+mod mdl_roundtrip;
+mod mdx_alpha;
+mod mdx_corpus;
+mod mdx_damaged;
+mod mdx_edit;
+mod mdx_proptest;
+mod mdx_quirks;
+mod mdx_semantics;
+mod mdx_truncation;
+mod optimize;
+mod render;
+mod terrain_cli;
+mod terrain_maps;
+mod terrain_splat_layers;
+mod validate;
+mod war3_model;
+mod wdt_roundtrip;
