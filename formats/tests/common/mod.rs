@@ -11,17 +11,25 @@ pub fn corpus_root() -> Option<PathBuf> {
     if root.is_dir() {
         return Some(root);
     }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!(
-            "corpus missing at {}: CI must have ../shared beside the repository",
+    did_not_run(
+        "the corpus tests",
+        &format!(
+            "the corpus is missing at {} (CI must have ../shared beside the repository)",
             root.display()
-        );
-    }
-    eprintln!(
-        "\n!!! corpus missing at {}: corpus tests did NOT run (they are mandatory under CI=true) !!!\n",
-        root.display()
+        ),
     );
     None
+}
+
+/// Says that the check `what` cannot run, and `why`: under `CI=true`, where
+/// `.ci/run` installs everything the tests need, a panic; elsewhere a loud
+/// note straight to stderr (the test harness captures `eprintln!`).
+pub fn did_not_run(what: &str, why: &str) {
+    use std::io::Write;
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{what} cannot run under CI: {why}");
+    }
+    let _ = writeln!(std::io::stderr(), "\n!!! {what} did NOT run: {why} !!!\n");
 }
 
 /// The bytes of the corpus file `relative` (`mdx/zf_bone.mdx`), or `None`
@@ -215,7 +223,6 @@ pub fn corpus_models() -> Vec<(String, formats::mdx::Model)> {
 /// does), or `None` (with a loud message; a panic under `CI=true`) when node
 /// or the package is missing. `what` names the check in the messages.
 pub fn npm_harness(folder: &str, package: &str, what: &str) -> Option<PathBuf> {
-    use std::io::Write;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests")
         .join(folder);
@@ -238,11 +245,7 @@ pub fn npm_harness(folder: &str, package: &str, what: &str) -> Option<PathBuf> {
     } else {
         "node is not installed".to_string()
     };
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{what} cannot run under CI: {why}");
-    }
-    // Straight to stderr: the test harness captures `eprintln!`.
-    let _ = writeln!(std::io::stderr(), "\n!!! {what} did NOT run: {why} !!!\n");
+    did_not_run(what, &why);
     None
 }
 
@@ -437,19 +440,14 @@ impl PillowImage {
 /// True if `python3` can import Pillow (with its BLP plugin); under `CI=true`
 /// (where `.ci/run` installs Pillow) a panic otherwise, elsewhere a loud note.
 pub fn pillow_available() -> bool {
-    use std::io::Write;
     let ok = std::process::Command::new("python3")
         .args(["-c", "import PIL.BlpImagePlugin"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("python3 with Pillow is missing: .ci/run installs it (pip install Pillow)");
-        }
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n!!! python3 with Pillow is missing: the Pillow check did NOT run \
-             (pip install Pillow) !!!\n"
+        did_not_run(
+            "the Pillow check",
+            "python3 with Pillow is missing (pip install Pillow; .ci/run installs it)",
         );
     }
     ok
@@ -529,10 +527,14 @@ pub fn formats() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("formats").expect("the formats binary is built")
 }
 
-/// A fresh, empty folder for a test's files (`formats-NAME-PID` in the
-/// system's temp folder: each test binary is its own process).
+/// A fresh, empty folder for a test's files: `formats-NAME-PID-N` in the
+/// system's temp folder, `N` counting the calls, since the tests of every
+/// file run in one process and two of them may pick the same `NAME`.
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("formats-{name}-{}", std::process::id()));
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("formats-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
