@@ -101,6 +101,44 @@ fn several_models_go_into_a_folder() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A folder of models is walked: every model in it and below exports, the
+/// files that are not models are passed over.
+#[test]
+fn a_folder_of_models_exports_every_model_in_it() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp_dir("folder");
+    let units = dir.join("units");
+    std::fs::create_dir_all(units.join("nested")).unwrap();
+    std::fs::copy(
+        root.join("mdx/zf_minimal.mdx"),
+        units.join("zf_minimal.mdx"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root.join("mdx/wowalpha_Boar.mdx"),
+        units.join("nested/wowalpha_Boar.mdx"),
+    )
+    .unwrap();
+    std::fs::write(units.join("notes.txt"), "not a model").unwrap();
+    formats()
+        .arg("export")
+        .arg(&units)
+        .arg(dir.join("out"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("zf_minimal.glb"))
+        .stdout(predicate::str::contains("wowalpha_Boar.glb"));
+    let written = common::listing(&dir.join("out"));
+    assert_eq!(written, ["wowalpha_Boar.glb", "zf_minimal.glb"]);
+    for name in &written {
+        let bytes = std::fs::read(dir.join("out").join(name)).unwrap();
+        gltf::Gltf::from_slice(&bytes).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn bad_exports_say_why() {
     let Some(root) = common::corpus_root() else {

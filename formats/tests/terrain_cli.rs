@@ -24,6 +24,18 @@ fn map_and_out(name: &str) -> Option<(PathBuf, PathBuf)> {
     ))
 }
 
+/// What `formats export` writes for the corpus map: its four tiles, their
+/// index and the overview.
+const MAP_EXPORT: [&str; 7] = [
+    "cataclysmctf.json",
+    "cataclysmctf_30_27.glb",
+    "cataclysmctf_30_28.glb",
+    "cataclysmctf_31_27.glb",
+    "cataclysmctf_32_27.glb",
+    "cataclysmctf_overview.png",
+    "cataclysmctf_overview.tif",
+];
+
 /// The tile the ADT at `path` is, and its heightmap.
 fn heightmap(path: &Path) -> (TileCoord, Heightmap) {
     let adt = Adt::from_bytes(&std::fs::read(path).unwrap()).unwrap();
@@ -577,23 +589,7 @@ fn a_map_exports_its_tiles_into_a_folder() {
         .stderr(predicate::str::contains(
             "5 of 9 tiles the WDT lists are missing",
         ));
-    let mut written: Vec<String> = std::fs::read_dir(&tiles)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    written.sort();
-    assert_eq!(
-        written,
-        [
-            "cataclysmctf.json",
-            "cataclysmctf_30_27.glb",
-            "cataclysmctf_30_28.glb",
-            "cataclysmctf_31_27.glb",
-            "cataclysmctf_32_27.glb",
-            "cataclysmctf_overview.png",
-            "cataclysmctf_overview.tif",
-        ]
-    );
+    assert_eq!(common::listing(&tiles), MAP_EXPORT);
     // Beside the tiles: the map's overview, the image `render --heightmap`
     // draws of the same tiles, and an index of where each tile went.
     let index: serde_json::Value =
@@ -766,5 +762,60 @@ fn the_readme_overview_is_what_its_command_draws() {
         "docs/terrain-overview.png is stale: run the README's command and copy \
          tiles/cataclysmctf_overview.png over it"
     );
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// A folder stands for the map and tiles in it: `export` finds the WDT and
+/// exports each tile once (also when the tile is named as well), `render`
+/// draws the map; a stray tile of another map beside a map is refused.
+#[test]
+fn a_map_folder_exports_and_renders_as_its_map() {
+    let Some((folder, out)) = map_and_out("map-folder") else {
+        return;
+    };
+    let maps = folder.parent().unwrap();
+    let tiles = out.join("tiles");
+    formats()
+        .arg("export")
+        .arg(maps)
+        .arg(folder.join("cataclysmctf_30_27.adt"))
+        .arg(&tiles)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("cataclysmctf_30_27.glb").count(1))
+        .stderr(predicate::str::contains(
+            "5 of 9 tiles the WDT lists are missing",
+        ));
+    assert_eq!(common::listing(&tiles), MAP_EXPORT);
+
+    let heights = out.join("heights");
+    formats()
+        .arg("render")
+        .arg(&folder)
+        .arg("--heightmap")
+        .arg(&heights)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("wrote 4 heightmaps"))
+        .stderr(predicate::str::contains(
+            "17 edge samples taken from the neighbour that owns them",
+        ));
+    assert!(common::listing(&heights).contains(&"overview.png".to_string()));
+
+    let stray = common::corpus_root()
+        .unwrap()
+        .join("adt/twinpeaks_cataclysmctf_30_27.adt");
+    formats()
+        .arg("render")
+        .arg(&folder)
+        .arg(&stray)
+        .arg("--heightmap")
+        .arg(out.join("refused"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "twinpeaks_cataclysmctf_30_27.adt is not one of the tiles of",
+        ));
+    assert!(!out.join("refused").exists());
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -275,11 +275,7 @@ fn render_splat_writes_a_map_and_manifest_entry_for_every_layer() {
         .assert()
         .success();
 
-    let mut written: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    written.sort();
+    let written = common::listing(&out);
     let mut expected: Vec<String> = (1..LAYERS)
         .map(|layer| format!("cataclysmctf_30_27_layer{layer}.png"))
         .collect();

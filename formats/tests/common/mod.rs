@@ -101,6 +101,16 @@ pub fn manifest_files(
     files
 }
 
+/// The names of the files in `folder` (one the tool wrote), sorted.
+pub fn listing(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// The files with `extension` actually present in `root/folder`, sorted.
 pub fn files_in(root: &Path, folder: &str, extension: &str) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(root.join(folder))

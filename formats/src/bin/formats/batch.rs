@@ -35,6 +35,13 @@ pub fn collect(paths: &[PathBuf], wanted: impl Fn(Kind) -> bool) -> Result<Vec<P
     Ok(files)
 }
 
+/// What tells two spellings of one file apart from two files: the
+/// canonical path (symlinks and `..` resolved), or the path as given if the
+/// file cannot be resolved.
+pub fn identity(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// Where each input is written: one input to `output` itself when
 /// `is_file(output)` says it names a file; otherwise every input into the
 /// folder `output` (created), named by its stem and `extension(input)`.

@@ -128,14 +128,15 @@ enum Command {
     #[command(
         after_help = "Examples:\n  formats export model.mdx model.glb --textures textures\n  \
                             formats export model.mdl model.gltf --sequence Walk\n  \
-                            formats export *.mdx out/ --no-animations\n  \
+                            formats export units/ out/ --no-animations\n  \
                             formats export Map_30_27.adt tile.glb\n  \
                             formats export Map.wdt tiles/"
     )]
     Export {
-        /// The models (.mdx, .mdl), tiles (.adt) or maps (.wdt), then where
-        /// to write: a .glb or .gltf file for one model or tile, a folder for
-        /// several or a map.
+        /// The models (.mdx, .mdl), tiles (.adt) or maps (.wdt), and folders
+        /// of them (walked; a map found there exports with its tiles), then
+        /// where to write: a .glb or .gltf file for one model or tile, a
+        /// folder for several or a map.
         #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
         paths: Vec<PathBuf>,
         /// Models: a folder to look for textures in, by the path the model
@@ -249,13 +250,15 @@ enum Command {
                             formats render tile.adt --heightmap height.tif --splat splat/\n  \
                             formats render MAP.wdt --heightmap heights/ --splat splat/\n  \
                             formats render a.adt b.adt --heightmap heights/ --range -200:400\n  \
+                            formats render maps/azeroth/ --heightmap heights/\n  \
                             formats render model.mdx --wireframe model.png\n  \
                             formats render model.mdx --wireframe walk.png --pose Walk@500\n  \
                             formats render --wireframe sample.png"
     )]
     Render {
         /// The files: a tile (.adt) or model (.mdx); several tiles; or a map's
-        /// WDT, whose tiles are found beside it. None: the built-in sample model.
+        /// WDT, whose tiles are found beside it; a folder stands for the
+        /// tiles and the map in it. None: the built-in sample model.
         files: Vec<PathBuf>,
         /// ADT: the heightmap, 257x257 per tile (every MCVT vertex). One tile:
         /// OUT.png (16-bit gray) or OUT.tif (32-bit float), its edges its own.

@@ -115,6 +115,7 @@ fn tile_heightmap(
 
 /// `formats render [FILE...] --heightmap/--splat/--alpha/--wireframe OUT`.
 pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
+    let files = &terrain::expand_folders(files)?[..];
     let folder_heightmap = out.heightmap.as_deref().is_some_and(is_folder);
     let map_input = matches!(files, [one] if Kind::of_path(one) == Some(Kind::Wdt));
     if files.len() > 1 || map_input || (folder_heightmap && files.len() == 1) {

@@ -10,6 +10,7 @@
 //! range, edges, thumbnail and splat maps; the second reads each again and
 //! writes its heightmaps with the edges shared.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -21,6 +22,8 @@ use formats::terrain::{
 };
 use formats::wdt::Wdt;
 use serde::Serialize;
+
+use crate::kind::Kind;
 
 /// One tile to draw.
 pub struct TileInput {
@@ -68,6 +71,45 @@ pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), 
         }
     }
     Ok((tiles, missing, wdt.mphd_flags()))
+}
+
+/// The files `render` was given, each folder replaced by the tiles and
+/// maps in it; a map given with tiles of its own is the map
+/// alone. A tile of another map beside a map, or two maps, are refused:
+/// one height range and one overview cover one map.
+pub fn expand_folders(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let found = crate::batch::collect(files, |kind| matches!(kind, Kind::Adt | Kind::Wdt))?;
+    let maps: Vec<&PathBuf> = found
+        .iter()
+        .filter(|file| Kind::of_path(file) == Some(Kind::Wdt))
+        .collect();
+    match maps[..] {
+        [] => Ok(found),
+        [map] => {
+            let (tiles, _, _) = map_tiles(map)?;
+            let listed: HashSet<PathBuf> = tiles
+                .iter()
+                .map(|tile| crate::batch::identity(&tile.path))
+                .collect();
+            match found
+                .iter()
+                .find(|file| *file != map && !listed.contains(&crate::batch::identity(file)))
+            {
+                Some(stray) => Err(format!(
+                    "{} is not one of the tiles of {}: render a map or tiles, not both",
+                    stray.display(),
+                    map.display()
+                )),
+                None => Ok(vec![map.clone()]),
+            }
+        }
+        _ => Err(format!(
+            "{} maps given ({}, {}, ...): render one map at a time",
+            maps.len(),
+            maps[0].display(),
+            maps[1].display()
+        )),
+    }
 }
 
 /// The tiles named on the command line.

@@ -15,7 +15,7 @@
 mod model;
 mod tile;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -124,14 +124,14 @@ pub fn write_document(document: &formats::gltf::Document, output: &Path) -> Resu
     Ok(out)
 }
 
-/// The inputs with every map's WDT replaced by the tiles found beside it,
-/// and the maps; the tiles a WDT lists that are missing are reported on
-/// stderr.
+/// The inputs with every map's WDT replaced by the tiles found beside it
+/// (a tile also given on its own, or found in a folder, goes with its map
+/// and is not exported twice), and the maps; the tiles a WDT lists that are
+/// missing are reported on stderr.
 fn expand_maps(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<MapInput>), String> {
-    let (mut files, mut maps) = (Vec::new(), Vec::new());
+    let mut maps = Vec::new();
     for input in inputs {
         if Kind::of_path(input) != Some(Kind::Wdt) {
-            files.push(input.clone());
             continue;
         }
         let (tiles, missing, _) = crate::terrain::map_tiles(input)?;
@@ -151,13 +151,24 @@ fn expand_maps(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<MapInput>), Stri
                 missing.join(", ")
             );
         }
-        let tiles: Vec<PathBuf> = tiles.into_iter().map(|t| t.path).collect();
-        files.extend(tiles.iter().cloned());
         maps.push(MapInput {
             name: crate::file_stem(input, "map"),
-            tiles,
+            tiles: tiles.into_iter().map(|t| t.path).collect(),
             missing,
         });
+    }
+    let of_a_map: HashSet<PathBuf> = maps
+        .iter()
+        .flat_map(|map| map.tiles.iter().map(|tile| crate::batch::identity(tile)))
+        .collect();
+    let mut maps_left = maps.iter();
+    let mut files = Vec::new();
+    for input in inputs {
+        if Kind::of_path(input) == Some(Kind::Wdt) {
+            files.extend(maps_left.next().into_iter().flat_map(|m| m.tiles.clone()));
+        } else if !of_a_map.contains(&crate::batch::identity(input)) {
+            files.push(input.clone());
+        }
     }
     Ok((files, maps))
 }
@@ -273,6 +284,9 @@ fn is_gltf_file(path: &Path) -> bool {
 /// `formats export IN... OUT`: one input to a `.glb`/`.gltf` file, or
 /// inputs (a map's WDT: its tiles) into the folder `OUT`.
 pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {
+    let inputs = &crate::batch::collect(inputs, |kind| {
+        matches!(kind, Kind::Mdx | Kind::Mdl | Kind::Adt | Kind::Wdt)
+    })?;
     if is_gltf_file(output) && inputs.iter().any(|i| Kind::of_path(i) == Some(Kind::Wdt)) {
         return Err(format!(
             "a map's tiles go into a folder, not into {}",
