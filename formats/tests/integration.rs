@@ -38,6 +38,7 @@ mod convert_proptest;
 mod convert_sanity;
 mod corpus_chunks;
 mod custom_chunks;
+mod dds_pillow;
 mod gltf_export;
 mod gltf_proptest;
 mod gltf_terrain;

@@ -45,6 +45,8 @@ mod mips;
 pub use encode::{JPEG_QUALITY, Target};
 pub use file::Blp;
 pub use header::{AlphaKind, Blp1Header, Blp2Header, Encoding, Header};
+#[cfg(feature = "blp-pixels")]
+pub(crate) use image::check_size;
 pub use image::{MAX_SIDE, RgbaImage};
 pub use layout::{MIP_SLOTS, MipTable};
 

@@ -1,5 +1,5 @@
 //! DXT1/DXT3/DXT5 (BC1/BC2/BC3) levels: 4x4 blocks of 8 or 16 bytes, decoded
-//! and encoded by `texpresso`.
+//! and encoded by `texpresso`; BC4 and BC5 blocks too (DDS textures).
 
 use rayon::prelude::*;
 use texpresso::{Algorithm, Format, Params};
@@ -13,6 +13,11 @@ pub enum Dxt {
     Dxt3,
     /// 16-byte blocks, interpolated alpha.
     Dxt5,
+    /// BC4 (`ATI1`): 8-byte blocks of one channel, decoded as grey.
+    Bc4,
+    /// BC5 (`ATI2`): 16-byte blocks of two channels, decoded as red and
+    /// green (blue 0, alpha 255).
+    Bc5,
 }
 
 impl Dxt {
@@ -21,6 +26,8 @@ impl Dxt {
             Dxt::Dxt1 => Format::Bc1,
             Dxt::Dxt3 => Format::Bc2,
             Dxt::Dxt5 => Format::Bc3,
+            Dxt::Bc4 => Format::Bc4,
+            Dxt::Bc5 => Format::Bc5,
         }
     }
 }

@@ -1,0 +1,226 @@
+//! A mip level of a DDS texture's first surface as RGBA8.
+
+use format_core::Error;
+
+use super::file::Dds;
+use super::header::PixelFormat;
+use crate::blp::RgbaImage;
+use crate::blp::codec::dxt::{self, Dxt};
+
+impl Dds {
+    /// Level `level` of the first surface as RGBA8 (row-major, top row
+    /// first). The size is checked against [`MAX_SIDE`](crate::blp::MAX_SIDE)
+    /// and the bytes there are before any pixel buffer is allocated.
+    ///
+    /// ```
+    /// use formats::dds::Dds;
+    /// let mut data = formats::dds::tiny_dds_rgba();
+    /// data.pop(); // one byte short of the second pixel
+    /// let err = Dds::from_bytes(&data).unwrap().decode_level(0).unwrap_err();
+    /// assert!(err.to_string().contains("8 bytes needed, 7 there"), "{err}");
+    /// ```
+    pub fn decode_level(&self, level: u32) -> Result<RgbaImage, Error> {
+        let (width, height) = (self.header.width, self.header.height);
+        crate::blp::check_size(width, height)?;
+        if level >= self.level_count() {
+            let levels = match self.level_count() {
+                1 => "1 mip level".to_string(),
+                n => format!("{n} mip levels"),
+            };
+            return Err(Error::invalid(
+                0,
+                format!("no level {level}: the texture has {levels}"),
+            ));
+        }
+        let format = self.pixel_format()?;
+        let (width, height) = self.level_size(level);
+        let start: u64 = (0..level)
+            .map(|l| {
+                let (w, h) = self.level_size(l);
+                format.surface_len(w, h)
+            })
+            .sum();
+        let needed = format.surface_len(width, height);
+        let at = self.data_offset() + usize::try_from(start).unwrap_or(usize::MAX);
+        let bytes = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(start + needed).ok())
+            .and_then(|(from, to)| self.data.get(from..to))
+            .ok_or_else(|| {
+                Error::invalid(
+                    at,
+                    format!(
+                        "level {level} of a {} texture ({width}x{height}): {needed} bytes needed, {} there",
+                        format.name(),
+                        self.data.len().saturating_sub(usize::try_from(start).unwrap_or(usize::MAX))
+                    ),
+                )
+            })?;
+        let pixels = match format {
+            PixelFormat::Bc1 => dxt::decode(bytes, Dxt::Dxt1, width, height, false),
+            PixelFormat::Bc2 => dxt::decode(bytes, Dxt::Dxt3, width, height, false),
+            PixelFormat::Bc3 => dxt::decode(bytes, Dxt::Dxt5, width, height, false),
+            PixelFormat::Bc4 => dxt::decode(bytes, Dxt::Bc4, width, height, false),
+            PixelFormat::Bc5 => dxt::decode(bytes, Dxt::Bc5, width, height, false),
+            PixelFormat::Masked {
+                bits,
+                r,
+                g,
+                b,
+                a,
+                luminance,
+            } => Ok(masked(bytes, bits / 8, [r, g, b, a], luminance)),
+        }
+        .map_err(|e| Error::invalid(at, e))?;
+        RgbaImage::new(width, height, pixels)
+    }
+}
+
+/// Uncompressed pixels of `bytes` bytes each (little-endian), each channel
+/// where its mask says, scaled to 8 bits; a zero mask gives 0 (255 for
+/// alpha); `luminance`: grey from the red mask.
+///
+/// A mask wider than the pixel is taken as aligned to the top of a 32-bit
+/// word: Pillow (13) writes 8-bit luminance with `dwRBitMask` 0xff000000 and
+/// 16-bit luminance-alpha with `dwABitMask` 0xff000000, and reads both back
+/// as the pixel's low and high byte.
+fn masked(level: &[u8], bytes: u32, masks: [u32; 4], luminance: bool) -> Vec<u8> {
+    let bits = bytes * 8;
+    let fits = |mask: u32| mask.checked_shr(bits).unwrap_or(0) == 0;
+    let channels = masks.map(|mask| {
+        Channel::of(if fits(mask) {
+            mask
+        } else {
+            mask >> (32 - bits)
+        })
+    });
+    let mut out = Vec::with_capacity(level.len() / bytes as usize * 4);
+    for pixel in level.chunks_exact(bytes as usize) {
+        let value = pixel
+            .iter()
+            .rev()
+            .fold(0u32, |v, &byte| (v << 8) | u32::from(byte));
+        let [r, g, b, a] = channels.map(|c| c.get(value));
+        let rgb = if luminance { [r, r, r] } else { [r, g, b] };
+        out.extend_from_slice(&rgb);
+        out.push(if channels[3].mask == 0 { 255 } else { a });
+    }
+    out
+}
+
+/// One channel of a masked pixel: where it is and how many bits it has.
+#[derive(Clone, Copy)]
+struct Channel {
+    mask: u32,
+    shift: u32,
+    max: u32,
+}
+
+impl Channel {
+    fn of(mask: u32) -> Channel {
+        let shift = if mask == 0 { 0 } else { mask.trailing_zeros() };
+        Channel {
+            mask,
+            shift,
+            max: mask.checked_shr(shift).unwrap_or(0),
+        }
+    }
+
+    /// The channel's value in `pixel`, scaled to 0..=255 (rounded).
+    fn get(self, pixel: u32) -> u8 {
+        if self.max == 0 {
+            return 0;
+        }
+        let v = u64::from((pixel & self.mask) >> self.shift);
+        let max = u64::from(self.max);
+        u8::try_from((v * 255 + max / 2) / max).unwrap_or(u8::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An 8x8 BC1 texture with 4 levels (8x8, 4x4, 2x2, 1x1: 4, 1, 1 and 1
+    /// blocks), each level one colour: every level decodes at its size from
+    /// its own bytes; a level past the count, or cut short, is an error.
+    #[test]
+    fn mip_levels_follow_each_other() {
+        // A BC1 block of one colour (RGB565 in both endpoints, indices 0).
+        let block = |rgb565: u16| {
+            let mut b = rgb565.to_le_bytes().repeat(2);
+            b.extend([0; 4]);
+            b
+        };
+        let mut data = dds_header(8, 8, 4, *b"DXT1");
+        for (level, colour) in [(4, 0xf800u16), (1, 0x07e0), (1, 0x001f), (1, 0xffff)] {
+            for _ in 0..level {
+                data.extend(block(colour));
+            }
+        }
+        let dds = Dds::from_bytes(&data).unwrap();
+        assert_eq!(dds.level_count(), 4);
+        let expected = [
+            (8, [255, 0, 0, 255]),
+            (4, [0, 255, 0, 255]),
+            (2, [0, 0, 255, 255]),
+            (1, [255, 255, 255, 255]),
+        ];
+        for (level, (side, pixel)) in (0..4).zip(expected) {
+            let image = dds.decode_level(level).unwrap();
+            assert_eq!((image.width, image.height), (side, side), "level {level}");
+            assert_eq!(image.data, pixel.repeat(side as usize * side as usize));
+        }
+        let err = dds.decode_level(4).unwrap_err();
+        assert!(err.to_string().contains("4 mip levels"), "{err}");
+        data.truncate(data.len() - 1);
+        let err = Dds::from_bytes(&data).unwrap().decode_level(3).unwrap_err();
+        assert!(err.to_string().contains("8 bytes needed, 7 there"), "{err}");
+    }
+
+    /// The magic and a `DDS_HEADER` for a compressed texture.
+    fn dds_header(width: u32, height: u32, mips: u32, four_cc: [u8; 4]) -> Vec<u8> {
+        let mut data = b"DDS ".to_vec();
+        let mut put = |v: u32| data.extend(v.to_le_bytes());
+        for v in [124, 0x2_1007, height, width, 0, 0, mips] {
+            put(v);
+        }
+        for _ in 0..11 {
+            put(0);
+        }
+        for v in [32, 4, u32::from_le_bytes(four_cc), 0, 0, 0, 0, 0] {
+            put(v);
+        }
+        for v in [0x40_1008, 0, 0, 0, 0] {
+            put(v);
+        }
+        data
+    }
+
+    #[test]
+    fn masks_of_any_width_scale_to_eight_bits() {
+        // R5G6B5: full red, half green (31 of 63), no blue.
+        let pixel = (31u16 << 11 | 31 << 5).to_le_bytes();
+        let masks = [0xf800, 0x07e0, 0x001f, 0];
+        assert_eq!(masked(&pixel, 2, masks, false), [255, 125, 0, 255]);
+        // A8L8: grey 0x40, alpha 0x80.
+        assert_eq!(
+            masked(&[0x40, 0x80], 2, [0xff, 0, 0, 0xff00], true),
+            [0x40, 0x40, 0x40, 0x80]
+        );
+        // Pillow's L8 and A8L8 masks, at the top of a 32-bit word.
+        assert_eq!(
+            masked(&[0x40], 1, [0xff00_0000, 0, 0, 0], true),
+            [0x40, 0x40, 0x40, 255]
+        );
+        assert_eq!(
+            masked(&[0x40, 0x80], 2, [0xff, 0, 0, 0xff00_0000], true),
+            [0x40, 0x40, 0x40, 0x80]
+        );
+        // 24-bit BGR.
+        assert_eq!(
+            masked(&[1, 2, 3], 3, [0xff_0000, 0xff00, 0xff, 0], false),
+            [3, 2, 1, 255]
+        );
+    }
+}
