@@ -1,5 +1,5 @@
 //! The tool on textures: `info`, `dump --json`, `convert` between BLP and PNG
-//! in every encoding, and bad input.
+//! in every encoding, DDS in, and bad input.
 
 use crate::common;
 
@@ -193,7 +193,7 @@ fn convert_says_what_it_cannot_do_with_textures() {
     convert(&[blp.as_os_str(), dir.join("x.mdx").as_os_str()])
         .failure()
         .stderr(predicate::str::contains(
-            "textures convert .blp to .png or .blp",
+            "textures convert .blp and .dds to .png or .blp",
         ));
     // A model named .blp (two public files are).
     let fake = dir.join("model.blp");
@@ -262,4 +262,66 @@ fn info_says_what_the_data_decided_for_odd_alpha_bits() {
             "alpha: alphaBits 4 (neither 0 nor 8), so the JPEG's fourth channel decides \
              (alpha unless 0 everywhere): level 0 has alpha\n",
         ));
+}
+
+/// DDS textures (Reforged's): `info` says the format and the round trip,
+/// `check` reads, writes back and decodes them, `convert` makes a PNG or a
+/// BLP of their level 0, and a DDS cut short fails `check`.
+#[test]
+fn dds_textures_are_read_checked_and_converted() {
+    let dir = temp_dir("dds");
+    let dds = dir.join("Hero_Diffuse.dds");
+    std::fs::write(&dds, formats::dds::tiny_dds_rgba()).unwrap();
+    let pixels = [255, 0, 0, 255, 0, 0, 255, 128];
+    formats()
+        .arg("info")
+        .arg(&dds)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("DDS texture, 136 bytes, 2x1"))
+        .stdout(predicate::str::contains("uncompressed 32-bit RGB"))
+        .stdout(predicate::str::contains("round trip: byte-exact"))
+        .stdout(predicate::str::contains("every level decodes"));
+    formats()
+        .arg("convert")
+        .arg(&dds)
+        .arg(dir.join("hero.png"))
+        .assert()
+        .success();
+    let png = RgbaImage::from_png(&std::fs::read(dir.join("hero.png")).unwrap()).unwrap();
+    assert_eq!(png.data, pixels);
+    formats()
+        .arg("convert")
+        .arg(&dds)
+        .arg(dir.join("hero.blp"))
+        .args(["--encoding", "bgra"])
+        .assert()
+        .success();
+    let blp = Blp::from_bytes(&std::fs::read(dir.join("hero.blp")).unwrap()).unwrap();
+    assert_eq!(blp.decode_level(0).unwrap().data, pixels);
+    formats()
+        .arg("convert")
+        .arg(&dds)
+        .arg(dir.join("again.blp"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("give --encoding"));
+    formats()
+        .arg("check")
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Hero_Diffuse.dds: parsed, byte-exact, every level decodes",
+        ));
+    let mut cut = formats::dds::tiny_dds_rgba();
+    cut.pop();
+    std::fs::write(dir.join("cut.dds"), cut).unwrap();
+    formats()
+        .arg("check")
+        .arg(dir.join("cut.dds"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("8 bytes needed, 7 there"));
+    std::fs::remove_dir_all(&dir).ok();
 }

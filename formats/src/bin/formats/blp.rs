@@ -1,11 +1,13 @@
-//! BLP textures in the tool: `info` (header, mip table, layout), `check`
-//! (every level decodes) and `convert` (BLP to PNG, PNG or BLP to BLP).
+//! Textures in the tool: BLP `info` (header, mip table, layout), `check`
+//! (every level decodes) and `convert` (BLP to PNG, PNG or BLP to BLP); DDS
+//! `info` and `check` too, and `convert` from DDS (to PNG or BLP).
 
 use std::fmt::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
 use formats::blp::{AlphaKind, Blp, RgbaImage, Target};
+use formats::dds::Dds;
 
 /// `formats info x.blp`: version, encoding, alpha, size, the mip table and
 /// what the file keeps beyond a fresh layout. Where the alpha field leaves
@@ -114,6 +116,73 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
     out
 }
 
+/// `formats info x.dds`: size, pixel format, the headers' other fields,
+/// where the surfaces are, the round trip and whether level 0 decodes.
+pub fn dds_info(name: &str, data: &[u8], dds: &Dds) -> String {
+    let mut out = String::new();
+    let h = &dds.header;
+    let _ = writeln!(
+        out,
+        "{name}: DDS texture, {} bytes, {}x{}",
+        data.len(),
+        h.width,
+        h.height
+    );
+    let format = dds
+        .pixel_format()
+        .map_or_else(|e| format!("not decoded here ({e})"), |f| f.name());
+    let _ = writeln!(out, "pixel format: {format}");
+    let four_cc = String::from_utf8_lossy(&h.ddspf.four_cc).into_owned();
+    let _ = writeln!(
+        out,
+        "header: flags {:#x}, pitchOrLinearSize {}, depth {}, mipMapCount {}, caps {:#x}, \
+         caps2 {:#x}; pixel format flags {:#x}, fourCC {four_cc:?}, {} bits",
+        h.flags,
+        h.pitch_or_linear_size,
+        h.depth,
+        h.mip_map_count,
+        h.caps,
+        h.caps2,
+        h.ddspf.flags,
+        h.ddspf.rgb_bit_count
+    );
+    if let Some(dx10) = &dds.dx10 {
+        let _ = writeln!(
+            out,
+            "DX10 header: dxgiFormat {}, resourceDimension {}, miscFlag {:#x}, arraySize {}",
+            dx10.dxgi_format, dx10.resource_dimension, dx10.misc_flag, dx10.array_size
+        );
+    }
+    let _ = writeln!(
+        out,
+        "surfaces: {} bytes from {:#x}, {} mip levels",
+        dds.data.len(),
+        dds.data_offset(),
+        dds.level_count()
+    );
+    let round_trip = match dds.to_bytes() {
+        Ok(bytes) if bytes == data => "byte-exact".to_string(),
+        Ok(_) => "DIFFERS".to_string(),
+        Err(e) => format!("does not write: {e}"),
+    };
+    let _ = writeln!(out, "round trip: {round_trip}");
+    let decodes = match dds_decode_all(dds) {
+        Ok(()) => "every level decodes".to_string(),
+        Err(e) => format!("does NOT decode: {e}"),
+    };
+    let _ = writeln!(out, "pixels: {decodes}");
+    out
+}
+
+/// `formats check` of a DDS: every mip level of the first surface decodes.
+pub fn dds_decode_all(dds: &Dds) -> Result<(), String> {
+    for level in 0..dds.level_count() {
+        dds.decode_level(level)
+            .map_err(|e| format!("level {level}: {e}"))?;
+    }
+    Ok(())
+}
+
 /// `formats check`: every level decodes (`Err` names the first that does not).
 ///
 /// A level whose bytes are an earlier level's is not decoded again: it
@@ -146,9 +215,15 @@ fn is_blp(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("blp"))
 }
 
-/// True if `convert IN OUT` is about textures (a `.blp` or `.png` on either side).
+fn is_dds(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("dds"))
+}
+
+/// True if `convert IN OUT` is about textures (a `.blp` or `.png` on either
+/// side, or a `.dds` in).
 pub fn is_texture_conversion(input: &Path, output: &Path) -> bool {
-    [input, output].iter().any(|p| is_png(p) || is_blp(p))
+    is_dds(input) || [input, output].iter().any(|p| is_png(p) || is_blp(p))
 }
 
 /// `formats convert IN OUT` for textures: BLP to PNG (`--level N`, 0 by
@@ -163,15 +238,23 @@ pub fn convert(
     let (iname, oname) = (input.display(), output.display());
     let data = std::fs::read(input).map_err(|e| format!("{iname}: {e}"))?;
     let read_blp = || Blp::from_bytes(&data).map_err(|e| format!("{iname}: {e}"));
+    let from_dds = is_dds(input);
+    let read_dds = |level: usize| {
+        let level = u32::try_from(level).unwrap_or(u32::MAX);
+        Dds::from_bytes(&data).and_then(|dds| dds.decode_level(level))
+    };
     let bytes = match (is_blp(input), is_png(input), is_png(output), is_blp(output)) {
-        (true, _, true, _) => {
+        (from_blp, _, true, _) if from_blp || from_dds => {
             if encoding.is_some() {
                 return Err("--encoding is for writing .blp files".into());
             }
             let level = level.unwrap_or(0);
-            let image = read_blp()?
-                .decode_level(level)
-                .map_err(|e| format!("{iname}: {e}"))?;
+            let image = if from_dds {
+                read_dds(level)
+            } else {
+                read_blp()?.decode_level(level)
+            }
+            .map_err(|e| format!("{iname}: {e}"))?;
             let png = image.to_png().map_err(|e| format!("{oname}: {e}"))?;
             eprintln!(
                 "wrote {oname} (level {level}, {}x{} RGBA, {} bytes)",
@@ -181,11 +264,13 @@ pub fn convert(
             );
             png
         }
-        (from_blp, from_png, _, true) if from_blp || from_png => {
+        (from_blp, from_png, _, true) if from_blp || from_png || from_dds => {
             if level.is_some() {
                 return Err("--level picks the level to write as .png".into());
             }
-            let blp = match (from_png, encoding) {
+            // Pixels (a PNG, or a DDS's level 0) need an encoding; a BLP
+            // without one is written back as it is.
+            let blp = match (from_png || from_dds, encoding) {
                 (true, None) => {
                     let names: Vec<&str> = Target::ALL.iter().map(|(_, n)| *n).collect();
                     return Err(format!(
@@ -194,6 +279,7 @@ pub fn convert(
                     ));
                 }
                 (false, None) => read_blp()?,
+                (true, Some(target)) if from_dds => encode(&read_dds(0), target, &iname)?,
                 (true, Some(target)) => encode(&RgbaImage::from_png(&data), target, &iname)?,
                 (false, Some(target)) => {
                     let image = read_blp()?.decode_level(0);
@@ -216,7 +302,7 @@ pub fn convert(
         }
         _ => {
             return Err(format!(
-                "textures convert .blp to .png or .blp, and .png to .blp; not {iname} to {oname}"
+                "textures convert .blp and .dds to .png or .blp, and .png to .blp; not {iname} to {oname}"
             ));
         }
     };

@@ -129,8 +129,12 @@ fn check_file(path: &Path) -> FileReport {
             report.message = Some(format!("writing: {e}"));
         }
     }
-    if let kind::Document::Blp(blp) = &loaded.document {
-        let decoded = crate::blp::decode_all(blp);
+    let decoded = match &loaded.document {
+        kind::Document::Blp(blp) => Some(crate::blp::decode_all(blp).map(drop)),
+        kind::Document::Dds(dds) => Some(crate::blp::dds_decode_all(dds)),
+        _ => None,
+    };
+    if let Some(decoded) = decoded {
         report.decodes = Some(decoded.is_ok());
         if let Err(e) = decoded {
             report.message = Some(e);

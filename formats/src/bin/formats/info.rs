@@ -17,8 +17,10 @@ use crate::kind::{Document, Kind, Loaded};
 /// `kind::read`); the chunk table comes from the typed document, each row's
 /// size from its chunk header.
 pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
-    if let Document::Blp(blp) = &loaded.document {
-        return crate::blp::info(name, data, blp);
+    match &loaded.document {
+        Document::Blp(blp) => return crate::blp::info(name, data, blp),
+        Document::Dds(dds) => return crate::blp::dds_info(name, data, dds),
+        _ => {}
     }
     let mut out = String::new();
     // MDL text has no chunks: the table shows those of the same model as MDX.
@@ -32,7 +34,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::Mdx(m) => Some(m.version()),
         Document::Adt(a) => a.version(),
         Document::Wdt(w) => w.version(),
-        Document::AdtSplit(_) | Document::Blp(_) => None,
+        Document::AdtSplit(_) | Document::Blp(_) | Document::Dds(_) => None,
     };
     let version = version.map_or(String::new(), |v| format!(" version {v},"));
     let _ = writeln!(
@@ -78,7 +80,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::AdtSplit(file) => {
             let _ = writeln!(out, "map chunks: {}", file.mcnks().count());
         }
-        Document::Blp(_) => {}
+        Document::Blp(_) | Document::Dds(_) => {}
     }
     out
 }
@@ -102,7 +104,7 @@ fn chunk_entries(document: &Document, bytes: &[u8]) -> Vec<ChunkEntry> {
         Document::AdtSplit(file) => (0, file.chunks.iter().map(|c| (c.tag(), 0)).collect()),
         Document::Wdt(wdt) => (0, wdt.chunks.iter().map(|c| (c.tag(), 0)).collect()),
         // A texture is a header and placed levels, not a chunk list.
-        Document::Blp(_) => return Vec::new(),
+        Document::Blp(_) | Document::Dds(_) => return Vec::new(),
     };
     let mut offset = start;
     let mut entries = Vec::with_capacity(chunks.len());

@@ -7,6 +7,7 @@ use std::path::Path;
 use format_core::{Diagnostic, Error};
 use formats::adt::{Adt, SplitFile};
 use formats::blp::Blp;
+use formats::dds::Dds;
 use formats::mdx::Model;
 use formats::wdt::Wdt;
 
@@ -25,6 +26,8 @@ pub enum Kind {
     Wdt,
     /// `.blp`: a texture (BLP1 or BLP2).
     Blp,
+    /// `.dds`: a texture (Reforged's HD textures).
+    Dds,
 }
 
 impl Kind {
@@ -37,6 +40,7 @@ impl Kind {
             "mdl" => Some(Kind::Mdl),
             "wdt" => Some(Kind::Wdt),
             "blp" => Some(Kind::Blp),
+            "dds" => Some(Kind::Dds),
             "adt"
                 if ["_tex0", "_tex1", "_obj0", "_obj1", "_lod"]
                     .iter()
@@ -56,6 +60,7 @@ impl Kind {
             Some(b"MDLX") => Some(Kind::Mdx),
             Some(b"REVM") => Some(Kind::Adt),
             Some(b"BLP1" | b"BLP2") => Some(Kind::Blp),
+            Some(b"DDS ") => Some(Kind::Dds),
             _ => None,
         })
     }
@@ -69,6 +74,7 @@ impl Kind {
             Kind::AdtSplit => "ADT part",
             Kind::Wdt => "WDT",
             Kind::Blp => "BLP",
+            Kind::Dds => "DDS",
         }
     }
 }
@@ -87,6 +93,8 @@ pub enum Document {
     Wdt(Wdt),
     /// A BLP texture.
     Blp(Blp),
+    /// A DDS texture.
+    Dds(Dds),
 }
 
 /// What reading gave: the document, and if the strict reader refused it, its
@@ -115,6 +123,7 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
         Kind::Wdt => Wdt::from_bytes(data).map(Document::Wdt),
         Kind::Mdl => formats::mdl::from_str(text(data)?).map(Document::Mdx),
         Kind::Blp => Blp::from_bytes(data).map(Document::Blp),
+        Kind::Dds => Dds::from_bytes(data).map(Document::Dds),
     };
     let strict_error = match strict {
         Ok(document) => {
@@ -133,7 +142,7 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
             formats::mdl::from_str_lenient(text(data)?).map(|(m, d)| (Document::Mdx(m), d))
         }
         // No lenient readers: the strict error stands.
-        Kind::AdtSplit | Kind::Wdt | Kind::Blp => return Err(strict_error),
+        Kind::AdtSplit | Kind::Wdt | Kind::Blp | Kind::Dds => return Err(strict_error),
     };
     match lenient {
         Ok((document, diagnostics)) => Ok(Loaded {
@@ -154,6 +163,7 @@ pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
         (Kind::AdtSplit, Document::AdtSplit(file)) => file.to_bytes(),
         (Kind::Wdt, Document::Wdt(wdt)) => wdt.to_bytes(),
         (Kind::Blp, Document::Blp(blp)) => blp.to_bytes(),
+        (Kind::Dds, Document::Dds(dds)) => dds.to_bytes(),
         (Kind::Mdl, Document::Mdx(model)) => Ok(formats::mdl::to_string(model).into_bytes()),
         (kind, _) => Err(Error::invalid(
             0,
@@ -180,7 +190,7 @@ pub fn open(path: &Path) -> Result<(Kind, Vec<u8>), String> {
     let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let kind = Kind::detect(path, &data).ok_or_else(|| {
         format!(
-            "{}: not a file this tool knows (.mdx, .mdl, .adt, .wdt, .blp)",
+            "{}: not a file this tool knows (.mdx, .mdl, .adt, .wdt, .blp, .dds)",
             path.display()
         )
     })?;
@@ -207,6 +217,8 @@ mod tests {
         assert_eq!(kind("README.md", b"# hi"), None);
         assert_eq!(kind("Textures/Footman.BLP", b""), Some(Kind::Blp));
         assert_eq!(kind("texture", b"BLP2...."), Some(Kind::Blp));
+        assert_eq!(kind("Hero_Diffuse.DDS", b""), Some(Kind::Dds));
+        assert_eq!(kind("texture", b"DDS |..."), Some(Kind::Dds));
         let loaded = read(Kind::Mdl, b"Version {\n\tFormatVersion 800,\n}\n").unwrap();
         assert!(matches!(loaded.document, Document::Mdx(ref m) if m.version() == 800));
         let err = read(Kind::Mdl, b"Version { FormatVersion 800, }\xff")

@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use formats::terrain::HeightRange;
 
-/// Read, inspect, check and convert Blizzard's game files (MDX, MDL, ADT, WDT, BLP).
+/// Read, inspect, check and convert Blizzard's game files (MDX, MDL, ADT, WDT, BLP, DDS).
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -42,7 +42,7 @@ enum Command {
                             formats info ../shared/corpus/blp/dbz_GutsArm.blp"
     )]
     Info {
-        /// The file (.mdx, .mdl, .adt, .wdt, .blp); omit for a small model generated in code.
+        /// The file (.mdx, .mdl, .adt, .wdt, .blp, .dds); omit for a small model generated in code.
         file: Option<PathBuf>,
     },
     /// The whole parsed file, as a readable tree or as JSON.
@@ -50,7 +50,7 @@ enum Command {
         after_help = "Example:\n  formats dump --json ../shared/corpus/mdx/zf_bone.mdx > bone.json"
     )]
     Dump {
-        /// The file (.mdx, .mdl, .adt, .wdt, .blp).
+        /// The file (.mdx, .mdl, .adt, .wdt, .blp, .dds).
         file: PathBuf,
         /// JSON (serde) instead of the tree; NaN floats become `null`.
         #[arg(long)]
@@ -63,13 +63,15 @@ enum Command {
     /// was approximated, dropped and added, and the largest position error
     /// the classic skinning causes. Several inputs (files, folders) go into
     /// the folder OUT in parallel, with a summary table. Or a texture: a BLP
-    /// level to PNG, a PNG (or a BLP's level 0) to BLP in the encoding given.
+    /// or DDS level to PNG, a PNG (or a BLP's or DDS's level 0) to BLP in the
+    /// encoding given.
     #[command(
         after_help = "Examples:\n  formats convert in.mdx out.mdx --version 800\n  \
                             formats convert units/ classic/ --version 800 --json\n  \
                             formats convert in.mdx out.mdl\n  \
                             formats convert x.blp x.png --level 1\n  \
-                            formats convert x.png x.blp --encoding dxt5"
+                            formats convert x.png x.blp --encoding dxt5\n  \
+                            formats convert Hero_Diffuse.dds Hero.blp --encoding blp1-jpeg"
     )]
     Convert {
         /// The models (.mdx, .mdl; folders are walked) or the texture, then
@@ -110,7 +112,7 @@ enum Command {
         /// approximated, dropped and added, the skinning error).
         #[arg(long)]
         json: bool,
-        /// BLP to PNG: the mip level to write (0, the full size, by default).
+        /// BLP or DDS to PNG: the mip level to write (0, the full size, by default).
         #[arg(long, value_name = "N")]
         level: Option<usize>,
         /// To BLP: blp1-jpeg, blp1-palette, dxt1, dxt5 or bgra (mip levels are generated).

@@ -148,7 +148,9 @@ fn validate_file(path: &Path) -> FileReport {
         Document::Mdx(model) => validate::all(model),
         Document::Adt(adt) => validate::tile(adt),
         // `checked` lets no other kind through.
-        Document::AdtSplit(_) | Document::Wdt(_) | Document::Blp(_) => Vec::new(),
+        Document::AdtSplit(_) | Document::Wdt(_) | Document::Blp(_) | Document::Dds(_) => {
+            Vec::new()
+        }
     };
     report.findings = findings.into_iter().map(Reported::from).collect();
     report
