@@ -251,7 +251,8 @@ fn a_posed_wireframe_differs_from_the_bind_pose() {
 }
 
 /// Textures by the path the model names: under a `--textures` folder, beside
-/// the model in other letter cases, with either slash; missing ones warned of.
+/// the model in other letter cases, with either slash, as DDS for a
+/// Reforged `.tif` path; missing ones warned of.
 #[test]
 fn textures_are_found_beside_the_model_and_in_texture_folders() {
     let Some(root) = common::corpus_root() else {
@@ -317,6 +318,25 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .success()
         .stdout(predicate::str::contains("1 textures embedded"))
         .stderr(predicate::str::is_empty());
+    // Reforged: the game loads `X.dds` for a TEXS path `X.tif`.
+    let reforged = dir.join("reforged/Buildings/Other/CityBuildingSmall0_0");
+    std::fs::create_dir_all(&reforged).unwrap();
+    std::fs::write(
+        reforged.join("CS_CityBuildingSmall_V1_Diffuse_Red.dds"),
+        formats::dds::tiny_dds_rgba(),
+    )
+    .unwrap();
+    formats()
+        .arg("export")
+        .arg(root.join("mdx/pqw3_Wood-floor-01.mdx"))
+        .arg(dir.join("f.glb"))
+        .arg("--textures")
+        .arg(dir.join("reforged"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 textures embedded"))
+        .stderr(predicate::str::contains("V1_Normal.tif (not found"))
+        .stderr(predicate::str::contains("Diffuse_Red").not());
     // Nowhere: a warning names it, the export still succeeds.
     formats()
         .arg("export")

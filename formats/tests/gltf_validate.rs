@@ -304,6 +304,66 @@ fn every_corpus_export_is_valid_gltf() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// Every Reforged corpus model (900 to 1200) with each texture file it
+/// names given as DDS, as the game ships them (`X.dds` for a `TEXS` path
+/// `X.tif` or `X.blp`; a 2 x 1 texture here, `formats::dds` is checked
+/// against Pillow in `dds_pillow.rs`): no texture is missing, so every HD
+/// slot (diffuse, normal, ORM, emissive) is textured, and every primitive
+/// whose material has a normal texture carries `TANGENT` (the model's
+/// `TANG`); 0 errors and 0 warnings each.
+#[test]
+fn reforged_models_with_their_dds_textures_export_clean() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let Some(validator) = validator() else {
+        return;
+    };
+    let out = common::temp_dir("gltf-dds");
+    let folder = out.join("textures");
+    let folders = TextureFolders::new(vec![folder.clone()]);
+    let options = ExportOptions {
+        textures: &folders,
+        ..Default::default()
+    };
+    let dds = formats::dds::tiny_dds_rgba();
+    let (mut files, mut normal_mapped) = (Vec::new(), 0);
+    for path in common::files_in(&root, "mdx", ".mdx") {
+        let bytes = std::fs::read(root.join(&path)).unwrap();
+        let (model, _) = Model::from_bytes_lenient(&bytes).unwrap();
+        if !(900..=1200).contains(&model.version()) {
+            continue;
+        }
+        for texture in model.textures() {
+            let name = texture.file_name.to_string_lossy().replace('\\', "/");
+            if texture.replaceable_id == 0 && !name.is_empty() {
+                let file = folder.join(Path::new(&name).with_extension("dds"));
+                std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+                std::fs::write(file, &dds).unwrap();
+            }
+        }
+        let stem = Path::new(&path).file_stem().unwrap().to_string_lossy();
+        let exported = export(&model, &stem, &options).unwrap();
+        assert_eq!(exported.missing_textures, [], "{path}");
+        let glb = write(&out, &stem, &exported.document, false);
+        let gltf = gltf::Gltf::open(&glb[0]).unwrap();
+        for primitive in gltf.meshes().flat_map(|m| m.primitives()) {
+            if primitive.material().normal_texture().is_some() {
+                normal_mapped += 1;
+                assert!(
+                    primitive.get(&gltf::Semantic::Tangents).is_some(),
+                    "{path}: a normal-mapped primitive without tangents"
+                );
+            }
+        }
+        files.extend(glb);
+    }
+    assert_eq!(files.len(), 13, "the Reforged corpus models (1000 to 1200)");
+    assert!(normal_mapped > 0);
+    assert_clean(&validator, &files);
+    std::fs::remove_dir_all(&out).ok();
+}
+
 /// Every corpus `.mdl` (36: the only v900 model, one without a `Version`
 /// block, models found only as text), read as `formats export` reads it
 /// (strictly, else leniently) and exported with its textures looked up

@@ -25,6 +25,9 @@ pub struct Mesh {
     pub positions: Vec<[f32; 3]>,
     /// Vertex normals (as many as positions in a well-formed file).
     pub normals: Vec<[f32; 3]>,
+    /// Vertex tangents, X, Y, Z and the bitangent's sign W (Reforged `TANG`,
+    /// versions after 800; empty where the geoset has none).
+    pub tangents: Vec<[f32; 4]>,
     /// UV sets, each with one pair per vertex in a well-formed file.
     pub uv_sets: Vec<Vec<[f32; 2]>>,
     /// Triangles (triangle-list groups only; triangles with an index past
@@ -93,6 +96,7 @@ pub fn meshes(model: &Model, skeleton: &Skeleton) -> Vec<Mesh> {
             triangles: triangles(geoset.vertex_positions.len(), groups, &geoset.faces),
             positions: geoset.vertex_positions.clone(),
             normals: geoset.vertex_normals.clone(),
+            tangents: geoset.tangents.clone().unwrap_or_default(),
             uv_sets: geoset
                 .texture_coordinate_sets
                 .iter()
@@ -135,6 +139,7 @@ pub fn meshes(model: &Model, skeleton: &Skeleton) -> Vec<Mesh> {
             triangles: triangles(geoset.vertices.len(), groups, &geoset.primitive_vertices),
             positions: geoset.vertices.clone(),
             normals: geoset.normals.clone(),
+            tangents: Vec::new(),
             uv_sets: (0..geoset.uv_set_count as usize)
                 .map_while(|i| geoset.tex_coord_set(i).map(<[_]>::to_vec))
                 .collect(),
@@ -165,6 +170,7 @@ pub fn meshes(model: &Model, skeleton: &Skeleton) -> Vec<Mesh> {
                 ),
                 positions: vertices.iter().map(|v| v.position).collect(),
                 normals: vertices.iter().map(|v| v.normal).collect(),
+                tangents: Vec::new(),
                 uv_sets: (0..2)
                     .map(|set| {
                         vertices

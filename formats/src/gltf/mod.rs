@@ -11,14 +11,15 @@
 //!   collision shape, named as in the model, in its hierarchy, at rest at its
 //!   pivot ([`model::nodes`]).
 //! - One skinned mesh, one primitive per geoset of the level of detail asked
-//!   for: positions, normals, every UV set, joints and weights, indices
-//!   ([`model::meshes`]); a skin with inverse bind matrices.
+//!   for: positions, normals, tangents (Reforged), every UV set, joints and
+//!   weights, indices ([`model::meshes`]); a skin with inverse bind matrices.
 //! - One animation per sequence, named as it, times in seconds; which
 //!   tracks map exactly (`STEP`, `LINEAR`, `CUBICSPLINE`) and which are
 //!   resampled at 30 keys a second is in [`model::animations`].
 //! - Materials from each material's first layer, or its HD textures by role,
 //!   filter modes as alpha modes, two-sided, unlit ([`model::materials`]);
-//!   textures as PNG from a [`TextureSource`], replaceable ones as flat
+//!   textures as PNG from a [`TextureSource`] (BLP and DDS files found in
+//!   folders: [`textures::TextureFolders`]), replaceable ones as flat
 //!   colours.
 //!
 //! ```

@@ -26,8 +26,12 @@ pub fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {
 
 /// Textures looked up in folders, in order: the path a model names is taken
 /// relative to each folder, its components matched ASCII case-insensitively,
-/// `\` and `/` both separators. A BLP is decoded ([`crate::blp`], level 0)
-/// and embedded as PNG; a PNG file as it is.
+/// `\` and `/` both separators. Where no folder has the file as named, the
+/// same path with the extension `.dds`, then `.blp`, then `.png` is looked
+/// for: Reforged models name `X_Diffuse.tif` or `X.blp` where the game
+/// loads `X_Diffuse.dds`, and users convert textures to PNG. A BLP or DDS is
+/// decoded ([`crate::blp`], [`crate::dds`], level 0) and embedded as PNG; a
+/// PNG file as it is.
 #[derive(Clone, Debug, Default)]
 pub struct TextureFolders {
     folders: Vec<std::path::PathBuf>,
@@ -50,20 +54,42 @@ impl TextureFolders {
     /// let folders = TextureFolders::new(vec![dir.clone()]);
     /// assert_eq!(folders.find(r"textures\skin.blp"), Some(dir.join("Textures/Skin.BLP")));
     /// assert_eq!(folders.find("Textures/Other.blp"), None);
+    /// // Reforged: the game loads the `.dds` of a `.tif` path.
+    /// # std::fs::write(dir.join("Textures/Hero_Diffuse.dds"), b"DDS ").unwrap();
+    /// assert_eq!(
+    ///     folders.find("Textures/Hero_Diffuse.tif"),
+    ///     Some(dir.join("Textures/Hero_Diffuse.dds"))
+    /// );
     /// ```
     pub fn find(&self, file_name: &str) -> Option<std::path::PathBuf> {
-        let parts: Vec<&str> = file_name
+        let mut parts: Vec<&str> = file_name
             .split(['/', '\\'])
             .filter(|p| !p.is_empty() && *p != ".")
             .collect();
         if parts.is_empty() || parts.contains(&"..") {
             return None;
         }
-        self.folders
+        let named = self
+            .folders
             .iter()
-            .find_map(|folder| find_in(folder, &parts))
+            .find_map(|folder| find_in(folder, &parts));
+        let last = parts.pop()?;
+        let stem = last.rsplit_once('.').map_or(last, |(stem, _)| stem);
+        named.or_else(|| {
+            ALTERNATIVES.iter().find_map(|extension| {
+                let other = format!("{stem}.{extension}");
+                let parts = [parts.as_slice(), &[other.as_str()]].concat();
+                self.folders
+                    .iter()
+                    .find_map(|folder| find_in(folder, &parts))
+            })
+        })
     }
 }
+
+/// The extensions looked for, in order, where no folder has a texture as
+/// the model names it.
+const ALTERNATIVES: [&str; 3] = ["dds", "blp", "png"];
 
 /// `parts` under `folder`, each matched exactly or else case-insensitively.
 fn find_in(folder: &std::path::Path, parts: &[&str]) -> Option<std::path::PathBuf> {
@@ -95,8 +121,12 @@ impl TextureSource for TextureFolders {
         if bytes.starts_with(PNG_SIGNATURE) {
             return Ok(bytes);
         }
-        crate::blp::Blp::from_bytes(&bytes)
-            .and_then(|blp| blp.decode_level(0))
+        let image = if bytes.starts_with(b"DDS ") {
+            crate::dds::Dds::from_bytes(&bytes).and_then(|dds| dds.decode_level(0))
+        } else {
+            crate::blp::Blp::from_bytes(&bytes).and_then(|blp| blp.decode_level(0))
+        };
+        image
             .and_then(|image| image.to_png())
             .map_err(|e| format!("{}: {e}", path.display()))
     }

@@ -4,7 +4,10 @@
 //!
 //! Vertices are kept as they are, one glTF vertex per geoset vertex. Normals
 //! are scaled to unit length (glTF requires it; a zero normal becomes +Z);
-//! non-finite coordinates (which glTF refuses) become 0.
+//! non-finite coordinates (which glTF refuses) become 0. Reforged tangents
+//! (`TANG`) go out as `TANGENT` where the normals do (a normal map needs
+//! both): X, Y, Z scaled to unit length (a zero one becomes a unit vector
+//! perpendicular to the normal), W the bitangent's sign, -1 or +1.
 //! A geoset without vertices or triangles has no primitive.
 
 use gltf_json as json;
@@ -41,7 +44,12 @@ pub fn add_mesh(
         let mut attributes = vec![(Semantic::Positions, b.vertex_attribute(&positions(mesh)))];
         let n = mesh.positions.len();
         if mesh.normals.len() == n {
-            attributes.push((Semantic::Normals, b.vertex_attribute(&normals(mesh))));
+            let normals = normals(mesh);
+            if mesh.tangents.len() == n {
+                let tangents = tangents(&mesh.tangents, &normals);
+                attributes.push((Semantic::Tangents, b.vertex_attribute(&tangents)));
+            }
+            attributes.push((Semantic::Normals, b.vertex_attribute(&normals)));
         } else {
             warnings.push(format!(
                 "geoset {}: {} normals for {n} vertices, normals left out",
@@ -123,6 +131,25 @@ fn normals(mesh: &Mesh) -> Vec<[f32; 3]> {
             } else {
                 [0.0, 0.0, 1.0]
             }
+        })
+        .collect()
+}
+
+/// Unit tangents with W -1 or +1, for the unit `normals` (a zero or
+/// non-finite tangent: a unit vector perpendicular to its normal).
+fn tangents(tangents: &[[f32; 4]], normals: &[[f32; 3]]) -> Vec<[f32; 4]> {
+    tangents
+        .iter()
+        .zip(normals)
+        .map(|([x, y, z, w], normal)| {
+            let v = glam::Vec3::new(*x, *y, *z);
+            let unit = if v.is_finite() && v.length() > 1e-12 {
+                v.normalize()
+            } else {
+                glam::Vec3::from_array(*normal).any_orthonormal_vector()
+            };
+            let sign = if *w < 0.0 { -1.0 } else { 1.0 };
+            unit.extend(sign).to_array()
         })
         .collect()
 }
