@@ -117,7 +117,7 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
 }
 
 /// `formats info x.dds`: size, pixel format, the headers' other fields,
-/// where the surfaces are, the round trip and whether level 0 decodes.
+/// where the surfaces are, the round trip and whether every level decodes.
 pub fn dds_info(name: &str, data: &[u8], dds: &Dds) -> String {
     let mut out = String::new();
     let h = &dds.header;
@@ -205,19 +205,22 @@ fn levels_to_decode(blp: &Blp) -> Vec<usize> {
         .collect()
 }
 
-fn is_png(path: &Path) -> bool {
+/// True if `path`'s extension is `extension`, in any letter case.
+fn has_extension(path: &Path, extension: &str) -> bool {
     path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+}
+
+fn is_png(path: &Path) -> bool {
+    has_extension(path, "png")
 }
 
 fn is_blp(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("blp"))
+    has_extension(path, "blp")
 }
 
 fn is_dds(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("dds"))
+    has_extension(path, "dds")
 }
 
 /// True if `convert IN OUT` is about textures (a `.blp` or `.png` on either
