@@ -12,8 +12,8 @@
 //!   default feature `blp-pixels`, any mip level decoded to RGBA8 and RGBA8
 //!   encoded (JPEG, palette, DXT1/3/5, BGRA) with its mip levels.
 //! - [`dds`]: DDS textures (Reforged's HD textures), read and written
-//!   byte-exact; level 0 decoded to RGBA8 (BC1 to BC5, uncompressed) with
-//!   `blp-pixels`.
+//!   byte-exact; mip levels decoded to RGBA8 (BC1 to BC5, BC7,
+//!   uncompressed) with `blp-pixels`.
 //! - [`chunks`]: the chunk-level view every format shares (MDX files with
 //!   their `MDLX` magic, ADT and WDT files with their reversed tags).
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered

@@ -1,10 +1,11 @@
 //! `formats::dds` against Pillow (PyPI), an encoder and a decoder nobody here
 //! wrote: `tests/pillow/dds_write.py` writes one 37 x 21 pattern (sides not
 //! multiples of 4, every alpha) as DDS in each pixel format Pillow writes
-//! (BC1, BC2, BC3, BC5 in a DX10 header, uncompressed RGBA, RGB, L and LA),
-//! Pillow reads each back, and our decode of level 0 must give Pillow's
-//! pixels: exactly, BC blocks included (texpresso's arithmetic and Pillow's C
-//! BCn decoder agree, as on BLP's DXT levels). Every file also reads and
+//! (BC1, BC2, BC3, BC5 in a DX10 header, uncompressed RGBA, RGB, L and LA)
+//! and random BC7 blocks (every mode), Pillow reads each back, and our
+//! decode of level 0 must give Pillow's pixels: exactly, BC blocks included
+//! (texpresso's arithmetic and Pillow's C BCn decoder agree, as on BLP's DXT
+//! levels; so do bcdec's BC7 and Pillow's). Every file also reads and
 //! writes back byte for byte. Reforged textures are DDS: the glTF export
 //! finds `X.dds` for a model's `X.tif` or `X.blp` (`cli_export.rs`).
 
@@ -37,7 +38,7 @@ fn every_format_pillow_writes_decodes_to_pillows_pixels() {
     }
     let written = common::pillow_run("dds_write.py", &[]);
     let names: Vec<&str> = written.stdout.lines().collect();
-    assert_eq!(names.len(), 8, "{names:?}");
+    assert_eq!(names.len(), 9, "{names:?}");
     let files: Vec<_> = names
         .iter()
         .map(|name| written.out.join(format!("{name}.dds")))
@@ -68,6 +69,7 @@ fn every_format_pillow_writes_decodes_to_pillows_pixels() {
         PixelFormat::Bc2,
         PixelFormat::Bc3,
         PixelFormat::Bc5,
+        PixelFormat::Bc7,
     ] {
         assert!(formats_seen.contains(&format), "{format:?} not written");
     }
@@ -96,19 +98,19 @@ fn bad_headers_are_refused_before_decoding() {
         err.to_string().contains("67108864 bytes needed, 8 there"),
         "{err}"
     );
-    // BC7 (a DX10 header with DXGI format 98): said by name.
-    let mut bc7 = good[..128].to_vec();
-    bc7[80..84].copy_from_slice(&4u32.to_le_bytes());
-    bc7[84..88].copy_from_slice(b"DX10");
-    for v in [98u32, 3, 0, 1, 0] {
-        bc7.extend_from_slice(&v.to_le_bytes());
+    // BC6H (a DX10 header with DXGI format 95: HDR): said by name.
+    let mut bc6 = good[..128].to_vec();
+    bc6[80..84].copy_from_slice(&4u32.to_le_bytes());
+    bc6[84..88].copy_from_slice(b"DX10");
+    for v in [95u32, 3, 0, 1, 0] {
+        bc6.extend_from_slice(&v.to_le_bytes());
     }
-    bc7.extend_from_slice(&[0; 16]);
-    let dds = Dds::from_bytes(&bc7).unwrap();
-    assert_eq!(dds.to_bytes().unwrap(), bc7);
+    bc6.extend_from_slice(&[0; 16]);
+    let dds = Dds::from_bytes(&bc6).unwrap();
+    assert_eq!(dds.to_bytes().unwrap(), bc6);
     let err = dds.decode_level(0).unwrap_err();
     assert!(
-        err.to_string().contains("BC7, which is not decoded"),
+        err.to_string().contains("BC6H, which is not decoded"),
         "{err}"
     );
     // Cut inside the header; not a DDS at all.

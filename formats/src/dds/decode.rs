@@ -62,6 +62,7 @@ impl Dds {
             PixelFormat::Bc3 => dxt::decode(bytes, Dxt::Dxt5, width, height, false),
             PixelFormat::Bc4 => dxt::decode(bytes, Dxt::Bc4, width, height, false),
             PixelFormat::Bc5 => dxt::decode(bytes, Dxt::Bc5, width, height, false),
+            PixelFormat::Bc7 => Ok(bc7(bytes, width, height)),
             PixelFormat::Masked {
                 bits,
                 r,
@@ -74,6 +75,44 @@ impl Dds {
         .map_err(|e| Error::invalid(at, e))?;
         RgbaImage::new(width, height, pixels)
     }
+}
+
+/// RGBA pixels of a BC7 level (`bytes` holds every block), one row of
+/// blocks per task on every core for large levels, as BLP's DXT levels.
+fn bc7(bytes: &[u8], width: u32, height: u32) -> Vec<u8> {
+    use rayon::prelude::*;
+    let (w, h) = (width as usize, height as usize);
+    let row_bytes = w * 4;
+    let strip_blocks = w.div_ceil(4) * 16;
+    let mut out = vec![0u8; w * h * 4];
+    let strip = |(blocks, rows): (&[u8], &mut [u8])| {
+        let mut pixels = [0u8; 64];
+        for (x, block) in blocks.chunks_exact(16).enumerate() {
+            bcdec_rs::bc7(block, &mut pixels, 16);
+            let left = x * 16;
+            let span = row_bytes.saturating_sub(left).min(16);
+            for (row, src) in rows
+                .chunks_exact_mut(row_bytes)
+                .zip(pixels.chunks_exact(16))
+            {
+                if let (Some(dst), Some(src)) = (row.get_mut(left..left + span), src.get(..span)) {
+                    dst.copy_from_slice(src);
+                }
+            }
+        }
+    };
+    if w * h >= 128 * 128 {
+        bytes
+            .par_chunks_exact(strip_blocks)
+            .zip(out.par_chunks_mut(4 * row_bytes))
+            .for_each(strip);
+    } else {
+        bytes
+            .chunks_exact(strip_blocks)
+            .zip(out.chunks_mut(4 * row_bytes))
+            .for_each(strip);
+    }
+    out
 }
 
 /// Uncompressed pixels of `bytes` bytes each (little-endian), each channel

@@ -137,6 +137,8 @@ pub enum PixelFormat {
     /// normal maps store X and Y; decoded with blue 0 and alpha 255, as a
     /// GPU samples them.
     Bc5,
+    /// BC7 (`DXGI_FORMAT_BC7_*`): 16-byte blocks, 8 modes, RGBA.
+    Bc7,
     /// Uncompressed pixels of `bits` bits (8, 16, 24 or 32), each channel
     /// where its mask says; `luminance`: one grey channel in `r`; `a` is 0
     /// for opaque pixels.
@@ -189,7 +191,7 @@ impl PixelFormat {
                 88 | 92 | 93 => Ok(masked(0xff_0000, 0xff00, 0xff, 0)),
                 81 | 84 => refuse(128, "signed BC4/BC5 (SNORM)".into()),
                 94..=96 => refuse(128, "BC6H".into()),
-                97..=99 => refuse(128, "BC7".into()),
+                97..=99 => Ok(PixelFormat::Bc7),
                 other => refuse(128, format!("DXGI format {other}")),
             };
         }
@@ -236,7 +238,9 @@ impl PixelFormat {
         let blocks = w.div_ceil(4) * h.div_ceil(4);
         match self {
             PixelFormat::Bc1 | PixelFormat::Bc4 => blocks * 8,
-            PixelFormat::Bc2 | PixelFormat::Bc3 | PixelFormat::Bc5 => blocks * 16,
+            PixelFormat::Bc2 | PixelFormat::Bc3 | PixelFormat::Bc5 | PixelFormat::Bc7 => {
+                blocks * 16
+            }
             PixelFormat::Masked { bits, .. } => w * h * u64::from(bits / 8),
         }
     }
@@ -249,6 +253,7 @@ impl PixelFormat {
             PixelFormat::Bc3 => "BC3 (DXT5)".into(),
             PixelFormat::Bc4 => "BC4 (ATI1)".into(),
             PixelFormat::Bc5 => "BC5 (ATI2)".into(),
+            PixelFormat::Bc7 => "BC7".into(),
             PixelFormat::Masked {
                 bits, luminance, ..
             } => format!(

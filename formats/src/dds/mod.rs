@@ -11,8 +11,9 @@
 //!   gives a mip level of the first surface (face or array element) as an
 //!   [`RgbaImage`](crate::blp::RgbaImage):
 //!   BC1 to BC5 (DXT1, DXT3, DXT5, ATI1, ATI2) by the same block decoder as
-//!   BLP's DXT levels, and uncompressed RGB, RGBA and luminance by their
-//!   bit masks. BC6H, BC7 and other DXGI formats are refused by name.
+//!   BLP's DXT levels, BC7 by `bcdec_rs`, and uncompressed RGB, RGBA and
+//!   luminance by their bit masks. BC6H (HDR), signed and other DXGI
+//!   formats are refused by name.
 //!
 //! ```
 //! use formats::dds::{Dds, PixelFormat};
