@@ -77,6 +77,27 @@ impl Dds {
     }
 }
 
+/// Rebuilds the Z (blue) channel of a normal map stored as X and Y only
+/// (red and green, as BC5 holds them): `z = sqrt(1 - x² - y²)` with each
+/// channel mapping 0..=255 to -1..=1, the way a shader reads a two-channel
+/// normal map; a glTF normal texture holds all three.
+///
+/// ```
+/// use formats::blp::RgbaImage;
+/// let mut flat = RgbaImage::new(1, 1, vec![128, 128, 0, 255])?;
+/// formats::dds::rebuild_normal_z(&mut flat);
+/// assert_eq!(flat.data, [128, 128, 255, 255]); // (0, 0, 1)
+/// # Ok::<(), format_core::Error>(())
+/// ```
+pub fn rebuild_normal_z(image: &mut RgbaImage) {
+    let unit = |c: u8| f32::from(c) / 255.0 * 2.0 - 1.0;
+    for pixel in image.data.as_chunks_mut::<4>().0 {
+        let (x, y) = (unit(pixel[0]), unit(pixel[1]));
+        let z = (1.0 - x * x - y * y).max(0.0).sqrt();
+        pixel[2] = ((z + 1.0) / 2.0 * 255.0).round() as u8;
+    }
+}
+
 /// RGBA pixels of a BC7 level (`bytes` holds every block), one row of
 /// blocks per task on every core for large levels, as BLP's DXT levels.
 fn bc7(bytes: &[u8], width: u32, height: u32) -> Vec<u8> {

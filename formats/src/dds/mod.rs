@@ -32,6 +32,8 @@
 
 #[cfg(feature = "blp-pixels")]
 mod decode;
+#[cfg(feature = "blp-pixels")]
+pub use decode::rebuild_normal_z;
 mod file;
 pub mod header;
 

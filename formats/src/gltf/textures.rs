@@ -6,6 +6,14 @@ pub trait TextureSource: Sync {
     /// The PNG bytes of the texture `file_name` (the `TEXS` path, as stored),
     /// or why there is none.
     fn png(&self, file_name: &str) -> Result<Vec<u8>, String>;
+
+    /// The PNG bytes of `file_name` used as a normal map. By default what
+    /// [`png`](Self::png) gives; [`TextureFolders`] rebuilds the Z (blue)
+    /// channel of textures that store X and Y only (DDS BC5), since a glTF
+    /// normal texture holds all three.
+    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+        self.png(file_name)
+    }
 }
 
 /// No textures: every texture is missing.
@@ -112,8 +120,10 @@ fn find_in(folder: &std::path::Path, parts: &[&str]) -> Option<std::path::PathBu
 /// The PNG signature.
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
-impl TextureSource for TextureFolders {
-    fn png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+impl TextureFolders {
+    /// The PNG of the texture `file_name` names, as it is or (`normal`, a
+    /// two-channel DDS) with its Z rebuilt.
+    fn load(&self, file_name: &str, normal: bool) -> Result<Vec<u8>, String> {
         let path = self
             .find(file_name)
             .ok_or_else(|| format!("not found in {} folder(s)", self.folders.len()))?;
@@ -122,12 +132,56 @@ impl TextureSource for TextureFolders {
             return Ok(bytes);
         }
         let image = if bytes.starts_with(b"DDS ") {
-            crate::dds::Dds::from_bytes(&bytes).and_then(|dds| dds.decode_level(0))
+            crate::dds::Dds::from_bytes(&bytes).and_then(|dds| {
+                let mut image = dds.decode_level(0)?;
+                if normal && dds.pixel_format()? == crate::dds::PixelFormat::Bc5 {
+                    crate::dds::rebuild_normal_z(&mut image);
+                }
+                Ok(image)
+            })
         } else {
             crate::blp::Blp::from_bytes(&bytes).and_then(|blp| blp.decode_level(0))
         };
         image
             .and_then(|image| image.to_png())
             .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+impl TextureSource for TextureFolders {
+    fn png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+        self.load(file_name, false)
+    }
+
+    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+        self.load(file_name, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blp::RgbaImage;
+    use crate::blp::codec::dxt::{self, Dxt};
+
+    /// A BC5 normal map (X and Y only) used as a normal texture comes out
+    /// with its Z rebuilt; used as anything else, as it decodes (blue 0).
+    #[test]
+    fn two_channel_normal_maps_get_their_z_back() {
+        let dir = std::env::temp_dir().join(format!("formats-bc5-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A flat normal, (0, 0, 1): X and Y at the middle.
+        let flat = [128u8, 128, 0, 255].repeat(16);
+        let mut dds = crate::dds::tiny_dds_rgba();
+        dds.truncate(128);
+        dds[12..20].copy_from_slice(&[4, 0, 0, 0, 4, 0, 0, 0]); // 4 x 4
+        dds[80..88].copy_from_slice(&[4, 0, 0, 0, b'A', b'T', b'I', b'2']);
+        dds.extend(dxt::encode(&flat, Dxt::Bc5, 4, 4));
+        std::fs::write(dir.join("flat_normal.dds"), dds).unwrap();
+        let folders = TextureFolders::new(vec![dir.clone()]);
+        let blue = |png: Vec<u8>| RgbaImage::from_png(&png).unwrap().data[2];
+        assert_eq!(blue(folders.png("flat_normal.tif").unwrap()), 0);
+        assert_eq!(blue(folders.normal_png("flat_normal.tif").unwrap()), 255);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -4,11 +4,13 @@
 //! alpha (as base colour alpha); the base colour texture is that of the first
 //! layer whose texture is a file, so a unit's skin shows rather than the team
 //! colour layer under it (texture coordinates from that layer's UV set). A
-//! path two `TEXS` entries name is embedded once. A Reforged HD material takes its textures by role: diffuse
-//! as base colour, normal map, ORM (occlusion in red, roughness in green,
-//! metallic in blue) as occlusion and metallic-roughness, emissive; by slot
-//! in 1100 and later (a layer with shader type 1), by layer in the
-//! `Shader_HD_DefaultUnit` materials of 900 and 1000.
+//! path two `TEXS` entries name is embedded once. A Reforged HD material
+//! takes its textures by role: diffuse as base colour, normal map (from
+//! [`TextureSource::normal_png`]: a two-channel one gets its Z back), ORM
+//! (occlusion in red, roughness in green, metallic in blue) as occlusion and
+//! metallic-roughness, emissive; by slot in 1100 and later (a layer with
+//! shader type 1), by layer in the `Shader_HD_DefaultUnit` materials of 900
+//! and 1000.
 //!
 //! | filter mode | alphaMode |
 //! |---|---|
@@ -70,10 +72,12 @@ struct LayerInfo {
 /// The materials of a model as glTF materials.
 pub struct Materials<'a> {
     source: &'a dyn TextureSource,
-    textures: HashMap<usize, Option<Index<json::Texture>>>,
-    /// Images by path (or placeholder name): a path two `TEXS` entries name
-    /// is embedded once.
-    images: HashMap<String, Index<json::Image>>,
+    /// Textures by `TEXS` index, and whether for a normal map.
+    textures: HashMap<(usize, bool), Option<Index<json::Texture>>>,
+    /// Images by path (or placeholder name), and whether for a normal map
+    /// ([`TextureSource::normal_png`]): a path two `TEXS` entries name is
+    /// embedded once.
+    images: HashMap<(String, bool), Index<json::Image>>,
     samplers: HashMap<u32, Index<json::texture::Sampler>>,
     /// Texture paths the source could not give, with why.
     pub missing: Vec<(String, String)>,
@@ -153,7 +157,7 @@ impl<'a> Materials<'a> {
         pbr.metallic_factor = StrengthFactor(0.0);
         pbr.roughness_factor = StrengthFactor(1.0);
         for &(role, texture_id) in &layer.textures {
-            let Some(index) = self.texture(b, model, texture_id) else {
+            let Some(index) = self.texture(b, model, texture_id, role == Role::Normal) else {
                 continue;
             };
             let info = Info {
@@ -202,18 +206,19 @@ impl<'a> Materials<'a> {
     }
 
     /// The glTF texture of `TEXS` entry `id` (made once), `None` when it has
-    /// no image.
+    /// no image; `normal`: for a normal map.
     fn texture(
         &mut self,
         b: &mut Builder,
         model: &Model,
         id: usize,
+        normal: bool,
     ) -> Option<Index<json::Texture>> {
-        if let Some(done) = self.textures.get(&id) {
+        if let Some(done) = self.textures.get(&(id, normal)) {
             return *done;
         }
-        let made = self.make_texture(b, model, id);
-        self.textures.insert(id, made);
+        let made = self.make_texture(b, model, id, normal);
+        self.textures.insert((id, normal), made);
         made
     }
 
@@ -222,6 +227,7 @@ impl<'a> Materials<'a> {
         b: &mut Builder,
         model: &Model,
         id: usize,
+        normal: bool,
     ) -> Option<Index<json::Texture>> {
         let texture = model.textures().get(id)?;
         let name = if texture.replaceable_id != 0 {
@@ -229,7 +235,7 @@ impl<'a> Materials<'a> {
         } else {
             texture.file_name.to_string_lossy().into_owned()
         };
-        let source = match self.images.get(&name) {
+        let source = match self.images.get(&(name.clone(), normal)) {
             Some(image) => *image,
             None => {
                 let png = if texture.replaceable_id != 0 {
@@ -239,9 +245,16 @@ impl<'a> Materials<'a> {
                     };
                     flat_png(rgba).ok()?
                 } else {
-                    match self.source.png(&name) {
+                    let png = if normal {
+                        self.source.normal_png(&name)
+                    } else {
+                        self.source.png(&name)
+                    };
+                    match png {
                         Ok(png) => {
-                            self.embedded.push(name.clone());
+                            if !self.embedded.contains(&name) {
+                                self.embedded.push(name.clone());
+                            }
                             png
                         }
                         Err(why) => {
@@ -253,7 +266,7 @@ impl<'a> Materials<'a> {
                     }
                 };
                 let image = b.png_image(&name, png);
-                self.images.insert(name.clone(), image);
+                self.images.insert((name.clone(), normal), image);
                 image
             }
         };
