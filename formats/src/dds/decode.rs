@@ -41,18 +41,20 @@ impl Dds {
             })
             .sum();
         let needed = format.surface_len(width, height);
-        let at = self.data_offset() + usize::try_from(start).unwrap_or(usize::MAX);
-        let bytes = usize::try_from(start)
+        // Past the data (or the address space): an empty slice, refused below.
+        let start = usize::try_from(start).unwrap_or(usize::MAX);
+        let there = self.data.get(start..).unwrap_or_default();
+        let at = self.data_offset().saturating_add(start);
+        let bytes = usize::try_from(needed)
             .ok()
-            .zip(usize::try_from(start + needed).ok())
-            .and_then(|(from, to)| self.data.get(from..to))
+            .and_then(|n| there.get(..n))
             .ok_or_else(|| {
                 Error::invalid(
                     at,
                     format!(
                         "level {level} of a {} texture ({width}x{height}): {needed} bytes needed, {} there",
                         format.name(),
-                        self.data.len().saturating_sub(usize::try_from(start).unwrap_or(usize::MAX))
+                        there.len()
                     ),
                 )
             })?;
@@ -62,7 +64,23 @@ impl Dds {
             PixelFormat::Bc3 => dxt::decode(bytes, Dxt::Dxt5, width, height, false),
             PixelFormat::Bc4 => dxt::decode(bytes, Dxt::Bc4, width, height, false),
             PixelFormat::Bc5 => dxt::decode(bytes, Dxt::Bc5, width, height, false),
-            PixelFormat::Bc7 => Ok(bc7(bytes, width, height)),
+            PixelFormat::Bc7 => dxt::decode_blocks(bytes, 16, width, height, |block| {
+                let mut pixels = [[0u8; 4]; 16];
+                bcdec_rs::bc7(block, pixels.as_flattened_mut(), 16);
+                pixels
+            }),
+            // B, G, R, A bytes (DXGI B8G8R8A8, D3DFMT_A8R8G8B8, and without
+            // alpha X8R8G8B8): the swap BLP2's BGRA levels get.
+            PixelFormat::Masked {
+                bits: 32,
+                r: 0xff_0000,
+                g: 0xff00,
+                b: 0xff,
+                a,
+                luminance: false,
+            } if matches!(a, 0 | 0xff00_0000) => {
+                crate::blp::codec::decode_bgra(bytes, width, height, a == 0)
+            }
             PixelFormat::Masked {
                 bits,
                 r,
@@ -96,44 +114,6 @@ pub fn rebuild_normal_z(image: &mut RgbaImage) {
         let z = (1.0 - x * x - y * y).max(0.0).sqrt();
         pixel[2] = ((z + 1.0) / 2.0 * 255.0).round() as u8;
     }
-}
-
-/// RGBA pixels of a BC7 level (`bytes` holds every block), one row of
-/// blocks per task on every core for large levels, as BLP's DXT levels.
-fn bc7(bytes: &[u8], width: u32, height: u32) -> Vec<u8> {
-    use rayon::prelude::*;
-    let (w, h) = (width as usize, height as usize);
-    let row_bytes = w * 4;
-    let strip_blocks = w.div_ceil(4) * 16;
-    let mut out = vec![0u8; w * h * 4];
-    let strip = |(blocks, rows): (&[u8], &mut [u8])| {
-        let mut pixels = [0u8; 64];
-        for (x, block) in blocks.chunks_exact(16).enumerate() {
-            bcdec_rs::bc7(block, &mut pixels, 16);
-            let left = x * 16;
-            let span = row_bytes.saturating_sub(left).min(16);
-            for (row, src) in rows
-                .chunks_exact_mut(row_bytes)
-                .zip(pixels.chunks_exact(16))
-            {
-                if let (Some(dst), Some(src)) = (row.get_mut(left..left + span), src.get(..span)) {
-                    dst.copy_from_slice(src);
-                }
-            }
-        }
-    };
-    if w * h >= 128 * 128 {
-        bytes
-            .par_chunks_exact(strip_blocks)
-            .zip(out.par_chunks_mut(4 * row_bytes))
-            .for_each(strip);
-    } else {
-        bytes
-            .chunks_exact(strip_blocks)
-            .zip(out.chunks_mut(4 * row_bytes))
-            .for_each(strip);
-    }
-    out
 }
 
 /// Uncompressed pixels of `bytes` bytes each (little-endian), each channel
@@ -212,12 +192,19 @@ mod tests {
             b.extend([0; 4]);
             b
         };
-        let mut data = dds_header(8, 8, 4, *b"DXT1");
+        let mut blocks = Vec::new();
         for (level, colour) in [(4, 0xf800u16), (1, 0x07e0), (1, 0x001f), (1, 0xffff)] {
             for _ in 0..level {
-                data.extend(block(colour));
+                blocks.extend(block(colour));
             }
         }
+        let dxt1 = crate::dds::DdsPixelFormat {
+            size: 32,
+            flags: crate::dds::header::pixel_flags::FOURCC,
+            four_cc: *b"DXT1",
+            ..Default::default()
+        };
+        let mut data = crate::dds::tiny_dds(8, 8, 4, dxt1, blocks);
         let dds = Dds::from_bytes(&data).unwrap();
         assert_eq!(dds.level_count(), 4);
         let expected = [
@@ -236,25 +223,6 @@ mod tests {
         data.truncate(data.len() - 1);
         let err = Dds::from_bytes(&data).unwrap().decode_level(3).unwrap_err();
         assert!(err.to_string().contains("8 bytes needed, 7 there"), "{err}");
-    }
-
-    /// The magic and a `DDS_HEADER` for a compressed texture.
-    fn dds_header(width: u32, height: u32, mips: u32, four_cc: [u8; 4]) -> Vec<u8> {
-        let mut data = b"DDS ".to_vec();
-        let mut put = |v: u32| data.extend(v.to_le_bytes());
-        for v in [124, 0x2_1007, height, width, 0, 0, mips] {
-            put(v);
-        }
-        for _ in 0..11 {
-            put(0);
-        }
-        for v in [32, 4, u32::from_le_bytes(four_cc), 0, 0, 0, 0, 0] {
-            put(v);
-        }
-        for v in [0x40_1008, 0, 0, 0, 0] {
-            put(v);
-        }
-        data
     }
 
     #[test]

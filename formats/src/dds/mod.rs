@@ -41,36 +41,48 @@ pub use file::Dds;
 pub use header::{DdsHeader, DdsHeaderDxt10, DdsPixelFormat, PixelFormat};
 
 /// A 2x1 uncompressed 32-bit DDS (B, G, R, A in memory: a red opaque pixel
-/// and a half-transparent blue one), written by hand (for examples).
+/// and a half-transparent blue one), for examples.
 #[doc(hidden)]
 pub fn tiny_dds_rgba() -> Vec<u8> {
-    let mut data = b"DDS ".to_vec();
-    let mut put = |v: u32| data.extend_from_slice(&v.to_le_bytes());
-    // dwSize, dwFlags (caps, height, width, pixel format), height, width,
-    // pitch, depth, mips, reserved1[11]
-    for v in [124, 0x1007, 1, 2, 8, 0, 1] {
-        put(v);
-    }
-    for _ in 0..11 {
-        put(0);
-    }
-    // DDS_PIXELFORMAT: size, flags (RGB | alpha pixels), fourCC, bits, masks
-    for v in [
-        32,
-        0x41,
-        0,
-        32,
-        0x00ff_0000,
-        0x0000_ff00,
-        0x0000_00ff,
-        0xff00_0000,
-    ] {
-        put(v);
-    }
-    // caps (texture), caps2-4, reserved2
-    for v in [0x1000, 0, 0, 0, 0] {
-        put(v);
-    }
-    data.extend_from_slice(&[0, 0, 255, 255, 255, 0, 0, 128]);
-    data
+    let ddspf = DdsPixelFormat {
+        size: 32,
+        flags: header::pixel_flags::RGB | header::pixel_flags::ALPHA_PIXELS,
+        rgb_bit_count: 32,
+        r_bit_mask: 0x00ff_0000,
+        g_bit_mask: 0x0000_ff00,
+        b_bit_mask: 0x0000_00ff,
+        a_bit_mask: 0xff00_0000,
+        ..Default::default()
+    };
+    let pixels = vec![0, 0, 255, 255, 255, 0, 0, 128];
+    tiny_dds(2, 1, 1, ddspf, pixels)
+}
+
+/// A DDS of `width` x `height` with `mips` levels in `ddspf`, with `data`
+/// for its surfaces: flags for caps, size and pixel format (and mip count),
+/// caps texture (and mipmap), pitch 0 (for tests and examples).
+#[doc(hidden)]
+pub fn tiny_dds(
+    width: u32,
+    height: u32,
+    mips: u32,
+    ddspf: DdsPixelFormat,
+    data: Vec<u8>,
+) -> Vec<u8> {
+    let with_mips = mips > 1;
+    let dds = Dds {
+        header: DdsHeader {
+            size: 124,
+            flags: 0x1007 | if with_mips { 0x2_0000 } else { 0 },
+            height,
+            width,
+            mip_map_count: mips,
+            ddspf,
+            caps: 0x1000 | if with_mips { 0x40_0008 } else { 0 },
+            ..Default::default()
+        },
+        dx10: None,
+        data,
+    };
+    dds.to_bytes().unwrap_or_default()
 }

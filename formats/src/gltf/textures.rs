@@ -172,11 +172,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         // A flat normal, (0, 0, 1): X and Y at the middle.
         let flat = [128u8, 128, 0, 255].repeat(16);
-        let mut dds = crate::dds::tiny_dds_rgba();
-        dds.truncate(128);
-        dds[12..20].copy_from_slice(&[4, 0, 0, 0, 4, 0, 0, 0]); // 4 x 4
-        dds[80..88].copy_from_slice(&[4, 0, 0, 0, b'A', b'T', b'I', b'2']);
-        dds.extend(dxt::encode(&flat, Dxt::Bc5, 4, 4));
+        let ati2 = crate::dds::DdsPixelFormat {
+            size: 32,
+            flags: crate::dds::header::pixel_flags::FOURCC,
+            four_cc: *b"ATI2",
+            ..Default::default()
+        };
+        let dds = crate::dds::tiny_dds(4, 4, 1, ati2, dxt::encode(&flat, Dxt::Bc5, 4, 4));
         std::fs::write(dir.join("flat_normal.dds"), dds).unwrap();
         let folders = TextureFolders::new(vec![dir.clone()]);
         let blue = |png: Vec<u8>| RgbaImage::from_png(&png).unwrap().data[2];

@@ -67,12 +67,13 @@ fn run_map(
     out: &Outputs,
     heightmap: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
-    let (tiles, missing, mphd_flags) = match files {
-        [one] if Kind::of_path(one) == Some(Kind::Wdt) => {
-            let (tiles, missing, flags) = terrain::map_tiles(one)?;
+    let (tiles, missing, mphd_flags) = match files.iter().find(|f| terrain::is_map(f)) {
+        Some(map) => {
+            let (tiles, missing, flags) = terrain::map_tiles(map)?;
+            terrain::only_tiles_of(map, &tiles, files)?;
             (tiles, missing, Some(flags))
         }
-        _ => (terrain::given_tiles(files), Vec::new(), wdt_flags(out)?),
+        None => (terrain::given_tiles(files), Vec::new(), wdt_flags(out)?),
     };
     terrain::run(&Job {
         tiles,
@@ -117,7 +118,7 @@ fn tile_heightmap(
 pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
     let files = &terrain::expand_folders(files)?[..];
     let folder_heightmap = out.heightmap.as_deref().is_some_and(is_folder);
-    let map_input = matches!(files, [one] if Kind::of_path(one) == Some(Kind::Wdt));
+    let map_input = files.iter().any(|f| terrain::is_map(f));
     if files.len() > 1 || map_input || (folder_heightmap && files.len() == 1) {
         if out.alpha.is_some() || out.wireframe.is_some() {
             return Err(

@@ -74,41 +74,46 @@ pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), 
 }
 
 /// The files `render` was given, each folder replaced by the tiles and
-/// maps in it; a map given with tiles of its own is the map
-/// alone. A tile of another map beside a map, or two maps, are refused:
-/// one height range and one overview cover one map.
+/// maps in it; more than one map is refused: one height range and one
+/// overview cover one map. A map's WDT is read later, once ([`map_tiles`],
+/// then [`only_tiles_of`]).
 pub fn expand_folders(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let found = crate::batch::collect(files, |kind| matches!(kind, Kind::Adt | Kind::Wdt))?;
-    let maps: Vec<&PathBuf> = found
-        .iter()
-        .filter(|file| Kind::of_path(file) == Some(Kind::Wdt))
-        .collect();
-    match maps[..] {
-        [] => Ok(found),
-        [map] => {
-            let (tiles, _, _) = map_tiles(map)?;
-            let listed: HashSet<PathBuf> = tiles
-                .iter()
-                .map(|tile| crate::batch::identity(&tile.path))
-                .collect();
-            match found
-                .iter()
-                .find(|file| *file != map && !listed.contains(&crate::batch::identity(file)))
-            {
-                Some(stray) => Err(format!(
-                    "{} is not one of the tiles of {}: render a map or tiles, not both",
-                    stray.display(),
-                    map.display()
-                )),
-                None => Ok(vec![map.clone()]),
-            }
-        }
-        _ => Err(format!(
+    let maps: Vec<&PathBuf> = found.iter().filter(|file| is_map(file)).collect();
+    if let [first, second, ..] = maps[..] {
+        return Err(format!(
             "{} maps given ({}, {}, ...): render one map at a time",
             maps.len(),
-            maps[0].display(),
-            maps[1].display()
+            first.display(),
+            second.display()
+        ));
+    }
+    Ok(found)
+}
+
+/// True if `path` names a map's WDT.
+pub fn is_map(path: &Path) -> bool {
+    Kind::of_path(path) == Some(Kind::Wdt)
+}
+
+/// `Ok` if every file given besides the map's WDT is one of its `tiles` (a
+/// map given with its own tiles, or the folder it is in, is the map alone);
+/// a tile of another map is refused.
+pub fn only_tiles_of(map: &Path, tiles: &[TileInput], files: &[PathBuf]) -> Result<(), String> {
+    let listed: HashSet<PathBuf> = tiles
+        .iter()
+        .map(|tile| crate::batch::identity(&tile.path))
+        .collect();
+    match files
+        .iter()
+        .find(|file| *file != map && !listed.contains(&crate::batch::identity(file)))
+    {
+        Some(stray) => Err(format!(
+            "{} is not one of the tiles of {}: render a map or tiles, not both",
+            stray.display(),
+            map.display()
         )),
+        None => Ok(()),
     }
 }
 

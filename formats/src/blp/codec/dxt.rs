@@ -1,5 +1,6 @@
 //! DXT1/DXT3/DXT5 (BC1/BC2/BC3) levels: 4x4 blocks of 8 or 16 bytes, decoded
-//! and encoded by `texpresso`; BC4 and BC5 blocks too (DDS textures).
+//! and encoded by `texpresso`; BC4 and BC5 blocks too (DDS textures), and
+//! the walk over a level's blocks that any block decoder uses (DDS BC7).
 
 use rayon::prelude::*;
 use texpresso::{Algorithm, Format, Params};
@@ -49,30 +50,51 @@ pub fn decode(
     opaque: bool,
 ) -> Result<Vec<u8>, String> {
     let format = dxt.format();
+    decode_blocks(level, format.block_size(), width, height, |bytes| {
+        let mut pixels = format.decompress_block(bytes);
+        if opaque {
+            for px in &mut pixels {
+                px[3] = 255;
+            }
+        }
+        pixels
+    })
+}
+
+/// RGBA pixels of a level of 4x4 blocks of `block` bytes, left to right and
+/// top to bottom, each made into its 16 pixels (row by row) by
+/// `decode_block`; the blocks at the right and bottom edges are cut to the
+/// level. Bytes past the last block are ignored; fewer than every block is
+/// an error.
+pub fn decode_blocks(
+    level: &[u8],
+    block: usize,
+    width: u32,
+    height: u32,
+    decode_block: impl Fn(&[u8]) -> [[u8; 4]; 16] + Sync,
+) -> Result<Vec<u8>, String> {
     let (w, h) = (width as usize, height as usize);
-    let needed = format.compressed_size(w, h);
+    let blocks_wide = w.div_ceil(4);
+    let blocks = blocks_wide * h.div_ceil(4);
+    let needed = blocks * block;
     if level.len() < needed {
         return Err(format!(
-            "{needed} bytes needed ({} blocks of {} bytes), {} there",
-            w.div_ceil(4) * h.div_ceil(4),
-            format.block_size(),
+            "{needed} bytes needed ({blocks} blocks of {block} bytes), {} there",
             level.len()
         ));
     }
-    let block = format.block_size();
-    let blocks_wide = w.div_ceil(4);
     let row_bytes = w * 4;
     let mut out = vec![0u8; w * h * 4];
     // One row of blocks fills four rows of pixels (fewer at the bottom edge);
     // rows of blocks are independent, so large levels use every core.
-    let strips = level
-        .par_chunks_exact(blocks_wide * block)
-        .zip(out.par_chunks_mut(4 * row_bytes));
     let decode_strip = |(blocks, rows): (&[u8], &mut [u8])| {
-        decode_strip(format, blocks, rows, row_bytes, opaque);
+        decode_strip(blocks, block, rows, row_bytes, &decode_block);
     };
     if w * h >= PARALLEL_PIXELS {
-        strips.for_each(decode_strip);
+        level
+            .par_chunks_exact(blocks_wide * block)
+            .zip(out.par_chunks_mut(4 * row_bytes))
+            .for_each(decode_strip);
     } else {
         level
             .chunks_exact(blocks_wide * block)
@@ -87,14 +109,15 @@ pub fn decode(
 const PARALLEL_PIXELS: usize = 128 * 128;
 
 /// One row of blocks into its (up to) four rows of pixels.
-fn decode_strip(format: Format, blocks: &[u8], rows: &mut [u8], row_bytes: usize, opaque: bool) {
-    for (x, bytes) in blocks.chunks_exact(format.block_size()).enumerate() {
-        let mut pixels = format.decompress_block(bytes);
-        if opaque {
-            for px in &mut pixels {
-                px[3] = 255;
-            }
-        }
+fn decode_strip(
+    blocks: &[u8],
+    block: usize,
+    rows: &mut [u8],
+    row_bytes: usize,
+    decode_block: &impl Fn(&[u8]) -> [[u8; 4]; 16],
+) {
+    for (x, bytes) in blocks.chunks_exact(block).enumerate() {
+        let pixels = decode_block(bytes);
         let pixels = pixels.as_flattened();
         let left = x * 16;
         let span = row_bytes.saturating_sub(left).min(16);
