@@ -41,7 +41,7 @@ fn one_model_to_glb_and_to_gltf() {
         .args(["--sequence", "Walk"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("1 animations"));
+        .stdout(predicate::str::contains("1 animation,"));
     assert!(dir.join("walk.bin").is_file());
     let gltf = gltf::Gltf::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let names: Vec<_> = gltf
@@ -269,7 +269,7 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .arg(root.join("textures"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("1 textures embedded"))
+        .stdout(predicate::str::contains("1 texture embedded"))
         .stderr(predicate::str::is_empty());
     // Beside the model, in other letter cases: found without --textures.
     let beside = dir.join("beside");
@@ -286,7 +286,7 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .arg(dir.join("b.glb"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("1 textures embedded"));
+        .stdout(predicate::str::contains("1 texture embedded"));
     // A TEXS path with forward slashes, in other letter cases than the
     // file's (textures/smileygw.BLP): found in a --textures folder and beside
     // the model.
@@ -303,7 +303,7 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .arg(root.join("textures"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("1 textures embedded"))
+        .stdout(predicate::str::contains("1 texture embedded"))
         .stderr(predicate::str::is_empty());
     std::fs::copy(
         root.join("textures/Textures/SmileyGW.blp"),
@@ -316,7 +316,7 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .arg(dir.join("e.glb"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("1 textures embedded"))
+        .stdout(predicate::str::contains("1 texture embedded"))
         .stderr(predicate::str::is_empty());
     // Reforged: the game loads `X.dds` for a TEXS path `X.tif`.
     let reforged = dir.join("reforged/Buildings/Other/CityBuildingSmall0_0");
@@ -334,7 +334,7 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .arg(dir.join("reforged"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("1 textures embedded"))
+        .stdout(predicate::str::contains("1 texture embedded"))
         .stderr(predicate::str::contains("V1_Normal.tif (not found"))
         .stderr(predicate::str::contains("Diffuse_Red").not());
     // Nowhere: a warning names it, the export still succeeds.

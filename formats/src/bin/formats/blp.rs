@@ -9,6 +9,8 @@ use std::process::ExitCode;
 use formats::blp::{AlphaKind, Blp, RgbaImage, Target};
 use formats::dds::Dds;
 
+use crate::plural;
+
 /// `formats info x.blp`: version, encoding, alpha, size, the mip table and
 /// what the file keeps beyond a fresh layout. Where the alpha field leaves
 /// alpha to the data (a BLP1 JPEG with odd `alphaBits`), level 0 is decoded
@@ -293,12 +295,12 @@ pub fn convert(
             // What is written must read back.
             let back = Blp::from_bytes(&bytes).map_err(|e| format!("{oname}: {e}"))?;
             eprintln!(
-                "wrote {oname} (BLP{} {}, {}x{}, {} levels, {} bytes)",
+                "wrote {oname} (BLP{} {}, {}x{}, {}, {} bytes)",
                 back.version(),
                 back.encoding().map_or("?", |e| e.name()),
                 back.size().0,
                 back.size().1,
-                back.levels.len(),
+                plural(back.levels.len(), "level"),
                 bytes.len()
             );
             bytes

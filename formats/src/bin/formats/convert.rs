@@ -12,6 +12,7 @@ use formats::mdx::Model;
 use serde::Serialize;
 
 use crate::kind::Kind;
+use crate::plural;
 use crate::rewrite;
 
 /// How every model is converted.
@@ -349,7 +350,11 @@ fn table(results: &[Converted]) -> String {
     }
     let failed: Vec<&Converted> = results.iter().filter(|r| r.error.is_some()).collect();
     if failed.is_empty() {
-        let _ = writeln!(out, "{} models written, no failures", results.len());
+        let _ = writeln!(
+            out,
+            "{} written, no failures",
+            plural(results.len(), "model")
+        );
     } else {
         let _ = writeln!(out, "{} failed:", failed.len());
         for r in failed {

@@ -422,7 +422,15 @@ fn print_out(text: &str) -> Result<(), String> {
     }
 }
 
-/// The file name of `path` without its extension (`fallback` if it has none).
+/// `3 files`, `1 file`: a count and its noun, for messages.
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 /// The last component of `path`, for messages and indexes.
 fn file_name(path: &std::path::Path) -> String {
     path.file_name()
@@ -430,6 +438,7 @@ fn file_name(path: &std::path::Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
+/// The file name of `path` without its extension (`fallback` if it has none).
 fn file_stem(path: &std::path::Path, fallback: &str) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())

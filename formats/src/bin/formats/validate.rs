@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use crate::batch::{self, Table};
 use crate::kind::{self, Document, Kind};
+use crate::plural;
 
 /// The kinds `validate` checks (folders are walked for these).
 fn checked(kind: Kind) -> bool {
@@ -102,15 +103,6 @@ impl FileReport {
             );
         }
         out
-    }
-}
-
-/// `3 errors`, `1 error`.
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
     }
 }
 

@@ -8,6 +8,7 @@ use formats::gltf::{ExportOptions, export as export_model};
 
 use super::{Options, Written};
 use crate::kind::{self, Document, Kind};
+use crate::plural;
 
 /// Exports the model in `data` (read from `input`) to `output`.
 pub fn export(
@@ -57,11 +58,11 @@ pub fn export(
     Ok(Written {
         heights: None,
         line: format!(
-            "{name} -> {out}: {} primitives, {} joints, {} animations, {} textures embedded",
-            exported.geosets.len(),
-            exported.joints,
-            exported.animations.len(),
-            exported.embedded_textures.len()
+            "{name} -> {out}: {}, {}, {}, {} embedded",
+            plural(exported.geosets.len(), "primitive"),
+            plural(exported.joints, "joint"),
+            plural(exported.animations.len(), "animation"),
+            plural(exported.embedded_textures.len(), "texture")
         ),
         warnings,
     })

@@ -10,6 +10,7 @@ use formats::gltf::{export_tile, export_tile_in};
 use formats::terrain::Seams;
 
 use super::Written;
+use crate::plural;
 use crate::terrain::TileHeights;
 
 /// Exports the tile in `data` (read from `input`) to `output`, its edges
@@ -50,15 +51,15 @@ pub fn export(
         heights: Some(heights),
         line: format!(
             "{name} -> {out}: tile {}_{}, {} vertices, {} triangles ({} hole quads){colours}, \
-             {} liquid triangles, {} doodads, {} map objects",
+             {} liquid triangles, {}, {}",
             tile.x,
             tile.y,
             exported.vertices,
             exported.triangles,
             exported.hole_quads,
             exported.liquid_triangles,
-            exported.doodads,
-            exported.map_objects
+            plural(exported.doodads, "doodad"),
+            plural(exported.map_objects, "map object")
         ),
         warnings,
     })
