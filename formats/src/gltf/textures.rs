@@ -9,8 +9,7 @@ pub trait TextureSource: Sync {
 
     /// The PNG bytes of `file_name` used as a normal map. By default what
     /// [`png`](Self::png) gives; [`TextureFolders`] rebuilds the Z (blue)
-    /// channel of textures that store X and Y only (DDS BC5), since a glTF
-    /// normal texture holds all three.
+    /// channel from X and Y (red and green), see there.
     fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, String> {
         self.png(file_name)
     }
@@ -40,6 +39,17 @@ pub fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {
 /// loads `X_Diffuse.dds`, and users convert textures to PNG. A BLP or DDS is
 /// decoded ([`crate::blp`], [`crate::dds`], level 0) and embedded as PNG; a
 /// PNG file as it is.
+///
+/// Normal maps ([`normal_png`](TextureSource::normal_png)): Reforged's HD
+/// shader reads X and Y from red and green and rebuilds Z (mdx-m3-viewer's
+/// `decodeNormal` does exactly this), so what a file holds in blue is not
+/// part of the normal: BC5 stores nothing there. A glTF viewer reads all
+/// three channels, so every normal map, whatever its format, is embedded
+/// with its blue rebuilt as `sqrt(1 - x² - y²)`
+/// ([`rebuild_normal_z`](crate::dds::rebuild_normal_z)); for a map that
+/// already held unit normals this changes blue by the rounding of X and Y.
+/// Green is not flipped: the game's bitangent is `cross(normal, tangent) *
+/// w` from `TANG`, as glTF's is from `TANGENT`, which the export copies.
 #[derive(Clone, Debug, Default)]
 pub struct TextureFolders {
     folders: Vec<std::path::PathBuf>,
@@ -121,29 +131,31 @@ fn find_in(folder: &std::path::Path, parts: &[&str]) -> Option<std::path::PathBu
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 impl TextureFolders {
-    /// The PNG of the texture `file_name` names, as it is or (`normal`, a
-    /// two-channel DDS) with its Z rebuilt.
+    /// The PNG of the texture `file_name` names, as it is or (`normal`) with
+    /// its Z rebuilt from X and Y.
     fn load(&self, file_name: &str, normal: bool) -> Result<Vec<u8>, String> {
         let path = self
             .find(file_name)
             .ok_or_else(|| format!("not found in {} folder(s)", self.folders.len()))?;
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if bytes.starts_with(PNG_SIGNATURE) {
+        let png = bytes.starts_with(PNG_SIGNATURE);
+        if png && !normal {
             return Ok(bytes);
         }
-        let image = if bytes.starts_with(b"DDS ") {
-            crate::dds::Dds::from_bytes(&bytes).and_then(|dds| {
-                let mut image = dds.decode_level(0)?;
-                if normal && dds.pixel_format()? == crate::dds::PixelFormat::Bc5 {
-                    crate::dds::rebuild_normal_z(&mut image);
-                }
-                Ok(image)
-            })
+        let image = if png {
+            crate::blp::RgbaImage::from_png(&bytes)
+        } else if bytes.starts_with(b"DDS ") {
+            crate::dds::Dds::from_bytes(&bytes).and_then(|dds| dds.decode_level(0))
         } else {
             crate::blp::Blp::from_bytes(&bytes).and_then(|blp| blp.decode_level(0))
         };
         image
-            .and_then(|image| image.to_png())
+            .and_then(|mut image| {
+                if normal {
+                    crate::dds::rebuild_normal_z(&mut image);
+                }
+                image.to_png()
+            })
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 }
@@ -184,6 +196,70 @@ mod tests {
         let blue = |png: Vec<u8>| RgbaImage::from_png(&png).unwrap().data[2];
         assert_eq!(blue(folders.png("flat_normal.tif").unwrap()), 0);
         assert_eq!(blue(folders.normal_png("flat_normal.tif").unwrap()), 255);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Every normal map gets its Z from X and Y, whatever the file is and
+    /// whatever it holds in blue (here a DXT5 DDS, a BLP and a PNG with blue
+    /// 7); one that holds unit normals keeps its blue within 2 levels. Used
+    /// as anything else, a PNG is embedded as its very bytes.
+    #[test]
+    fn every_normal_map_gets_its_z_from_x_and_y() {
+        let dir = std::env::temp_dir().join(format!("formats-normals-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let level = |v: f32| ((v + 1.0) / 2.0 * 255.0).round() as u8;
+        // 16 unit normals tilted up to 60 degrees, blue as encoded.
+        let unit: Vec<[u8; 4]> = (0..16)
+            .map(|i| {
+                let (tilt, turn) = (i as f32 / 15.0 * 1.047, i as f32 * 0.7);
+                let (x, y, z) = (tilt.sin() * turn.cos(), tilt.sin() * turn.sin(), tilt.cos());
+                [level(x), level(y), level(z), 255]
+            })
+            .collect();
+        let image = RgbaImage::new(4, 4, unit.concat()).unwrap();
+        let png = image.to_png().unwrap();
+        std::fs::write(dir.join("unit.png"), &png).unwrap();
+        let mut junk = image.clone();
+        junk.data.iter_mut().skip(2).step_by(4).for_each(|b| *b = 7);
+        std::fs::write(dir.join("junk.png"), junk.to_png().unwrap()).unwrap();
+        let dxt5 = crate::blp::Blp::encode(&junk, crate::blp::Target::Dxt5).unwrap();
+        std::fs::write(dir.join("junk.blp"), dxt5.to_bytes().unwrap()).unwrap();
+        let fourcc = crate::dds::DdsPixelFormat {
+            size: 32,
+            flags: crate::dds::header::pixel_flags::FOURCC,
+            four_cc: *b"DXT5",
+            ..Default::default()
+        };
+        let blocks = dxt::encode(&junk.data, Dxt::Dxt5, 4, 4);
+        std::fs::write(
+            dir.join("junk.dds"),
+            crate::dds::tiny_dds(4, 4, 1, fourcc, blocks),
+        )
+        .unwrap();
+        let folders = TextureFolders::new(vec![dir.clone()]);
+        let pixels = |png: Vec<u8>| RgbaImage::from_png(&png).unwrap().data;
+        assert_eq!(folders.png("unit.png").unwrap(), png);
+        let rebuilt = pixels(folders.normal_png("unit.png").unwrap());
+        for (was, now) in image.data.chunks(4).zip(rebuilt.chunks(4)) {
+            assert_eq!(was[..2], now[..2]);
+            assert!(was[2].abs_diff(now[2]) <= 2, "{was:?} -> {now:?}");
+        }
+        for name in ["junk.png", "junk.blp", "junk.dds"] {
+            assert!(
+                pixels(folders.png(name).unwrap())
+                    .iter()
+                    .skip(2)
+                    .step_by(4)
+                    .any(|&b| b < 100)
+            );
+            for px in pixels(folders.normal_png(name).unwrap()).chunks(4) {
+                let unit = |c: u8| f32::from(c) / 255.0 * 2.0 - 1.0;
+                let z = (1.0 - unit(px[0]).powi(2) - unit(px[1]).powi(2))
+                    .max(0.0)
+                    .sqrt();
+                assert_eq!(px[2], level(z), "{name}: {px:?}");
+            }
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 }
