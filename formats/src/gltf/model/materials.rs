@@ -6,9 +6,11 @@
 //! colour layer under it (texture coordinates from that layer's UV set). A
 //! path two `TEXS` entries name is embedded once. A Reforged HD material
 //! takes its textures by role: diffuse as base colour, normal map (from
-//! [`TextureSource::normal_png`]: a two-channel one gets its Z back), ORM
-//! (occlusion in red, roughness in green, metallic in blue) as occlusion and
-//! metallic-roughness, emissive; by slot in 1100 and later (a layer with
+//! [`TextureSource::normal_png`]: its Z rebuilt from X and Y), ORM
+//! (occlusion in red, roughness in green, metallic in blue, as glTF reads
+//! them; the alpha, where the game keeps the team colour's strength, has no
+//! glTF meaning and is left unread) as occlusion and metallic-roughness,
+//! emissive; by slot in 1100 and later (a layer with
 //! shader type 1), by layer in the `Shader_HD_DefaultUnit` materials of 900
 //! and 1000.
 //!
