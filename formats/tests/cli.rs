@@ -73,7 +73,7 @@ fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
     };
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(lines[1].starts_with("strict read: "), "{stdout}");
-    assert_eq!(lines[2], "read leniently (1 diagnostics):");
+    assert_eq!(lines[2], "read leniently (1 diagnostic):");
     assert!(lines[3].contains("follows the LITE chunk"), "{stdout}");
     assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
     // The chunk table comes from the one read: the 32 bytes of the light track
@@ -194,7 +194,7 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
         lines[1],
         "strict read: chunks[1].MODL: chunk size 372 at 0x14 exceeds the 76 bytes left"
     );
-    assert_eq!(lines[2], "read leniently (1 diagnostics):");
+    assert_eq!(lines[2], "read leniently (1 diagnostic):");
     assert!(
         lines[3].starts_with(
             "  at 0x10: chunks[1].MODL: invalid value at 0x10: the file ends inside this chunk: \
@@ -210,7 +210,7 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
     let out = formats().arg("check").arg(&truncated).assert().success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("truncated.mdx: parsed leniently (1 diagnostics), byte-exact"),
+        stdout.contains("truncated.mdx: parsed leniently (1 diagnostic), byte-exact"),
         "{stdout}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

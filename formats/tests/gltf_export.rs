@@ -1146,3 +1146,150 @@ fn lod_exports_exactly_the_geosets_of_one_level() {
         }
     }
 }
+
+/// A camera as the file gives it: name, eye, target, field of view, and
+/// the tracks that move eye and target (classic cameras; WoW alpha's have
+/// none in the corpus and are checked at rest).
+struct FileCamera<'m> {
+    name: String,
+    eye: Vec3,
+    target: Vec3,
+    fov: f32,
+    eye_track: Option<&'m formats::mdx::Track<[f32; 3]>>,
+    target_track: Option<&'m formats::mdx::Track<[f32; 3]>>,
+}
+
+fn file_cameras(model: &Model) -> Vec<FileCamera<'_>> {
+    use formats::mdx::CameraTrack;
+    let classic = model.cameras().iter().map(|c| FileCamera {
+        name: c.name.to_string(),
+        eye: Vec3::from(c.position),
+        target: Vec3::from(c.target_position),
+        fov: c.field_of_view,
+        eye_track: c.tracks.iter().find_map(|t| match t {
+            CameraTrack::Translation(t) => Some(t),
+            _ => None,
+        }),
+        target_track: c.tracks.iter().find_map(|t| match t {
+            CameraTrack::TargetTranslation(t) => Some(t),
+            _ => None,
+        }),
+    });
+    let alpha = model.alpha_cameras().iter().map(|c| FileCamera {
+        name: c.name.to_string(),
+        eye: Vec3::from(c.pivot),
+        target: Vec3::from(c.target_pivot),
+        fov: c.field_of_view,
+        eye_track: None,
+        target_track: None,
+    });
+    classic.chain(alpha).collect()
+}
+
+/// Every corpus camera is a glTF perspective camera on a node named as the
+/// camera that, under the model's root (Z up turned Y up), stands at the
+/// file's eye and looks down its -Z at the file's target, its +Y on the
+/// model's up side and its +X level; its `yfov` is the file's field of view
+/// (π/4 where the file's is not one: 0, or π). A camera that moves (the
+/// corpus has one, `wc3lib_Orc_Exp`'s: KCTR, KTTR and KCRL) is, evaluated by
+/// glTF's rules from the exported channels at times in each sequence, where
+/// the sampler puts its eye, looking at where it puts its target.
+#[test]
+fn cameras_stand_at_their_eye_and_look_at_their_target() {
+    let (mut cameras, mut moving) = (0, 0);
+    for (path, model) in &models() {
+        let listed = file_cameras(model);
+        if listed.is_empty() {
+            continue;
+        }
+        let out = export(model, "m", &ExportOptions::default()).unwrap();
+        assert_eq!(
+            out.cameras,
+            listed.iter().map(|c| c.name.clone()).collect::<Vec<_>>(),
+            "{path}"
+        );
+        let glb = out.document.to_glb().unwrap();
+        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let (doc, blob) = (&gltf.document, gltf.blob.as_deref().unwrap_or_default());
+        let nodes: Vec<_> = doc.nodes().filter(|n| n.camera().is_some()).collect();
+        assert_eq!(nodes.len(), listed.len(), "{path}");
+        let root = doc.nodes().find(|n| n.name() == Some("m")).unwrap().index();
+        let timeline = Timeline::from_model(model);
+        for (node, file) in nodes.iter().zip(&listed) {
+            let what = format!("{path}: camera {}", file.name);
+            assert_eq!(node.name(), Some(file.name.as_str()), "{what}");
+            let camera = node.camera().unwrap();
+            let gltf::camera::Projection::Perspective(p) = camera.projection() else {
+                panic!("{what}: not perspective");
+            };
+            let usual = file.fov > 0.0 && file.fov < std::f32::consts::PI;
+            let fov = if usual {
+                file.fov
+            } else {
+                std::f32::consts::FRAC_PI_4
+            };
+            assert_eq!(p.yfov(), fov, "{what}");
+            // In model space (under the root), at `t` seconds of `channels`.
+            let placed = |channels: &[Channel], t: f32| {
+                let g = globals(doc, channels, t);
+                g[root].inverse() * g[node.index()]
+            };
+            let check = |m: Mat4, eye: Vec3, target: Vec3, level: bool, when: &str| {
+                let (_, turn, at) = m.to_scale_rotation_translation();
+                let scale = eye.length().max(1.0);
+                assert!(
+                    at.distance(eye) <= 1e-4 * scale,
+                    "{what} {when}: at {at}, eye {eye}"
+                );
+                if let Some(wanted) = (target - eye).try_normalize() {
+                    let looks = turn * Vec3::NEG_Z;
+                    assert!(
+                        looks.angle_between(wanted) <= 1e-3,
+                        "{what} {when}: {looks} {wanted}"
+                    );
+                }
+                if level {
+                    assert!((turn * Vec3::X).z.abs() <= 1e-4, "{what} {when}: leans");
+                    assert!((turn * Vec3::Y).z >= 0.0, "{what} {when}: upside down");
+                }
+            };
+            check(placed(&[], 0.0), file.eye, file.target, true, "at rest");
+            cameras += 1;
+            if file.eye_track.is_none() && file.target_track.is_none() {
+                continue;
+            }
+            for (s, animation) in doc.animations().enumerate() {
+                let channels = channels(&animation, blob);
+                assert!(
+                    channels.iter().any(|c| c.node == node.index()),
+                    "{what}: no channel in animation {s}"
+                );
+                let frames = (f64::from(timeline.sequences[s].duration()) * 30.0 / 1000.0) as u64;
+                for k in [frames / 3, frames / 2, frames.saturating_sub(1)] {
+                    let ms = k as f64 * (1000.0 / 30.0);
+                    let sampler = Sampler::new(&timeline, timeline.at(s, ms).unwrap());
+                    let offset = |track: Option<&formats::mdx::Track<[f32; 3]>>| {
+                        track.map_or(Vec3::ZERO, |t| Vec3::from(sampler.sample(t, &[0.0; 3])))
+                    };
+                    let eye = file.eye + offset(file.eye_track);
+                    let target = file.target + offset(file.target_track);
+                    let m = placed(&channels, (ms / 1000.0) as f32);
+                    check(
+                        m,
+                        eye,
+                        target,
+                        false,
+                        &format!("in animation {s} at {ms} ms"),
+                    );
+                }
+                moving += 1;
+            }
+        }
+    }
+    if common::corpus_root().is_some() {
+        assert!(
+            cameras >= 10 && moving >= 2,
+            "{cameras} cameras, {moving} moving"
+        );
+    }
+}

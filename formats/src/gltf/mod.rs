@@ -13,6 +13,9 @@
 //! - One skinned mesh, one primitive per geoset of the level of detail asked
 //!   for: positions, normals, tangents (Reforged), every UV set, joints and
 //!   weights, indices ([`model::meshes`]); a skin with inverse bind matrices.
+//! - A perspective camera per camera (`CAMS`: a unit's portrait camera), on
+//!   a node at its eye looking at its target, moving where its tracks move
+//!   it ([`model::cameras`]).
 //! - One animation per sequence, named as it, times in seconds; which
 //!   tracks map exactly (`STEP`, `LINEAR`, `CUBICSPLINE`) and which are
 //!   resampled at 30 keys a second is in [`model::animations`].

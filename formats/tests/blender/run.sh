@@ -4,7 +4,7 @@
 # into a sequence, and its skinned vertices compared with the ones the
 # library poses (examples/posed_vertices.rs). Fails if any vertex is further
 # than 1e-4 of the model's size from where Blender shows it, or if the
-# vertex counts differ.
+# vertex counts differ. Then the cameras (camera_check.py).
 #
 # Not part of CI (Blender is 195 Debian packages); run it by hand:
 #   apt-get install blender python3-numpy
@@ -54,6 +54,48 @@ print(r["ours"], r["blender"], r["largest"], r["diagonal"])' "$line")
         echo "  ^ differs: $shown vertices in Blender"
         failed=1
     fi
+done
+
+# Cameras: each model's cameras, as the file gives them (`formats dump
+# --json`: eye, target, field of view), against where Blender puts the
+# imported camera and where it looks. Exported without animations, so each
+# camera is at rest (Orc_Exp's moves in its sequences). Fails if a camera is
+# further than 1e-4 of its distance from the origin from its eye, looks more
+# than 0.1 degrees off its target, leans (right-hand axis out of the
+# horizontal: the model's +Z is up), or has another field of view.
+printf '\n%-32s %-18s %10s %10s %10s %8s\n' model camera distance angle lean yfov
+for model in pqw3_VillagerMaleRich_Portrait pqw3_girl2_portrait wc3lib_Orc_Exp risk_HumanBattleship_v800 amisd_nwdg32 wowalpha_Boar; do
+    glb="$out/$model-cameras.glb"
+    "$bin/formats" export "$corpus/$model.mdx" "$glb" --no-animations >/dev/null 2>&1
+    "$bin/formats" dump --json "$corpus/$model.mdx" 2>/dev/null | python3 -c '
+import json, sys
+found = []
+def walk(o):
+    if isinstance(o, dict):
+        if "field_of_view" in o:
+            found.append({
+                "name": o["name"],
+                "position": o.get("position", o.get("pivot")),
+                "target": o.get("target_position", o.get("target_pivot")),
+                "field_of_view": o["field_of_view"],
+            })
+        for v in o.values():
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(json.load(sys.stdin))
+json.dump(found, sys.stdout)' >"$out/cameras.json"
+    blender -b -P "$here/camera_check.py" -- "$glb" "$out/cameras.json" 2>&1 | grep '^RESULT ' >"$out/result" || true
+    if [ ! -s "$out/result" ]; then
+        echo "$model: Blender gave no result"
+        failed=1
+        continue
+    fi
+    while read -r _ name distance angle lean yfov ok rest; do
+        printf '%-32s %-18s %10s %10s %10s %8s %s %s\n' "$model" "$name" "$distance" "$angle" "$lean" "$yfov" "$ok" "$rest"
+        [ "$ok" = ok ] || failed=1
+    done <"$out/result"
 done
 rm -rf "$out"
 exit $failed

@@ -55,7 +55,10 @@ impl FileReport {
     fn line(&self) -> String {
         let what = match self.parse {
             Parse::Strict => "parsed".to_string(),
-            Parse::Lenient => format!("parsed leniently ({} diagnostics)", self.diagnostics),
+            Parse::Lenient => format!(
+                "parsed leniently ({})",
+                crate::plural(self.diagnostics, "diagnostic")
+            ),
             Parse::Failed => "FAILED".to_string(),
         };
         let exact = match (self.byte_exact, self.first_difference) {

@@ -21,8 +21,8 @@ pub fn run(path: &Path, json: bool) -> Result<ExitCode, String> {
     let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
     if let Some(error) = &loaded.strict_error {
         eprintln!(
-            "note: {name}: read leniently ({} diagnostics); strict: {error}",
-            loaded.diagnostics.len()
+            "note: {name}: read leniently ({}); strict: {error}",
+            crate::plural(loaded.diagnostics.len(), "diagnostic")
         );
     }
     let mut value = serde_json::to_value(&loaded.document).map_err(|e| format!("{name}: {e}"))?;

@@ -47,8 +47,8 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         let _ = writeln!(out, "strict read: {error}");
         let _ = writeln!(
             out,
-            "read leniently ({} diagnostics):",
-            loaded.diagnostics.len()
+            "read leniently ({}):",
+            crate::plural(loaded.diagnostics.len(), "diagnostic")
         );
         for d in &loaded.diagnostics {
             let _ = writeln!(out, "  {d}");

@@ -16,6 +16,7 @@
 //! | a track of a global sequence | resampled `LINEAR` at 30 keys a second over the sequence, its counter starting with the sequence |
 //! | the whole interval at one value | two keys (start and end), `LINEAR` |
 //! | keys not strictly increasing | resampled `LINEAR` at 30 keys a second |
+//! | a camera's eye, target or roll | its node's translation and rotation resampled `LINEAR` at 30 keys a second ([`cameras`](super::cameras)) |
 //!
 //! Translations add the node's rest offset (its pivot minus its parent's),
 //! see [`nodes`](super::nodes). Every animation also holds the root's
@@ -29,6 +30,7 @@ use json::Index;
 use json::animation::{Interpolation as GltfInterpolation, Property};
 use json::validation::Checked;
 
+use super::cameras::ModelCamera;
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
 use crate::anim::skeleton::normalized;
 use crate::anim::{Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline};
@@ -310,12 +312,15 @@ impl Channels<'_> {
 }
 
 /// One animation for each sequence in `sequences` (indices into the
-/// timeline's sequences); returns how many were added.
+/// timeline's sequences), moving the skeleton's nodes and the nodes of the
+/// cameras that move (`cameras`: each with its node); returns how many were
+/// added.
 pub fn add_animations(
     b: &mut Builder,
     timeline: &Timeline,
     skeleton: &Skeleton,
     nodes: &ModelNodes,
+    cameras: &[(ModelCamera<'_>, Index<json::Node>)],
     sequences: &[usize],
 ) -> usize {
     let mut added = 0;
@@ -345,6 +350,27 @@ pub fn add_animations(
                     vector_curve(&span, track, [1.0; 3], [0.0; 3]),
                 );
             }
+        }
+        for (camera, node) in cameras.iter().filter(|(c, _)| c.moves()) {
+            let Curve {
+                interpolation,
+                times,
+                values,
+            } = span.resample(|s| camera.transform(Some(s)));
+            let (translations, rotations): (Vec<[f32; 3]>, Vec<[f32; 4]>) =
+                values.into_iter().unzip();
+            let translation = Curve {
+                interpolation,
+                times: times.clone(),
+                values: translations,
+            };
+            channels.add(*node, Property::Translation, translation);
+            let rotation = Curve {
+                interpolation,
+                times,
+                values: rotations,
+            };
+            channels.add(*node, Property::Rotation, rotation);
         }
         let Channels {
             samplers, channels, ..

@@ -1,8 +1,9 @@
 //! A model as a glTF document: [`export`] puts together the skeleton
-//! ([`nodes`]), the skinned mesh ([`meshes`]), the materials ([`materials`])
-//! and the animations ([`animations`]).
+//! ([`nodes`]), the skinned mesh ([`meshes`]), the materials ([`materials`]),
+//! the cameras ([`cameras`]) and the animations ([`animations`]).
 
 pub mod animations;
+pub mod cameras;
 pub mod materials;
 pub mod meshes;
 pub mod nodes;
@@ -51,6 +52,8 @@ pub struct Export {
     pub geosets: Vec<usize>,
     /// The number of joints (the root and one per node).
     pub joints: usize,
+    /// The names of the cameras that became glTF cameras, in order.
+    pub cameras: Vec<String>,
     /// The names of the sequences that became animations, in order.
     pub animations: Vec<String>,
     /// Texture paths embedded.
@@ -132,11 +135,15 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     } else {
         Vec::new()
     };
-    animations::add_animations(&mut b, &timeline, &skeleton, &nodes, &sequences);
+    let model_cameras = cameras::model_cameras(model);
+    let camera_nodes = cameras::add_cameras(&mut b, &model_cameras, nodes.root, &mut warnings);
+    let cameras: Vec<_> = model_cameras.into_iter().zip(camera_nodes).collect();
+    animations::add_animations(&mut b, &timeline, &skeleton, &nodes, &cameras, &sequences);
     Ok(Export {
         document: b.finish(scene),
         geosets,
         joints,
+        cameras: cameras.into_iter().map(|(c, _)| c.name).collect(),
         animations: sequences
             .iter()
             .filter_map(|&s| timeline.sequences.get(s).map(|s| s.name.clone()))

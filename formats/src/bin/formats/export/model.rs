@@ -58,9 +58,13 @@ pub fn export(
     Ok(Written {
         heights: None,
         line: format!(
-            "{name} -> {out}: {}, {}, {}, {} embedded",
+            "{name} -> {out}: {}, {}, {}{}, {} embedded",
             plural(exported.geosets.len(), "primitive"),
             plural(exported.joints, "joint"),
+            match exported.cameras.len() {
+                0 => String::new(),
+                n => format!("{}, ", plural(n, "camera")),
+            },
             plural(exported.animations.len(), "animation"),
             plural(exported.embedded_textures.len(), "texture")
         ),
