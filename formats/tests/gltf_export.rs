@@ -1293,3 +1293,93 @@ fn cameras_stand_at_their_eye_and_look_at_their_target() {
         );
     }
 }
+
+/// Every omni and directional light of the corpus is a `KHR_lights_punctual`
+/// light (point, directional) on the node named as the light, read back by
+/// the `gltf` crate: its colour the file's blue, green, red turned round
+/// (clamped to 0..1), its intensity the file's (at least 0), its range the
+/// attenuation end; where the file has a track for one of them, its first
+/// key (the corpus's candle stores an intensity of -1 beside its track).
+/// Ambient lights (glTF has none) are left out, with a warning.
+#[test]
+fn lights_are_punctual_lights_on_their_nodes() {
+    use formats::mdx::{LightTrack, LightType};
+    use gltf::khr_lights_punctual::Kind;
+    let (mut checked, mut from_tracks) = (0, 0);
+    for (path, model) in &models() {
+        if model.lights().is_empty() {
+            continue;
+        }
+        let out = export(model, "m", &ExportOptions::default()).unwrap();
+        let glb = out.document.to_glb().unwrap();
+        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let lit: Vec<_> = gltf
+            .document
+            .nodes()
+            .filter(|n| n.light().is_some())
+            .collect();
+        let ambient = model
+            .lights()
+            .iter()
+            .filter(|l| l.light_type == LightType::Ambient)
+            .count();
+        assert_eq!(lit.len() + ambient, model.lights().len(), "{path}");
+        assert_eq!(out.lights, lit.len(), "{path}");
+        assert_eq!(
+            out.warnings
+                .iter()
+                .filter(|w| w.contains("ambient"))
+                .count(),
+            ambient,
+            "{path}"
+        );
+        for light in model
+            .lights()
+            .iter()
+            .filter(|l| l.light_type != LightType::Ambient)
+        {
+            let name = light.node.name.to_string();
+            let node = lit
+                .iter()
+                .find(|n| n.name() == Some(name.as_str()))
+                .unwrap();
+            let gltf_light = node.light().unwrap();
+            let what = format!("{path}: light {name}");
+            match (light.light_type, gltf_light.kind()) {
+                (LightType::Omni, Kind::Point) | (LightType::Directional, Kind::Directional) => {}
+                (ours, _) => panic!("{what}: {ours:?} as another kind"),
+            }
+            let first = |pick: fn(&LightTrack) -> Option<f32>| light.all_tracks().find_map(pick);
+            let intensity = first(|t| match t {
+                LightTrack::Intensity(t) => t.keys.first().map(|k| k.value),
+                _ => None,
+            });
+            let color = light.all_tracks().find_map(|t| match t {
+                LightTrack::Color(t) => t.keys.first().map(|k| k.value),
+                _ => None,
+            });
+            let end = first(|t| match t {
+                LightTrack::AttenuationEnd(t) => t.keys.first().map(|k| k.value),
+                _ => None,
+            });
+            from_tracks += usize::from(intensity.is_some() || color.is_some() || end.is_some());
+            let [b, g, r] = color.unwrap_or(light.color);
+            assert_eq!(
+                gltf_light.color(),
+                [r, g, b].map(|c| c.clamp(0.0, 1.0)),
+                "{what}"
+            );
+            let intensity = intensity.unwrap_or(light.intensity).max(0.0);
+            assert_eq!(gltf_light.intensity(), intensity, "{what}");
+            let end = end.unwrap_or(light.attenuation_end);
+            assert_eq!(gltf_light.range(), (end > 0.0).then_some(end), "{what}");
+            checked += 1;
+        }
+    }
+    if common::corpus_root().is_some() {
+        assert!(
+            checked >= 20 && from_tracks >= 2,
+            "{checked} lights, {from_tracks} from tracks"
+        );
+    }
+}

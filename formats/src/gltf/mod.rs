@@ -15,7 +15,8 @@
 //!   weights, indices ([`model::meshes`]); a skin with inverse bind matrices.
 //! - A perspective camera per camera (`CAMS`: a unit's portrait camera), on
 //!   a node at its eye looking at its target, moving where its tracks move
-//!   it ([`model::cameras`]).
+//!   it ([`model::cameras`]); omni and directional lights as
+//!   `KHR_lights_punctual` lights on their nodes ([`model::lights`]).
 //! - One animation per sequence, named as it, times in seconds; which
 //!   tracks map exactly (`STEP`, `LINEAR`, `CUBICSPLINE`) and which are
 //!   resampled at 30 keys a second is in [`model::animations`].

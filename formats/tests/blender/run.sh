@@ -56,22 +56,32 @@ print(r["ours"], r["blender"], r["largest"], r["diagonal"])' "$line")
     fi
 done
 
-# Cameras: each model's cameras, as the file gives them (`formats dump
-# --json`: eye, target, field of view), against where Blender puts the
-# imported camera and where it looks. Exported without animations, so each
-# camera is at rest (Orc_Exp's moves in its sequences). Fails if a camera is
+# Cameras and lights: each model's cameras, as the file gives them
+# (`formats dump --json`: eye, target, field of view), against where Blender
+# puts the imported camera and where it looks; its lights against the type
+# and colour Blender gives them. Exported without animations, so each camera
+# is at rest (Orc_Exp's moves in its sequences). Fails if a camera is
 # further than 1e-4 of its distance from the origin from its eye, looks more
 # than 0.1 degrees off its target, leans (right-hand axis out of the
-# horizontal: the model's +Z is up), or has another field of view.
-printf '\n%-32s %-18s %10s %10s %10s %8s\n' model camera distance angle lean yfov
-for model in pqw3_VillagerMaleRich_Portrait pqw3_girl2_portrait wc3lib_Orc_Exp risk_HumanBattleship_v800 amisd_nwdg32 wowalpha_Boar; do
+# horizontal: the model's +Z is up), or has another field of view; if a
+# light has another type (omni: point, directional: a sun shining down,
+# ambient: none) or colour.
+printf '\n%-32s %-18s %10s %10s %10s %8s\n' model camera/light distance/type angle/colour lean/shines yfov
+for model in pqw3_VillagerMaleRich_Portrait pqw3_girl2_portrait wc3lib_Orc_Exp risk_HumanBattleship_v800 amisd_nwdg32 wowalpha_Boar pqw3_candle zf_light; do
     glb="$out/$model-cameras.glb"
     "$bin/formats" export "$corpus/$model.mdx" "$glb" --no-animations >/dev/null 2>&1
     "$bin/formats" dump --json "$corpus/$model.mdx" 2>/dev/null | python3 -c '
 import json, sys
-found = []
+found, lights = [], []
 def walk(o):
     if isinstance(o, dict):
+        if "light_type" in o:
+            # A colour track wins over the static colour: its first key (the
+            # tracks a writer put after the chunk count: amisd_nwdg32 has one).
+            tracks = o["tracks"] + o.get("tracks_after_chunk", [])
+            keys = [t["Color"]["keys"] for t in tracks if "Color" in t]
+            color = keys[0][0]["value"] if keys and keys[0] else o["color"]
+            lights.append({"name": o["node"]["name"], "type": o["light_type"], "color": color})
         if "field_of_view" in o:
             found.append({
                 "name": o["name"],
@@ -85,7 +95,7 @@ def walk(o):
         for v in o:
             walk(v)
 walk(json.load(sys.stdin))
-json.dump(found, sys.stdout)' >"$out/cameras.json"
+json.dump({"cameras": found, "lights": lights}, sys.stdout)' >"$out/cameras.json"
     blender -b -P "$here/camera_check.py" -- "$glb" "$out/cameras.json" 2>&1 | grep '^RESULT ' >"$out/result" || true
     if [ ! -s "$out/result" ]; then
         echo "$model: Blender gave no result"

@@ -1,9 +1,11 @@
 //! A model as a glTF document: [`export`] puts together the skeleton
 //! ([`nodes`]), the skinned mesh ([`meshes`]), the materials ([`materials`]),
-//! the cameras ([`cameras`]) and the animations ([`animations`]).
+//! the cameras ([`cameras`]), the lights ([`lights`]) and the animations
+//! ([`animations`]).
 
 pub mod animations;
 pub mod cameras;
+pub mod lights;
 pub mod materials;
 pub mod meshes;
 pub mod nodes;
@@ -54,6 +56,8 @@ pub struct Export {
     pub joints: usize,
     /// The names of the cameras that became glTF cameras, in order.
     pub cameras: Vec<String>,
+    /// How many lights became `KHR_lights_punctual` lights.
+    pub lights: usize,
     /// The names of the sequences that became animations, in order.
     pub animations: Vec<String>,
     /// Texture paths embedded.
@@ -135,6 +139,13 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     } else {
         Vec::new()
     };
+    let lights = lights::add_lights(
+        &mut b,
+        &lights::model_lights(model),
+        &skeleton,
+        &nodes,
+        &mut warnings,
+    );
     let model_cameras = cameras::model_cameras(model);
     let camera_nodes = cameras::add_cameras(&mut b, &model_cameras, nodes.root, &mut warnings);
     let cameras: Vec<_> = model_cameras.into_iter().zip(camera_nodes).collect();
@@ -144,6 +155,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         geosets,
         joints,
         cameras: cameras.into_iter().map(|(c, _)| c.name).collect(),
+        lights,
         animations: sequences
             .iter()
             .filter_map(|&s| timeline.sequences.get(s).map(|s| s.name.clone()))

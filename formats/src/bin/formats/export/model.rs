@@ -58,16 +58,23 @@ pub fn export(
     Ok(Written {
         heights: None,
         line: format!(
-            "{name} -> {out}: {}, {}, {}{}, {} embedded",
+            "{name} -> {out}: {}, {}, {}{}{}, {} embedded",
             plural(exported.geosets.len(), "primitive"),
             plural(exported.joints, "joint"),
-            match exported.cameras.len() {
-                0 => String::new(),
-                n => format!("{}, ", plural(n, "camera")),
-            },
+            if_any(exported.cameras.len(), "camera"),
+            if_any(exported.lights, "light"),
             plural(exported.animations.len(), "animation"),
             plural(exported.embedded_textures.len(), "texture")
         ),
         warnings,
     })
+}
+
+/// `2 cameras, ` for a count that is not 0, nothing for 0.
+fn if_any(n: usize, what: &str) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!("{}, ", plural(n, what))
+    }
 }

@@ -1,0 +1,170 @@
+//! The model's lights (`LITE`: torches, candles, the lighting of portrait
+//! models) as `KHR_lights_punctual` lights on their nodes.
+//!
+//! Each light already has its node ([`nodes`](super::nodes)), at its pivot
+//! and moved by its node tracks; the light is attached to that node:
+//!
+//! | MDX | `KHR_lights_punctual` |
+//! |---|---|
+//! | omni | `point` at the node |
+//! | directional | `directional`, shining down the node's -Z: the model's down at rest (the format has no direction but the node's) |
+//! | ambient | none (glTF has no ambient light): left out, with a warning |
+//! | colour (blue, green, red) | `color` (red, green, blue), each clamped to 0..1 |
+//! | intensity | `intensity` as it is, clamped to 0 or more: the game's is a multiplier without unit, glTF's is in candela (point) or lux (directional), so scale to taste |
+//! | attenuation end | `range` (none where it is not above 0) |
+//!
+//! A property with a track takes the value of the track's first key (the
+//! game ignores the static value of a property that has a track: the candle
+//! of the corpus stores an intensity of -1 there). glTF lights cannot be
+//! animated without `KHR_animation_pointer`, which few tools read, so the
+//! tracks themselves (intensity, colour, visibility, attenuation) are not
+//! exported.
+
+use gltf_json as json;
+use json::extensions::scene::khr_lights_punctual::{KhrLightsPunctual, Light, Type};
+use json::validation::Checked;
+
+use super::nodes::ModelNodes;
+use crate::anim::{NodeKind, Skeleton};
+use crate::gltf::Builder;
+use crate::mdx::{LightType, Model, Track, alpha};
+
+/// The extension's name.
+pub const KHR_LIGHTS_PUNCTUAL: &str = "KHR_lights_punctual";
+
+/// One light of the model, either version's, as exported.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelLight {
+    /// As the model names it.
+    pub name: String,
+    /// Its object id (its node's).
+    pub object_id: u32,
+    /// Omni, directional or ambient.
+    pub light_type: LightType,
+    /// Red, green, blue (the file's blue, green, red turned round).
+    pub color: [f32; 3],
+    /// The intensity.
+    pub intensity: f32,
+    /// The attenuation end.
+    pub attenuation_end: f32,
+}
+
+/// The value of a property with an optional track: the track's first key,
+/// else the static value.
+fn value<T: Copy>(track: Option<&Track<T>>, fixed: T) -> T {
+    track
+        .and_then(|t| t.keys.first())
+        .map_or(fixed, |key| key.value)
+}
+
+/// Every light of `model` (classic `LITE`, then WoW alpha's).
+pub fn model_lights(model: &Model) -> Vec<ModelLight> {
+    use crate::mdx::LightTrack as L;
+    let classic = model.lights().iter().map(|l| {
+        let (mut color, mut intensity, mut end) = (None, None, None);
+        for track in l.all_tracks() {
+            match track {
+                L::Color(t) => color = color.or(Some(t)),
+                L::Intensity(t) => intensity = intensity.or(Some(t)),
+                L::AttenuationEnd(t) => end = end.or(Some(t)),
+                _ => {}
+            }
+        }
+        let [b, g, r] = value(color, l.color);
+        ModelLight {
+            name: l.node.name.to_string(),
+            object_id: l.node.object_id,
+            light_type: l.light_type,
+            color: [r, g, b],
+            intensity: value(intensity, l.intensity),
+            attenuation_end: value(end, l.attenuation_end),
+        }
+    });
+    let wow = model.alpha_lights().iter().map(|l| {
+        let (mut color, mut intensity, mut end) = (None, None, None);
+        for track in &l.tracks {
+            match track {
+                alpha::LightTrack::Color(t) => color = color.or(Some(t)),
+                alpha::LightTrack::Intensity(t) => intensity = intensity.or(Some(t)),
+                alpha::LightTrack::AttenuationEnd(t) => end = end.or(Some(t)),
+                _ => {}
+            }
+        }
+        let [b, g, r] = value(color, l.static_color);
+        ModelLight {
+            name: l.object.name.to_string(),
+            object_id: l.object.object_id,
+            light_type: l.light_type,
+            color: [r, g, b],
+            intensity: value(intensity, l.static_intensity),
+            attenuation_end: value(end, l.static_atten_end),
+        }
+    });
+    classic.chain(wow).collect()
+}
+
+/// Adds a `KHR_lights_punctual` light for each omni and directional light
+/// of `lights` and attaches it to the light's node (the first light node of
+/// the skeleton with its object id not yet taken); ambient lights and
+/// lights without a node are said in `warnings`. Returns how many were
+/// added.
+pub fn add_lights(
+    b: &mut Builder,
+    lights: &[ModelLight],
+    skeleton: &Skeleton,
+    nodes: &ModelNodes,
+    warnings: &mut Vec<String>,
+) -> usize {
+    let mut taken = std::collections::HashSet::new();
+    let mut added = 0;
+    for light in lights {
+        let type_ = match light.light_type {
+            LightType::Omni => Type::Point,
+            LightType::Directional => Type::Directional,
+            LightType::Ambient => {
+                warnings.push(format!(
+                    "light {:?}: an ambient light (glTF has none), left out",
+                    light.name
+                ));
+                continue;
+            }
+            LightType::Other(n) => {
+                warnings.push(format!(
+                    "light {:?}: light type {n} is none of omni, directional, ambient, left out",
+                    light.name
+                ));
+                continue;
+            }
+        };
+        let found = skeleton.nodes().iter().enumerate().position(|(i, n)| {
+            n.kind == NodeKind::Light && n.object_id == light.object_id && !taken.contains(&i)
+        });
+        let Some((i, &node)) = found.and_then(|i| Some((i, nodes.nodes.get(i)?))) else {
+            warnings.push(format!("light {:?}: no node, left out", light.name));
+            continue;
+        };
+        taken.insert(i);
+        let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+        let end = light.attenuation_end;
+        let index = b.push(Light {
+            color: light.color.map(|c| finite(c).clamp(0.0, 1.0)),
+            extensions: None,
+            extras: Default::default(),
+            intensity: finite(light.intensity).max(0.0),
+            name: Some(light.name.clone()),
+            range: (end > 0.0 && end.is_finite()).then_some(end),
+            spot: None,
+            type_: Checked::Valid(type_),
+        });
+        if let Some(node) = b.root_mut().nodes.get_mut(node.value()) {
+            node.extensions
+                .get_or_insert_with(Default::default)
+                .khr_lights_punctual = Some(KhrLightsPunctual { light: index });
+        }
+        added += 1;
+    }
+    if added > 0 {
+        b.use_extension(KHR_LIGHTS_PUNCTUAL, false);
+    }
+    added
+}
