@@ -347,3 +347,41 @@ fn commands_over_many_files_draw_a_progress_bar_on_a_terminal_only() {
         assert!(!stderr.contains('█'), "formats {args:?} piped: {stderr}");
     }
 }
+
+/// A single output in a folder that does not exist yet is written there,
+/// the folder made, by every command that writes one (as a folder for
+/// several inputs is made).
+#[test]
+fn single_outputs_go_into_folders_made_for_them() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = common::temp_dir("nested-outputs");
+    let model = root.join("mdx/pqw3_candle.mdx");
+    let texture = root
+        .join("blp")
+        .join(&common::listing(&root.join("blp"))[0]);
+    let runs: [(&[&str], &str); 6] = [
+        (&["convert", "{model}", "{out}"], "a/model.mdl"),
+        (&["convert", "{texture}", "{out}"], "b/texture.png"),
+        (&["render", "{model}", "--wireframe", "{out}"], "c/wire.png"),
+        (&["export", "{model}", "{out}"], "d/model.glb"),
+        (&["optimize", "{model}", "{out}"], "e/model.mdx"),
+        (&["fix", "--extents", "{model}", "{out}"], "f/model.mdx"),
+    ];
+    for (args, out) in runs {
+        let out = dir.join(out);
+        let args: Vec<std::ffi::OsString> = args
+            .iter()
+            .map(|a| match *a {
+                "{model}" => model.clone().into_os_string(),
+                "{texture}" => texture.clone().into_os_string(),
+                "{out}" => out.clone().into_os_string(),
+                other => other.into(),
+            })
+            .collect();
+        common::formats().args(&args).assert().success();
+        assert!(out.is_file(), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -32,8 +32,10 @@ fn one_model_to_glb_and_to_gltf() {
     let bytes = std::fs::read(&glb).unwrap();
     let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
     assert_eq!(gltf.document.animations().count(), 14);
-    // .gltf: the JSON with its buffer beside it; one sequence.
-    let out = dir.join("walk.gltf");
+    // .gltf: the JSON with its buffer beside it; one sequence; into a
+    // folder that is made for it.
+    let nested = dir.join("new/folder");
+    let out = nested.join("walk.gltf");
     formats()
         .arg("export")
         .arg(&horse)
@@ -42,7 +44,7 @@ fn one_model_to_glb_and_to_gltf() {
         .assert()
         .success()
         .stdout(predicate::str::contains("1 animation,"));
-    assert!(dir.join("walk.bin").is_file());
+    assert!(nested.join("walk.bin").is_file());
     let gltf = gltf::Gltf::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let names: Vec<_> = gltf
         .document

@@ -311,7 +311,7 @@ pub fn convert(
             ));
         }
     };
-    std::fs::write(output, bytes).map_err(|e| format!("{oname}: {e}"))?;
+    crate::write_file(output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }
 

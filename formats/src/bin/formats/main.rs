@@ -431,6 +431,17 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
+/// Writes `bytes` to `path`, making its folder first (`formats export x.mdx
+/// out/x.glb` makes `out`, as it is made for several inputs); the path is in
+/// the error.
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(fail)?;
+    }
+    std::fs::write(path, bytes).map_err(fail)
+}
+
 /// The last component of `path`, for messages and indexes.
 fn file_name(path: &std::path::Path) -> String {
     path.file_name()

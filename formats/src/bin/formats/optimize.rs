@@ -127,7 +127,7 @@ pub fn run(
             ]);
         }
         table.row([
-            format!("total ({} models)", done.len()),
+            format!("total ({})", crate::plural(done.len(), "model")),
             before.to_string(),
             after.to_string(),
             percent(before.saturating_sub(after), before),

@@ -102,7 +102,7 @@ fn tile_heightmap(
     if matches!(ext.as_deref(), Some("tif" | "tiff")) {
         let tiff = formats::render::float_tiff(map.side, map.side, &map.heights)
             .map_err(|e| format!("{name}: {e}"))?;
-        terrain::write(path, &tiff)?;
+        crate::write_file(path, &tiff)?;
         let side = map.side;
         eprintln!("wrote {} ({side}x{side} 32-bit float)", path.display());
         return Ok(());

@@ -139,7 +139,7 @@ pub fn write_checked(bytes: &[u8], output: &Path, lenient: bool) -> Result<usize
         }
         Err(e) => return Err(format!("{out}: the written model does not read back: {e}")),
     }
-    std::fs::write(output, bytes).map_err(|e| format!("{out}: {e}"))?;
+    crate::write_file(output, bytes)?;
     Ok(bytes.len())
 }
 

@@ -128,24 +128,19 @@ pub fn given_tiles(paths: &[PathBuf]) -> Vec<TileInput> {
         .collect()
 }
 
-/// Writes `bytes` to `path`, the path in the error.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// Writes `image` to `path` as PNG.
 pub fn write_png(path: &Path, image: &Image) -> Result<(), String> {
     let png = image
         .to_png()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    write(path, &png)
+    crate::write_file(path, &png)
 }
 
 /// Writes `value` to `path` as indented JSON.
 pub fn write_json(path: &Path, value: &impl Serialize) -> Result<(), String> {
     let text =
         serde_json::to_string_pretty(value).map_err(|e| format!("{}: {e}", path.display()))?;
-    write(path, text.as_bytes())
+    crate::write_file(path, text.as_bytes())
 }
 
 /// What a map's overview needs of one tile (not its full heightmap: a map
@@ -212,7 +207,7 @@ fn write_heightmap(
     let side = heights.side;
     let tiff =
         render::float_tiff(side, side, &heights.heights).map_err(|e| format!("{stem}: {e}"))?;
-    write(&folder.join(format!("{stem}.tif")), &tiff)?;
+    crate::write_file(&folder.join(format!("{stem}.tif")), &tiff)?;
     write_png(
         &folder.join(format!("{stem}.png")),
         &render::heightmap_image(heights, range),
@@ -305,7 +300,7 @@ pub fn write_overview(
     write_png(&folder.join(&png), &render::stitched_image(&map, range))?;
     let bytes = render::float_tiff(map.width, map.height, &map.heights)
         .map_err(|e| format!("{stem}: {e}"))?;
-    write(&folder.join(&tiff), &bytes)?;
+    crate::write_file(&folder.join(&tiff), &bytes)?;
     Ok(Some(Overview {
         png,
         tiff,
@@ -349,8 +344,8 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
     }
     if let Some(folder) = &job.splat {
         eprintln!(
-            "wrote splat maps and manifests of {} tiles to {}",
-            loaded.len(),
+            "wrote splat maps and manifests of {} to {}",
+            crate::plural(loaded.len(), "tile"),
             folder.display()
         );
     }

@@ -114,12 +114,12 @@ pub fn write_document(document: &formats::gltf::Document, output: &Path) -> Resu
         let folder = output.parent().unwrap_or(Path::new("."));
         for (file, bytes) in files {
             let path = folder.join(file);
-            std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            crate::write_file(&path, &bytes)?;
         }
-        std::fs::write(output, json).map_err(|e| format!("{out}: {e}"))?;
+        crate::write_file(output, &json)?;
     } else {
         let glb = document.to_glb().map_err(|e| format!("{out}: {e}"))?;
-        std::fs::write(output, glb).map_err(|e| format!("{out}: {e}"))?;
+        crate::write_file(output, &glb)?;
     }
     Ok(out)
 }
@@ -210,9 +210,9 @@ fn write_map(
     let path = folder.join(format!("{}.json", map.name));
     crate::terrain::write_json(&path, &index)?;
     eprintln!(
-        "{}: overview of {} tiles ({}..{} yards) and index in {}",
+        "{}: overview of {} ({}..{} yards) and index in {}",
         map.name,
-        heights.len(),
+        crate::plural(heights.len(), "tile"),
         range.min,
         range.max,
         path.display()
