@@ -1264,6 +1264,16 @@ fn cameras_stand_at_their_eye_and_look_at_their_target() {
                     channels.iter().any(|c| c.node == node.index()),
                     "{what}: no channel in animation {s}"
                 );
+                // Each rotation key on the side of the one before (q and -q
+                // are one rotation; a player may go the long way between).
+                for c in channels.iter().filter(|c| c.node == node.index()) {
+                    if c.property == Property::Rotation {
+                        for pair in c.values.windows(2) {
+                            let dot: f32 = pair[0].iter().zip(&pair[1]).map(|(a, b)| a * b).sum();
+                            assert!(dot >= 0.0, "{what}: animation {s} turns the long way");
+                        }
+                    }
+                }
                 let frames = (f64::from(timeline.sequences[s].duration()) * 30.0 / 1000.0) as u64;
                 for k in [frames / 3, frames / 2, frames.saturating_sub(1)] {
                     let ms = k as f64 * (1000.0 / 30.0);

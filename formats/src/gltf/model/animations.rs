@@ -278,6 +278,19 @@ fn rotation_curve(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
     }
 }
 
+/// Turns each quaternion to the side of the one before (q and -q are one
+/// rotation), so that no player interpolates the long way round between
+/// two keys.
+fn keep_on_one_side(rotations: &mut [[f32; 4]]) {
+    let mut before = [0.0f32; 4];
+    for q in rotations {
+        if before.iter().zip(q.iter()).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
+            *q = q.map(|c| -c);
+        }
+        before = *q;
+    }
+}
+
 /// Builds channels of one animation.
 struct Channels<'b> {
     builder: &'b mut Builder,
@@ -357,8 +370,9 @@ pub fn add_animations(
                 times,
                 values,
             } = span.resample(|s| camera.transform(Some(s)));
-            let (translations, rotations): (Vec<[f32; 3]>, Vec<[f32; 4]>) =
+            let (translations, mut rotations): (Vec<[f32; 3]>, Vec<[f32; 4]>) =
                 values.into_iter().unzip();
+            keep_on_one_side(&mut rotations);
             let translation = Curve {
                 interpolation,
                 times: times.clone(),
@@ -430,6 +444,46 @@ mod tests {
                 + (-2.0 * s3 + 3.0 * s2) * p1[i]
                 + d * (s3 - s2) * a1[i]
         })
+    }
+
+    /// A camera going round its target in one sequence: its resampled
+    /// rotations (each made from a look-at matrix) cross to -q somewhere,
+    /// and `keep_on_one_side` turns them back, every key on the side of the
+    /// one before, each still the same rotation.
+    #[test]
+    fn a_camera_going_round_keeps_its_rotation_keys_on_one_side() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        let around = [
+            [100.0, 0.0, 0.0],
+            [0.0, 100.0, 0.0],
+            [-100.0, 0.0, 0.0],
+            [0.0, -100.0, 0.0],
+        ];
+        let keys = (0..5)
+            .map(|k| Key::new(1000 + 150 * k as i32, around[k % 4]))
+            .collect();
+        let eye = Track::new(Interpolation::Linear, keys);
+        let camera = ModelCamera {
+            name: "going round".into(),
+            position: [0.0, 0.0, 50.0],
+            target: [0.0, 0.0, 50.0],
+            field_of_view: 0.8,
+            near: 8.0,
+            far: 1000.0,
+            translation: Some(&eye),
+            target_translation: None,
+            roll: None,
+        };
+        let dot = |a: &[f32; 4], b: &[f32; 4]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        let curve = span.resample(|s| camera.transform(Some(s)).1);
+        let mut rotations = curve.values.clone();
+        assert!(rotations.windows(2).any(|w| dot(&w[0], &w[1]) < 0.0));
+        keep_on_one_side(&mut rotations);
+        assert!(rotations.windows(2).all(|w| dot(&w[0], &w[1]) >= 0.0));
+        for (was, now) in curve.values.iter().zip(&rotations) {
+            assert!((dot(was, now).abs() - 1.0).abs() < 1e-5);
+        }
     }
 
     #[test]
