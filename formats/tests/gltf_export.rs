@@ -1393,3 +1393,57 @@ fn lights_are_punctual_lights_on_their_nodes() {
         );
     }
 }
+
+/// Every rotation channel of every corpus export has each key on the side
+/// of the one before (a negative 4D dot product between two keys makes a
+/// player that interpolates components, as Blender's curves do, turn the
+/// long way; the game's slerp, and glTF's, take the short way). The corpus
+/// has linear rotation tracks whose keys change sign, so this is not a
+/// property of the files alone.
+#[test]
+fn rotation_keys_never_turn_the_long_way() {
+    use formats::mdx::Interpolation as Interp;
+    let (mut channels_seen, mut flipped_in_files) = (0, 0);
+    for (path, model) in &models() {
+        for node in Skeleton::from_model(model).nodes() {
+            if let Some(track) = &node.rotation
+                && track.interpolation_type == Interp::Linear
+            {
+                let dot = |a: &[f32; 4], b: &[f32; 4]| -> f32 {
+                    a.iter().zip(b).map(|(x, y)| x * y).sum()
+                };
+                flipped_in_files += track
+                    .keys
+                    .windows(2)
+                    .filter(|w| dot(&w[0].value, &w[1].value) < 0.0)
+                    .count();
+            }
+        }
+        let out = export(model, "m", &ExportOptions::default()).unwrap();
+        let glb = out.document.to_glb().unwrap();
+        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let blob = gltf.blob.as_deref().unwrap_or_default();
+        for animation in gltf.document.animations() {
+            for c in channels(&animation, blob) {
+                if c.property != Property::Rotation || c.interpolation == Interpolation::Step {
+                    continue;
+                }
+                channels_seen += 1;
+                for pair in c.values.windows(2) {
+                    let dot: f32 = pair[0].iter().zip(&pair[1]).map(|(a, b)| a * b).sum();
+                    assert!(
+                        dot >= 0.0,
+                        "{path}: {:?} turns the long way",
+                        animation.name()
+                    );
+                }
+            }
+        }
+    }
+    if common::corpus_root().is_some() {
+        assert!(
+            channels_seen > 1000 && flipped_in_files > 0,
+            "{channels_seen} {flipped_in_files}"
+        );
+    }
+}

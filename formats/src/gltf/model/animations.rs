@@ -9,7 +9,7 @@
 //! |---|---|
 //! | none | `STEP`, exact |
 //! | linear translation or scaling | `LINEAR`, exact |
-//! | linear rotation | `LINEAR` (slerp), exact up to normalising the keys |
+//! | linear rotation | `LINEAR` (slerp), exact up to normalising the keys and turning each to the side of the one before (q and -q are one rotation; the game's slerp takes the shorter way, and so do players that interpolate components, such as Blender's curves) |
 //! | hermite translation or scaling | `CUBICSPLINE`, exact: tangents divided by the segment's length in seconds |
 //! | bezier translation or scaling | `CUBICSPLINE`, exact: tangents `3 (control - value)` over the segment's length |
 //! | hermite or bezier rotation | resampled `LINEAR` at 30 keys a second (the quaternion spline is not glTF's; sequences over 5 minutes get at most 9 000 keys) |
@@ -253,8 +253,21 @@ fn cubic(
     out
 }
 
-/// A rotation track as a curve of unit quaternions.
+/// A rotation track as a curve of unit quaternions; interpolated ones
+/// (`LINEAR`) each on the side of the one before ([`keep_on_one_side`]: the
+/// sampler's slerp takes the shorter way, as glTF's does; players that
+/// interpolate components, as Blender's curves do, then take it too).
+/// `STEP` keys are the file's as they are.
 fn rotation_curve(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
+    let mut curve = rotation_keys(span, track);
+    if curve.interpolation == GltfInterpolation::Linear {
+        keep_on_one_side(&mut curve.values);
+    }
+    curve
+}
+
+/// [`rotation_curve`] before its keys are turned to one side.
+fn rotation_keys(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
     let identity = [0.0, 0.0, 0.0, 1.0];
     let unit = |q: [f32; 4]| normalized(q).to_array();
     let resample = || span.resample(|s| unit(s.sample(track, &identity)));
