@@ -81,7 +81,7 @@ fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
     // where the file does (0xdb788 + 8 + 120 = 899080 bytes).
     assert!(lines[0].ends_with("899080 bytes, 16 chunks"), "{stdout}");
     assert!(
-        stdout.contains("   0xd1119  LITE         144  1 lights\n"),
+        stdout.contains("   0xd1119  LITE         144  1 light\n"),
         "{stdout}"
     );
     assert!(
@@ -89,7 +89,7 @@ fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("   0xdb788  CAMS         120  1 cameras\n"),
+        stdout.contains("   0xdb788  CAMS         120  1 camera\n"),
         "{stdout}"
     );
 }

@@ -54,7 +54,7 @@ fn fix_extents_of_a_stale_model() {
     );
     assert!(
         text.contains(
-            "zf_cube.mdx: 6 extents changed (MODL, 1 sequences, 1 geosets, 3 per-sequence (+0 -2)), corners moved up to 200, wrote "
+            "zf_cube.mdx: 6 extents changed (MODL, 1 sequence, 1 geoset, 3 per-sequence (+0 -2)), corners moved up to 200, wrote "
         ),
         "{text}"
     );

@@ -272,11 +272,11 @@ fn reversion(model: &mut Model, target: u32, options: &Options) -> Result<Report
         .map_err(|e| e.to_string())?;
     if options.exact && !report.is_exact() {
         let mut message = format!(
-            "version {} -> {target} approximates {} and drops {} things (nothing written; \
+            "version {} -> {target} approximates {} and drops {} (nothing written; \
              without --exact they are converted):",
             report.from,
             report.approximated.len(),
-            report.dropped.len()
+            crate::plural(report.dropped.len(), "thing")
         );
         for note in report.approximated.iter().chain(&report.dropped) {
             message.push_str("\n  ");

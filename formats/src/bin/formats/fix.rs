@@ -48,14 +48,13 @@ impl FileReport {
         if modl > 0 {
             parts.push("MODL".to_string());
         }
-        for (n, what) in [
-            (sequences, "sequences"),
-            (geosets, "geosets"),
-            (lists, "per-sequence"),
-        ] {
+        for (n, what) in [(sequences, "sequence"), (geosets, "geoset")] {
             if n > 0 {
-                parts.push(format!("{n} {what}"));
+                parts.push(crate::plural(n, what));
             }
+        }
+        if lists > 0 {
+            parts.push(format!("{lists} per-sequence"));
         }
         let mut text = parts.join(", ");
         if added + removed > 0 {
@@ -79,9 +78,9 @@ impl FileReport {
                 format!("{}: extents up to date{written}", self.input)
             }
             None => format!(
-                "{}: {} extents changed ({}), corners moved up to {}{written}",
+                "{}: {} changed ({}), corners moved up to {}{written}",
                 self.input,
-                self.changes.len(),
+                crate::plural(self.changes.len(), "extent"),
                 self.summary(),
                 self.largest_move
             ),

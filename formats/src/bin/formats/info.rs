@@ -186,50 +186,50 @@ fn mdx_objects(model: &Model) -> Vec<(String, String)> {
                 Chunk::Version(_) | Chunk::Model(_) | Chunk::AlphaModel(_) | Chunk::Unknown(_) => {
                     (0, "")
                 }
-                Chunk::Sequences(c) => (c.sequences.len(), "sequences"),
-                Chunk::GlobalSequences(c) => (c.global_sequences.len(), "global sequences"),
-                Chunk::Materials(c) => (c.materials.len(), "materials"),
-                Chunk::Textures(c) => (c.textures.len(), "textures"),
-                Chunk::SoundTracks(c) => (c.sound_tracks.len(), "sound tracks"),
-                Chunk::TextureAnimations(c) => (c.animations.len(), "texture animations"),
-                Chunk::Geosets(c) => (c.geosets.len(), "geosets"),
-                Chunk::GeosetAnimations(c) => (c.animations.len(), "geoset animations"),
-                Chunk::Bones(c) => (c.bones.len(), "bones"),
-                Chunk::Lights(c) => (c.lights.len(), "lights"),
-                Chunk::Helpers(c) => (c.helpers.len(), "helpers"),
-                Chunk::Attachments(c) => (c.attachments.len(), "attachments"),
-                Chunk::PivotPoints(c) => (c.points.len(), "pivot points"),
-                Chunk::ParticleEmitters(c) => (c.emitters.len(), "particle emitters"),
-                Chunk::ParticleEmitters2(c) => (c.emitters.len(), "particle emitters 2"),
-                Chunk::RibbonEmitters(c) => (c.emitters.len(), "ribbon emitters"),
-                Chunk::CornEmitters(c) => (c.emitters.len(), "popcorn emitters"),
-                Chunk::Cameras(c) => (c.cameras.len(), "cameras"),
-                Chunk::EventObjects(c) => (c.objects.len(), "event objects"),
-                Chunk::CollisionShapes(c) => (c.shapes.len(), "collision shapes"),
-                Chunk::FaceEffects(c) => (c.face_effects.len(), "face effects"),
-                Chunk::BindPoses(c) => (c.bind_pose.len(), "bind poses"),
-                Chunk::AlphaSequences(c) => (c.sequences.len(), "sequences"),
-                Chunk::AlphaMaterials(c) => (c.materials.len(), "materials"),
-                Chunk::AlphaTextureAnimations(c) => (c.texture_anims.len(), "texture animations"),
-                Chunk::AlphaGeosets(c) => (c.geosets.len(), "geosets"),
-                Chunk::AlphaBatchedGeosets(c) => (c.geosets.len(), "geosets"),
-                Chunk::AlphaGeosetAnimations(c) => (c.geoset_anims.len(), "geoset animations"),
-                Chunk::AlphaBones(c) => (c.bones.len(), "bones"),
-                Chunk::AlphaLights(c) => (c.lights.len(), "lights"),
-                Chunk::AlphaHelpers(c) => (c.helpers.len(), "helpers"),
-                Chunk::AlphaAttachments(c) => (c.attachments.len(), "attachments"),
-                Chunk::AlphaParticleEmitters(c) => (c.emitters.len(), "particle emitters"),
-                Chunk::AlphaParticleEmitters2(c) => (c.emitters.len(), "particle emitters 2"),
-                Chunk::AlphaRibbonEmitters(c) => (c.emitters.len(), "ribbon emitters"),
-                Chunk::AlphaCameras(c) => (c.cameras.len(), "cameras"),
-                Chunk::AlphaEvents(c) => (c.events.len(), "event objects"),
-                Chunk::AlphaHitTestShapes(c) => (c.hit_test_shapes.len(), "hit test shapes"),
-                Chunk::AlphaCollision(c) => (c.tri_indices.len() / 3, "collision triangles"),
+                Chunk::Sequences(c) => (c.sequences.len(), "sequence"),
+                Chunk::GlobalSequences(c) => (c.global_sequences.len(), "global sequence"),
+                Chunk::Materials(c) => (c.materials.len(), "material"),
+                Chunk::Textures(c) => (c.textures.len(), "texture"),
+                Chunk::SoundTracks(c) => (c.sound_tracks.len(), "sound track"),
+                Chunk::TextureAnimations(c) => (c.animations.len(), "texture animation"),
+                Chunk::Geosets(c) => (c.geosets.len(), "geoset"),
+                Chunk::GeosetAnimations(c) => (c.animations.len(), "geoset animation"),
+                Chunk::Bones(c) => (c.bones.len(), "bone"),
+                Chunk::Lights(c) => (c.lights.len(), "light"),
+                Chunk::Helpers(c) => (c.helpers.len(), "helper"),
+                Chunk::Attachments(c) => (c.attachments.len(), "attachment"),
+                Chunk::PivotPoints(c) => (c.points.len(), "pivot point"),
+                Chunk::ParticleEmitters(c) => (c.emitters.len(), "particle emitter"),
+                Chunk::ParticleEmitters2(c) => (c.emitters.len(), "type-2 particle emitter"),
+                Chunk::RibbonEmitters(c) => (c.emitters.len(), "ribbon emitter"),
+                Chunk::CornEmitters(c) => (c.emitters.len(), "popcorn emitter"),
+                Chunk::Cameras(c) => (c.cameras.len(), "camera"),
+                Chunk::EventObjects(c) => (c.objects.len(), "event object"),
+                Chunk::CollisionShapes(c) => (c.shapes.len(), "collision shape"),
+                Chunk::FaceEffects(c) => (c.face_effects.len(), "face effect"),
+                Chunk::BindPoses(c) => (c.bind_pose.len(), "bind pose"),
+                Chunk::AlphaSequences(c) => (c.sequences.len(), "sequence"),
+                Chunk::AlphaMaterials(c) => (c.materials.len(), "material"),
+                Chunk::AlphaTextureAnimations(c) => (c.texture_anims.len(), "texture animation"),
+                Chunk::AlphaGeosets(c) => (c.geosets.len(), "geoset"),
+                Chunk::AlphaBatchedGeosets(c) => (c.geosets.len(), "geoset"),
+                Chunk::AlphaGeosetAnimations(c) => (c.geoset_anims.len(), "geoset animation"),
+                Chunk::AlphaBones(c) => (c.bones.len(), "bone"),
+                Chunk::AlphaLights(c) => (c.lights.len(), "light"),
+                Chunk::AlphaHelpers(c) => (c.helpers.len(), "helper"),
+                Chunk::AlphaAttachments(c) => (c.attachments.len(), "attachment"),
+                Chunk::AlphaParticleEmitters(c) => (c.emitters.len(), "particle emitter"),
+                Chunk::AlphaParticleEmitters2(c) => (c.emitters.len(), "type-2 particle emitter"),
+                Chunk::AlphaRibbonEmitters(c) => (c.emitters.len(), "ribbon emitter"),
+                Chunk::AlphaCameras(c) => (c.cameras.len(), "camera"),
+                Chunk::AlphaEvents(c) => (c.events.len(), "event object"),
+                Chunk::AlphaHitTestShapes(c) => (c.hit_test_shapes.len(), "hit test shape"),
+                Chunk::AlphaCollision(c) => (c.tri_indices.len() / 3, "collision triangle"),
             };
             let count = if what.is_empty() {
                 String::new()
             } else {
-                format!("{count} {what}")
+                crate::plural(count, what)
             };
             (chunk.tag().to_string(), count)
         })
@@ -266,9 +266,16 @@ fn mdx_summary(out: &mut String, model: &Model) {
         let triangles = wc3.iter().map(|g| g.triangle_count()).sum();
         (wc3.len(), vertices, triangles)
     };
+    let vertices = if vertices == 1 {
+        "1 vertex".to_string()
+    } else {
+        format!("{vertices} vertices")
+    };
     let _ = writeln!(
         out,
-        "geometry: {count} geosets, {vertices} vertices, {triangles} triangles"
+        "geometry: {}, {vertices}, {}",
+        crate::plural(count, "geoset"),
+        crate::plural(triangles, "triangle")
     );
     let sequences: Vec<(std::borrow::Cow<str>, [u32; 2], u32)> = model
         .sequences()

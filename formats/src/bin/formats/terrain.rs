@@ -395,9 +395,9 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &mut [Loaded]) -> Result<(
     };
     write_json(&folder.join("heightmap.json"), &index)?;
     eprintln!(
-        "wrote {} heightmaps (16-bit PNG at {}..{} yards, 32-bit float TIFF; {shared} edge \
+        "wrote {} (16-bit PNG at {}..{} yards, 32-bit float TIFF; {shared} edge \
          samples taken from the neighbour that owns them) and the overview to {}",
-        loaded.len(),
+        crate::plural(loaded.len(), "heightmap"),
         range.min,
         range.max,
         folder.display()
