@@ -102,7 +102,7 @@ fn a_stale_model_is_reported_and_fixed() {
     assert!(
         findings[3]
             .message
-            .starts_with("3 extents for 1 sequences; 1 of 1 disagree")
+            .starts_with("3 extents for 1 sequence; 1 of 1 disagree")
     );
 
     let changes = model.recompute_extents();

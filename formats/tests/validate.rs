@@ -1619,7 +1619,7 @@ mod sanity {
         );
         assert_eq!(
             message(matrices(1)),
-            "1 matrices for 2 nodes and 0 cameras (one each)"
+            "1 matrix for 2 nodes and 0 cameras (one each)"
         );
         if common::corpus_root().is_none() {
             return;

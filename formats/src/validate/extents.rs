@@ -208,9 +208,9 @@ fn list_disagreement(
     // extent stands for every sequence): only a list of another length is wrong.
     if !stored.is_empty() && stored.len() != measured.len() {
         problems.push(format!(
-            "{} extents for {} sequences",
-            stored.len(),
-            measured.len()
+            "{} for {}",
+            crate::validate::count(stored.len(), "extent", "extents"),
+            crate::validate::count(measured.len(), "sequence", "sequences")
         ));
     }
     let wrong: Vec<(usize, String)> = stored

@@ -251,6 +251,12 @@ impl Findings {
     }
 }
 
+/// `n` and its noun, `one` or `many` (`1 sequence`, `3 matrices`), for
+/// messages.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The path of the model's first chunk with `tag` (`chunks[3].TEXS`), or
 /// `tag` alone when it has none (a chunk kept as bytes does not count).
 fn chunk_at(model: &Model, tag: &str) -> String {

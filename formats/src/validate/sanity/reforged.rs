@@ -29,7 +29,12 @@ pub(super) fn check(model: &Model, f: &mut Findings) {
         f.push(
             Rule::BindPoseCount,
             format!("{}.bind_pose", super::chunk_at(model, "BPOS")),
-            format!("{matrices} matrices for {nodes} nodes and {cameras} cameras (one each)"),
+            format!(
+                "{} for {} and {} (one each)",
+                crate::validate::count(matrices, "matrix", "matrices"),
+                crate::validate::count(nodes, "node", "nodes"),
+                crate::validate::count(cameras, "camera", "cameras")
+            ),
         );
     }
 }
