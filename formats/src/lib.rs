@@ -30,7 +30,8 @@
 //!   by sampling.
 //! - `convert` (feature `convert`): classic and Reforged models converted
 //!   into each other (skin weights, HD materials, tangents), with a report.
-//! - `gltf` (feature `gltf`): models and terrain tiles out as glTF 2.0, on a
+//! - `gltf` (feature `gltf`): models (skeleton, skin, animations, materials
+//!   and textures, cameras, lights) and terrain tiles out as glTF 2.0, on a
 //!   document builder other exporters can use.
 //! - `render` (default feature `render`): height fields, alpha maps and
 //!   wireframes as images (PNG), posed models too, heightmaps as float TIFF.

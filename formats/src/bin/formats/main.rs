@@ -123,7 +123,8 @@ enum Command {
     /// file) or OUT.gltf (with its .bin and images beside it), or several
     /// (or a map's WDT: its tiles beside it) into the folder OUT, in
     /// parallel. Models: skeleton, skin, one animation per sequence,
-    /// materials, and the textures found beside the model or in --textures.
+    /// materials, the textures found beside the model or in --textures,
+    /// cameras and lights.
     /// Tiles: the terrain mesh (holes cut, normals, splat and tiling UVs,
     /// vertex colours), liquids, and a node per doodad and map object at its
     /// world transform.
