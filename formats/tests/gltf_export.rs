@@ -23,6 +23,15 @@ fn models() -> Vec<(String, Model)> {
     common::corpus_models()
 }
 
+/// `model` exported with the default options, and its `.glb` read back by
+/// the `gltf` crate.
+fn exported(path: &str, model: &Model) -> (formats::gltf::Export, gltf::Gltf) {
+    let out = export(model, "m", &ExportOptions::default()).unwrap();
+    let glb = out.document.to_glb().unwrap();
+    let gltf = gltf::Gltf::from_slice(&glb).unwrap_or_else(|e| panic!("{path}: {e}"));
+    (out, gltf)
+}
+
 /// One glTF animation channel, read back.
 struct Channel {
     node: usize,
@@ -194,9 +203,7 @@ fn every_export_reads_back_with_the_models_counts_and_skin() {
     let models = models();
     let mut primitives = 0;
     for (path, model) in &models {
-        let out = export(model, "m", &ExportOptions::default()).unwrap();
-        let glb = out.document.to_glb().unwrap();
-        let gltf = gltf::Gltf::from_slice(&glb).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let (out, gltf) = exported(path, model);
         let doc = &gltf.document;
         let blob = gltf.blob.as_deref().unwrap_or_default();
         let skeleton = Skeleton::from_model(model);
@@ -1202,14 +1209,12 @@ fn cameras_stand_at_their_eye_and_look_at_their_target() {
         if listed.is_empty() {
             continue;
         }
-        let out = export(model, "m", &ExportOptions::default()).unwrap();
+        let (out, gltf) = exported(path, model);
         assert_eq!(
             out.cameras,
             listed.iter().map(|c| c.name.clone()).collect::<Vec<_>>(),
             "{path}"
         );
-        let glb = out.document.to_glb().unwrap();
-        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
         let (doc, blob) = (&gltf.document, gltf.blob.as_deref().unwrap_or_default());
         let nodes: Vec<_> = doc.nodes().filter(|n| n.camera().is_some()).collect();
         assert_eq!(nodes.len(), listed.len(), "{path}");
@@ -1320,9 +1325,7 @@ fn lights_are_punctual_lights_on_their_nodes() {
         if model.lights().is_empty() {
             continue;
         }
-        let out = export(model, "m", &ExportOptions::default()).unwrap();
-        let glb = out.document.to_glb().unwrap();
-        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let (out, gltf) = exported(path, model);
         let lit: Vec<_> = gltf
             .document
             .nodes()
@@ -1419,9 +1422,7 @@ fn rotation_keys_never_turn_the_long_way() {
                     .count();
             }
         }
-        let out = export(model, "m", &ExportOptions::default()).unwrap();
-        let glb = out.document.to_glb().unwrap();
-        let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+        let (_, gltf) = exported(path, model);
         let blob = gltf.blob.as_deref().unwrap_or_default();
         for animation in gltf.document.animations() {
             for c in channels(&animation, blob) {
