@@ -9,24 +9,17 @@
 # "ok" or "differs"; then one line per light under "lights" (name, type,
 # color as blue, green, red): Blender's light type, its colour, the
 # direction a sun shines, and "ok" or "differs".
-import json
 import math
+import os
 import sys
 
-import numpy
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from imported import scene_and_expected  # noqa: E402 (the path above first)
 
-# Debian's Blender 3.4 add-on still spells numpy.bool, which numpy 1.24 removed.
-if not hasattr(numpy, "bool"):
-    numpy.bool = bool
+import mathutils  # noqa: E402
 
-import bpy
-import mathutils
-
-glb, listed = sys.argv[sys.argv.index("--") + 1 :][:2]
-expected = json.load(open(listed))
-bpy.ops.wm.read_factory_settings(use_empty=True)
-bpy.ops.import_scene.gltf(filepath=glb)
-cameras = {o.name: o for o in bpy.context.scene.objects if o.type == "CAMERA"}
+scene, expected = scene_and_expected()
+cameras = {o.name: o for o in scene.objects if o.type == "CAMERA"}
 
 
 def label(name):
@@ -74,7 +67,7 @@ for camera in expected["cameras"]:
 # Lights: omni as a point light, directional as a sun shining down (the
 # model's -Z: the node has no rotation at rest), ambient left out; colour
 # the file's blue, green, red turned round, clamped to 0..1.
-lights = {o.name: o for o in bpy.context.scene.objects if o.type == "LIGHT"}
+lights = {o.name: o for o in scene.objects if o.type == "LIGHT"}
 for light in expected["lights"]:
     kind = {"Omni": "POINT", "Directional": "SUN"}.get(light["type"])
     obj = lights.get(light["name"])

@@ -1,26 +1,20 @@
-# Run by Blender (`blender -b -P pose_check.py -- MODEL.glb POSED.json`):
+# Run by Blender (`blender -b -P pose_check.py -- MODEL.glb POSED.json`, see imported.py):
 # imports a model's glTF export with Blender's own glTF importer (the
 # Khronos add-on bundled with Blender, which nobody here wrote), plays the
 # sequence POSED.json names at its time, and prints one JSON line: how far
 # each vertex `formats::anim` posed (examples/posed_vertices.rs) is from
 # the nearest vertex Blender's armature put there.
 import json
+import os
 import sys
 
-import numpy
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from imported import scene_and_expected  # noqa: E402 (the path above first)
 
-# Debian's Blender 3.4 add-on still spells numpy.bool, which numpy 1.24 removed.
-if not hasattr(numpy, "bool"):
-    numpy.bool = bool
+import bpy  # noqa: E402
+import mathutils  # noqa: E402
 
-import bpy
-import mathutils
-
-glb, posed = sys.argv[sys.argv.index("--") + 1 :][:2]
-ours = json.load(open(posed))
-bpy.ops.wm.read_factory_settings(use_empty=True)
-bpy.ops.import_scene.gltf(filepath=glb)
-scene = bpy.context.scene
+scene, ours = scene_and_expected()
 fps = scene.render.fps / scene.render.fps_base
 armature = next(o for o in scene.objects if o.type == "ARMATURE")
 # The importer names each glTF animation's action "<animation>_<armature>".

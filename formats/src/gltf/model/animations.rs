@@ -32,6 +32,7 @@ use json::validation::Checked;
 
 use super::cameras::ModelCamera;
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
+use crate::anim::glam::Quat;
 use crate::anim::skeleton::normalized;
 use crate::anim::{Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline};
 use crate::gltf::Builder;
@@ -295,12 +296,12 @@ fn rotation_keys(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
 /// rotation), so that no player interpolates the long way round between
 /// two keys.
 fn keep_on_one_side(rotations: &mut [[f32; 4]]) {
-    let mut before = [0.0f32; 4];
+    let mut before = Quat::from_array([0.0; 4]);
     for q in rotations {
-        if before.iter().zip(q.iter()).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
+        if before.dot(Quat::from_array(*q)) < 0.0 {
             *q = q.map(|c| -c);
         }
-        before = *q;
+        before = Quat::from_array(*q);
     }
 }
 
@@ -488,7 +489,7 @@ mod tests {
             target_translation: None,
             roll: None,
         };
-        let dot = |a: &[f32; 4], b: &[f32; 4]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        let dot = |a: &[f32; 4], b: &[f32; 4]| Quat::from_array(*a).dot(Quat::from_array(*b));
         let curve = span.resample(|s| camera.transform(Some(s)).1);
         let mut rotations = curve.values.clone();
         assert!(rotations.windows(2).any(|w| dot(&w[0], &w[1]) < 0.0));

@@ -57,48 +57,63 @@ fn value<T: Copy>(track: Option<&Track<T>>, fixed: T) -> T {
         .map_or(fixed, |key| key.value)
 }
 
+/// A light's first colour, intensity and attenuation-end tracks.
+#[derive(Default)]
+struct Tracks<'m> {
+    color: Option<&'m Track<[f32; 3]>>,
+    intensity: Option<&'m Track<f32>>,
+    end: Option<&'m Track<f32>>,
+}
+
+impl ModelLight {
+    /// A light from its static colour (blue, green, red), intensity and
+    /// attenuation end, each overridden by its track where it has one.
+    fn new(
+        (name, object_id, light_type): (String, u32, LightType),
+        (color, intensity, end): ([f32; 3], f32, f32),
+        tracks: Tracks<'_>,
+    ) -> ModelLight {
+        let [b, g, r] = value(tracks.color, color);
+        ModelLight {
+            name,
+            object_id,
+            light_type,
+            color: [r, g, b],
+            intensity: value(tracks.intensity, intensity),
+            attenuation_end: value(tracks.end, end),
+        }
+    }
+}
+
 /// Every light of `model` (classic `LITE`, then WoW alpha's).
 pub fn model_lights(model: &Model) -> Vec<ModelLight> {
     use crate::mdx::LightTrack as L;
     let classic = model.lights().iter().map(|l| {
-        let (mut color, mut intensity, mut end) = (None, None, None);
+        let mut t = Tracks::default();
         for track in l.all_tracks() {
             match track {
-                L::Color(t) => color = color.or(Some(t)),
-                L::Intensity(t) => intensity = intensity.or(Some(t)),
-                L::AttenuationEnd(t) => end = end.or(Some(t)),
+                L::Color(c) => t.color = t.color.or(Some(c)),
+                L::Intensity(i) => t.intensity = t.intensity.or(Some(i)),
+                L::AttenuationEnd(e) => t.end = t.end.or(Some(e)),
                 _ => {}
             }
         }
-        let [b, g, r] = value(color, l.color);
-        ModelLight {
-            name: l.node.name.to_string(),
-            object_id: l.node.object_id,
-            light_type: l.light_type,
-            color: [r, g, b],
-            intensity: value(intensity, l.intensity),
-            attenuation_end: value(end, l.attenuation_end),
-        }
+        let id = (l.node.name.to_string(), l.node.object_id, l.light_type);
+        ModelLight::new(id, (l.color, l.intensity, l.attenuation_end), t)
     });
     let wow = model.alpha_lights().iter().map(|l| {
-        let (mut color, mut intensity, mut end) = (None, None, None);
+        let mut t = Tracks::default();
         for track in &l.tracks {
             match track {
-                alpha::LightTrack::Color(t) => color = color.or(Some(t)),
-                alpha::LightTrack::Intensity(t) => intensity = intensity.or(Some(t)),
-                alpha::LightTrack::AttenuationEnd(t) => end = end.or(Some(t)),
+                alpha::LightTrack::Color(c) => t.color = t.color.or(Some(c)),
+                alpha::LightTrack::Intensity(i) => t.intensity = t.intensity.or(Some(i)),
+                alpha::LightTrack::AttenuationEnd(e) => t.end = t.end.or(Some(e)),
                 _ => {}
             }
         }
-        let [b, g, r] = value(color, l.static_color);
-        ModelLight {
-            name: l.object.name.to_string(),
-            object_id: l.object.object_id,
-            light_type: l.light_type,
-            color: [r, g, b],
-            intensity: value(intensity, l.static_intensity),
-            attenuation_end: value(end, l.static_atten_end),
-        }
+        let id = (l.object.name.to_string(), l.object.object_id, l.light_type);
+        let fixed = (l.static_color, l.static_intensity, l.static_atten_end);
+        ModelLight::new(id, fixed, t)
     });
     classic.chain(wow).collect()
 }
