@@ -61,8 +61,9 @@ impl fmt::Display for Expected {
     }
 }
 
-/// What went wrong. Every kind carries the absolute byte offset it refers to
-/// (in the input when reading, in the output when writing).
+/// What went wrong. Every kind but [`Other`](ErrorKind::Other) carries the
+/// absolute byte offset it refers to (in the input when reading, in the
+/// output when writing).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -175,6 +176,15 @@ pub enum ErrorKind {
         /// What disagrees with what.
         message: Cow<'static, str>,
     },
+    /// Not about any byte of the input or output, so without an offset: what
+    /// was asked of valid data that it cannot do (a sequence, level or layer
+    /// it does not have, an edit of a chunk it lacks, an output too large for
+    /// its format), or an encoder's own failure. Displays as its message alone.
+    #[error("{message}")]
+    Other {
+        /// What cannot be done, and why.
+        message: Cow<'static, str>,
+    },
     /// A text format (MDL) that does not parse: where, in which block, and why.
     /// Displays as one line, e.g.
     /// `Geoset 3 > Vertices: line 120, column 7: expected a number, found "}"`.
@@ -203,7 +213,8 @@ fn block_prefix(block: &str) -> String {
 }
 
 impl ErrorKind {
-    /// The absolute byte offset the error refers to.
+    /// The absolute byte offset the error refers to (0 for
+    /// [`Other`](ErrorKind::Other), which refers to none).
     pub fn offset(&self) -> usize {
         match self {
             ErrorKind::UnexpectedEnd { offset, .. }
@@ -219,6 +230,7 @@ impl ErrorKind {
             | ErrorKind::InvalidValue { offset, .. }
             | ErrorKind::Inconsistent { offset, .. }
             | ErrorKind::Text { offset, .. } => *offset,
+            ErrorKind::Other { .. } => 0,
         }
     }
 }
@@ -282,6 +294,21 @@ impl Error {
         })
     }
 
+    /// An [`ErrorKind::Other`]: not about any byte (no such sequence, an
+    /// edit of a missing chunk, an encoder's failure).
+    ///
+    /// ```
+    /// use format_core::Error;
+    /// let e = Error::other("no sequence \"Fly\"").in_field("sequences");
+    /// assert_eq!(e.to_string(), "sequences: no sequence \"Fly\"");
+    /// ```
+    #[cold]
+    pub fn other(message: impl Into<Cow<'static, str>>) -> Self {
+        Error::new(ErrorKind::Other {
+            message: message.into(),
+        })
+    }
+
     /// An [`ErrorKind::Inconsistent`] (write-side) error at output `offset`.
     #[cold]
     pub fn inconsistent(offset: usize, message: impl Into<Cow<'static, str>>) -> Self {
@@ -324,7 +351,8 @@ impl Error {
         &self.inner.kind
     }
 
-    /// The absolute byte offset the error refers to.
+    /// The absolute byte offset the error refers to (0 for
+    /// [`Other`](ErrorKind::Other), which refers to none).
     pub fn offset(&self) -> usize {
         self.inner.kind.offset()
     }

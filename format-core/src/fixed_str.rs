@@ -100,10 +100,7 @@ impl<const N: usize> TryFrom<&str> for FixedStr<N> {
     fn try_from(text: &str) -> Result<Self, Error> {
         let bytes = text.as_bytes();
         if bytes.contains(&0) {
-            return Err(Error::invalid(
-                0,
-                format!("string {text:?} contains a NUL byte"),
-            ));
+            return Err(Error::other(format!("string {text:?} contains a NUL byte")));
         }
         let mut out = [0u8; N];
         match out.get_mut(..bytes.len()) {
@@ -111,13 +108,10 @@ impl<const N: usize> TryFrom<&str> for FixedStr<N> {
                 prefix.copy_from_slice(bytes);
                 Ok(FixedStr(out))
             }
-            None => Err(Error::invalid(
-                0,
-                format!(
-                    "string of {} bytes does not fit in char[{N}]: {text:?}",
-                    bytes.len()
-                ),
-            )),
+            None => Err(Error::other(format!(
+                "string of {} bytes does not fit in char[{N}]: {text:?}",
+                bytes.len()
+            ))),
         }
     }
 }
@@ -256,7 +250,7 @@ mod tests {
         let e = FixedStr::<4>::try_from("ABCDE").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "invalid value at 0x0: string of 5 bytes does not fit in char[4]: \"ABCDE\""
+            "string of 5 bytes does not fit in char[4]: \"ABCDE\""
         );
         assert!(FixedStr::<8>::try_from("A\0B").is_err());
     }

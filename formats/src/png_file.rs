@@ -13,7 +13,7 @@ pub(crate) fn encode(
     depth: png::BitDepth,
     data: &[u8],
 ) -> Result<Vec<u8>, Error> {
-    let error = |e: png::EncodingError| Error::invalid(0, format!("PNG encoding: {e}"));
+    let error = |e: png::EncodingError| Error::other(format!("PNG encoding: {e}"));
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(color);

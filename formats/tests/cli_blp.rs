@@ -175,7 +175,7 @@ fn convert_says_what_it_cannot_do_with_textures() {
         "5".as_ref(),
     ])
     .failure()
-    .stderr(predicate::str::contains("level 5: there is no such level"));
+    .stderr(predicate::str::contains("no level 5: the texture has"));
     convert(&[blp.as_os_str(), png.as_os_str()]).success();
     convert(&[png.as_os_str(), dir.join("x.blp").as_os_str()])
         .failure()

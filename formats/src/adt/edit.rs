@@ -144,7 +144,7 @@ impl Adt {
         let at = self.ensure(*b"MH2O", || AdtChunk::Mh2o(Mh2o::new()));
         match self.chunks.get_mut(at) {
             Some(AdtChunk::Mh2o(m)) => Ok(m),
-            _ => Err(Error::invalid(0, "MH2O is missing")),
+            _ => Err(Error::other("MH2O is missing")),
         }
     }
 
@@ -170,7 +170,7 @@ impl Adt {
                     None => m.push(model)?,
                 }
             }
-            _ => return Err(Error::invalid(0, "MMDX is missing")),
+            _ => return Err(Error::other("MMDX is missing")),
         };
         let ids = self.ensure(*b"MMID", || AdtChunk::Mmid(NameOffsets::default()));
         let name_id = match self.chunks.get_mut(ids) {
@@ -181,21 +181,21 @@ impl Adt {
                     m.offsets.len() - 1
                 }
             },
-            _ => return Err(Error::invalid(0, "MMID is missing")),
+            _ => return Err(Error::other("MMID is missing")),
         };
-        def.name_id = u32::try_from(name_id).map_err(|_| Error::invalid(0, "too many models"))?;
+        def.name_id = u32::try_from(name_id).map_err(|_| Error::other("too many models"))?;
         let defs = self.ensure(*b"MDDF", || AdtChunk::Mddf(Mddf::default()));
         let index = match self.chunks.get_mut(defs) {
             Some(AdtChunk::Mddf(m)) => {
                 m.doodad_defs.push(def);
                 m.doodad_defs.len() - 1
             }
-            _ => return Err(Error::invalid(0, "MDDF is missing")),
+            _ => return Err(Error::other("MDDF is missing")),
         };
-        let index = u32::try_from(index).map_err(|_| Error::invalid(0, "too many doodads"))?;
+        let index = u32::try_from(index).map_err(|_| Error::other("too many doodads"))?;
         for &chunk in chunks {
             self.mcnk_mut(chunk)
-                .ok_or_else(|| Error::invalid(0, format!("no MCNK {chunk}")))?
+                .ok_or_else(|| Error::other(format!("no MCNK {chunk}")))?
                 .add_doodad_ref(index);
         }
         Ok(index)

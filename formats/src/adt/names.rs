@@ -73,10 +73,7 @@ impl FileNames {
     /// Appends `name` zero-terminated and returns its byte offset.
     pub fn push(&mut self, name: &str) -> Result<u32> {
         if name.as_bytes().contains(&0) {
-            return Err(Error::invalid(
-                0,
-                format!("file name {name:?} contains a NUL"),
-            ));
+            return Err(Error::other(format!("file name {name:?} contains a NUL")));
         }
         if self.filenames.last().is_some_and(|&b| b != 0) {
             return Err(Error::invalid(
@@ -85,7 +82,7 @@ impl FileNames {
             ));
         }
         let offset = u32::try_from(self.filenames.len())
-            .map_err(|_| Error::invalid(0, "names chunk larger than 4 GiB"))?;
+            .map_err(|_| Error::other("names chunk larger than 4 GiB"))?;
         self.filenames.extend_from_slice(name.as_bytes());
         self.filenames.push(0);
         Ok(offset)

@@ -183,10 +183,9 @@ impl SplitAdt {
         let root_mcnks = self.root.mcnks().count();
         for (name, n) in [("_tex0", tex_mcnks.len()), ("_obj0", obj_mcnks.len())] {
             if n != 0 && n != root_mcnks {
-                return Err(Error::invalid(
-                    0,
-                    format!("{name} has {n} MCNKs, the root {root_mcnks}"),
-                ));
+                return Err(Error::other(format!(
+                    "{name} has {n} MCNKs, the root {root_mcnks}"
+                )));
             }
         }
         let first_mcnk = self

@@ -38,10 +38,11 @@ impl Blp {
                 .in_field("levels")
         };
         let bytes = self.levels.get(level).ok_or_else(|| {
-            fail(format!(
-                "there is no such level, the file has {}",
-                self.levels.len()
-            ))
+            let levels = match self.levels.len() {
+                1 => "1 mip level".to_string(),
+                n => format!("{n} mip levels"),
+            };
+            Error::other(format!("no level {level}: the texture has {levels}"))
         })?;
         let encoding = self.encoding()?;
         let alpha = self.alpha_kind()?;

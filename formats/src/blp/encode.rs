@@ -142,7 +142,7 @@ impl Blp {
                     .iter()
                     .map(|l| codec::jpeg::encode(&l.data, l.width, l.height, !alpha, JPEG_QUALITY))
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| Error::invalid(0, e))?;
+                    .map_err(Error::other)?;
                 let shared = codec::jpeg::split_common_header(&mut streams, MAX_JPEG_HEADER);
                 (blp1(0), Some(shared), None, streams)
             }

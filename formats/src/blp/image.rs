@@ -25,13 +25,10 @@ impl RgbaImage {
         check_size(width, height)?;
         let expected = width as usize * height as usize * 4;
         if data.len() != expected {
-            return Err(Error::invalid(
-                0,
-                format!(
-                    "{width}x{height} RGBA needs {expected} bytes, not {}",
-                    data.len()
-                ),
-            ));
+            return Err(Error::other(format!(
+                "{width}x{height} RGBA needs {expected} bytes, not {}",
+                data.len()
+            )));
         }
         Ok(RgbaImage {
             width,
@@ -70,7 +67,7 @@ impl RgbaImage {
     /// `blp-pixels`).
     #[cfg(feature = "blp-pixels")]
     pub fn from_png(data: &[u8]) -> Result<RgbaImage, Error> {
-        let decode_error = |e: png::DecodingError| Error::invalid(0, format!("PNG: {e}"));
+        let decode_error = |e: png::DecodingError| Error::other(format!("PNG: {e}"));
         let mut decoder = png::Decoder::new(std::io::Cursor::new(data));
         decoder.set_transformations(png::Transformations::normalize_to_color8());
         let mut reader = decoder.read_info().map_err(decode_error)?;
@@ -78,7 +75,7 @@ impl RgbaImage {
         check_size(width, height)?;
         let size = reader
             .output_buffer_size()
-            .ok_or_else(|| Error::invalid(0, "PNG: image too large"))?;
+            .ok_or_else(|| Error::other("PNG: image too large"))?;
         let mut buf = vec![0; size];
         let frame = reader.next_frame(&mut buf).map_err(decode_error)?;
         let pixels = buf.get(..frame.buffer_size()).unwrap_or_default();
@@ -98,7 +95,7 @@ impl RgbaImage {
                 .collect(),
             png::ColorType::Grayscale => pixels.iter().flat_map(|&g| [g, g, g, 255]).collect(),
             png::ColorType::Indexed => {
-                return Err(Error::invalid(0, "PNG: palette not expanded"));
+                return Err(Error::other("PNG: palette not expanded"));
             }
         };
         RgbaImage::new(width, height, rgba)
@@ -108,10 +105,9 @@ impl RgbaImage {
 /// Fails unless both sides are 1 to [`MAX_SIDE`].
 pub fn check_size(width: u32, height: u32) -> Result<(), Error> {
     if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
-        return Err(Error::invalid(
-            0,
-            format!("an image of {width}x{height}: each side must be 1 to {MAX_SIDE} pixels"),
-        ));
+        return Err(Error::other(format!(
+            "an image of {width}x{height}: each side must be 1 to {MAX_SIDE} pixels"
+        )));
     }
     Ok(())
 }

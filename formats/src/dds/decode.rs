@@ -27,10 +27,9 @@ impl Dds {
                 1 => "1 mip level".to_string(),
                 n => format!("{n} mip levels"),
             };
-            return Err(Error::invalid(
-                0,
-                format!("no level {level}: the texture has {levels}"),
-            ));
+            return Err(Error::other(format!(
+                "no level {level}: the texture has {levels}"
+            )));
         }
         let format = self.pixel_format()?;
         let (width, height) = self.level_size(level);

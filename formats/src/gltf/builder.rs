@@ -408,7 +408,7 @@ fn set_buffer(root: &mut Root, len: usize, uri: Option<String>) {
 }
 
 fn json_bytes(root: &Root) -> Result<Vec<u8>, Error> {
-    json::serialize::to_vec(root).map_err(|e| Error::invalid(0, format!("glTF JSON: {e}")))
+    json::serialize::to_vec(root).map_err(|e| Error::other(format!("glTF JSON: {e}")))
 }
 
 /// A file name as a relative URI (spaces and other reserved bytes escaped).

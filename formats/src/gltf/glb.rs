@@ -16,7 +16,7 @@ pub fn write(json: &[u8], bin: &[u8]) -> Result<Vec<u8>, Error> {
     let json_len = padded(json.len());
     let bin_len = padded(bin.len());
     let total = 12 + 8 + json_len + if bin.is_empty() { 0 } else { 8 + bin_len };
-    let too_big = |_| Error::invalid(0, format!("a GLB of {total} bytes is past 4 GiB"));
+    let too_big = |_| Error::other(format!("a GLB of {total} bytes is past 4 GiB"));
     let u32_of = |n: usize| u32::try_from(n).map_err(too_big);
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(b"glTF");

@@ -263,8 +263,7 @@ fn placement_node(b: &mut Builder, p: &Placement) -> Result<Index<json::Node>, E
 
 /// A JSON value as glTF `extras`.
 fn raw(value: &serde_json::Value) -> Result<Box<json::extras::RawValue>, Error> {
-    serde_json::value::to_raw_value(value)
-        .map_err(|e| Error::invalid(0, format!("glTF extras: {e}")))
+    serde_json::value::to_raw_value(value).map_err(|e| Error::other(format!("glTF extras: {e}")))
 }
 
 /// `adt` as a glTF document whose root node is named `name` (see the

@@ -198,10 +198,9 @@ pub struct PlainMdl {
 pub fn to_string_plain(model: &Model) -> Result<PlainMdl> {
     let version = model.version();
     if !(800..=1200).contains(&version) {
-        return Err(format_core::Error::invalid(
-            0,
-            format!("MDL is for versions 800 to 1200; this model is version {version}"),
-        ));
+        return Err(format_core::Error::other(format!(
+            "MDL is for versions 800 to 1200; this model is version {version}"
+        )));
     }
     let mut out = Out::plain();
     out.line("// Written by formats::mdl (plain MDL).");

@@ -24,7 +24,7 @@ pub fn heightmap(adt: &Adt) -> Result<Image, Error> {
     let map = Heightmap::from_tile(&TerrainTile::from_adt(adt)?);
     let range = map
         .range()
-        .ok_or_else(|| Error::invalid(0, "the tile has no MCVT heights to draw"))?;
+        .ok_or_else(|| Error::other("the tile has no MCVT heights to draw"))?;
     Ok(heightmap_image(&map, range))
 }
 
@@ -52,15 +52,15 @@ pub fn stitched_image(map: &Stitched, range: HeightRange) -> Image {
 /// TIFF (absolute heights in yards, NaN where there is no data), the form
 /// Blender, Unity, Unreal and GIS tools read float heightmaps in.
 pub fn float_tiff(width: usize, height: usize, heights: &[f32]) -> Result<Vec<u8>, Error> {
-    let too_big = |_| Error::invalid(0, "image too large for TIFF");
+    let too_big = |_| Error::other("image too large for TIFF");
     let (w, h) = (
         u32::try_from(width).map_err(too_big)?,
         u32::try_from(height).map_err(too_big)?,
     );
     let pixels = heights
         .get(..width * height)
-        .ok_or_else(|| Error::invalid(0, "fewer heights than pixels"))?;
-    let tiff_error = |e: tiff::TiffError| Error::invalid(0, format!("TIFF encoding: {e}"));
+        .ok_or_else(|| Error::other("fewer heights than pixels"))?;
+    let tiff_error = |e: tiff::TiffError| Error::other(format!("TIFF encoding: {e}"));
     let mut out = std::io::Cursor::new(Vec::new());
     tiff::encoder::TiffEncoder::new(&mut out)
         .and_then(|mut encoder| {

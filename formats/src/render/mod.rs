@@ -108,7 +108,7 @@ impl Image {
 
     /// Encodes the image as PNG.
     pub fn to_png(&self) -> Result<Vec<u8>, Error> {
-        let too_big = |_| Error::invalid(0, "image too large for PNG");
+        let too_big = |_| Error::other("image too large for PNG");
         let width = u32::try_from(self.width).map_err(too_big)?;
         let height = u32::try_from(self.height).map_err(too_big)?;
         let (color, depth) = match self.color {

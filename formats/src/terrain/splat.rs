@@ -86,7 +86,7 @@ impl TileSplat {
         let mut maps: Vec<Vec<u8>> = Vec::new();
         for (index, mcnk) in adt.mcnks().enumerate() {
             let coord = ChunkCoord::new(mcnk.index_x, mcnk.index_y)
-                .ok_or_else(|| Error::invalid(0, format!("MCNK {index}: index past 16 x 16")))?;
+                .ok_or_else(|| Error::other(format!("MCNK {index}: index past 16 x 16")))?;
             let layers = mcnk.layers().map(|m| &m.layers[..]).unwrap_or_default();
             if maps.len() < layers.len() {
                 maps.resize_with(layers.len(), || vec![0; SPLAT_SIDE * SPLAT_SIDE]);

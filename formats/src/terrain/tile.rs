@@ -120,14 +120,14 @@ impl TerrainTile {
         let first = adt
             .mcnks()
             .next()
-            .ok_or_else(|| Error::invalid(0, "the tile has no MCNK"))?;
+            .ok_or_else(|| Error::other("the tile has no MCNK"))?;
         let half = CHUNK_SIZE / 2.0;
         let [x, y] = [first.position[0], first.position[1]].map(f64::from);
         // The centre of the tile's chunk (0, 0): inside it whatever the rounding.
         let centre_x = x + f64::from(first.index_y) * CHUNK_SIZE - half;
         let centre_y = y + f64::from(first.index_x) * CHUNK_SIZE - half;
         let coord = TileCoord::at(centre_x, centre_y)
-            .ok_or_else(|| Error::invalid(0, format!("MCNK position ({x}, {y}) is off the map")))?;
+            .ok_or_else(|| Error::other(format!("MCNK position ({x}, {y}) is off the map")))?;
         Ok(TerrainTile {
             coord,
             chunks: adt.mcnks().map(ChunkTerrain::from_mcnk).collect(),

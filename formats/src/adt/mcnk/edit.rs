@@ -122,7 +122,7 @@ impl Mcnk {
         self.layers()
             .and_then(|m| m.layers.get(index))
             .copied()
-            .ok_or_else(|| Error::invalid(0, format!("no texture layer {index}")))
+            .ok_or_else(|| Error::other(format!("no texture layer {index}")))
     }
 
     /// Replaces layer `index`'s alpha map with `map` encoded as the layer's
@@ -130,7 +130,7 @@ impl Mcnk {
     pub fn set_alpha_map(&mut self, index: usize, map: &AlphaMap, mphd_flags: u32) -> Result<()> {
         let layer = self.layer(index)?;
         if layer.flags & layer_flags::USE_ALPHA_MAP == 0 {
-            return Err(Error::invalid(0, format!("layer {index} has no alpha map")));
+            return Err(Error::other(format!("layer {index} has no alpha map")));
         }
         let span = self.alpha_span(index, mphd_flags)?;
         let format = AlphaFormat::for_layer(layer.flags, mphd_flags);
@@ -143,7 +143,7 @@ impl Mcnk {
         let (start, old_len) = (span.start, span.len());
         let mcal = self
             .alpha_mut()
-            .ok_or_else(|| Error::invalid(0, "no MCAL sub-chunk"))?;
+            .ok_or_else(|| Error::other("no MCAL sub-chunk"))?;
         if span.end > mcal.data.len() {
             return Err(Error::invalid(span.end, "alpha map past the MCAL end"));
         }
@@ -167,8 +167,7 @@ impl Mcnk {
     /// removed layer become layer 0, later ones shift down.
     pub fn remove_layer(&mut self, index: usize, mphd_flags: u32) -> Result<SMLayer> {
         if index == 0 {
-            return Err(Error::invalid(
-                0,
+            return Err(Error::other(
                 "layer 0 is the base layer; it has no alpha map to remove",
             ));
         }

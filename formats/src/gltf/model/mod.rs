@@ -88,10 +88,10 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         _ if !options.animations => Vec::new(),
         Some(wanted) => vec![timeline.sequence(wanted).ok_or_else(|| {
             let names: Vec<&str> = timeline.sequences.iter().map(|s| s.name.as_str()).collect();
-            Error::invalid(
-                0,
-                format!("no sequence {wanted:?} (the model has {names:?})"),
-            )
+            Error::other(match names.as_slice() {
+                [] => format!("no sequence {wanted:?}: the model has none"),
+                _ => format!("no sequence {wanted:?}; the model has {}", names.join(", ")),
+            })
         })?],
         None => (0..timeline.sequences.len()).collect(),
     };
