@@ -170,6 +170,43 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("not a file this tool knows"));
+    // A folder with nothing to work on (named by mistake, say) is an error
+    // for every command that walks folders, not a job done.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = dir.join("out");
+    for (args, what) in [
+        (
+            &["check"][..],
+            "files to check (.mdx, .mdl, .adt, .wdt, .blp, .dds)",
+        ),
+        (&["validate"], "models or tiles (.mdx, .mdl, .adt)"),
+        (&["fix", "--extents", "--dry-run"], "models (.mdx, .mdl)"),
+        (
+            &["render", "--heightmap", "h/"],
+            "tiles or maps (.adt, .wdt)",
+        ),
+    ] {
+        formats()
+            .args(args)
+            .arg(&empty)
+            .assert()
+            .failure()
+            .stderr(format!("error: no {what} under {}\n", empty.display()));
+    }
+    for (command, what) in [
+        ("convert", "models (.mdx, .mdl)"),
+        ("optimize", "models (.mdx, .mdl)"),
+        ("export", "models, tiles or maps (.mdx, .mdl, .adt, .wdt)"),
+    ] {
+        formats()
+            .arg(command)
+            .arg(&empty)
+            .arg(&out)
+            .assert()
+            .failure()
+            .stderr(format!("error: no {what} under {}\n", empty.display()));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -213,6 +250,33 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
         stdout.contains("truncated.mdx: parsed leniently (1 diagnostic), byte-exact"),
         "{stdout}"
     );
+    // The commands that go on with the model say it was read leniently.
+    let warning = "truncated.mdx: read leniently (1 diagnostic; `formats info` lists them), \
+                   the strict reader's error: chunks[1].MODL: chunk size 372";
+    let out = dir.join("out");
+    std::fs::write(dir.join("copy.mdx"), &data).unwrap();
+    for args in [
+        &["convert", "truncated.mdx", "out/converted.mdl"][..],
+        &["convert", "truncated.mdx", "copy.mdx", "out/"],
+        &["export", "truncated.mdx", "out/exported.glb"],
+        &["optimize", "truncated.mdx", "out/optimized.mdx"],
+        &["fix", "--extents", "truncated.mdx", "--dry-run"],
+    ] {
+        formats()
+            .current_dir(&dir)
+            .args(args)
+            .assert()
+            .stderr(predicate::str::contains(format!("warning: {warning}")));
+    }
+    assert!(out.join("converted.mdl").is_file() && out.join("optimized.mdx").is_file());
+    // Read strictly: no such warning.
+    std::fs::write(&truncated, formats::sample::sample_mdx()).unwrap();
+    formats()
+        .current_dir(&dir)
+        .args(["convert", "truncated.mdx", "out/converted.mdl"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("read leniently").not());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -155,7 +155,30 @@ fn bad_exports_say_why() {
         .args(["--sequence", "Fly"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("no sequence \"Fly\""));
+        .stderr(predicate::str::contains(
+            "no sequence \"Fly\"; the model has Walk, Stand -1, Stand -2, ",
+        ));
+    // Options may stand between the inputs and the output, as anywhere.
+    formats()
+        .arg("export")
+        .arg(&horse)
+        .args(["--sequence", "Walk", "--lod", "0"])
+        .arg(dir.join("between.glb"))
+        .assert()
+        .success();
+    assert!(dir.join("between.glb").is_file());
+    // One path is a usage error (exit code 2), for each IN... OUT command.
+    for command in ["export", "convert", "optimize"] {
+        formats()
+            .arg(command)
+            .arg(&horse)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{command} takes the inputs, then where to write (IN... OUT)"
+            )))
+            .stderr(predicate::str::contains("Usage:"));
+    }
     // Two inputs cannot go into one file.
     formats()
         .arg("export")
@@ -337,7 +360,12 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .assert()
         .success()
         .stdout(predicate::str::contains("1 texture embedded"))
-        .stderr(predicate::str::contains("V1_Normal.tif (not found"))
+        .stderr(predicate::str::contains("V1_Normal.tif"))
+        .stderr(predicate::str::contains(format!(
+            ", not found in {} or {}: ",
+            root.join("mdx").display(),
+            dir.join("reforged").display()
+        )))
         .stderr(predicate::str::contains("Diffuse_Red").not());
     // Nowhere: a warning names it, the export still succeeds.
     formats()
@@ -347,9 +375,10 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .assert()
         .success()
         .stdout(predicate::str::contains("0 textures embedded"))
-        .stderr(predicate::str::contains(
-            r"Textures\SmileyGW.blp (not found",
-        ));
+        .stderr(predicate::str::contains(format!(
+            r"textures left out (materials untextured), not found in {}: Textures\SmileyGW.blp",
+            root.join("mdx").display()
+        )));
     std::fs::remove_dir_all(&dir).ok();
 }
 

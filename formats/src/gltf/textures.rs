@@ -131,12 +131,26 @@ fn find_in(folder: &std::path::Path, parts: &[&str]) -> Option<std::path::PathBu
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 impl TextureFolders {
+    /// The folders, for a message: `a`, `a or b`, `a, b or c`.
+    fn folder_list(&self) -> String {
+        let names: Vec<String> = self
+            .folders
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect();
+        match names.split_last() {
+            None => "no folder".to_string(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+
     /// The PNG of the texture `file_name` names, as it is or (`normal`) with
     /// its Z rebuilt from X and Y.
     fn load(&self, file_name: &str, normal: bool) -> Result<Vec<u8>, String> {
         let path = self
             .find(file_name)
-            .ok_or_else(|| format!("not found in {} folder(s)", self.folders.len()))?;
+            .ok_or_else(|| format!("not found in {}", self.folder_list()))?;
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let png = bytes.starts_with(PNG_SIGNATURE);
         if png && !normal {

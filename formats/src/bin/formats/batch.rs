@@ -12,8 +12,14 @@ use crate::kind::Kind;
 
 /// The files named by `paths`: each named file (whatever its extension),
 /// and in each folder, recursively and sorted, the files whose extension
-/// is a kind that `wanted` accepts.
-pub fn collect(paths: &[PathBuf], wanted: impl Fn(Kind) -> bool) -> Result<Vec<PathBuf>, String> {
+/// is a kind that `wanted` accepts; an error naming `what` (`models (.mdx,
+/// .mdl)`) when paths were given and hold none, so that a folder named by
+/// mistake does not pass for a job done.
+pub fn collect(
+    paths: &[PathBuf],
+    what: &str,
+    wanted: impl Fn(Kind) -> bool,
+) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -31,6 +37,10 @@ pub fn collect(paths: &[PathBuf], wanted: impl Fn(Kind) -> bool) -> Result<Vec<P
         } else {
             return Err(format!("{}: no such file or folder", path.display()));
         }
+    }
+    if files.is_empty() && !paths.is_empty() {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!("no {what} under {}", names.join(", ")));
     }
     Ok(files)
 }

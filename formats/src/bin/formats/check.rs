@@ -148,7 +148,11 @@ fn check_file(path: &Path) -> FileReport {
 
 /// `formats check PATH... [--json]`.
 pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
-    let files = crate::batch::collect(paths, |_| true)?;
+    let files = crate::batch::collect(
+        paths,
+        "files to check (.mdx, .mdl, .adt, .wdt, .blp, .dds)",
+        |_| true,
+    )?;
     let reports = crate::batch::run(&files, |file| check_file(file));
     if !json {
         for report in &reports {

@@ -44,6 +44,8 @@ struct Converted {
     bytes: Option<usize>,
     /// Diagnostics of a lenient read (0: read strictly).
     diagnostics: usize,
+    /// The warning a lenient read gives (`None`: read strictly).
+    lenient_note: Option<String>,
     /// What the version change did (`None`: no version change asked).
     report: Option<Report>,
     /// What plain MDL left out (`--plain`).
@@ -64,6 +66,7 @@ impl Converted {
             to: None,
             bytes: None,
             diagnostics: 0,
+            lenient_note: None,
             report: None,
             left_out: Vec::new(),
             damaged: Vec::new(),
@@ -142,6 +145,9 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             if let Some(error) = &result.error {
                 return Err(error.clone());
             }
+            if let Some(note) = &result.lenient_note {
+                eprintln!("warning: {note}");
+            }
             if let Some(report) = &result.report {
                 eprint!("{report}");
             }
@@ -165,6 +171,9 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
         }
     } else {
         crate::print_out(&table(&results))?;
+        for note in results.iter().filter_map(|r| r.lenient_note.as_ref()) {
+            eprintln!("warning: {note}");
+        }
     }
     Ok(if failed == 0 {
         ExitCode::SUCCESS
@@ -192,6 +201,7 @@ fn convert_file(
     let model = &mut source.model;
     result.from = Some(model.version());
     result.diagnostics = source.diagnostics;
+    result.lenient_note = source.lenient_note.take();
     result.damaged = damaged(model, input, output, options.plain);
     if let Some(target) = options.version {
         let report =

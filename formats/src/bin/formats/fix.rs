@@ -26,6 +26,8 @@ struct FileReport {
     largest_move: f32,
     /// Bytes written.
     bytes: Option<usize>,
+    /// The warning a lenient read gives (`None`: read strictly).
+    lenient_note: Option<String>,
     error: Option<String>,
 }
 
@@ -114,10 +116,12 @@ fn fix_file(input: &Path, output: Option<&Path>) -> FileReport {
         changes: Vec::new(),
         largest_move: 0.0,
         bytes: None,
+        lenient_note: None,
         error: None,
     };
     let result = (|| {
         let mut source = rewrite::read(input)?;
+        report.lenient_note = source.lenient_note.take();
         report.measured = formats::anim::meshes(
             &source.model,
             &formats::anim::Skeleton::from_model(&source.model),
@@ -183,6 +187,9 @@ pub fn run(
             out += "dry run: nothing written\n";
         }
         crate::print_out(&out)?;
+        for note in reports.iter().filter_map(|r| r.lenient_note.as_ref()) {
+            eprintln!("warning: {note}");
+        }
     }
     Ok(if failed == 0 {
         ExitCode::SUCCESS

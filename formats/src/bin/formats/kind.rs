@@ -108,6 +108,20 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Loaded {
+    /// For a file only the lenient reader took: a warning naming it, the
+    /// strict reader's error and how many diagnostics there are (`formats
+    /// info` lists them), so that a command which goes on with the file
+    /// (convert, export, fix, optimize) does not go on in silence.
+    pub fn lenient_note(&self, name: &str) -> Option<String> {
+        let error = self.strict_error.as_ref()?;
+        Some(format!(
+            "{name}: read leniently ({}; `formats info` lists them), the strict reader's error: {error}",
+            crate::plural(self.diagnostics.len(), "diagnostic")
+        ))
+    }
+}
+
 /// MDL text as `&str` (MDL is UTF-8), or an error at the first byte that is not.
 fn text(data: &[u8]) -> Result<&str, Error> {
     std::str::from_utf8(data).map_err(|e| Error::invalid(e.valid_up_to(), "MDL text is not UTF-8"))
@@ -165,10 +179,10 @@ pub fn write(kind: Kind, document: &Document) -> Result<Vec<u8>, Error> {
         (Kind::Blp, Document::Blp(blp)) => blp.to_bytes(),
         (Kind::Dds, Document::Dds(dds)) => dds.to_bytes(),
         (Kind::Mdl, Document::Mdx(model)) => Ok(formats::mdl::to_string(model).into_bytes()),
-        (kind, _) => Err(Error::invalid(
-            0,
-            format!("this document cannot be written as {}", kind.name()),
-        )),
+        (kind, _) => Err(Error::other(format!(
+            "this document cannot be written as {}",
+            kind.name()
+        ))),
     }
 }
 

@@ -20,7 +20,7 @@ mod validate;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use formats::terrain::HeightRange;
 
 /// Read, inspect, check and convert Blizzard's game files (MDX, MDL, ADT, WDT, BLP, DDS).
@@ -77,7 +77,7 @@ enum Command {
         /// The models (.mdx, .mdl; folders are walked) or the texture, then
         /// where to write: a file for one input (its extension says the
         /// format), a folder for several.
-        #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
+        #[arg(required = true, value_name = "IN... OUT")]
         paths: Vec<PathBuf>,
         /// The MDX version to write.
         #[arg(long)]
@@ -140,7 +140,7 @@ enum Command {
         /// of them (walked; a map found there exports with its tiles), then
         /// where to write: a .glb or .gltf file for one model or tile, a
         /// folder for several or a map.
-        #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
+        #[arg(required = true, value_name = "IN... OUT")]
         paths: Vec<PathBuf>,
         /// Models: a folder to look for textures in, by the path the model
         /// names (repeatable; the model's own folder is looked in first).
@@ -235,7 +235,7 @@ enum Command {
     Optimize {
         /// The models (files and folders), then where to write: a .mdx or
         /// .mdl file for one model, a folder for several.
-        #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
+        #[arg(required = true, value_name = "IN... OUT")]
         paths: Vec<PathBuf>,
         /// How far any sampled value may move: model units, colour and
         /// alpha fractions, radians for rotations.
@@ -304,11 +304,36 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    check_in_and_out(&cli);
     match run(cli) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `convert`, `export` and `optimize` take `IN... OUT`: at least two paths,
+/// refused here as clap refuses any usage error. Not `num_args = 2..` on the
+/// argument: clap counts that per run of values, so an option between the
+/// inputs and the output (`export a.mdx --sequence Walk a.glb`) would fail.
+fn check_in_and_out(cli: &Cli) {
+    let (name, paths) = match &cli.command {
+        Command::Convert { paths, .. } => ("convert", paths),
+        Command::Export { paths, .. } => ("export", paths),
+        Command::Optimize { paths, .. } => ("optimize", paths),
+        _ => return,
+    };
+    if paths.len() < 2 {
+        let mut command = Cli::command();
+        command.build();
+        if let Some(sub) = command.find_subcommand_mut(name) {
+            sub.error(
+                clap::error::ErrorKind::TooFewValues,
+                format!("{name} takes the inputs, then where to write (IN... OUT); only one path was given"),
+            )
+            .exit();
         }
     }
 }

@@ -26,6 +26,8 @@ struct FileReport {
     tracks_removed: usize,
     /// The ids (before) of the global sequences removed.
     global_sequences_removed: Vec<usize>,
+    /// The warning a lenient read gives (`None`: read strictly).
+    lenient_note: Option<String>,
     error: Option<String>,
 }
 
@@ -50,6 +52,7 @@ fn optimize_file(input: &Path, output: &Path, options: &Options) -> FileReport {
     };
     let result = (|| {
         let mut source = rewrite::read(input)?;
+        report.lenient_note = source.lenient_note.take();
         report.bytes_before = rewrite::encode(&source.model, output)?.len();
         let Report {
             keys_before,
@@ -145,6 +148,9 @@ pub fn run(
             );
         }
         crate::print_out(&out)?;
+        for note in reports.iter().filter_map(|r| r.lenient_note.as_ref()) {
+            eprintln!("warning: {note}");
+        }
     }
     Ok(if failed == 0 {
         ExitCode::SUCCESS

@@ -28,16 +28,16 @@ pub struct Source {
     pub lenient: bool,
     /// What the lenient reader said (none when read strictly).
     pub diagnostics: usize,
+    /// The warning to give when only the lenient reader took it.
+    pub lenient_note: Option<String>,
 }
 
 /// The models (`.mdx`, `.mdl`) under `paths`: each file named, and those
 /// found in each folder named; an error when there are none.
 pub fn models(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let inputs = crate::batch::collect(paths, |k| matches!(k, Kind::Mdx | Kind::Mdl))?;
-    if inputs.is_empty() {
-        return Err("no models (.mdx, .mdl) under the paths given".into());
-    }
-    Ok(inputs)
+    crate::batch::collect(paths, "models (.mdx, .mdl)", |k| {
+        matches!(k, Kind::Mdx | Kind::Mdl)
+    })
 }
 
 /// Whether `path` names a model file to write (not a folder).
@@ -88,11 +88,13 @@ pub fn read(path: &Path) -> Result<Source, String> {
     let (kind, data) = kind::open(path)?;
     let name = path.display();
     let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
+    let lenient_note = loaded.lenient_note(&name.to_string());
     match loaded.document {
         Document::Mdx(model) => Ok(Source {
             model,
             lenient: loaded.strict_error.is_some(),
             diagnostics: loaded.diagnostics.len(),
+            lenient_note,
         }),
         _ => Err(format!(
             "{name}: a {} file, not a model (.mdx, .mdl)",

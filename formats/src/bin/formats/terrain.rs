@@ -78,7 +78,9 @@ pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), 
 /// overview cover one map. A map's WDT is read later, once ([`map_tiles`],
 /// then [`only_tiles_of`]).
 pub fn expand_folders(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let found = crate::batch::collect(files, |kind| matches!(kind, Kind::Adt | Kind::Wdt))?;
+    let found = crate::batch::collect(files, "tiles or maps (.adt, .wdt)", |kind| {
+        matches!(kind, Kind::Adt | Kind::Wdt)
+    })?;
     let maps: Vec<&PathBuf> = found.iter().filter(|file| is_map(file)).collect();
     if let [first, second, ..] = maps[..] {
         return Err(format!(

@@ -183,7 +183,7 @@ fn per_rule(reports: &[FileReport]) -> Rows {
 /// `formats validate PATH... [--json]`: exit code 1 when any file has an
 /// error-severity finding or could not be checked.
 pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
-    let files = batch::collect(paths, checked)?;
+    let files = batch::collect(paths, "models or tiles (.mdx, .mdl, .adt)", checked)?;
     let reports = batch::run(&files, |file| validate_file(file));
     let rows = per_rule(&reports);
     let failed = reports.iter().filter(|r| r.failed()).count();

@@ -284,9 +284,11 @@ fn is_gltf_file(path: &Path) -> bool {
 /// `formats export IN... OUT`: one input to a `.glb`/`.gltf` file, or
 /// inputs (a map's WDT: its tiles) into the folder `OUT`.
 pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {
-    let inputs = &crate::batch::collect(inputs, |kind| {
-        matches!(kind, Kind::Mdx | Kind::Mdl | Kind::Adt | Kind::Wdt)
-    })?;
+    let inputs = &crate::batch::collect(
+        inputs,
+        "models, tiles or maps (.mdx, .mdl, .adt, .wdt)",
+        |kind| matches!(kind, Kind::Mdx | Kind::Mdl | Kind::Adt | Kind::Wdt),
+    )?;
     if is_gltf_file(output) && inputs.iter().any(|i| Kind::of_path(i) == Some(Kind::Wdt)) {
         return Err(format!(
             "a map's tiles go into a folder, not into {}",

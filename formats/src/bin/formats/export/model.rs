@@ -39,19 +39,25 @@ pub fn export(
     )
     .map_err(|e| format!("{name}: {e}"))?;
     let out = super::write_document(&exported.document, output)?;
-    let mut warnings: Vec<String> = exported
-        .warnings
-        .iter()
-        .map(|w| format!("{name}: {w}"))
-        .collect();
-    if !exported.missing_textures.is_empty() {
-        let list: Vec<String> = exported
-            .missing_textures
-            .iter()
-            .map(|(path, why)| format!("{path} ({why})"))
-            .collect();
+    let mut warnings: Vec<String> = loaded.lenient_note(&name).into_iter().collect();
+    warnings.extend(exported.warnings.iter().map(|w| format!("{name}: {w}")));
+    if let Some((_, first_why)) = exported.missing_textures.first() {
+        let missing = &exported.missing_textures;
+        // One reason said once (the usual case: none of them is in the
+        // folders looked in), else each texture with its own.
+        let (list, why): (Vec<String>, String) = if missing.iter().all(|(_, why)| why == first_why)
+        {
+            let list = missing.iter().map(|(path, _)| path.clone()).collect();
+            (list, format!(", {first_why}"))
+        } else {
+            let list = missing
+                .iter()
+                .map(|(path, why)| format!("{path} ({why})"))
+                .collect();
+            (list, String::new())
+        };
         warnings.push(format!(
-            "{name}: textures left out (materials untextured): {}",
+            "{name}: textures left out (materials untextured){why}: {}",
             list.join(", ")
         ));
     }
