@@ -98,6 +98,28 @@ impl Timeline {
             .position(|s| s.name.eq_ignore_ascii_case(name))
     }
 
+    /// The index of the first sequence named `name`, as
+    /// [`sequence`](Timeline::sequence), or an error that lists the names
+    /// there are.
+    ///
+    /// ```
+    /// use formats::anim::Timeline;
+    /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+    /// let timeline = Timeline::from_model(&model);
+    /// let error = timeline.sequence_named("Fly").unwrap_err();
+    /// assert!(error.to_string().starts_with("no sequence \"Fly\"; the model has "));
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    pub fn sequence_named(&self, name: &str) -> Result<usize, format_core::Error> {
+        self.sequence(name).ok_or_else(|| {
+            let names: Vec<&str> = self.sequences.iter().map(|s| s.name.as_str()).collect();
+            format_core::Error::other(match names.as_slice() {
+                [] => format!("no sequence {name:?}: the model has none"),
+                _ => format!("no sequence {name:?}; the model has {}", names.join(", ")),
+            })
+        })
+    }
+
     /// The moment `ms` milliseconds after sequence `index` started: a looping
     /// sequence wraps around, another holds its last frame. `None` if there
     /// is no such sequence.

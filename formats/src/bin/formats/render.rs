@@ -212,10 +212,9 @@ fn moment(model: &formats::mdx::Model, pose: &str) -> Result<Moment, String> {
         .filter(|ms: &f64| ms.is_finite() && *ms >= 0.0)
         .ok_or_else(|| format!("--pose {pose:?}: {ms:?} is not a time in milliseconds"))?;
     let timeline = Timeline::from_model(model);
-    let index = timeline.sequence(sequence.trim()).ok_or_else(|| {
-        let names: Vec<&str> = timeline.sequences.iter().map(|s| s.name.as_str()).collect();
-        format!("--pose: no sequence {sequence:?} (the model has {names:?})")
-    })?;
+    let index = timeline
+        .sequence_named(sequence.trim())
+        .map_err(|e| format!("--pose: {e}"))?;
     timeline
         .at(index, ms)
         .ok_or_else(|| format!("--pose: no sequence {sequence:?}"))

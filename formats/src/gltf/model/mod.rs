@@ -86,13 +86,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     let timeline = Timeline::from_model(model);
     let sequences: Vec<usize> = match options.sequence {
         _ if !options.animations => Vec::new(),
-        Some(wanted) => vec![timeline.sequence(wanted).ok_or_else(|| {
-            let names: Vec<&str> = timeline.sequences.iter().map(|s| s.name.as_str()).collect();
-            Error::other(match names.as_slice() {
-                [] => format!("no sequence {wanted:?}: the model has none"),
-                _ => format!("no sequence {wanted:?}; the model has {}", names.join(", ")),
-            })
-        })?],
+        Some(wanted) => vec![timeline.sequence_named(wanted)?],
         None => (0..timeline.sequences.len()).collect(),
     };
     let all = model_meshes(model, &skeleton);
