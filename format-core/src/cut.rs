@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::{ChunkTag, Decode, Encode, FourCC, Reader, Result, Writer};
+use crate::{ChunkTag, Decode, Encode, Error, FourCC, Reader, Result, Writer};
 
 /// The last chunk of a damaged file: its tag, then whatever the file still
 /// has of it (a size that may itself be cut, then fewer body bytes than the
@@ -86,6 +86,92 @@ impl CutChunk {
             Some(size) => format!("{} of its {size} bytes", self.body().len()),
             None => "in its size".into(),
         }
+    }
+
+    /// The lenient reader's way out for a chunk list that runs to the end of
+    /// the input: when the chunk at `start` failed to decode (`strict`, its
+    /// error) because the input ends inside it, the reader goes back to
+    /// `start`, reads it as a `CutChunk` and records a diagnostic, which
+    /// `path` places (the chunk's index and tag, say) and which names the
+    /// variant it is `kept_as`. `Ok(None)`, with nothing read, in strict
+    /// mode or when the chunk is not cut: the caller gives `strict` then.
+    ///
+    /// ```
+    /// use format_core::{Context, CutChunk, Error, Mode, Reader};
+    /// let data = b"CLID\xbc\x02\x00\x00\x01\x02\x03";
+    /// let strict = Error::invalid(4, "chunk size 700 exceeds the 3 bytes left");
+    /// let mut r = Reader::with_context(data, Context::new().with_mode(Mode::Lenient));
+    /// let cut = CutChunk::recover(&mut r, 0, &strict, |e| e.at_index(7), "Chunk::Cut")?;
+    /// assert_eq!(cut.map(|c| c.missing()), Some(Some(697)));
+    /// assert!(r.is_empty());
+    /// let notes = r.take_diagnostics();
+    /// assert!(notes[0].message.starts_with(
+    ///     "[7].CLID: invalid value at 0x0: the file ends inside this chunk: it declares 700 \
+    ///      bytes, the last 697 are missing; kept its 11 bytes from 0x0 as they are (Chunk::Cut)"
+    /// ));
+    /// let mut r = Reader::with_context(data, Context::new());
+    /// assert_eq!(CutChunk::recover(&mut r, 0, &strict, |e| e, "Chunk::Cut")?, None);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn recover(
+        r: &mut Reader<'_>,
+        start: usize,
+        strict: &Error,
+        path: impl FnOnce(Error) -> Error,
+        kept_as: &str,
+    ) -> Result<Option<CutChunk>> {
+        let rest = r.input().get(start..r.end()).unwrap_or_default();
+        if !(r.ctx().is_lenient() && CutChunk::is_cut(rest)) {
+            return Ok(None);
+        }
+        let len = rest.len();
+        r.rewind(start)?;
+        let cut = CutChunk::decode(r, ())?;
+        let what = match (cut.declared_size(), cut.missing()) {
+            (Some(size), Some(missing)) => format!(
+                "the file ends inside this chunk: it declares {size} bytes, the last {missing} \
+                 are missing"
+            ),
+            _ => "the file ends inside this chunk's size".into(),
+        };
+        r.recover(
+            path(Error::invalid(start, what).in_tag(cut.tag)),
+            format!(
+                "kept its {len} bytes from {start:#x} as they are ({kept_as}), to be written back \
+                 unchanged; the chunks before it are read (the strict reader's error: {strict})"
+            ),
+        )?;
+        Ok(Some(cut))
+    }
+
+    /// What the damage is, for a report: `"the file ends inside this chunk:
+    /// 697 of its 700 bytes are missing"`.
+    pub fn damage(&self) -> String {
+        match (self.declared_size(), self.missing()) {
+            (Some(size), Some(missing)) => {
+                format!(
+                    "the file ends inside this chunk: {missing} of its {size} bytes are missing"
+                )
+            }
+            _ => "the file ends inside this chunk's size".into(),
+        }
+    }
+
+    /// On write: a cut chunk declares more bytes than it holds, so whatever
+    /// followed it would read back as its missing bytes. An error (at output
+    /// offset `at`, placed at `[index].TAG`) unless it is the last of `count`
+    /// chunks.
+    pub fn check_last(&self, index: usize, count: usize, at: usize) -> Result<()> {
+        if index + 1 == count {
+            return Ok(());
+        }
+        Err(Error::inconsistent(
+            at,
+            "a cut chunk (the file ended inside it) can only be the last chunk: the chunks \
+             after it would read back as its missing bytes",
+        )
+        .in_tag(self.tag)
+        .at_index(index))
     }
 
     /// How many body bytes the input lacks, if the size is there.

@@ -13,6 +13,7 @@ mod common;
 mod mdx_strategies;
 
 mod adt_alpha;
+mod adt_damaged;
 mod adt_lenient;
 mod adt_mh2o;
 mod adt_offsets;

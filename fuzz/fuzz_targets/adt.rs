@@ -1,7 +1,9 @@
 //! Any bytes -> `formats::adt::Adt` (and the same bytes as a split `_tex`/`_obj`
 //! file): never panics; whatever is accepted writes back to the exact input;
 //! with every kept value dropped it still writes a tile that reads back to the
-//! same chunks; alpha maps decode or error; split and merge do not panic.
+//! same chunks; alpha maps decode or error; split and merge do not panic;
+//! whatever the lenient reader accepts (cut and undecodable chunks kept as
+//! bytes) writes back to the exact input too.
 #![no_main]
 
 use formats::adt::{Adt, SplitAdt, SplitFile};
@@ -38,6 +40,16 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => {
             let _ = e.to_string();
         }
+    }
+    // Leniently: a chunk that does not decode is kept as bytes, the chunk the
+    // input ends inside as a cut chunk; either way the input comes back.
+    if let Ok((tile, _)) = Adt::from_bytes_lenient(data) {
+        let bytes = tile
+            .to_bytes()
+            .unwrap_or_else(|e| panic!("lenient tile does not encode: {e}"));
+        assert!(bytes == data, "lenient tile re-encoded differently");
+        let split = SplitAdt::from_monolithic(&tile);
+        let _ = split.to_monolithic();
     }
     if let Ok(file) = SplitFile::from_bytes(data) {
         let bytes = file

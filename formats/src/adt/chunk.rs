@@ -1,6 +1,6 @@
 //! `AdtChunk`: one top-level chunk of an ADT file, dispatched on its tag.
 
-use format_core::{Codec, UnknownChunk};
+use format_core::{Codec, CutChunk, UnknownChunk};
 
 use super::blend::{Mbbb, Mbmb, Mbmh, Mbmi, Mbnv};
 use super::header::{Mcin, Mfbo, Mhdr, Mver};
@@ -131,6 +131,13 @@ pub enum AdtChunk<M = Mcnk> {
     /// `MLFD` (obj1)
     #[format(chunk = "MLFD")]
     Mlfd(Mlfd),
+    /// The last chunk of a file that ends inside it, kept as its bytes: only
+    /// a lenient read makes one (see [`Adt::from_bytes_lenient`]), and
+    /// writing gives the cut bytes back.
+    ///
+    /// [`Adt::from_bytes_lenient`]: super::Adt::from_bytes_lenient
+    #[format(not_read)]
+    Cut(CutChunk),
     /// Any other chunk, kept at its position.
     #[format(unknown)]
     Unknown(UnknownChunk),
@@ -146,6 +153,7 @@ macro_rules! chunk_variants {
                 match self {
                     $(AdtChunk::$variant(m) => Ok(AdtChunk::$variant(m)),)*
                     AdtChunk::Mcnk(m) => Err(m),
+                    AdtChunk::Cut(c) => Ok(AdtChunk::Cut(c)),
                     AdtChunk::Unknown(c) => Ok(AdtChunk::Unknown(c)),
                 }
             }

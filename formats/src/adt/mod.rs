@@ -30,7 +30,8 @@
 //! as shipped and are read in both modes, anything else that does not decode
 //! is an error naming the byte offset and the path (`[84].MCNK.chunks[3].MCVT:
 //! …`). [`Adt::from_bytes_lenient`] keeps such a chunk as an [`UnknownChunk`](format_core::UnknownChunk)
-//! in place and reports it; the tile still writes back byte for byte. Counts
+//! in place and reports it, and the chunk a file cut short ends inside as
+//! [`AdtChunk::Cut`]; the tile still writes back byte for byte. Counts
 //! are checked against the bytes left before anything is allocated.
 //!
 //! ```

@@ -6,7 +6,8 @@
 //! recorded and those offsets are patched once the list is written.
 
 use format_core::{
-    Context, Decode, Diagnostic, Encode, Reader, Result, TagOrder, UnknownChunk, Writer, anchor,
+    Context, CutChunk, Decode, Diagnostic, Encode, Error, Reader, Result, TagOrder, UnknownChunk,
+    Writer, anchor,
 };
 
 use super::chunk::AdtChunk;
@@ -38,7 +39,9 @@ impl Adt {
 
     /// Reads a tile leniently: a known chunk or MCNK sub-chunk whose body does
     /// not decode (a damaged or unexpected layout) is kept as an
-    /// [`UnknownChunk`] in its place, and reported. The real-file quirks the
+    /// [`UnknownChunk`] in its place, and reported; the chunk a file cut short
+    /// ends inside (a download or copy cut off) is kept as its bytes,
+    /// [`AdtChunk::Cut`], and reported, with the chunks before it read. The real-file quirks the
     /// strict reader already accepts (see [`mcnk`](super::mcnk)) are not
     /// reported. The tile still writes back byte for byte.
     pub fn from_bytes_lenient(data: &[u8]) -> Result<(Adt, Vec<Diagnostic>)> {
@@ -66,20 +69,27 @@ where
         let mut chunks = Vec::with_capacity(expected);
         while !r.is_empty() {
             let index = chunks.len();
-            chunks.push(read_chunk(r).map_err(|e| e.at_index(index))?);
+            chunks.push(read_chunk(r, index)?);
         }
         Ok(chunks)
     })?;
     Ok((chunks, r.take_diagnostics()))
 }
 
-/// One chunk; in lenient mode, one that does not decode but whose header fits
-/// is kept as bytes.
-fn read_chunk<M: Decode<Args = ()>>(r: &mut Reader<'_>) -> Result<AdtChunk<M>> {
+/// The `index`th chunk; in lenient mode, one the file ends inside is kept as
+/// its bytes ([`AdtChunk::Cut`]), and one that does not decode but whose
+/// header fits as an unknown chunk.
+fn read_chunk<M: Decode<Args = ()>>(r: &mut Reader<'_>, index: usize) -> Result<AdtChunk<M>> {
     let start = r.pos();
     match AdtChunk::<M>::decode(r, ()) {
         Ok(chunk) => Ok(chunk),
         Err(e) => {
+            // The chunk list spans the rest of the file.
+            let path = |error: Error| error.at_index(index);
+            if let Some(cut) = CutChunk::recover(r, start, &e, path, "AdtChunk::Cut")? {
+                return Ok(AdtChunk::Cut(cut));
+            }
+            let e = e.at_index(index);
             let header_fits = r.input().get(start..r.end()).is_some_and(|rest| {
                 let size = rest.get(4..8).and_then(|b| b.first_chunk::<4>());
                 size.is_some_and(|b| u32::from_le_bytes(*b) as usize <= rest.len() - 8)
@@ -108,10 +118,17 @@ where
     let mut w = Writer::with_capacity(ctx, chunks.len().saturating_mul(16 << 10));
     w.with_siblings(|w| {
         for (i, chunk) in chunks.iter().enumerate() {
+            if let AdtChunk::Cut(cut) = chunk {
+                cut.check_last(i, chunks.len(), w.pos())?;
+            }
             let start = w.pos();
             chunk.encode(w, ()).map_err(|e| e.at_index(i))?;
-            let len = w.pos() - start;
-            w.push_anchor(chunk.tag(), start, len);
+            // A cut chunk is no target: offsets to its tag found none when
+            // the file was read (the scan stops at it), and find none now.
+            if !matches!(chunk, AdtChunk::Cut(_)) {
+                let len = w.pos() - start;
+                w.push_anchor(chunk.tag(), start, len);
+            }
         }
         Ok(())
     })?;

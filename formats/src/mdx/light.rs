@@ -179,17 +179,9 @@ pub(super) fn write_chunks(chunks: &[Chunk], w: &mut Writer) -> Result<()> {
     for (index, chunk) in chunks.iter().enumerate() {
         // A cut chunk declares more bytes than it holds: anything written
         // after it would be read back as the rest of it.
-        if let Chunk::Cut(cut) = chunk
-            && index + 1 != chunks.len()
-        {
-            return Err(Error::inconsistent(
-                w.pos(),
-                "a cut chunk (the file ended inside it) can only be the last chunk: the chunks \
-                 after it would read back as its missing bytes",
-            )
-            .in_tag(cut.tag)
-            .at_index(index)
-            .in_field("chunks"));
+        if let Chunk::Cut(cut) = chunk {
+            cut.check_last(index, chunks.len(), w.pos())
+                .map_err(|e| e.in_field("chunks"))?;
         }
         chunk.encode(w, ()).map_err(|e| e.at_index(index))?;
         if let Chunk::Lights(lights) = chunk {

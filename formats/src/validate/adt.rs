@@ -14,6 +14,9 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
     let mwid = adt.mwid().map_or(0, |m| m.offsets.len());
     for (i, chunk) in adt.chunks.iter().enumerate() {
         match chunk {
+            AdtChunk::Cut(cut) => {
+                f.push(Rule::CutChunk, format!("[{i}].{}", cut.tag), cut.damage());
+            }
             AdtChunk::Mmid(offsets) => {
                 name_offsets(&mut f, &format!("[{i}].MMID"), offsets, adt.mmdx(), "MMDX");
             }

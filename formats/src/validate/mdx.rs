@@ -140,14 +140,8 @@ impl Validator {
                 }
             }
             Chunk::Cut(cut) => {
-                let message = match (cut.declared_size(), cut.missing()) {
-                    (Some(size), Some(missing)) => format!(
-                        "the file ends inside this chunk: {missing} of its {size} bytes are missing"
-                    ),
-                    _ => "the file ends inside this chunk's size".to_string(),
-                };
-                self.f
-                    .push(Rule::CutChunk, format!("chunks[{i}].{}", cut.tag), message);
+                let path = format!("chunks[{i}].{}", cut.tag);
+                self.f.push(Rule::CutChunk, path, cut.damage());
             }
             _ => {}
         }

@@ -139,7 +139,7 @@ rules! {
         "A vertex normal whose length is not 1 (within 1%).",
         "Lighting on those vertices is too bright or too dark.";
     CutChunk = "cut-chunk", Error, "File",
-        "The file ends inside its last chunk (kept as bytes by a lenient read).",
+        "The file (a model or a tile) ends inside its last chunk (kept as bytes by a lenient read).",
         "The file is damaged: the game reads past its end; what the chunk held is lost.";
     // The geometry: run by `validate::extents::model` (feature `anim`).
     StaleExtent = "stale-extent", Warning, "Extents",

@@ -28,7 +28,8 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         (Kind::Mdl, Document::Mdx(model)) => model.to_bytes().ok(),
         _ => None,
     };
-    let entries = chunk_entries(&loaded.document, binary.as_deref().unwrap_or(data));
+    let bytes = binary.as_deref().unwrap_or(data);
+    let entries = chunk_entries(&loaded.document, bytes);
     let chunk_count = entries.len();
     let version = match &loaded.document {
         Document::Mdx(m) => Some(m.version()),
@@ -61,7 +62,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
     if let Some(binary) = &binary {
         let _ = writeln!(out, "the model's chunks, as MDX ({} bytes):", binary.len());
     }
-    chunk_table(&mut out, &entries, &objects);
+    chunk_table(&mut out, &entries, bytes.len(), &objects);
     let written = crate::kind::write(kind, &loaded.document).ok();
     let round_trip = match &written {
         Some(bytes) if bytes == data => "byte-exact",
@@ -137,18 +138,25 @@ fn trailing(chunk: &Chunk) -> usize {
         .sum()
 }
 
-/// The chunk list; runs of three or more chunks with one tag (an ADT's 256
-/// MCNKs) are one line.
-fn chunk_table(out: &mut String, entries: &[ChunkEntry], objects: &[(String, String)]) {
+/// The chunk list of a file of `len` bytes; runs of three or more chunks with
+/// one tag (an ADT's 256 MCNKs) are one line. A chunk the file ends inside
+/// (a damaged file read leniently) says how many of its bytes are there.
+fn chunk_table(out: &mut String, entries: &[ChunkEntry], len: usize, objects: &[(String, String)]) {
+    let cut = |e: &ChunkEntry| {
+        let there = len.saturating_sub(e.offset + 8);
+        (there < e.size).then(|| format!("cut short: {there} bytes there"))
+    };
     let _ = writeln!(out, "{:>10}  {:<4}  {:>10}", "offset", "tag", "size");
     let mut i = 0;
     while let Some(e) = entries.get(i) {
         let run = entries[i..].iter().take_while(|x| x.tag == e.tag).count();
         if run >= 3 {
             let total: usize = entries[i..i + run].iter().map(|x| x.size).sum();
+            let last = entries[i + run - 1..].first().and_then(cut);
+            let last = last.map_or(String::new(), |c| format!(", the last {c}"));
             let _ = writeln!(
                 out,
-                "{:>#10x}  {:<4}  {:>10}  {run} chunks",
+                "{:>#10x}  {:<4}  {:>10}  {run} chunks{last}",
                 e.offset,
                 e.tag.to_string(),
                 total
@@ -157,10 +165,15 @@ fn chunk_table(out: &mut String, entries: &[ChunkEntry], objects: &[(String, Str
             continue;
         }
         let tag = e.tag.to_string();
-        let count = objects
-            .get(i)
-            .filter(|(t, _)| *t == tag)
-            .map(|(_, c)| c.as_str())
+        let cut = cut(e);
+        let count = cut
+            .as_deref()
+            .or_else(|| {
+                objects
+                    .get(i)
+                    .filter(|(t, _)| *t == tag)
+                    .map(|(_, c)| c.as_str())
+            })
             .unwrap_or("");
         let line = format!("{:>#10x}  {:<4}  {:>10}  {count}", e.offset, tag, e.size);
         let _ = writeln!(out, "{}", line.trim_end());
@@ -175,17 +188,12 @@ fn mdx_objects(model: &Model) -> Vec<(String, String)> {
         .iter()
         .map(|chunk| {
             let (count, what) = match chunk {
-                Chunk::Cut(cut) => {
-                    let there = cut.body().len();
-                    return (
-                        chunk.tag().to_string(),
-                        format!("cut short: {there} bytes there"),
-                    );
-                }
-                // Nothing to count.
-                Chunk::Version(_) | Chunk::Model(_) | Chunk::AlphaModel(_) | Chunk::Unknown(_) => {
-                    (0, "")
-                }
+                // Nothing to count (a cut chunk is marked by `chunk_table`).
+                Chunk::Cut(_)
+                | Chunk::Version(_)
+                | Chunk::Model(_)
+                | Chunk::AlphaModel(_)
+                | Chunk::Unknown(_) => (0, ""),
                 Chunk::Sequences(c) => (c.sequences.len(), "sequence"),
                 Chunk::GlobalSequences(c) => (c.global_sequences.len(), "global sequence"),
                 Chunk::Materials(c) => (c.materials.len(), "material"),

@@ -1,0 +1,178 @@
+//! Damaged tiles: a tile whose file ends inside one of its chunks (a
+//! download or a copy cut short), as `mdx_damaged.rs` does it for models.
+//! The strict reader refuses it; the lenient reader keeps the chunk the file
+//! ends inside as its bytes (`AdtChunk::Cut`) with a diagnostic naming it and
+//! where it starts, reads every chunk before it as the whole file gives
+//! them, and writes the cut file back byte for byte, the offsets of `MHDR`
+//! and `MCIN` into the missing chunks included. Built from every corpus tile
+//! (and the tiles of the corpus map), cut inside its first chunks, its
+//! `MCIN`, its first and middle `MCNK` and its last chunk.
+
+use crate::common;
+
+use formats::adt::{Adt, AdtChunk};
+
+/// Where each top-level chunk of `data` starts (tag, then a `u32` size).
+fn chunk_starts(data: &[u8]) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut at = 0;
+    while at + 8 <= data.len() {
+        starts.push(at);
+        let size = u32::from_le_bytes(data[at + 4..at + 8].try_into().unwrap());
+        at += 8 + size as usize;
+    }
+    assert_eq!(at, data.len(), "the corpus tile is whole");
+    starts
+}
+
+/// Reads `data` (the file of `tile`) cut to `len` bytes, inside its
+/// `index`th chunk (which starts at `start`), and checks everything the
+/// lenient reader promises.
+fn check_cut(name: &str, tile: &Adt, data: &[u8], index: usize, start: usize, len: usize) {
+    let cut = &data[..len];
+    let at = format!("{name} cut to {len} bytes (inside [{index}], at {start:#x})");
+    assert!(
+        Adt::from_bytes(cut).is_err(),
+        "{at}: strict read accepts it"
+    );
+    let (read, diagnostics) =
+        Adt::from_bytes_lenient(cut).unwrap_or_else(|e| panic!("{at}: lenient read: {e}"));
+    // The chunks before are read as the whole file gives them.
+    assert_eq!(read.chunks.len(), index + 1, "{at}");
+    assert!(
+        read.chunks[..index] == tile.chunks[..index],
+        "{at}: the chunks before differ"
+    );
+    // The cut one is kept as its bytes.
+    let Some(AdtChunk::Cut(kept)) = read.chunks.last() else {
+        panic!(
+            "{at}: the last chunk is {:?}",
+            read.chunks.last().map(AdtChunk::tag)
+        );
+    };
+    let tag = tile.chunks[index].tag();
+    assert_eq!(kept.tag, tag, "{at}");
+    assert_eq!(kept.bytes.len(), len - start - 4, "{at}");
+    // One diagnostic names it, by path and offset.
+    let named = format!("[{index}].{tag}: ");
+    let diagnostic = diagnostics
+        .iter()
+        .find(|d| d.message.starts_with(&named))
+        .unwrap_or_else(|| panic!("{at}: no diagnostic for {named}: {diagnostics:?}"));
+    assert_eq!(diagnostic.offset, start, "{at}");
+    assert!(
+        diagnostic.message.contains(&format!("from {start:#x}")),
+        "{at}: {diagnostic}"
+    );
+    // Written back: the cut file, exactly (MHDR's and MCIN's offsets into
+    // the chunks that are missing as they were).
+    let written = read
+        .to_bytes()
+        .unwrap_or_else(|e| panic!("{at}: write: {e}"));
+    assert!(written == cut, "{at}: not written back byte for byte");
+}
+
+#[test]
+fn every_corpus_tile_cut_inside_a_chunk_reads_leniently_and_writes_back() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let mut tiles = common::files_in(&root, "adt", ".adt");
+    tiles.extend(common::files_in(&root, "maps/cataclysmctf", ".adt"));
+    assert_eq!(tiles.len(), 12);
+    let mut checked = 0;
+    for name in &tiles {
+        let data = std::fs::read(root.join(name)).unwrap();
+        let tile = Adt::from_bytes(&data).unwrap();
+        let starts = chunk_starts(&data);
+        assert_eq!(starts.len(), tile.chunks.len(), "{name}");
+        let first_mcnk = tile
+            .chunks
+            .iter()
+            .position(|c| matches!(c, AdtChunk::Mcnk(_)))
+            .unwrap();
+        let mcin = tile
+            .chunks
+            .iter()
+            .position(|c| matches!(c, AdtChunk::Mcin(_)));
+        let last = starts.len() - 1;
+        let mut indices = vec![1, 2, first_mcnk, (first_mcnk + last) / 2, last];
+        indices.extend(mcin);
+        indices.sort_unstable();
+        indices.dedup();
+        for index in indices {
+            let start = starts[index];
+            let end = starts.get(index + 1).copied().unwrap_or(data.len());
+            // Inside the size, just after it, and halfway through the body.
+            for len in [start + 6, start + 9, start + (end - start) / 2] {
+                if len > start + 4 && len < end {
+                    check_cut(name, &tile, &data, index, start, len);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 12 * 12, "{checked} cuts");
+}
+
+/// A cut chunk moved before another chunk is refused on write: the chunks
+/// after it would read back as its missing bytes.
+#[test]
+fn a_cut_chunk_before_another_chunk_is_refused_on_write() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let data = std::fs::read(root.join("adt/blizzardry_Azeroth_38_46.adt")).unwrap();
+    let (mut tile, _) = Adt::from_bytes_lenient(&data[..data.len() - 5]).unwrap();
+    let cut = tile.chunks.pop().unwrap();
+    assert!(matches!(cut, AdtChunk::Cut(_)));
+    let at = tile.chunks.len() - 1;
+    tile.chunks.insert(at, cut);
+    let e = tile.to_bytes().unwrap_err();
+    assert!(e.to_string().contains("can only be the last chunk"), "{e}");
+    assert!(e.to_string().starts_with(&format!("[{at}].")), "{e}");
+}
+
+/// The tool on a cut tile: `info` shows the chunks there are and marks the
+/// cut one, `check` finds it read leniently and byte-exact.
+#[test]
+fn the_tool_reads_a_cut_tile_leniently() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let data = std::fs::read(root.join("adt/twinpeaks_cataclysmctf_30_27.adt")).unwrap();
+    let dir = common::temp_dir("adt-cut");
+    let file = dir.join("cut.adt");
+    std::fs::write(&file, &data[..300_000]).unwrap();
+    let out = common::formats().arg("info").arg(&file).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("strict read: [98].MCNK: chunk size 14120 at 0x469a0 exceeds"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("MCNK      293456  89 chunks, the last cut short: 10812 bytes there\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
+    let out = common::formats().arg("check").arg(&file).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("cut.adt: parsed leniently (1 diagnostic), byte-exact"),
+        "{stdout}"
+    );
+    // `validate` reports the damage (an error: exit code 1).
+    let out = common::formats()
+        .arg("validate")
+        .arg(&file)
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains(
+            "[98].MCNK: the file ends inside this chunk: 3308 of its 14120 bytes are missing"
+        ),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
