@@ -51,19 +51,9 @@ fn check_cut(name: &str, tile: &Adt, data: &[u8], index: usize, start: usize, le
         );
     };
     let tag = tile.chunks[index].tag();
-    assert_eq!(kept.tag, tag, "{at}");
-    assert_eq!(kept.bytes.len(), len - start - 4, "{at}");
     // One diagnostic names it, by path and offset.
     let named = format!("[{index}].{tag}: ");
-    let diagnostic = diagnostics
-        .iter()
-        .find(|d| d.message.starts_with(&named))
-        .unwrap_or_else(|| panic!("{at}: no diagnostic for {named}: {diagnostics:?}"));
-    assert_eq!(diagnostic.offset, start, "{at}");
-    assert!(
-        diagnostic.message.contains(&format!("from {start:#x}")),
-        "{at}: {diagnostic}"
-    );
+    common::check_cut_chunk(kept, tag, &diagnostics, &named, (start, len), &at);
     // Written back: the cut file, exactly (MHDR's and MCIN's offsets into
     // the chunks that are missing as they were).
     let written = read

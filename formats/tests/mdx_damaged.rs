@@ -44,19 +44,9 @@ fn check_cut(path: &str, model: &Model, data: &[u8], start: usize, len: usize) {
     let Some(Chunk::Cut(kept)) = read.chunks.last() else {
         panic!("{at}: the last chunk is {:?}", read.chunks.last());
     };
-    assert_eq!(kept.tag, tag, "{at}");
-    assert_eq!(kept.bytes.len(), len - start - 4, "{at}");
     // One diagnostic names it, by path and offset.
     let named = format!("chunks[{index}].{tag}: ");
-    let diagnostic = diagnostics
-        .iter()
-        .find(|d| d.message.starts_with(&named))
-        .unwrap_or_else(|| panic!("{at}: no diagnostic for {named}: {diagnostics:?}"));
-    assert_eq!(diagnostic.offset, start, "{at}");
-    assert!(
-        diagnostic.message.contains(&format!("from {start:#x}")),
-        "{at}: {diagnostic}"
-    );
+    common::check_cut_chunk(kept, tag, &diagnostics, &named, (start, len), &at);
     // Written back: the cut file, exactly.
     assert_eq!(read.to_bytes().unwrap(), cut, "{at}");
 }

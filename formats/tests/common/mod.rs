@@ -151,6 +151,31 @@ pub fn last_chunk_start(model: &formats::mdx::Model) -> usize {
     before.to_bytes().unwrap().len()
 }
 
+/// What a lenient read of a file cut inside a chunk must give (models and
+/// tiles alike): that chunk kept as its bytes, with `tag` and the `len -
+/// start - 4` bytes after its tag, and one diagnostic, at `start`, whose
+/// path is `named` (`chunks[3].TEXS: `, `[98].MCNK: `).
+pub fn check_cut_chunk(
+    kept: &format_core::CutChunk,
+    tag: format_core::FourCC,
+    diagnostics: &[format_core::Diagnostic],
+    named: &str,
+    (start, len): (usize, usize),
+    at: &str,
+) {
+    assert_eq!(kept.tag, tag, "{at}");
+    assert_eq!(kept.bytes.len(), len - start - 4, "{at}");
+    let diagnostic = diagnostics
+        .iter()
+        .find(|d| d.message.starts_with(named))
+        .unwrap_or_else(|| panic!("{at}: no diagnostic for {named}: {diagnostics:?}"));
+    assert_eq!(diagnostic.offset, start, "{at}");
+    assert!(
+        diagnostic.message.contains(&format!("from {start:#x}")),
+        "{at}: {diagnostic}"
+    );
+}
+
 /// `data`, the file of a model, cut in the middle of its last chunk (as the
 /// public `Glow.mdx` is), and where that chunk starts.
 pub fn cut_in_last_chunk(data: &[u8]) -> (Vec<u8>, usize) {
