@@ -6,6 +6,9 @@
 //! The Cataclysm+ companions `_occ.wdt` (`MAOI`, `MAOH`) and Legion `_lgt.wdt`
 //! (`MPL2`, `MSLT`, …, `MVER` 20) are read by the same type: their chunks are
 //! kept as [`UnknownChunk`]s, in place, and written back as they were.
+//! [`Wdt::from_bytes_lenient`] reads damaged files as ADT tiles are read:
+//! a chunk that does not decode kept as bytes, the chunk a file cut short
+//! ends inside as [`WdtChunk::Cut`].
 //!
 //! ```
 //! use formats::wdt::{Wdt, WdtChunk, Main, Mphd, mphd_flags};
@@ -29,7 +32,9 @@
 //! # Ok::<(), format_core::Error>(())
 //! ```
 
-use format_core::{Codec, Decode, Encode, Error, HasTag, UnknownChunk, decode, encode};
+use format_core::{
+    Codec, CutChunk, Decode, Diagnostic, Encode, Error, HasTag, Mode, UnknownChunk, decode, encode,
+};
 
 use crate::adt::header::Mver;
 use crate::adt::names::FileNames;
@@ -189,9 +194,27 @@ pub enum WdtChunk {
     /// `MODF`: the global WMO's placement (empty on terrain maps)
     #[format(chunk = "MODF")]
     Modf(Modf),
+    /// The last chunk of a file that ends inside it, kept as its bytes: only
+    /// a lenient read makes one (see [`Wdt::from_bytes_lenient`]), and
+    /// writing gives the cut bytes back.
+    #[format(not_read)]
+    Cut(CutChunk),
     /// Any other chunk (`_occ`: `MAOI`, `MAOH`; `_lgt`: `MPL2`, `MSLT`, …), kept in place.
     #[format(unknown)]
     Unknown(UnknownChunk),
+}
+
+impl crate::adt::LenientChunk for WdtChunk {
+    const CUT: &'static str = "WdtChunk::Cut";
+    const FIELD: Option<&'static str> = Some("chunks");
+
+    fn unknown(chunk: UnknownChunk) -> Self {
+        WdtChunk::Unknown(chunk)
+    }
+
+    fn cut(chunk: CutChunk) -> Self {
+        WdtChunk::Cut(chunk)
+    }
 }
 
 /// What kind of WDT a file is, from its chunks.
@@ -222,8 +245,34 @@ impl Wdt {
         decode(data, terrain_context())
     }
 
-    /// Writes the WDT.
+    /// Reads a WDT leniently: a known chunk whose body does not decode is
+    /// kept as an [`UnknownChunk`] in its place, the chunk a file cut short
+    /// ends inside as [`WdtChunk::Cut`], each with a diagnostic; the file
+    /// writes back byte for byte.
+    pub fn from_bytes_lenient(data: &[u8]) -> Result<(Wdt, Vec<Diagnostic>), Error> {
+        let ctx = terrain_context().with_mode(Mode::Lenient);
+        crate::adt::read_chunk_list(data, ctx).map(|(chunks, notes)| (Wdt { chunks }, notes))
+    }
+
+    /// Writes the WDT; a cut chunk can only be the last one.
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
+        let count = self.chunks.len();
+        let misplaced = self
+            .chunks
+            .iter()
+            .enumerate()
+            .find_map(|(index, chunk)| match chunk {
+                WdtChunk::Cut(cut) if index + 1 != count => Some((index, cut)),
+                _ => None,
+            });
+        if let Some((index, cut)) = misplaced {
+            // Where the chunk would start in the output, for the error.
+            let before = Wdt {
+                chunks: self.chunks.get(..index).unwrap_or_default().to_vec(),
+            };
+            let at = encode(&before, terrain_context())?.len();
+            cut.check_last(index, count, at)?;
+        }
         encode(self, terrain_context())
     }
 

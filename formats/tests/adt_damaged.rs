@@ -166,3 +166,32 @@ fn the_tool_reads_a_cut_tile_leniently() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The `_tex0` and `_obj0` files of a corpus tile split as Cataclysm splits
+/// it, cut inside their last chunk: read leniently (`AdtChunk::Cut` last,
+/// a diagnostic at its start) and written back byte for byte.
+#[test]
+fn cut_split_files_read_leniently_and_write_back() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let data = std::fs::read(root.join("adt/blizzardry_Azeroth_38_46.adt")).unwrap();
+    let split = formats::adt::SplitAdt::from_monolithic(&Adt::from_bytes(&data).unwrap());
+    for (name, file) in [("tex0", &split.tex0), ("obj0", &split.obj0)] {
+        let bytes = file.to_bytes().unwrap();
+        let starts = chunk_starts(&bytes);
+        let start = *starts.last().unwrap();
+        let cut = &bytes[..start + (bytes.len() - start) / 2];
+        let at = format!("{name} cut to {} bytes", cut.len());
+        assert!(formats::adt::SplitFile::from_bytes(cut).is_err(), "{at}");
+        let (read, notes) = formats::adt::SplitFile::from_bytes_lenient(cut).unwrap();
+        assert!(
+            read.chunks[..starts.len() - 1] == file.chunks[..starts.len() - 1],
+            "{at}"
+        );
+        assert!(matches!(read.chunks.last(), Some(AdtChunk::Cut(_))), "{at}");
+        assert_eq!(notes.len(), 1, "{at}");
+        assert_eq!(notes[0].offset, start, "{at}");
+        assert!(read.to_bytes().unwrap() == cut, "{at}: not written back");
+    }
+}

@@ -45,6 +45,7 @@ fn every_corpus_wdt_round_trips_byte_exact_and_matches_the_manifest() {
                 WdtChunk::Mwmo(_) => "MWMO".to_string(),
                 WdtChunk::Modf(_) => "MODF".to_string(),
                 WdtChunk::Unknown(u) => u.tag.to_string(),
+                WdtChunk::Cut(_) => panic!("{}: a strict read made a cut chunk", file.path),
             })
             .collect();
         assert_eq!(tags.join(" "), file.cell("top-level tags"), "{}", file.path);
@@ -90,6 +91,65 @@ fn truncated_wdts_error_with_an_offset() {
     let boundary = 12 + 40 + 8 + 32768;
     let wdt = Wdt::from_bytes(&data[..boundary]).unwrap();
     assert_eq!(wdt.to_bytes().unwrap(), &data[..boundary]);
+}
+
+/// Every corpus WDT cut inside each of its chunks (in its size, just after
+/// it, halfway through the body): the strict reader refuses it, the lenient
+/// one reads the chunks before as the whole file gives them, keeps the cut
+/// one as `WdtChunk::Cut` with a diagnostic at its start, and writes the cut
+/// file back byte for byte. A cut chunk moved before another is refused on
+/// write.
+#[test]
+fn cut_wdts_read_leniently_and_write_back() {
+    let Some(root) = corpus_root() else { return };
+    let mut checked = 0;
+    for path in files_in(&root, "wdt", ".wdt") {
+        let data = std::fs::read(root.join(&path)).unwrap();
+        let whole = Wdt::from_bytes(&data).unwrap();
+        let mut start = 0;
+        for (index, chunk) in whole.chunks.iter().enumerate() {
+            let size = u32::from_le_bytes(data[start + 4..start + 8].try_into().unwrap()) as usize;
+            let end = start + 8 + size;
+            for len in [start + 6, start + 9, start + (end - start) / 2] {
+                if len <= start + 4 || len >= end {
+                    continue;
+                }
+                let at = format!("{path} cut to {len} bytes (inside [{index}])");
+                let cut = &data[..len];
+                assert!(Wdt::from_bytes(cut).is_err(), "{at}");
+                let (read, notes) = Wdt::from_bytes_lenient(cut).unwrap();
+                assert!(read.chunks[..index] == whole.chunks[..index], "{at}");
+                let Some(WdtChunk::Cut(kept)) = read.chunks.last() else {
+                    panic!("{at}: {:?}", read.chunks.last());
+                };
+                assert_eq!(
+                    (read.chunks.len(), kept.tag),
+                    (index + 1, chunk.tag()),
+                    "{at}"
+                );
+                assert_eq!(notes.len(), 1, "{at}");
+                assert_eq!(notes[0].offset, start, "{at}");
+                let named = format!("chunks[{index}].{}: ", chunk.tag());
+                assert!(notes[0].message.starts_with(&named), "{at}: {}", notes[0]);
+                assert!(
+                    notes[0].message.contains("(WdtChunk::Cut)"),
+                    "{at}: {}",
+                    notes[0]
+                );
+                assert!(read.to_bytes().unwrap() == cut, "{at}: not written back");
+                checked += 1;
+            }
+            start = end;
+        }
+    }
+    assert!(checked >= 4 * 9, "{checked} cuts");
+    let data = std::fs::read(root.join("wdt/bfgilneas_Gilneas_BG_2.wdt")).unwrap();
+    let (mut wdt, _) = Wdt::from_bytes_lenient(&data[..data.len() - 3]).unwrap();
+    let cut = wdt.chunks.pop().unwrap();
+    wdt.chunks.insert(0, cut);
+    let e = wdt.to_bytes().unwrap_err();
+    assert!(e.to_string().starts_with("[0]."), "{e}");
+    assert!(e.to_string().contains("can only be the last chunk"), "{e}");
 }
 
 #[test]

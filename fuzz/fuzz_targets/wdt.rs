@@ -1,5 +1,7 @@
 //! Any bytes -> `formats::wdt::Wdt`: never panics; whatever is accepted writes
-//! back to the exact input and reads again to the same value.
+//! back to the exact input and reads again to the same value; whatever the
+//! lenient reader accepts (undecodable and cut chunks kept as bytes) writes
+//! back to the exact input too.
 #![no_main]
 
 use formats::wdt::Wdt;
@@ -24,5 +26,11 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => {
             let _ = e.to_string();
         }
+    }
+    if let Ok((wdt, _)) = Wdt::from_bytes_lenient(data) {
+        let bytes = wdt
+            .to_bytes()
+            .unwrap_or_else(|e| panic!("lenient WDT does not encode: {e}"));
+        assert!(bytes == data, "lenient WDT re-encoded differently");
     }
 });

@@ -39,6 +39,15 @@ impl SplitFile {
         tile::read(data, terrain_context()).map(|(chunks, _)| SplitFile { chunks })
     }
 
+    /// Reads a `_tex`, `_obj` or `_lod` file leniently, as
+    /// [`Adt::from_bytes_lenient`](super::Adt::from_bytes_lenient) reads a
+    /// tile (undecodable chunks kept as bytes, a cut one as
+    /// [`AdtChunk::Cut`]); the file writes back byte for byte.
+    pub fn from_bytes_lenient(data: &[u8]) -> Result<(SplitFile, Vec<format_core::Diagnostic>)> {
+        let ctx = terrain_context().with_mode(format_core::Mode::Lenient);
+        tile::read(data, ctx).map(|(chunks, notes)| (SplitFile { chunks }, notes))
+    }
+
     /// Writes the file.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         tile::write(&self.chunks, terrain_context())

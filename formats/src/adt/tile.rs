@@ -55,12 +55,39 @@ impl Adt {
     }
 }
 
+/// A chunk of a list (a tile's, a WDT's) with the two variants a lenient
+/// read falls back to.
+pub(crate) trait LenientChunk: Decode<Args = ()> {
+    /// The cut variant's name, for the diagnostic (`AdtChunk::Cut`).
+    const CUT: &'static str;
+    /// The list's field in error paths, as its strict reader names it
+    /// (`chunks[2].MAIN` in a WDT; a tile's paths start at the index).
+    const FIELD: Option<&'static str> = None;
+    /// A chunk kept as bytes: its body does not decode.
+    fn unknown(chunk: UnknownChunk) -> Self;
+    /// The chunk the input ends inside.
+    fn cut(chunk: CutChunk) -> Self;
+}
+
+impl<M: Decode<Args = ()>> LenientChunk for AdtChunk<M> {
+    const CUT: &'static str = "AdtChunk::Cut";
+
+    fn unknown(chunk: UnknownChunk) -> Self {
+        AdtChunk::Unknown(chunk)
+    }
+
+    fn cut(chunk: CutChunk) -> Self {
+        AdtChunk::Cut(chunk)
+    }
+}
+
 /// Reads a whole file as a chunk list. In lenient mode a known chunk whose
-/// body does not decode is kept as bytes, with a diagnostic.
-pub(super) fn read<M>(data: &[u8], ctx: Context) -> Result<(Vec<AdtChunk<M>>, Vec<Diagnostic>)>
-where
-    M: Decode<Args = ()>,
-{
+/// body does not decode is kept as bytes, and the chunk the file ends inside
+/// as a cut chunk, each with a diagnostic.
+pub(crate) fn read<T: LenientChunk>(
+    data: &[u8],
+    ctx: Context,
+) -> Result<(Vec<T>, Vec<Diagnostic>)> {
     let mut r = Reader::with_context(data, ctx);
     let siblings = anchor::scan_chunks(&r);
     // One allocation for the list (a tile's chunks are up to ~200 bytes each).
@@ -79,17 +106,20 @@ where
 /// The `index`th chunk; in lenient mode, one the file ends inside is kept as
 /// its bytes ([`AdtChunk::Cut`]), and one that does not decode but whose
 /// header fits as an unknown chunk.
-fn read_chunk<M: Decode<Args = ()>>(r: &mut Reader<'_>, index: usize) -> Result<AdtChunk<M>> {
+fn read_chunk<T: LenientChunk>(r: &mut Reader<'_>, index: usize) -> Result<T> {
     let start = r.pos();
-    match AdtChunk::<M>::decode(r, ()) {
+    match T::decode(r, ()) {
         Ok(chunk) => Ok(chunk),
         Err(e) => {
             // The chunk list spans the rest of the file.
-            let path = |error: Error| error.at_index(index);
-            if let Some(cut) = CutChunk::recover(r, start, &e, path, "AdtChunk::Cut")? {
-                return Ok(AdtChunk::Cut(cut));
+            let path = |error: Error| match T::FIELD {
+                Some(field) => error.at_index(index).in_field(field),
+                None => error.at_index(index),
+            };
+            if let Some(cut) = CutChunk::recover(r, start, &e, path, T::CUT)? {
+                return Ok(T::cut(cut));
             }
-            let e = e.at_index(index);
+            let e = path(e);
             let header_fits = r.input().get(start..r.end()).is_some_and(|rest| {
                 let size = rest.get(4..8).and_then(|b| b.first_chunk::<4>());
                 size.is_some_and(|b| u32::from_le_bytes(*b) as usize <= rest.len() - 8)
@@ -99,7 +129,7 @@ fn read_chunk<M: Decode<Args = ()>>(r: &mut Reader<'_>, index: usize) -> Result<
             }
             r.rewind(start)?;
             r.recover(e, "kept the chunk as bytes")?;
-            UnknownChunk::decode(r, ()).map(AdtChunk::Unknown)
+            UnknownChunk::decode(r, ()).map(T::unknown)
         }
     }
 }

@@ -152,11 +152,15 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
     let lenient = match kind {
         Kind::Mdx => Model::from_bytes_lenient(data).map(|(m, d)| (Document::Mdx(m), d)),
         Kind::Adt => Adt::from_bytes_lenient(data).map(|(a, d)| (Document::Adt(a), d)),
+        Kind::AdtSplit => {
+            SplitFile::from_bytes_lenient(data).map(|(f, d)| (Document::AdtSplit(f), d))
+        }
+        Kind::Wdt => Wdt::from_bytes_lenient(data).map(|(w, d)| (Document::Wdt(w), d)),
         Kind::Mdl => {
             formats::mdl::from_str_lenient(text(data)?).map(|(m, d)| (Document::Mdx(m), d))
         }
         // No lenient readers: the strict error stands.
-        Kind::AdtSplit | Kind::Wdt | Kind::Blp | Kind::Dds => return Err(strict_error),
+        Kind::Blp | Kind::Dds => return Err(strict_error),
     };
     match lenient {
         Ok((document, diagnostics)) => Ok(Loaded {
