@@ -106,8 +106,8 @@ impl CutChunk {
     /// assert!(r.is_empty());
     /// let notes = r.take_diagnostics();
     /// assert!(notes[0].message.starts_with(
-    ///     "[7].CLID: invalid value at 0x0: the file ends inside this chunk: it declares 700 \
-    ///      bytes, the last 697 are missing; kept its 11 bytes from 0x0 as they are (Chunk::Cut)"
+    ///     "[7].CLID: invalid value at 0x0: the file ends inside this chunk: 697 of its 700 \
+    ///      bytes are missing; kept its 11 bytes from 0x0 as they are (Chunk::Cut)"
     /// ));
     /// let mut r = Reader::with_context(data, Context::new());
     /// assert_eq!(CutChunk::recover(&mut r, 0, &strict, |e| e, "Chunk::Cut")?, None);
@@ -127,15 +127,8 @@ impl CutChunk {
         let len = rest.len();
         r.rewind(start)?;
         let cut = CutChunk::decode(r, ())?;
-        let what = match (cut.declared_size(), cut.missing()) {
-            (Some(size), Some(missing)) => format!(
-                "the file ends inside this chunk: it declares {size} bytes, the last {missing} \
-                 are missing"
-            ),
-            _ => "the file ends inside this chunk's size".into(),
-        };
         r.recover(
-            path(Error::invalid(start, what).in_tag(cut.tag)),
+            path(Error::invalid(start, cut.damage()).in_tag(cut.tag)),
             format!(
                 "kept its {len} bytes from {start:#x} as they are ({kept_as}), to be written back \
                  unchanged; the chunks before it are read (the strict reader's error: {strict})"
@@ -159,8 +152,8 @@ impl CutChunk {
 
     /// On write: a cut chunk declares more bytes than it holds, so whatever
     /// followed it would read back as its missing bytes. An error (at output
-    /// offset `at`, placed at `[index].TAG`) unless it is the last of `count`
-    /// chunks.
+    /// offset `at`, in the chunk's tag) unless it is the `index`th of `count`
+    /// chunks and so the last; the caller places it in its list.
     pub fn check_last(&self, index: usize, count: usize, at: usize) -> Result<()> {
         if index + 1 == count {
             return Ok(());
@@ -170,8 +163,7 @@ impl CutChunk {
             "a cut chunk (the file ended inside it) can only be the last chunk: the chunks \
              after it would read back as its missing bytes",
         )
-        .in_tag(self.tag)
-        .at_index(index))
+        .in_tag(self.tag))
     }
 
     /// How many body bytes the input lacks, if the size is there.

@@ -32,9 +32,7 @@
 //! # Ok::<(), format_core::Error>(())
 //! ```
 
-use format_core::{
-    Codec, CutChunk, Decode, Diagnostic, Encode, Error, HasTag, Mode, UnknownChunk, decode, encode,
-};
+use format_core::{Codec, CutChunk, Decode, Diagnostic, Encode, Error, HasTag, Mode, UnknownChunk};
 
 use crate::adt::header::Mver;
 use crate::adt::names::FileNames;
@@ -204,7 +202,7 @@ pub enum WdtChunk {
     Unknown(UnknownChunk),
 }
 
-impl crate::adt::LenientChunk for WdtChunk {
+impl crate::adt::ListChunk for WdtChunk {
     const CUT: &'static str = "WdtChunk::Cut";
     const FIELD: Option<&'static str> = Some("chunks");
 
@@ -214,6 +212,13 @@ impl crate::adt::LenientChunk for WdtChunk {
 
     fn cut(chunk: CutChunk) -> Self {
         WdtChunk::Cut(chunk)
+    }
+
+    fn as_cut(&self) -> Option<&CutChunk> {
+        match self {
+            WdtChunk::Cut(cut) => Some(cut),
+            _ => None,
+        }
     }
 }
 
@@ -230,19 +235,19 @@ pub enum WdtKind {
     Other,
 }
 
-/// A WDT file: every chunk in file order.
-#[derive(Codec, Debug, Clone, PartialEq, Default)]
+/// A WDT file: every chunk in file order, read and written as a tile's
+/// chunk list is ([`Adt`](crate::adt::Adt)), strictly or leniently.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Wdt {
     /// Every chunk, in file order.
-    #[format(until_end)]
     pub chunks: Vec<WdtChunk>,
 }
 
 impl Wdt {
     /// Reads a WDT (any kind).
     pub fn from_bytes(data: &[u8]) -> Result<Wdt, Error> {
-        decode(data, terrain_context())
+        crate::adt::read_chunk_list(data, terrain_context()).map(|(chunks, _)| Wdt { chunks })
     }
 
     /// Reads a WDT leniently: a known chunk whose body does not decode is
@@ -254,26 +259,10 @@ impl Wdt {
         crate::adt::read_chunk_list(data, ctx).map(|(chunks, notes)| (Wdt { chunks }, notes))
     }
 
-    /// Writes the WDT; a cut chunk can only be the last one.
+    /// Writes the WDT (by the writer tiles have: a cut chunk can only be
+    /// the last one).
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
-        let count = self.chunks.len();
-        let misplaced = self
-            .chunks
-            .iter()
-            .enumerate()
-            .find_map(|(index, chunk)| match chunk {
-                WdtChunk::Cut(cut) if index + 1 != count => Some((index, cut)),
-                _ => None,
-            });
-        if let Some((index, cut)) = misplaced {
-            // Where the chunk would start in the output, for the error.
-            let before = Wdt {
-                chunks: self.chunks.get(..index).unwrap_or_default().to_vec(),
-            };
-            let at = encode(&before, terrain_context())?.len();
-            cut.check_last(index, count, at)?;
-        }
-        encode(self, terrain_context())
+        crate::adt::write_chunk_list(&self.chunks, terrain_context())
     }
 
     /// `MVER.version`.

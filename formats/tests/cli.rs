@@ -235,7 +235,7 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
     assert!(
         lines[3].starts_with(
             "  at 0x10: chunks[1].MODL: invalid value at 0x10: the file ends inside this chunk: \
-             it declares 372 bytes, the last 296 are missing; kept its 84 bytes from 0x10"
+             296 of its 372 bytes are missing; kept its 84 bytes from 0x10"
         ),
         "{stdout}"
     );

@@ -74,7 +74,7 @@ fn a_model_cut_inside_its_collision_chunk_reads_leniently_like_glow_mdx() {
     assert_eq!(
         diagnostics[0].to_string(),
         "at 0x2356: chunks[19].CLID: invalid value at 0x2356: the file ends inside this chunk: \
-         it declares 240 bytes, the last 124 are missing; kept its 124 bytes from 0x2356 as they \
+         124 of its 240 bytes are missing; kept its 124 bytes from 0x2356 as they \
          are (Chunk::Cut), to be written back unchanged; the chunks before it are read (the \
          strict reader's error: CLID: chunk size 240 at 0x235a exceeds the 116 bytes left)"
     );

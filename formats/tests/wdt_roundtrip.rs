@@ -148,7 +148,7 @@ fn cut_wdts_read_leniently_and_write_back() {
     let cut = wdt.chunks.pop().unwrap();
     wdt.chunks.insert(0, cut);
     let e = wdt.to_bytes().unwrap_err();
-    assert!(e.to_string().starts_with("[0]."), "{e}");
+    assert!(e.to_string().starts_with("chunks[0].MODF: "), "{e}");
     assert!(e.to_string().contains("can only be the last chunk"), "{e}");
 }
 

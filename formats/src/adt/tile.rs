@@ -6,8 +6,8 @@
 //! recorded and those offsets are patched once the list is written.
 
 use format_core::{
-    Context, CutChunk, Decode, Diagnostic, Encode, Error, Reader, Result, TagOrder, UnknownChunk,
-    Writer, anchor,
+    ChunkTag, Context, CutChunk, Decode, Diagnostic, Encode, Error, Reader, Result, TagOrder,
+    UnknownChunk, Writer, anchor,
 };
 
 use super::chunk::AdtChunk;
@@ -55,21 +55,32 @@ impl Adt {
     }
 }
 
-/// A chunk of a list (a tile's, a WDT's) with the two variants a lenient
-/// read falls back to.
-pub(crate) trait LenientChunk: Decode<Args = ()> {
+/// A chunk of a file that is a list of chunks (a tile, a split tile file, a
+/// WDT), as [`read`] and [`write`] handle it: with the two variants a
+/// lenient read falls back to.
+pub(crate) trait ListChunk: Decode<Args = ()> + Encode<Args = ()> + ChunkTag {
     /// The cut variant's name, for the diagnostic (`AdtChunk::Cut`).
     const CUT: &'static str;
-    /// The list's field in error paths, as its strict reader names it
-    /// (`chunks[2].MAIN` in a WDT; a tile's paths start at the index).
+    /// The list's field in error paths (`chunks[2].MAIN` in a WDT; a tile's
+    /// paths start at the index).
     const FIELD: Option<&'static str> = None;
     /// A chunk kept as bytes: its body does not decode.
     fn unknown(chunk: UnknownChunk) -> Self;
     /// The chunk the input ends inside.
     fn cut(chunk: CutChunk) -> Self;
+    /// This chunk as a cut one, if it is.
+    fn as_cut(&self) -> Option<&CutChunk>;
+
+    /// `error` placed at the `index`th chunk of the list.
+    fn at(error: Error, index: usize) -> Error {
+        match Self::FIELD {
+            Some(field) => error.at_index(index).in_field(field),
+            None => error.at_index(index),
+        }
+    }
 }
 
-impl<M: Decode<Args = ()>> LenientChunk for AdtChunk<M> {
+impl<M: Decode<Args = ()> + Encode<Args = ()>> ListChunk for AdtChunk<M> {
     const CUT: &'static str = "AdtChunk::Cut";
 
     fn unknown(chunk: UnknownChunk) -> Self {
@@ -79,15 +90,19 @@ impl<M: Decode<Args = ()>> LenientChunk for AdtChunk<M> {
     fn cut(chunk: CutChunk) -> Self {
         AdtChunk::Cut(chunk)
     }
+
+    fn as_cut(&self) -> Option<&CutChunk> {
+        match self {
+            AdtChunk::Cut(cut) => Some(cut),
+            _ => None,
+        }
+    }
 }
 
 /// Reads a whole file as a chunk list. In lenient mode a known chunk whose
 /// body does not decode is kept as bytes, and the chunk the file ends inside
 /// as a cut chunk, each with a diagnostic.
-pub(crate) fn read<T: LenientChunk>(
-    data: &[u8],
-    ctx: Context,
-) -> Result<(Vec<T>, Vec<Diagnostic>)> {
+pub(crate) fn read<T: ListChunk>(data: &[u8], ctx: Context) -> Result<(Vec<T>, Vec<Diagnostic>)> {
     let mut r = Reader::with_context(data, ctx);
     let siblings = anchor::scan_chunks(&r);
     // One allocation for the list (a tile's chunks are up to ~200 bytes each).
@@ -106,20 +121,17 @@ pub(crate) fn read<T: LenientChunk>(
 /// The `index`th chunk; in lenient mode, one the file ends inside is kept as
 /// its bytes ([`AdtChunk::Cut`]), and one that does not decode but whose
 /// header fits as an unknown chunk.
-fn read_chunk<T: LenientChunk>(r: &mut Reader<'_>, index: usize) -> Result<T> {
+fn read_chunk<T: ListChunk>(r: &mut Reader<'_>, index: usize) -> Result<T> {
     let start = r.pos();
     match T::decode(r, ()) {
         Ok(chunk) => Ok(chunk),
         Err(e) => {
             // The chunk list spans the rest of the file.
-            let path = |error: Error| match T::FIELD {
-                Some(field) => error.at_index(index).in_field(field),
-                None => error.at_index(index),
-            };
+            let path = |error| T::at(error, index);
             if let Some(cut) = CutChunk::recover(r, start, &e, path, T::CUT)? {
                 return Ok(T::cut(cut));
             }
-            let e = path(e);
+            let e = T::at(e, index);
             let header_fits = r.input().get(start..r.end()).is_some_and(|rest| {
                 let size = rest.get(4..8).and_then(|b| b.first_chunk::<4>());
                 size.is_some_and(|b| u32::from_le_bytes(*b) as usize <= rest.len() - 8)
@@ -134,11 +146,9 @@ fn read_chunk<T: LenientChunk>(r: &mut Reader<'_>, index: usize) -> Result<T> {
     }
 }
 
-/// Writes a chunk list; MHDR's and MCIN's offsets are patched once it is written.
-pub(super) fn write<M>(chunks: &[AdtChunk<M>], ctx: Context) -> Result<Vec<u8>>
-where
-    M: Encode<Args = ()>,
-{
+/// Writes a chunk list; MHDR's and MCIN's offsets are patched once it is
+/// written. A cut chunk can only be the last.
+pub(crate) fn write<T: ListChunk>(chunks: &[T], ctx: Context) -> Result<Vec<u8>> {
     // Room for the whole tile up front, so the buffer is not copied as it
     // grows: tiles run 4 to 11 KB a chunk (MCNKs with their alpha maps), so
     // 16 KiB a chunk holds every corpus tile. The bytes come back with that
@@ -148,16 +158,17 @@ where
     let mut w = Writer::with_capacity(ctx, chunks.len().saturating_mul(16 << 10));
     w.with_siblings(|w| {
         for (i, chunk) in chunks.iter().enumerate() {
-            if let AdtChunk::Cut(cut) = chunk {
-                cut.check_last(i, chunks.len(), w.pos())?;
-            }
             let start = w.pos();
-            chunk.encode(w, ()).map_err(|e| e.at_index(i))?;
+            let cut = chunk.as_cut();
+            if let Some(cut) = cut {
+                cut.check_last(i, chunks.len(), start)
+                    .map_err(|e| T::at(e, i))?;
+            }
+            chunk.encode(w, ()).map_err(|e| T::at(e, i))?;
             // A cut chunk is no target: offsets to its tag found none when
             // the file was read (the scan stops at it), and find none now.
-            if !matches!(chunk, AdtChunk::Cut(_)) {
-                let len = w.pos() - start;
-                w.push_anchor(chunk.tag(), start, len);
+            if cut.is_none() {
+                w.push_anchor(chunk.tag(), start, w.pos() - start);
             }
         }
         Ok(())

@@ -181,7 +181,7 @@ pub(super) fn write_chunks(chunks: &[Chunk], w: &mut Writer) -> Result<()> {
         // after it would be read back as the rest of it.
         if let Chunk::Cut(cut) = chunk {
             cut.check_last(index, chunks.len(), w.pos())
-                .map_err(|e| e.in_field("chunks"))?;
+                .map_err(|e| e.at_index(index).in_field("chunks"))?;
         }
         chunk.encode(w, ()).map_err(|e| e.at_index(index))?;
         if let Chunk::Lights(lights) = chunk {

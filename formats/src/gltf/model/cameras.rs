@@ -54,7 +54,24 @@ pub struct ModelCamera<'m> {
     pub roll: Option<&'m Track<f32>>,
 }
 
-impl ModelCamera<'_> {
+impl<'m> ModelCamera<'m> {
+    /// A camera at rest, without tracks: `lens` is the field of view
+    /// (radians), the near and the far clipping plane.
+    fn at_rest(name: String, position: [f32; 3], target: [f32; 3], lens: [f32; 3]) -> Self {
+        let [field_of_view, near, far] = lens;
+        ModelCamera {
+            name,
+            position,
+            target,
+            field_of_view,
+            near,
+            far,
+            translation: None,
+            target_translation: None,
+            roll: None,
+        }
+    }
+
     /// Whether any track moves the camera.
     pub fn moves(&self) -> bool {
         self.translation.is_some() || self.target_translation.is_some() || self.roll.is_some()
@@ -84,17 +101,9 @@ impl ModelCamera<'_> {
 pub fn model_cameras(model: &Model) -> Vec<ModelCamera<'_>> {
     use crate::mdx::CameraTrack as C;
     let classic = model.cameras().iter().map(|c| {
-        let mut camera = ModelCamera {
-            name: c.name.to_string(),
-            position: c.position,
-            target: c.target_position,
-            field_of_view: c.field_of_view,
-            near: c.near_clipping_plane,
-            far: c.far_clipping_plane,
-            translation: None,
-            target_translation: None,
-            roll: None,
-        };
+        let lens = [c.field_of_view, c.near_clipping_plane, c.far_clipping_plane];
+        let mut camera =
+            ModelCamera::at_rest(c.name.to_string(), c.position, c.target_position, lens);
         for track in &c.tracks {
             match track {
                 C::Translation(t) => camera.translation = Some(t),
@@ -106,17 +115,8 @@ pub fn model_cameras(model: &Model) -> Vec<ModelCamera<'_>> {
         camera
     });
     let wow = model.alpha_cameras().iter().map(|c| {
-        let mut camera = ModelCamera {
-            name: c.name.to_string(),
-            position: c.pivot,
-            target: c.target_pivot,
-            field_of_view: c.field_of_view,
-            near: c.near_clip,
-            far: c.far_clip,
-            translation: None,
-            target_translation: None,
-            roll: None,
-        };
+        let lens = [c.field_of_view, c.near_clip, c.far_clip];
+        let mut camera = ModelCamera::at_rest(c.name.to_string(), c.pivot, c.target_pivot, lens);
         for track in &c.tracks {
             match track {
                 alpha::CameraTrack::Translation(t) => camera.translation = Some(t),
