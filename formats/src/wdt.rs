@@ -204,7 +204,6 @@ pub enum WdtChunk {
 
 impl crate::adt::ListChunk for WdtChunk {
     const CUT: &'static str = "WdtChunk::Cut";
-    const FIELD: Option<&'static str> = Some("chunks");
 
     fn unknown(chunk: UnknownChunk) -> Self {
         WdtChunk::Unknown(chunk)

@@ -52,7 +52,7 @@ fn check_cut(name: &str, tile: &Adt, data: &[u8], index: usize, start: usize, le
     };
     let tag = tile.chunks[index].tag();
     // One diagnostic names it, by path and offset.
-    let named = format!("[{index}].{tag}: ");
+    let named = format!("chunks[{index}].{tag}: ");
     common::check_cut_chunk(kept, tag, &diagnostics, &named, (start, len), &at);
     // Written back: the cut file, exactly (MHDR's and MCIN's offsets into
     // the chunks that are missing as they were).
@@ -120,7 +120,7 @@ fn a_cut_chunk_before_another_chunk_is_refused_on_write() {
     tile.chunks.insert(at, cut);
     let e = tile.to_bytes().unwrap_err();
     assert!(e.to_string().contains("can only be the last chunk"), "{e}");
-    assert!(e.to_string().starts_with(&format!("[{at}].")), "{e}");
+    assert!(e.to_string().starts_with(&format!("chunks[{at}].")), "{e}");
 }
 
 /// The tool on a cut tile: `info` shows the chunks there are and marks the
@@ -137,7 +137,7 @@ fn the_tool_reads_a_cut_tile_leniently() {
     let out = common::formats().arg("info").arg(&file).assert().success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("strict read: [98].MCNK: chunk size 14120 at 0x469a0 exceeds"),
+        stdout.contains("strict read: chunks[98].MCNK: chunk size 14120 at 0x469a0 exceeds"),
         "{stdout}"
     );
     assert!(
@@ -160,7 +160,7 @@ fn the_tool_reads_a_cut_tile_leniently() {
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         stdout.contains(
-            "[98].MCNK: the file ends inside this chunk: 3308 of its 14120 bytes are missing"
+            "chunks[98].MCNK: the file ends inside this chunk: 3308 of its 14120 bytes are missing"
         ),
         "{stdout}"
     );

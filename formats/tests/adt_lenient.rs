@@ -36,7 +36,7 @@ fn lenient_reads_keep_undecodable_chunks_as_bytes() {
     let e = Adt::from_bytes(&bytes).unwrap_err();
     assert!(
         e.to_string()
-            .starts_with("[2].MCNK.chunks[0].MCVT: need 580 bytes"),
+            .starts_with("chunks[2].MCNK.chunks[0].MCVT: need 580 bytes"),
         "{e}"
     );
     let (lenient, notes) = Adt::from_bytes_lenient(&bytes).unwrap();

@@ -396,7 +396,7 @@ fn errors_name_the_offset_and_the_field_path() {
     let text = e.to_string();
     // MCVT is one plain block of 145 floats: the path ends at the sub-chunk.
     assert!(
-        text.starts_with("[11].MCNK.chunks[0].MCVT: need 580 bytes"),
+        text.starts_with("chunks[11].MCNK.chunks[0].MCVT: need 580 bytes"),
         "{text}"
     );
     assert!(e.offset() >= mcvt && e.offset() < mcvt + 8 + 580, "{text}");

@@ -319,7 +319,10 @@ fn tile_references_out_of_range() {
         .iter()
         .find(|(rule, _)| *rule == Rule::McrfReference)
         .unwrap();
-    assert!(mcrf.1.starts_with("[14].MCNK.chunks["), "{findings:?}");
+    assert!(
+        mcrf.1.starts_with("chunks[14].MCNK.chunks["),
+        "{findings:?}"
+    );
     assert!(mcrf.1.contains(".MCRF.doodad_refs["), "{findings:?}");
     let rules: Vec<Rule> = findings.iter().map(|f| f.0).collect();
     assert_eq!(
@@ -331,9 +334,9 @@ fn tile_references_out_of_range() {
             Rule::McrfReference
         ]
     );
-    assert_eq!(findings[0].1, "[5].MMID.offsets[1]");
-    assert_eq!(findings[1].1, "[7].MWID.offsets[2]");
-    assert_eq!(findings[2].1, "[8].MDDF.doodad_defs[0].name_id");
+    assert_eq!(findings[0].1, "chunks[5].MMID.offsets[1]");
+    assert_eq!(findings[1].1, "chunks[7].MWID.offsets[2]");
+    assert_eq!(findings[2].1, "chunks[8].MDDF.doodad_defs[0].name_id");
 }
 
 mod damaged {

@@ -28,7 +28,7 @@
 //!
 //! [`Adt::from_bytes`] is strict: the real-file quirks above are the format
 //! as shipped and are read in both modes, anything else that does not decode
-//! is an error naming the byte offset and the path (`[84].MCNK.chunks[3].MCVT:
+//! is an error naming the byte offset and the path (`chunks[84].MCNK.chunks[3].MCVT:
 //! …`). [`Adt::from_bytes_lenient`] keeps such a chunk as an [`UnknownChunk`](format_core::UnknownChunk)
 //! in place and reports it, and the chunk a file cut short ends inside as
 //! [`AdtChunk::Cut`]; the tile still writes back byte for byte. Counts

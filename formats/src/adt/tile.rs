@@ -31,7 +31,7 @@ pub struct Adt {
 
 impl Adt {
     /// Reads a tile. Errors name the byte offset and the path of chunks and
-    /// fields (`[84].MCNK.chunks[3].MCAL: …`); nothing is allocated beyond what
+    /// fields (`chunks[84].MCNK.chunks[3].MCAL: …`); nothing is allocated beyond what
     /// the input can hold.
     pub fn from_bytes(data: &[u8]) -> Result<Adt> {
         read(data, terrain_context()).map(|(chunks, _)| Adt { chunks })
@@ -61,9 +61,6 @@ impl Adt {
 pub(crate) trait ListChunk: Decode<Args = ()> + Encode<Args = ()> + ChunkTag {
     /// The cut variant's name, for the diagnostic (`AdtChunk::Cut`).
     const CUT: &'static str;
-    /// The list's field in error paths (`chunks[2].MAIN` in a WDT; a tile's
-    /// paths start at the index).
-    const FIELD: Option<&'static str> = None;
     /// A chunk kept as bytes: its body does not decode.
     fn unknown(chunk: UnknownChunk) -> Self;
     /// The chunk the input ends inside.
@@ -71,12 +68,10 @@ pub(crate) trait ListChunk: Decode<Args = ()> + Encode<Args = ()> + ChunkTag {
     /// This chunk as a cut one, if it is.
     fn as_cut(&self) -> Option<&CutChunk>;
 
-    /// `error` placed at the `index`th chunk of the list.
+    /// `error` placed at the `index`th chunk of the list: `chunks[2].MAIN`,
+    /// as a model's `chunks[2].GEOS` (the field of [`Adt`], `Wdt`, `SplitFile`).
     fn at(error: Error, index: usize) -> Error {
-        match Self::FIELD {
-            Some(field) => error.at_index(index).in_field(field),
-            None => error.at_index(index),
-        }
+        error.at_index(index).in_field("chunks")
     }
 }
 

@@ -15,29 +15,45 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
     for (i, chunk) in adt.chunks.iter().enumerate() {
         match chunk {
             AdtChunk::Cut(cut) => {
-                f.push(Rule::CutChunk, format!("[{i}].{}", cut.tag), cut.damage());
+                f.push(
+                    Rule::CutChunk,
+                    format!("chunks[{i}].{}", cut.tag),
+                    cut.damage(),
+                );
             }
             AdtChunk::Mmid(offsets) => {
-                name_offsets(&mut f, &format!("[{i}].MMID"), offsets, adt.mmdx(), "MMDX");
+                name_offsets(
+                    &mut f,
+                    &format!("chunks[{i}].MMID"),
+                    offsets,
+                    adt.mmdx(),
+                    "MMDX",
+                );
             }
             AdtChunk::Mwid(offsets) => {
-                name_offsets(&mut f, &format!("[{i}].MWID"), offsets, adt.mwmo(), "MWMO");
+                name_offsets(
+                    &mut f,
+                    &format!("chunks[{i}].MWID"),
+                    offsets,
+                    adt.mwmo(),
+                    "MWMO",
+                );
             }
             AdtChunk::Mddf(m) => {
                 for (j, d) in m.doodad_defs.iter().enumerate() {
-                    let path = format!("[{i}].MDDF.doodad_defs[{j}].name_id");
+                    let path = format!("chunks[{i}].MDDF.doodad_defs[{j}].name_id");
                     f.index(Rule::NameId, path, d.name_id.into(), mmid, "MMID entries");
                 }
             }
             AdtChunk::Modf(m) => {
                 for (j, d) in m.map_obj_defs.iter().enumerate() {
-                    let path = format!("[{i}].MODF.map_obj_defs[{j}].name_id");
+                    let path = format!("chunks[{i}].MODF.map_obj_defs[{j}].name_id");
                     f.index(Rule::NameId, path, d.name_id.into(), mwid, "MWID entries");
                 }
             }
             AdtChunk::Mcnk(mcnk) => {
                 for (j, sub) in mcnk.chunks.iter().enumerate() {
-                    let at = format!("[{i}].MCNK.chunks[{j}]");
+                    let at = format!("chunks[{i}].MCNK.chunks[{j}]");
                     if let crate::adt::mcnk::McnkChunk::Mcrf(refs) = sub {
                         let lists = [
                             ("doodad_refs", &refs.doodad_refs, doodads, "MDDF doodads"),

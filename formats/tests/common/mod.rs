@@ -154,7 +154,7 @@ pub fn last_chunk_start(model: &formats::mdx::Model) -> usize {
 /// What a lenient read of a file cut inside a chunk must give (models and
 /// tiles alike): that chunk kept as its bytes, with `tag` and the `len -
 /// start - 4` bytes after its tag, and one diagnostic, at `start`, whose
-/// path is `named` (`chunks[3].TEXS: `, `[98].MCNK: `).
+/// path is `named` (`chunks[3].TEXS: `, `chunks[98].MCNK: `).
 pub fn check_cut_chunk(
     kept: &format_core::CutChunk,
     tag: format_core::FourCC,
