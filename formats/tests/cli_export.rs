@@ -52,6 +52,35 @@ fn one_model_to_glb_and_to_gltf() {
         .filter_map(|a| a.name())
         .collect();
     assert_eq!(names, ["Walk"]);
+    // --geoset-visibility: the geosets' nodes carry KHR_node_visibility and
+    // the animations pointer channels (gltf_visibility.rs checks what they
+    // say); without it, neither.
+    let shown = dir.join("shown.gltf");
+    formats()
+        .arg("export")
+        .arg(&horse)
+        .arg(&shown)
+        .arg("--geoset-visibility")
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&shown).unwrap()).unwrap();
+    let used = json["extensionsUsed"].to_string();
+    assert!(used.contains("KHR_node_visibility") && used.contains("KHR_animation_pointer"));
+    let visible = |name: &str| {
+        let nodes = json["nodes"].as_array().unwrap();
+        let node = nodes.iter().find(|n| n["name"] == name).unwrap();
+        node["extensions"]["KHR_node_visibility"]["visible"].clone()
+    };
+    assert_eq!(visible("rms_PackHorse geoset 1"), true);
+    let decay = json["animations"].as_array().unwrap();
+    let decay = decay.iter().find(|a| a["name"] == "Decay Bone").unwrap();
+    let pointers = decay["channels"].as_array().unwrap().iter();
+    let pointers: Vec<_> = pointers
+        .filter(|c| c["target"]["path"] == "pointer")
+        .collect();
+    assert_eq!(pointers.len(), 3, "{pointers:?}");
+    let plain = std::fs::read_to_string(nested.join("walk.gltf")).unwrap();
+    assert!(!plain.contains("KHR_node_visibility") && !plain.contains("\"pointer\""));
     // MDL in.
     let mdl = root.join("mdl/rms_PackHorse_magos.mdl");
     formats()
@@ -428,9 +457,7 @@ fn lod_exports_the_geosets_of_the_level_asked_for() {
         let primitives: Vec<Vec<[f32; 3]>> = gltf
             .document
             .meshes()
-            .next()
-            .unwrap()
-            .primitives()
+            .flat_map(|m| m.primitives())
             .map(|p| p.reader(|_| Some(blob)).read_positions().unwrap().collect())
             .collect();
         let want: Vec<Vec<[f32; 3]>> = want.iter().map(|&g| positions[g].clone()).collect();

@@ -188,8 +188,8 @@ fn skinned(doc: &gltf::Document, blob: &[u8], globals: &[Mat4]) -> Vec<Vec<Vec3>
         .zip(&ibm)
         .map(|(j, ibm)| globals[j.index()] * *ibm)
         .collect();
-    let mesh = doc.meshes().next().unwrap();
-    mesh.primitives()
+    doc.meshes()
+        .flat_map(|m| m.primitives())
         .map(|p| {
             let reader = p.reader(|_| Some(blob));
             let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
@@ -234,17 +234,30 @@ fn every_export_reads_back_with_the_models_counts_and_skin() {
                 node.name
             );
         }
-        let Some(mesh) = doc.meshes().next() else {
+        if doc.meshes().next().is_none() {
             assert!(out.geosets.is_empty(), "{path}");
             continue;
-        };
+        }
         let skin = doc.skins().next().unwrap();
         assert_eq!(skin.joints().count(), skeleton.nodes().len() + 1, "{path}");
         let joint_names: Vec<&str> = skin.joints().skip(1).map(|j| j.name().unwrap()).collect();
         let model_names: Vec<&str> = skeleton.nodes().iter().map(|n| n.name.as_str()).collect();
         assert_eq!(joint_names, model_names, "{path}");
-        assert_eq!(mesh.primitives().count(), out.geosets.len(), "{path}");
-        for (primitive, &geoset) in mesh.primitives().zip(&out.geosets) {
+        // One mesh of one primitive per geoset, on a node of its own with
+        // the skin, named for the geoset.
+        assert_eq!(doc.meshes().count(), out.geosets.len(), "{path}");
+        for (mesh, &geoset) in doc.meshes().zip(&out.geosets) {
+            assert_eq!(mesh.primitives().count(), 1, "{path}");
+            let name = format!("m geoset {geoset}");
+            assert_eq!(mesh.name(), Some(name.as_str()), "{path}");
+            let node = doc
+                .nodes()
+                .find(|n| n.mesh().is_some_and(|m| m.index() == mesh.index()));
+            let node = node.unwrap_or_else(|| panic!("{path}: no node for {name}"));
+            assert_eq!(node.name(), Some(name.as_str()), "{path}");
+            assert_eq!(node.skin().map(|s| s.index()), Some(skin.index()), "{path}");
+        }
+        for (primitive, &geoset) in doc.meshes().flat_map(|m| m.primitives()).zip(&out.geosets) {
             let source = &all[geoset];
             let count = |s: Semantic| primitive.get(&s).map(|a| a.count());
             assert_eq!(
@@ -1070,7 +1083,7 @@ fn packed_bone_weights_pose_a_vertex_by_the_weighted_sum() {
             .map(|j| j.name().unwrap().to_string())
             .collect();
         assert_eq!(joints[2..], ["root", "arm"]);
-        let primitive = doc.meshes().next().unwrap().primitives().next().unwrap();
+        let primitive = doc.meshes().flat_map(|m| m.primitives()).next().unwrap();
         let reader = primitive.reader(|_| Some(blob));
         let got_joints: Vec<[u16; 4]> = reader.read_joints(0).unwrap().into_u16().collect();
         let got_weights: Vec<[f32; 4]> = reader.read_weights(0).unwrap().into_f32().collect();
@@ -1143,9 +1156,10 @@ fn lod_exports_exactly_the_geosets_of_one_level() {
         let glb = out.document.to_glb().unwrap();
         let gltf = gltf::Gltf::from_slice(&glb).unwrap();
         let blob = gltf.blob.as_deref().unwrap();
-        let mesh = gltf.document.meshes().next().unwrap();
-        let primitives = mesh
-            .primitives()
+        let primitives = gltf
+            .document
+            .meshes()
+            .flat_map(|m| m.primitives())
             .map(|p| p.reader(|_| Some(blob)).read_positions().unwrap().collect())
             .collect();
         (out.geosets, primitives)

@@ -27,7 +27,7 @@ use serde_json::json;
 
 /// The validator's folder, or `None` (loudly, and a panic under CI) when
 /// node or the npm package is missing.
-fn validator() -> Option<PathBuf> {
+pub(crate) fn validator() -> Option<PathBuf> {
     common::npm_harness("gltf_validator", "gltf-validator", "glTF validation")
 }
 
@@ -48,7 +48,7 @@ fn assert_valid(validator: &Path, files: &[PathBuf]) -> Vec<serde_json::Value> {
 
 /// Runs the validator on `files`: each has 0 errors and 0 warnings. Gives
 /// how many it validated.
-fn assert_clean(validator: &Path, files: &[PathBuf]) -> usize {
+pub(crate) fn assert_clean(validator: &Path, files: &[PathBuf]) -> usize {
     let reports = assert_valid(validator, files);
     for report in &reports {
         assert_eq!(report["warnings"], 0, "{report}");

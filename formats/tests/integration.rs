@@ -44,6 +44,7 @@ mod gltf_export;
 mod gltf_proptest;
 mod gltf_terrain;
 mod gltf_validate;
+mod gltf_visibility;
 mod mdl_corpus;
 mod mdl_errors;
 mod mdl_pairs;

@@ -46,4 +46,4 @@ pub use sample::{Sampler, SequenceKeys, Window};
 pub use skeleton::{Inherit, LocalTransform, NodeKind, Pose, Skeleton, SkeletonNode};
 pub use skin::{Influence, Skin};
 pub use timeline::{Moment, SequenceInfo, Timeline};
-pub use visibility::{GeosetState, geoset_state, layer_alpha, tex_layer_alpha};
+pub use visibility::{GeosetState, geoset_alpha_track, geoset_state, layer_alpha, tex_layer_alpha};

@@ -83,6 +83,31 @@ pub fn geoset_state(model: &Model, geoset: usize, sampler: &Sampler<'_>) -> Geos
     GeosetState::SHOWN
 }
 
+/// The alpha track (`KGAO`) of the first geoset animation that names
+/// geoset `geoset` (Warcraft III or alpha), the one [`geoset_state`] plays:
+/// its keys are where the geoset can appear or vanish.
+pub fn geoset_alpha_track(model: &Model, geoset: usize) -> Option<&Track<f32>> {
+    let names = |id: u32| usize::try_from(id).ok() == Some(geoset);
+    if let Some(anim) = model
+        .geoset_animations()
+        .iter()
+        .find(|a| names(a.geoset_id))
+    {
+        return anim.tracks.iter().find_map(|t| match t {
+            GeosetAnimationTrack::Alpha(t) => Some(t),
+            _ => None,
+        });
+    }
+    let anim = model
+        .alpha_geoset_animations()
+        .iter()
+        .find(|a| names(a.geoset_id))?;
+    anim.tracks.iter().find_map(|t| match t {
+        GeosetAnimTrack::Alpha(t) => Some(t),
+        _ => None,
+    })
+}
+
 /// A Warcraft III layer's alpha at the sampler's moment (`KMTA`, or its static alpha).
 pub fn layer_alpha(layer: &Layer, sampler: &Sampler<'_>) -> f32 {
     let track = layer.tracks.iter().find_map(|t| match t {

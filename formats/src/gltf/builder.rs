@@ -64,6 +64,7 @@ elements! {
     [f32; 3] => F32, Vec3;
     [f32; 4] => F32, Vec4;
     [f32; 16] => F32, Mat4;
+    [u8; 1] => U8, Scalar;
     [u8; 4] => U8, Vec4;
     [u16; 4] => U16, Vec4;
     [u16; 1] => U16, Scalar;
@@ -78,12 +79,30 @@ struct PendingImage {
     mime_type: &'static str,
 }
 
+/// An animation channel that targets a property by a JSON pointer
+/// (`KHR_animation_pointer`), such as
+/// `/nodes/3/extensions/KHR_node_visibility/visible`.
+///
+/// Kept apart from [`Root`]: `gltf_json`'s channel target requires a node,
+/// which such a channel must not have, so these channels are added to the
+/// JSON when the document is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointerChannel {
+    /// The animation the channel belongs to.
+    pub animation: Index<json::Animation>,
+    /// Its sampler, in that animation.
+    pub sampler: Index<json::animation::Sampler>,
+    /// The JSON pointer to the animated property.
+    pub pointer: String,
+}
+
 /// Builds a glTF document (see the [module](self) docs).
 #[derive(Debug)]
 pub struct Builder {
     root: Root,
     bin: Vec<u8>,
     images: Vec<PendingImage>,
+    pointer_channels: Vec<PointerChannel>,
 }
 
 /// A finished document: JSON, binary buffer and images, written as `.glb`
@@ -94,6 +113,8 @@ pub struct Document {
     pub root: Root,
     /// The binary buffer's bytes.
     pub bin: Vec<u8>,
+    /// Channels by JSON pointer, added to `root`'s animations when written.
+    pub pointer_channels: Vec<PointerChannel>,
     images: Vec<PendingImage>,
 }
 
@@ -111,6 +132,7 @@ impl Builder {
             root,
             bin: Vec::new(),
             images: Vec::new(),
+            pointer_channels: Vec::new(),
         }
     }
 
@@ -130,6 +152,30 @@ impl Builder {
         Root: AsMut<Vec<T>>,
     {
         self.root.push(value)
+    }
+
+    /// Adds `animation`, and a channel for each `(sampler, JSON pointer)` of
+    /// `pointers` (its samplers), as `KHR_animation_pointer` has them.
+    pub fn push_animation(
+        &mut self,
+        animation: json::Animation,
+        pointers: Vec<(Index<json::animation::Sampler>, String)>,
+    ) -> Index<json::Animation> {
+        let index = self.root.push(animation);
+        if !pointers.is_empty() {
+            self.use_extension(POINTER, false);
+        }
+        self.pointer_channels
+            .extend(
+                pointers
+                    .into_iter()
+                    .map(|(sampler, pointer)| PointerChannel {
+                        animation: index,
+                        sampler,
+                        pointer,
+                    }),
+            );
+        index
     }
 
     /// Records an extension as used (and as required if `required`).
@@ -265,6 +311,7 @@ impl Builder {
         Document {
             root: self.root,
             bin: self.bin,
+            pointer_channels: self.pointer_channels,
             images: self.images,
         }
     }
@@ -359,7 +406,7 @@ impl Document {
             }
         }
         set_buffer(&mut root, bin.len(), None);
-        let text = json_bytes(&root)?;
+        let text = json_bytes(&root, &self.pointer_channels)?;
         glb::write(&text, &bin)
     }
 
@@ -381,7 +428,7 @@ impl Document {
             files.push((name, image.bytes.clone()));
         }
         Ok(GltfFiles {
-            json: json_bytes(&root)?,
+            json: json_bytes(&root, &self.pointer_channels)?,
             files,
         })
     }
@@ -407,8 +454,35 @@ fn set_buffer(root: &mut Root, len: usize, uri: Option<String>) {
     };
 }
 
-fn json_bytes(root: &Root) -> Result<Vec<u8>, Error> {
-    json::serialize::to_vec(root).map_err(|e| Error::other(format!("glTF JSON: {e}")))
+/// The extension of [`PointerChannel`]s.
+const POINTER: &str = "KHR_animation_pointer";
+
+/// The document's JSON, with `pointers` among its animations' channels.
+fn json_bytes(root: &Root, pointers: &[PointerChannel]) -> Result<Vec<u8>, Error> {
+    let error = |e: serde_json::Error| Error::other(format!("glTF JSON: {e}"));
+    if pointers.is_empty() {
+        return json::serialize::to_vec(root).map_err(error);
+    }
+    let mut value = serde_json::to_value(root).map_err(error)?;
+    for channel in pointers {
+        let channels = value
+            .pointer_mut(&format!(
+                "/animations/{}/channels",
+                channel.animation.value()
+            ))
+            .and_then(serde_json::Value::as_array_mut)
+            .ok_or_else(|| {
+                Error::other(format!("glTF JSON: no animation {}", channel.animation))
+            })?;
+        channels.push(serde_json::json!({
+            "sampler": channel.sampler.value(),
+            "target": {
+                "path": "pointer",
+                "extensions": { POINTER: { "pointer": channel.pointer } },
+            },
+        }));
+    }
+    serde_json::to_vec(&value).map_err(error)
 }
 
 /// A file name as a relative URI (spaces and other reserved bytes escaped).

@@ -10,16 +10,21 @@
 //!   one node per bone, helper, attachment, light, emitter, event object and
 //!   collision shape, named as in the model, in its hierarchy, at rest at its
 //!   pivot ([`model::nodes`]).
-//! - One skinned mesh, one primitive per geoset of the level of detail asked
-//!   for: positions, normals, tangents (Reforged), every UV set, joints and
-//!   weights, indices ([`model::meshes`]); a skin with inverse bind matrices.
+//! - A skinned mesh per geoset of the level of detail asked for, on a node
+//!   of its own (`NAME geoset N`: each can be shown, hidden or edited
+//!   apart): positions, normals, tangents (Reforged), every UV set, joints
+//!   and weights, indices ([`model::meshes`]); one skin with inverse bind
+//!   matrices.
 //! - A perspective camera per camera (`CAMS`: a unit's portrait camera), on
 //!   a node at its eye looking at its target, moving where its tracks move
 //!   it ([`model::cameras`]); omni and directional lights as
 //!   `KHR_lights_punctual` lights on their nodes ([`model::lights`]).
 //! - One animation per sequence, named as it, times in seconds; which
 //!   tracks map exactly (`STEP`, `LINEAR`, `CUBICSPLINE`) and which are
-//!   resampled at 30 keys a second is in [`model::animations`].
+//!   resampled at 30 keys a second is in [`model::animations`]. With
+//!   [`ExportOptions::geoset_visibility`], geosets are also shown and hidden
+//!   as their geoset animations do (`KHR_node_visibility` animated through
+//!   `KHR_animation_pointer`).
 //! - Materials from each material's first layer, or its HD textures by role,
 //!   filter modes as alpha modes, two-sided, unlit ([`model::materials`]);
 //!   textures as PNG from a [`TextureSource`] (BLP and DDS files found in
@@ -44,7 +49,7 @@ pub mod model;
 pub mod terrain;
 pub mod textures;
 
-pub use builder::{Builder, Document, Element, GltfFiles};
+pub use builder::{Builder, Document, Element, GltfFiles, PointerChannel};
 pub use gltf_json as json;
 pub use model::{Export, ExportOptions, export};
 #[cfg(feature = "terrain")]

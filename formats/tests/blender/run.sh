@@ -4,7 +4,8 @@
 # into a sequence, and its skinned vertices compared with the ones the
 # library poses (examples/posed_vertices.rs). Fails if any vertex is further
 # than 1e-4 of the model's size from where Blender shows it, or if the
-# vertex counts differ. Then the cameras (camera_check.py).
+# vertex counts differ. Then the cameras (camera_check.py), and that an
+# export with --geoset-visibility imports whole (visibility_import.py).
 #
 # Not part of CI (Blender is 195 Debian packages); run it by hand:
 #   apt-get install blender python3-numpy
@@ -106,6 +107,22 @@ json.dump({"cameras": found, "lights": lights}, sys.stdout)' >"$out/cameras.json
         printf '%-32s %-18s %10s %10s %10s %8s %s %s\n' "$model" "$name" "$distance" "$angle" "$lean" "$yfov" "$ok" "$rest"
         [ "$ok" = ok ] || failed=1
     done <"$out/result"
+done
+# Geoset visibility (--geoset-visibility): Blender 3.4 knows neither
+# KHR_node_visibility nor KHR_animation_pointer, and must still import the
+# model whole (an object per geoset, an action per sequence), the channels
+# it does not know skipped.
+printf '\n%-32s %8s %8s\n' "model (--geoset-visibility)" objects actions
+for model in rms_PackHorse amisd_nwdg32 wc3lib_Orc_Exp; do
+    glb="$out/$model-visibility.glb"
+    line=$("$bin/formats" export "$corpus/$model.mdx" "$glb" --geoset-visibility 2>/dev/null)
+    python3 -c '
+import re, sys
+m = re.search(r"(\d+) primitives?, .* (\d+) animations?", sys.argv[1])
+print("{\"geosets\": %s, \"animations\": %s}" % m.groups())' "$line" >"$out/visibility.json"
+    read -r _ objects actions ok < <(blender -b -P "$here/visibility_import.py" -- "$glb" "$out/visibility.json" 2>&1 | grep '^RESULT ' || echo "RESULT - - none")
+    printf '%-32s %8s %8s %s\n' "$model" "$objects" "$actions" "$ok"
+    [ "$ok" = ok ] || failed=1
 done
 rm -rf "$out"
 exit $failed

@@ -155,6 +155,13 @@ enum Command {
         /// Models: the Reforged level of detail to export (geosets of level -1 go in every level).
         #[arg(long, value_name = "N", default_value_t = 0)]
         lod: i32,
+        /// Models: show and hide each geoset as its geoset animation does
+        /// (alpha above 0: shown), with the glTF extensions
+        /// KHR_node_visibility and KHR_animation_pointer (Babylon.js plays
+        /// them; Blender skips them; the gltf crate, and so
+        /// Bevy, refuses the file).
+        #[arg(long)]
+        geoset_visibility: bool,
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
         #[arg(long)]
         gltf: bool,
@@ -376,6 +383,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             sequence,
             no_animations,
             lod,
+            geoset_visibility,
             gltf,
             overview_size,
         } => {
@@ -388,6 +396,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     sequence,
                     no_animations,
                     lod,
+                    geoset_visibility,
                     gltf,
                     overview_size: overview_size as usize,
                 },

@@ -21,9 +21,20 @@
 //! Translations add the node's rest offset (its pivot minus its parent's),
 //! see [`nodes`](super::nodes). Every animation also holds the root's
 //! constant rotation over the sequence, so it lasts as long as its sequence
-//! even when no node moves. Not exported: geoset and layer alpha, colours,
-//! texture animations, visibility, billboarding, and the "don't inherit"
-//! flags (glTF nodes always inherit).
+//! even when no node moves.
+//!
+//! With [`ExportOptions::geoset_visibility`](super::ExportOptions), each
+//! geoset whose geoset animation hides it somewhere gets
+//! `KHR_node_visibility` on its node (its visibility at rest) and, in every
+//! animation, a `STEP` channel through `KHR_animation_pointer`
+//! (`/nodes/N/extensions/KHR_node_visibility/visible`, 1 or 0): shown where
+//! its alpha is above 0, exact at every whole millisecond
+//! ([`GeosetVisibility`]). Off by default, because such a channel has no
+//! node, which some readers refuse (see the option).
+//!
+//! Not exported: geoset and layer alpha between 0 and 1 (fades), colours,
+//! texture animations, the visibility of other nodes (lights, emitters),
+//! billboarding, and the "don't inherit" flags (glTF nodes always inherit).
 
 use gltf_json as json;
 use json::Index;
@@ -34,10 +45,13 @@ use super::cameras::ModelCamera;
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
 use crate::anim::glam::Quat;
 use crate::anim::skeleton::normalized;
-use crate::anim::{Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline};
+use crate::anim::{
+    Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline, geoset_alpha_track,
+    geoset_state,
+};
 use crate::gltf::Builder;
 use crate::gltf::builder::Element;
-use crate::mdx::{Interpolation, KeyFrame, Track};
+use crate::mdx::{Interpolation, KeyFrame, Model, Track};
 
 /// Resampled tracks: keys per second.
 pub const RESAMPLE_RATE: f64 = 30.0;
@@ -48,6 +62,7 @@ pub const RESAMPLE_RATE: f64 = 30.0;
 pub const MAX_RESAMPLED_KEYS: u32 = 9_000;
 
 /// Keys of one glTF sampler.
+#[derive(Clone, Debug, PartialEq)]
 struct Curve<T> {
     interpolation: GltfInterpolation,
     /// Seconds from the sequence's start.
@@ -310,10 +325,13 @@ struct Channels<'b> {
     builder: &'b mut Builder,
     samplers: Vec<json::animation::Sampler>,
     channels: Vec<json::animation::Channel>,
+    /// Channels by JSON pointer (`KHR_animation_pointer`).
+    pointers: Vec<(Index<json::animation::Sampler>, String)>,
 }
 
 impl Channels<'_> {
-    fn add<T: Element>(&mut self, node: Index<json::Node>, property: Property, curve: Curve<T>) {
+    /// A sampler of `curve`.
+    fn sampler<T: Element>(&mut self, curve: Curve<T>) -> Index<json::animation::Sampler> {
         let input = self.builder.scalars(&curve.times);
         let output = self.builder.accessor(&curve.values, None, false);
         let sampler = Index::new(u32::try_from(self.samplers.len()).unwrap_or(u32::MAX));
@@ -324,6 +342,17 @@ impl Channels<'_> {
             interpolation: Checked::Valid(curve.interpolation),
             output,
         });
+        sampler
+    }
+
+    /// `curve` played on the property `pointer` names.
+    fn add_pointer<T: Element>(&mut self, pointer: String, curve: Curve<T>) {
+        let sampler = self.sampler(curve);
+        self.pointers.push((sampler, pointer));
+    }
+
+    fn add<T: Element>(&mut self, node: Index<json::Node>, property: Property, curve: Curve<T>) {
+        let sampler = self.sampler(curve);
         self.channels.push(json::animation::Channel {
             sampler,
             target: json::animation::Target {
@@ -340,41 +369,51 @@ impl Channels<'_> {
 
 /// One animation for each sequence in `sequences` (indices into the
 /// timeline's sequences), moving the skeleton's nodes and the nodes of the
-/// cameras that move (`cameras`: each with its node); returns how many were
-/// added.
+/// cameras that move (`cameras`: each with its node), and showing and
+/// hiding the geosets of `visibility`; returns how many were added.
 pub fn add_animations(
     b: &mut Builder,
     timeline: &Timeline,
     skeleton: &Skeleton,
     nodes: &ModelNodes,
     cameras: &[(ModelCamera<'_>, Index<json::Node>)],
+    visibility: &GeosetVisibility<'_>,
     sequences: &[usize],
 ) -> usize {
+    let spans: Vec<Span<'_>> = sequences
+        .iter()
+        .filter_map(|&s| timeline.sequences.get(s))
+        .map(|sequence| Span { timeline, sequence })
+        .collect();
+    let shown = visibility.curves(&spans);
     let mut added = 0;
-    for &s in sequences {
-        let Some(sequence) = timeline.sequences.get(s) else {
-            continue;
-        };
-        let span = Span { timeline, sequence };
+    for (k, span) in spans.iter().enumerate() {
+        let sequence = span.sequence;
         let mut channels = Channels {
             builder: b,
             samplers: Vec::new(),
             channels: Vec::new(),
+            pointers: Vec::new(),
         };
         channels.add(nodes.root, Property::Rotation, span.constant(Z_UP_TO_Y_UP));
+        for (node, curves) in &shown {
+            if let Some(curve) = curves.get(k) {
+                channels.add_pointer(visible_pointer(*node), curve.clone());
+            }
+        }
         for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
             if let Some(track) = &node.translation {
-                let curve = vector_curve(&span, track, [0.0; 3], rest_translation(skeleton, i));
+                let curve = vector_curve(span, track, [0.0; 3], rest_translation(skeleton, i));
                 channels.add(target, Property::Translation, curve);
             }
             if let Some(track) = &node.rotation {
-                channels.add(target, Property::Rotation, rotation_curve(&span, track));
+                channels.add(target, Property::Rotation, rotation_curve(span, track));
             }
             if let Some(track) = &node.scaling {
                 channels.add(
                     target,
                     Property::Scale,
-                    vector_curve(&span, track, [1.0; 3], [0.0; 3]),
+                    vector_curve(span, track, [1.0; 3], [0.0; 3]),
                 );
             }
         }
@@ -401,18 +440,140 @@ pub fn add_animations(
             channels.add(*node, Property::Rotation, rotation);
         }
         let Channels {
-            samplers, channels, ..
+            samplers,
+            channels,
+            pointers,
+            ..
         } = channels;
-        b.push(json::Animation {
+        let animation = json::Animation {
             extensions: None,
             extras: Default::default(),
             channels,
             name: Some(sequence.name.clone()),
             samplers,
-        });
+        };
+        b.push_animation(animation, pointers);
         added += 1;
     }
     added
+}
+
+/// The extension a geoset node's visibility is in.
+pub const NODE_VISIBILITY: &str = "KHR_node_visibility";
+
+/// The JSON pointer to `node`'s visibility.
+fn visible_pointer(node: Index<json::Node>) -> String {
+    format!(
+        "/nodes/{}/extensions/{NODE_VISIBILITY}/visible",
+        node.value()
+    )
+}
+
+/// The geosets whose nodes are shown and hidden as the model's geoset
+/// animations do (`KHR_node_visibility`, animated by `KHR_animation_pointer`):
+/// a geoset is shown where its alpha is above 0, as
+/// `formats::render` draws posed models.
+pub struct GeosetVisibility<'a> {
+    model: &'a Model,
+    /// Each geoset with its node.
+    geosets: Vec<(usize, Index<json::Node>)>,
+}
+
+impl<'a> GeosetVisibility<'a> {
+    /// The geosets of `model` on these nodes.
+    pub fn new(model: &'a Model, geosets: Vec<(usize, Index<json::Node>)>) -> Self {
+        GeosetVisibility { model, geosets }
+    }
+
+    /// Whether geoset `geoset` shows when no sequence plays (`None` when its
+    /// visibility never changes: no geoset animation alpha, and shown).
+    pub fn at_rest(model: &Model, timeline: &Timeline, geoset: usize) -> Option<bool> {
+        let shown = geoset_state(model, geoset, &Sampler::new(timeline, Moment::BIND)).alpha > 0.0;
+        (!shown || geoset_alpha_track(model, geoset).is_some()).then_some(shown)
+    }
+
+    /// For each geoset whose visibility changes in a sequence or differs
+    /// from its rest, its node and its curve in each span (a geoset shown
+    /// throughout every span and at rest gets none).
+    fn curves(&self, spans: &[Span<'_>]) -> Vec<(Index<json::Node>, Vec<Shown>)> {
+        let model = self.model;
+        let Some(first) = spans.first() else {
+            return Vec::new();
+        };
+        let rest = Sampler::new(first.timeline, Moment::BIND);
+        self.geosets
+            .iter()
+            .filter_map(|&(geoset, node)| {
+                let at_rest = u8::from(geoset_state(model, geoset, &rest).alpha > 0.0);
+                let curves: Vec<_> = spans
+                    .iter()
+                    .map(|span| visibility_curve(span, model, geoset))
+                    .collect();
+                let changes = curves
+                    .iter()
+                    .any(|c| c.values.iter().any(|v| v[0] != at_rest));
+                changes.then_some((node, curves))
+            })
+            .collect()
+    }
+}
+
+/// A geoset's visibility keys over one sequence: 1 shown, 0 hidden.
+type Shown = Curve<[u8; 1]>;
+
+/// Geoset `geoset`'s visibility over `span` as `STEP` keys (1 shown, 0
+/// hidden): a key where the sequence starts and one at each change. Its
+/// alpha is sampled at each moment a key of its alpha track plays in the
+/// sequence (each loop of a global sequence too) and 1 ms after (frames are
+/// whole milliseconds: a linear fade up from 0 shows the geoset from the
+/// next frame on), and every 1/30 s between (where a spline may cross 0).
+fn visibility_curve(span: &Span<'_>, model: &Model, geoset: usize) -> Shown {
+    let duration = span.duration_ms();
+    let mut times = span.resample_times();
+    if let Some(track) = geoset_alpha_track(model, geoset) {
+        let keys = key_moments(span, track);
+        times.extend(
+            keys.into_iter()
+                .flat_map(|at| [at, at + 1.0])
+                .filter(|t| (0.0..=duration).contains(t)),
+        );
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+    }
+    let mut curve = Curve {
+        interpolation: GltfInterpolation::Step,
+        times: Vec::new(),
+        values: Vec::new(),
+    };
+    for ms in times {
+        let shown = [u8::from(
+            geoset_state(model, geoset, &span.sampler(ms)).alpha > 0.0,
+        )];
+        if curve.values.last() != Some(&shown) {
+            curve.times.push((ms / 1000.0) as f32);
+            curve.values.push(shown);
+        }
+    }
+    curve
+}
+
+/// The milliseconds into `span` at which a key of `track` plays: its own
+/// frames, or for a global sequence every loop's (none when there would be
+/// more than [`MAX_RESAMPLED_KEYS`]: the 1/30 s samples stand in for them).
+fn key_moments<T>(span: &Span<'_>, track: &Track<T>) -> Vec<f64> {
+    let frames = track.keys.iter().map(|k| f64::from(k.frame));
+    let Some(loop_ms) = span.timeline.global_duration(track.global_sequence_id) else {
+        let start = span.start() as f64;
+        return frames.map(|f| f - start).collect();
+    };
+    let loops = (span.duration_ms() / f64::from(loop_ms.max(1))).floor() + 1.0;
+    if loop_ms == 0 || loops * (track.keys.len() as f64 + 1.0) > f64::from(MAX_RESAMPLED_KEYS) {
+        return Vec::new();
+    }
+    (0..loops as u32)
+        .map(|n| f64::from(n) * f64::from(loop_ms))
+        .flat_map(|at| std::iter::once(at).chain(frames.clone().map(move |f| at + f)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -591,6 +752,63 @@ mod tests {
             curve.values[3],
             span.sampler(100.0).sample(&track, &[0.0; 3])
         );
+    }
+
+    /// The sample model with geoset 0 animated by `alpha`.
+    fn model_with_alpha(alpha: Track<f32>) -> Model {
+        let mut model = Model::from_bytes(&crate::sample::sample_mdx()).unwrap();
+        model
+            .geoset_animations_mut()
+            .push(crate::mdx::GeosetAnimation {
+                alpha: 1.0,
+                geoset_id: 0,
+                tracks: vec![crate::mdx::GeosetAnimationTrack::Alpha(alpha)],
+                ..Default::default()
+            });
+        model
+    }
+
+    #[test]
+    fn a_geoset_is_hidden_from_the_frame_its_alpha_reaches_0_to_the_last_it_is_0() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        // Walk is 1000 to 1600: fades out by 1300, stays out, fades in from 1400.
+        let model = model_with_alpha(Track::new(
+            Interpolation::Linear,
+            vec![
+                Key::new(1000, 1.0),
+                Key::new(1300, 0.0),
+                Key::new(1400, 0.0),
+                Key::new(1500, 1.0),
+            ],
+        ));
+        let curve = visibility_curve(&span, &model, 0);
+        assert_eq!(curve.interpolation, GltfInterpolation::Step);
+        assert_eq!(curve.times, [0.0, 0.3, 0.401]);
+        assert_eq!(curve.values, [[1], [0], [1]]);
+        // Another geoset, not animated: shown throughout.
+        let other = visibility_curve(&span, &model, 1);
+        assert_eq!((other.times, other.values), (vec![0.0], vec![[1]]));
+    }
+
+    #[test]
+    fn a_global_sequence_hides_a_geoset_in_each_of_its_loops() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        // A 250 ms loop, shown for its first 100 ms, over a 600 ms sequence.
+        let mut alpha = Track::new(
+            Interpolation::None,
+            vec![Key::new(0, 1.0), Key::new(100, 0.0)],
+        );
+        alpha.global_sequence_id = 0;
+        assert_eq!(
+            key_moments(&span, &alpha),
+            [0.0, 0.0, 100.0, 250.0, 250.0, 350.0, 500.0, 500.0, 600.0]
+        );
+        let curve = visibility_curve(&span, &model_with_alpha(alpha), 0);
+        // The sequence's last frame, 600, is 100 ms into the third loop.
+        assert_eq!(curve.times, [0.0, 0.1, 0.25, 0.35, 0.5, 0.6]);
+        assert_eq!(curve.values, [[1], [0], [1], [0], [1], [0]]);
     }
 
     #[test]

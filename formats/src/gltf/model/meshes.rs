@@ -1,4 +1,5 @@
-//! Geosets as primitives of one skinned mesh: positions, normals, every UV
+//! Geosets as skinned meshes, one each (so that each has a node of its own,
+//! to show, hide or edit apart): positions, normals, every UV
 //! set (`TEXCOORD_n`), joints and weights (as many `JOINTS_n`/`WEIGHTS_n`
 //! sets as the most influenced vertex needs, 4 per set), indices, material.
 //!
@@ -8,7 +9,7 @@
 //! (`TANG`) go out as `TANGENT` where the normals do (a normal map needs
 //! both): X, Y, Z scaled to unit length (a zero one becomes a unit vector
 //! perpendicular to the normal), W the bitangent's sign, -1 or +1.
-//! A geoset without vertices or triangles has no primitive.
+//! A geoset without vertices or triangles has no mesh.
 
 use gltf_json as json;
 use json::Index;
@@ -21,24 +22,22 @@ use crate::gltf::builder::triangles;
 /// Influences per `JOINTS_n`/`WEIGHTS_n` set.
 const PER_SET: usize = 4;
 
-/// The mesh of every geoset given, or `None` when none has triangles;
+/// A mesh of one primitive for every geoset given that has triangles, in
+/// order, with the geoset's index, named `{name} geoset {index}`;
 /// `material` maps a geoset's material id to the glTF material. Notes what
 /// was left out in `warnings`.
-pub fn add_mesh(
+pub fn add_meshes(
     b: &mut Builder,
     name: &str,
     meshes: &[&Mesh],
     joint_count: usize,
     material: impl Fn(u32) -> Option<Index<json::Material>>,
     warnings: &mut Vec<String>,
-) -> Option<Index<json::Mesh>> {
-    let mut primitives = Vec::new();
+) -> Vec<(usize, Index<json::Mesh>)> {
+    let mut out = Vec::new();
     for mesh in meshes {
         if mesh.positions.is_empty() || mesh.triangles.is_empty() {
-            warnings.push(format!(
-                "geoset {}: no triangles, left out of the mesh",
-                mesh.geoset
-            ));
+            warnings.push(format!("geoset {}: no triangles, no mesh", mesh.geoset));
             continue;
         }
         let mut attributes = vec![(Semantic::Positions, b.vertex_attribute(&positions(mesh)))];
@@ -89,22 +88,22 @@ pub fn add_mesh(
             .map(|&i| u32::from(i))
             .collect();
         let indices = b.indices(&indices);
-        primitives.push(triangles(
-            attributes,
-            Some(indices),
-            material(mesh.material_id),
-        ));
+        let primitive = triangles(attributes, Some(indices), material(mesh.material_id));
+        let index = b.push(json::Mesh {
+            extensions: None,
+            extras: Default::default(),
+            name: Some(geoset_name(name, mesh.geoset)),
+            primitives: vec![primitive],
+            weights: None,
+        });
+        out.push((mesh.geoset, index));
     }
-    if primitives.is_empty() {
-        return None;
-    }
-    Some(b.push(json::Mesh {
-        extensions: None,
-        extras: Default::default(),
-        name: Some(name.to_string()),
-        primitives,
-        weights: None,
-    }))
+    out
+}
+
+/// The name of geoset `geoset`'s mesh and node.
+pub fn geoset_name(model: &str, geoset: usize) -> String {
+    format!("{model} geoset {geoset}")
 }
 
 /// Positions, non-finite coordinates as 0 (glTF refuses NaN).

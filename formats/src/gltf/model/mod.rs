@@ -32,6 +32,14 @@ pub struct ExportOptions<'a> {
     pub lod: i32,
     /// Where texture images come from.
     pub textures: &'a dyn TextureSource,
+    /// Geosets shown and hidden as the model's geoset animations do: each
+    /// geoset node's `KHR_node_visibility`, animated by
+    /// `KHR_animation_pointer` (see [`animations::GeosetVisibility`]).
+    /// Off by default: loaders that do not know `KHR_animation_pointer`
+    /// should skip its channels, and Blender and Babylon.js do, but some
+    /// refuse the file (the `gltf` crate, and so Bevy, wants a node on every
+    /// channel).
+    pub geoset_visibility: bool,
 }
 
 impl Default for ExportOptions<'_> {
@@ -41,6 +49,7 @@ impl Default for ExportOptions<'_> {
             sequence: None,
             lod: 0,
             textures: &NoTextures,
+            geoset_visibility: false,
         }
     }
 }
@@ -50,7 +59,8 @@ impl Default for ExportOptions<'_> {
 pub struct Export {
     /// The glTF document, to write as `.glb` or `.gltf`.
     pub document: Document,
-    /// The geosets that became primitives, in order.
+    /// The geosets that became meshes (one primitive each, on a node each),
+    /// in order.
     pub geosets: Vec<usize>,
     /// The number of joints (the root and one per node).
     pub joints: usize,
@@ -66,6 +76,20 @@ pub struct Export {
     pub missing_textures: Vec<(String, String)>,
     /// Anything else left out, one line each.
     pub warnings: Vec<String>,
+}
+
+/// A node's `KHR_node_visibility` (recorded as used).
+fn node_visibility(b: &mut Builder, visible: bool) -> json::extensions::scene::Node {
+    b.use_extension(animations::NODE_VISIBILITY, false);
+    let mut others = serde_json::Map::new();
+    others.insert(
+        animations::NODE_VISIBILITY.to_string(),
+        serde_json::json!({ "visible": visible }),
+    );
+    json::extensions::scene::Node {
+        others,
+        ..Default::default()
+    }
 }
 
 /// Exports `model` (named `name` in the document) as glTF 2.0.
@@ -108,7 +132,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     let material_indices =
         materials.add_all(&mut b, model, |id| uv_sets.get(&id).copied().unwrap_or(0));
     let joints = skeleton.nodes().len() + 1;
-    let mesh = meshes::add_mesh(
+    let geoset_meshes = meshes::add_meshes(
         &mut b,
         name,
         &meshes,
@@ -117,22 +141,29 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         &mut warnings,
     );
     let mut scene = vec![nodes.root];
-    let geosets = if let Some(mesh) = mesh {
+    let mut shown = Vec::new();
+    if !geoset_meshes.is_empty() {
         let skin = nodes::add_skin(&mut b, &skeleton, &nodes);
-        scene.push(b.push(json::Node {
-            name: Some(format!("{name} mesh")),
-            mesh: Some(mesh),
-            skin: Some(skin),
-            ..Default::default()
-        }));
-        meshes
-            .iter()
-            .filter(|m| !m.positions.is_empty() && !m.triangles.is_empty())
-            .map(|m| m.geoset)
-            .collect()
-    } else {
-        Vec::new()
-    };
+        for &(geoset, mesh) in &geoset_meshes {
+            let at_rest = options
+                .geoset_visibility
+                .then(|| animations::GeosetVisibility::at_rest(model, &timeline, geoset))
+                .flatten();
+            let extensions = at_rest.map(|visible| node_visibility(&mut b, visible));
+            let node = b.push(json::Node {
+                name: Some(meshes::geoset_name(name, geoset)),
+                mesh: Some(mesh),
+                skin: Some(skin),
+                extensions,
+                ..Default::default()
+            });
+            scene.push(node);
+            if at_rest.is_some() {
+                shown.push((geoset, node));
+            }
+        }
+    }
+    let geosets = geoset_meshes.iter().map(|&(geoset, _)| geoset).collect();
     let lights = lights::add_lights(
         &mut b,
         &lights::model_lights(model),
@@ -143,7 +174,16 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     let model_cameras = cameras::model_cameras(model);
     let camera_nodes = cameras::add_cameras(&mut b, &model_cameras, nodes.root, &mut warnings);
     let cameras: Vec<_> = model_cameras.into_iter().zip(camera_nodes).collect();
-    animations::add_animations(&mut b, &timeline, &skeleton, &nodes, &cameras, &sequences);
+    let visibility = animations::GeosetVisibility::new(model, shown);
+    animations::add_animations(
+        &mut b,
+        &timeline,
+        &skeleton,
+        &nodes,
+        &cameras,
+        &visibility,
+        &sequences,
+    );
     Ok(Export {
         document: b.finish(scene),
         geosets,

@@ -35,6 +35,8 @@ pub struct Options {
     pub no_animations: bool,
     /// The level of detail.
     pub lod: i32,
+    /// Geosets shown and hidden by node visibility.
+    pub geoset_visibility: bool,
     /// Into a folder: `.gltf` files (with `.bin` and images) instead of `.glb`.
     pub gltf: bool,
     /// The longest side of a map's overview, in pixels.

@@ -35,6 +35,7 @@ pub fn export(
             sequence: options.sequence.as_deref(),
             lod: options.lod,
             textures: &textures,
+            geoset_visibility: options.geoset_visibility,
         },
     )
     .map_err(|e| format!("{name}: {e}"))?;

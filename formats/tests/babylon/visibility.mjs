@@ -1,0 +1,48 @@
+// Babylon.js's own glTF loader, headless (NullEngine), on exports written
+// with geoset visibility: for each file of the probe list (a JSON file, the
+// one argument: [{"file", "probes": [[seconds...] per animation]}]), prints
+// one JSON line {"file", "nodes", "rest", "animations"}: the names of the
+// meshes whose name holds " geoset ", whether each is visible once loaded
+// ("rest"), and for each animation, at each probe time, whether each is
+// visible (1) or not (0) after Babylon's animation group went to that time.
+// Babylon maps KHR_node_visibility and KHR_animation_pointer itself: nothing
+// here reads the glTF. Exits 2 if a file fails to load. Run by
+// formats/tests/gltf_visibility.rs.
+import * as fs from "fs";
+import { NullEngine, Scene, LoadAssetContainerAsync, Logger } from "@babylonjs/core";
+import "@babylonjs/loaders";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+const list = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const engine = new NullEngine();
+for (const { file, probes } of list) {
+  const scene = new Scene(engine);
+  let container;
+  try {
+    const data = new Uint8Array(fs.readFileSync(file));
+    container = await LoadAssetContainerAsync(data, scene, { pluginExtension: ".glb" });
+  } catch (e) {
+    console.error(`${file}: ${e}`);
+    process.exit(2);
+  }
+  container.addAllToScene();
+  const meshes = scene.meshes.filter((m) => m.name.includes(" geoset "));
+  const shown = () => meshes.map((m) => (m.isVisible ? 1 : 0));
+  const rest = shown();
+  const groups = scene.animationGroups;
+  groups.forEach((g) => g.stop());
+  const animations = groups.map((group, k) => {
+    // The loader's frames per second (60): glTF times are seconds.
+    const fps = group.targetedAnimations[0]?.animation.framePerSecond ?? 60;
+    group.start(false, 1.0, group.from, group.to);
+    group.pause();
+    const out = (probes[k] || []).map((seconds) => {
+      group.goToFrame(seconds * fps);
+      return shown();
+    });
+    group.stop();
+    return out;
+  });
+  console.log(JSON.stringify({ file, nodes: meshes.map((m) => m.name), rest, animations }));
+  scene.dispose();
+}
