@@ -1475,3 +1475,32 @@ fn rotation_keys_never_turn_the_long_way() {
         );
     }
 }
+
+/// A model whose animations could hold hundreds of millions of keys (20 000
+/// sequences of 49 days each, 9000 resampled keys a track in each): an
+/// error naming the way out, at once, not hours of resampling; one of its
+/// sequences still exports.
+#[test]
+fn animations_beyond_the_key_budget_are_an_error_not_a_hang() {
+    let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    let long = formats::mdx::Sequence {
+        interval: [0, u32::MAX],
+        ..model.sequences()[0]
+    };
+    model.sequences_mut().resize(20_000, long);
+    let started = std::time::Instant::now();
+    let Err(e) = export(&model, "m", &ExportOptions::default()) else {
+        panic!("exported 20 000 sequences of 49 days");
+    };
+    assert!(e.to_string().contains("--sequence"), "{e}");
+    assert!(e.to_string().contains("20000 sequences"), "{e}");
+    let one = ExportOptions {
+        sequence: Some("Stand"),
+        ..Default::default()
+    };
+    let out = export(&model, "m", &one).unwrap();
+    assert_eq!(out.animations, ["Stand"]);
+    // Not a timing claim: a bound far above the milliseconds it takes, far
+    // below the hours resampling would.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}

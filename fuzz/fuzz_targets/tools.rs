@@ -40,7 +40,13 @@ fuzz_target!(|data: &[u8]| {
     let _ = formats::validate::all(&model);
     let _ = formats::bounds::measure(&model, &Default::default());
     pose(&model);
-    if let Ok(out) = formats::gltf::export(&model, "fuzz", &Default::default()) {
+    // With geoset visibility: the superset (every geoset's node, its
+    // visibility sampled over every sequence).
+    let options = formats::gltf::ExportOptions {
+        geoset_visibility: true,
+        ..Default::default()
+    };
+    if let Ok(out) = formats::gltf::export(&model, "fuzz", &options) {
         out.document
             .to_glb()
             .expect("an exported document serializes");

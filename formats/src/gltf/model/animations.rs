@@ -36,6 +36,7 @@
 //! texture animations, the visibility of other nodes (lights, emitters),
 //! billboarding, and the "don't inherit" flags (glTF nodes always inherit).
 
+use format_core::Error;
 use gltf_json as json;
 use json::Index;
 use json::animation::{Interpolation as GltfInterpolation, Property};
@@ -60,6 +61,14 @@ pub const RESAMPLE_RATE: f64 = 30.0;
 /// longer sequence is resampled less often, so a bad interval (up to 49
 /// days) cannot make an export allocate without bound.
 pub const MAX_RESAMPLED_KEYS: u32 = 9_000;
+
+/// The most values (keys, tangents and resampled samples together) the
+/// animations of one export may hold: 2^27, 2 GiB of rotations. Real models
+/// need far less (the largest corpus model, 20 000 keys); a model whose
+/// sequences and tracks would need more (thousands of sequences of 49 days
+/// over thousands of spline tracks, which a 1 MB file can declare) is an
+/// error rather than hours of resampling.
+pub const MAX_ANIMATION_VALUES: u64 = 1 << 27;
 
 /// Keys of one glTF sampler.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,6 +122,14 @@ impl Span<'_> {
             .collect();
         times.push(duration);
         times
+    }
+
+    /// How many times [`resample_times`](Self::resample_times) gives, at
+    /// most (without making them).
+    fn resample_len(&self) -> u64 {
+        let duration = self.duration_ms();
+        let step = (1000.0 / RESAMPLE_RATE).max(duration / f64::from(MAX_RESAMPLED_KEYS - 1));
+        ((duration / step).ceil() as u64).min(u64::from(MAX_RESAMPLED_KEYS)) + 1
     }
 
     /// Resampled `LINEAR` keys of `value(ms)`.
@@ -370,7 +387,8 @@ impl Channels<'_> {
 /// One animation for each sequence in `sequences` (indices into the
 /// timeline's sequences), moving the skeleton's nodes and the nodes of the
 /// cameras that move (`cameras`: each with its node), and showing and
-/// hiding the geosets of `visibility`; returns how many were added.
+/// hiding the geosets of `visibility`; returns how many were added, or an
+/// error when they would hold more than [`MAX_ANIMATION_VALUES`].
 pub fn add_animations(
     b: &mut Builder,
     timeline: &Timeline,
@@ -379,12 +397,21 @@ pub fn add_animations(
     cameras: &[(ModelCamera<'_>, Index<json::Node>)],
     visibility: &GeosetVisibility<'_>,
     sequences: &[usize],
-) -> usize {
+) -> Result<usize, Error> {
     let spans: Vec<Span<'_>> = sequences
         .iter()
         .filter_map(|&s| timeline.sequences.get(s))
         .map(|sequence| Span { timeline, sequence })
         .collect();
+    let needed = values_needed(&spans, skeleton, cameras, visibility);
+    if needed > MAX_ANIMATION_VALUES {
+        return Err(Error::other(format!(
+            "the animations would need up to {needed} keys ({} sequences; at most \
+             {MAX_ANIMATION_VALUES}): export one sequence (--sequence) or none \
+             (--no-animations)",
+            spans.len()
+        )));
+    }
     let shown = visibility.curves(&spans);
     let mut added = 0;
     for (k, span) in spans.iter().enumerate() {
@@ -455,7 +482,38 @@ pub fn add_animations(
         b.push_animation(animation, pointers);
         added += 1;
     }
-    added
+    Ok(added)
+}
+
+/// An upper bound on the values the animations of `spans` hold: for each
+/// sequence, each track's keys (three values each, for a spline) or its
+/// resampled times, whichever it becomes; a moving camera's two resampled
+/// channels; a shown or hidden geoset's samples.
+fn values_needed(
+    spans: &[Span<'_>],
+    skeleton: &Skeleton,
+    cameras: &[(ModelCamera<'_>, Index<json::Node>)],
+    visibility: &GeosetVisibility<'_>,
+) -> u64 {
+    let keys = |n: usize| 3 * n as u64 + 2;
+    let mut tracks: Vec<u64> = Vec::new();
+    for node in skeleton.nodes() {
+        tracks.extend(node.translation.as_ref().map(|t| keys(t.keys.len())));
+        tracks.extend(node.rotation.as_ref().map(|t| keys(t.keys.len())));
+        tracks.extend(node.scaling.as_ref().map(|t| keys(t.keys.len())));
+    }
+    let moving = cameras.iter().filter(|(c, _)| c.moves()).count() as u64;
+    let geosets = visibility.geosets.iter().map(|&(geoset, _)| {
+        let keys = geoset_alpha_track(visibility.model, geoset).map_or(0, |t| t.keys.len());
+        2 * keys as u64
+    });
+    tracks.extend(geosets);
+    let all_keys = tracks.iter().fold(0u64, |a, &k| a.saturating_add(k));
+    let channels = tracks.len() as u64 + 2 * moving;
+    spans
+        .iter()
+        .map(|span| all_keys.saturating_add(channels.saturating_mul(span.resample_len())))
+        .fold(0u64, u64::saturating_add)
 }
 
 /// The extension a geoset node's visibility is in.

@@ -183,7 +183,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         &cameras,
         &visibility,
         &sequences,
-    );
+    )?;
     Ok(Export {
         document: b.finish(scene),
         geosets,
