@@ -242,3 +242,37 @@ fn hidden_geosets_and_models_without_geometry() {
     assert_eq!(emitter, before);
     assert_eq!(measure(&emitter, &ExtentOptions::EVERY_FRAME), None);
 }
+
+/// A model whose sequences would need billions of vertex poses (20 000
+/// sequences of 49 days): measured within `MAX_VERTEX_POSES`, at a longer
+/// step and every n-th frame, said by `Extents::coarse` and by `validate`'s
+/// findings; every corpus model is measured in full.
+#[test]
+fn sequences_too_long_to_pose_in_full_are_measured_coarsely_and_say_so() {
+    let mut model = common::sample_with_long_sequences(20_000);
+    let measured = measure(&model, &ExtentOptions::default()).unwrap();
+    assert!(
+        measured.stretch > 1 && measured.every > 1,
+        "{} {}",
+        measured.stretch,
+        measured.every
+    );
+    assert!(measured.coarse().unwrap().contains("too long"));
+    // The stored extents (the sample's, for "Stand") disagree with 49 days
+    // of "Stand": the findings say how they were measured.
+    model.sequences_mut()[0].extent.maximum[2] = 0.25;
+    let findings = formats::validate::extents::against(&model, &measured);
+    assert!(!findings.is_empty());
+    assert!(
+        findings
+            .iter()
+            .all(|f| f.message.contains("measured coarsely")),
+        "{findings:?}"
+    );
+    for (path, model) in common::corpus_models() {
+        if let Some(measured) = measure(&model, &ExtentOptions::default()) {
+            assert_eq!((measured.stretch, measured.every), (1, 1), "{path}");
+            assert_eq!(measured.coarse(), None, "{path}");
+        }
+    }
+}

@@ -1482,12 +1482,7 @@ fn rotation_keys_never_turn_the_long_way() {
 /// sequences still exports.
 #[test]
 fn animations_beyond_the_key_budget_are_an_error_not_a_hang() {
-    let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
-    let long = formats::mdx::Sequence {
-        interval: [0, u32::MAX],
-        ..model.sequences()[0]
-    };
-    model.sequences_mut().resize(20_000, long);
+    let model = common::sample_with_long_sequences(20_000);
     let started = std::time::Instant::now();
     let Err(e) = export(&model, "m", &ExportOptions::default()) else {
         panic!("exported 20 000 sequences of 49 days");

@@ -37,6 +37,15 @@ impl Default for ExtentOptions {
 /// The most poses of a sequence at regular steps.
 pub const MAX_STEPS: u32 = 10_000;
 
+/// The most vertex poses (poses times vertices) one measurement takes,
+/// 2^28: a few seconds. The largest corpus model takes 3.9e7
+/// (HarvestGolem: 26 040 vertices over 1 489 poses, 0.8 s). A model that
+/// needs more is posed at a longer step (every key still posed), and if
+/// that is not enough (a file declaring thousands of sequences of 49 days),
+/// at every n-th of those frames (each sequence's first and last kept):
+/// [`Extents::stretch`] and [`Extents::every`] say how.
+pub const MAX_VERTEX_POSES: u64 = 1 << 28;
+
 /// One geoset's measured extents.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GeosetExtents {
@@ -62,6 +71,30 @@ pub struct Extents {
     pub sequences: Vec<Extent>,
     /// `GEOS`, in the order of [`meshes`]: Warcraft III geosets, then alpha ones.
     pub geosets: Vec<GeosetExtents>,
+    /// 1 when sequences were posed at the options' step; n when at a step
+    /// n times as long, to stay within [`MAX_VERTEX_POSES`].
+    pub stretch: u32,
+    /// 1 when every frame was posed (regular ones and keys); n when only
+    /// every n-th was, to stay within [`MAX_VERTEX_POSES`] (the boxes may
+    /// then be smaller than the geometry reaches).
+    pub every: usize,
+}
+
+impl Extents {
+    /// How the measurement was cut short to stay within
+    /// [`MAX_VERTEX_POSES`], as a phrase for a report; `None` when it was not.
+    pub fn coarse(&self) -> Option<String> {
+        match (self.stretch, self.every) {
+            (1, 1) => None,
+            (n, 1) => Some(format!(
+                "posed at a step {n} times the one asked for: the sequences are too long"
+            )),
+            (n, k) => Some(format!(
+                "posed at a step {n} times the one asked for and at every {k}th of those \
+                 frames and keys: the sequences are too long"
+            )),
+        }
+    }
 }
 
 /// The vertices of one mesh that move alike (the same influences).
@@ -134,6 +167,32 @@ fn frames(interval: [u32; 2], step: u32, keys: &[i64]) -> Vec<i64> {
     frames.extend(keys.get(from..to).unwrap_or_default());
     frames.sort_unstable();
     frames.dedup();
+    frames
+}
+
+/// How many frames [`frames`] gives, at most (without making them).
+fn frame_count(interval: [u32; 2], step: u32, keys: &[i64]) -> u64 {
+    let [start, end] = interval.map(i64::from);
+    let step = i64::from(step.max(1)).max((end - start) / i64::from(MAX_STEPS));
+    let regular = u64::try_from((end - start).max(0) / step).unwrap_or(0) + 2;
+    let from = keys.partition_point(|&k| k < start);
+    let to = keys.partition_point(|&k| k <= end);
+    regular + to.saturating_sub(from) as u64
+}
+
+/// Every `every`-th of `frames`, and the last.
+fn thin(mut frames: Vec<i64>, every: usize) -> Vec<i64> {
+    if every > 1 {
+        let last = frames.last().copied();
+        let mut k = 0;
+        frames.retain(|_| {
+            k += 1;
+            (k - 1) % every == 0
+        });
+        if frames.last().copied() != last {
+            frames.extend(last);
+        }
+    }
     frames
 }
 
@@ -417,10 +476,30 @@ pub fn measure(model: &Model, options: &ExtentOptions) -> Option<Extents> {
         return None;
     }
     let keys = key_frames(model, &skeleton, &timeline);
+    // Counted before any list is made: a file's sequences can ask for
+    // billions of frames.
+    let vertices = meshes
+        .iter()
+        .map(|m| m.positions.len())
+        .sum::<usize>()
+        .max(1) as u64;
+    let vertex_poses = |step: u32| {
+        let each = timeline.sequences.iter();
+        let poses = each.map(|s| frame_count(s.interval, step, &keys));
+        poses
+            .fold(0u64, u64::saturating_add)
+            .saturating_mul(vertices)
+    };
+    let step = options.step.max(1);
+    let stretch = vertex_poses(step).div_ceil(MAX_VERTEX_POSES).max(1);
+    let stretch = u32::try_from(stretch).unwrap_or(u32::MAX);
+    let step = step.saturating_mul(stretch);
+    let every = vertex_poses(step).div_ceil(MAX_VERTEX_POSES).max(1);
+    let every = usize::try_from(every).unwrap_or(usize::MAX);
     let frames = timeline
         .sequences
         .iter()
-        .map(|s| frames(s.interval, options.step, &keys))
+        .map(|s| thin(frames(s.interval, step, &keys), every))
         .collect();
     let mut groups: Vec<Vec<Group>> = meshes.iter().map(groups).collect();
     let skinning = skinning_nodes(&mut groups);
@@ -541,6 +620,8 @@ pub fn measure(model: &Model, options: &ExtentOptions) -> Option<Extents> {
                     .collect(),
             })
             .collect(),
+        stretch,
+        every,
     })
 }
 
@@ -559,5 +640,37 @@ mod tests {
         // A sequence of 4 billion ms: about 10 000 steps (with its end and
         // its key), not 400 million.
         assert_eq!(frames([0, u32::MAX], 10, &[5]).len(), 10_001 + 2);
+    }
+
+    #[test]
+    fn frames_are_counted_at_most_as_many_as_made() {
+        let keys = [0, 105, 130, 200, 5000];
+        for interval in [
+            [100, 130],
+            [5, 5],
+            [9, 3],
+            [0, u32::MAX],
+            [0, 10_000],
+            [7, 7777],
+        ] {
+            for step in [1, 10, 33, 1000] {
+                let made = frames(interval, step, &keys).len() as u64;
+                let counted = frame_count(interval, step, &keys);
+                // Keys on a step and the end are counted twice.
+                let slack = keys.len() as u64 + 2;
+                assert!(
+                    made <= counted && counted <= made + slack,
+                    "{interval:?} {step}: {made} {counted}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn thinning_keeps_every_nth_frame_and_the_last() {
+        assert_eq!(thin(vec![0, 10, 20, 30, 40, 50, 60], 3), [0, 30, 60]);
+        assert_eq!(thin(vec![0, 10, 20, 30, 40, 50], 3), [0, 30, 50]);
+        assert_eq!(thin(vec![0, 10, 20], 1), [0, 10, 20]);
+        assert_eq!(thin(vec![5], 100), [5]);
     }
 }

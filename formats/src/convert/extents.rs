@@ -179,6 +179,8 @@ pub(super) fn repair(
                 sequences: g.sequence_extents.clone(),
             })
             .collect(),
+        stretch: measured.stretch,
+        every: measured.every,
     };
     for (slot, _, _) in &renew {
         match *slot {

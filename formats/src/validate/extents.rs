@@ -128,9 +128,14 @@ fn disagreement(stored: &Extent, measured: &Extent, tolerance: f32) -> Option<St
 /// geosets' per-sequence lists.
 fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
     let mut findings = Findings::default();
+    // Measured at every n-th pose (a model whose sequences are too long to
+    // pose in full): the boxes may be smaller than the geometry reaches.
+    let coarse = measured
+        .coarse()
+        .map_or_else(String::new, |how| format!(" (measured coarsely: {how})"));
     let mut check = |path: String, stored: &Extent, measured: &Extent| {
         if let Some(message) = disagreement(stored, measured, tolerance) {
-            findings.push(Rule::StaleExtent, path, message);
+            findings.push(Rule::StaleExtent, path, message + &coarse);
         }
     };
     let mut lists = Vec::new();
@@ -189,7 +194,7 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
         .collect();
     for (path, stored, measured) in lists {
         if let Some(message) = list_disagreement(stored, measured, &names, tolerance) {
-            findings.push(Rule::StaleExtent, path, message);
+            findings.push(Rule::StaleExtent, path, message + &coarse);
         }
     }
     findings.0

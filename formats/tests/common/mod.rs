@@ -606,3 +606,16 @@ pub fn hostile_jpeg(side: u16, shared: usize, level_len: usize) -> Vec<u8> {
     data.extend_from_slice(&stream);
     data
 }
+
+/// The built-in sample model with `count` sequences, each a copy of its
+/// first lasting 49 days (`[0, u32::MAX]`): what a small hostile file can
+/// declare, for the tools' budgets.
+pub fn sample_with_long_sequences(count: usize) -> formats::mdx::Model {
+    let mut model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    let long = formats::mdx::Sequence {
+        interval: [0, u32::MAX],
+        ..model.sequences()[0]
+    };
+    model.sequences_mut().resize(count, long);
+    model
+}

@@ -28,6 +28,8 @@ struct FileReport {
     bytes: Option<usize>,
     /// The warning a lenient read gives (`None`: read strictly).
     lenient_note: Option<String>,
+    /// How the measurement was cut short (`None`: every pose asked for).
+    coarse: Option<String>,
     error: Option<String>,
 }
 
@@ -117,18 +119,18 @@ fn fix_file(input: &Path, output: Option<&Path>) -> FileReport {
         largest_move: 0.0,
         bytes: None,
         lenient_note: None,
+        coarse: None,
         error: None,
     };
     let result = (|| {
         let mut source = rewrite::read(input)?;
         report.lenient_note = source.lenient_note.take();
-        report.measured = formats::anim::meshes(
-            &source.model,
-            &formats::anim::Skeleton::from_model(&source.model),
-        )
-        .iter()
-        .any(|m| !m.positions.is_empty());
-        let changes: Vec<ExtentChange> = source.model.recompute_extents();
+        let measured = formats::bounds::measure(&source.model, &Default::default());
+        report.measured = measured.is_some();
+        report.coarse = measured.as_ref().and_then(|m| m.coarse());
+        let changes: Vec<ExtentChange> = measured
+            .map(|m| source.model.store_extents(&m))
+            .unwrap_or_default();
         report.largest_move = changes
             .iter()
             .map(corner_move)
@@ -189,6 +191,10 @@ pub fn run(
         crate::print_out(&out)?;
         for note in reports.iter().filter_map(|r| r.lenient_note.as_ref()) {
             eprintln!("warning: {note}");
+        }
+        for report in reports.iter().filter(|r| r.coarse.is_some()) {
+            let how = report.coarse.as_deref().unwrap_or_default();
+            eprintln!("warning: {}: measured coarsely: {how}", report.input);
         }
     }
     Ok(if failed == 0 {
