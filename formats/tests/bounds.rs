@@ -244,7 +244,7 @@ fn hidden_geosets_and_models_without_geometry() {
 }
 
 /// A model whose sequences would need billions of vertex poses (20 000
-/// sequences of 49 days): measured within `MAX_VERTEX_POSES`, at a longer
+/// sequences of 49 days): measured within `MAX_POSE_WORK`, at a longer
 /// step and every n-th frame, said by `Extents::coarse` and by `validate`'s
 /// findings; every corpus model is measured in full.
 #[test]

@@ -37,14 +37,16 @@ impl Default for ExtentOptions {
 /// The most poses of a sequence at regular steps.
 pub const MAX_STEPS: u32 = 10_000;
 
-/// The most vertex poses (poses times vertices) one measurement takes,
-/// 2^28: a few seconds. The largest corpus model takes 3.9e7
-/// (HarvestGolem: 26 040 vertices over 1 489 poses, 0.8 s). A model that
-/// needs more is posed at a longer step (every key still posed), and if
-/// that is not enough (a file declaring thousands of sequences of 49 days),
-/// at every n-th of those frames (each sequence's first and last kept):
-/// [`Extents::stretch`] and [`Extents::every`] say how.
-pub const MAX_VERTEX_POSES: u64 = 1 << 28;
+/// The most work one measurement does, 2^27 (about a second), counted as
+/// poses times what each pose visits: every vertex, and every key of the
+/// tracks it samples (a track's keys are searched at each pose). The
+/// largest corpus model needs 4.3e7 (HarvestGolem: 1 489 poses of 26 040
+/// vertices and 2 879 keys, 0.8 s). A model that needs more is posed at a
+/// longer step (every key still posed), and if that is not enough (a file
+/// declaring thousands of sequences of 49 days), at every n-th of those
+/// frames (each sequence's first and last kept): [`Extents::stretch`] and
+/// [`Extents::every`] say how.
+pub const MAX_POSE_WORK: u64 = 1 << 27;
 
 /// One geoset's measured extents.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,17 +74,17 @@ pub struct Extents {
     /// `GEOS`, in the order of [`meshes`]: Warcraft III geosets, then alpha ones.
     pub geosets: Vec<GeosetExtents>,
     /// 1 when sequences were posed at the options' step; n when at a step
-    /// n times as long, to stay within [`MAX_VERTEX_POSES`].
+    /// n times as long, to stay within [`MAX_POSE_WORK`].
     pub stretch: u32,
     /// 1 when every frame was posed (regular ones and keys); n when only
-    /// every n-th was, to stay within [`MAX_VERTEX_POSES`] (the boxes may
+    /// every n-th was, to stay within [`MAX_POSE_WORK`] (the boxes may
     /// then be smaller than the geometry reaches).
     pub every: usize,
 }
 
 impl Extents {
     /// How the measurement was cut short to stay within
-    /// [`MAX_VERTEX_POSES`], as a phrase for a report; `None` when it was not.
+    /// [`MAX_POSE_WORK`], as a phrase for a report; `None` when it was not.
     pub fn coarse(&self) -> Option<String> {
         match (self.stretch, self.every) {
             (1, 1) => None,
@@ -168,6 +170,44 @@ fn frames(interval: [u32; 2], step: u32, keys: &[i64]) -> Vec<i64> {
     frames.sort_unstable();
     frames.dedup();
     frames
+}
+
+/// What one pose visits: every vertex, every key of the node tracks and
+/// the geoset alpha tracks, every geoset animation for each mesh.
+fn pose_work(model: &Model, skeleton: &Skeleton, meshes: &[Mesh]) -> u64 {
+    let vertices: usize = meshes.iter().map(|m| m.positions.len()).sum();
+    let node_keys: usize = skeleton
+        .nodes()
+        .iter()
+        .map(|n| {
+            n.translation.as_ref().map_or(0, |t| t.keys.len())
+                + n.rotation.as_ref().map_or(0, |t| t.keys.len())
+                + n.scaling.as_ref().map_or(0, |t| t.keys.len())
+        })
+        .sum();
+    let wc3_alpha = model.geoset_animations().iter().flat_map(|a| &a.tracks);
+    let wc3_alpha: usize = wc3_alpha
+        .map(|t| match t {
+            GeosetAnimationTrack::Alpha(t) => t.keys.len(),
+            _ => 0,
+        })
+        .sum();
+    let alpha_alpha = model
+        .alpha_geoset_animations()
+        .iter()
+        .flat_map(|a| &a.tracks);
+    let alpha_alpha: usize = alpha_alpha
+        .map(|t| match t {
+            GeosetAnimTrack::Alpha(t) => t.keys.len(),
+            _ => 0,
+        })
+        .sum();
+    let animations = model.geoset_animations().len() + model.alpha_geoset_animations().len();
+    let found = meshes.len().saturating_mul(animations);
+    [vertices, node_keys, wc3_alpha, alpha_alpha, found]
+        .into_iter()
+        .fold(0u64, |a, n| a.saturating_add(n as u64))
+        .max(1)
 }
 
 /// How many frames [`frames`] gives, at most (without making them).
@@ -478,23 +518,19 @@ pub fn measure(model: &Model, options: &ExtentOptions) -> Option<Extents> {
     let keys = key_frames(model, &skeleton, &timeline);
     // Counted before any list is made: a file's sequences can ask for
     // billions of frames.
-    let vertices = meshes
-        .iter()
-        .map(|m| m.positions.len())
-        .sum::<usize>()
-        .max(1) as u64;
-    let vertex_poses = |step: u32| {
+    let per_pose = pose_work(model, &skeleton, &meshes);
+    let work = |step: u32| {
         let each = timeline.sequences.iter();
         let poses = each.map(|s| frame_count(s.interval, step, &keys));
         poses
             .fold(0u64, u64::saturating_add)
-            .saturating_mul(vertices)
+            .saturating_mul(per_pose)
     };
     let step = options.step.max(1);
-    let stretch = vertex_poses(step).div_ceil(MAX_VERTEX_POSES).max(1);
+    let stretch = work(step).div_ceil(MAX_POSE_WORK).max(1);
     let stretch = u32::try_from(stretch).unwrap_or(u32::MAX);
     let step = step.saturating_mul(stretch);
-    let every = vertex_poses(step).div_ceil(MAX_VERTEX_POSES).max(1);
+    let every = work(step).div_ceil(MAX_POSE_WORK).max(1);
     let every = usize::try_from(every).unwrap_or(usize::MAX);
     let frames = timeline
         .sequences

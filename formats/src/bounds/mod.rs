@@ -31,4 +31,4 @@ mod measure;
 
 pub use aabb::{Aabb, EMPTY_CORNER};
 pub use apply::ExtentChange;
-pub use measure::{ExtentOptions, Extents, GeosetExtents, MAX_STEPS, MAX_VERTEX_POSES, measure};
+pub use measure::{ExtentOptions, Extents, GeosetExtents, MAX_POSE_WORK, MAX_STEPS, measure};
