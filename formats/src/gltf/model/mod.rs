@@ -35,10 +35,10 @@ pub struct ExportOptions<'a> {
     /// Geosets shown and hidden as the model's geoset animations do: each
     /// geoset node's `KHR_node_visibility`, animated by
     /// `KHR_animation_pointer` (see [`animations::GeosetVisibility`]).
-    /// Off by default: loaders that do not know `KHR_animation_pointer`
-    /// should skip its channels, and Blender and Babylon.js do, but some
-    /// refuse the file (the `gltf` crate, and so Bevy, wants a node on every
-    /// channel).
+    /// Off by default: Babylon.js plays these channels, and loaders that do
+    /// not know `KHR_animation_pointer` should skip them, as Blender 3.4
+    /// does, but some refuse the file (the `gltf` crate, and so Bevy, wants
+    /// a node on every channel).
     pub geoset_visibility: bool,
 }
 
