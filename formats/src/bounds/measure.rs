@@ -232,6 +232,8 @@ fn thin(mut frames: Vec<i64>, every: usize) -> Vec<i64> {
         if frames.last().copied() != last {
             frames.extend(last);
         }
+        // Each sequence's list is kept until posed: not at its full length.
+        frames.shrink_to_fit();
     }
     frames
 }
@@ -318,8 +320,9 @@ struct Pose {
     shown: Vec<bool>,
 }
 
-/// The most node transforms kept between the two passes (48 MB); a model
-/// that needs more is posed twice.
+/// The most node transforms kept between the two passes (48 MB), a pose
+/// counting 4 more for its own keeping (its two lists: about 200 bytes); a
+/// model that needs more is posed twice.
 const CACHED_TRANSFORMS: usize = 1 << 20;
 
 impl Posing<'_> {
@@ -369,7 +372,7 @@ impl Posing<'_> {
     /// The poses, when they fit in [`CACHED_TRANSFORMS`].
     fn cache(&self) -> Option<Vec<Pose>> {
         let poses: usize = self.frames.iter().map(Vec::len).sum();
-        if poses.saturating_mul(self.skinning.len().max(1)) > CACHED_TRANSFORMS {
+        if poses.saturating_mul(self.skinning.len() + 4) > CACHED_TRANSFORMS {
             return None;
         }
         let mut cache = Vec::with_capacity(poses);
