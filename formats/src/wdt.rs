@@ -202,24 +202,7 @@ pub enum WdtChunk {
     Unknown(UnknownChunk),
 }
 
-impl crate::adt::ListChunk for WdtChunk {
-    const CUT: &'static str = "WdtChunk::Cut";
-
-    fn unknown(chunk: UnknownChunk) -> Self {
-        WdtChunk::Unknown(chunk)
-    }
-
-    fn cut(chunk: CutChunk) -> Self {
-        WdtChunk::Cut(chunk)
-    }
-
-    fn as_cut(&self) -> Option<&CutChunk> {
-        match self {
-            WdtChunk::Cut(cut) => Some(cut),
-            _ => None,
-        }
-    }
-}
+crate::adt::list_chunk!({impl} WdtChunk, "WdtChunk::Cut");
 
 /// What kind of WDT a file is, from its chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

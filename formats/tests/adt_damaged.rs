@@ -30,7 +30,7 @@ fn chunk_starts(data: &[u8]) -> Vec<usize> {
 /// lenient reader promises.
 fn check_cut(name: &str, tile: &Adt, data: &[u8], index: usize, start: usize, len: usize) {
     let cut = &data[..len];
-    let at = format!("{name} cut to {len} bytes (inside [{index}], at {start:#x})");
+    let at = format!("{name} cut to {len} bytes (inside chunks[{index}], at {start:#x})");
     assert!(
         Adt::from_bytes(cut).is_err(),
         "{at}: strict read accepts it"

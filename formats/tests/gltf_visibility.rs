@@ -69,14 +69,14 @@ fn step_at(times: &[f64], values: &[f64], t: f64) -> f64 {
     values[k]
 }
 
-/// The geoset a node of the export is named for (`NAME geoset N`).
+/// The geoset a node or mesh of the export is named for (`NAME geoset N`).
+fn geoset_named(name: &str) -> Option<usize> {
+    name.rsplit_once(" geoset ")?.1.parse().ok()
+}
+
+/// [`geoset_named`] of a node.
 fn geoset_of(node: &Value) -> Option<usize> {
-    node["name"]
-        .as_str()?
-        .rsplit_once(" geoset ")?
-        .1
-        .parse()
-        .ok()
+    geoset_named(node["name"].as_str()?)
 }
 
 /// Whether `formats::anim` shows geoset `geoset` `ms` into sequence `s`.
@@ -285,15 +285,7 @@ fn geoset_visibility_follows_the_geoset_animations_in_babylon() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|name| {
-                name.as_str()
-                    .unwrap()
-                    .rsplit_once(" geoset ")
-                    .unwrap()
-                    .1
-                    .parse()
-                    .unwrap()
-            })
+            .map(|name| geoset_named(name.as_str().unwrap()).unwrap())
             .collect();
         assert!(!geosets.is_empty(), "{file}");
         let at_rest = Sampler::new(timeline, Moment::BIND);

@@ -75,24 +75,33 @@ pub(crate) trait ListChunk: Decode<Args = ()> + Encode<Args = ()> + ChunkTag {
     }
 }
 
-impl<M: Decode<Args = ()> + Encode<Args = ()>> ListChunk for AdtChunk<M> {
-    const CUT: &'static str = "AdtChunk::Cut";
+/// [`ListChunk`] for a chunk enum with `Unknown(UnknownChunk)` and
+/// `Cut(CutChunk)` variants: `list_chunk!({impl<…>} Enum<…>, "Enum::Cut")`.
+macro_rules! list_chunk {
+    ({$($head:tt)*} $ty:ty, $cut:literal) => {
+        $($head)* $crate::adt::ListChunk for $ty {
+            const CUT: &'static str = $cut;
 
-    fn unknown(chunk: UnknownChunk) -> Self {
-        AdtChunk::Unknown(chunk)
-    }
+            fn unknown(chunk: format_core::UnknownChunk) -> Self {
+                Self::Unknown(chunk)
+            }
 
-    fn cut(chunk: CutChunk) -> Self {
-        AdtChunk::Cut(chunk)
-    }
+            fn cut(chunk: format_core::CutChunk) -> Self {
+                Self::Cut(chunk)
+            }
 
-    fn as_cut(&self) -> Option<&CutChunk> {
-        match self {
-            AdtChunk::Cut(cut) => Some(cut),
-            _ => None,
+            fn as_cut(&self) -> Option<&format_core::CutChunk> {
+                match self {
+                    Self::Cut(cut) => Some(cut),
+                    _ => None,
+                }
+            }
         }
-    }
+    };
 }
+pub(crate) use list_chunk;
+
+list_chunk!({impl<M: Decode<Args = ()> + Encode<Args = ()>>} AdtChunk<M>, "AdtChunk::Cut");
 
 /// Reads a whole file as a chunk list. In lenient mode a known chunk whose
 /// body does not decode is kept as bytes, and the chunk the file ends inside

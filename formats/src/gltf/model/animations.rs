@@ -503,7 +503,7 @@ fn values_needed(
         tracks.extend(node.scaling.as_ref().map(|t| keys(t.keys.len())));
     }
     let moving = cameras.iter().filter(|(c, _)| c.moves()).count() as u64;
-    let geosets = visibility.geosets.iter().map(|&(geoset, _)| {
+    let geosets = visibility.geosets.iter().map(|&(geoset, ..)| {
         let keys = geoset_alpha_track(visibility.model, geoset).map_or(0, |t| t.keys.len());
         2 * keys as u64
     });
@@ -533,13 +533,14 @@ fn visible_pointer(node: Index<json::Node>) -> String {
 /// `formats::render` draws posed models.
 pub struct GeosetVisibility<'a> {
     model: &'a Model,
-    /// Each geoset with its node.
-    geosets: Vec<(usize, Index<json::Node>)>,
+    /// Each geoset with its node and whether it shows at rest.
+    geosets: Vec<(usize, Index<json::Node>, bool)>,
 }
 
 impl<'a> GeosetVisibility<'a> {
-    /// The geosets of `model` on these nodes.
-    pub fn new(model: &'a Model, geosets: Vec<(usize, Index<json::Node>)>) -> Self {
+    /// The geosets of `model` on these nodes, each with whether it shows at
+    /// rest ([`at_rest`](Self::at_rest)).
+    pub fn new(model: &'a Model, geosets: Vec<(usize, Index<json::Node>, bool)>) -> Self {
         GeosetVisibility { model, geosets }
     }
 
@@ -554,18 +555,13 @@ impl<'a> GeosetVisibility<'a> {
     /// from its rest, its node and its curve in each span (a geoset shown
     /// throughout every span and at rest gets none).
     fn curves(&self, spans: &[Span<'_>]) -> Vec<(Index<json::Node>, Vec<Shown>)> {
-        let model = self.model;
-        let Some(first) = spans.first() else {
-            return Vec::new();
-        };
-        let rest = Sampler::new(first.timeline, Moment::BIND);
         self.geosets
             .iter()
-            .filter_map(|&(geoset, node)| {
-                let at_rest = u8::from(geoset_state(model, geoset, &rest).alpha > 0.0);
+            .filter_map(|&(geoset, node, at_rest)| {
+                let at_rest = u8::from(at_rest);
                 let curves: Vec<_> = spans
                     .iter()
-                    .map(|span| visibility_curve(span, model, geoset))
+                    .map(|span| visibility_curve(span, self.model, geoset))
                     .collect();
                 let changes = curves
                     .iter()

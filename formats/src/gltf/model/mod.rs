@@ -158,8 +158,8 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
                 ..Default::default()
             });
             scene.push(node);
-            if at_rest.is_some() {
-                shown.push((geoset, node));
+            if let Some(visible) = at_rest {
+                shown.push((geoset, node, visible));
             }
         }
     }
