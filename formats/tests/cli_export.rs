@@ -81,6 +81,48 @@ fn one_model_to_glb_and_to_gltf() {
     assert_eq!(pointers.len(), 3, "{pointers:?}");
     let plain = std::fs::read_to_string(nested.join("walk.gltf")).unwrap();
     assert!(!plain.contains("KHR_node_visibility") && !plain.contains("\"pointer\""));
+    // --material-colors: the geosets that fade get materials of their own,
+    // animated by pointer channels (gltf_colors.rs checks what they say).
+    let tinted = dir.join("tinted.gltf");
+    formats()
+        .arg("export")
+        .arg(&horse)
+        .arg(&tinted)
+        .arg("--material-colors")
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&tinted).unwrap()).unwrap();
+    assert!(
+        json["extensionsUsed"]
+            .to_string()
+            .contains("KHR_animation_pointer")
+    );
+    let own_materials = |json: &serde_json::Value| -> Vec<usize> {
+        let materials = json["materials"].as_array().unwrap().iter();
+        materials
+            .enumerate()
+            .filter(|(_, m)| m["name"].as_str().unwrap().contains(" geoset "))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let own = own_materials(&json);
+    assert_eq!(own.len(), 3, "{own:?}");
+    let decay = json["animations"].as_array().unwrap();
+    let decay = decay.iter().find(|a| a["name"] == "Decay Bone").unwrap();
+    let pointers: Vec<String> = decay["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["target"]["extensions"]["KHR_animation_pointer"]["pointer"].as_str())
+        .map(str::to_string)
+        .collect();
+    let want: Vec<String> = own
+        .iter()
+        .map(|m| format!("/materials/{m}/pbrMetallicRoughness/baseColorFactor"))
+        .collect();
+    assert_eq!(pointers, want);
+    let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    assert!(own_materials(&plain).is_empty());
     // MDL in.
     let mdl = root.join("mdl/rms_PackHorse_magos.mdl");
     formats()

@@ -18,6 +18,7 @@
 //! test says loudly that it did not run.
 
 use crate::common;
+use crate::common::babylon::geoset_named;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -25,53 +26,19 @@ use std::path::PathBuf;
 use formats::anim::{Moment, Sampler, Timeline, geoset_state};
 use formats::gltf::{ExportOptions, export};
 use formats::mdx::Model;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-/// A `.glb` file's JSON and binary chunk.
-fn glb_parts(glb: &[u8]) -> (Value, &[u8]) {
-    let word = |at: usize| u32::from_le_bytes(glb[at..at + 4].try_into().unwrap()) as usize;
-    let json_len = word(12);
-    let json = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
-    let bin_at = 20 + json_len;
-    let bin = match glb.len() > bin_at {
-        true => &glb[bin_at + 8..bin_at + 8 + word(bin_at)],
-        false => &[],
-    };
-    (json, bin)
-}
-
-/// An accessor's values as `f64` (scalar float and unsigned byte accessors:
-/// a sampler's times and its visibility keys).
+/// A scalar accessor's values (a sampler's times and its visibility keys).
 fn scalars(json: &Value, bin: &[u8], accessor: &Value) -> Vec<f64> {
-    let accessor = &json["accessors"][accessor.as_u64().unwrap() as usize];
-    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
-    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
-    let count = accessor["count"].as_u64().unwrap() as usize;
-    assert_eq!(accessor["type"], "SCALAR");
-    match accessor["componentType"].as_u64() {
-        Some(5126) => (0..count)
-            .map(|i| {
-                let at = start + 4 * i;
-                f64::from(f32::from_le_bytes(bin[at..at + 4].try_into().unwrap()))
-            })
-            .collect(),
-        Some(5121) => bin[start..start + count]
-            .iter()
-            .map(|&b| f64::from(b))
-            .collect(),
-        other => panic!("component type {other:?}"),
-    }
+    let (components, values) = common::accessor_values(json, bin, accessor);
+    assert_eq!(components, 1);
+    values
 }
 
 /// A `STEP` curve's value at `t` seconds (the key at or before it).
 fn step_at(times: &[f64], values: &[f64], t: f64) -> f64 {
     let k = times.iter().rposition(|&x| x <= t).unwrap_or(0);
     values[k]
-}
-
-/// The geoset a node or mesh of the export is named for (`NAME geoset N`).
-fn geoset_named(name: &str) -> Option<usize> {
-    name.rsplit_once(" geoset ")?.1.parse().ok()
 }
 
 /// [`geoset_named`] of a node.
@@ -103,7 +70,7 @@ struct Keys {
 /// Reads the visibility keys of an export written with geoset visibility,
 /// checking that each pointer channel names a geoset node's visibility.
 fn keys_of(glb: &[u8], path: &str) -> Keys {
-    let (json, bin) = glb_parts(glb);
+    let (json, bin) = common::glb_parts(glb);
     let nodes = json["nodes"].as_array().unwrap();
     let rest = nodes
         .iter()
@@ -237,72 +204,46 @@ fn geoset_visibility_follows_the_geoset_animations_in_babylon() {
         );
     }
 
-    let Some(babylon) = common::npm_harness("babylon", "@babylonjs/loaders", "Babylon.js") else {
-        return;
-    };
     // Probes: every 100 ms, and the milliseconds before and at each change,
     // each half a millisecond in (the game's frames are whole milliseconds,
     // so the expected visibility is that of the millisecond the probe is in).
     let mut list = Vec::new();
-    let mut expected = BTreeMap::new();
-    for (file, _, model, timeline, keys) in &exported {
+    let mut probes_of = Vec::new();
+    for (file, _, _, timeline, keys) in &exported {
         let probes: Vec<Vec<u32>> = timeline
             .sequences
             .iter()
             .enumerate()
             .map(|(s, sequence)| {
-                let mut ms: Vec<u32> = (0..=sequence.duration()).step_by(100).collect();
-                for (times, _) in keys.channels[s].values() {
-                    for &t in times {
-                        let at = (t * 1000.0).round() as u32;
-                        ms.extend([at.saturating_sub(1), at]);
-                    }
-                }
-                ms.retain(|&m| m < sequence.duration());
-                ms.sort_unstable();
-                ms.dedup();
-                ms
+                let changes = keys.channels[s].values().flat_map(|(times, _)| times);
+                let last = sequence.duration().saturating_sub(1);
+                common::babylon::probe_ms(changes.copied(), &[-1, 0], last)
             })
             .collect();
-        let seconds: Vec<Vec<f64>> = probes
+        let seconds = probes
             .iter()
-            .map(|ms| ms.iter().map(|&m| (f64::from(m) + 0.5) / 1000.0).collect())
-            .collect();
-        list.push(json!({ "file": file, "probes": seconds }));
-        expected.insert(
-            file.to_str().unwrap().to_string(),
-            (model, timeline, probes),
-        );
+            .map(|ms| ms.iter().map(|&m| (f64::from(m) + 0.5) / 1000.0).collect());
+        list.push((file.clone(), seconds.collect()));
+        probes_of.push(probes);
     }
-    let probes = dir.join("probes.json");
-    std::fs::write(&probes, serde_json::to_vec(&list).unwrap()).unwrap();
-    let results = common::node_results(&babylon.join("visibility.mjs"), &[probes.as_os_str()]);
-    assert_eq!(results.len(), exported.len());
+    let Some(results) = common::babylon::probe(&dir, &list) else {
+        return;
+    };
     let mut compared = 0usize;
-    for (file, result) in &results {
-        let (model, timeline, probes) = &expected[file];
-        let geosets: Vec<usize> = result["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|name| geoset_named(name.as_str().unwrap()).unwrap())
-            .collect();
-        assert!(!geosets.is_empty(), "{file}");
+    for ((file, _, model, timeline, _), probes) in exported.iter().zip(&probes_of) {
+        let result = &results[file];
+        let file = file.display();
+        assert!(!result.geosets.is_empty(), "{file}");
         let at_rest = Sampler::new(timeline, Moment::BIND);
-        for (k, &geoset) in geosets.iter().enumerate() {
+        for (&geoset, state) in result.geosets.iter().zip(&result.rest) {
             let rest = geoset_state(model, geoset, &at_rest).alpha > 0.0;
-            assert_eq!(
-                result["rest"][k] == 1,
-                rest,
-                "{file}: geoset {geoset} at rest"
-            );
+            assert_eq!(state.visible, rest, "{file}: geoset {geoset} at rest");
         }
         for (s, ms) in probes.iter().enumerate() {
-            let shown_in_babylon = &result["animations"][s];
-            for (p, &ms) in ms.iter().enumerate() {
-                for (k, &geoset) in geosets.iter().enumerate() {
+            for (&ms, states) in ms.iter().zip(&result.animations[s]) {
+                for (&geoset, state) in result.geosets.iter().zip(states) {
                     assert_eq!(
-                        shown_in_babylon[p][k] == 1,
+                        state.visible,
                         shown(model, timeline, s, ms, geoset),
                         "{file}: geoset {geoset} in {} at {ms}.5 ms in Babylon.js",
                         timeline.sequences[s].name

@@ -40,6 +40,7 @@ mod convert_sanity;
 mod corpus_chunks;
 mod custom_chunks;
 mod dds_pillow;
+mod gltf_colors;
 mod gltf_export;
 mod gltf_proptest;
 mod gltf_terrain;

@@ -40,10 +40,11 @@ fuzz_target!(|data: &[u8]| {
     let _ = formats::validate::all(&model);
     let _ = formats::bounds::measure(&model, &Default::default());
     pose(&model);
-    // With geoset visibility: the superset (every geoset's node, its
-    // visibility sampled over every sequence).
+    // With geoset visibility and material colours: the superset (every
+    // geoset's node, its visibility and colour sampled over every sequence).
     let options = formats::gltf::ExportOptions {
         geoset_visibility: true,
+        material_colors: true,
         ..Default::default()
     };
     if let Ok(out) = formats::gltf::export(&model, "fuzz", &options) {

@@ -24,7 +24,8 @@
 //!   resampled at 30 keys a second is in [`model::animations`]. With
 //!   [`ExportOptions::geoset_visibility`], geosets are also shown and hidden
 //!   as their geoset animations do (`KHR_node_visibility` animated through
-//!   `KHR_animation_pointer`).
+//!   `KHR_animation_pointer`); with [`ExportOptions::material_colors`], their
+//!   colour and alpha play on materials of their own ([`model::colors`]).
 //! - Materials from each material's first layer, or its HD textures by role,
 //!   filter modes as alpha modes, two-sided, unlit ([`model::materials`]);
 //!   textures as PNG from a [`TextureSource`] (BLP and DDS files found in

@@ -3,6 +3,8 @@
 //! elsewhere the corpus tests say loudly that they did not run.
 #![allow(dead_code)]
 
+pub mod babylon;
+
 use std::path::{Path, PathBuf};
 
 /// The corpus folder, or `None` (with a loud message) outside CI when it is missing.
@@ -618,4 +620,52 @@ pub fn sample_with_long_sequences(count: usize) -> formats::mdx::Model {
     };
     model.sequences_mut().resize(count, long);
     model
+}
+
+/// A `.glb` file's JSON and binary chunk.
+pub fn glb_parts(glb: &[u8]) -> (serde_json::Value, &[u8]) {
+    let word = |at: usize| u32::from_le_bytes(glb[at..at + 4].try_into().unwrap()) as usize;
+    let json_len = word(12);
+    let json = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let bin_at = 20 + json_len;
+    let bin = match glb.len() > bin_at {
+        true => &glb[bin_at + 8..bin_at + 8 + word(bin_at)],
+        false => &[],
+    };
+    (json, bin)
+}
+
+/// An accessor's components per element and its values as `f64`, element
+/// after element (float and unsigned byte accessors, tightly packed: what
+/// animation samplers hold).
+pub fn accessor_values(
+    json: &serde_json::Value,
+    bin: &[u8],
+    accessor: &serde_json::Value,
+) -> (usize, Vec<f64>) {
+    let accessor = &json["accessors"][accessor.as_u64().unwrap() as usize];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let components = match accessor["type"].as_str().unwrap() {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "VEC4" => 4,
+        other => panic!("accessor type {other}"),
+    };
+    let n = components * accessor["count"].as_u64().unwrap() as usize;
+    let values = match accessor["componentType"].as_u64() {
+        Some(5126) => (0..n)
+            .map(|i| {
+                let at = start + 4 * i;
+                f64::from(f32::from_le_bytes(bin[at..at + 4].try_into().unwrap()))
+            })
+            .collect(),
+        Some(5121) => bin[start..start + n]
+            .iter()
+            .map(|&b| f64::from(b))
+            .collect(),
+        other => panic!("component type {other:?}"),
+    };
+    (components, values)
 }

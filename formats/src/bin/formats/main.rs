@@ -162,6 +162,12 @@ enum Command {
         /// Bevy, refuses the file).
         #[arg(long)]
         geoset_visibility: bool,
+        /// Models: each geoset's colour and alpha (its geoset animation's,
+        /// times its layer's alpha) on a material of its own, animated with
+        /// KHR_animation_pointer (fades and tints; the same readers as
+        /// --geoset-visibility play, skip or refuse it).
+        #[arg(long)]
+        material_colors: bool,
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
         #[arg(long)]
         gltf: bool,
@@ -384,6 +390,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             no_animations,
             lod,
             geoset_visibility,
+            material_colors,
             gltf,
             overview_size,
         } => {
@@ -397,6 +404,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     no_animations,
                     lod,
                     geoset_visibility,
+                    material_colors,
                     gltf,
                     overview_size: overview_size as usize,
                 },

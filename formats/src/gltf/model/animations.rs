@@ -32,8 +32,11 @@
 //! ([`GeosetVisibility`]). Off by default, because such a channel has no
 //! node, which some readers refuse (see the option).
 //!
-//! Not exported: geoset and layer alpha between 0 and 1 (fades), colours,
-//! texture animations, the visibility of other nodes (lights, emitters),
+//! With [`ExportOptions::material_colors`](super::ExportOptions), geoset
+//! colour and alpha and layer alpha play on each geoset's own material
+//! ([`colors`](super::colors)), through `KHR_animation_pointer` too.
+//!
+//! Not exported: texture animations, the visibility of other nodes (lights, emitters),
 //! billboarding, and the "don't inherit" flags (glTF nodes always inherit).
 
 use format_core::Error;
@@ -43,6 +46,7 @@ use json::animation::{Interpolation as GltfInterpolation, Property};
 use json::validation::Checked;
 
 use super::cameras::ModelCamera;
+use super::colors::MaterialColors;
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
 use crate::anim::glam::Quat;
 use crate::anim::skeleton::normalized;
@@ -72,18 +76,18 @@ pub const MAX_ANIMATION_VALUES: u64 = 1 << 27;
 
 /// Keys of one glTF sampler.
 #[derive(Clone, Debug, PartialEq)]
-struct Curve<T> {
-    interpolation: GltfInterpolation,
+pub(super) struct Curve<T> {
+    pub(super) interpolation: GltfInterpolation,
     /// Seconds from the sequence's start.
-    times: Vec<f32>,
+    pub(super) times: Vec<f32>,
     /// One value per time, or (cubic) in-tangent, value, out-tangent per time.
-    values: Vec<T>,
+    pub(super) values: Vec<T>,
 }
 
 /// One sequence, the part of the timeline a curve is cut from.
-struct Span<'a> {
-    timeline: &'a Timeline,
-    sequence: &'a SequenceInfo,
+pub(super) struct Span<'a> {
+    pub(super) timeline: &'a Timeline,
+    pub(super) sequence: &'a SequenceInfo,
 }
 
 impl Span<'_> {
@@ -91,7 +95,7 @@ impl Span<'_> {
         i64::from(self.sequence.interval[0])
     }
 
-    fn duration_ms(&self) -> f64 {
+    pub(super) fn duration_ms(&self) -> f64 {
         f64::from(self.sequence.duration())
     }
 
@@ -101,7 +105,7 @@ impl Span<'_> {
     }
 
     /// The sampler `ms` into the sequence (no wrapping: the end is the end).
-    fn sampler(&self, ms: f64) -> Sampler<'_> {
+    pub(super) fn sampler(&self, ms: f64) -> Sampler<'_> {
         Sampler::new(
             self.timeline,
             Moment {
@@ -113,7 +117,7 @@ impl Span<'_> {
     }
 
     /// Resampling times in milliseconds: every 1/30 s, and the end.
-    fn resample_times(&self) -> Vec<f64> {
+    pub(super) fn resample_times(&self) -> Vec<f64> {
         let duration = self.duration_ms();
         let step = (1000.0 / RESAMPLE_RATE).max(duration / f64::from(MAX_RESAMPLED_KEYS - 1));
         let mut times: Vec<f64> = (0..MAX_RESAMPLED_KEYS)
@@ -126,7 +130,7 @@ impl Span<'_> {
 
     /// How many times [`resample_times`](Self::resample_times) gives, at
     /// most (without making them).
-    fn resample_len(&self) -> u64 {
+    pub(super) fn resample_len(&self) -> u64 {
         let duration = self.duration_ms();
         let step = (1000.0 / RESAMPLE_RATE).max(duration / f64::from(MAX_RESAMPLED_KEYS - 1));
         ((duration / step).ceil() as u64).min(u64::from(MAX_RESAMPLED_KEYS)) + 1
@@ -143,7 +147,7 @@ impl Span<'_> {
     }
 
     /// `value` held over the whole sequence.
-    fn constant<T: Clone>(&self, value: T) -> Curve<T> {
+    pub(super) fn constant<T: Clone>(&self, value: T) -> Curve<T> {
         let end = (self.duration_ms() / 1000.0) as f32;
         let (times, values) = if end > 0.0 {
             (vec![0.0, end], vec![value.clone(), value])
@@ -384,10 +388,19 @@ impl Channels<'_> {
     }
 }
 
+/// What the animations play through `KHR_animation_pointer` (each empty
+/// unless asked for).
+pub struct Pointed<'a> {
+    /// Geosets shown and hidden.
+    pub visibility: GeosetVisibility<'a>,
+    /// Geosets' material colours.
+    pub colors: MaterialColors<'a>,
+}
+
 /// One animation for each sequence in `sequences` (indices into the
 /// timeline's sequences), moving the skeleton's nodes and the nodes of the
-/// cameras that move (`cameras`: each with its node), and showing and
-/// hiding the geosets of `visibility`; returns how many were added, or an
+/// cameras that move (`cameras`: each with its node), and what is
+/// `pointed` at (geoset visibility, material colours); returns how many were added, or an
 /// error when they would hold more than [`MAX_ANIMATION_VALUES`].
 pub fn add_animations(
     b: &mut Builder,
@@ -395,15 +408,16 @@ pub fn add_animations(
     skeleton: &Skeleton,
     nodes: &ModelNodes,
     cameras: &[(ModelCamera<'_>, Index<json::Node>)],
-    visibility: &GeosetVisibility<'_>,
+    pointed: &Pointed<'_>,
     sequences: &[usize],
 ) -> Result<usize, Error> {
+    let Pointed { visibility, colors } = pointed;
     let spans: Vec<Span<'_>> = sequences
         .iter()
         .filter_map(|&s| timeline.sequences.get(s))
         .map(|sequence| Span { timeline, sequence })
         .collect();
-    let needed = values_needed(&spans, skeleton, cameras, visibility);
+    let needed = values_needed(&spans, skeleton, cameras, visibility, colors);
     if needed > MAX_ANIMATION_VALUES {
         return Err(Error::other(format!(
             "the animations would need up to {needed} keys ({} sequences; at most \
@@ -413,6 +427,7 @@ pub fn add_animations(
         )));
     }
     let shown = visibility.curves(&spans);
+    let tinted = colors.curves(&spans);
     let mut added = 0;
     for (k, span) in spans.iter().enumerate() {
         let sequence = span.sequence;
@@ -426,6 +441,11 @@ pub fn add_animations(
         for (node, curves) in &shown {
             if let Some(curve) = curves.get(k) {
                 channels.add_pointer(visible_pointer(*node), curve.clone());
+            }
+        }
+        for (pointer, curves) in &tinted {
+            if let Some(curve) = curves.get(k) {
+                channels.add_pointer(pointer.clone(), curve.clone());
             }
         }
         for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
@@ -488,12 +508,13 @@ pub fn add_animations(
 /// An upper bound on the values the animations of `spans` hold: for each
 /// sequence, each track's keys (three values each, for a spline) or its
 /// resampled times, whichever it becomes; a moving camera's two resampled
-/// channels; a shown or hidden geoset's samples.
+/// channels; a shown or hidden geoset's samples; a tinted geoset's.
 fn values_needed(
     spans: &[Span<'_>],
     skeleton: &Skeleton,
     cameras: &[(ModelCamera<'_>, Index<json::Node>)],
     visibility: &GeosetVisibility<'_>,
+    colors: &MaterialColors<'_>,
 ) -> u64 {
     let keys = |n: usize| 3 * n as u64 + 2;
     let mut tracks: Vec<u64> = Vec::new();
@@ -508,8 +529,9 @@ fn values_needed(
         2 * keys as u64
     });
     tracks.extend(geosets);
-    let all_keys = tracks.iter().fold(0u64, |a, &k| a.saturating_add(k));
-    let channels = tracks.len() as u64 + 2 * moving;
+    let (color_keys, colored) = colors.keys_needed();
+    let all_keys = tracks.iter().fold(color_keys, |a, &k| a.saturating_add(k));
+    let channels = tracks.len() as u64 + 2 * moving + colored;
     spans
         .iter()
         .map(|span| all_keys.saturating_add(channels.saturating_mul(span.resample_len())))
@@ -614,7 +636,7 @@ fn visibility_curve(span: &Span<'_>, model: &Model, geoset: usize) -> Shown {
 /// The milliseconds into `span` at which a key of `track` plays: its own
 /// frames, or for a global sequence every loop's (none when there would be
 /// more than [`MAX_RESAMPLED_KEYS`]: the 1/30 s samples stand in for them).
-fn key_moments<T>(span: &Span<'_>, track: &Track<T>) -> Vec<f64> {
+pub(super) fn key_moments<T>(span: &Span<'_>, track: &Track<T>) -> Vec<f64> {
     let frames = track.keys.iter().map(|k| f64::from(k.frame));
     let Some(loop_ms) = span.timeline.global_duration(track.global_sequence_id) else {
         let start = span.start() as f64;
@@ -631,7 +653,7 @@ fn key_moments<T>(span: &Span<'_>, track: &Track<T>) -> Vec<f64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::mdx::Key;
 
@@ -642,7 +664,8 @@ mod tests {
         }
     }
 
-    fn timeline() -> Timeline {
+    /// One sequence, "Walk", 1000 to 1600, and a global sequence of 250 ms.
+    pub(in crate::gltf::model) fn timeline() -> Timeline {
         Timeline {
             sequences: vec![SequenceInfo {
                 name: "Walk".into(),

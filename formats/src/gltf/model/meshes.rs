@@ -24,14 +24,14 @@ const PER_SET: usize = 4;
 
 /// A mesh of one primitive for every geoset given that has triangles, in
 /// order, with the geoset's index, named `{name} geoset {index}`;
-/// `material` maps a geoset's material id to the glTF material. Notes what
+/// `material` gives a geoset's glTF material. Notes what
 /// was left out in `warnings`.
 pub fn add_meshes(
     b: &mut Builder,
     name: &str,
     meshes: &[&Mesh],
     joint_count: usize,
-    material: impl Fn(u32) -> Option<Index<json::Material>>,
+    material: impl Fn(&Mesh) -> Option<Index<json::Material>>,
     warnings: &mut Vec<String>,
 ) -> Vec<(usize, Index<json::Mesh>)> {
     let mut out = Vec::new();
@@ -88,7 +88,7 @@ pub fn add_meshes(
             .map(|&i| u32::from(i))
             .collect();
         let indices = b.indices(&indices);
-        let primitive = triangles(attributes, Some(indices), material(mesh.material_id));
+        let primitive = triangles(attributes, Some(indices), material(mesh));
         let index = b.push(json::Mesh {
             extensions: None,
             extras: Default::default(),

@@ -5,6 +5,7 @@
 
 pub mod animations;
 pub mod cameras;
+pub mod colors;
 pub mod lights;
 pub mod materials;
 pub mod meshes;
@@ -40,6 +41,11 @@ pub struct ExportOptions<'a> {
     /// does, but some refuse the file (the `gltf` crate, and so Bevy, wants
     /// a node on every channel).
     pub geoset_visibility: bool,
+    /// Geoset colour and alpha (and layer alpha) on a material of each
+    /// geoset's own, animated by `KHR_animation_pointer` (see
+    /// [`colors`]). Off by default, for the same readers as
+    /// [`geoset_visibility`](Self::geoset_visibility).
+    pub material_colors: bool,
 }
 
 impl Default for ExportOptions<'_> {
@@ -50,6 +56,7 @@ impl Default for ExportOptions<'_> {
             lod: 0,
             textures: &NoTextures,
             geoset_visibility: false,
+            material_colors: false,
         }
     }
 }
@@ -131,13 +138,24 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     let mut materials = materials::Materials::new(options.textures);
     let material_indices =
         materials.add_all(&mut b, model, |id| uv_sets.get(&id).copied().unwrap_or(0));
+    let colors = match options.material_colors {
+        true => {
+            let geosets: Vec<(usize, u32)> =
+                meshes.iter().map(|m| (m.geoset, m.material_id)).collect();
+            colors::MaterialColors::add(&mut b, model, &timeline, &geosets, &material_indices)
+        }
+        false => colors::MaterialColors::default(),
+    };
     let joints = skeleton.nodes().len() + 1;
     let geoset_meshes = meshes::add_meshes(
         &mut b,
         name,
         &meshes,
         joints,
-        |id| material_indices.get(id as usize).copied(),
+        |mesh| {
+            let shared = || material_indices.get(mesh.material_id as usize).copied();
+            colors.material(mesh.geoset).or_else(shared)
+        },
         &mut warnings,
     );
     let mut scene = vec![nodes.root];
@@ -174,15 +192,12 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     let model_cameras = cameras::model_cameras(model);
     let camera_nodes = cameras::add_cameras(&mut b, &model_cameras, nodes.root, &mut warnings);
     let cameras: Vec<_> = model_cameras.into_iter().zip(camera_nodes).collect();
-    let visibility = animations::GeosetVisibility::new(model, shown);
+    let pointed = animations::Pointed {
+        visibility: animations::GeosetVisibility::new(model, shown),
+        colors,
+    };
     animations::add_animations(
-        &mut b,
-        &timeline,
-        &skeleton,
-        &nodes,
-        &cameras,
-        &visibility,
-        &sequences,
+        &mut b, &timeline, &skeleton, &nodes, &cameras, &pointed, &sequences,
     )?;
     Ok(Export {
         document: b.finish(scene),

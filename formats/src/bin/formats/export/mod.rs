@@ -37,6 +37,8 @@ pub struct Options {
     pub lod: i32,
     /// Geosets shown and hidden by node visibility.
     pub geoset_visibility: bool,
+    /// Geoset colour and alpha on materials of their own.
+    pub material_colors: bool,
     /// Into a folder: `.gltf` files (with `.bin` and images) instead of `.glb`.
     pub gltf: bool,
     /// The longest side of a map's overview, in pixels.

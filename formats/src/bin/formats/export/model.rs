@@ -36,6 +36,7 @@ pub fn export(
             lod: options.lod,
             textures: &textures,
             geoset_visibility: options.geoset_visibility,
+            material_colors: options.material_colors,
         },
     )
     .map_err(|e| format!("{name}: {e}"))?;

@@ -1,13 +1,15 @@
 // Babylon.js's own glTF loader, headless (NullEngine), on exports written
-// with geoset visibility: for each file of the probe list (a JSON file, the
-// one argument: [{"file", "probes": [[seconds...] per animation]}]), prints
-// one JSON line {"file", "nodes", "rest", "animations"}: the names of the
-// meshes whose name holds " geoset ", whether each is visible once loaded
-// ("rest"), and for each animation, at each probe time, whether each is
-// visible (1) or not (0) after Babylon's animation group went to that time.
-// Babylon maps KHR_node_visibility and KHR_animation_pointer itself: nothing
-// here reads the glTF. Exits 2 if a file fails to load. Run by
-// formats/tests/gltf_visibility.rs.
+// with geoset visibility or material colours: for each file of the probe
+// list (a JSON file, the one argument: [{"file", "probes": [[seconds...] per
+// animation]}]), prints one JSON line {"file", "nodes", "rest",
+// "animations"}: the names of the meshes whose name holds " geoset ", the
+// state of each once loaded ("rest"), and for each animation, at each probe
+// time, the state of each after Babylon's animation group went to that
+// time. A mesh's state is [visible (1 or 0), red, green, blue, alpha]: its
+// visibility and its material's colour and alpha. Babylon maps
+// KHR_node_visibility and KHR_animation_pointer itself: nothing here reads
+// the glTF. Exits 2 if a file fails to load. Run by
+// formats/tests/gltf_visibility.rs and gltf_colors.rs (common/babylon.rs).
 import * as fs from "fs";
 import { NullEngine, Scene, LoadAssetContainerAsync, Logger } from "@babylonjs/core";
 import "@babylonjs/loaders";
@@ -27,8 +29,12 @@ for (const { file, probes } of list) {
   }
   container.addAllToScene();
   const meshes = scene.meshes.filter((m) => m.name.includes(" geoset "));
-  const shown = () => meshes.map((m) => (m.isVisible ? 1 : 0));
-  const rest = shown();
+  const states = () =>
+    meshes.map((m) => {
+      const c = m.material?.albedoColor ?? { r: 1, g: 1, b: 1 };
+      return [m.isVisible ? 1 : 0, c.r, c.g, c.b, m.material?.alpha ?? 1];
+    });
+  const rest = states();
   const groups = scene.animationGroups;
   groups.forEach((g) => g.stop());
   const animations = groups.map((group, k) => {
@@ -38,7 +44,7 @@ for (const { file, probes } of list) {
     group.pause();
     const out = (probes[k] || []).map((seconds) => {
       group.goToFrame(seconds * fps);
-      return shown();
+      return states();
     });
     group.stop();
     return out;

@@ -1,0 +1,481 @@
+//! Geoset colour and alpha as material colour ([`ExportOptions::material_colors`]).
+//!
+//! The game draws a geoset's layer as its texture times the geoset
+//! animation's colour (where its flags say the colour applies) and times
+//! the geoset animation's alpha and the layer's alpha (`KGAC`, `KGAO`,
+//! `KMTA`; mdx-m3-viewer's shaders do the same). glTF multiplies the base
+//! colour texture by `baseColorFactor`, so that factor is `[red, green, blue,
+//! geoset alpha × layer alpha]`, each clamped to 0..1 (a non-finite one: 1),
+//! where the layer is the material's first, whose alpha the shared material
+//! already holds.
+//!
+//! Each geoset whose colour or alpha differs from its material's, or has a
+//! track that may change it, gets a copy of its material of its own
+//! (`Material M geoset G`) with the factor at rest; each animation then
+//! plays that factor through `KHR_animation_pointer`
+//! (`/materials/N/pbrMetallicRoughness/baseColorFactor`), `LINEAR`, sampled
+//! at each moment a key of one of the three tracks plays in the sequence
+//! (each loop of a global sequence too) and 1 ms before (a stepped track
+//! jumps between the two), 1 ms before the sequence's end (where a track
+//! closes on the value it opened with), and every 1/30 s between; a geoset
+//! whose colour is its rest colour throughout every sequence gets no
+//! channel. That is exact at every whole millisecond for linear and stepped
+//! tracks when only one of the two alphas moves at a time; a spline, two
+//! alphas moving together (their product is not linear), or a global
+//! sequence looping too often to list its keys (more than
+//! [`MAX_RESAMPLED_KEYS`] in a sequence) is approximated by the 1/30 s
+//! samples: on the corpus, at most 0.007 from `formats::anim` in any
+//! component at any whole millisecond (`tests/gltf_colors.rs`).
+//!
+//! As in the game, alpha only shows where the material blends (`BLEND`, and
+//! `MASK` against its cutoff): an `OPAQUE` material takes the colour only.
+//!
+//! [`ExportOptions::material_colors`]: super::ExportOptions::material_colors
+
+use gltf_json as json;
+use json::Index;
+use json::animation::Interpolation as GltfInterpolation;
+use json::material::PbrBaseColorFactor;
+
+use super::animations::{Curve, MAX_RESAMPLED_KEYS, Span, key_moments};
+use crate::anim::{Moment, Sampler, Timeline, geoset_alpha_track, geoset_state};
+use crate::gltf::Builder;
+use crate::mdx::alpha::{GeosetAnimTrack, TexLayerTrack};
+use crate::mdx::{GeosetAnimationTrack, LayerTrack, Model, Track};
+
+/// A material's colour factor: red, green, blue, alpha.
+pub type Rgba = [f32; 4];
+
+/// The geosets exported with a material of their own, whose colour the
+/// animations play.
+#[derive(Default)]
+pub struct MaterialColors<'a> {
+    model: Option<&'a Model>,
+    /// Each geoset with its model material id, its own glTF material and
+    /// its colour at rest.
+    geosets: Vec<(usize, u32, Index<json::Material>, Rgba)>,
+}
+
+impl<'a> MaterialColors<'a> {
+    /// For each geoset of `geosets` (each with its model material id) whose
+    /// colour is not its material's or may change, a copy of its glTF
+    /// material (from `shared`, by model material id) with the geoset's
+    /// colour at rest.
+    pub fn add(
+        b: &mut Builder,
+        model: &'a Model,
+        timeline: &Timeline,
+        geosets: &[(usize, u32)],
+        shared: &[Index<json::Material>],
+    ) -> Self {
+        let at_rest = Sampler::new(timeline, Moment::BIND);
+        let mut own = Vec::new();
+        for &(geoset, material) in geosets {
+            let Some(&index) = shared.get(material as usize) else {
+                continue;
+            };
+            let Some(base) = b.root().materials.get(index.value()).cloned() else {
+                continue;
+            };
+            let rest = color(model, geoset, material, &at_rest);
+            let moves = tracks(model, geoset, material).next().is_some();
+            if !moves && base.pbr_metallic_roughness.base_color_factor.0 == rest {
+                continue;
+            }
+            let mut copy = base;
+            copy.name = Some(format!("Material {material} geoset {geoset}"));
+            copy.pbr_metallic_roughness.base_color_factor = PbrBaseColorFactor(rest);
+            own.push((geoset, material, b.push(copy), rest));
+        }
+        MaterialColors {
+            model: Some(model),
+            geosets: own,
+        }
+    }
+
+    /// The geoset's own material, if it has one.
+    pub fn material(&self, geoset: usize) -> Option<Index<json::Material>> {
+        self.geosets
+            .iter()
+            .find(|(g, ..)| *g == geoset)
+            .map(|&(_, _, index, _)| index)
+    }
+
+    /// For each geoset whose colour changes in a sequence or differs from its
+    /// rest, the JSON pointer to its material's factor and its curve in each
+    /// span.
+    pub(super) fn curves(&self, spans: &[Span<'_>]) -> Vec<(String, Vec<Curve<Rgba>>)> {
+        let Some(model) = self.model else {
+            return Vec::new();
+        };
+        self.geosets
+            .iter()
+            .filter_map(|&(geoset, material, index, rest)| {
+                let curves: Vec<_> = spans
+                    .iter()
+                    .map(|span| color_curve(span, model, geoset, material))
+                    .collect();
+                let changes = curves.iter().any(|c| c.values.iter().any(|v| *v != rest));
+                let pointer = format!(
+                    "/materials/{}/pbrMetallicRoughness/baseColorFactor",
+                    index.value()
+                );
+                changes.then_some((pointer, curves))
+            })
+            .collect()
+    }
+
+    /// An upper bound on the keys the curves of one span hold, and how many
+    /// curves there are (each also gets the span's 1/30 s samples).
+    pub(super) fn keys_needed(&self) -> (u64, u64) {
+        let Some(model) = self.model else {
+            return (0, 0);
+        };
+        let keys = self
+            .geosets
+            .iter()
+            .flat_map(|&(geoset, material, ..)| tracks(model, geoset, material))
+            .map(|track| track.moments_bound())
+            .fold(0u64, u64::saturating_add);
+        (keys, self.geosets.len() as u64)
+    }
+}
+
+/// The colour factor of geoset `geoset` (of model material `material`) at
+/// the sampler's moment.
+pub fn color(model: &Model, geoset: usize, material: u32, sampler: &Sampler<'_>) -> Rgba {
+    let state = geoset_state(model, geoset, sampler);
+    let layer = layer_alpha(model, material, sampler);
+    let unit = |c: f32| {
+        if c.is_finite() {
+            c.clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
+    };
+    let [r, g, b] = state.color.map(unit);
+    [r, g, b, unit(state.alpha) * unit(layer)]
+}
+
+/// The alpha of the first layer of model material `material` (Warcraft III
+/// materials first, then alpha ones, as the materials are exported).
+fn layer_alpha(model: &Model, material: u32, sampler: &Sampler<'_>) -> f32 {
+    let m = material as usize;
+    if let Some(material) = model.materials().get(m) {
+        let Some(layer) = material.layers.first() else {
+            return 1.0;
+        };
+        return crate::anim::layer_alpha(layer, sampler);
+    }
+    let alpha = model.alpha_materials();
+    match alpha
+        .get(m.wrapping_sub(model.materials().len()))
+        .and_then(|material| material.tex_layers.first())
+    {
+        Some(layer) => crate::anim::tex_layer_alpha(layer, sampler),
+        None => 1.0,
+    }
+}
+
+/// A track the colour of a geoset follows.
+enum AnyTrack<'m> {
+    Alpha(&'m Track<f32>),
+    Color(&'m Track<[f32; 3]>),
+}
+
+impl AnyTrack<'_> {
+    /// An upper bound on the times [`moments`](Self::moments) gives, each
+    /// with the millisecond before it: its keys, and for a global sequence
+    /// up to [`MAX_RESAMPLED_KEYS`] more.
+    fn moments_bound(&self) -> u64 {
+        let (keys, global) = match self {
+            AnyTrack::Alpha(t) => (t.keys.len(), t.global_sequence_id >= 0),
+            AnyTrack::Color(t) => (t.keys.len(), t.global_sequence_id >= 0),
+        };
+        let loops = if global { MAX_RESAMPLED_KEYS } else { 0 };
+        2 * (keys as u64 + u64::from(loops))
+    }
+
+    fn moments(&self, span: &Span<'_>) -> Vec<f64> {
+        match self {
+            AnyTrack::Alpha(t) => key_moments(span, t),
+            AnyTrack::Color(t) => key_moments(span, t),
+        }
+    }
+}
+
+/// The tracks the colour of geoset `geoset` follows, those there are: the
+/// geoset animation's alpha and colour, its material's first layer's alpha.
+fn tracks<'m>(
+    model: &'m Model,
+    geoset: usize,
+    material: u32,
+) -> impl Iterator<Item = AnyTrack<'m>> + 'm {
+    let names = move |id: u32| usize::try_from(id).ok() == Some(geoset);
+    let color = match model
+        .geoset_animations()
+        .iter()
+        .find(|a| names(a.geoset_id))
+    {
+        Some(anim) => anim.tracks.iter().find_map(|t| match t {
+            GeosetAnimationTrack::Color(t) => Some(t),
+            _ => None,
+        }),
+        None => model
+            .alpha_geoset_animations()
+            .iter()
+            .find(|a| names(a.geoset_id))
+            .and_then(|anim| {
+                anim.tracks.iter().find_map(|t| match t {
+                    GeosetAnimTrack::Color(t) => Some(t),
+                    _ => None,
+                })
+            }),
+    };
+    let m = material as usize;
+    let layer = match model.materials().get(m) {
+        Some(material) => material.layers.first().and_then(|layer| {
+            layer.tracks.iter().find_map(|t| match t {
+                LayerTrack::Alpha(t) => Some(t),
+                _ => None,
+            })
+        }),
+        None => model
+            .alpha_materials()
+            .get(m.wrapping_sub(model.materials().len()))
+            .and_then(|material| material.tex_layers.first())
+            .and_then(|layer| {
+                layer.tracks.iter().find_map(|t| match t {
+                    TexLayerTrack::Alpha(t) => Some(t),
+                    _ => None,
+                })
+            }),
+    };
+    let alpha = geoset_alpha_track(model, geoset);
+    [
+        alpha.map(AnyTrack::Alpha),
+        color.map(AnyTrack::Color),
+        layer.map(AnyTrack::Alpha),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The colour of geoset `geoset` over `span` (see the [module](self) docs).
+pub(super) fn color_curve(
+    span: &Span<'_>,
+    model: &Model,
+    geoset: usize,
+    material: u32,
+) -> Curve<Rgba> {
+    let duration = span.duration_ms();
+    // Whole milliseconds (the game's frames), so that a key's moment and a
+    // 1/30 s sample next to it are one time, not two a float apart.
+    let mut times: Vec<f64> = span.resample_times().iter().map(|t| t.round()).collect();
+    // The sequence's last frame: a stepped track jumps there to the value
+    // it opened with (the closing key of `SequenceKeys`).
+    times.push((duration - 1.0).max(0.0));
+    for track in tracks(model, geoset, material) {
+        times.extend(
+            track
+                .moments(span)
+                .into_iter()
+                .flat_map(|at| [at - 1.0, at])
+                .filter(|t| (0.0..=duration).contains(t)),
+        );
+    }
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    let values: Vec<Rgba> = times
+        .iter()
+        .map(|&ms| color(model, geoset, material, &span.sampler(ms)))
+        .collect();
+    if let Some(first) = values.first()
+        && values.iter().all(|v| v == first)
+    {
+        return span.constant(*first);
+    }
+    // A key in a run of equal values adds nothing: kept are the ends and
+    // each key that differs from a neighbour.
+    let keep = |i: usize| {
+        let v = values.get(i);
+        i == 0 || i + 1 == values.len() || values.get(i - 1) != v || values.get(i + 1) != v
+    };
+    let mut curve = Curve {
+        interpolation: GltfInterpolation::Linear,
+        times: Vec::new(),
+        values: Vec::new(),
+    };
+    for (_, (&ms, &value)) in times
+        .iter()
+        .zip(&values)
+        .enumerate()
+        .filter(|&(i, _)| keep(i))
+    {
+        let seconds = (ms / 1000.0) as f32;
+        // Hours into a sequence, milliseconds apart can be one `f32`: glTF
+        // wants times that increase.
+        if curve.times.last().is_none_or(|&last| seconds > last) {
+            curve.times.push(seconds);
+            curve.values.push(value);
+        }
+    }
+    curve
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gltf::model::animations::tests::timeline;
+    use crate::mdx::{GeosetAnimation, GeosetAnimationTrack, Interpolation, Key, LayerTrack};
+
+    /// The sample model, geoset 0 with these geoset animation tracks (colour
+    /// applied) and its material's first layer with these.
+    fn model(geoset: Vec<GeosetAnimationTrack>, layer: Vec<LayerTrack>) -> Model {
+        let mut model = Model::from_bytes(&crate::sample::sample_mdx()).unwrap();
+        model.geoset_animations_mut().push(GeosetAnimation {
+            alpha: 1.0,
+            flags: 2,
+            color: [1.0; 3],
+            geoset_id: 0,
+            tracks: geoset,
+        });
+        let material = model.geosets()[0].material_id as usize;
+        model.materials_mut()[material].layers[0].tracks = layer;
+        model
+    }
+
+    /// The curve's value at `ms`, as glTF interpolates it.
+    fn played(curve: &Curve<Rgba>, ms: u32) -> Rgba {
+        let t = (f64::from(ms) / 1000.0) as f32;
+        let next = curve.times.partition_point(|&x| x <= t);
+        if next == 0 || next == curve.times.len() {
+            return curve.values[next.saturating_sub(1)];
+        }
+        let (t0, t1) = (curve.times[next - 1], curve.times[next]);
+        let s = (t - t0) / (t1 - t0);
+        let (a, b) = (curve.values[next - 1], curve.values[next]);
+        std::array::from_fn(|i| a[i] + s * (b[i] - a[i]))
+    }
+
+    /// The largest difference between the curve and the sampler over every
+    /// whole millisecond of the sequence.
+    fn worst(model: &Model, timeline: &Timeline) -> f32 {
+        let span = Span {
+            timeline,
+            sequence: &timeline.sequences[0],
+        };
+        let material = model.geosets()[0].material_id;
+        let curve = color_curve(&span, model, 0, material);
+        assert_eq!(curve.interpolation, GltfInterpolation::Linear);
+        assert!(curve.times.windows(2).all(|w| w[0] < w[1]));
+        (0..=600)
+            .map(|ms| {
+                let want = color(model, 0, material, &span.sampler(f64::from(ms)));
+                let got = played(&curve, ms);
+                (0..4).map(|i| (got[i] - want[i]).abs()).fold(0.0, f32::max)
+            })
+            .fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn a_linear_fade_and_a_stepped_colour_are_exact_at_every_millisecond() {
+        let fade = Track::new(
+            Interpolation::Linear,
+            vec![
+                Key::new(1000, 1.0),
+                Key::new(1250, 0.0),
+                Key::new(1500, 0.5),
+            ],
+        );
+        let tint = Track::new(
+            Interpolation::None,
+            vec![
+                Key::new(1100, [0.0, 0.5, 1.0]),
+                Key::new(1317, [1.0, 1.0, 0.0]),
+            ],
+        );
+        let model = model(
+            vec![
+                GeosetAnimationTrack::Alpha(fade),
+                GeosetAnimationTrack::Color(tint),
+            ],
+            vec![],
+        );
+        assert!(worst(&model, &timeline()) < 1e-6);
+        // The colour is stored blue, green, red; the factor is red first.
+        let timeline = timeline();
+        let span = Span {
+            timeline: &timeline,
+            sequence: &timeline.sequences[0],
+        };
+        let at = color(
+            &model,
+            0,
+            model.geosets()[0].material_id,
+            &span.sampler(200.0),
+        );
+        let want = [1.0, 0.5, 0.0, 0.2];
+        assert!((0..4).all(|i| (at[i] - want[i]).abs() < 1e-6), "{at:?}");
+    }
+
+    #[test]
+    fn a_stepped_layer_alpha_is_exact_and_closes_on_its_opening_value() {
+        let blink = Track::new(
+            Interpolation::None,
+            vec![
+                Key::new(1000, 1.0),
+                Key::new(1200, 0.25),
+                Key::new(1400, 0.0),
+            ],
+        );
+        let model = model(vec![], vec![LayerTrack::Alpha(blink)]);
+        assert!(worst(&model, &timeline()) < 1e-6);
+    }
+
+    #[test]
+    fn two_alphas_moving_together_stay_within_the_resampling_error() {
+        let fade = |from: f32| {
+            Track::new(
+                Interpolation::Linear,
+                vec![Key::new(1000, from), Key::new(1600, 1.0 - from)],
+            )
+        };
+        let model = model(
+            vec![GeosetAnimationTrack::Alpha(fade(1.0))],
+            vec![LayerTrack::Alpha(fade(0.0))],
+        );
+        // Their product t (1 - t), t = s / 0.6 s, is a parabola: a line
+        // through samples h = 1/30 s apart is at most h^2 |f''| / 8 =
+        // (1/30)^2 (2 / 0.6^2) / 8 = 7.7e-4 off (a little more where a
+        // sample moved to a whole millisecond).
+        let error = worst(&model, &timeline());
+        assert!(error > 5e-4 && error < 9e-4, "{error}");
+    }
+
+    #[test]
+    fn a_geoset_that_never_changes_gets_no_material_of_its_own() {
+        let mut b = Builder::new("test");
+        let model = model(vec![], vec![]);
+        let timeline = timeline();
+        let shared = vec![b.push(json::Material {
+            pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+                base_color_factor: PbrBaseColorFactor([1.0; 4]),
+                ..Default::default()
+            },
+            ..Default::default()
+        })];
+        let material = model.geosets()[0].material_id;
+        let colors = MaterialColors::add(&mut b, &model, &timeline, &[(0, material)], &shared);
+        assert_eq!(colors.material(0), None);
+        let tinted = self::model(
+            vec![GeosetAnimationTrack::Color(Track::new(
+                Interpolation::Linear,
+                vec![Key::new(1000, [0.0; 3])],
+            ))],
+            vec![],
+        );
+        let colors = MaterialColors::add(&mut b, &tinted, &timeline, &[(0, material)], &shared);
+        assert!(colors.material(0).is_some());
+    }
+}

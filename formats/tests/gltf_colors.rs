@@ -1,0 +1,315 @@
+//! Geoset colour and alpha in glTF (`ExportOptions::material_colors`: a
+//! material of each geoset's own, its `baseColorFactor` animated through
+//! `KHR_animation_pointer`), on every corpus model:
+//!
+//! - the export's own keys, read from the `.glb` here: at every whole
+//!   millisecond of every sequence, each geoset's factor (its curve, or its
+//!   material's constant factor) is the colour `formats::anim` gives it
+//!   (geoset animation colour, geoset alpha times layer alpha) within the
+//!   bound the module docs of `formats::gltf::model::colors` state, and
+//!   exactly (to `f32`) wherever one linear or stepped track moves alone;
+//! - Babylon.js's own glTF loader (npm `@babylonjs/core` and
+//!   `@babylonjs/loaders`, installed by `.ci/run` into `tests/babylon`, run
+//!   headless): with each animation group sent to times around every key
+//!   and every 100 ms, each geoset mesh's material colour is the export's;
+//! - the Khronos glTF Validator: 0 errors, 0 warnings.
+//!
+//! Under `CI=true` a missing node or npm package is a failure; elsewhere the
+//! test says loudly that it did not run.
+
+use crate::common;
+use crate::common::babylon::geoset_named;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use formats::anim::{
+    Moment, Sampler, Skeleton, Timeline, geoset_state, layer_alpha, meshes, tex_layer_alpha,
+};
+use formats::gltf::{ExportOptions, export};
+use formats::mdx::Model;
+use serde_json::Value;
+
+/// The largest difference allowed between a colour component of the export
+/// and `formats::anim`'s, at any whole millisecond: what the 1/30 s samples
+/// of a spline (or of two alphas moving together) leave. The test prints the
+/// largest it measured.
+const BOUND: f64 = 0.02;
+
+/// The colour `formats::anim` gives geoset `geoset` (of model material
+/// `material`) at the sampler's moment: red, green, blue, alpha.
+fn expected(model: &Model, geoset: usize, material: usize, sampler: &Sampler<'_>) -> [f64; 4] {
+    let state = geoset_state(model, geoset, sampler);
+    let layer = match model.materials().get(material) {
+        Some(m) => m.layers.first().map_or(1.0, |l| layer_alpha(l, sampler)),
+        None => model
+            .alpha_materials()
+            .get(material - model.materials().len())
+            .and_then(|m| m.tex_layers.first())
+            .map_or(1.0, |l| tex_layer_alpha(l, sampler)),
+    };
+    let unit = |c: f32| {
+        f64::from(if c.is_finite() {
+            c.clamp(0.0, 1.0)
+        } else {
+            1.0
+        })
+    };
+    let [r, g, b] = state.color.map(unit);
+    [r, g, b, unit(state.alpha) * unit(layer)]
+}
+
+/// The sampler `ms` into sequence `s`.
+fn at<'t>(timeline: &'t Timeline, s: usize, ms: f64) -> Sampler<'t> {
+    let interval = timeline.sequences[s].interval;
+    Sampler::new(
+        timeline,
+        Moment {
+            interval: Some(interval),
+            frame: f64::from(interval[0]) + ms,
+            counter: Some(ms),
+        },
+    )
+}
+
+/// A `LINEAR` curve of 4-component keys at `t` seconds.
+fn linear_at(times: &[f64], values: &[f64], t: f64) -> [f64; 4] {
+    let key = |k: usize| -> [f64; 4] { values[4 * k..4 * k + 4].try_into().unwrap() };
+    let next = times.partition_point(|&x| x <= t);
+    if next == 0 {
+        return key(0);
+    }
+    if next == times.len() {
+        return key(next - 1);
+    }
+    let (t0, t1) = (times[next - 1], times[next]);
+    let s = (t - t0) / (t1 - t0);
+    let (a, b) = (key(next - 1), key(next));
+    std::array::from_fn(|i| a[i] + s * (b[i] - a[i]))
+}
+
+/// One geoset's colour in an export: its glTF material's factor, and per
+/// animation its curve (times and flattened values), if it has one.
+struct GeosetColor {
+    factor: [f64; 4],
+    own: bool,
+    curves: Vec<Option<(Vec<f64>, Vec<f64>)>>,
+}
+
+/// Reads each geoset's material and colour curves from an export.
+fn colors_of(glb: &[u8], path: &str) -> BTreeMap<usize, GeosetColor> {
+    let (json, bin) = common::glb_parts(glb);
+    let materials = json["materials"].as_array().cloned().unwrap_or_default();
+    let mut out = BTreeMap::new();
+    for node in json["nodes"].as_array().unwrap() {
+        let Some(geoset) = node["name"].as_str().and_then(geoset_named) else {
+            continue;
+        };
+        let mesh = &json["meshes"][node["mesh"].as_u64().unwrap() as usize];
+        // No material (a material id out of range): glTF's default, white.
+        let material = mesh["primitives"][0]["material"]
+            .as_u64()
+            .map(|m| m as usize);
+        let material_json = material.map_or(&Value::Null, |m| &materials[m]);
+        let factor: Vec<f64> = material_json["pbrMetallicRoughness"]["baseColorFactor"]
+            .as_array()
+            .map(|f| f.iter().map(|c| c.as_f64().unwrap()).collect())
+            .unwrap_or_else(|| vec![1.0; 4]);
+        let name = material_json["name"].as_str().unwrap_or_default();
+        let own = name.ends_with(&format!(" geoset {geoset}"));
+        let curves = json["animations"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|animation| {
+                let pointer = format!(
+                    "/materials/{}/pbrMetallicRoughness/baseColorFactor",
+                    material?
+                );
+                let channel = animation["channels"].as_array().unwrap().iter().find(|c| {
+                    c["target"]["extensions"]["KHR_animation_pointer"]["pointer"] == *pointer
+                })?;
+                assert!(own, "{path}: a shared material is animated");
+                let sampler = &animation["samplers"][channel["sampler"].as_u64().unwrap() as usize];
+                assert_eq!(sampler["interpolation"], "LINEAR", "{path}");
+                let (one, times) = common::accessor_values(&json, bin, &sampler["input"]);
+                let (four, values) = common::accessor_values(&json, bin, &sampler["output"]);
+                assert_eq!((one, four), (1, 4), "{path}");
+                assert!(times.windows(2).all(|w| w[0] < w[1]), "{path}");
+                Some((times, values))
+            })
+            .collect();
+        let factor = factor.try_into().unwrap();
+        out.insert(
+            geoset,
+            GeosetColor {
+                factor,
+                own,
+                curves,
+            },
+        );
+    }
+    out
+}
+
+/// The export's colour of a geoset `ms` into animation `s`.
+fn exported_at(color: &GeosetColor, s: usize, ms: u32) -> [f64; 4] {
+    match color.curves.get(s).and_then(Option::as_ref) {
+        Some((times, values)) => linear_at(times, values, seconds(ms)),
+        None => color.factor,
+    }
+}
+
+/// `ms` milliseconds as glTF times are: `f32` seconds.
+fn seconds(ms: u32) -> f64 {
+    f64::from((f64::from(ms) / 1000.0) as f32)
+}
+
+fn max_diff(a: [f64; 4], b: [f64; 4]) -> f64 {
+    (0..4).map(|i| (a[i] - b[i]).abs()).fold(0.0, f64::max)
+}
+
+/// Every corpus model exported with material colours: each geoset's colour
+/// checked at every whole millisecond; those with a colour of their own
+/// validated and played in Babylon.js (see the module docs).
+#[test]
+fn material_colors_follow_the_geoset_animations_in_babylon() {
+    let dir = common::temp_dir("gltf-colors");
+    let mut exported = Vec::new();
+    let (mut frames, mut worst, mut worst_at) = (0usize, 0.0f64, String::new());
+    let mut inexact = 0usize;
+    for (path, model) in common::corpus_models() {
+        let timeline = Timeline::from_model(&model);
+        let options = ExportOptions {
+            material_colors: true,
+            ..Default::default()
+        };
+        let out = export(&model, "m", &options).unwrap();
+        let glb = out.document.to_glb().unwrap();
+        let colors = colors_of(&glb, &path);
+        // Without the option: every geoset on its model material.
+        let plain = export(&model, "m", &ExportOptions::default()).unwrap();
+        let plain_colors = colors_of(&plain.document.to_glb().unwrap(), &path);
+        assert!(plain_colors.values().all(|c| !c.own), "{path}");
+        let skeleton = Skeleton::from_model(&model);
+        let material_of: BTreeMap<usize, usize> = meshes(&model, &skeleton)
+            .iter()
+            .map(|m| (m.geoset, m.material_id as usize))
+            .collect();
+        let rest = Sampler::new(&timeline, Moment::BIND);
+        for (&geoset, color) in &colors {
+            let material = material_of[&geoset];
+            let want = expected(&model, geoset, material, &rest);
+            assert!(
+                max_diff(color.factor, want) < 1e-6,
+                "{path}: geoset {geoset} at rest: {:?} for {want:?}",
+                color.factor
+            );
+            for (s, sequence) in timeline.sequences.iter().enumerate() {
+                for ms in 0..=sequence.duration() {
+                    let want = expected(&model, geoset, material, &at(&timeline, s, f64::from(ms)));
+                    let got = exported_at(color, s, ms);
+                    let diff = max_diff(got, want);
+                    inexact += usize::from(diff > 1e-6);
+                    if diff > worst {
+                        worst = diff;
+                        worst_at =
+                            format!("{path}: geoset {geoset} in {} at {ms} ms", sequence.name);
+                    }
+                    frames += 1;
+                }
+            }
+        }
+        if colors.values().any(|c| c.own) {
+            let file = dir.join(format!("{}.glb", path.replace('/', "_")));
+            std::fs::write(&file, &glb).unwrap();
+            exported.push((file, model, timeline, colors, material_of));
+        }
+    }
+    if exported.is_empty() {
+        return; // No corpus (said loudly by `corpus_models`).
+    }
+    eprintln!(
+        "material colours: {frames} geoset frames, {inexact} more than 1e-6 off, \
+         the largest {worst:.2e} ({worst_at})"
+    );
+    assert!(worst <= BOUND, "{worst} at {worst_at}");
+    assert!(frames > 1_000_000, "{frames}");
+    // The corpus has fading and tinted geosets in many models.
+    assert!(exported.len() >= 10, "{}", exported.len());
+
+    let files: Vec<PathBuf> = exported.iter().map(|(file, ..)| file.clone()).collect();
+    if let Some(validator) = crate::gltf_validate::validator() {
+        assert_eq!(
+            crate::gltf_validate::assert_clean(&validator, &files),
+            files.len()
+        );
+    }
+
+    // Probes, at whole milliseconds: every 100 ms, and the millisecond
+    // before, at and after each key of each curve.
+    let mut list = Vec::new();
+    let mut probes_of = Vec::new();
+    for (file, _, timeline, colors, _) in &exported {
+        let probes: Vec<Vec<u32>> = timeline
+            .sequences
+            .iter()
+            .enumerate()
+            .map(|(s, sequence)| {
+                let curves = colors.values().filter_map(|c| c.curves.get(s)?.as_ref());
+                let keys = curves.flat_map(|(times, _)| times).copied();
+                common::babylon::probe_ms(keys, &[-1, 0, 1], sequence.duration())
+            })
+            .collect();
+        // The times as the export holds them (`f32` seconds), so that a
+        // probe at a key is at the key and not a float past it.
+        let seconds = probes
+            .iter()
+            .map(|ms| ms.iter().map(|&m| seconds(m)).collect());
+        list.push((file.clone(), seconds.collect()));
+        probes_of.push(probes);
+    }
+    let Some(results) = common::babylon::probe(&dir, &list) else {
+        return;
+    };
+    let mut compared = 0usize;
+    for ((file, model, timeline, colors, material_of), probes) in exported.iter().zip(&probes_of) {
+        let result = &results[file];
+        let file = file.display();
+        assert_eq!(result.geosets.len(), colors.len(), "{file}");
+        for (&geoset, rest) in result.geosets.iter().zip(&result.rest) {
+            assert!(
+                max_diff(rest.rgba, colors[&geoset].factor) < 1e-6,
+                "{file}: geoset {geoset} at rest in Babylon.js: {rest:?}"
+            );
+        }
+        for (s, ms) in probes.iter().enumerate() {
+            for (&ms, states) in ms.iter().zip(&result.animations[s]) {
+                for (&geoset, state) in result.geosets.iter().zip(states) {
+                    let got = state.rgba;
+                    let ours = exported_at(&colors[&geoset], s, ms);
+                    let want = expected(
+                        model,
+                        geoset,
+                        material_of[&geoset],
+                        &at(timeline, s, f64::from(ms)),
+                    );
+                    let name = &timeline.sequences[s].name;
+                    assert!(
+                        max_diff(got, ours) < 1e-4 && max_diff(got, want) <= BOUND + 1e-4,
+                        "{file}: geoset {geoset} in {name} at {ms} ms in Babylon.js: \
+                         {got:?}, exported {ours:?}, formats::anim {want:?}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "material colours: {} models in Babylon.js, {compared} geoset probes",
+        exported.len()
+    );
+    assert!(compared > 10_000, "{compared}");
+    std::fs::remove_dir_all(&dir).ok();
+}
