@@ -507,3 +507,73 @@ fn lod_exports_the_geosets_of_the_level_asked_for() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--texture-animations` on a model whose textures are found (BLP files
+/// written here for the paths its `TEXS` names): the scrolling texture's
+/// material gets `KHR_texture_transform` and pointer channels on it
+/// (gltf_texture_transforms.rs checks what they say); without its textures
+/// a material has nothing to move, and without the option nothing moves.
+#[test]
+fn texture_animations_move_the_textures_found() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp_dir("texture-animations");
+    let fountain = root.join("mdx/dbz_FountainOfSouls_rev-294411b2.mdx");
+    // Read leniently, as the tool reads it: its LITE has the light-track quirk.
+    let data = std::fs::read(&fountain).unwrap();
+    let (model, _) = formats::mdx::Model::from_bytes_lenient(&data).unwrap();
+    let textures = dir.join("textures");
+    let image = formats::blp::RgbaImage::new(2, 2, [90, 120, 200, 255].repeat(4)).unwrap();
+    let blp = formats::blp::Blp::encode(&image, formats::blp::Target::Bgra)
+        .unwrap()
+        .to_bytes()
+        .unwrap();
+    for texture in model.textures().iter().filter(|t| t.replaceable_id == 0) {
+        let path = texture.file_name.to_string_lossy().replace('\\', "/");
+        let file = textures.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, &blp).unwrap();
+    }
+    let export = |name: &str, args: &[&str]| -> serde_json::Value {
+        let out = dir.join(name);
+        formats()
+            .arg("export")
+            .arg(&fountain)
+            .arg(&out)
+            .args(args)
+            .assert()
+            .success();
+        serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
+    };
+    let transform = "KHR_texture_transform";
+    let moving = export(
+        "moving.gltf",
+        &[
+            "--texture-animations",
+            "--textures",
+            textures.to_str().unwrap(),
+        ],
+    );
+    assert!(moving["extensionsUsed"].to_string().contains(transform));
+    let materials = moving["materials"].as_array().unwrap();
+    let moved: Vec<usize> = (0..materials.len())
+        .filter(|&m| {
+            !materials[m]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"][transform]
+                .is_null()
+        })
+        .collect();
+    assert_eq!(moved.len(), 1, "{materials:?}");
+    let pointers = moving["animations"].to_string();
+    let offset = format!(
+        "/materials/{}/pbrMetallicRoughness/baseColorTexture/extensions/{transform}/offset",
+        moved[0]
+    );
+    assert!(pointers.contains(&offset), "{pointers}");
+    // Without its textures, or without the option: nothing moves.
+    let untextured = export("untextured.gltf", &["--texture-animations"]);
+    assert!(!untextured.to_string().contains(transform));
+    let plain = export("plain.gltf", &["--textures", textures.to_str().unwrap()]);
+    assert!(!plain.to_string().contains(transform));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -46,6 +46,14 @@ fn assert_valid(validator: &Path, files: &[PathBuf]) -> Vec<serde_json::Value> {
     reports
 }
 
+/// Runs the validator, if there is one ([`validator`]), on `files`: each
+/// has 0 errors and 0 warnings.
+pub(crate) fn assert_all_clean(files: &[PathBuf]) {
+    if let Some(validator) = validator() {
+        assert_eq!(assert_clean(&validator, files), files.len());
+    }
+}
+
 /// Runs the validator on `files`: each has 0 errors and 0 warnings. Gives
 /// how many it validated.
 pub(crate) fn assert_clean(validator: &Path, files: &[PathBuf]) -> usize {

@@ -44,6 +44,7 @@ mod gltf_colors;
 mod gltf_export;
 mod gltf_proptest;
 mod gltf_terrain;
+mod gltf_texture_transforms;
 mod gltf_validate;
 mod gltf_visibility;
 mod mdl_corpus;

@@ -12,6 +12,8 @@
 //! - [`Skin`] and [`Mesh`]: which nodes move each vertex (matrix groups,
 //!   `SKIN`, `BIDX`/`BWGT`), and posed positions and normals.
 //! - [`visibility`]: geoset alpha and colour, layer alpha, visibility tracks.
+//! - [`UvTransform`]: how a texture animation moves a layer's texture
+//!   coordinates ([`texture`]).
 //!
 //! ```
 //! use formats::anim::{Sampler, Skeleton, Timeline, meshes};
@@ -36,6 +38,7 @@ pub mod mesh;
 pub mod sample;
 pub mod skeleton;
 pub mod skin;
+pub mod texture;
 pub mod timeline;
 pub mod visibility;
 
@@ -45,5 +48,6 @@ pub use mesh::{Mesh, meshes};
 pub use sample::{Sampler, SequenceKeys, Window};
 pub use skeleton::{Inherit, LocalTransform, NodeKind, Pose, Skeleton, SkeletonNode};
 pub use skin::{Influence, Skin};
+pub use texture::{OffsetRotationScale, UvTransform};
 pub use timeline::{Moment, SequenceInfo, Timeline};
 pub use visibility::{GeosetState, geoset_alpha_track, geoset_state, layer_alpha, tex_layer_alpha};

@@ -25,7 +25,9 @@
 //!   [`ExportOptions::geoset_visibility`], geosets are also shown and hidden
 //!   as their geoset animations do (`KHR_node_visibility` animated through
 //!   `KHR_animation_pointer`); with [`ExportOptions::material_colors`], their
-//!   colour and alpha play on materials of their own ([`model::colors`]).
+//!   colour and alpha play on materials of their own ([`model::colors`]);
+//!   with [`ExportOptions::texture_animations`], texture animations move
+//!   their textures (`KHR_texture_transform`, [`model::texture_transforms`]).
 //! - Materials from each material's first layer, or its HD textures by role,
 //!   filter modes as alpha modes, two-sided, unlit ([`model::materials`]);
 //!   textures as PNG from a [`TextureSource`] (BLP and DDS files found in

@@ -5,8 +5,10 @@
 // "animations"}: the names of the meshes whose name holds " geoset ", the
 // state of each once loaded ("rest"), and for each animation, at each probe
 // time, the state of each after Babylon's animation group went to that
-// time. A mesh's state is [visible (1 or 0), red, green, blue, alpha]: its
-// visibility and its material's colour and alpha. Babylon maps
+// time. A mesh's state is [visible (1 or 0), red, green, blue, alpha, then
+// u, v of (0, 0), (1, 0) and (0, 1) through its base colour texture's
+// transform]: its visibility, its material's colour and alpha, and where
+// its texture moves. Babylon maps
 // KHR_node_visibility and KHR_animation_pointer itself: nothing here reads
 // the glTF. Exits 2 if a file fails to load. Run by
 // formats/tests/gltf_visibility.rs and gltf_colors.rs (common/babylon.rs).
@@ -29,10 +31,19 @@ for (const { file, probes } of list) {
   }
   container.addAllToScene();
   const meshes = scene.meshes.filter((m) => m.name.includes(" geoset "));
+  // Where the base colour texture's matrix takes (0, 0), (1, 0) and (0, 1):
+  // Babylon's shaders multiply it by (u, v, 1, 0).
+  const corners = (texture) => {
+    if (!texture) return [0, 0, 1, 0, 0, 1];
+    const m = texture.getTextureMatrix().m;
+    const at = (u, v) => [u * m[0] + v * m[4] + m[8], u * m[1] + v * m[5] + m[9]];
+    return [...at(0, 0), ...at(1, 0), ...at(0, 1)];
+  };
   const states = () =>
     meshes.map((m) => {
       const c = m.material?.albedoColor ?? { r: 1, g: 1, b: 1 };
-      return [m.isVisible ? 1 : 0, c.r, c.g, c.b, m.material?.alpha ?? 1];
+      const uv = corners(m.material?.albedoTexture);
+      return [m.isVisible ? 1 : 0, c.r, c.g, c.b, m.material?.alpha ?? 1, ...uv];
     });
   const rest = states();
   const groups = scene.animationGroups;

@@ -5,7 +5,8 @@
 # library poses (examples/posed_vertices.rs). Fails if any vertex is further
 # than 1e-4 of the model's size from where Blender shows it, or if the
 # vertex counts differ. Then the cameras (camera_check.py), and that an
-# export with --geoset-visibility and --material-colors imports whole
+# export with --geoset-visibility, --material-colors and
+# --texture-animations imports whole
 # (visibility_import.py).
 #
 # Not part of CI (Blender is 195 Debian packages); run it by hand:
@@ -109,15 +110,15 @@ json.dump({"cameras": found, "lights": lights}, sys.stdout)' >"$out/cameras.json
         [ "$ok" = ok ] || failed=1
     done <"$out/result"
 done
-# Geoset visibility and material colours (--geoset-visibility
-# --material-colors): Blender 3.4 knows neither KHR_node_visibility nor
+# Geoset visibility, material colours and texture animations
+# (--geoset-visibility --material-colors --texture-animations): Blender 3.4 knows neither KHR_node_visibility nor
 # KHR_animation_pointer, and must still import the model whole (an object
 # per geoset, an action per sequence), the channels it does not know
 # skipped.
-printf '\n%-32s %8s %8s\n' "model (--geoset-visibility --material-colors)" objects actions
+printf '\n%-32s %8s %8s\n' "model (all three pointer options)" objects actions
 for model in rms_PackHorse amisd_nwdg32 wc3lib_Orc_Exp; do
     glb="$out/$model-visibility.glb"
-    line=$("$bin/formats" export "$corpus/$model.mdx" "$glb" --geoset-visibility --material-colors 2>/dev/null)
+    line=$("$bin/formats" export "$corpus/$model.mdx" "$glb" --geoset-visibility --material-colors --texture-animations 2>/dev/null)
     python3 -c '
 import re, sys
 m = re.search(r"(\d+) primitives?, .* (\d+) animations?", sys.argv[1])

@@ -6,12 +6,14 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-/// A geoset mesh's state in Babylon.js: visible, and its material's red,
-/// green, blue and alpha.
+/// A geoset mesh's state in Babylon.js: visible, its material's red,
+/// green, blue and alpha, and where its base colour texture's transform
+/// takes the texture coordinates (0, 0), (1, 0) and (0, 1).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MeshState {
     pub visible: bool,
     pub rgba: [f64; 4],
+    pub corners: [[f64; 2]; 3],
 }
 
 /// What Babylon.js showed of one file: the geoset of each mesh (named
@@ -35,6 +37,9 @@ fn states(list: &Value) -> Vec<MeshState> {
         .map(|s| MeshState {
             visible: s[0] == 1,
             rgba: std::array::from_fn(|i| s[i + 1].as_f64().unwrap()),
+            corners: std::array::from_fn(|k| {
+                std::array::from_fn(|i| s[5 + 2 * k + i].as_f64().unwrap())
+            }),
         })
         .collect()
 }

@@ -168,6 +168,12 @@ enum Command {
         /// --geoset-visibility play, skip or refuse it).
         #[arg(long)]
         material_colors: bool,
+        /// Models: texture animations (scrolling, turning, scaling textures)
+        /// as KHR_texture_transform on their materials' textures, animated
+        /// with KHR_animation_pointer (the same readers as
+        /// --geoset-visibility play, skip or refuse it).
+        #[arg(long)]
+        texture_animations: bool,
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
         #[arg(long)]
         gltf: bool,
@@ -391,6 +397,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             lod,
             geoset_visibility,
             material_colors,
+            texture_animations,
             gltf,
             overview_size,
         } => {
@@ -405,6 +412,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     lod,
                     geoset_visibility,
                     material_colors,
+                    texture_animations,
                     gltf,
                     overview_size: overview_size as usize,
                 },

@@ -36,7 +36,12 @@
 //! colour and alpha and layer alpha play on each geoset's own material
 //! ([`colors`](super::colors)), through `KHR_animation_pointer` too.
 //!
-//! Not exported: texture animations, the visibility of other nodes (lights, emitters),
+//! With [`ExportOptions::texture_animations`](super::ExportOptions),
+//! texture animations move their materials' `KHR_texture_transform`
+//! ([`texture_transforms`](super::texture_transforms)), through
+//! `KHR_animation_pointer` too.
+//!
+//! Not exported: the visibility of other nodes (lights, emitters),
 //! billboarding, and the "don't inherit" flags (glTF nodes always inherit).
 
 use format_core::Error;
@@ -48,6 +53,7 @@ use json::validation::Checked;
 use super::cameras::ModelCamera;
 use super::colors::MaterialColors;
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
+use super::texture_transforms::TextureTransforms;
 use crate::anim::glam::Quat;
 use crate::anim::skeleton::normalized;
 use crate::anim::{
@@ -134,6 +140,66 @@ impl Span<'_> {
         let duration = self.duration_ms();
         let step = (1000.0 / RESAMPLE_RATE).max(duration / f64::from(MAX_RESAMPLED_KEYS - 1));
         ((duration / step).ceil() as u64).min(u64::from(MAX_RESAMPLED_KEYS)) + 1
+    }
+
+    /// Times (ms) to sample something that follows tracks at: every 1/30 s
+    /// (at whole milliseconds, the game's frames, so that a key's moment and
+    /// a sample next to it are one time, not two a float apart), each of the
+    /// tracks' key `moments` ([`key_moments`]) and the millisecond before
+    /// it (a stepped track jumps between the two), and the millisecond
+    /// before the end (where a track closes on the value it opened with: the
+    /// closing key of [`SequenceKeys`]); in order, once each.
+    pub(super) fn key_times(&self, moments: impl IntoIterator<Item = f64>) -> Vec<f64> {
+        let duration = self.duration_ms();
+        let mut times: Vec<f64> = self.resample_times().iter().map(|t| t.round()).collect();
+        times.push((duration - 1.0).max(0.0));
+        times.extend(
+            moments
+                .into_iter()
+                .flat_map(|at| [at - 1.0, at])
+                .filter(|t| (0.0..=duration).contains(t)),
+        );
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        times
+    }
+
+    /// A `LINEAR` curve of `values` at `times` (ms): two keys when they are
+    /// all one value, else without the keys inside a run of equal values.
+    pub(super) fn linear_curve<T: Copy + PartialEq>(
+        &self,
+        times: &[f64],
+        values: Vec<T>,
+    ) -> Curve<T> {
+        if let Some(first) = values.first()
+            && values.iter().all(|v| v == first)
+        {
+            return self.constant(*first);
+        }
+        let keep = |i: usize| {
+            let v = values.get(i);
+            i == 0 || i + 1 == values.len() || values.get(i - 1) != v || values.get(i + 1) != v
+        };
+        let mut curve = Curve {
+            interpolation: GltfInterpolation::Linear,
+            times: Vec::new(),
+            values: Vec::new(),
+        };
+        let kept = times
+            .iter()
+            .zip(&values)
+            .enumerate()
+            .filter(|&(i, _)| keep(i));
+        for (_, (&ms, &value)) in kept {
+            let seconds = (ms / 1000.0) as f32;
+            // Hours into a sequence, milliseconds apart can be one `f32`:
+            // glTF wants times that increase.
+            if curve.times.last().is_none_or(|&last| seconds > last) {
+                curve.times.push(seconds);
+                curve.values.push(value);
+            }
+        }
+        curve
     }
 
     /// Resampled `LINEAR` keys of `value(ms)`.
@@ -395,12 +461,15 @@ pub struct Pointed<'a> {
     pub visibility: GeosetVisibility<'a>,
     /// Geosets' material colours.
     pub colors: MaterialColors<'a>,
+    /// Materials' texture transforms.
+    pub textures: TextureTransforms<'a>,
 }
 
 /// One animation for each sequence in `sequences` (indices into the
 /// timeline's sequences), moving the skeleton's nodes and the nodes of the
 /// cameras that move (`cameras`: each with its node), and what is
-/// `pointed` at (geoset visibility, material colours); returns how many were added, or an
+/// `pointed` at (geoset visibility, material colours, texture transforms);
+/// returns how many were added, or an
 /// error when they would hold more than [`MAX_ANIMATION_VALUES`].
 pub fn add_animations(
     b: &mut Builder,
@@ -411,13 +480,17 @@ pub fn add_animations(
     pointed: &Pointed<'_>,
     sequences: &[usize],
 ) -> Result<usize, Error> {
-    let Pointed { visibility, colors } = pointed;
+    let Pointed {
+        visibility,
+        colors,
+        textures,
+    } = pointed;
     let spans: Vec<Span<'_>> = sequences
         .iter()
         .filter_map(|&s| timeline.sequences.get(s))
         .map(|sequence| Span { timeline, sequence })
         .collect();
-    let needed = values_needed(&spans, skeleton, cameras, visibility, colors);
+    let needed = values_needed(&spans, skeleton, cameras, pointed);
     if needed > MAX_ANIMATION_VALUES {
         return Err(Error::other(format!(
             "the animations would need up to {needed} keys ({} sequences; at most \
@@ -428,6 +501,7 @@ pub fn add_animations(
     }
     let shown = visibility.curves(&spans);
     let tinted = colors.curves(&spans);
+    let moving = textures.curves(&spans);
     let mut added = 0;
     for (k, span) in spans.iter().enumerate() {
         let sequence = span.sequence;
@@ -446,6 +520,14 @@ pub fn add_animations(
         for (pointer, curves) in &tinted {
             if let Some(curve) = curves.get(k) {
                 channels.add_pointer(pointer.clone(), curve.clone());
+            }
+        }
+        for (pointers, curves) in &moving {
+            let Some(curve) = curves.get(k) else { continue };
+            for pointer in pointers {
+                channels.add_pointer(format!("{pointer}/offset"), curve.offset.clone());
+                channels.add_pointer(format!("{pointer}/rotation"), curve.rotation.clone());
+                channels.add_pointer(format!("{pointer}/scale"), curve.scale.clone());
             }
         }
         for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
@@ -508,14 +590,15 @@ pub fn add_animations(
 /// An upper bound on the values the animations of `spans` hold: for each
 /// sequence, each track's keys (three values each, for a spline) or its
 /// resampled times, whichever it becomes; a moving camera's two resampled
-/// channels; a shown or hidden geoset's samples; a tinted geoset's.
+/// channels; a shown or hidden geoset's samples; a tinted geoset's; a
+/// moving texture's.
 fn values_needed(
     spans: &[Span<'_>],
     skeleton: &Skeleton,
     cameras: &[(ModelCamera<'_>, Index<json::Node>)],
-    visibility: &GeosetVisibility<'_>,
-    colors: &MaterialColors<'_>,
+    pointed: &Pointed<'_>,
 ) -> u64 {
+    let visibility = &pointed.visibility;
     let keys = |n: usize| 3 * n as u64 + 2;
     let mut tracks: Vec<u64> = Vec::new();
     for node in skeleton.nodes() {
@@ -529,9 +612,13 @@ fn values_needed(
         2 * keys as u64
     });
     tracks.extend(geosets);
-    let (color_keys, colored) = colors.keys_needed();
-    let all_keys = tracks.iter().fold(color_keys, |a, &k| a.saturating_add(k));
-    let channels = tracks.len() as u64 + 2 * moving + colored;
+    let (color_keys, colored) = pointed.colors.keys_needed();
+    let (texture_keys, transforms) = pointed.textures.keys_needed();
+    let pointed_keys = color_keys.saturating_add(texture_keys);
+    let all_keys = tracks
+        .iter()
+        .fold(pointed_keys, |a, &k| a.saturating_add(k));
+    let channels = tracks.len() as u64 + 2 * moving + colored + transforms;
     spans
         .iter()
         .map(|span| all_keys.saturating_add(channels.saturating_mul(span.resample_len())))

@@ -34,7 +34,6 @@
 
 use gltf_json as json;
 use json::Index;
-use json::animation::Interpolation as GltfInterpolation;
 use json::material::PbrBaseColorFactor;
 
 use super::animations::{Curve, MAX_RESAMPLED_KEYS, Span, key_moments};
@@ -91,6 +90,13 @@ impl<'a> MaterialColors<'a> {
             model: Some(model),
             geosets: own,
         }
+    }
+
+    /// The materials made, each with the model material it copies.
+    pub fn materials(&self) -> impl Iterator<Item = (Index<json::Material>, u32)> + '_ {
+        self.geosets
+            .iter()
+            .map(|&(_, material, index, _)| (index, material))
     }
 
     /// The geoset's own material, if it has one.
@@ -268,59 +274,13 @@ pub(super) fn color_curve(
     geoset: usize,
     material: u32,
 ) -> Curve<Rgba> {
-    let duration = span.duration_ms();
-    // Whole milliseconds (the game's frames), so that a key's moment and a
-    // 1/30 s sample next to it are one time, not two a float apart.
-    let mut times: Vec<f64> = span.resample_times().iter().map(|t| t.round()).collect();
-    // The sequence's last frame: a stepped track jumps there to the value
-    // it opened with (the closing key of `SequenceKeys`).
-    times.push((duration - 1.0).max(0.0));
-    for track in tracks(model, geoset, material) {
-        times.extend(
-            track
-                .moments(span)
-                .into_iter()
-                .flat_map(|at| [at - 1.0, at])
-                .filter(|t| (0.0..=duration).contains(t)),
-        );
-    }
-    times.sort_by(f64::total_cmp);
-    times.dedup();
-    let values: Vec<Rgba> = times
+    let moments = tracks(model, geoset, material).flat_map(|track| track.moments(span));
+    let times = span.key_times(moments);
+    let values = times
         .iter()
         .map(|&ms| color(model, geoset, material, &span.sampler(ms)))
         .collect();
-    if let Some(first) = values.first()
-        && values.iter().all(|v| v == first)
-    {
-        return span.constant(*first);
-    }
-    // A key in a run of equal values adds nothing: kept are the ends and
-    // each key that differs from a neighbour.
-    let keep = |i: usize| {
-        let v = values.get(i);
-        i == 0 || i + 1 == values.len() || values.get(i - 1) != v || values.get(i + 1) != v
-    };
-    let mut curve = Curve {
-        interpolation: GltfInterpolation::Linear,
-        times: Vec::new(),
-        values: Vec::new(),
-    };
-    for (_, (&ms, &value)) in times
-        .iter()
-        .zip(&values)
-        .enumerate()
-        .filter(|&(i, _)| keep(i))
-    {
-        let seconds = (ms / 1000.0) as f32;
-        // Hours into a sequence, milliseconds apart can be one `f32`: glTF
-        // wants times that increase.
-        if curve.times.last().is_none_or(|&last| seconds > last) {
-            curve.times.push(seconds);
-            curve.values.push(value);
-        }
-    }
-    curve
+    span.linear_curve(&times, values)
 }
 
 #[cfg(test)]
@@ -367,7 +327,7 @@ mod tests {
         };
         let material = model.geosets()[0].material_id;
         let curve = color_curve(&span, model, 0, material);
-        assert_eq!(curve.interpolation, GltfInterpolation::Linear);
+        assert_eq!(curve.interpolation, json::animation::Interpolation::Linear);
         assert!(curve.times.windows(2).all(|w| w[0] < w[1]));
         (0..=600)
             .map(|ms| {

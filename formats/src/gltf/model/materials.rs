@@ -69,6 +69,9 @@ struct LayerInfo {
     coord: u32,
     /// `TEXS` indices by role.
     textures: Vec<(Role, usize)>,
+    /// The texture animation (`TXAN` index) of the layer the textures come
+    /// from.
+    texture_animation: Option<usize>,
 }
 
 /// The materials of a model as glTF materials.
@@ -358,6 +361,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                 alpha: first.alpha,
                 coord: textured.coord_id,
                 textures,
+                texture_animation: usize::try_from(textured.texture_animation_id).ok(),
             })
         })
         .collect();
@@ -384,7 +388,21 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                 .map(|t| (Role::Diffuse, t))
                 .into_iter()
                 .collect(),
+            texture_animation: (textured.transform_id != u32::MAX)
+                .then(|| usize::try_from(textured.transform_id).ok())
+                .flatten(),
         })
     }));
     out
+}
+
+/// The texture animation (`TXAN` index) each model material's textures
+/// move by, by material id (Warcraft III materials, then alpha ones), as
+/// [`Materials::add_all`] exports them: that of the layer whose textures
+/// the material takes.
+pub fn texture_animations(model: &Model) -> Vec<Option<usize>> {
+    first_layers(model)
+        .into_iter()
+        .map(|layer| layer?.texture_animation)
+        .collect()
 }

@@ -10,6 +10,7 @@ pub mod lights;
 pub mod materials;
 pub mod meshes;
 pub mod nodes;
+pub mod texture_transforms;
 
 use std::collections::HashMap;
 
@@ -46,6 +47,11 @@ pub struct ExportOptions<'a> {
     /// [`colors`]). Off by default, for the same readers as
     /// [`geoset_visibility`](Self::geoset_visibility).
     pub material_colors: bool,
+    /// Texture animations (`TXAN`) as `KHR_texture_transform` on their
+    /// materials' textures, animated by `KHR_animation_pointer` (see
+    /// [`texture_transforms`]). Off by default, for the same readers as
+    /// [`geoset_visibility`](Self::geoset_visibility).
+    pub texture_animations: bool,
 }
 
 impl Default for ExportOptions<'_> {
@@ -57,6 +63,7 @@ impl Default for ExportOptions<'_> {
             textures: &NoTextures,
             geoset_visibility: false,
             material_colors: false,
+            texture_animations: false,
         }
     }
 }
@@ -146,6 +153,14 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         }
         false => colors::MaterialColors::default(),
     };
+    let textures = match options.texture_animations {
+        true => {
+            let shared = (0..).zip(material_indices.iter()).map(|(m, &i)| (i, m));
+            let all: Vec<_> = shared.chain(colors.materials()).collect();
+            texture_transforms::TextureTransforms::add(&mut b, model, &timeline, &all)
+        }
+        false => texture_transforms::TextureTransforms::default(),
+    };
     let joints = skeleton.nodes().len() + 1;
     let geoset_meshes = meshes::add_meshes(
         &mut b,
@@ -195,6 +210,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     let pointed = animations::Pointed {
         visibility: animations::GeosetVisibility::new(model, shown),
         colors,
+        textures,
     };
     animations::add_animations(
         &mut b, &timeline, &skeleton, &nodes, &cameras, &pointed, &sequences,

@@ -39,6 +39,8 @@ pub struct Options {
     pub geoset_visibility: bool,
     /// Geoset colour and alpha on materials of their own.
     pub material_colors: bool,
+    /// Texture animations as moving texture transforms.
+    pub texture_animations: bool,
     /// Into a folder: `.gltf` files (with `.bin` and images) instead of `.glb`.
     pub gltf: bool,
     /// The longest side of a map's overview, in pixels.

@@ -37,6 +37,7 @@ pub fn export(
             textures: &textures,
             geoset_visibility: options.geoset_visibility,
             material_colors: options.material_colors,
+            texture_animations: options.texture_animations,
         },
     )
     .map_err(|e| format!("{name}: {e}"))?;

@@ -1,0 +1,332 @@
+//! Texture animations as `KHR_texture_transform`
+//! ([`ExportOptions::texture_animations`]).
+//!
+//! A material whose layer has a texture animation (`TXAN`: scrolling
+//! water, lava, glows) gets `KHR_texture_transform` on each of its
+//! textures, at the animation's rest ([`UvTransform`], applied as
+//! mdx-m3-viewer applies it, in glTF's terms by
+//! [`UvTransform::offset_rotation_scale`]); each animation then plays its
+//! `offset`, `rotation` and `scale` through `KHR_animation_pointer`,
+//! `LINEAR`, sampled at the moments the texture animation's keys play and
+//! every 1/30 s (as [material colours](super::colors) are). A translation
+//! alone, linear or stepped, is exact at every whole millisecond; a turn is
+//! exact in its angle (unwrapped, so that a turning texture keeps turning
+//! one way) and approximated in the offset it moves the centre by: on the
+//! corpus (seven models, a placeholder for each texture), no corner of a
+//! texture is more than 1e-4 from where `formats::anim` takes it at any
+//! whole millisecond, and Babylon.js moves the textures as the export says
+//! (`tests/gltf_texture_transforms.rs`).
+//!
+//! [`ExportOptions::texture_animations`]: super::ExportOptions::texture_animations
+
+use gltf_json as json;
+use json::Index;
+use serde_json::json as value;
+
+use super::animations::{Curve, MAX_RESAMPLED_KEYS, Span, key_moments};
+use crate::anim::{Moment, OffsetRotationScale, Sampler, Timeline, UvTransform};
+use crate::gltf::Builder;
+use crate::mdx::{Model, TextureAnimation, TextureAnimationTrack};
+
+/// The extension the transforms are in.
+pub const TEXTURE_TRANSFORM: &str = "KHR_texture_transform";
+
+/// The materials whose textures move, with what moves them.
+#[derive(Default)]
+pub struct TextureTransforms<'a> {
+    /// Each material, its texture animation, the JSON paths (below the
+    /// material) of its textures, and its transform at rest.
+    materials: Vec<Transformed<'a>>,
+}
+
+/// A material whose textures move: its index, its texture animation, the
+/// JSON paths (below the material) of its textures, its transform at rest.
+type Transformed<'a> = (
+    Index<json::Material>,
+    &'a TextureAnimation,
+    Vec<&'static str>,
+    OffsetRotationScale,
+);
+
+/// One sequence's curves of a moving texture.
+pub(super) struct Moving {
+    pub(super) offset: Curve<[f32; 2]>,
+    pub(super) rotation: Curve<[f32; 1]>,
+    pub(super) scale: Curve<[f32; 2]>,
+}
+
+impl<'a> TextureTransforms<'a> {
+    /// Puts `KHR_texture_transform` at rest on the textures of each of
+    /// `materials` (a glTF material with the model material it was made
+    /// from) whose model material's layer has a texture animation.
+    pub fn add(
+        b: &mut Builder,
+        model: &'a Model,
+        timeline: &Timeline,
+        materials: &[(Index<json::Material>, u32)],
+    ) -> Self {
+        let animations = super::materials::texture_animations(model);
+        let at_rest = Sampler::new(timeline, Moment::BIND);
+        let mut moving = Vec::new();
+        for &(index, material) in materials {
+            let Some(animation) = animations
+                .get(material as usize)
+                .copied()
+                .flatten()
+                .and_then(|a| model.texture_animations().get(a))
+            else {
+                continue;
+            };
+            if animation.tracks.is_empty() {
+                continue;
+            }
+            let rest = finite(UvTransform::of(animation, &at_rest).offset_rotation_scale());
+            let Some(json) = b.root_mut().materials.get_mut(index.value()) else {
+                continue;
+            };
+            let paths = set_transform(json, &rest);
+            if !paths.is_empty() {
+                moving.push((index, animation, paths, rest));
+            }
+        }
+        if !moving.is_empty() {
+            b.use_extension(TEXTURE_TRANSFORM, false);
+        }
+        TextureTransforms { materials: moving }
+    }
+
+    /// For each moving texture, the JSON pointer to its transform (to which
+    /// `/offset`, `/rotation` and `/scale` are added) and its curves in
+    /// each span; none for a material whose textures stand still in every
+    /// span.
+    pub(super) fn curves(&self, spans: &[Span<'_>]) -> Vec<(Vec<String>, Vec<Moving>)> {
+        self.materials
+            .iter()
+            .filter_map(|(index, animation, paths, rest)| {
+                let curves: Vec<Moving> =
+                    spans.iter().map(|span| moving(span, animation)).collect();
+                let moves = curves.iter().any(|c| {
+                    c.offset.values.iter().any(|v| *v != rest.offset)
+                        || c.rotation.values.iter().any(|v| *v != [rest.rotation])
+                        || c.scale.values.iter().any(|v| *v != rest.scale)
+                });
+                let pointers = paths
+                    .iter()
+                    .map(|path| {
+                        format!(
+                            "/materials/{}/{path}/extensions/{TEXTURE_TRANSFORM}",
+                            index.value()
+                        )
+                    })
+                    .collect();
+                moves.then_some((pointers, curves))
+            })
+            .collect()
+    }
+
+    /// An upper bound on the keys the curves of one span hold, and how many
+    /// curves there are (each also gets the span's 1/30 s samples).
+    pub(super) fn keys_needed(&self) -> (u64, u64) {
+        let mut keys = 0u64;
+        let mut curves = 0u64;
+        for (_, animation, paths, _) in &self.materials {
+            let per_curve = animation
+                .tracks
+                .iter()
+                .map(|track| {
+                    let (len, global) = match track {
+                        TextureAnimationTrack::Translation(t) => {
+                            (t.keys.len(), t.global_sequence_id)
+                        }
+                        TextureAnimationTrack::Rotation(t) => (t.keys.len(), t.global_sequence_id),
+                        TextureAnimationTrack::Scaling(t) => (t.keys.len(), t.global_sequence_id),
+                        TextureAnimationTrack::Unknown(_) => (0, -1),
+                    };
+                    let loops = if global >= 0 { MAX_RESAMPLED_KEYS } else { 0 };
+                    2 * (len as u64 + u64::from(loops))
+                })
+                .fold(0u64, u64::saturating_add);
+            let channels = 3 * paths.len() as u64;
+            keys = keys.saturating_add(per_curve.saturating_mul(channels));
+            curves = curves.saturating_add(channels);
+        }
+        (keys, curves)
+    }
+}
+
+/// Sets `KHR_texture_transform` on every texture of `material`; gives the
+/// JSON paths of those textures below the material.
+fn set_transform(material: &mut json::Material, rest: &OffsetRotationScale) -> Vec<&'static str> {
+    let transform = value!({
+        "offset": rest.offset,
+        "rotation": rest.rotation,
+        "scale": rest.scale,
+    });
+    let mut paths = Vec::new();
+    let mut put = |others: &mut serde_json::Map<String, serde_json::Value>, path| {
+        others.insert(TEXTURE_TRANSFORM.to_string(), transform.clone());
+        paths.push(path);
+    };
+    let pbr = &mut material.pbr_metallic_roughness;
+    for (info, path) in [
+        (
+            &mut pbr.base_color_texture,
+            "pbrMetallicRoughness/baseColorTexture",
+        ),
+        (
+            &mut pbr.metallic_roughness_texture,
+            "pbrMetallicRoughness/metallicRoughnessTexture",
+        ),
+        (&mut material.emissive_texture, "emissiveTexture"),
+    ] {
+        if let Some(info) = info {
+            put(
+                &mut info.extensions.get_or_insert_with(Default::default).others,
+                path,
+            );
+        }
+    }
+    if let Some(normal) = &mut material.normal_texture {
+        put(
+            &mut normal
+                .extensions
+                .get_or_insert_with(Default::default)
+                .others,
+            "normalTexture",
+        );
+    }
+    if let Some(occlusion) = &mut material.occlusion_texture {
+        let others = &mut occlusion
+            .extensions
+            .get_or_insert_with(Default::default)
+            .others;
+        put(others, "occlusionTexture");
+    }
+    paths
+}
+
+/// `t` with each non-finite number (glTF has none) as the identity's: an
+/// offset or rotation of 0, a scale of 1.
+fn finite(t: OffsetRotationScale) -> OffsetRotationScale {
+    let or = |v: f32, identity: f32| if v.is_finite() { v } else { identity };
+    OffsetRotationScale {
+        offset: t.offset.map(|v| or(v, 0.0)),
+        rotation: or(t.rotation, 0.0),
+        scale: t.scale.map(|v| or(v, 1.0)),
+    }
+}
+
+/// The texture animation's offset, rotation and scale over `span`.
+fn moving(span: &Span<'_>, animation: &TextureAnimation) -> Moving {
+    let moments = animation.tracks.iter().flat_map(|track| match track {
+        TextureAnimationTrack::Translation(t) => key_moments(span, t),
+        TextureAnimationTrack::Rotation(t) => key_moments(span, t),
+        TextureAnimationTrack::Scaling(t) => key_moments(span, t),
+        TextureAnimationTrack::Unknown(_) => Vec::new(),
+    });
+    let times = span.key_times(moments);
+    let values: Vec<OffsetRotationScale> = times
+        .iter()
+        .map(|&ms| finite(UvTransform::of(animation, &span.sampler(ms)).offset_rotation_scale()))
+        .collect();
+    // The angle unwrapped: each within half a turn of the one before.
+    let mut rotations: Vec<[f32; 1]> = Vec::with_capacity(values.len());
+    for v in &values {
+        let angle = match rotations.last() {
+            Some([before]) => {
+                let turns = ((before - v.rotation) / std::f32::consts::TAU).round();
+                v.rotation + turns * std::f32::consts::TAU
+            }
+            None => v.rotation,
+        };
+        rotations.push([angle]);
+    }
+    Moving {
+        offset: span.linear_curve(&times, values.iter().map(|v| v.offset).collect()),
+        rotation: span.linear_curve(&times, rotations),
+        scale: span.linear_curve(&times, values.iter().map(|v| v.scale).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mdx::{Interpolation, Key, Track};
+
+    /// A texture animation of these tracks on the sample model's first
+    /// material's layer, exported as the option does.
+    fn exported(tracks: Vec<TextureAnimationTrack>) -> serde_json::Value {
+        let mut model = Model::from_bytes(&crate::sample::sample_mdx()).unwrap();
+        model
+            .texture_animations_mut()
+            .push(TextureAnimation { tracks });
+        for material in model.materials_mut() {
+            for layer in &mut material.layers {
+                layer.texture_animation_id = 0;
+            }
+        }
+        let options = crate::gltf::ExportOptions {
+            texture_animations: true,
+            textures: &Placeholders,
+            ..Default::default()
+        };
+        let out = crate::gltf::export(&model, "m", &options).unwrap();
+        serde_json::from_slice(&out.document.to_gltf("m").unwrap().json).unwrap()
+    }
+
+    struct Placeholders;
+
+    impl crate::gltf::TextureSource for Placeholders {
+        fn png(&self, _: &str) -> Result<Vec<u8>, String> {
+            crate::gltf::textures::flat_png([1, 2, 3, 255]).map_err(|e| e.to_string())
+        }
+    }
+
+    #[test]
+    fn a_scrolling_texture_gets_a_transform_at_rest_and_channels() {
+        let scroll = Track::new(
+            Interpolation::Linear,
+            vec![Key::new(0, [0.0; 3]), Key::new(1000, [1.0, 0.0, 0.0])],
+        );
+        let json = exported(vec![TextureAnimationTrack::Translation(scroll)]);
+        let info = &json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"];
+        let transform = &info["extensions"][TEXTURE_TRANSFORM];
+        assert_eq!(transform["offset"], serde_json::json!([0.0, 0.0]));
+        assert!(
+            json["extensionsUsed"]
+                .to_string()
+                .contains(TEXTURE_TRANSFORM)
+        );
+        assert!(
+            json["animations"]
+                .to_string()
+                .contains("KHR_texture_transform/offset")
+        );
+    }
+
+    #[test]
+    fn non_finite_values_become_the_identity() {
+        let odd = Track::new(
+            Interpolation::Linear,
+            vec![
+                Key::new(0, [f32::NAN, 0.5, 0.0]),
+                Key::new(1000, [f32::INFINITY; 3]),
+            ],
+        );
+        let json = exported(vec![TextureAnimationTrack::Translation(odd)]);
+        assert!(!json.to_string().contains("null"), "{json}");
+        let t = finite(OffsetRotationScale {
+            offset: [f32::NAN, 2.0],
+            rotation: f32::NEG_INFINITY,
+            scale: [f32::NAN, 3.0],
+        });
+        assert_eq!(
+            t,
+            OffsetRotationScale {
+                offset: [0.0, 2.0],
+                rotation: 0.0,
+                scale: [1.0, 3.0]
+            }
+        );
+    }
+}
