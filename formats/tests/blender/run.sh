@@ -7,7 +7,8 @@
 # vertex counts differ. Then the cameras (camera_check.py), and that an
 # export with --geoset-visibility, --material-colors and
 # --texture-animations imports whole
-# (visibility_import.py).
+# (visibility_import.py), and that Blender reads a texture animation's
+# KHR_texture_transform (texture_transform_import.py).
 #
 # Not part of CI (Blender is 195 Debian packages); run it by hand:
 #   apt-get install blender python3-numpy
@@ -127,5 +128,33 @@ print("{\"geosets\": %s, \"animations\": %s}" % m.groups())' "$line" >"$out/visi
     printf '%-32s %8s %8s %s\n' "$model" "$objects" "$actions" "$ok"
     [ "$ok" = ok ] || failed=1
 done
+# Texture animations (--texture-animations): Blender reads
+# KHR_texture_transform (not its animation) as a Mapping node. The model's
+# textures are not in the corpus: a corpus BLP stands in for each path its
+# TEXS names, so that its materials have their textures.
+printf '\n%-32s %8s\n' "model (--texture-animations)" moving
+model=dbz_FountainOfSouls_rev-294411b2
+textures="$out/textures"
+"$bin/formats" dump --json "$corpus/$model.mdx" 2>/dev/null | python3 -c '
+import json, os, shutil, sys
+def walk(o):
+    if isinstance(o, dict):
+        if o.get("replaceable_id") == 0 and "file_name" in o:
+            name = o["file_name"] if isinstance(o["file_name"], str) else bytes(o["file_name"]).decode("latin-1")
+            path = os.path.join(sys.argv[1], name.rstrip("\0").replace("\\", "/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            shutil.copy(sys.argv[2], path)
+        for v in o.values():
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(json.load(sys.stdin))' "$textures" "$corpus/../blp/ap_evilarchmage.blp"
+glb="$out/$model-moving.glb"
+"$bin/formats" export "$corpus/$model.mdx" "$glb" --texture-animations --textures "$textures" >/dev/null 2>&1
+echo '{"moving": 1}' >"$out/moving.json"
+read -r _ moving ok < <(blender -b -P "$here/texture_transform_import.py" -- "$glb" "$out/moving.json" 2>&1 | grep '^RESULT ' || echo "RESULT - none")
+printf '%-32s %8s %s\n' "$model" "$moving" "$ok"
+[ "$ok" = ok ] || failed=1
 rm -rf "$out"
 exit $failed
