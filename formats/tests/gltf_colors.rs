@@ -59,35 +59,6 @@ fn expected(model: &Model, geoset: usize, material: usize, sampler: &Sampler<'_>
     [r, g, b, unit(state.alpha) * unit(layer)]
 }
 
-/// The sampler `ms` into sequence `s`.
-fn at<'t>(timeline: &'t Timeline, s: usize, ms: f64) -> Sampler<'t> {
-    let interval = timeline.sequences[s].interval;
-    Sampler::new(
-        timeline,
-        Moment {
-            interval: Some(interval),
-            frame: f64::from(interval[0]) + ms,
-            counter: Some(ms),
-        },
-    )
-}
-
-/// A `LINEAR` curve of 4-component keys at `t` seconds.
-fn linear_at(times: &[f64], values: &[f64], t: f64) -> [f64; 4] {
-    let key = |k: usize| -> [f64; 4] { values[4 * k..4 * k + 4].try_into().unwrap() };
-    let next = times.partition_point(|&x| x <= t);
-    if next == 0 {
-        return key(0);
-    }
-    if next == times.len() {
-        return key(next - 1);
-    }
-    let (t0, t1) = (times[next - 1], times[next]);
-    let s = (t - t0) / (t1 - t0);
-    let (a, b) = (key(next - 1), key(next));
-    std::array::from_fn(|i| a[i] + s * (b[i] - a[i]))
-}
-
 /// One geoset's colour in an export: its glTF material's factor, and per
 /// animation its curve (times and flattened values), if it has one.
 struct GeosetColor {
@@ -156,14 +127,12 @@ fn colors_of(glb: &[u8], path: &str) -> BTreeMap<usize, GeosetColor> {
 /// The export's colour of a geoset `ms` into animation `s`.
 fn exported_at(color: &GeosetColor, s: usize, ms: u32) -> [f64; 4] {
     match color.curves.get(s).and_then(Option::as_ref) {
-        Some((times, values)) => linear_at(times, values, seconds(ms)),
+        Some(keys) => {
+            let at = common::babylon::linear_at(keys, 4, common::babylon::gltf_seconds(ms));
+            at.try_into().unwrap()
+        }
         None => color.factor,
     }
-}
-
-/// `ms` milliseconds as glTF times are: `f32` seconds.
-fn seconds(ms: u32) -> f64 {
-    f64::from((f64::from(ms) / 1000.0) as f32)
 }
 
 fn max_diff(a: [f64; 4], b: [f64; 4]) -> f64 {
@@ -208,7 +177,12 @@ fn material_colors_follow_the_geoset_animations_in_babylon() {
             );
             for (s, sequence) in timeline.sequences.iter().enumerate() {
                 for ms in 0..=sequence.duration() {
-                    let want = expected(&model, geoset, material, &at(&timeline, s, f64::from(ms)));
+                    let want = expected(
+                        &model,
+                        geoset,
+                        material,
+                        &common::babylon::sampler_at(&timeline, s, f64::from(ms)),
+                    );
                     let got = exported_at(color, s, ms);
                     let diff = max_diff(got, want);
                     inexact += usize::from(diff > 1e-6);
@@ -247,22 +221,12 @@ fn material_colors_follow_the_geoset_animations_in_babylon() {
     let mut list = Vec::new();
     let mut probes_of = Vec::new();
     for (file, _, timeline, colors, _) in &exported {
-        let probes: Vec<Vec<u32>> = timeline
-            .sequences
-            .iter()
-            .enumerate()
-            .map(|(s, sequence)| {
-                let curves = colors.values().filter_map(|c| c.curves.get(s)?.as_ref());
-                let keys = curves.flat_map(|(times, _)| times).copied();
-                common::babylon::probe_ms(keys, &[-1, 0, 1], sequence.duration())
-            })
-            .collect();
-        // The times as the export holds them (`f32` seconds), so that a
-        // probe at a key is at the key and not a float past it.
-        let seconds = probes
-            .iter()
-            .map(|ms| ms.iter().map(|&m| seconds(m)).collect());
-        list.push((file.clone(), seconds.collect()));
+        let (probes, seconds) = common::babylon::probes_around_keys(timeline, |s| {
+            let curves = colors.values().filter_map(|c| c.curves.get(s)?.as_ref());
+            let keys = curves.flat_map(|(times, _)| times);
+            keys.copied().collect::<Vec<_>>()
+        });
+        list.push((file.clone(), seconds));
         probes_of.push(probes);
     }
     let Some(results) = common::babylon::probe(&dir, &list) else {
@@ -273,22 +237,22 @@ fn material_colors_follow_the_geoset_animations_in_babylon() {
         let result = &results[file];
         let file = file.display();
         assert_eq!(result.geosets.len(), colors.len(), "{file}");
-        for (&geoset, rest) in result.geosets.iter().zip(&result.rest) {
+        for (&geoset, rest) in result.geosets.iter().zip(&result.rest.meshes) {
             assert!(
                 max_diff(rest.rgba, colors[&geoset].factor) < 1e-6,
                 "{file}: geoset {geoset} at rest in Babylon.js: {rest:?}"
             );
         }
         for (s, ms) in probes.iter().enumerate() {
-            for (&ms, states) in ms.iter().zip(&result.animations[s]) {
-                for (&geoset, state) in result.geosets.iter().zip(states) {
+            for (&ms, frame) in ms.iter().zip(&result.animations[s]) {
+                for (&geoset, state) in result.geosets.iter().zip(&frame.meshes) {
                     let got = state.rgba;
                     let ours = exported_at(&colors[&geoset], s, ms);
                     let want = expected(
                         model,
                         geoset,
                         material_of[&geoset],
-                        &at(timeline, s, f64::from(ms)),
+                        &common::babylon::sampler_at(timeline, s, f64::from(ms)),
                     );
                     let name = &timeline.sequences[s].name;
                     assert!(

@@ -20,7 +20,7 @@ use crate::common::babylon::geoset_named;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use formats::anim::{Moment, Sampler, Timeline, UvTransform};
+use formats::anim::{Timeline, UvTransform};
 use formats::gltf::model::materials::texture_animations;
 use formats::gltf::textures::flat_png;
 use formats::gltf::{ExportOptions, TextureSource, export};
@@ -53,18 +53,6 @@ struct Moving {
     material: usize,
     rest: [f64; 5],
     channels: Vec<[Option<Keys>; 3]>,
-}
-
-/// A `LINEAR` channel of `n` components at `t` seconds.
-fn linear_at((times, values): &Keys, n: usize, t: f64) -> Vec<f64> {
-    let key = |k: usize| values[n * k..n * k + n].to_vec();
-    let next = times.partition_point(|&x| x <= t);
-    if next == 0 || next == times.len() {
-        return key(next.saturating_sub(1));
-    }
-    let s = (t - times[next - 1]) / (times[next] - times[next - 1]);
-    let (a, b) = (key(next - 1), key(next));
-    (0..n).map(|i| a[i] + s * (b[i] - a[i])).collect()
 }
 
 /// `[offset x, offset y, rotation, scale x, scale y]` applied to `uv`, as
@@ -138,18 +126,18 @@ fn moving_of(glb: &[u8], path: &str) -> BTreeMap<usize, Moving> {
 
 /// The export's transform of a moving texture `ms` into animation `s`.
 fn exported_at(moving: &Moving, s: usize, ms: u32) -> [f64; 5] {
-    let t = f64::from((f64::from(ms) / 1000.0) as f32);
+    let t = common::babylon::gltf_seconds(ms);
     let mut out = moving.rest;
     if let Some([offset, rotation, scale]) = moving.channels.get(s) {
         if let Some(keys) = offset {
-            let v = linear_at(keys, 2, t);
+            let v = common::babylon::linear_at(keys, 2, t);
             out[0..2].copy_from_slice(&v);
         }
         if let Some(keys) = rotation {
-            out[2] = linear_at(keys, 1, t)[0];
+            out[2] = common::babylon::linear_at(keys, 1, t)[0];
         }
         if let Some(keys) = scale {
-            let v = linear_at(keys, 2, t);
+            let v = common::babylon::linear_at(keys, 2, t);
             out[3..5].copy_from_slice(&v);
         }
     }
@@ -169,15 +157,7 @@ fn expected(
     let animation = texture_animations(model)[material]
         .and_then(|a| model.texture_animations().get(a))
         .unwrap();
-    let interval = timeline.sequences[s].interval;
-    let sampler = Sampler::new(
-        timeline,
-        Moment {
-            interval: Some(interval),
-            frame: f64::from(interval[0]) + f64::from(ms),
-            counter: Some(f64::from(ms)),
-        },
-    );
+    let sampler = common::babylon::sampler_at(timeline, s, f64::from(ms));
     let transform = UvTransform::of(animation, &sampler);
     CORNERS.map(|uv| transform.apply(uv).map(f64::from))
 }
@@ -264,22 +244,12 @@ fn texture_animations_move_the_textures_in_babylon() {
     let mut list = Vec::new();
     let mut probes_of = Vec::new();
     for (file, _, timeline, moving) in &exported {
-        let probes: Vec<Vec<u32>> = timeline
-            .sequences
-            .iter()
-            .enumerate()
-            .map(|(s, sequence)| {
-                let channels = moving.values().filter_map(|m| m.channels.get(s));
-                let keys = channels.flatten().flatten().flat_map(|(times, _)| times);
-                common::babylon::probe_ms(keys.copied(), &[-1, 0, 1], sequence.duration())
-            })
-            .collect();
-        let seconds = probes.iter().map(|ms| {
-            ms.iter()
-                .map(|&m| f64::from((f64::from(m) / 1000.0) as f32))
-                .collect()
+        let (probes, seconds) = common::babylon::probes_around_keys(timeline, |s| {
+            let channels = moving.values().filter_map(|m| m.channels.get(s));
+            let keys = channels.flatten().flatten().flat_map(|(times, _)| times);
+            keys.copied().collect::<Vec<_>>()
         });
-        list.push((file.clone(), seconds.collect()));
+        list.push((file.clone(), seconds));
         probes_of.push(probes);
     }
     let Some(results) = common::babylon::probe(&dir, &list) else {
@@ -301,8 +271,8 @@ fn texture_animations_move_the_textures_in_babylon() {
         };
         let file = file.display();
         for (s, ms) in probes.iter().enumerate() {
-            for (&ms, states) in ms.iter().zip(&result.animations[s]) {
-                for (&geoset, state) in result.geosets.iter().zip(states) {
+            for (&ms, frame) in ms.iter().zip(&result.animations[s]) {
+                for (&geoset, state) in result.geosets.iter().zip(&frame.meshes) {
                     let Some(texture) = material_of(geoset).and_then(|m| moving.get(&m)) else {
                         continue;
                     };

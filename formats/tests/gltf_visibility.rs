@@ -230,13 +230,13 @@ fn geoset_visibility_follows_the_geoset_animations_in_babylon() {
         let file = file.display();
         assert!(!result.geosets.is_empty(), "{file}");
         let at_rest = Sampler::new(timeline, Moment::BIND);
-        for (&geoset, state) in result.geosets.iter().zip(&result.rest) {
+        for (&geoset, state) in result.geosets.iter().zip(&result.rest.meshes) {
             let rest = geoset_state(model, geoset, &at_rest).alpha > 0.0;
             assert_eq!(state.visible, rest, "{file}: geoset {geoset} at rest");
         }
         for (s, ms) in probes.iter().enumerate() {
-            for (&ms, states) in ms.iter().zip(&result.animations[s]) {
-                for (&geoset, state) in result.geosets.iter().zip(states) {
+            for (&ms, frame) in ms.iter().zip(&result.animations[s]) {
+                for (&geoset, state) in result.geosets.iter().zip(&frame.meshes) {
                     assert_eq!(
                         state.visible,
                         shown(model, timeline, s, ms, geoset),

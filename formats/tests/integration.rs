@@ -42,6 +42,7 @@ mod custom_chunks;
 mod dds_pillow;
 mod gltf_colors;
 mod gltf_export;
+mod gltf_light_animations;
 mod gltf_proptest;
 mod gltf_terrain;
 mod gltf_texture_transforms;

@@ -40,13 +40,14 @@ fuzz_target!(|data: &[u8]| {
     let _ = formats::validate::all(&model);
     let _ = formats::bounds::measure(&model, &Default::default());
     pose(&model);
-    // With geoset visibility, material colours and texture animations: the
-    // superset (every geoset's node, its visibility and colour, and every
-    // moving texture, sampled over every sequence).
+    // With every pointer option (geoset visibility, material colours,
+    // texture and light animations): the superset, every geoset, texture
+    // and light sampled over every sequence.
     let options = formats::gltf::ExportOptions {
         geoset_visibility: true,
         material_colors: true,
         texture_animations: true,
+        light_animations: true,
         ..Default::default()
     };
     if let Ok(out) = formats::gltf::export(&model, "fuzz", &options) {

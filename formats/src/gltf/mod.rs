@@ -27,7 +27,9 @@
 //!   `KHR_animation_pointer`); with [`ExportOptions::material_colors`], their
 //!   colour and alpha play on materials of their own ([`model::colors`]);
 //!   with [`ExportOptions::texture_animations`], texture animations move
-//!   their textures (`KHR_texture_transform`, [`model::texture_transforms`]).
+//!   their textures (`KHR_texture_transform`, [`model::texture_transforms`]);
+//!   with [`ExportOptions::light_animations`], lights' colour, intensity
+//!   and visibility play ([`model::light_animations`]).
 //! - Materials from each material's first layer, or its HD textures by role,
 //!   filter modes as alpha modes, two-sided, unlit ([`model::materials`]);
 //!   textures as PNG from a [`TextureSource`] (BLP and DDS files found in

@@ -1,17 +1,17 @@
 // Babylon.js's own glTF loader, headless (NullEngine), on exports written
-// with geoset visibility or material colours: for each file of the probe
-// list (a JSON file, the one argument: [{"file", "probes": [[seconds...] per
-// animation]}]), prints one JSON line {"file", "nodes", "rest",
-// "animations"}: the names of the meshes whose name holds " geoset ", the
-// state of each once loaded ("rest"), and for each animation, at each probe
-// time, the state of each after Babylon's animation group went to that
-// time. A mesh's state is [visible (1 or 0), red, green, blue, alpha, then
-// u, v of (0, 0), (1, 0) and (0, 1) through its base colour texture's
-// transform]: its visibility, its material's colour and alpha, and where
-// its texture moves. Babylon maps
-// KHR_node_visibility and KHR_animation_pointer itself: nothing here reads
-// the glTF. Exits 2 if a file fails to load. Run by
-// formats/tests/gltf_visibility.rs and gltf_colors.rs (common/babylon.rs).
+// with the options that animate through KHR_animation_pointer: for each file
+// of the probe list (a JSON file, the one argument: [{"file", "probes":
+// [[seconds...] per animation]}]), prints one JSON line {"file", "nodes",
+// "lights", "rest", "animations"}: the names of the meshes whose name holds
+// " geoset " and of the lights, their states once loaded ("rest"), and for
+// each animation, at each probe time, their states after Babylon's
+// animation group went to that time; a state is {"meshes", "lights"}. A
+// mesh's state is [visible (1 or 0), red, green, blue, alpha, then u, v of
+// (0, 0), (1, 0) and (0, 1) through its base colour texture's transform];
+// a light's is [intensity, red, green, blue]. Babylon maps
+// KHR_node_visibility, KHR_texture_transform, KHR_lights_punctual and
+// KHR_animation_pointer itself: nothing here reads the glTF. Exits 2 if a
+// file fails to load. Run by the gltf_*.rs tests through common/babylon.rs.
 import * as fs from "fs";
 import { NullEngine, Scene, LoadAssetContainerAsync, Logger } from "@babylonjs/core";
 import "@babylonjs/loaders";
@@ -39,12 +39,15 @@ for (const { file, probes } of list) {
     const at = (u, v) => [u * m[0] + v * m[4] + m[8], u * m[1] + v * m[5] + m[9]];
     return [...at(0, 0), ...at(1, 0), ...at(0, 1)];
   };
-  const states = () =>
-    meshes.map((m) => {
+  const lights = scene.lights;
+  const states = () => ({
+    meshes: meshes.map((m) => {
       const c = m.material?.albedoColor ?? { r: 1, g: 1, b: 1 };
       const uv = corners(m.material?.albedoTexture);
       return [m.isVisible ? 1 : 0, c.r, c.g, c.b, m.material?.alpha ?? 1, ...uv];
-    });
+    }),
+    lights: lights.map((l) => [l.intensity, l.diffuse.r, l.diffuse.g, l.diffuse.b]),
+  });
   const rest = states();
   const groups = scene.animationGroups;
   groups.forEach((g) => g.stop());
@@ -60,6 +63,7 @@ for (const { file, probes } of list) {
     group.stop();
     return out;
   });
-  console.log(JSON.stringify({ file, nodes: meshes.map((m) => m.name), rest, animations }));
+  const names = { nodes: meshes.map((m) => m.name), lights: lights.map((l) => l.name) };
+  console.log(JSON.stringify({ file, ...names, rest, animations }));
   scene.dispose();
 }

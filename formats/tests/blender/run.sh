@@ -5,8 +5,8 @@
 # library poses (examples/posed_vertices.rs). Fails if any vertex is further
 # than 1e-4 of the model's size from where Blender shows it, or if the
 # vertex counts differ. Then the cameras (camera_check.py), and that an
-# export with --geoset-visibility, --material-colors and
-# --texture-animations imports whole
+# export with every option that animates through KHR_animation_pointer
+# imports whole
 # (visibility_import.py), and that Blender reads a texture animation's
 # KHR_texture_transform (texture_transform_import.py).
 #
@@ -111,15 +111,16 @@ json.dump({"cameras": found, "lights": lights}, sys.stdout)' >"$out/cameras.json
         [ "$ok" = ok ] || failed=1
     done <"$out/result"
 done
-# Geoset visibility, material colours and texture animations
-# (--geoset-visibility --material-colors --texture-animations): Blender 3.4 knows neither KHR_node_visibility nor
+# Every option that animates through KHR_animation_pointer
+# (--geoset-visibility --material-colors --texture-animations
+# --light-animations): Blender 3.4 knows neither KHR_node_visibility nor
 # KHR_animation_pointer, and must still import the model whole (an object
 # per geoset, an action per sequence), the channels it does not know
 # skipped.
-printf '\n%-32s %8s %8s\n' "model (all three pointer options)" objects actions
+printf '\n%-32s %8s %8s\n' "model (every pointer option)" objects actions
 for model in rms_PackHorse amisd_nwdg32 wc3lib_Orc_Exp; do
     glb="$out/$model-visibility.glb"
-    line=$("$bin/formats" export "$corpus/$model.mdx" "$glb" --geoset-visibility --material-colors --texture-animations 2>/dev/null)
+    line=$("$bin/formats" export "$corpus/$model.mdx" "$glb" --geoset-visibility --material-colors --texture-animations --light-animations 2>/dev/null)
     python3 -c '
 import re, sys
 m = re.search(r"(\d+) primitives?, .* (\d+) animations?", sys.argv[1])

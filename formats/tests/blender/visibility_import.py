@@ -1,6 +1,7 @@
 # Run by Blender (`blender -b -P visibility_import.py -- MODEL.glb EXPECTED.json`,
 # see imported.py): imports an export written with --geoset-visibility,
-# --material-colors and --texture-animations, whose pointer channels (KHR_animation_pointer) Blender 3.4 does not know,
+# --material-colors, --texture-animations and --light-animations, whose
+# pointer channels (KHR_animation_pointer) Blender 3.4 does not know,
 # and prints one line: "RESULT <mesh objects> <actions> ok" when Blender
 # made an object per geoset and an action per sequence, as EXPECTED.json
 # ({"geosets", "animations"}) says, else "RESULT ... differs".

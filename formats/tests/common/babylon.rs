@@ -16,13 +16,21 @@ pub struct MeshState {
     pub corners: [[f64; 2]; 3],
 }
 
+/// What Babylon.js showed at one time: each geoset mesh's state, each
+/// light's intensity, red, green and blue.
+pub struct Frame {
+    pub meshes: Vec<MeshState>,
+    pub lights: Vec<[f64; 4]>,
+}
+
 /// What Babylon.js showed of one file: the geoset of each mesh (named
-/// `NAME geoset N`), their states once loaded, and for each animation and
-/// each probe time, their states there.
+/// `NAME geoset N`), the name of each light, their states once loaded, and
+/// for each animation and each probe time, their states there.
 pub struct Probed {
     pub geosets: Vec<usize>,
-    pub rest: Vec<MeshState>,
-    pub animations: Vec<Vec<Vec<MeshState>>>,
+    pub lights: Vec<String>,
+    pub rest: Frame,
+    pub animations: Vec<Vec<Frame>>,
 }
 
 /// The geoset a node or mesh of an export is named for (`NAME geoset N`).
@@ -30,7 +38,17 @@ pub fn geoset_named(name: &str) -> Option<usize> {
     name.rsplit_once(" geoset ")?.1.parse().ok()
 }
 
-fn states(list: &Value) -> Vec<MeshState> {
+fn frame(state: &Value) -> Frame {
+    let lights = state["lights"].as_array().unwrap().iter();
+    Frame {
+        meshes: mesh_states(&state["meshes"]),
+        lights: lights
+            .map(|l| std::array::from_fn(|i| l[i].as_f64().unwrap()))
+            .collect(),
+    }
+}
+
+fn mesh_states(list: &Value) -> Vec<MeshState> {
     list.as_array()
         .unwrap()
         .iter()
@@ -70,11 +88,13 @@ pub fn probe(dir: &Path, files: &[(PathBuf, Vec<Vec<f64>>)]) -> Option<BTreeMap<
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|probes| probes.as_array().unwrap().iter().map(states).collect())
+                .map(|probes| probes.as_array().unwrap().iter().map(frame).collect())
                 .collect();
+            let lights = result["lights"].as_array().unwrap().iter();
             let probed = Probed {
                 geosets,
-                rest: states(&result["rest"]),
+                lights: lights.map(|l| l.as_str().unwrap().to_string()).collect(),
+                rest: frame(&result["rest"]),
                 animations,
             };
             (PathBuf::from(file), probed)
@@ -96,4 +116,57 @@ pub fn probe_ms(keys: impl IntoIterator<Item = f64>, around: &[i64], last: u32) 
     ms.sort_unstable();
     ms.dedup();
     ms
+}
+
+/// `ms` milliseconds as glTF times are: `f32` seconds (so that a probe at a
+/// key is at the key, not a float past it).
+pub fn gltf_seconds(ms: u32) -> f64 {
+    f64::from((f64::from(ms) / 1000.0) as f32)
+}
+
+/// Probes at whole milliseconds for every sequence of `timeline`: every
+/// 100 ms, and the millisecond before, at and after each of `keys(s)` (the
+/// key times, in seconds, of sequence `s`'s channels); with the same as
+/// [`gltf_seconds`], for [`probe`].
+pub fn probes_around_keys<K: IntoIterator<Item = f64>>(
+    timeline: &formats::anim::Timeline,
+    keys: impl Fn(usize) -> K,
+) -> (Vec<Vec<u32>>, Vec<Vec<f64>>) {
+    let ms: Vec<Vec<u32>> = (0..timeline.sequences.len())
+        .map(|s| probe_ms(keys(s), &[-1, 0, 1], timeline.sequences[s].duration()))
+        .collect();
+    let seconds = ms
+        .iter()
+        .map(|ms| ms.iter().map(|&m| gltf_seconds(m)).collect())
+        .collect();
+    (ms, seconds)
+}
+
+/// A `LINEAR` animation channel (its times, and its values of `n`
+/// components flattened) at `t` seconds, as glTF interpolates it (held
+/// before the first key and after the last).
+pub fn linear_at((times, values): &(Vec<f64>, Vec<f64>), n: usize, t: f64) -> Vec<f64> {
+    let key = |k: usize| values[n * k..n * k + n].to_vec();
+    let next = times.partition_point(|&x| x <= t);
+    if next == 0 || next == times.len() {
+        return key(next.saturating_sub(1));
+    }
+    let s = (t - times[next - 1]) / (times[next] - times[next - 1]);
+    let (a, b) = (key(next - 1), key(next));
+    (0..n).map(|i| a[i] + s * (b[i] - a[i])).collect()
+}
+
+/// The sampler `ms` milliseconds into sequence `s` of `timeline`.
+pub fn sampler_at(
+    timeline: &formats::anim::Timeline,
+    s: usize,
+    ms: f64,
+) -> formats::anim::Sampler<'_> {
+    let interval = timeline.sequences[s].interval;
+    let moment = formats::anim::Moment {
+        interval: Some(interval),
+        frame: f64::from(interval[0]) + ms,
+        counter: Some(ms),
+    };
+    formats::anim::Sampler::new(timeline, moment)
 }

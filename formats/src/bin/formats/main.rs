@@ -174,6 +174,12 @@ enum Command {
         /// --geoset-visibility play, skip or refuse it).
         #[arg(long)]
         texture_animations: bool,
+        /// Models: lights' colour, intensity and visibility tracks (flames
+        /// that flicker, lights that go out) on their KHR_lights_punctual
+        /// lights, animated with KHR_animation_pointer (the same readers as
+        /// --geoset-visibility play, skip or refuse it).
+        #[arg(long)]
+        light_animations: bool,
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
         #[arg(long)]
         gltf: bool,
@@ -398,6 +404,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             geoset_visibility,
             material_colors,
             texture_animations,
+            light_animations,
             gltf,
             overview_size,
         } => {
@@ -413,6 +420,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     geoset_visibility,
                     material_colors,
                     texture_animations,
+                    light_animations,
                     gltf,
                     overview_size: overview_size as usize,
                 },

@@ -41,7 +41,11 @@
 //! ([`texture_transforms`](super::texture_transforms)), through
 //! `KHR_animation_pointer` too.
 //!
-//! Not exported: the visibility of other nodes (lights, emitters),
+//! With [`ExportOptions::light_animations`](super::ExportOptions), lights'
+//! colour, intensity and visibility play on their `KHR_lights_punctual`
+//! lights ([`light_animations`](super::light_animations)).
+//!
+//! Not exported: the visibility of other nodes (emitters, attachments),
 //! billboarding, and the "don't inherit" flags (glTF nodes always inherit).
 
 use format_core::Error;
@@ -52,6 +56,7 @@ use json::validation::Checked;
 
 use super::cameras::ModelCamera;
 use super::colors::MaterialColors;
+use super::light_animations::LightAnimations;
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
 use super::texture_transforms::TextureTransforms;
 use crate::anim::glam::Quat;
@@ -463,13 +468,15 @@ pub struct Pointed<'a> {
     pub colors: MaterialColors<'a>,
     /// Materials' texture transforms.
     pub textures: TextureTransforms<'a>,
+    /// Lights' colour and intensity.
+    pub lights: LightAnimations<'a>,
 }
 
 /// One animation for each sequence in `sequences` (indices into the
 /// timeline's sequences), moving the skeleton's nodes and the nodes of the
 /// cameras that move (`cameras`: each with its node), and what is
-/// `pointed` at (geoset visibility, material colours, texture transforms);
-/// returns how many were added, or an
+/// `pointed` at (geoset visibility, material colours, texture transforms,
+/// lights); returns how many were added, or an
 /// error when they would hold more than [`MAX_ANIMATION_VALUES`].
 pub fn add_animations(
     b: &mut Builder,
@@ -484,6 +491,7 @@ pub fn add_animations(
         visibility,
         colors,
         textures,
+        lights,
     } = pointed;
     let spans: Vec<Span<'_>> = sequences
         .iter()
@@ -502,6 +510,7 @@ pub fn add_animations(
     let shown = visibility.curves(&spans);
     let tinted = colors.curves(&spans);
     let moving = textures.curves(&spans);
+    let lit = lights.curves(&spans);
     let mut added = 0;
     for (k, span) in spans.iter().enumerate() {
         let sequence = span.sequence;
@@ -529,6 +538,11 @@ pub fn add_animations(
                 channels.add_pointer(format!("{pointer}/rotation"), curve.rotation.clone());
                 channels.add_pointer(format!("{pointer}/scale"), curve.scale.clone());
             }
+        }
+        for (pointer, curves) in &lit {
+            let Some(curve) = curves.get(k) else { continue };
+            channels.add_pointer(format!("{pointer}/color"), curve.color.clone());
+            channels.add_pointer(format!("{pointer}/intensity"), curve.intensity.clone());
         }
         for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
             if let Some(track) = &node.translation {
@@ -591,7 +605,7 @@ pub fn add_animations(
 /// sequence, each track's keys (three values each, for a spline) or its
 /// resampled times, whichever it becomes; a moving camera's two resampled
 /// channels; a shown or hidden geoset's samples; a tinted geoset's; a
-/// moving texture's.
+/// moving texture's; a light's.
 fn values_needed(
     spans: &[Span<'_>],
     skeleton: &Skeleton,
@@ -614,11 +628,14 @@ fn values_needed(
     tracks.extend(geosets);
     let (color_keys, colored) = pointed.colors.keys_needed();
     let (texture_keys, transforms) = pointed.textures.keys_needed();
-    let pointed_keys = color_keys.saturating_add(texture_keys);
+    let (light_keys, light_curves) = pointed.lights.keys_needed();
+    let pointed_keys = color_keys
+        .saturating_add(texture_keys)
+        .saturating_add(light_keys);
     let all_keys = tracks
         .iter()
         .fold(pointed_keys, |a, &k| a.saturating_add(k));
-    let channels = tracks.len() as u64 + 2 * moving + colored + transforms;
+    let channels = tracks.len() as u64 + 2 * moving + colored + transforms + light_curves;
     spans
         .iter()
         .map(|span| all_keys.saturating_add(channels.saturating_mul(span.resample_len())))

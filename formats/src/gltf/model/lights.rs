@@ -16,11 +16,14 @@
 //! A property with a track takes the value of the track's first key (the
 //! game ignores the static value of a property that has a track: the candle
 //! of the corpus stores an intensity of -1 there). glTF lights cannot be
-//! animated without `KHR_animation_pointer`, which few tools read, so the
-//! tracks themselves (intensity, colour, visibility, attenuation) are not
-//! exported.
+//! animated without `KHR_animation_pointer`, which few tools read: with
+//! [`ExportOptions::light_animations`](super::ExportOptions) the colour,
+//! intensity and visibility tracks play through it
+//! ([`light_animations`](super::light_animations)); attenuation tracks are
+//! not exported.
 
 use gltf_json as json;
+use json::Index;
 use json::extensions::scene::khr_lights_punctual::{KhrLightsPunctual, Light, Type};
 use json::validation::Checked;
 
@@ -34,7 +37,7 @@ pub const KHR_LIGHTS_PUNCTUAL: &str = "KHR_lights_punctual";
 
 /// One light of the model, either version's, as exported.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ModelLight {
+pub struct ModelLight<'m> {
     /// As the model names it.
     pub name: String,
     /// Its object id (its node's).
@@ -47,6 +50,8 @@ pub struct ModelLight {
     pub intensity: f32,
     /// The attenuation end.
     pub attenuation_end: f32,
+    /// Its tracks, for the animations.
+    pub tracks: LightTracks<'m>,
 }
 
 /// The value of a property with an optional track: the track's first key,
@@ -57,22 +62,28 @@ fn value<T: Copy>(track: Option<&Track<T>>, fixed: T) -> T {
         .map_or(fixed, |key| key.value)
 }
 
-/// A light's first colour, intensity and attenuation-end tracks.
-#[derive(Default)]
-struct Tracks<'m> {
-    color: Option<&'m Track<[f32; 3]>>,
-    intensity: Option<&'m Track<f32>>,
-    end: Option<&'m Track<f32>>,
+/// A light's first colour, intensity, attenuation-end and visibility
+/// tracks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LightTracks<'m> {
+    /// Colour (blue, green, red).
+    pub color: Option<&'m Track<[f32; 3]>>,
+    /// Intensity.
+    pub intensity: Option<&'m Track<f32>>,
+    /// Attenuation end.
+    pub end: Option<&'m Track<f32>>,
+    /// Visibility (shown above 0).
+    pub visibility: Option<&'m Track<f32>>,
 }
 
-impl ModelLight {
+impl<'m> ModelLight<'m> {
     /// A light from its static colour (blue, green, red), intensity and
     /// attenuation end, each overridden by its track where it has one.
     fn new(
         (name, object_id, light_type): (String, u32, LightType),
         (color, intensity, end): ([f32; 3], f32, f32),
-        tracks: Tracks<'_>,
-    ) -> ModelLight {
+        tracks: LightTracks<'m>,
+    ) -> ModelLight<'m> {
         let [b, g, r] = value(tracks.color, color);
         ModelLight {
             name,
@@ -81,20 +92,22 @@ impl ModelLight {
             color: [r, g, b],
             intensity: value(tracks.intensity, intensity),
             attenuation_end: value(tracks.end, end),
+            tracks,
         }
     }
 }
 
 /// Every light of `model` (classic `LITE`, then WoW alpha's).
-pub fn model_lights(model: &Model) -> Vec<ModelLight> {
+pub fn model_lights(model: &Model) -> Vec<ModelLight<'_>> {
     use crate::mdx::LightTrack as L;
     let classic = model.lights().iter().map(|l| {
-        let mut t = Tracks::default();
+        let mut t = LightTracks::default();
         for track in l.all_tracks() {
             match track {
                 L::Color(c) => t.color = t.color.or(Some(c)),
                 L::Intensity(i) => t.intensity = t.intensity.or(Some(i)),
                 L::AttenuationEnd(e) => t.end = t.end.or(Some(e)),
+                L::Visibility(v) => t.visibility = t.visibility.or(Some(v)),
                 _ => {}
             }
         }
@@ -102,12 +115,13 @@ pub fn model_lights(model: &Model) -> Vec<ModelLight> {
         ModelLight::new(id, (l.color, l.intensity, l.attenuation_end), t)
     });
     let wow = model.alpha_lights().iter().map(|l| {
-        let mut t = Tracks::default();
+        let mut t = LightTracks::default();
         for track in &l.tracks {
             match track {
                 alpha::LightTrack::Color(c) => t.color = t.color.or(Some(c)),
                 alpha::LightTrack::Intensity(i) => t.intensity = t.intensity.or(Some(i)),
                 alpha::LightTrack::AttenuationEnd(e) => t.end = t.end.or(Some(e)),
+                alpha::LightTrack::Visibility(v) => t.visibility = t.visibility.or(Some(v)),
                 _ => {}
             }
         }
@@ -121,18 +135,18 @@ pub fn model_lights(model: &Model) -> Vec<ModelLight> {
 /// Adds a `KHR_lights_punctual` light for each omni and directional light
 /// of `lights` and attaches it to the light's node (the first light node of
 /// the skeleton with its object id not yet taken); ambient lights and
-/// lights without a node are said in `warnings`. Returns how many were
-/// added.
+/// lights without a node are said in `warnings`. Returns the lights added,
+/// each as its position in `lights` and its glTF light.
 pub fn add_lights(
     b: &mut Builder,
-    lights: &[ModelLight],
+    lights: &[ModelLight<'_>],
     skeleton: &Skeleton,
     nodes: &ModelNodes,
     warnings: &mut Vec<String>,
-) -> usize {
+) -> Vec<(usize, Index<Light>)> {
     let mut taken = std::collections::HashSet::new();
-    let mut added = 0;
-    for light in lights {
+    let mut added = Vec::new();
+    for (k, light) in lights.iter().enumerate() {
         let type_ = match light.light_type {
             LightType::Omni => Type::Point,
             LightType::Directional => Type::Directional,
@@ -176,9 +190,9 @@ pub fn add_lights(
                 .get_or_insert_with(Default::default)
                 .khr_lights_punctual = Some(KhrLightsPunctual { light: index });
         }
-        added += 1;
+        added.push((k, index));
     }
-    if added > 0 {
+    if !added.is_empty() {
         b.use_extension(KHR_LIGHTS_PUNCTUAL, false);
     }
     added

@@ -6,6 +6,7 @@
 pub mod animations;
 pub mod cameras;
 pub mod colors;
+pub mod light_animations;
 pub mod lights;
 pub mod materials;
 pub mod meshes;
@@ -52,6 +53,10 @@ pub struct ExportOptions<'a> {
     /// [`texture_transforms`]). Off by default, for the same readers as
     /// [`geoset_visibility`](Self::geoset_visibility).
     pub texture_animations: bool,
+    /// Lights' colour, intensity and visibility tracks, animated by
+    /// `KHR_animation_pointer` (see [`light_animations`]). Off by default,
+    /// for the same readers as [`geoset_visibility`](Self::geoset_visibility).
+    pub light_animations: bool,
 }
 
 impl Default for ExportOptions<'_> {
@@ -64,6 +69,7 @@ impl Default for ExportOptions<'_> {
             geoset_visibility: false,
             material_colors: false,
             texture_animations: false,
+            light_animations: false,
         }
     }
 }
@@ -197,13 +203,12 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         }
     }
     let geosets = geoset_meshes.iter().map(|&(geoset, _)| geoset).collect();
-    let lights = lights::add_lights(
-        &mut b,
-        &lights::model_lights(model),
-        &skeleton,
-        &nodes,
-        &mut warnings,
-    );
+    let model_lights = lights::model_lights(model);
+    let added_lights = lights::add_lights(&mut b, &model_lights, &skeleton, &nodes, &mut warnings);
+    let light_animations = match options.light_animations {
+        true => light_animations::LightAnimations::new(&model_lights, &added_lights),
+        false => light_animations::LightAnimations::default(),
+    };
     let model_cameras = cameras::model_cameras(model);
     let camera_nodes = cameras::add_cameras(&mut b, &model_cameras, nodes.root, &mut warnings);
     let cameras: Vec<_> = model_cameras.into_iter().zip(camera_nodes).collect();
@@ -211,6 +216,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         visibility: animations::GeosetVisibility::new(model, shown),
         colors,
         textures,
+        lights: light_animations,
     };
     animations::add_animations(
         &mut b, &timeline, &skeleton, &nodes, &cameras, &pointed, &sequences,
@@ -220,7 +226,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         geosets,
         joints,
         cameras: cameras.into_iter().map(|(c, _)| c.name).collect(),
-        lights,
+        lights: added_lights.len(),
         animations: sequences
             .iter()
             .filter_map(|&s| timeline.sequences.get(s).map(|s| s.name.clone()))

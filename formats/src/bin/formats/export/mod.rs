@@ -41,6 +41,8 @@ pub struct Options {
     pub material_colors: bool,
     /// Texture animations as moving texture transforms.
     pub texture_animations: bool,
+    /// Lights' colour, intensity and visibility animated.
+    pub light_animations: bool,
     /// Into a folder: `.gltf` files (with `.bin` and images) instead of `.glb`.
     pub gltf: bool,
     /// The longest side of a map's overview, in pixels.

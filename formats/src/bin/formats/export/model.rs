@@ -38,6 +38,7 @@ pub fn export(
             geoset_visibility: options.geoset_visibility,
             material_colors: options.material_colors,
             texture_animations: options.texture_animations,
+            light_animations: options.light_animations,
         },
     )
     .map_err(|e| format!("{name}: {e}"))?;

@@ -1,0 +1,223 @@
+//! Lights' colour, intensity and visibility tracks
+//! ([`ExportOptions::light_animations`]).
+//!
+//! Each exported light with a colour (`KLAC`), intensity (`KLAI`) or
+//! visibility (`KLAV`, alpha `KVIS`) track gets, in every animation, a
+//! `color` and an `intensity` channel through `KHR_animation_pointer`
+//! (`/extensions/KHR_lights_punctual/lights/N/color`, `.../intensity`),
+//! `LINEAR`, sampled as [material colours](super::colors) are (at the
+//! moments the tracks' keys play, the millisecond before each, and every
+//! 1/30 s): the colour clamped to 0..1 (red, green, blue; the file stores
+//! blue, green, red), the intensity to 0 or more and 0 where the visibility
+//! track hides the light (the game steps visibility tracks). A track's value
+//! outside its keys is the light's exported value (its first key: the game
+//! ignores the static value of a property with a track). Exact at every
+//! whole millisecond for linear and stepped tracks when intensity and
+//! visibility do not both change at once.
+//!
+//! [`ExportOptions::light_animations`]: super::ExportOptions::light_animations
+
+use gltf_json as json;
+use json::Index;
+use json::extensions::scene::khr_lights_punctual::Light;
+
+use super::animations::{Curve, MAX_RESAMPLED_KEYS, Span, key_moments};
+use super::lights::{KHR_LIGHTS_PUNCTUAL, ModelLight};
+use crate::anim::Sampler;
+use crate::anim::visibility::visibility;
+use crate::mdx::Track;
+
+/// A light's colour (red, green, blue) and intensity at a moment.
+pub type LightState = ([f32; 3], f32);
+
+/// The lights whose tracks the animations play.
+#[derive(Default)]
+pub struct LightAnimations<'a> {
+    lights: Vec<(Index<Light>, ModelLight<'a>)>,
+}
+
+/// One sequence's curves of a light.
+pub(super) struct LightCurves {
+    pub(super) color: Curve<[f32; 3]>,
+    pub(super) intensity: Curve<[f32; 1]>,
+}
+
+impl<'a> LightAnimations<'a> {
+    /// The lights of `added` (each its position in `lights` and its glTF
+    /// light) that have a colour, intensity or visibility track.
+    pub fn new(lights: &[ModelLight<'a>], added: &[(usize, Index<Light>)]) -> Self {
+        let lights = added
+            .iter()
+            .filter_map(|&(k, index)| {
+                let light = lights.get(k)?;
+                let t = &light.tracks;
+                let animated = t.color.is_some() || t.intensity.is_some() || t.visibility.is_some();
+                animated.then(|| (index, light.clone()))
+            })
+            .collect();
+        LightAnimations { lights }
+    }
+
+    /// For each light whose colour or intensity changes in a sequence, the
+    /// JSON pointer to its light (to which `/color` and `/intensity` are
+    /// added) and its curves in each span.
+    pub(super) fn curves(&self, spans: &[Span<'_>]) -> Vec<(String, Vec<LightCurves>)> {
+        self.lights
+            .iter()
+            .filter_map(|(index, light)| {
+                let curves: Vec<LightCurves> =
+                    spans.iter().map(|span| light_curves(span, light)).collect();
+                let rest = state_at_rest(light);
+                let changes = curves.iter().any(|c| {
+                    c.color.values.iter().any(|v| *v != rest.0)
+                        || c.intensity.values.iter().any(|v| *v != [rest.1])
+                });
+                let pointer = format!("/extensions/{KHR_LIGHTS_PUNCTUAL}/lights/{}", index.value());
+                changes.then_some((pointer, curves))
+            })
+            .collect()
+    }
+
+    /// An upper bound on the keys the curves of one span hold, and how many
+    /// curves there are (each also gets the span's 1/30 s samples).
+    pub(super) fn keys_needed(&self) -> (u64, u64) {
+        fn bound<T>(track: Option<&Track<T>>) -> u64 {
+            track.map_or(0, |t| {
+                let loops = if t.global_sequence_id >= 0 {
+                    MAX_RESAMPLED_KEYS
+                } else {
+                    0
+                };
+                2 * (t.keys.len() as u64 + u64::from(loops))
+            })
+        }
+        let keys = self
+            .lights
+            .iter()
+            .map(|(_, light)| {
+                let t = &light.tracks;
+                let moments = bound(t.color) + bound(t.intensity) + bound(t.visibility);
+                2 * moments
+            })
+            .fold(0u64, u64::saturating_add);
+        (keys, 2 * self.lights.len() as u64)
+    }
+}
+
+/// The light's state as exported at rest (the JSON light's own values).
+fn state_at_rest(light: &ModelLight<'_>) -> LightState {
+    let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+    (
+        light.color.map(|c| finite(c).clamp(0.0, 1.0)),
+        finite(light.intensity).max(0.0),
+    )
+}
+
+/// The light's colour and intensity at the sampler's moment.
+pub fn light_state(light: &ModelLight<'_>, sampler: &Sampler<'_>) -> LightState {
+    let [r, g, b] = light.color;
+    let color = match light.tracks.color {
+        Some(track) => {
+            let [b, g, r] = sampler.sample(track, &[b, g, r]);
+            [r, g, b]
+        }
+        None => light.color,
+    };
+    let intensity = sampler.sample_or(light.tracks.intensity, &light.intensity);
+    let shown = visibility(light.tracks.visibility, sampler) > 0.0;
+    let (color, intensity) = state_at_rest(&ModelLight {
+        color,
+        intensity,
+        ..light.clone()
+    });
+    (color, if shown { intensity } else { 0.0 })
+}
+
+/// The light's colour and intensity over `span`.
+fn light_curves(span: &Span<'_>, light: &ModelLight<'_>) -> LightCurves {
+    let t = &light.tracks;
+    let mut moments = Vec::new();
+    if let Some(track) = t.color {
+        moments.extend(key_moments(span, track));
+    }
+    for track in [t.intensity, t.visibility].into_iter().flatten() {
+        moments.extend(key_moments(span, track));
+    }
+    let times = span.key_times(moments);
+    let states: Vec<LightState> = times
+        .iter()
+        .map(|&ms| light_state(light, &span.sampler(ms)))
+        .collect();
+    LightCurves {
+        color: span.linear_curve(&times, states.iter().map(|s| s.0).collect()),
+        intensity: span.linear_curve(&times, states.iter().map(|s| [s.1]).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gltf::model::animations::tests::timeline;
+    use crate::gltf::model::lights::LightTracks;
+    use crate::mdx::{Interpolation, Key, LightType};
+
+    #[test]
+    fn colour_turns_round_visibility_hides_and_values_are_clamped() {
+        let timeline = timeline();
+        let span = Span {
+            timeline: &timeline,
+            sequence: &timeline.sequences[0],
+        };
+        // Walk is 1000 to 1600.
+        let color = Track::new(
+            Interpolation::Linear,
+            vec![
+                Key::new(1000, [1.0, 0.5, 0.0]),
+                Key::new(1600, [1.0, 0.5, 2.0]),
+            ],
+        );
+        let intensity = Track::new(
+            Interpolation::None,
+            vec![Key::new(1000, -1.0), Key::new(1200, 3.0)],
+        );
+        let shown = Track::new(
+            Interpolation::Linear,
+            vec![Key::new(1000, 1.0), Key::new(1400, 0.0)],
+        );
+        let light = ModelLight {
+            name: "torch".into(),
+            object_id: 0,
+            light_type: LightType::Omni,
+            color: [0.0, 0.5, 1.0],
+            intensity: -1.0,
+            attenuation_end: 0.0,
+            tracks: LightTracks {
+                color: Some(&color),
+                intensity: Some(&intensity),
+                end: None,
+                visibility: Some(&shown),
+            },
+        };
+        // Stored blue, green, red: red first here; intensity clamped to 0.
+        assert_eq!(
+            light_state(&light, &span.sampler(0.0)),
+            ([0.0, 0.5, 1.0], 0.0)
+        );
+        // Stepped: -1 (clamped) until 1200, then 3, shown until the
+        // visibility key at 1400.
+        assert_eq!(light_state(&light, &span.sampler(199.0)).1, 0.0);
+        assert_eq!(light_state(&light, &span.sampler(200.0)).1, 3.0);
+        assert_eq!(light_state(&light, &span.sampler(399.0)).1, 3.0);
+        assert_eq!(light_state(&light, &span.sampler(400.0)).1, 0.0);
+        // The red component passes 1 and is clamped.
+        assert_eq!(light_state(&light, &span.sampler(600.0)).0, [1.0, 0.5, 1.0]);
+        // The curves: intensity steps to 0 between 1399 and 1400.
+        let curves = light_curves(&span, &light);
+        let at = |ms: f32| {
+            let t = ms / 1000.0;
+            let k = curves.intensity.times.iter().position(|&x| x == t).unwrap();
+            curves.intensity.values[k][0]
+        };
+        assert_eq!((at(399.0), at(400.0)), (3.0, 0.0));
+    }
+}
