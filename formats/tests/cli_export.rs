@@ -123,6 +123,23 @@ fn one_model_to_glb_and_to_gltf() {
     assert_eq!(pointers, want);
     let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
     assert!(own_materials(&plain).is_empty());
+    // --pointer-animations: all four options, so the same materials of
+    // their own and the visibility of the geosets' nodes.
+    let all = dir.join("all.gltf");
+    formats()
+        .arg("export")
+        .arg(&horse)
+        .arg(&all)
+        .arg("--pointer-animations")
+        .assert()
+        .success();
+    let all: serde_json::Value = serde_json::from_slice(&std::fs::read(&all).unwrap()).unwrap();
+    assert_eq!(own_materials(&all), own);
+    assert!(
+        all["extensionsUsed"]
+            .to_string()
+            .contains("KHR_node_visibility")
+    );
     // MDL in.
     let mdl = root.join("mdl/rms_PackHorse_magos.mdl");
     formats()

@@ -42,14 +42,13 @@ fuzz_target!(|data: &[u8]| {
     pose(&model);
     // With every pointer option (geoset visibility, material colours,
     // texture and light animations): the superset, every geoset, texture
-    // and light sampled over every sequence.
+    // and light sampled over every sequence; a placeholder for every
+    // texture, so that each material has its texture to move.
     let options = formats::gltf::ExportOptions {
-        geoset_visibility: true,
-        material_colors: true,
-        texture_animations: true,
-        light_animations: true,
+        textures: &Placeholders,
         ..Default::default()
-    };
+    }
+    .with_pointer_animations();
     if let Ok(out) = formats::gltf::export(&model, "fuzz", &options) {
         out.document
             .to_glb()
@@ -73,3 +72,12 @@ fuzz_target!(|data: &[u8]| {
     let mut fixed = model;
     let _ = fixed.recompute_extents();
 });
+
+/// A flat placeholder for every texture.
+struct Placeholders;
+
+impl formats::gltf::TextureSource for Placeholders {
+    fn png(&self, _: &str) -> Result<Vec<u8>, String> {
+        formats::gltf::textures::flat_png([128, 128, 128, 255]).map_err(|e| e.to_string())
+    }
+}

@@ -180,6 +180,11 @@ enum Command {
         /// --geoset-visibility play, skip or refuse it).
         #[arg(long)]
         light_animations: bool,
+        /// Models: all four above (--geoset-visibility, --material-colors,
+        /// --texture-animations, --light-animations), everything that
+        /// animates through KHR_animation_pointer.
+        #[arg(long)]
+        pointer_animations: bool,
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
         #[arg(long)]
         gltf: bool,
@@ -405,6 +410,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             material_colors,
             texture_animations,
             light_animations,
+            pointer_animations,
             gltf,
             overview_size,
         } => {
@@ -417,10 +423,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     sequence,
                     no_animations,
                     lod,
-                    geoset_visibility,
-                    material_colors,
-                    texture_animations,
-                    light_animations,
+                    geoset_visibility: geoset_visibility || pointer_animations,
+                    material_colors: material_colors || pointer_animations,
+                    texture_animations: texture_animations || pointer_animations,
+                    light_animations: light_animations || pointer_animations,
                     gltf,
                     overview_size: overview_size as usize,
                 },

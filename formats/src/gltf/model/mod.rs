@@ -74,6 +74,32 @@ impl Default for ExportOptions<'_> {
     }
 }
 
+impl ExportOptions<'_> {
+    /// These options with everything that animates through
+    /// `KHR_animation_pointer` on: geoset visibility, material colours,
+    /// texture and light animations.
+    ///
+    /// ```
+    /// use formats::gltf::{ExportOptions, export};
+    ///
+    /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+    /// let options = ExportOptions::default().with_pointer_animations();
+    /// assert!(options.geoset_visibility && options.light_animations);
+    /// let out = export(&model, "cube", &options)?;
+    /// assert_eq!(out.animations, ["Stand", "Birth"]);
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    pub fn with_pointer_animations(self) -> Self {
+        ExportOptions {
+            geoset_visibility: true,
+            material_colors: true,
+            texture_animations: true,
+            light_animations: true,
+            ..self
+        }
+    }
+}
+
 /// An exported model and what the export left out.
 #[derive(Debug)]
 pub struct Export {
