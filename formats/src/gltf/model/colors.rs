@@ -1,9 +1,9 @@
 //! Geoset colour and alpha as material colour ([`ExportOptions::material_colors`]).
 //!
-//! The game draws a geoset's layer as its texture times the geoset
-//! animation's colour (where its flags say the colour applies) and times
-//! the geoset animation's alpha and the layer's alpha (`KGAC`, `KGAO`,
-//! `KMTA`; mdx-m3-viewer's shaders do the same). glTF multiplies the base
+//! A geoset's layer is drawn as its texture times the geoset animation's
+//! colour (where its flags say the colour applies) and times the geoset
+//! animation's alpha and the layer's alpha (`KGAC`, `KGAO`, `KMTA`), as
+//! mdx-m3-viewer's shaders (the Hive Workshop's viewer) draw it. glTF multiplies the base
 //! colour texture by `baseColorFactor`, so that factor is `[red, green, blue,
 //! geoset alpha × layer alpha]`, each clamped to 0..1 (a non-finite one: 1),
 //! where the layer is the material's first, whose alpha the shared material
@@ -27,7 +27,7 @@
 //! samples: on the corpus, at most 0.007 from `formats::anim` in any
 //! component at any whole millisecond (`tests/gltf_colors.rs`).
 //!
-//! As in the game, alpha only shows where the material blends (`BLEND`, and
+//! As in mdx-m3-viewer, alpha only shows where the material blends (`BLEND`, and
 //! `MASK` against its cutoff): an `OPAQUE` material takes the colour only.
 //!
 //! [`ExportOptions::material_colors`]: super::ExportOptions::material_colors
