@@ -88,27 +88,17 @@ fn colors_of(glb: &[u8], path: &str) -> BTreeMap<usize, GeosetColor> {
             .unwrap_or_else(|| vec![1.0; 4]);
         let name = material_json["name"].as_str().unwrap_or_default();
         let own = name.ends_with(&format!(" geoset {geoset}"));
-        let curves = json["animations"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default()
+        let curves = common::babylon::animations(&json)
             .iter()
             .map(|animation| {
                 let pointer = format!(
                     "/materials/{}/pbrMetallicRoughness/baseColorFactor",
                     material?
                 );
-                let channel = animation["channels"].as_array().unwrap().iter().find(|c| {
-                    c["target"]["extensions"]["KHR_animation_pointer"]["pointer"] == *pointer
-                })?;
+                let keys =
+                    common::babylon::pointer_channel((&json, bin), animation, &pointer, 4, path)?;
                 assert!(own, "{path}: a shared material is animated");
-                let sampler = &animation["samplers"][channel["sampler"].as_u64().unwrap() as usize];
-                assert_eq!(sampler["interpolation"], "LINEAR", "{path}");
-                let (one, times) = common::accessor_values(&json, bin, &sampler["input"]);
-                let (four, values) = common::accessor_values(&json, bin, &sampler["output"]);
-                assert_eq!((one, four), (1, 4), "{path}");
-                assert!(times.windows(2).all(|w| w[0] < w[1]), "{path}");
-                Some((times, values))
+                Some(keys)
             })
             .collect();
         let factor = factor.try_into().unwrap();
@@ -154,8 +144,7 @@ fn material_colors_follow_the_geoset_animations_in_babylon() {
             material_colors: true,
             ..Default::default()
         };
-        let out = export(&model, "m", &options).unwrap();
-        let glb = out.document.to_glb().unwrap();
+        let glb = common::babylon::export_glb(&model, &options);
         let colors = colors_of(&glb, &path);
         // Without the option: every geoset on its model material.
         let plain = export(&model, "m", &ExportOptions::default()).unwrap();
@@ -218,18 +207,14 @@ fn material_colors_follow_the_geoset_animations_in_babylon() {
 
     // Probes, at whole milliseconds: every 100 ms, and the millisecond
     // before, at and after each key of each curve.
-    let mut list = Vec::new();
-    let mut probes_of = Vec::new();
-    for (file, _, timeline, colors, _) in &exported {
-        let (probes, seconds) = common::babylon::probes_around_keys(timeline, |s| {
+    let files = exported.iter().map(|(file, _, timeline, colors, _)| {
+        let keys = (0..timeline.sequences.len()).map(|s| {
             let curves = colors.values().filter_map(|c| c.curves.get(s)?.as_ref());
-            let keys = curves.flat_map(|(times, _)| times);
-            keys.copied().collect::<Vec<_>>()
+            curves.flat_map(|(times, _)| times).copied().collect()
         });
-        list.push((file.clone(), seconds));
-        probes_of.push(probes);
-    }
-    let Some(results) = common::babylon::probe(&dir, &list) else {
+        (file.clone(), timeline, keys.collect())
+    });
+    let Some((results, probes_of)) = common::babylon::probe_around_keys(&dir, files) else {
         return;
     };
     let mut compared = 0usize;

@@ -38,19 +38,10 @@ fn lights_of(glb: &[u8], path: &str) -> Vec<Lit> {
         .as_array()
         .cloned()
         .unwrap_or_default();
-    let channel = |animation: &serde_json::Value, pointer: &str| -> Option<Keys> {
-        let channels = animation["channels"].as_array().unwrap();
-        let channel = channels
-            .iter()
-            .find(|c| c["target"]["extensions"]["KHR_animation_pointer"]["pointer"] == *pointer)?;
-        let sampler = &animation["samplers"][channel["sampler"].as_u64().unwrap() as usize];
-        assert_eq!(sampler["interpolation"], "LINEAR", "{path}");
-        let (_, times) = common::accessor_values(&json, bin, &sampler["input"]);
-        let (_, values) = common::accessor_values(&json, bin, &sampler["output"]);
-        assert!(times.windows(2).all(|w| w[0] < w[1]), "{path}");
-        Some((times, values))
+    let channel = |animation: &serde_json::Value, pointer: &str, components| -> Option<Keys> {
+        common::babylon::pointer_channel((&json, bin), animation, pointer, components, path)
     };
-    let animations = json["animations"].as_array().cloned().unwrap_or_default();
+    let animations = common::babylon::animations(&json);
     lights
         .iter()
         .enumerate()
@@ -69,8 +60,8 @@ fn lights_of(glb: &[u8], path: &str) -> Vec<Lit> {
                 channels: animations
                     .iter()
                     .map(|a| {
-                        let color = channel(a, &format!("{pointer}/color"));
-                        (color, channel(a, &format!("{pointer}/intensity")))
+                        let color = channel(a, &format!("{pointer}/color"), 3);
+                        (color, channel(a, &format!("{pointer}/intensity"), 1))
                     })
                     .collect(),
             }
@@ -113,11 +104,7 @@ fn light_tracks_play_on_the_gltf_lights_in_babylon() {
             light_animations: true,
             ..Default::default()
         };
-        let glb = export(&model, "m", &options)
-            .unwrap()
-            .document
-            .to_glb()
-            .unwrap();
+        let glb = common::babylon::export_glb(&model, &options);
         let lits = lights_of(&glb, &path);
         let plain = export(&model, "m", &ExportOptions::default()).unwrap();
         assert!(plain.document.pointer_channels.is_empty(), "{path}");
@@ -166,20 +153,15 @@ fn light_tracks_play_on_the_gltf_lights_in_babylon() {
     let files: Vec<PathBuf> = exported.iter().map(|(file, ..)| file.clone()).collect();
     crate::gltf_validate::assert_all_clean(&files);
 
-    let mut list = Vec::new();
-    let mut probes_of = Vec::new();
-    for (file, timeline, lits) in &exported {
-        let (probes, seconds) = common::babylon::probes_around_keys(timeline, |s| {
+    let files = exported.iter().map(|(file, timeline, lits)| {
+        let keys = (0..timeline.sequences.len()).map(|s| {
             let channels = lits.iter().filter_map(|l| l.channels.get(s));
             let keys = channels.flat_map(|(c, i)| [c, i]).flatten();
-            keys.flat_map(|(times, _)| times)
-                .copied()
-                .collect::<Vec<_>>()
+            keys.flat_map(|(times, _)| times).copied().collect()
         });
-        list.push((file.clone(), seconds));
-        probes_of.push(probes);
-    }
-    let Some(results) = common::babylon::probe(&dir, &list) else {
+        (file.clone(), timeline, keys.collect())
+    });
+    let Some((results, probes_of)) = common::babylon::probe_around_keys(&dir, files) else {
         return;
     };
     let mut compared = 0usize;

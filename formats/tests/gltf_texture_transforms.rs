@@ -93,24 +93,12 @@ fn moving_of(glb: &[u8], path: &str) -> BTreeMap<usize, Moving> {
         let prefix = format!(
             "/materials/{m}/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/"
         );
-        let channels = json["animations"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default()
+        let channels = common::babylon::animations(&json)
             .iter()
             .map(|animation| {
-                ["offset", "rotation", "scale"].map(|property| {
+                [("offset", 2), ("rotation", 1), ("scale", 2)].map(|(property, n)| {
                     let pointer = format!("{prefix}{property}");
-                    let channel = animation["channels"].as_array().unwrap().iter().find(|c| {
-                        c["target"]["extensions"]["KHR_animation_pointer"]["pointer"] == *pointer
-                    })?;
-                    let sampler =
-                        &animation["samplers"][channel["sampler"].as_u64().unwrap() as usize];
-                    assert_eq!(sampler["interpolation"], "LINEAR", "{path}");
-                    let (_, times) = common::accessor_values(&json, bin, &sampler["input"]);
-                    let (_, values) = common::accessor_values(&json, bin, &sampler["output"]);
-                    assert!(times.windows(2).all(|w| w[0] < w[1]), "{path}");
-                    Some((times, values))
+                    common::babylon::pointer_channel((&json, bin), animation, &pointer, n, path)
                 })
             })
             .collect();
@@ -185,11 +173,7 @@ fn texture_animations_move_the_textures_in_babylon() {
             textures: &Placeholders,
             ..Default::default()
         };
-        let glb = export(&model, "m", &options)
-            .unwrap()
-            .document
-            .to_glb()
-            .unwrap();
+        let glb = common::babylon::export_glb(&model, &options);
         let moving = moving_of(&glb, &path);
         // Without the option, no transform.
         let plain = ExportOptions {
@@ -241,18 +225,15 @@ fn texture_animations_move_the_textures_in_babylon() {
     let files: Vec<PathBuf> = exported.iter().map(|(file, ..)| file.clone()).collect();
     crate::gltf_validate::assert_all_clean(&files);
 
-    let mut list = Vec::new();
-    let mut probes_of = Vec::new();
-    for (file, _, timeline, moving) in &exported {
-        let (probes, seconds) = common::babylon::probes_around_keys(timeline, |s| {
+    let files = exported.iter().map(|(file, _, timeline, moving)| {
+        let keys = (0..timeline.sequences.len()).map(|s| {
             let channels = moving.values().filter_map(|m| m.channels.get(s));
             let keys = channels.flatten().flatten().flat_map(|(times, _)| times);
-            keys.copied().collect::<Vec<_>>()
+            keys.copied().collect()
         });
-        list.push((file.clone(), seconds));
-        probes_of.push(probes);
-    }
-    let Some(results) = common::babylon::probe(&dir, &list) else {
+        (file.clone(), timeline, keys.collect())
+    });
+    let Some((results, probes_of)) = common::babylon::probe_around_keys(&dir, files) else {
         return;
     };
     let mut compared = 0usize;

@@ -79,10 +79,7 @@ fn keys_of(glb: &[u8], path: &str) -> Keys {
             Some((geoset_of(node).expect("a geoset node"), visible))
         })
         .collect();
-    let channels = json["animations"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default()
+    let channels = common::babylon::animations(&json)
         .iter()
         .map(|animation| {
             let mut by_geoset = BTreeMap::new();

@@ -50,4 +50,7 @@ pub use skeleton::{Inherit, LocalTransform, NodeKind, Pose, Skeleton, SkeletonNo
 pub use skin::{Influence, Skin};
 pub use texture::{OffsetRotationScale, UvTransform};
 pub use timeline::{Moment, SequenceInfo, Timeline};
-pub use visibility::{GeosetState, geoset_alpha_track, geoset_state, layer_alpha, tex_layer_alpha};
+pub use visibility::{
+    GeosetState, geoset_alpha_track, geoset_color_track, geoset_state, layer_alpha,
+    layer_alpha_track, tex_layer_alpha, tex_layer_alpha_track,
+};

@@ -87,43 +87,84 @@ pub fn geoset_state(model: &Model, geoset: usize, sampler: &Sampler<'_>) -> Geos
 /// geoset `geoset` (Warcraft III or alpha), the one [`geoset_state`] plays:
 /// its keys are where the geoset can appear or vanish.
 pub fn geoset_alpha_track(model: &Model, geoset: usize) -> Option<&Track<f32>> {
+    geoset_track(
+        model,
+        geoset,
+        |t| match t {
+            GeosetAnimationTrack::Alpha(t) => Some(t),
+            _ => None,
+        },
+        |t| match t {
+            GeosetAnimTrack::Alpha(t) => Some(t),
+            _ => None,
+        },
+    )
+}
+
+/// The colour track (`KGAC`) of the first geoset animation that names
+/// geoset `geoset` (Warcraft III or alpha), the one [`geoset_state`] plays.
+pub fn geoset_color_track(model: &Model, geoset: usize) -> Option<&Track<[f32; 3]>> {
+    geoset_track(
+        model,
+        geoset,
+        |t| match t {
+            GeosetAnimationTrack::Color(t) => Some(t),
+            _ => None,
+        },
+        |t| match t {
+            GeosetAnimTrack::Color(t) => Some(t),
+            _ => None,
+        },
+    )
+}
+
+/// The track `classic` (or, in an alpha model, `alpha`) picks from the
+/// first geoset animation that names geoset `geoset`.
+fn geoset_track<'m, T>(
+    model: &'m Model,
+    geoset: usize,
+    classic: impl Fn(&'m GeosetAnimationTrack) -> Option<&'m Track<T>>,
+    alpha: impl Fn(&'m GeosetAnimTrack) -> Option<&'m Track<T>>,
+) -> Option<&'m Track<T>> {
     let names = |id: u32| usize::try_from(id).ok() == Some(geoset);
     if let Some(anim) = model
         .geoset_animations()
         .iter()
         .find(|a| names(a.geoset_id))
     {
-        return anim.tracks.iter().find_map(|t| match t {
-            GeosetAnimationTrack::Alpha(t) => Some(t),
-            _ => None,
-        });
+        return anim.tracks.iter().find_map(classic);
     }
     let anim = model
         .alpha_geoset_animations()
         .iter()
         .find(|a| names(a.geoset_id))?;
-    anim.tracks.iter().find_map(|t| match t {
-        GeosetAnimTrack::Alpha(t) => Some(t),
+    anim.tracks.iter().find_map(alpha)
+}
+
+/// A Warcraft III layer's alpha track (`KMTA`).
+pub fn layer_alpha_track(layer: &Layer) -> Option<&Track<f32>> {
+    layer.tracks.iter().find_map(|t| match t {
+        LayerTrack::Alpha(t) => Some(t),
         _ => None,
     })
 }
 
 /// A Warcraft III layer's alpha at the sampler's moment (`KMTA`, or its static alpha).
 pub fn layer_alpha(layer: &Layer, sampler: &Sampler<'_>) -> f32 {
-    let track = layer.tracks.iter().find_map(|t| match t {
-        LayerTrack::Alpha(t) => Some(t),
+    sampler.sample_or(layer_alpha_track(layer), &layer.alpha)
+}
+
+/// An alpha layer's alpha track (`KMTA`).
+pub fn tex_layer_alpha_track(layer: &TexLayer) -> Option<&Track<f32>> {
+    layer.tracks.iter().find_map(|t| match t {
+        TexLayerTrack::Alpha(t) => Some(t),
         _ => None,
-    });
-    sampler.sample_or(track, &layer.alpha)
+    })
 }
 
 /// An alpha layer's alpha at the sampler's moment.
 pub fn tex_layer_alpha(layer: &TexLayer, sampler: &Sampler<'_>) -> f32 {
-    let track = layer.tracks.iter().find_map(|t| match t {
-        TexLayerTrack::Alpha(t) => Some(t),
-        _ => None,
-    });
-    sampler.sample_or(track, &layer.static_alpha)
+    sampler.sample_or(tex_layer_alpha_track(layer), &layer.static_alpha)
 }
 
 /// A visibility track's value, stepped (the game forces interpolation none

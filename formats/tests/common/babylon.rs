@@ -124,22 +124,32 @@ pub fn gltf_seconds(ms: u32) -> f64 {
     f64::from((f64::from(ms) / 1000.0) as f32)
 }
 
-/// Probes at whole milliseconds for every sequence of `timeline`: every
-/// 100 ms, and the millisecond before, at and after each of `keys(s)` (the
-/// key times, in seconds, of sequence `s`'s channels); with the same as
-/// [`gltf_seconds`], for [`probe`].
-pub fn probes_around_keys<K: IntoIterator<Item = f64>>(
-    timeline: &formats::anim::Timeline,
-    keys: impl Fn(usize) -> K,
-) -> (Vec<Vec<u32>>, Vec<Vec<f64>>) {
-    let ms: Vec<Vec<u32>> = (0..timeline.sequences.len())
-        .map(|s| probe_ms(keys(s), &[-1, 0, 1], timeline.sequences[s].duration()))
-        .collect();
-    let seconds = ms
-        .iter()
-        .map(|ms| ms.iter().map(|&m| gltf_seconds(m)).collect())
-        .collect();
-    (ms, seconds)
+/// Probe times of one file, in whole milliseconds, by sequence.
+pub type ProbeMs = Vec<Vec<u32>>;
+
+/// Probes of each file at whole milliseconds of every sequence of its
+/// timeline: every 100 ms, and the millisecond before, at and after each key
+/// time (seconds) its channels have in that sequence (`keys`, by sequence),
+/// sent to Babylon.js at the times the export holds them ([`gltf_seconds`]).
+/// Gives what [`probe`] gives, with each file's probes (ms, by sequence).
+pub fn probe_around_keys<'t>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (PathBuf, &'t formats::anim::Timeline, Vec<Vec<f64>>)>,
+) -> Option<(BTreeMap<PathBuf, Probed>, Vec<ProbeMs>)> {
+    let mut list = Vec::new();
+    let mut probes_of = Vec::new();
+    for (file, timeline, keys) in files {
+        let probes: ProbeMs = (timeline.sequences.iter().zip(keys))
+            .map(|(sequence, keys)| probe_ms(keys, &[-1, 0, 1], sequence.duration()))
+            .collect();
+        let seconds = probes
+            .iter()
+            .map(|ms| ms.iter().map(|&m| gltf_seconds(m)).collect())
+            .collect();
+        list.push((file, seconds));
+        probes_of.push(probes);
+    }
+    Some((probe(dir, &list)?, probes_of))
 }
 
 /// A `LINEAR` animation channel (its times, and its values of `n`
@@ -169,4 +179,45 @@ pub fn sampler_at(
         counter: Some(ms),
     };
     formats::anim::Sampler::new(timeline, moment)
+}
+
+/// The `LINEAR` channel of `animation` that targets `pointer` through
+/// `KHR_animation_pointer`: its times (strictly increasing) and its values
+/// of `components` each, flattened; `None` without one. `file` names the
+/// export in failures.
+pub fn pointer_channel(
+    (json, bin): (&Value, &[u8]),
+    animation: &Value,
+    pointer: &str,
+    components: usize,
+    file: &str,
+) -> Option<(Vec<f64>, Vec<f64>)> {
+    let channels = animation["channels"].as_array().unwrap();
+    let channel = channels
+        .iter()
+        .find(|c| c["target"]["extensions"]["KHR_animation_pointer"]["pointer"] == *pointer)?;
+    let sampler = &animation["samplers"][channel["sampler"].as_u64().unwrap() as usize];
+    assert_eq!(sampler["interpolation"], "LINEAR", "{file}: {pointer}");
+    let (one, times) = super::accessor_values(json, bin, &sampler["input"]);
+    let (n, values) = super::accessor_values(json, bin, &sampler["output"]);
+    assert_eq!((one, n), (1, components), "{file}: {pointer}");
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{file}: {pointer}");
+    Some((times, values))
+}
+
+/// `model` exported with `options` as a `.glb` (named "m").
+pub fn export_glb(
+    model: &formats::mdx::Model,
+    options: &formats::gltf::ExportOptions<'_>,
+) -> Vec<u8> {
+    let out = formats::gltf::export(model, "m", options).unwrap();
+    out.document.to_glb().unwrap()
+}
+
+/// The animations of a glTF document's JSON (none: empty).
+pub fn animations(json: &Value) -> &[Value] {
+    json["animations"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
 }

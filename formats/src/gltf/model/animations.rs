@@ -621,10 +621,10 @@ fn values_needed(
         tracks.extend(node.scaling.as_ref().map(|t| keys(t.keys.len())));
     }
     let moving = cameras.iter().filter(|(c, _)| c.moves()).count() as u64;
-    let geosets = visibility.geosets.iter().map(|&(geoset, ..)| {
-        let keys = geoset_alpha_track(visibility.model, geoset).map_or(0, |t| t.keys.len());
-        2 * keys as u64
-    });
+    let geosets = visibility
+        .geosets
+        .iter()
+        .map(|&(geoset, ..)| geoset_alpha_track(visibility.model, geoset).map_or(0, moments_bound));
     tracks.extend(geosets);
     let (color_keys, colored) = pointed.colors.keys_needed();
     let (texture_keys, transforms) = pointed.textures.keys_needed();
@@ -735,6 +735,18 @@ fn visibility_curve(span: &Span<'_>, model: &Model, geoset: usize) -> Shown {
         }
     }
     curve
+}
+
+/// An upper bound on the times [`key_moments`] gives for `track` in any
+/// span, each with the millisecond before it ([`Span::key_times`]): its
+/// keys, or for a global sequence up to [`MAX_RESAMPLED_KEYS`].
+pub(super) fn moments_bound<T>(track: &Track<T>) -> u64 {
+    let keys = track.keys.len() as u64;
+    let moments = match track.global_sequence_id >= 0 {
+        true => keys.max(u64::from(MAX_RESAMPLED_KEYS)),
+        false => keys,
+    };
+    2 * moments
 }
 
 /// The milliseconds into `span` at which a key of `track` plays: its own

@@ -23,7 +23,7 @@
 //! tracks when only one of the two alphas moves at a time; a spline, two
 //! alphas moving together (their product is not linear), or a global
 //! sequence looping too often to list its keys (more than
-//! [`MAX_RESAMPLED_KEYS`] in a sequence) is approximated by the 1/30 s
+//! [`MAX_RESAMPLED_KEYS`](super::animations::MAX_RESAMPLED_KEYS) in a sequence) is approximated by the 1/30 s
 //! samples: on the corpus, at most 0.007 from `formats::anim` in any
 //! component at any whole millisecond (`tests/gltf_colors.rs`).
 //!
@@ -36,11 +36,14 @@ use gltf_json as json;
 use json::Index;
 use json::material::PbrBaseColorFactor;
 
-use super::animations::{Curve, MAX_RESAMPLED_KEYS, Span, key_moments};
-use crate::anim::{Moment, Sampler, Timeline, geoset_alpha_track, geoset_state};
+use super::animations::{Curve, Span, key_moments, moments_bound};
+use crate::anim::{
+    Moment, Sampler, Timeline, geoset_alpha_track, geoset_color_track, geoset_state, layer_alpha,
+    layer_alpha_track, tex_layer_alpha, tex_layer_alpha_track,
+};
 use crate::gltf::Builder;
-use crate::mdx::alpha::{GeosetAnimTrack, TexLayerTrack};
-use crate::mdx::{GeosetAnimationTrack, LayerTrack, Model, Track};
+use crate::mdx::alpha::TexLayer;
+use crate::mdx::{Layer, Model, Track};
 
 /// A material's colour factor: red, green, blue, alpha.
 pub type Rgba = [f32; 4];
@@ -151,7 +154,7 @@ impl<'a> MaterialColors<'a> {
 /// the sampler's moment.
 pub fn color(model: &Model, geoset: usize, material: u32, sampler: &Sampler<'_>) -> Rgba {
     let state = geoset_state(model, geoset, sampler);
-    let layer = layer_alpha(model, material, sampler);
+    let layer = FirstLayer::of(model, material).map_or(1.0, |l| l.alpha(sampler));
     let unit = |c: f32| {
         if c.is_finite() {
             c.clamp(0.0, 1.0)
@@ -163,23 +166,40 @@ pub fn color(model: &Model, geoset: usize, material: u32, sampler: &Sampler<'_>)
     [r, g, b, unit(state.alpha) * unit(layer)]
 }
 
-/// The alpha of the first layer of model material `material` (Warcraft III
-/// materials first, then alpha ones, as the materials are exported).
-fn layer_alpha(model: &Model, material: u32, sampler: &Sampler<'_>) -> f32 {
-    let m = material as usize;
-    if let Some(material) = model.materials().get(m) {
-        let Some(layer) = material.layers.first() else {
-            return 1.0;
-        };
-        return crate::anim::layer_alpha(layer, sampler);
+/// The first layer of a model material, either version's.
+enum FirstLayer<'m> {
+    Classic(&'m Layer),
+    Alpha(&'m TexLayer),
+}
+
+impl<'m> FirstLayer<'m> {
+    /// The first layer of model material `material` (Warcraft III
+    /// materials first, then alpha ones, as the materials are exported).
+    fn of(model: &'m Model, material: u32) -> Option<Self> {
+        let m = material as usize;
+        match model.materials().get(m) {
+            Some(material) => material.layers.first().map(FirstLayer::Classic),
+            None => model
+                .alpha_materials()
+                .get(m.wrapping_sub(model.materials().len()))?
+                .tex_layers
+                .first()
+                .map(FirstLayer::Alpha),
+        }
     }
-    let alpha = model.alpha_materials();
-    match alpha
-        .get(m.wrapping_sub(model.materials().len()))
-        .and_then(|material| material.tex_layers.first())
-    {
-        Some(layer) => crate::anim::tex_layer_alpha(layer, sampler),
-        None => 1.0,
+
+    fn alpha(&self, sampler: &Sampler<'_>) -> f32 {
+        match self {
+            FirstLayer::Classic(layer) => layer_alpha(layer, sampler),
+            FirstLayer::Alpha(layer) => tex_layer_alpha(layer, sampler),
+        }
+    }
+
+    fn alpha_track(&self) -> Option<&'m Track<f32>> {
+        match self {
+            FirstLayer::Classic(layer) => layer_alpha_track(layer),
+            FirstLayer::Alpha(layer) => tex_layer_alpha_track(layer),
+        }
     }
 }
 
@@ -190,16 +210,11 @@ enum AnyTrack<'m> {
 }
 
 impl AnyTrack<'_> {
-    /// An upper bound on the times [`moments`](Self::moments) gives, each
-    /// with the millisecond before it: its keys, and for a global sequence
-    /// up to [`MAX_RESAMPLED_KEYS`] more.
     fn moments_bound(&self) -> u64 {
-        let (keys, global) = match self {
-            AnyTrack::Alpha(t) => (t.keys.len(), t.global_sequence_id >= 0),
-            AnyTrack::Color(t) => (t.keys.len(), t.global_sequence_id >= 0),
-        };
-        let loops = if global { MAX_RESAMPLED_KEYS } else { 0 };
-        2 * (keys as u64 + u64::from(loops))
+        match self {
+            AnyTrack::Alpha(t) => moments_bound(t),
+            AnyTrack::Color(t) => moments_bound(t),
+        }
     }
 
     fn moments(&self, span: &Span<'_>) -> Vec<f64> {
@@ -217,50 +232,10 @@ fn tracks<'m>(
     geoset: usize,
     material: u32,
 ) -> impl Iterator<Item = AnyTrack<'m>> + 'm {
-    let names = move |id: u32| usize::try_from(id).ok() == Some(geoset);
-    let color = match model
-        .geoset_animations()
-        .iter()
-        .find(|a| names(a.geoset_id))
-    {
-        Some(anim) => anim.tracks.iter().find_map(|t| match t {
-            GeosetAnimationTrack::Color(t) => Some(t),
-            _ => None,
-        }),
-        None => model
-            .alpha_geoset_animations()
-            .iter()
-            .find(|a| names(a.geoset_id))
-            .and_then(|anim| {
-                anim.tracks.iter().find_map(|t| match t {
-                    GeosetAnimTrack::Color(t) => Some(t),
-                    _ => None,
-                })
-            }),
-    };
-    let m = material as usize;
-    let layer = match model.materials().get(m) {
-        Some(material) => material.layers.first().and_then(|layer| {
-            layer.tracks.iter().find_map(|t| match t {
-                LayerTrack::Alpha(t) => Some(t),
-                _ => None,
-            })
-        }),
-        None => model
-            .alpha_materials()
-            .get(m.wrapping_sub(model.materials().len()))
-            .and_then(|material| material.tex_layers.first())
-            .and_then(|layer| {
-                layer.tracks.iter().find_map(|t| match t {
-                    TexLayerTrack::Alpha(t) => Some(t),
-                    _ => None,
-                })
-            }),
-    };
-    let alpha = geoset_alpha_track(model, geoset);
+    let layer = FirstLayer::of(model, material).and_then(|l| l.alpha_track());
     [
-        alpha.map(AnyTrack::Alpha),
-        color.map(AnyTrack::Color),
+        geoset_alpha_track(model, geoset).map(AnyTrack::Alpha),
+        geoset_color_track(model, geoset).map(AnyTrack::Color),
         layer.map(AnyTrack::Alpha),
     ]
     .into_iter()

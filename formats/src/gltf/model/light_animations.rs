@@ -21,11 +21,10 @@ use gltf_json as json;
 use json::Index;
 use json::extensions::scene::khr_lights_punctual::Light;
 
-use super::animations::{Curve, MAX_RESAMPLED_KEYS, Span, key_moments};
-use super::lights::{KHR_LIGHTS_PUNCTUAL, ModelLight};
+use super::animations::{Curve, Span, key_moments, moments_bound};
+use super::lights::{KHR_LIGHTS_PUNCTUAL, ModelLight, gltf_values};
 use crate::anim::Sampler;
 use crate::anim::visibility::visibility;
-use crate::mdx::Track;
 
 /// A light's colour (red, green, blue) and intensity at a moment.
 pub type LightState = ([f32; 3], f32);
@@ -67,7 +66,8 @@ impl<'a> LightAnimations<'a> {
             .filter_map(|(index, light)| {
                 let curves: Vec<LightCurves> =
                     spans.iter().map(|span| light_curves(span, light)).collect();
-                let rest = state_at_rest(light);
+                // The JSON light's own values.
+                let rest = gltf_values(light.color, light.intensity);
                 let changes = curves.iter().any(|c| {
                     c.color.values.iter().any(|v| *v != rest.0)
                         || c.intensity.values.iter().any(|v| *v != [rest.1])
@@ -81,36 +81,19 @@ impl<'a> LightAnimations<'a> {
     /// An upper bound on the keys the curves of one span hold, and how many
     /// curves there are (each also gets the span's 1/30 s samples).
     pub(super) fn keys_needed(&self) -> (u64, u64) {
-        fn bound<T>(track: Option<&Track<T>>) -> u64 {
-            track.map_or(0, |t| {
-                let loops = if t.global_sequence_id >= 0 {
-                    MAX_RESAMPLED_KEYS
-                } else {
-                    0
-                };
-                2 * (t.keys.len() as u64 + u64::from(loops))
-            })
-        }
         let keys = self
             .lights
             .iter()
             .map(|(_, light)| {
                 let t = &light.tracks;
-                let moments = bound(t.color) + bound(t.intensity) + bound(t.visibility);
-                2 * moments
+                let color = t.color.map_or(0, moments_bound);
+                let others = [t.intensity, t.visibility].into_iter().flatten();
+                // Both curves (colour, intensity) get every moment.
+                2 * others.map(moments_bound).fold(color, u64::saturating_add)
             })
             .fold(0u64, u64::saturating_add);
         (keys, 2 * self.lights.len() as u64)
     }
-}
-
-/// The light's state as exported at rest (the JSON light's own values).
-fn state_at_rest(light: &ModelLight<'_>) -> LightState {
-    let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
-    (
-        light.color.map(|c| finite(c).clamp(0.0, 1.0)),
-        finite(light.intensity).max(0.0),
-    )
 }
 
 /// The light's colour and intensity at the sampler's moment.
@@ -125,11 +108,7 @@ pub fn light_state(light: &ModelLight<'_>, sampler: &Sampler<'_>) -> LightState 
     };
     let intensity = sampler.sample_or(light.tracks.intensity, &light.intensity);
     let shown = visibility(light.tracks.visibility, sampler) > 0.0;
-    let (color, intensity) = state_at_rest(&ModelLight {
-        color,
-        intensity,
-        ..light.clone()
-    });
+    let (color, intensity) = gltf_values(color, intensity);
     (color, if shown { intensity } else { 0.0 })
 }
 
@@ -159,7 +138,7 @@ mod tests {
     use super::*;
     use crate::gltf::model::animations::tests::timeline;
     use crate::gltf::model::lights::LightTracks;
-    use crate::mdx::{Interpolation, Key, LightType};
+    use crate::mdx::{Interpolation, Key, LightType, Track};
 
     #[test]
     fn colour_turns_round_visibility_hides_and_values_are_clamped() {

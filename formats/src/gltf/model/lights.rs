@@ -132,6 +132,17 @@ pub fn model_lights(model: &Model) -> Vec<ModelLight<'_>> {
     classic.chain(wow).collect()
 }
 
+/// A colour (red, green, blue) and intensity as glTF takes them: each
+/// colour component clamped to 0..1, the intensity to 0 or more, a
+/// non-finite number as 0.
+pub fn gltf_values(color: [f32; 3], intensity: f32) -> ([f32; 3], f32) {
+    let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+    (
+        color.map(|c| finite(c).clamp(0.0, 1.0)),
+        finite(intensity).max(0.0),
+    )
+}
+
 /// Adds a `KHR_lights_punctual` light for each omni and directional light
 /// of `lights` and attaches it to the light's node (the first light node of
 /// the skeleton with its object id not yet taken); ambient lights and
@@ -173,13 +184,13 @@ pub fn add_lights(
             continue;
         };
         taken.insert(i);
-        let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
         let end = light.attenuation_end;
+        let (color, intensity) = gltf_values(light.color, light.intensity);
         let index = b.push(Light {
-            color: light.color.map(|c| finite(c).clamp(0.0, 1.0)),
+            color,
             extensions: None,
             extras: Default::default(),
-            intensity: finite(light.intensity).max(0.0),
+            intensity,
             name: Some(light.name.clone()),
             range: (end > 0.0 && end.is_finite()).then_some(end),
             spot: None,

@@ -23,7 +23,7 @@ use gltf_json as json;
 use json::Index;
 use serde_json::json as value;
 
-use super::animations::{Curve, MAX_RESAMPLED_KEYS, Span, key_moments};
+use super::animations::{Curve, Span, key_moments, moments_bound};
 use crate::anim::{Moment, OffsetRotationScale, Sampler, Timeline, UvTransform};
 use crate::gltf::Builder;
 use crate::mdx::{Model, TextureAnimation, TextureAnimationTrack};
@@ -133,17 +133,11 @@ impl<'a> TextureTransforms<'a> {
             let per_curve = animation
                 .tracks
                 .iter()
-                .map(|track| {
-                    let (len, global) = match track {
-                        TextureAnimationTrack::Translation(t) => {
-                            (t.keys.len(), t.global_sequence_id)
-                        }
-                        TextureAnimationTrack::Rotation(t) => (t.keys.len(), t.global_sequence_id),
-                        TextureAnimationTrack::Scaling(t) => (t.keys.len(), t.global_sequence_id),
-                        TextureAnimationTrack::Unknown(_) => (0, -1),
-                    };
-                    let loops = if global >= 0 { MAX_RESAMPLED_KEYS } else { 0 };
-                    2 * (len as u64 + u64::from(loops))
+                .map(|track| match track {
+                    TextureAnimationTrack::Translation(t) => moments_bound(t),
+                    TextureAnimationTrack::Rotation(t) => moments_bound(t),
+                    TextureAnimationTrack::Scaling(t) => moments_bound(t),
+                    TextureAnimationTrack::Unknown(_) => 0,
                 })
                 .fold(0u64, u64::saturating_add);
             let channels = 3 * paths.len() as u64;
