@@ -21,7 +21,9 @@
 //!   `KHR_lights_punctual` lights on their nodes ([`model::lights`]).
 //! - One animation per sequence, named as it, times in seconds; which
 //!   tracks map exactly (`STEP`, `LINEAR`, `CUBICSPLINE`) and which are
-//!   resampled at 30 keys a second is in [`model::animations`]. With
+//!   resampled at 30 keys a second is in [`model::animations`]; a node that
+//!   does not inherit all of its parent's motion is resampled where its
+//!   parent moves, so that it stands where the game puts it. With
 //!   [`ExportOptions::geoset_visibility`], geosets are also shown and hidden
 //!   as their geoset animations do (`KHR_node_visibility` animated through
 //!   `KHR_animation_pointer`); with [`ExportOptions::material_colors`], their

@@ -45,8 +45,14 @@
 //! colour, intensity and visibility play on their `KHR_lights_punctual`
 //! lights ([`light_animations`](super::light_animations)).
 //!
-//! Not exported: the visibility of other nodes (emitters, attachments),
-//! billboarding, and the "don't inherit" flags (glTF nodes always inherit).
+//! A node that does not take on all of its parent's motion (the "don't
+//! inherit" flags; glTF nodes always take on all of it) under a parent that
+//! moves has its transform resampled at 30 keys a second so that it stands
+//! where the game puts it (exact at each sample, with the cases where it
+//! cannot be in the `inherit` module's docs).
+//!
+//! Not exported: the visibility of other nodes (emitters, attachments) and
+//! billboarding.
 
 use format_core::Error;
 use gltf_json as json;
@@ -56,6 +62,7 @@ use json::validation::Checked;
 
 use super::cameras::ModelCamera;
 use super::colors::MaterialColors;
+use super::inherit;
 use super::light_animations::LightAnimations;
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
 use super::texture_transforms::TextureTransforms;
@@ -402,7 +409,7 @@ fn rotation_keys(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
 /// Turns each quaternion to the side of the one before (q and -q are one
 /// rotation), so that no player interpolates the long way round between
 /// two keys.
-fn keep_on_one_side(rotations: &mut [[f32; 4]]) {
+pub(super) fn keep_on_one_side(rotations: &mut [[f32; 4]]) {
     let mut before = Quat::from_array([0.0; 4]);
     for q in rotations {
         if before.dot(Quat::from_array(*q)) < 0.0 {
@@ -511,6 +518,7 @@ pub fn add_animations(
     let tinted = colors.curves(&spans);
     let moving = textures.curves(&spans);
     let lit = lights.curves(&spans);
+    let baked = inherit::baked_nodes(skeleton);
     let mut added = 0;
     for (k, span) in spans.iter().enumerate() {
         let sequence = span.sequence;
@@ -544,7 +552,18 @@ pub fn add_animations(
             channels.add_pointer(format!("{pointer}/color"), curve.color.clone());
             channels.add_pointer(format!("{pointer}/intensity"), curve.intensity.clone());
         }
+        for (&i, curves) in baked.iter().zip(inherit::curves(span, skeleton, &baked)) {
+            let Some(&target) = nodes.nodes.get(i) else {
+                continue;
+            };
+            channels.add(target, Property::Translation, curves.translation);
+            channels.add(target, Property::Rotation, curves.rotation);
+            channels.add(target, Property::Scale, curves.scale);
+        }
         for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
+            if baked.contains(&i) {
+                continue;
+            }
             if let Some(track) = &node.translation {
                 let curve = vector_curve(span, track, [0.0; 3], rest_translation(skeleton, i));
                 channels.add(target, Property::Translation, curve);
@@ -621,6 +640,9 @@ fn values_needed(
         tracks.extend(node.scaling.as_ref().map(|t| keys(t.keys.len())));
     }
     let moving = cameras.iter().filter(|(c, _)| c.moves()).count() as u64;
+    // Three resampled channels per baked node (its own tracks, which it
+    // does not play, are counted above too).
+    let baked = 3 * inherit::baked_nodes(skeleton).len() as u64;
     let geosets = visibility
         .geosets
         .iter()
@@ -635,7 +657,7 @@ fn values_needed(
     let all_keys = tracks
         .iter()
         .fold(pointed_keys, |a, &k| a.saturating_add(k));
-    let channels = tracks.len() as u64 + 2 * moving + colored + transforms + light_curves;
+    let channels = tracks.len() as u64 + 2 * moving + baked + colored + transforms + light_curves;
     spans
         .iter()
         .map(|span| all_keys.saturating_add(channels.saturating_mul(span.resample_len())))

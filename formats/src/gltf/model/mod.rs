@@ -6,6 +6,7 @@
 pub mod animations;
 pub mod cameras;
 pub mod colors;
+mod inherit;
 pub mod light_animations;
 pub mod lights;
 pub mod materials;

@@ -1,0 +1,147 @@
+//! Nodes that do not take on all of their parent's motion (the "don't
+//! inherit" translation, rotation and scaling flags), baked for glTF, whose
+//! nodes always take on all of it.
+//!
+//! Such a node under a parent that moves gets, in every animation, its
+//! translation, rotation and scale resampled `LINEAR` at 30 keys a second
+//! (and at the sequence's end), each sample the local transform that puts
+//! it where [`Skeleton::pose`] puts it:
+//! `T(-parent pivot) · W_parent⁻¹ · W_node · T(node pivot)` (glTF node `i`
+//! stands at its pivot, see [`nodes`](super::nodes)). Its children then
+//! follow it as the game's do. Exact at every sample, up to `f32`
+//! rounding, unless that matrix is not a translation, rotation and scale
+//! (a parent scaled unevenly whose scaling the node does not take on while
+//! it turns: the nearest such transform is used) or the parent's world
+//! transform has no inverse (scaled to 0: the node's own transform is used,
+//! so it vanishes with its parent where the game still shows it).
+
+use crate::anim::glam::{Mat4, Quat, Vec3};
+use crate::anim::skeleton::normalized;
+use crate::anim::{LocalTransform, Skeleton};
+
+use super::animations::{Curve, Span, keep_on_one_side};
+use super::nodes::rest_translation;
+
+/// Skeleton nodes whose glTF transform is baked: those that do not take on
+/// all of their parent's motion and have an ancestor with a track.
+pub(super) fn baked_nodes(skeleton: &Skeleton) -> Vec<usize> {
+    let nodes = skeleton.nodes();
+    let moves = |i: usize| {
+        nodes
+            .get(i)
+            .is_some_and(|n| n.translation.is_some() || n.rotation.is_some() || n.scaling.is_some())
+    };
+    // An ancestor that moves, walking up at most once per node (a parent
+    // list from `Skeleton` has no cycles, the bound is a second guard).
+    let ancestor_moves = |i: usize| {
+        let mut at = nodes.get(i).and_then(|n| n.parent);
+        for _ in 0..nodes.len() {
+            let Some(p) = at else { return false };
+            if moves(p) {
+                return true;
+            }
+            at = nodes.get(p).and_then(|n| n.parent);
+        }
+        false
+    };
+    (0..nodes.len())
+        .filter(|&i| nodes.get(i).is_some_and(|n| !n.inherit.all()) && ancestor_moves(i))
+        .collect()
+}
+
+/// A baked node's three curves over one sequence.
+pub(super) struct BakedCurves {
+    /// glTF `translation`.
+    pub(super) translation: Curve<[f32; 3]>,
+    /// glTF `rotation` (unit quaternions, each on the side of the one before).
+    pub(super) rotation: Curve<[f32; 4]>,
+    /// glTF `scale`.
+    pub(super) scale: Curve<[f32; 3]>,
+}
+
+/// The glTF local transform of skeleton node `node` that gives it the
+/// world transform `world` under a parent whose world transform is
+/// `parent_world`, or `None` when there is none (a singular parent, or a
+/// value that is not finite).
+fn local_under(
+    skeleton: &Skeleton,
+    node: usize,
+    parent_world: Mat4,
+    world: Mat4,
+) -> Option<(Vec3, Quat, Vec3)> {
+    let nodes = skeleton.nodes();
+    let pivot = Vec3::from(nodes.get(node)?.pivot);
+    let parent_pivot = nodes
+        .get(node)
+        .and_then(|n| n.parent)
+        .and_then(|p| nodes.get(p))
+        .map_or(Vec3::ZERO, |p| Vec3::from(p.pivot));
+    let det = parent_world.determinant();
+    if !det.is_finite() || det.abs() < 1e-12 {
+        return None;
+    }
+    let local = Mat4::from_translation(-parent_pivot)
+        * parent_world.inverse()
+        * world
+        * Mat4::from_translation(pivot);
+    let (scale, rotation, translation) = local.to_scale_rotation_translation();
+    let finite = scale.is_finite() && rotation.is_finite() && translation.is_finite();
+    finite.then(|| (translation, rotation.normalize(), scale))
+}
+
+/// The curves of each of `baked` (from [`baked_nodes`]) over `span`, in
+/// that order.
+pub(super) fn curves(span: &Span<'_>, skeleton: &Skeleton, baked: &[usize]) -> Vec<BakedCurves> {
+    if baked.is_empty() {
+        return Vec::new();
+    }
+    let times = span.resample_times();
+    let mut samples: Vec<Vec<(Vec3, Quat, Vec3)>> =
+        vec![Vec::with_capacity(times.len()); baked.len()];
+    for &ms in &times {
+        let sampler = span.sampler(ms);
+        let pose = skeleton.pose(&sampler);
+        for (&node, out) in baked.iter().zip(&mut samples) {
+            let parent = skeleton.nodes().get(node).and_then(|n| n.parent);
+            let parent_world = parent.and_then(|p| pose.world.get(p)).copied();
+            let world = pose.world.get(node).copied();
+            let baked = parent_world
+                .zip(world)
+                .and_then(|(pw, w)| local_under(skeleton, node, pw, w));
+            out.push(
+                baked.unwrap_or_else(|| own_local(skeleton, node, skeleton.local(node, &sampler))),
+            );
+        }
+    }
+    samples
+        .into_iter()
+        .map(|values| {
+            let (translations, rotations, scales) = values.into_iter().fold(
+                (Vec::new(), Vec::new(), Vec::new()),
+                |(mut t, mut r, mut s), (tv, rv, sv)| {
+                    t.push(tv.to_array());
+                    r.push(rv.to_array());
+                    s.push(sv.to_array());
+                    (t, r, s)
+                },
+            );
+            let mut rotation: Curve<[f32; 4]> = span.linear_curve(&times, rotations);
+            keep_on_one_side(&mut rotation.values);
+            BakedCurves {
+                translation: span.linear_curve(&times, translations),
+                rotation,
+                scale: span.linear_curve(&times, scales),
+            }
+        })
+        .collect()
+}
+
+/// The node's glTF transform from its own tracks, as an unbaked node's.
+fn own_local(skeleton: &Skeleton, node: usize, local: LocalTransform) -> (Vec3, Quat, Vec3) {
+    let rest = Vec3::from(rest_translation(skeleton, node));
+    (
+        Vec3::from(local.translation) + rest,
+        normalized(local.rotation),
+        Vec3::from(local.scaling),
+    )
+}
