@@ -519,6 +519,12 @@ pub fn add_animations(
     let moving = textures.curves(&spans);
     let lit = lights.curves(&spans);
     let baked = inherit::baked_nodes(skeleton);
+    let mut is_baked = vec![false; skeleton.nodes().len()];
+    for &i in &baked {
+        if let Some(slot) = is_baked.get_mut(i) {
+            *slot = true;
+        }
+    }
     let mut added = 0;
     for (k, span) in spans.iter().enumerate() {
         let sequence = span.sequence;
@@ -561,7 +567,7 @@ pub fn add_animations(
             channels.add(target, Property::Scale, curves.scale);
         }
         for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
-            if baked.contains(&i) {
+            if is_baked.get(i) == Some(&true) {
                 continue;
             }
             if let Some(track) = &node.translation {
@@ -624,7 +630,7 @@ pub fn add_animations(
 /// sequence, each track's keys (three values each, for a spline) or its
 /// resampled times, whichever it becomes; a moving camera's two resampled
 /// channels; a shown or hidden geoset's samples; a tinted geoset's; a
-/// moving texture's; a light's.
+/// moving texture's; a light's; a node's that does not inherit.
 fn values_needed(
     spans: &[Span<'_>],
     skeleton: &Skeleton,
@@ -641,8 +647,12 @@ fn values_needed(
     }
     let moving = cameras.iter().filter(|(c, _)| c.moves()).count() as u64;
     // Three resampled channels per baked node (its own tracks, which it
-    // does not play, are counted above too).
-    let baked = 3 * inherit::baked_nodes(skeleton).len() as u64;
+    // does not play, are counted above too), and at each of their times a
+    // pose of every node: as much work as a channel per node.
+    let baked = match inherit::baked_nodes(skeleton).len() as u64 {
+        0 => 0,
+        n => 3 * n + skeleton.nodes().len() as u64,
+    };
     let geosets = visibility
         .geosets
         .iter()

@@ -31,19 +31,16 @@ pub(super) fn baked_nodes(skeleton: &Skeleton) -> Vec<usize> {
             .get(i)
             .is_some_and(|n| n.translation.is_some() || n.rotation.is_some() || n.scaling.is_some())
     };
-    // An ancestor that moves, walking up at most once per node (a parent
-    // list from `Skeleton` has no cycles, the bound is a second guard).
-    let ancestor_moves = |i: usize| {
-        let mut at = nodes.get(i).and_then(|n| n.parent);
-        for _ in 0..nodes.len() {
-            let Some(p) = at else { return false };
-            if moves(p) {
-                return true;
-            }
-            at = nodes.get(p).and_then(|n| n.parent);
+    // Whether some ancestor moves, parents first (one pass over the order).
+    let mut moving_above = vec![false; nodes.len()];
+    for &i in skeleton.order() {
+        let parent = nodes.get(i).and_then(|n| n.parent);
+        let above = parent.is_some_and(|p| moves(p) || moving_above.get(p) == Some(&true));
+        if let Some(slot) = moving_above.get_mut(i) {
+            *slot = above;
         }
-        false
-    };
+    }
+    let ancestor_moves = |i: usize| moving_above.get(i) == Some(&true);
     (0..nodes.len())
         .filter(|&i| nodes.get(i).is_some_and(|n| !n.inherit.all()) && ancestor_moves(i))
         .collect()
