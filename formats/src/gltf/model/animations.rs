@@ -9,7 +9,7 @@
 //! |---|---|
 //! | none | `STEP`, exact |
 //! | linear translation or scaling | `LINEAR`, exact |
-//! | linear rotation | `LINEAR` (slerp), exact up to normalising the keys and turning each to the side of the one before (q and -q are one rotation; the game's slerp takes the shorter way, and so do players that interpolate components, such as Blender's curves) |
+//! | linear rotation | `LINEAR` (slerp), exact up to normalising the keys and turning each to the side of the one before (q and -q are one rotation; the game's slerp takes the shorter way, and so do players that interpolate components, such as Blender's curves); where two keys turn more than 0.1 rad, slerped keys in between, so that those players stay within 4e-6 rad of slerp ([`MAX_KEY_TURN`]) |
 //! | hermite translation or scaling | `CUBICSPLINE`, exact: tangents divided by the segment's length in seconds |
 //! | bezier translation or scaling | `CUBICSPLINE`, exact: tangents `3 (control - value)` over the segment's length |
 //! | hermite or bezier rotation | resampled `LINEAR` at 30 keys a second (the quaternion spline is not glTF's; sequences over 5 minutes get at most 9 000 keys) |
@@ -66,7 +66,7 @@ use super::inherit;
 use super::light_animations::LightAnimations;
 use super::nodes::{ModelNodes, Z_UP_TO_Y_UP, rest_translation};
 use super::texture_transforms::TextureTransforms;
-use crate::anim::glam::Quat;
+use crate::anim::glam::{DQuat, Quat};
 use crate::anim::skeleton::normalized;
 use crate::anim::{
     Moment, Sampler, SequenceInfo, SequenceKeys, Skeleton, Timeline, geoset_alpha_track,
@@ -368,17 +368,77 @@ fn cubic(
     out
 }
 
-/// A rotation track as a curve of unit quaternions; interpolated ones
-/// (`LINEAR`) each on the side of the one before ([`keep_on_one_side`]: the
-/// sampler's slerp takes the shorter way, as glTF's does; players that
-/// interpolate components, as Blender's curves do, then take it too).
-/// `STEP` keys are the file's as they are.
+/// A rotation track as a curve of unit quaternions, interpolated ones
+/// (`LINEAR`) made ready for every player ([`linear_rotations`]). `STEP`
+/// keys are the file's as they are.
 fn rotation_curve(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
-    let mut curve = rotation_keys(span, track);
-    if curve.interpolation == GltfInterpolation::Linear {
-        keep_on_one_side(&mut curve.values);
+    linear_rotations(rotation_keys(span, track))
+}
+
+/// The largest angle, in radians, between the rotations of two neighbouring
+/// keys of an exported `LINEAR` rotation channel (0.1: 5.7°; their
+/// quaternions are half that apart). Where two keys turn more, keys are
+/// added between them at even times, each the slerp of the two there:
+/// glTF's slerp plays the same rotations as before at every time, and
+/// players that interpolate the components and normalise, as Blender's
+/// curves do, then come within 4e-6 rad of it (about `turn³ / 250` for a
+/// segment that turns `turn`), where a segment turning 90° would put them
+/// 0.9° off.
+pub const MAX_KEY_TURN: f64 = 0.1;
+
+/// The most keys one segment of a rotation channel is cut into
+/// ([`MAX_KEY_TURN`]): a segment turns at most 180° (its quaternions on
+/// one side), `ceil(π / MAX_KEY_TURN)`.
+pub const MAX_KEYS_PER_TURN: u64 = 32;
+
+/// A `LINEAR` rotation curve as every player plays it alike: each key on
+/// the side of the one before ([`keep_on_one_side`]: the sampler's slerp
+/// takes the shorter way, as glTF's does), and segments that turn more
+/// than [`MAX_KEY_TURN`] cut by slerped keys. Other curves are left as
+/// they are.
+pub(super) fn linear_rotations(mut curve: Curve<[f32; 4]>) -> Curve<[f32; 4]> {
+    if curve.interpolation != GltfInterpolation::Linear {
+        return curve;
     }
-    curve
+    keep_on_one_side(&mut curve.values);
+    let quat = |q: [f32; 4]| DQuat::from_array(q.map(f64::from));
+    let turn = |a: [f32; 4], b: [f32; 4]| 2.0 * quat(a).dot(quat(b)).clamp(-1.0, 1.0).acos();
+    let too_far = |w: &[[f32; 4]]| matches!(w, [a, b] if turn(*a, *b) > MAX_KEY_TURN);
+    if !curve.values.windows(2).any(too_far) {
+        return curve;
+    }
+    let mut times = Vec::with_capacity(curve.times.len() * 2);
+    let mut values = Vec::with_capacity(curve.values.len() * 2);
+    let mut before: Option<(f32, [f32; 4])> = None;
+    for (&t1, &b) in curve.times.iter().zip(&curve.values) {
+        if let Some((t0, a)) = before {
+            let parts = (turn(a, b) / MAX_KEY_TURN)
+                .ceil()
+                .clamp(1.0, MAX_KEYS_PER_TURN as f64);
+            for k in 1..parts as u32 {
+                let f = f64::from(k) / parts;
+                let t = (f64::from(t0) + (f64::from(t1) - f64::from(t0)) * f) as f32;
+                if times.last().is_none_or(|&last| t > last) && t < t1 {
+                    times.push(t);
+                    values.push(
+                        quat(a)
+                            .slerp(quat(b), f)
+                            .normalize()
+                            .to_array()
+                            .map(|c| c as f32),
+                    );
+                }
+            }
+        }
+        times.push(t1);
+        values.push(b);
+        before = Some((t1, b));
+    }
+    Curve {
+        interpolation: curve.interpolation,
+        times,
+        values,
+    }
 }
 
 /// [`rotation_curve`] before its keys are turned to one side.
@@ -591,20 +651,19 @@ pub fn add_animations(
                 times,
                 values,
             } = span.resample(|s| camera.transform(Some(s)));
-            let (translations, mut rotations): (Vec<[f32; 3]>, Vec<[f32; 4]>) =
+            let (translations, rotations): (Vec<[f32; 3]>, Vec<[f32; 4]>) =
                 values.into_iter().unzip();
-            keep_on_one_side(&mut rotations);
             let translation = Curve {
                 interpolation,
                 times: times.clone(),
                 values: translations,
             };
             channels.add(*node, Property::Translation, translation);
-            let rotation = Curve {
+            let rotation = linear_rotations(Curve {
                 interpolation,
                 times,
                 values: rotations,
-            };
+            });
             channels.add(*node, Property::Rotation, rotation);
         }
         let Channels {
@@ -639,10 +698,17 @@ fn values_needed(
 ) -> u64 {
     let visibility = &pointed.visibility;
     let keys = |n: usize| 3 * n as u64 + 2;
+    // A rotation channel: up to `MAX_KEYS_PER_TURN` keys for each key or
+    // sample ([`linear_rotations`]), counted as that many channels.
+    let turns = MAX_KEYS_PER_TURN;
     let mut tracks: Vec<u64> = Vec::new();
+    let mut rotations = 0u64;
     for node in skeleton.nodes() {
         tracks.extend(node.translation.as_ref().map(|t| keys(t.keys.len())));
-        tracks.extend(node.rotation.as_ref().map(|t| keys(t.keys.len())));
+        if let Some(t) = &node.rotation {
+            tracks.push(turns.saturating_mul(keys(t.keys.len())));
+            rotations += 1;
+        }
         tracks.extend(node.scaling.as_ref().map(|t| keys(t.keys.len())));
     }
     let moving = cameras.iter().filter(|(c, _)| c.moves()).count() as u64;
@@ -651,7 +717,7 @@ fn values_needed(
     // pose of every node: as much work as a channel per node.
     let baked = match inherit::baked_nodes(skeleton).len() as u64 {
         0 => 0,
-        n => 3 * n + skeleton.nodes().len() as u64,
+        n => (2 + turns) * n + skeleton.nodes().len() as u64,
     };
     let geosets = visibility
         .geosets
@@ -667,7 +733,13 @@ fn values_needed(
     let all_keys = tracks
         .iter()
         .fold(pointed_keys, |a, &k| a.saturating_add(k));
-    let channels = tracks.len() as u64 + 2 * moving + baked + colored + transforms + light_curves;
+    let channels = (tracks.len() as u64 - rotations)
+        + turns * rotations
+        + (1 + turns) * moving
+        + baked
+        + colored
+        + transforms
+        + light_curves;
     spans
         .iter()
         .map(|span| all_keys.saturating_add(channels.saturating_mul(span.resample_len())))

@@ -19,7 +19,7 @@ use crate::anim::glam::{Mat4, Quat, Vec3};
 use crate::anim::skeleton::normalized;
 use crate::anim::{LocalTransform, Skeleton};
 
-use super::animations::{Curve, Span, keep_on_one_side};
+use super::animations::{Curve, Span, linear_rotations};
 use super::nodes::rest_translation;
 
 /// Skeleton nodes whose glTF transform is baked: those that do not take on
@@ -50,7 +50,7 @@ pub(super) fn baked_nodes(skeleton: &Skeleton) -> Vec<usize> {
 pub(super) struct BakedCurves {
     /// glTF `translation`.
     pub(super) translation: Curve<[f32; 3]>,
-    /// glTF `rotation` (unit quaternions, each on the side of the one before).
+    /// glTF `rotation` (unit quaternions, as [`linear_rotations`] leaves them).
     pub(super) rotation: Curve<[f32; 4]>,
     /// glTF `scale`.
     pub(super) scale: Curve<[f32; 3]>,
@@ -122,11 +122,9 @@ pub(super) fn curves(span: &Span<'_>, skeleton: &Skeleton, baked: &[usize]) -> V
                     (t, r, s)
                 },
             );
-            let mut rotation: Curve<[f32; 4]> = span.linear_curve(&times, rotations);
-            keep_on_one_side(&mut rotation.values);
             BakedCurves {
                 translation: span.linear_curve(&times, translations),
-                rotation,
+                rotation: linear_rotations(span.linear_curve(&times, rotations)),
                 scale: span.linear_curve(&times, scales),
             }
         })
