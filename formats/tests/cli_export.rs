@@ -32,6 +32,27 @@ fn one_model_to_glb_and_to_gltf() {
     let bytes = std::fs::read(&glb).unwrap();
     let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
     assert_eq!(gltf.document.animations().count(), 14);
+    // The horse's hermite and bezier translations are cubic splines, or
+    // with --resample-splines linear keys.
+    let cubic = |gltf: &gltf::Gltf| {
+        gltf.document
+            .animations()
+            .flat_map(|a| a.samplers().map(|s| s.interpolation()).collect::<Vec<_>>())
+            .filter(|i| *i == gltf::animation::Interpolation::CubicSpline)
+            .count()
+    };
+    assert!(cubic(&gltf) > 0);
+    let linear = dir.join("linear.glb");
+    formats()
+        .arg("export")
+        .arg(&horse)
+        .arg(&linear)
+        .arg("--resample-splines")
+        .assert()
+        .success();
+    let resampled = gltf::Gltf::from_slice(&std::fs::read(&linear).unwrap()).unwrap();
+    assert_eq!(resampled.document.animations().count(), 14);
+    assert_eq!(cubic(&resampled), 0);
     // .gltf: the JSON with its buffer beside it; one sequence; into a
     // folder that is made for it.
     let nested = dir.join("new/folder");

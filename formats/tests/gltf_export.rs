@@ -680,6 +680,55 @@ fn a_parent_scaled_to_zero_leaves_finite_values() {
     assert!(values > 1000, "{values}");
 }
 
+/// `resample_splines` (for Blender, whose importer drops `CUBICSPLINE`
+/// tangents): no export of a corpus model has a `CUBICSPLINE` sampler,
+/// where the default exports of the spline-animated ones have; each still
+/// poses every node and vertex as the sampler does on the 1/30 s grid of
+/// its first sequences; and the Khronos validator takes them.
+#[test]
+fn resampled_splines_leave_no_cubic_spline_and_pose_as_sampled() {
+    let options = ExportOptions {
+        resample_splines: true,
+        ..Default::default()
+    };
+    let cubic = |glb: &[u8]| {
+        let gltf = gltf::Gltf::from_slice(glb).unwrap();
+        gltf.document
+            .animations()
+            .flat_map(|a| a.samplers().map(|s| s.interpolation()).collect::<Vec<_>>())
+            .filter(|i| *i == Interpolation::CubicSpline)
+            .count()
+    };
+    let (mut had_splines, mut posed) = (0, 0);
+    for (path, model) in &models() {
+        let before = export(model, "m", &ExportOptions::default()).unwrap();
+        let out = export(model, "m", &options).unwrap();
+        let glb = out.document.to_glb().unwrap();
+        assert_eq!(cubic(&glb), 0, "{path}");
+        if cubic(&before.document.to_glb().unwrap()) == 0 {
+            continue;
+        }
+        had_splines += 1;
+        if out.geosets.is_empty() {
+            continue;
+        }
+        let timeline = Timeline::from_model(model);
+        let mut moments = vec![(None, 0.0)];
+        for (s, sequence) in timeline.sequences.iter().enumerate().take(3) {
+            let frames = (f64::from(sequence.duration()) * 30.0 / 1000.0).floor() as u64;
+            moments.extend([frames / 3, frames / 2].map(|k| (Some(s), k as f64 * 1000.0 / 30.0)));
+        }
+        assert_posed_as_sampled(path, model, &glb, &out.geosets, &moments);
+        if posed < 3 {
+            assert_glb_clean("gltf-resampled", &glb);
+        }
+        posed += 1;
+    }
+    if common::corpus_root().is_some() {
+        assert!(had_splines >= 6 && posed >= 6, "{had_splines} {posed}");
+    }
+}
+
 #[test]
 fn gltf_files_name_their_buffer_and_read_back() {
     let Some(data) = common::corpus_file("mdx/rms_PackHorse.mdx") else {

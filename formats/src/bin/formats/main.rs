@@ -185,6 +185,12 @@ enum Command {
         /// animates through KHR_animation_pointer.
         #[arg(long)]
         pointer_animations: bool,
+        /// Models: hermite and bezier translations and scalings as linear
+        /// keys, 30 a second, rather than glTF cubic splines: for Blender,
+        /// whose glTF importer drops spline tangents and so moves parts
+        /// differently between keys.
+        #[arg(long)]
+        resample_splines: bool,
         /// Into a folder: .gltf files (with .bin and images) instead of .glb.
         #[arg(long)]
         gltf: bool,
@@ -411,6 +417,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             texture_animations,
             light_animations,
             pointer_animations,
+            resample_splines,
             gltf,
             overview_size,
         } => {
@@ -427,6 +434,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     material_colors: material_colors || pointer_animations,
                     texture_animations: texture_animations || pointer_animations,
                     light_animations: light_animations || pointer_animations,
+                    resample_splines,
                     gltf,
                     overview_size: overview_size as usize,
                 },

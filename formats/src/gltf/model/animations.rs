@@ -12,6 +12,7 @@
 //! | linear rotation | `LINEAR` (slerp), exact up to normalising the keys and turning each to the side of the one before (q and -q are one rotation; the game's slerp takes the shorter way, and so do players that interpolate components, such as Blender's curves); where two keys turn more than 0.1 rad, slerped keys in between, so that those players stay within 4e-6 rad of slerp ([`MAX_KEY_TURN`]) |
 //! | hermite translation or scaling | `CUBICSPLINE`, exact: tangents divided by the segment's length in seconds |
 //! | bezier translation or scaling | `CUBICSPLINE`, exact: tangents `3 (control - value)` over the segment's length |
+//! | hermite or bezier translation or scaling, with [`ExportOptions::resample_splines`](super::ExportOptions) | resampled `LINEAR` at 30 keys a second (for Blender, whose importer drops `CUBICSPLINE` tangents) |
 //! | hermite or bezier rotation | resampled `LINEAR` at 30 keys a second (the quaternion spline is not glTF's; sequences over 5 minutes get at most 9 000 keys) |
 //! | a track of a global sequence | resampled `LINEAR` at 30 keys a second over the sequence, its counter starting with the sequence |
 //! | the whole interval at one value | two keys (start and end), `LINEAR` |
@@ -106,9 +107,20 @@ pub(super) struct Curve<T> {
 pub(super) struct Span<'a> {
     pub(super) timeline: &'a Timeline,
     pub(super) sequence: &'a SequenceInfo,
+    /// Spline translations and scalings resampled ([`Playback`]).
+    pub(super) resample_splines: bool,
 }
 
-impl Span<'_> {
+impl<'a> Span<'a> {
+    /// `sequence` of `timeline`, its spline tracks as exact splines.
+    pub(super) fn new(timeline: &'a Timeline, sequence: &'a SequenceInfo) -> Span<'a> {
+        Span {
+            timeline,
+            sequence,
+            resample_splines: false,
+        }
+    }
+
     fn start(&self) -> i64 {
         i64::from(self.sequence.interval[0])
     }
@@ -284,7 +296,11 @@ fn vector_curve(
 ) -> Curve<[f32; 3]> {
     let add = |v: [f32; 3]| [v[0] + offset[0], v[1] + offset[1], v[2] + offset[2]];
     let resample = || span.resample(|s| add(s.sample(track, &default)));
-    if span.is_global(track) {
+    let spline = matches!(
+        track.interpolation_type,
+        Interpolation::Hermite | Interpolation::Bezier
+    );
+    if span.is_global(track) || (spline && span.resample_splines) {
         return resample();
     }
     let keys = match span.keys(track, &default) {
@@ -539,8 +555,16 @@ pub struct Pointed<'a> {
     pub lights: LightAnimations<'a>,
 }
 
-/// One animation for each sequence in `sequences` (indices into the
-/// timeline's sequences), moving the skeleton's nodes and the nodes of the
+/// Which sequences become animations, and how their spline tracks do.
+pub struct Playback<'a> {
+    /// Indices into the timeline's sequences.
+    pub sequences: &'a [usize],
+    /// Hermite and bezier translations and scalings as resampled `LINEAR`
+    /// keys rather than `CUBICSPLINE` ([`ExportOptions::resample_splines`](super::ExportOptions)).
+    pub resample_splines: bool,
+}
+
+/// One animation for each sequence `playback` names, moving the skeleton's nodes and the nodes of the
 /// cameras that move (`cameras`: each with its node), and what is
 /// `pointed` at (geoset visibility, material colours, texture transforms,
 /// lights); returns how many were added, or an
@@ -552,7 +576,7 @@ pub fn add_animations(
     nodes: &ModelNodes,
     cameras: &[(ModelCamera<'_>, Index<json::Node>)],
     pointed: &Pointed<'_>,
-    sequences: &[usize],
+    playback: &Playback<'_>,
 ) -> Result<usize, Error> {
     let Pointed {
         visibility,
@@ -560,10 +584,14 @@ pub fn add_animations(
         textures,
         lights,
     } = pointed;
-    let spans: Vec<Span<'_>> = sequences
+    let spans: Vec<Span<'_>> = playback
+        .sequences
         .iter()
         .filter_map(|&s| timeline.sequences.get(s))
-        .map(|sequence| Span { timeline, sequence })
+        .map(|sequence| Span {
+            resample_splines: playback.resample_splines,
+            ..Span::new(timeline, sequence)
+        })
         .collect();
     let needed = values_needed(&spans, skeleton, cameras, pointed);
     if needed > MAX_ANIMATION_VALUES {
@@ -878,10 +906,7 @@ pub(super) mod tests {
     use crate::mdx::Key;
 
     fn span_of(timeline: &Timeline) -> Span<'_> {
-        Span {
-            timeline,
-            sequence: &timeline.sequences[0],
-        }
+        Span::new(timeline, &timeline.sequences[0])
     }
 
     /// One sequence, "Walk", 1000 to 1600, and a global sequence of 250 ms.

@@ -296,10 +296,7 @@ mod tests {
     /// The largest difference between the curve and the sampler over every
     /// whole millisecond of the sequence.
     fn worst(model: &Model, timeline: &Timeline) -> f32 {
-        let span = Span {
-            timeline,
-            sequence: &timeline.sequences[0],
-        };
+        let span = Span::new(timeline, &timeline.sequences[0]);
         let material = model.geosets()[0].material_id;
         let curve = color_curve(&span, model, 0, material);
         assert_eq!(curve.interpolation, json::animation::Interpolation::Linear);
@@ -340,10 +337,7 @@ mod tests {
         assert!(worst(&model, &timeline()) < 1e-6);
         // The colour is stored blue, green, red; the factor is red first.
         let timeline = timeline();
-        let span = Span {
-            timeline: &timeline,
-            sequence: &timeline.sequences[0],
-        };
+        let span = Span::new(&timeline, &timeline.sequences[0]);
         let at = color(
             &model,
             0,

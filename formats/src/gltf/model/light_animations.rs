@@ -143,10 +143,7 @@ mod tests {
     #[test]
     fn colour_turns_round_visibility_hides_and_values_are_clamped() {
         let timeline = timeline();
-        let span = Span {
-            timeline: &timeline,
-            sequence: &timeline.sequences[0],
-        };
+        let span = Span::new(&timeline, &timeline.sequences[0]);
         // Walk is 1000 to 1600.
         let color = Track::new(
             Interpolation::Linear,

@@ -58,6 +58,13 @@ pub struct ExportOptions<'a> {
     /// `KHR_animation_pointer` (see [`light_animations`]). Off by default,
     /// for the same readers as [`geoset_visibility`](Self::geoset_visibility).
     pub light_animations: bool,
+    /// Hermite and bezier translation and scaling tracks resampled as
+    /// `LINEAR` at 30 keys a second (exact at each key) instead of exact
+    /// `CUBICSPLINE` channels: for importers that drop `CUBICSPLINE`
+    /// tangents, as Blender's does (its glTF add-on keeps the values and
+    /// makes its own handles, so the motion between keys is not the
+    /// model's). Off by default.
+    pub resample_splines: bool,
 }
 
 impl Default for ExportOptions<'_> {
@@ -71,6 +78,7 @@ impl Default for ExportOptions<'_> {
             material_colors: false,
             texture_animations: false,
             light_animations: false,
+            resample_splines: false,
         }
     }
 }
@@ -245,8 +253,12 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         textures,
         lights: light_animations,
     };
+    let playback = animations::Playback {
+        sequences: &sequences,
+        resample_splines: options.resample_splines,
+    };
     animations::add_animations(
-        &mut b, &timeline, &skeleton, &nodes, &cameras, &pointed, &sequences,
+        &mut b, &timeline, &skeleton, &nodes, &cameras, &pointed, &playback,
     )?;
     Ok(Export {
         document: b.finish(scene),

@@ -43,6 +43,8 @@ pub struct Options {
     pub texture_animations: bool,
     /// Lights' colour, intensity and visibility animated.
     pub light_animations: bool,
+    /// Spline translations and scalings resampled as linear keys.
+    pub resample_splines: bool,
     /// Into a folder: `.gltf` files (with `.bin` and images) instead of `.glb`.
     pub gltf: bool,
     /// The longest side of a map's overview, in pixels.

@@ -39,6 +39,7 @@ pub fn export(
             material_colors: options.material_colors,
             texture_animations: options.texture_animations,
             light_animations: options.light_animations,
+            resample_splines: options.resample_splines,
         },
     )
     .map_err(|e| format!("{name}: {e}"))?;
