@@ -278,11 +278,13 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
 }
 
 /// The node's transform in the scene (under the root; the group nodes have
-/// none) is the placement's world matrix turned Y up.
+/// none) is the placement's world matrix between the root's turns,
+/// `R0 · P · R0⁻¹`: a Y-up glTF asset put under it is turned Z up, placed,
+/// and turned Y up with the rest of the scene.
 fn check_transform(path: &str, node: &gltf::Node<'_>, placement: &Placement, turn: DMat4) {
     let local = Mat4::from_cols_array_2d(&node.transform().matrix());
     let scene = turn * local.as_dmat4();
-    let expected = turn * DMat4::from_cols_array_2d(&placement.matrix());
+    let expected = turn * DMat4::from_cols_array_2d(&placement.matrix()) * turn.inverse();
     // f32 in glTF: translations up to 17066 yards are good to 0.002.
     let [a, b] = [scene, expected].map(|m| m.w_axis.truncate());
     assert!(a.abs_diff_eq(b, 4e-3), "{path}: {a} vs {b}");

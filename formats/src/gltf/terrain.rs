@@ -9,11 +9,19 @@
 //! that turns Z up into glTF's Y up with the same -90° about X as a model's
 //! root node ([`Z_UP_TO_Y_UP`]). So glTF (x, y, z) is world (X, Z, -Y)
 //! ([`world_to_gltf`](crate::terrain::world_to_gltf)): north is +x, up +y,
-//! east +z. Tiles exported one by one line up with each other, and a
-//! placement node's transform takes a model from its own axes (Z up, as M2
-//! and WMO store it) to world space, as it would under a model's root.
-//! Importers that turn glTF's Y up back into Z up (Blender's) show the tile
-//! at its world coordinates.
+//! east +z. Tiles exported one by one line up with each other.
+//!
+//! A placement node holds a glTF asset as glTF holds any: Y up. Its
+//! transform is the placement's world transform between two turns,
+//! `R0 · P · R0⁻¹` in the scene (`R0` the root's turn, `P` the placement's
+//! [`matrix`](Placement::matrix)): a model converted to glTF the usual way
+//! (Z up turned Y up, as this crate's model export and other converters of
+//! M2 and WMO do), put under the node as it is, stands where the game puts
+//! it. Importers that turn glTF's Y up back into Z up (Blender's) show the
+//! tile at its world coordinates and each placement's empty at exactly
+//! `P`, so a model imported there the same way and parented to it (or
+//! given its transform) stands in place (`formats/tests/blender/run.sh`
+//! measures both on three corpus tiles).
 //!
 //! # What a tile becomes
 //!
@@ -63,6 +71,8 @@ use format_core::Error;
 use gltf_json as json;
 use json::Index;
 use json::mesh::Semantic;
+
+use glam::DQuat;
 
 use super::model::nodes::Z_UP_TO_Y_UP;
 use super::{Builder, Document, builder::triangles};
@@ -229,7 +239,11 @@ pub fn placement_name(p: &Placement) -> String {
 /// "not finite"` in its extras, where the file's numbers are NaN or infinite).
 fn placement_node(b: &mut Builder, p: &Placement) -> Result<Index<json::Node>, Error> {
     let translation = p.position.map(|c| c as f32);
-    let [x, y, z, w] = p.quaternion().map(|c| c as f32);
+    // Under the root's turn R0: R0 · P · R0⁻¹ in the scene (see the module
+    // docs); P's scale is uniform, so only the rotation changes.
+    let turn = DQuat::from_array(Z_UP_TO_Y_UP.map(f64::from));
+    let rotation = (DQuat::from_array(p.quaternion()) * turn.conjugate()).normalize();
+    let [x, y, z, w] = rotation.to_array().map(|c| c as f32);
     let scale = p.scale as f32;
     let finite = [x, y, z, w, scale]
         .iter()

@@ -4,11 +4,12 @@
 # into a sequence, and its skinned vertices compared with the ones the
 # library poses (examples/posed_vertices.rs). Fails if any vertex is further
 # than 1e-4 of the model's size from where Blender shows it, or if the
-# vertex counts differ. Then the cameras (camera_check.py), and that an
+# vertex counts differ. Then the cameras (camera_check.py), that an
 # export with every option that animates through KHR_animation_pointer
-# imports whole
-# (visibility_import.py), and that Blender reads a texture animation's
-# KHR_texture_transform (texture_transform_import.py).
+# imports whole (visibility_import.py), that Blender reads a texture
+# animation's KHR_texture_transform (texture_transform_import.py), and that
+# tiles land at their world coordinates, placements included
+# (terrain_check.py).
 #
 # Not part of CI (Blender is 195 Debian packages); run it by hand:
 #   apt-get install blender python3-numpy
@@ -167,5 +168,29 @@ echo '{"moving": 1}' >"$out/moving.json"
 read -r _ moving ok < <(blender -b -P "$here/texture_transform_import.py" -- "$glb" "$out/moving.json" 2>&1 | grep '^RESULT ' || echo "RESULT - none")
 printf '%-32s %8s %s\n' "$model" "$moving" "$ok"
 [ "$ok" = ok ] || failed=1
+# Terrain: three corpus tiles exported (`formats export TILE.adt`) and
+# imported; every vertex a triangle uses within 2e-3 yards of where
+# formats::terrain puts it in world space (glTF holds f32: 1e-3 at 10 000
+# yards), and each placement's empty at the placement's model-to-world
+# matrix (examples/tile_world.rs), Blender being Z up as the map is.
+cargo build --release -q -p formats --example tile_world --manifest-path "$root/Cargo.toml"
+printf '\n%-40s %8s %12s %10s %12s\n' tile vertices worst placements worst
+adt="$corpus/../adt"
+for tile in "$corpus/../maps/cataclysmctf/cataclysmctf_31_27.adt" "$adt/wowserfmt_continent4229.adt" "$adt/warcraftnet_Northrend_37_25.adt"; do
+    name=$(basename "$tile" .adt)
+    "$bin/formats" export "$tile" "$out/$name.glb" >/dev/null 2>&1
+    "$bin/examples/tile_world" "$tile" >"$out/world.json"
+    line=$(blender -b -P "$here/terrain_check.py" -- "$out/$name.glb" "$out/world.json" 2>&1 | grep '^RESULT ' || true)
+    read -r vertices shown vertex_worst placements matrix_worst < <(python3 -c '
+import json, sys
+r = json.loads(sys.argv[1][7:] or "{}")
+print(r.get("vertices"), r.get("shown"), r.get("vertex_worst"), r.get("placements"), r.get("matrix_worst"))' "${line:-RESULT }")
+    printf '%-40s %8s %12s %10s %12s\n' "$name" "$vertices" "$vertex_worst" "$placements" "$matrix_worst"
+    ok=$(python3 -c "print(int('$vertices' == '$shown' and float('$vertex_worst') <= 2e-3 and float('$matrix_worst') <= 2e-3))" 2>/dev/null || echo 0)
+    if [ "$ok" != 1 ]; then
+        echo "  ^ differs"
+        failed=1
+    fi
+done
 rm -rf "$out"
 exit $failed
