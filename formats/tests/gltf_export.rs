@@ -733,6 +733,58 @@ fn resampled_splines_leave_no_cubic_spline_and_pose_as_sampled() {
     }
 }
 
+/// What glTF cannot carry is said, one warning each: billboarded nodes
+/// (Orc_Exp has 14, its first "moon") and emitters (nwdg32 has 17 particle
+/// and ribbon emitters); a model with neither (DruidBear) gets neither line.
+#[test]
+fn billboards_and_emitters_are_said_to_be_left_out() {
+    let mut said = 0;
+    for (path, model) in &models() {
+        let skeleton = Skeleton::from_model(model);
+        let billboarded = skeleton.nodes().iter().filter(|n| n.billboarded).count();
+        let emitters = skeleton
+            .nodes()
+            .iter()
+            .filter(|n| n.kind.is_emitter())
+            .count();
+        let out = export(model, "m", &ExportOptions::default()).unwrap();
+        let line = |needle: &str| out.warnings.iter().find(|w| w.contains(needle));
+        match billboarded {
+            0 => assert!(line("billboarded").is_none(), "{path}"),
+            n => {
+                let w = line("billboarded").unwrap_or_else(|| panic!("{path}: {:?}", out.warnings));
+                assert!(
+                    w.starts_with(&format!("{n} billboarded node")),
+                    "{path}: {w}"
+                );
+                said += 1;
+            }
+        }
+        match emitters {
+            0 => assert!(line("emitter").is_none(), "{path}"),
+            n => {
+                let w =
+                    line("no particles").unwrap_or_else(|| panic!("{path}: {:?}", out.warnings));
+                assert!(w.starts_with(&format!("{n} emitter")), "{path}: {w}");
+                said += 1;
+            }
+        }
+        if path.ends_with("wc3lib_Orc_Exp.mdx") {
+            let w = line("billboarded").unwrap();
+            assert!(
+                w.starts_with("14 billboarded nodes (\"moon\" and 13 more)"),
+                "{w}"
+            );
+        }
+        if path.ends_with("amisd_nwdg32.mdx") {
+            assert!(line("no particles").unwrap().starts_with("17 emitters"));
+        }
+    }
+    if common::corpus_root().is_some() {
+        assert!(said >= 5, "{said}");
+    }
+}
+
 #[test]
 fn gltf_files_name_their_buffer_and_read_back() {
     let Some(data) = common::corpus_file("mdx/rms_PackHorse.mdx") else {

@@ -44,6 +44,19 @@ pub enum NodeKind {
     CollisionShape,
 }
 
+impl NodeKind {
+    /// A particle, ribbon or popcorn emitter (`PREM`, `PRE2`, `RIBB`, `CORN`).
+    pub fn is_emitter(self) -> bool {
+        matches!(
+            self,
+            NodeKind::ParticleEmitter
+                | NodeKind::ParticleEmitter2
+                | NodeKind::RibbonEmitter
+                | NodeKind::CornEmitter
+        )
+    }
+}
+
 /// Which of the parent's transform a node takes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inherit {

@@ -173,7 +173,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         .iter()
         .filter(|m| m.lod == options.lod || m.lod < 0)
         .collect();
-    let mut warnings = Vec::new();
+    let mut warnings = nodes::not_carried(&skeleton);
     let mut b = Builder::new(concat!("formats ", env!("CARGO_PKG_VERSION")));
     let nodes = nodes::add_nodes(&mut b, &skeleton, name);
     let mut uv_sets: HashMap<usize, usize> = HashMap::new();

@@ -85,6 +85,46 @@ pub fn add_nodes(b: &mut Builder, skeleton: &Skeleton, name: &str) -> ModelNodes
     ModelNodes { root, nodes }
 }
 
+/// What the nodes do that glTF cannot carry, one warning line each: nodes
+/// that turn to face the camera (billboarded: in glTF they keep one
+/// orientation) and emitters (particles, ribbons, popcorn: their nodes are
+/// exported, their effects are not).
+pub fn not_carried(skeleton: &Skeleton) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let billboarded: Vec<&str> = skeleton
+        .nodes()
+        .iter()
+        .filter(|n| n.billboarded)
+        .map(|n| n.name.as_str())
+        .collect();
+    if let [first, rest @ ..] = billboarded.as_slice() {
+        let more = match rest {
+            [] => String::new(),
+            [second] => format!(" and {second:?}"),
+            more => format!(" and {} more", more.len()),
+        };
+        let (n, s, verb) = match rest.len() {
+            0 => (1, "", "keeps"),
+            more => (more + 1, "s", "keep"),
+        };
+        warnings.push(format!(
+            "{n} billboarded node{s} ({first:?}{more}) {verb} one orientation: glTF has no billboards"
+        ));
+    }
+    let emitters = skeleton
+        .nodes()
+        .iter()
+        .filter(|n| n.kind.is_emitter())
+        .count();
+    if emitters > 0 {
+        warnings.push(format!(
+            "{emitters} emitter{} (particles, ribbons) exported as nodes only: glTF has no particles",
+            if emitters == 1 { "" } else { "s" },
+        ));
+    }
+    warnings
+}
+
 /// The skin: joints root then every node, inverse bind matrices as above.
 pub fn add_skin(b: &mut Builder, skeleton: &Skeleton, nodes: &ModelNodes) -> Index<json::Skin> {
     let mut matrices: Vec<[f32; 16]> = vec![identity()];
