@@ -13,7 +13,7 @@ use crate::common;
 
 use formats::anim::glam::{DQuat, Mat4, Quat, Vec3};
 use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};
-use formats::gltf::textures::TextureFolders;
+use formats::gltf::textures::{FlatTextures, TextureFolders};
 use formats::gltf::{ExportOptions, export};
 use formats::mdx::Model;
 use gltf::animation::{Interpolation, Property};
@@ -904,13 +904,7 @@ fn missing_textures_are_listed_and_leave_materials_untextured() {
 }
 
 /// Every texture path is found, as a 4x4 PNG of one colour.
-struct EveryTexture;
-
-impl formats::gltf::TextureSource for EveryTexture {
-    fn png(&self, _: &str) -> Result<Vec<u8>, String> {
-        formats::gltf::textures::flat_png([10, 20, 30, 255]).map_err(|e| e.to_string())
-    }
-}
+const EVERY_TEXTURE: FlatTextures = FlatTextures([10, 20, 30, 255]);
 
 #[test]
 fn materials_follow_the_first_layer_and_hd_textures_their_roles() {
@@ -923,7 +917,7 @@ fn materials_follow_the_first_layer_and_hd_textures_their_roles() {
             model,
             "m",
             &ExportOptions {
-                textures: &EveryTexture,
+                textures: &EVERY_TEXTURE,
                 animations: false,
                 ..Default::default()
             },

@@ -22,8 +22,8 @@ use std::path::PathBuf;
 
 use formats::anim::{Timeline, UvTransform};
 use formats::gltf::model::materials::texture_animations;
-use formats::gltf::textures::flat_png;
-use formats::gltf::{ExportOptions, TextureSource, export};
+use formats::gltf::textures::FlatTextures;
+use formats::gltf::{ExportOptions, export};
 use formats::mdx::Model;
 use serde_json::Value;
 
@@ -36,13 +36,7 @@ const BOUND: f64 = 5e-4;
 const CORNERS: [[f32; 2]; 3] = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
 
 /// A grey placeholder for every texture.
-struct Placeholders;
-
-impl TextureSource for Placeholders {
-    fn png(&self, _: &str) -> Result<Vec<u8>, String> {
-        flat_png([128, 128, 128, 255]).map_err(|e| e.to_string())
-    }
-}
+const PLACEHOLDERS: FlatTextures = FlatTextures([128, 128, 128, 255]);
 
 /// One channel's times and flattened values.
 type Keys = (Vec<f64>, Vec<f64>);
@@ -170,14 +164,14 @@ fn texture_animations_move_the_textures_in_babylon() {
         let options = ExportOptions {
             texture_animations: true,
             material_colors: true,
-            textures: &Placeholders,
+            textures: &PLACEHOLDERS,
             ..Default::default()
         };
         let glb = common::babylon::export_glb(&model, &options);
         let moving = moving_of(&glb, &path);
         // Without the option, no transform.
         let plain = ExportOptions {
-            textures: &Placeholders,
+            textures: &PLACEHOLDERS,
             ..Default::default()
         };
         let plain = export(&model, "m", &plain)

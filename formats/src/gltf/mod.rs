@@ -35,8 +35,8 @@
 //! - Materials from each material's first layer, or its HD textures by role,
 //!   filter modes as alpha modes, two-sided, unlit ([`model::materials`]);
 //!   textures as PNG from a [`TextureSource`] (BLP and DDS files found in
-//!   folders: [`textures::TextureFolders`]), replaceable ones as flat
-//!   colours.
+//!   folders: [`textures::TextureFolders`]; one flat colour for every path:
+//!   [`textures::FlatTextures`]), replaceable ones as flat colours.
 //!
 //! ```
 //! use formats::gltf::{ExportOptions, export};

@@ -25,6 +25,29 @@ impl TextureSource for NoTextures {
     }
 }
 
+/// Every texture found, as one flat colour ([`flat_png`]): the materials
+/// keep their textures (with their UV sets, texture transforms and slots)
+/// where the images themselves are not at hand or not wanted.
+///
+/// ```
+/// use formats::gltf::textures::FlatTextures;
+/// use formats::gltf::{ExportOptions, export};
+///
+/// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+/// let grey = FlatTextures([128, 128, 128, 255]);
+/// let out = export(&model, "cube", &ExportOptions { textures: &grey, ..Default::default() })?;
+/// assert!(out.missing_textures.is_empty());
+/// # Ok::<(), format_core::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlatTextures(pub [u8; 4]);
+
+impl TextureSource for FlatTextures {
+    fn png(&self, _: &str) -> Result<Vec<u8>, String> {
+        flat_png(self.0).map_err(|e| e.to_string())
+    }
+}
+
 /// A flat-colour PNG, 4 by 4 pixels, RGBA (placeholders for replaceable
 /// textures).
 pub fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {

@@ -593,7 +593,8 @@ pub fn add_animations(
             ..Span::new(timeline, sequence)
         })
         .collect();
-    let needed = values_needed(&spans, skeleton, cameras, pointed);
+    let baked = inherit::baked_nodes(skeleton);
+    let needed = values_needed(&spans, skeleton, cameras, pointed, &baked);
     if needed > MAX_ANIMATION_VALUES {
         return Err(Error::other(format!(
             "the animations would need up to {needed} keys ({} sequences; at most \
@@ -606,13 +607,6 @@ pub fn add_animations(
     let tinted = colors.curves(&spans);
     let moving = textures.curves(&spans);
     let lit = lights.curves(&spans);
-    let baked = inherit::baked_nodes(skeleton);
-    let mut is_baked = vec![false; skeleton.nodes().len()];
-    for &i in &baked {
-        if let Some(slot) = is_baked.get_mut(i) {
-            *slot = true;
-        }
-    }
     let mut added = 0;
     for (k, span) in spans.iter().enumerate() {
         let sequence = span.sequence;
@@ -646,7 +640,7 @@ pub fn add_animations(
             channels.add_pointer(format!("{pointer}/color"), curve.color.clone());
             channels.add_pointer(format!("{pointer}/intensity"), curve.intensity.clone());
         }
-        for (&i, curves) in baked.iter().zip(inherit::curves(span, skeleton, &baked)) {
+        for (i, curves) in inherit::curves(span, skeleton, &baked) {
             let Some(&target) = nodes.nodes.get(i) else {
                 continue;
             };
@@ -655,7 +649,7 @@ pub fn add_animations(
             channels.add(target, Property::Scale, curves.scale);
         }
         for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
-            if is_baked.get(i) == Some(&true) {
+            if baked.get(i) == Some(&true) {
                 continue;
             }
             if let Some(track) = &node.translation {
@@ -723,6 +717,7 @@ fn values_needed(
     skeleton: &Skeleton,
     cameras: &[(ModelCamera<'_>, Index<json::Node>)],
     pointed: &Pointed<'_>,
+    baked: &[bool],
 ) -> u64 {
     let visibility = &pointed.visibility;
     let keys = |n: usize| 3 * n as u64 + 2;
@@ -743,7 +738,7 @@ fn values_needed(
     // Three resampled channels per baked node (its own tracks, which it
     // does not play, are counted above too), and at each of their times a
     // pose of every node: as much work as a channel per node.
-    let baked = match inherit::baked_nodes(skeleton).len() as u64 {
+    let baked = match baked.iter().filter(|&&b| b).count() as u64 {
         0 => 0,
         n => (2 + turns) * n + skeleton.nodes().len() as u64,
     };

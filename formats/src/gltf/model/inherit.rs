@@ -25,9 +25,9 @@ use crate::anim::{LocalTransform, Skeleton};
 use super::animations::{Curve, Span, linear_rotations};
 use super::nodes::rest_translation;
 
-/// Skeleton nodes whose glTF transform is baked: those that do not take on
-/// all of their parent's motion and have an ancestor with a track.
-pub(super) fn baked_nodes(skeleton: &Skeleton) -> Vec<usize> {
+/// For each skeleton node, whether its glTF transform is baked: it does not
+/// take on all of its parent's motion and has an ancestor with a track.
+pub(super) fn baked_nodes(skeleton: &Skeleton) -> Vec<bool> {
     let nodes = skeleton.nodes();
     let moves = |i: usize| {
         nodes
@@ -43,9 +43,10 @@ pub(super) fn baked_nodes(skeleton: &Skeleton) -> Vec<usize> {
             *slot = above;
         }
     }
-    let ancestor_moves = |i: usize| moving_above.get(i) == Some(&true);
-    (0..nodes.len())
-        .filter(|&i| nodes.get(i).is_some_and(|n| !n.inherit.all()) && ancestor_moves(i))
+    nodes
+        .iter()
+        .zip(moving_above)
+        .map(|(n, above)| above && !n.inherit.all())
         .collect()
 }
 
@@ -89,9 +90,17 @@ fn local_under(
     finite.then(|| (translation, rotation.normalize(), scale))
 }
 
-/// The curves of each of `baked` (from [`baked_nodes`]) over `span`, in
-/// that order.
-pub(super) fn curves(span: &Span<'_>, skeleton: &Skeleton, baked: &[usize]) -> Vec<BakedCurves> {
+/// The curves over `span` of each node [`baked_nodes`] marks in `baked`,
+/// with its index.
+pub(super) fn curves(
+    span: &Span<'_>,
+    skeleton: &Skeleton,
+    baked: &[bool],
+) -> Vec<(usize, BakedCurves)> {
+    let baked: Vec<usize> = (0..)
+        .zip(baked)
+        .filter_map(|(i, &b)| b.then_some(i))
+        .collect();
     if baked.is_empty() {
         return Vec::new();
     }
@@ -113,25 +122,16 @@ pub(super) fn curves(span: &Span<'_>, skeleton: &Skeleton, baked: &[usize]) -> V
             );
         }
     }
-    samples
-        .into_iter()
-        .map(|values| {
-            let (translations, rotations, scales) = values.into_iter().fold(
-                (Vec::new(), Vec::new(), Vec::new()),
-                |(mut t, mut r, mut s), (tv, rv, sv)| {
-                    t.push(tv.to_array());
-                    r.push(rv.to_array());
-                    s.push(sv.to_array());
-                    (t, r, s)
-                },
-            );
-            BakedCurves {
-                translation: span.linear_curve(&times, translations),
-                rotation: linear_rotations(span.linear_curve(&times, rotations)),
-                scale: span.linear_curve(&times, scales),
-            }
-        })
-        .collect()
+    let curves = samples.into_iter().map(|values| {
+        let component = |f: fn(&(Vec3, Quat, Vec3)) -> [f32; 3]| values.iter().map(f).collect();
+        let rotations = values.iter().map(|v| v.1.to_array()).collect();
+        BakedCurves {
+            translation: span.linear_curve(&times, component(|v| v.0.to_array())),
+            rotation: linear_rotations(span.linear_curve(&times, rotations)),
+            scale: span.linear_curve(&times, component(|v| v.2.to_array())),
+        }
+    });
+    baked.into_iter().zip(curves).collect()
 }
 
 /// The node's glTF transform from its own tracks, as an unbaked node's.

@@ -34,19 +34,17 @@ pub const TEXTURE_TRANSFORM: &str = "KHR_texture_transform";
 /// The materials whose textures move, with what moves them.
 #[derive(Default)]
 pub struct TextureTransforms<'a> {
-    /// Each material, its texture animation, the JSON paths (below the
-    /// material) of its textures, and its transform at rest.
     materials: Vec<Transformed<'a>>,
 }
 
-/// A material whose textures move: its index, its texture animation, the
-/// JSON paths (below the material) of its textures, its transform at rest.
-type Transformed<'a> = (
-    Index<json::Material>,
-    &'a TextureAnimation,
-    Vec<&'static str>,
-    OffsetRotationScale,
-);
+/// A material whose textures move.
+struct Transformed<'a> {
+    index: Index<json::Material>,
+    animation: &'a TextureAnimation,
+    /// The JSON paths of its textures, below the material.
+    paths: Vec<&'static str>,
+    rest: OffsetRotationScale,
+}
 
 /// One sequence's curves of a moving texture.
 pub(super) struct Moving {
@@ -86,7 +84,12 @@ impl<'a> TextureTransforms<'a> {
             };
             let paths = set_transform(json, &rest);
             if !paths.is_empty() {
-                moving.push((index, animation, paths, rest));
+                moving.push(Transformed {
+                    index,
+                    animation,
+                    paths,
+                    rest,
+                });
             }
         }
         if !moving.is_empty() {
@@ -102,25 +105,32 @@ impl<'a> TextureTransforms<'a> {
     pub(super) fn curves(&self, spans: &[Span<'_>]) -> Vec<(Vec<String>, Vec<Moving>)> {
         self.materials
             .iter()
-            .filter_map(|(index, animation, paths, rest)| {
-                let curves: Vec<Moving> =
-                    spans.iter().map(|span| moving(span, animation)).collect();
-                let moves = curves.iter().any(|c| {
-                    c.offset.values.iter().any(|v| *v != rest.offset)
-                        || c.rotation.values.iter().any(|v| *v != [rest.rotation])
-                        || c.scale.values.iter().any(|v| *v != rest.scale)
-                });
-                let pointers = paths
-                    .iter()
-                    .map(|path| {
-                        format!(
-                            "/materials/{}/{path}/extensions/{TEXTURE_TRANSFORM}",
-                            index.value()
-                        )
-                    })
-                    .collect();
-                moves.then_some((pointers, curves))
-            })
+            .filter_map(
+                |Transformed {
+                     index,
+                     animation,
+                     paths,
+                     rest,
+                 }| {
+                    let curves: Vec<Moving> =
+                        spans.iter().map(|span| moving(span, animation)).collect();
+                    let moves = curves.iter().any(|c| {
+                        c.offset.values.iter().any(|v| *v != rest.offset)
+                            || c.rotation.values.iter().any(|v| *v != [rest.rotation])
+                            || c.scale.values.iter().any(|v| *v != rest.scale)
+                    });
+                    let pointers = paths
+                        .iter()
+                        .map(|path| {
+                            format!(
+                                "/materials/{}/{path}/extensions/{TEXTURE_TRANSFORM}",
+                                index.value()
+                            )
+                        })
+                        .collect();
+                    moves.then_some((pointers, curves))
+                },
+            )
             .collect()
     }
 
@@ -129,7 +139,10 @@ impl<'a> TextureTransforms<'a> {
     pub(super) fn keys_needed(&self) -> (u64, u64) {
         let mut keys = 0u64;
         let mut curves = 0u64;
-        for (_, animation, paths, _) in &self.materials {
+        for Transformed {
+            animation, paths, ..
+        } in &self.materials
+        {
             let per_curve = animation
                 .tracks
                 .iter()
@@ -180,21 +193,15 @@ fn set_transform(material: &mut json::Material, rest: &OffsetRotationScale) -> V
             );
         }
     }
+    // Normal and occlusion textures have types (and extension types) of
+    // their own, each with the same `others`.
     if let Some(normal) = &mut material.normal_texture {
-        put(
-            &mut normal
-                .extensions
-                .get_or_insert_with(Default::default)
-                .others,
-            "normalTexture",
-        );
+        let extensions = normal.extensions.get_or_insert_with(Default::default);
+        put(&mut extensions.others, "normalTexture");
     }
     if let Some(occlusion) = &mut material.occlusion_texture {
-        let others = &mut occlusion
-            .extensions
-            .get_or_insert_with(Default::default)
-            .others;
-        put(others, "occlusionTexture");
+        let extensions = occlusion.extensions.get_or_insert_with(Default::default);
+        put(&mut extensions.others, "occlusionTexture");
     }
     paths
 }
@@ -261,19 +268,11 @@ mod tests {
         }
         let options = crate::gltf::ExportOptions {
             texture_animations: true,
-            textures: &Placeholders,
+            textures: &crate::gltf::textures::FlatTextures([1, 2, 3, 255]),
             ..Default::default()
         };
         let out = crate::gltf::export(&model, "m", &options).unwrap();
         serde_json::from_slice(&out.document.to_gltf("m").unwrap().json).unwrap()
-    }
-
-    struct Placeholders;
-
-    impl crate::gltf::TextureSource for Placeholders {
-        fn png(&self, _: &str) -> Result<Vec<u8>, String> {
-            crate::gltf::textures::flat_png([1, 2, 3, 255]).map_err(|e| e.to_string())
-        }
     }
 
     #[test]
