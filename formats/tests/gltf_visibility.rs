@@ -115,7 +115,7 @@ fn keys_of(glb: &[u8], path: &str) -> Keys {
     Keys { channels, rest }
 }
 
-/// Every corpus model exported with geoset visibility: its keys checked at
+/// Every corpus model (MDX and MDL) exported with geoset visibility: its keys checked at
 /// every whole millisecond; those with a geoset not always shown validated
 /// and played in Babylon.js (see the module docs).
 #[test]
@@ -123,7 +123,8 @@ fn geoset_visibility_follows_the_geoset_animations_in_babylon() {
     let dir = common::temp_dir("gltf-visibility");
     let mut exported = Vec::new();
     let mut checked_frames = 0usize;
-    for (path, model) in common::corpus_models() {
+    let models = common::corpus_models().into_iter();
+    for (path, model) in models.chain(common::corpus_mdl_models()) {
         let timeline = Timeline::from_model(&model);
         let options = ExportOptions {
             geoset_visibility: true,

@@ -255,6 +255,24 @@ pub fn corpus_models() -> Vec<(String, formats::mdx::Model)> {
         .collect()
 }
 
+/// Every corpus MDL model, parsed (leniently where strictly fails), by its
+/// path under the corpus.
+pub fn corpus_mdl_models() -> Vec<(String, formats::mdx::Model)> {
+    let Some(root) = corpus_root() else {
+        return Vec::new();
+    };
+    files_in(&root, "mdl", ".mdl")
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(root.join(&path)).expect("corpus file is readable");
+            let model = formats::mdl::from_str(&text)
+                .or_else(|_| formats::mdl::from_str_lenient(&text).map(|(m, _)| m))
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+            (path, model)
+        })
+        .collect()
+}
+
 /// The folder `tests/<folder>` of a node harness whose npm `package` is
 /// installed there (`npm ci --prefix formats/tests/<folder>`, which `.ci/run`
 /// does), or `None` (with a loud message; a panic under `CI=true`) when node

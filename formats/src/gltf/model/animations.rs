@@ -833,10 +833,14 @@ type Shown = Curve<[u8; 1]>;
 /// alpha is sampled at each moment a key of its alpha track plays in the
 /// sequence (each loop of a global sequence too) and 1 ms after (frames are
 /// whole milliseconds: a linear fade up from 0 shows the geoset from the
-/// next frame on), and every 1/30 s between (where a spline may cross 0).
+/// next frame on), and every 1/30 s between, at whole milliseconds (where a
+/// spline may cross 0).
 fn visibility_curve(span: &Span<'_>, model: &Model, geoset: usize) -> Shown {
     let duration = span.duration_ms();
-    let mut times = span.resample_times();
+    // At whole milliseconds, the game's frames: a 1/30 s sample a float
+    // past a key's millisecond would otherwise be a second sample at one
+    // `f32` time, or overrule the key's own state there.
+    let mut times: Vec<f64> = span.resample_times().iter().map(|t| t.round()).collect();
     if let Some(track) = geoset_alpha_track(model, geoset) {
         let keys = key_moments(span, track);
         times.extend(
@@ -856,8 +860,15 @@ fn visibility_curve(span: &Span<'_>, model: &Model, geoset: usize) -> Shown {
         let shown = [u8::from(
             geoset_state(model, geoset, &span.sampler(ms)).alpha > 0.0,
         )];
+        let seconds = (ms / 1000.0) as f32;
+        // Hours into a sequence, milliseconds apart can be one `f32`, and
+        // glTF wants times that increase: the later state holds there.
+        if curve.times.last() == Some(&seconds) {
+            curve.times.pop();
+            curve.values.pop();
+        }
         if curve.values.last() != Some(&shown) {
-            curve.times.push((ms / 1000.0) as f32);
+            curve.times.push(seconds);
             curve.values.push(shown);
         }
     }
