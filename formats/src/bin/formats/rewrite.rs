@@ -121,10 +121,18 @@ pub fn encode(model: &Model, output: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// Writes `model` to `output` as its extension says (MDX unless `.mdl`),
-/// after checking that the bytes read back (strictly, unless the source
-/// needed the lenient reader). Returns the size written.
+/// after checking that the bytes read back: strictly, unless the source
+/// needed the lenient reader or the model holds a writer's quirk that only
+/// the lenient reader takes (a light track after its `LITE` chunk, which
+/// MDL text keeps as `ExtTracksAfterChunk`), read back as this very model.
+/// Returns the size written.
 pub fn write(model: &Model, output: &Path, lenient: bool) -> Result<usize, String> {
-    write_checked(&encode(model, output)?, output, lenient)
+    let bytes = encode(model, output)?;
+    let kept_quirk = || {
+        kind::read(form(output), &bytes)
+            .is_ok_and(|back| matches!(&back.document, Document::Mdx(m) if m == model))
+    };
+    write_checked(&bytes, output, lenient || kept_quirk())
 }
 
 /// Writes the bytes of a model file to `output` after checking that they
