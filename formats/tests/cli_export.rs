@@ -321,6 +321,81 @@ fn bad_exports_say_why() {
         .stderr(predicate::str::contains("BLP files have no glTF export"));
     assert!(dir.join("mixed/rms_PackHorse.glb").is_file());
     assert!(dir.join("mixed/blizzardry_Azeroth_38_46.glb").is_file());
+    // Options that would be ignored, and an output that is neither a glTF
+    // file nor a folder, are refused before anything is written.
+    let refused: [(&[&str], &str, &str); 3] = [
+        (
+            &["--textures", "no/such/dir"],
+            "x.glb",
+            "--textures no/such/dir: no such folder",
+        ),
+        (
+            &["--gltf"],
+            "x.glb",
+            "--gltf writes .gltf files into a folder",
+        ),
+        (
+            &[],
+            "cube.obj",
+            "is neither a file this command writes nor a folder",
+        ),
+    ];
+    for (flags, out, message) in refused {
+        formats()
+            .current_dir(&dir)
+            .arg("export")
+            .arg(&horse)
+            .arg(out)
+            .args(flags)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(message));
+        assert!(!dir.join(out).exists(), "{out}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// What an export leaves out of a model is said: triangles with an index
+/// past the vertices, names glTF cannot hold, a model with no geosets.
+#[test]
+fn exports_say_what_they_leave_out() {
+    let dir = temp_dir("left-out");
+    let mut model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    model.geosets_mut()[0].faces[4] = 60000;
+    let vertices = model.geosets()[0].vertex_positions.len();
+    let input = dir.join("cube.mdx");
+    std::fs::write(&input, model.to_bytes().unwrap()).unwrap();
+    formats()
+        .arg("export")
+        .arg(&input)
+        .arg(dir.join("cube.glb"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "geoset 0: 1 triangle left out (a vertex index past its {vertices} vertices)"
+        )));
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let cases = [
+        (
+            "zf_bone",
+            "the model has no geosets: only its nodes are exported",
+        ),
+        (
+            "amisd_File00001202_98f1fm0",
+            "node names are not UTF-8 (written in another code page, such as GBK)",
+        ),
+    ];
+    for (name, warning) in cases {
+        formats()
+            .arg("export")
+            .arg(root.join(format!("mdx/{name}.mdx")))
+            .arg(dir.join(format!("{name}.glb")))
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(warning));
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -543,6 +618,30 @@ fn lod_exports_the_geosets_of_the_level_asked_for() {
         let want: Vec<Vec<[f32; 3]>> = want.iter().map(|&g| positions[g].clone()).collect();
         assert_eq!(primitives, want, "{flags:?}");
     }
+    // A level the model does not have is said, with the levels it has.
+    formats()
+        .arg("export")
+        .arg(&input)
+        .arg(dir.join("none.glb"))
+        .args(["--lod", "3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 primitives,"))
+        .stderr(predicate::str::contains(
+            "no geoset at level of detail 3 (the model's levels: 0, 1, 2): \
+             only the 2 of every level (-1) are exported",
+        ));
+    formats()
+        .arg("export")
+        .arg(common::corpus_root().unwrap().join("mdx/zf_cube.mdx"))
+        .arg(dir.join("cube.glb"))
+        .args(["--lod", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 primitives,"))
+        .stderr(predicate::str::contains(
+            "no geoset at level of detail 1 (the model's levels: 0): no geoset is exported",
+        ));
     std::fs::remove_dir_all(&dir).ok();
 }
 

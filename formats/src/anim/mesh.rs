@@ -33,6 +33,9 @@ pub struct Mesh {
     /// Triangles (triangle-list groups only; triangles with an index past
     /// the vertices are left out).
     pub triangles: Vec<[u16; 3]>,
+    /// How many triangles of the triangle-list groups were left out of
+    /// [`triangles`](Self::triangles) for an index past the vertices.
+    pub triangles_left_out: usize,
     /// Index into the materials (`MTLS`).
     pub material_id: u32,
     /// Reforged level of detail (0 for the full model, -1 seen; 0 before 900
@@ -91,9 +94,12 @@ pub fn meshes(model: &Model, skeleton: &Skeleton) -> Vec<Mesh> {
             .iter()
             .copied()
             .zip(geoset.face_groups.iter().copied());
+        let (triangles, triangles_left_out) =
+            triangles_counted(geoset.vertex_positions.len(), groups, &geoset.faces);
         out.push(Mesh {
             geoset: out.len(),
-            triangles: triangles(geoset.vertex_positions.len(), groups, &geoset.faces),
+            triangles,
+            triangles_left_out,
             positions: geoset.vertex_positions.clone(),
             normals: geoset.vertex_normals.clone(),
             tangents: geoset.tangents.clone().unwrap_or_default(),
@@ -134,9 +140,12 @@ pub fn meshes(model: &Model, skeleton: &Skeleton) -> Vec<Mesh> {
         };
         let types = geoset.primitive_types.iter().map(|t| u32::from(*t));
         let groups = types.zip(geoset.primitive_counts.iter().copied());
+        let (triangles, triangles_left_out) =
+            triangles_counted(geoset.vertices.len(), groups, &geoset.primitive_vertices);
         out.push(Mesh {
             geoset: out.len(),
-            triangles: triangles(geoset.vertices.len(), groups, &geoset.primitive_vertices),
+            triangles,
+            triangles_left_out,
             positions: geoset.vertices.clone(),
             normals: geoset.normals.clone(),
             tangents: Vec::new(),
@@ -161,13 +170,15 @@ pub fn meshes(model: &Model, skeleton: &Skeleton) -> Vec<Mesh> {
                 0
             };
             let slots = vertices.iter().map(|v| (v.bone_indices, v.bone_weights));
+            let (triangles, triangles_left_out) = triangles_counted(
+                vertices.len(),
+                std::iter::once((kind, count)),
+                &batch.primitive_vertices,
+            );
             out.push(Mesh {
                 geoset: out.len(),
-                triangles: triangles(
-                    vertices.len(),
-                    std::iter::once((kind, count)),
-                    &batch.primitive_vertices,
-                ),
+                triangles,
+                triangles_left_out,
                 positions: vertices.iter().map(|v| v.position).collect(),
                 normals: vertices.iter().map(|v| v.normal).collect(),
                 tangents: Vec::new(),
@@ -195,7 +206,17 @@ pub fn triangles(
     groups: impl Iterator<Item = (u32, u32)>,
     faces: &[u16],
 ) -> Vec<[u16; 3]> {
+    triangles_counted(vertex_count, groups, faces).0
+}
+
+/// [`triangles`], and how many it left out for an index past `vertex_count`.
+fn triangles_counted(
+    vertex_count: usize,
+    groups: impl Iterator<Item = (u32, u32)>,
+    faces: &[u16],
+) -> (Vec<[u16; 3]>, usize) {
     let mut out = Vec::new();
+    let mut left_out = 0;
     let mut faces = faces;
     for (face_type, count) in groups {
         let (group, rest) = faces.split_at((count as usize).min(faces.len()));
@@ -208,8 +229,10 @@ pub fn triangles(
                 && [a, b, c].iter().all(|&i| usize::from(i) < vertex_count)
             {
                 out.push([a, b, c]);
+            } else {
+                left_out += 1;
             }
         }
     }
-    out
+    (out, left_out)
 }

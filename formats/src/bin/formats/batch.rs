@@ -54,7 +54,8 @@ pub fn identity(path: &Path) -> PathBuf {
 
 /// Where each input is written: one input to `output` itself when
 /// `is_file(output)` says it names a file; otherwise every input into the
-/// folder `output` (created), named by its stem and `extension(input)`.
+/// folder `output` (created), named by its stem and `extension(input)`; an
+/// `output` with an extension must then be a folder that exists.
 /// Two inputs that would write the same file are refused before anything
 /// runs.
 pub fn outputs(
@@ -69,6 +70,15 @@ pub fn outputs(
             return Err(format!(
                 "{} inputs go into a folder, not into {}",
                 inputs.len(),
+                output.display()
+            ));
+        }
+        _ if !output.is_dir() && output.extension().is_some() => {
+            // `cube.obj` is a typo or a format this command does not write
+            // far more often than a folder to create.
+            return Err(format!(
+                "{} is neither a file this command writes nor a folder: name a folder \
+                 without an extension (or create it first)",
                 output.display()
             ));
         }

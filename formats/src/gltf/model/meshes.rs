@@ -36,6 +36,14 @@ pub fn add_meshes(
 ) -> Vec<(usize, Index<json::Mesh>)> {
     let mut out = Vec::new();
     for mesh in meshes {
+        if mesh.triangles_left_out > 0 {
+            warnings.push(format!(
+                "geoset {}: {} left out (a vertex index past its {} vertices)",
+                mesh.geoset,
+                plural(mesh.triangles_left_out, "triangle"),
+                mesh.positions.len()
+            ));
+        }
         if mesh.positions.is_empty() || mesh.triangles.is_empty() {
             warnings.push(format!("geoset {}: no triangles, no mesh", mesh.geoset));
             continue;
@@ -196,4 +204,12 @@ pub fn joint_sets(mesh: &Mesh) -> Vec<JointSet> {
         }
     }
     out
+}
+
+/// `n` and `what`, with an `s` unless `n` is 1.
+fn plural(n: usize, what: &str) -> String {
+    match n {
+        1 => format!("1 {what}"),
+        _ => format!("{n} {what}s"),
+    }
 }

@@ -147,6 +147,31 @@ fn node_visibility(b: &mut Builder, visible: bool) -> json::extensions::scene::N
     }
 }
 
+/// What the geosets exported at level of detail `lod` lack, if anything:
+/// the model has no geosets, or none at that level (the levels it has are
+/// said; geosets of level -1 go in every level).
+fn no_geometry(all: &[Mesh], lod: i32) -> Option<String> {
+    if all.is_empty() {
+        return Some("the model has no geosets: only its nodes are exported".to_string());
+    }
+    let mut levels: Vec<i32> = all.iter().map(|m| m.lod).filter(|&l| l >= 0).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    if levels.is_empty() || levels.contains(&lod) {
+        return None;
+    }
+    let levels: Vec<String> = levels.iter().map(i32::to_string).collect();
+    let every = all.iter().filter(|m| m.lod < 0).count();
+    let exported = match every {
+        0 => "no geoset is exported".to_string(),
+        n => format!("only the {n} of every level (-1) are exported"),
+    };
+    Some(format!(
+        "no geoset at level of detail {lod} (the model's levels: {}): {exported}",
+        levels.join(", ")
+    ))
+}
+
 /// Exports `model` (named `name` in the document) as glTF 2.0.
 ///
 /// ```
@@ -174,6 +199,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         .filter(|m| m.lod == options.lod || m.lod < 0)
         .collect();
     let mut warnings = nodes::not_carried(&skeleton);
+    warnings.extend(no_geometry(&all, options.lod));
     let mut b = Builder::new(concat!("formats ", env!("CARGO_PKG_VERSION")));
     let nodes = nodes::add_nodes(&mut b, &skeleton, name);
     let mut uv_sets: HashMap<usize, usize> = HashMap::new();

@@ -88,7 +88,8 @@ pub fn add_nodes(b: &mut Builder, skeleton: &Skeleton, name: &str) -> ModelNodes
 /// What the nodes do that glTF cannot carry, one warning line each: nodes
 /// that turn to face the camera (billboarded: in glTF they keep one
 /// orientation) and emitters (particles, ribbons, popcorn: their nodes are
-/// exported, their effects are not).
+/// exported, their effects are not), and names that are not UTF-8 (glTF's
+/// names are).
 pub fn not_carried(skeleton: &Skeleton) -> Vec<String> {
     let mut warnings = Vec::new();
     let billboarded: Vec<&str> = skeleton
@@ -120,6 +121,18 @@ pub fn not_carried(skeleton: &Skeleton) -> Vec<String> {
         warnings.push(format!(
             "{emitters} emitter{} (particles, ribbons) exported as nodes only: glTF has no particles",
             if emitters == 1 { "" } else { "s" },
+        ));
+    }
+    let mangled = skeleton
+        .nodes()
+        .iter()
+        .filter(|n| n.name.contains(char::REPLACEMENT_CHARACTER))
+        .count();
+    if mangled > 0 {
+        warnings.push(format!(
+            "{mangled} node name{} not UTF-8 (written in another code page, such as GBK): \
+             U+FFFD stands for the bytes glTF cannot hold",
+            if mangled == 1 { " is" } else { "s are" },
         ));
     }
     warnings

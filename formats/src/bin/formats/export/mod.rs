@@ -291,9 +291,29 @@ fn is_gltf_file(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
 }
 
+/// Refuses options that would be ignored: a `--textures` folder that is not
+/// one (a typo would only show as textures not found), `--gltf` with one
+/// `.glb` file out.
+fn check_options(output: &Path, options: &Options) -> Result<(), String> {
+    if let Some(missing) = options.textures.iter().find(|dir| !dir.is_dir()) {
+        return Err(format!("--textures {}: no such folder", missing.display()));
+    }
+    let is_glb = output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+    if options.gltf && is_glb {
+        return Err(format!(
+            "--gltf writes .gltf files into a folder, not into {}: for one file, name it .gltf",
+            output.display()
+        ));
+    }
+    Ok(())
+}
+
 /// `formats export IN... OUT`: one input to a `.glb`/`.gltf` file, or
 /// inputs (a map's WDT: its tiles) into the folder `OUT`.
 pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {
+    check_options(output, options)?;
     let inputs = &crate::batch::collect(
         inputs,
         "models, tiles or maps (.mdx, .mdl, .adt, .wdt)",
