@@ -208,6 +208,90 @@ fn convert_says_what_it_cannot_do_with_textures() {
 }
 
 #[test]
+fn convert_warns_of_a_side_that_is_not_a_power_of_two() {
+    let dir = temp_dir("npot");
+    let write_png = |name: &str, width: u32, height: u32| {
+        let pixels = [10, 200, 30, 255].repeat((width * height) as usize);
+        let png = RgbaImage::new(width, height, pixels)
+            .unwrap()
+            .to_png()
+            .unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, png).unwrap();
+        path
+    };
+    let npot = write_png("npot100x60.png", 100, 60);
+    let out = dir.join("npot.blp");
+    // Warned, and still encoded: the user may know better.
+    formats()
+        .arg("convert")
+        .arg(&npot)
+        .arg(&out)
+        .args(["--encoding", "dxt1"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("warning: "))
+        .stderr(predicate::str::contains(
+            "100x60 is not a power of two on each side, which the World of Warcraft \
+             and Warcraft III clients need (resize to 64x32 or 128x64, say)",
+        ))
+        .stderr(predicate::str::contains("wrote "));
+    let written = Blp::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(written.size(), (100, 60));
+    // A power-of-two texture: no warning.
+    let pot = write_png("pot128x64.png", 128, 64);
+    formats()
+        .arg("convert")
+        .arg(&pot)
+        .arg(dir.join("pot.blp"))
+        .args(["--encoding", "dxt1"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("warning").not());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn convert_weights_mip_levels_by_alpha() {
+    // An 8x8 checker of opaque red and fully transparent blue: the blue must
+    // not tint the smaller levels (a foliage cutout's fringe at distance).
+    let dir = temp_dir("alpha-mips");
+    let pixels = (0..64)
+        .flat_map(|i| match (i % 8 + i / 8) % 2 {
+            0 => [255, 0, 0, 255],
+            _ => [0, 0, 255, 0],
+        })
+        .collect();
+    let png = dir.join("checker.png");
+    let image = RgbaImage::new(8, 8, pixels).unwrap();
+    std::fs::write(&png, image.to_png().unwrap()).unwrap();
+    let out = dir.join("checker.blp");
+    formats()
+        .arg("convert")
+        .arg(&png)
+        .arg(&out)
+        .args(["--encoding", "bgra"])
+        .assert()
+        .success();
+    let written = Blp::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(written.levels.len(), 4);
+    for level in 1..4 {
+        let decoded = written.decode_level(level).unwrap();
+        assert!(
+            decoded
+                .data
+                .as_chunks::<4>()
+                .0
+                .iter()
+                .all(|&px| px == [255, 0, 0, 128]),
+            "level {level}: {:?}",
+            decoded.data
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn check_refuses_a_small_texture_declaring_a_huge_jpeg_frame() {
     // 1.1 MB, a 16384 x 16384 frame at 16 mip entries: `check` took 138 s
     // and a GiB decoding its zero-padded scan 16 times.

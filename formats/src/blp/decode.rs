@@ -5,7 +5,7 @@ use format_core::Error;
 use super::codec::{self, dxt::Dxt};
 use super::file::Blp;
 use super::header::{AlphaKind, Encoding};
-use super::image::{RgbaImage, check_size};
+use super::image::RgbaImage;
 
 impl Blp {
     /// Decodes mip level `level` (0 is the full size) to RGBA8.
@@ -46,8 +46,8 @@ impl Blp {
         })?;
         let encoding = self.encoding()?;
         let alpha = self.alpha_kind()?;
+        self.check_size()?;
         let (width, height) = self.size();
-        check_size(width, height)?;
         let (w, h) = self.level_size(level);
         let opaque = alpha == AlphaKind::None;
         let palette = || self.palette.as_deref().unwrap_or_default();

@@ -99,17 +99,37 @@ impl Blp {
         self.header.size()
     }
 
-    /// How the levels are encoded.
+    /// How the levels are encoded; an error names the header field that
+    /// says something unknown, with its offset (`header.BLP2.compression`).
+    ///
+    /// ```
+    /// use formats::blp::Blp;
+    /// let mut data = formats::blp::tiny_blp2_bgra();
+    /// data[8] = 9; // compression
+    /// let err = Blp::from_bytes(&data)?.encoding().unwrap_err();
+    /// assert_eq!((err.offset(), err.path_string().as_str()), (8, "header.BLP2.compression"));
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
     pub fn encoding(&self) -> Result<Encoding, Error> {
-        self.header.encoding()
+        self.header.encoding().map_err(|e| e.in_field("header"))
     }
 
-    /// What the alpha field means.
+    /// What the alpha field means (an error as [`encoding`](Blp::encoding)'s).
     pub fn alpha_kind(&self) -> Result<AlphaKind, Error> {
-        self.header.alpha_kind()
+        self.header.alpha_kind().map_err(|e| e.in_field("header"))
     }
 
-    /// The dimensions of level `level` by the header (each side halved, at least 1).
+    /// Fails unless both sides are 1 to [`MAX_SIDE`](super::MAX_SIDE)
+    /// pixels; the error names the field and its offset
+    /// (`header.BLP2.width`, 0xc).
+    pub fn check_size(&self) -> Result<(), Error> {
+        self.header.check_size().map_err(|e| e.in_field("header"))
+    }
+
+    /// The dimensions of level `level` by the header (each side halved, at
+    /// least 1), whether or not the file holds that level: a level past the
+    /// last one the file has (`levels.len()`) is 1 x 1 by the rule,
+    /// and `decode_level` refuses it.
     pub fn level_size(&self, level: usize) -> (u32, u32) {
         self.header.level_size(level)
     }

@@ -1,7 +1,11 @@
 //! The fixed headers of both BLP versions (everything before the mip table),
 //! and what their fields mean: [`Encoding`] and the size of each level.
 
+use std::borrow::Cow;
+
 use format_core::{Codec, Error};
+
+use super::image::check_side_fields;
 
 /// The fields of a BLP1 header after the `BLP1` magic (Warcraft III).
 ///
@@ -125,6 +129,11 @@ pub const BLP1_TABLE_OFFSET: usize = 4 + 24;
 /// Where the BLP2 mip table starts.
 pub const BLP2_TABLE_OFFSET: usize = 4 + 16;
 
+/// Where the width is in the file, in both versions (the height follows).
+const WIDTH_OFFSET: usize = 12;
+/// Where the height is in the file, in both versions.
+const HEIGHT_OFFSET: usize = 16;
+
 impl Header {
     /// 1 or 2.
     pub fn version(&self) -> u32 {
@@ -172,34 +181,63 @@ impl Header {
         }
     }
 
+    /// An error about the field `field` at file offset `offset`, with its
+    /// path in the header (the variant's tag, as the derive names it, then
+    /// the field: `BLP2.compression`; [`Blp`](super::Blp)'s methods put
+    /// `header.` before it).
+    fn invalid(
+        &self,
+        offset: usize,
+        field: &'static str,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Error {
+        Error::invalid(offset, message)
+            .in_field(field)
+            .in_tag(self.tag())
+    }
+
+    /// Fails unless both sides are 1 to [`MAX_SIDE`](super::MAX_SIDE)
+    /// pixels: the error names the field (`BLP2.width`) and its file offset.
+    /// Checked before any pixel buffer is allocated.
+    pub fn check_size(&self) -> Result<(), Error> {
+        let (width, height) = self.size();
+        check_side_fields(width, height, [WIDTH_OFFSET, HEIGHT_OFFSET])
+            .map_err(|e| e.in_tag(self.tag()))
+    }
+
     /// How the levels are encoded, or an error naming the field that says
-    /// something this reader does not know.
+    /// something this reader does not know (its offset in the file, and its
+    /// path in the header: `BLP2.compression`).
     pub fn encoding(&self) -> Result<Encoding, Error> {
         match self {
             Header::Blp1(h) => match h.compression {
                 0 => Ok(Encoding::Jpeg),
                 1 => Ok(Encoding::Palette),
-                other => Err(Error::invalid(
+                other => Err(self.invalid(
                     4,
+                    "compression",
                     format!("BLP1 compression {other} is neither 0 (JPEG) nor 1 (palette)"),
                 )),
             },
             Header::Blp2(h) => match (h.kind, h.compression, h.alpha_type) {
-                (0, ..) => Err(Error::invalid(
+                (0, ..) => Err(self.invalid(
                     4,
+                    "kind",
                     "BLP2 type 0 (JPEG) is not supported (no such file is known)",
                 )),
                 (_, 1, _) => Ok(Encoding::Palette),
                 (_, 2, 0) => Ok(Encoding::Dxt1),
                 (_, 2, 1) => Ok(Encoding::Dxt3),
                 (_, 2, 7) => Ok(Encoding::Dxt5),
-                (_, 2, other) => Err(Error::invalid(
+                (_, 2, other) => Err(self.invalid(
                     10,
+                    "alpha_type",
                     format!("BLP2 DXT alphaType {other} is not 0 (DXT1), 1 (DXT3) or 7 (DXT5)"),
                 )),
                 (_, 3, _) => Ok(Encoding::Bgra),
-                (_, other, _) => Err(Error::invalid(
+                (_, other, _) => Err(self.invalid(
                     8,
+                    "compression",
                     format!(
                         "BLP2 compression {other} is not 1 (palette), 2 (DXT) or 3 (uncompressed)"
                     ),
@@ -238,6 +276,89 @@ mod tests {
         assert_eq!(h.level_size(7), (1, 1));
         assert_eq!(h.level_size(40), (1, 1));
         assert_eq!(h.level_size(usize::MAX), (1, 1));
+    }
+
+    #[test]
+    fn a_size_out_of_range_names_its_field_and_offset() {
+        let blp2 = |width, height| {
+            Header::Blp2(Blp2Header {
+                width,
+                height,
+                ..Default::default()
+            })
+        };
+        let err = blp2(0, 0).check_size().unwrap_err();
+        assert_eq!(
+            (err.offset(), err.path_string().as_str()),
+            (12, "BLP2.width")
+        );
+        assert_eq!(
+            err.to_string(),
+            "BLP2.width: invalid value at 0xc: an image of 0x0: each side must be 1 to 16384 pixels"
+        );
+        let err = blp2(16384, 16385).check_size().unwrap_err();
+        assert_eq!(
+            (err.offset(), err.path_string().as_str()),
+            (16, "BLP2.height")
+        );
+        let blp1 = Header::Blp1(Blp1Header {
+            width: 8,
+            ..Default::default()
+        });
+        let err = blp1.check_size().unwrap_err();
+        assert_eq!(
+            (err.offset(), err.path_string().as_str()),
+            (16, "BLP1.height")
+        );
+        assert!(blp2(1, 16384).check_size().is_ok());
+    }
+
+    #[test]
+    fn unknown_fields_are_named_with_their_offsets() {
+        let blp2 = |kind, compression, alpha_type| Blp2Header {
+            kind,
+            compression,
+            alpha_type,
+            ..Default::default()
+        };
+        for (header, offset, path) in [
+            (blp2(0, 3, 0), 4, "BLP2.kind"),
+            (blp2(1, 9, 0), 8, "BLP2.compression"),
+            (blp2(1, 2, 3), 10, "BLP2.alpha_type"),
+        ] {
+            let err = Header::Blp2(header).encoding().unwrap_err();
+            assert_eq!((err.offset(), err.path_string().as_str()), (offset, path));
+        }
+        let blp1 = Header::Blp1(Blp1Header {
+            compression: 2,
+            ..Default::default()
+        });
+        let err = blp1.alpha_kind().unwrap_err();
+        assert_eq!(
+            (err.offset(), err.path_string().as_str()),
+            (4, "BLP1.compression")
+        );
+    }
+
+    /// Through the file: a 0x0 texture's level is refused naming the field
+    /// from the file's root, and its offset.
+    #[cfg(feature = "blp-pixels")]
+    #[test]
+    fn a_texture_of_0x0_says_where() {
+        let mut data = crate::blp::tiny_blp2_bgra();
+        data[12..20].fill(0);
+        let blp = crate::blp::Blp::from_bytes(&data).unwrap();
+        let err = blp.decode_level(0).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "header.BLP2.width: invalid value at 0xc: an image of 0x0: each side must be 1 to 16384 pixels"
+        );
+        data[8] = 9;
+        let err = crate::blp::Blp::from_bytes(&data)
+            .unwrap()
+            .encoding()
+            .unwrap_err();
+        assert_eq!(err.path_string(), "header.BLP2.compression");
     }
 
     #[test]

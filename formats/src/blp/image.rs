@@ -7,6 +7,11 @@ use format_core::Error;
 /// allocated.
 pub const MAX_SIDE: u32 = 16384;
 
+/// Where a PNG's width is: after the signature and the `IHDR` chunk's length
+/// and type (the height follows).
+#[cfg(feature = "blp-pixels")]
+const PNG_WIDTH_OFFSET: usize = 8 + 8;
+
 /// An image of 8-bit R, G, B, A pixels, row-major, top row first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RgbaImage {
@@ -72,7 +77,8 @@ impl RgbaImage {
         decoder.set_transformations(png::Transformations::normalize_to_color8());
         let mut reader = decoder.read_info().map_err(decode_error)?;
         let (width, height) = reader.info().size();
-        check_size(width, height)?;
+        check_side_fields(width, height, [PNG_WIDTH_OFFSET, PNG_WIDTH_OFFSET + 4])
+            .map_err(|e| e.in_tag(format_core::FourCC::new(*b"IHDR")))?;
         let size = reader
             .output_buffer_size()
             .ok_or_else(|| Error::other("PNG: image too large"))?;
@@ -102,12 +108,36 @@ impl RgbaImage {
     }
 }
 
-/// Fails unless both sides are 1 to [`MAX_SIDE`].
+/// Fails unless both sides are 1 to [`MAX_SIDE`] (an image in memory: the
+/// error names no offset; a file's header is checked by `check_side_fields`).
 pub fn check_size(width: u32, height: u32) -> Result<(), Error> {
-    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+    if !fits(width) || !fits(height) {
         return Err(Error::other(format!(
             "an image of {width}x{height}: each side must be 1 to {MAX_SIDE} pixels"
         )));
     }
     Ok(())
+}
+
+/// Fails unless both sides of a `width` x `height` image in a file are 1 to
+/// [`MAX_SIDE`]: the error is at the first side out of range, its offset in
+/// the file (`offsets`: the width's, the height's) and its field (`width` or
+/// `height`) in the path.
+pub(crate) fn check_side_fields(width: u32, height: u32, offsets: [usize; 2]) -> Result<(), Error> {
+    let [width_at, height_at] = offsets;
+    let (field, offset) = match (fits(width), fits(height)) {
+        (true, true) => return Ok(()),
+        (false, _) => ("width", width_at),
+        (true, false) => ("height", height_at),
+    };
+    Err(Error::invalid(
+        offset,
+        format!("an image of {width}x{height}: each side must be 1 to {MAX_SIDE} pixels"),
+    )
+    .in_field(field))
+}
+
+/// True if a side of `side` pixels is 1 to [`MAX_SIDE`].
+fn fits(side: u32) -> bool {
+    (1..=MAX_SIDE).contains(&side)
 }

@@ -46,7 +46,7 @@ pub use encode::{JPEG_QUALITY, Target};
 pub use file::Blp;
 pub use header::{AlphaKind, Blp1Header, Blp2Header, Encoding, Header};
 #[cfg(feature = "blp-pixels")]
-pub(crate) use image::check_size;
+pub(crate) use image::check_side_fields;
 pub use image::{MAX_SIDE, RgbaImage};
 pub use layout::{MIP_SLOTS, MipTable};
 

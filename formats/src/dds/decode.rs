@@ -4,8 +4,8 @@ use format_core::Error;
 
 use super::file::Dds;
 use super::header::PixelFormat;
-use crate::blp::RgbaImage;
 use crate::blp::codec::dxt::{self, Dxt};
+use crate::blp::{RgbaImage, check_side_fields};
 
 impl Dds {
     /// Level `level` of the first surface as RGBA8 (row-major, top row
@@ -20,8 +20,7 @@ impl Dds {
     /// assert!(err.to_string().contains("8 bytes needed, 7 there"), "{err}");
     /// ```
     pub fn decode_level(&self, level: u32) -> Result<RgbaImage, Error> {
-        let (width, height) = (self.header.width, self.header.height);
-        crate::blp::check_size(width, height)?;
+        self.check_size()?;
         if level >= self.level_count() {
             let levels = match self.level_count() {
                 1 => "1 mip level".to_string(),
@@ -91,6 +90,16 @@ impl Dds {
         }
         .map_err(|e| Error::invalid(at, e))?;
         RgbaImage::new(width, height, pixels)
+    }
+}
+
+impl Dds {
+    /// Fails unless both sides are 1 to [`MAX_SIDE`](crate::blp::MAX_SIDE):
+    /// the error names the field (`header.width`) and its offset in the file.
+    fn check_size(&self) -> Result<(), Error> {
+        // After the magic, `dwSize` and `dwFlags`: `dwHeight` at 12, `dwWidth` at 16.
+        let header = &self.header;
+        check_side_fields(header.width, header.height, [16, 12]).map_err(|e| e.in_field("header"))
     }
 }
 
@@ -179,6 +188,7 @@ impl Channel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dds::DdsPixelFormat;
 
     /// An 8x8 BC1 texture with 4 levels (8x8, 4x4, 2x2, 1x1: 4, 1, 1 and 1
     /// blocks), each level one colour: every level decodes at its size from
@@ -197,7 +207,7 @@ mod tests {
                 blocks.extend(block(colour));
             }
         }
-        let dxt1 = crate::dds::DdsPixelFormat {
+        let dxt1 = DdsPixelFormat {
             size: 32,
             flags: crate::dds::header::pixel_flags::FOURCC,
             four_cc: *b"DXT1",
@@ -222,6 +232,21 @@ mod tests {
         data.truncate(data.len() - 1);
         let err = Dds::from_bytes(&data).unwrap().decode_level(3).unwrap_err();
         assert!(err.to_string().contains("8 bytes needed, 7 there"), "{err}");
+    }
+
+    #[test]
+    fn a_size_out_of_range_names_its_field_and_offset() {
+        let ddspf = DdsPixelFormat::default();
+        for (width, height, field, offset) in [(0, 4, "width", 16), (4, 20000, "height", 12)] {
+            let data = crate::dds::tiny_dds(width, height, 1, ddspf, vec![0; 64]);
+            let err = Dds::from_bytes(&data).unwrap().decode_level(0).unwrap_err();
+            assert_eq!(err.offset(), offset, "{err}");
+            assert_eq!(err.path_string(), format!("header.{field}"), "{err}");
+            assert!(
+                err.to_string().contains("each side must be 1 to 16384"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -315,18 +315,57 @@ pub fn convert(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Encodes the pixels read from `name` in `target`, with a warning on stderr
+/// if a side is not a power of two (see [`not_power_of_two`]).
 fn encode(
     image: &Result<RgbaImage, format_core::Error>,
     target: Target,
     name: &impl std::fmt::Display,
 ) -> Result<Blp, String> {
     let image = image.as_ref().map_err(|e| format!("{name}: {e}"))?;
+    if let Some(warning) = not_power_of_two(image.width, image.height) {
+        eprintln!("warning: {name}: {warning}");
+    }
     Blp::encode(image, target).map_err(|e| format!("{name}: {e}"))
+}
+
+/// What to say of a `width` x `height` texture with a side that is not a
+/// power of two (`None` if both are): the World of Warcraft and Warcraft III
+/// clients need powers of two, and the mip levels of such a texture do not
+/// halve evenly. It is encoded anyway: the user may know better.
+fn not_power_of_two(width: u32, height: u32) -> Option<String> {
+    if width.is_power_of_two() && height.is_power_of_two() {
+        return None;
+    }
+    let down = |side: u32| side.checked_ilog2().map_or(1, |log| 1u32 << log);
+    let up = |side: u32| side.checked_next_power_of_two().unwrap_or(down(side));
+    Some(format!(
+        "{width}x{height} is not a power of two on each side, which the World of Warcraft \
+         and Warcraft III clients need (resize to {}x{} or {}x{}, say); encoding it anyway",
+        down(width),
+        down(height),
+        up(width),
+        up(height)
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn power_of_two_sides_need_no_warning() {
+        assert_eq!(not_power_of_two(1, 1), None);
+        assert_eq!(not_power_of_two(256, 32), None);
+        let warning = not_power_of_two(100, 60).unwrap();
+        assert!(
+            warning.starts_with("100x60 is not a power of two"),
+            "{warning}"
+        );
+        assert!(warning.contains("64x32 or 128x64"), "{warning}");
+        let warning = not_power_of_two(3, 16).unwrap();
+        assert!(warning.contains("2x16 or 4x16"), "{warning}");
+    }
 
     #[test]
     fn check_decodes_each_distinct_level_once() {
