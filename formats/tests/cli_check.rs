@@ -150,6 +150,31 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
         "{stdout}"
     );
     assert!(!stdout.contains("notes.md"));
+    // A file only the lenient reader takes (here bytes that are no tile)
+    // says why the strict reader refused it; `--strict` fails it.
+    std::fs::write(dir.join("noise.adt"), [0x5a; 64]).unwrap();
+    let lenient = formats()
+        .current_dir(&dir)
+        .args(["check", "noise.adt"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&lenient.get_output().stdout).into_owned();
+    assert!(
+        stdout.starts_with("noise.adt: parsed leniently (1 diagnostic; strictly: chunks[0]."),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" at 0x4 exceeds the "), "{stdout}");
+    assert!(
+        stdout.contains("--strict counts these as failures"),
+        "{stdout}"
+    );
+    formats()
+        .current_dir(&dir)
+        .args(["check", "--strict", "--json", "noise.adt"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\"strict_error\": \"chunks[0]."))
+        .stdout(predicate::str::contains("\"failed\": 1"));
     formats()
         .args(["check"])
         .arg(dir.join("missing"))

@@ -30,6 +30,9 @@ struct FileReport {
     parse: Parse,
     /// Lenient diagnostics.
     diagnostics: usize,
+    /// Why the strict reader refused the file, when only the lenient reader
+    /// took it (offset and path).
+    strict_error: Option<String>,
     /// `Some(true)` when writing gave back the file's bytes.
     byte_exact: Option<bool>,
     /// Where written and read bytes first differ.
@@ -45,8 +48,11 @@ struct FileReport {
 }
 
 impl FileReport {
-    fn failed(&self) -> bool {
+    /// Whether the file failed; with `strict`, a file only the lenient
+    /// reader took fails too.
+    fn failed(&self, strict: bool) -> bool {
         self.parse == Parse::Failed
+            || (strict && self.parse == Parse::Lenient)
             || self.same_model == Some(false)
             || self.decodes == Some(false)
             || (self.same_model.is_none() && self.byte_exact == Some(false))
@@ -56,8 +62,9 @@ impl FileReport {
         let what = match self.parse {
             Parse::Strict => "parsed".to_string(),
             Parse::Lenient => format!(
-                "parsed leniently ({})",
-                crate::plural(self.diagnostics, "diagnostic")
+                "parsed leniently ({}; strictly: {})",
+                crate::plural(self.diagnostics, "diagnostic"),
+                self.strict_error.as_deref().unwrap_or("?")
             ),
             Parse::Failed => "FAILED".to_string(),
         };
@@ -89,6 +96,7 @@ fn check_file(path: &Path) -> FileReport {
         kind: "?",
         parse: Parse::Failed,
         diagnostics: 0,
+        strict_error: None,
         byte_exact: None,
         first_difference: None,
         same_model: None,
@@ -116,6 +124,7 @@ fn check_file(path: &Path) -> FileReport {
         Parse::Strict
     };
     report.diagnostics = loaded.diagnostics.len();
+    report.strict_error = loaded.strict_error.as_ref().map(ToString::to_string);
     match kind::write(kind, &loaded.document) {
         Ok(bytes) => {
             if kind == Kind::Mdl {
@@ -146,8 +155,8 @@ fn check_file(path: &Path) -> FileReport {
     report
 }
 
-/// `formats check PATH... [--json]`.
-pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
+/// `formats check PATH... [--json] [--strict]`.
+pub fn run(paths: &[PathBuf], json: bool, strict: bool) -> Result<ExitCode, String> {
     let files = crate::batch::collect(
         paths,
         "files to check (.mdx, .mdl, .adt, .wdt, .blp, .dds)",
@@ -159,11 +168,11 @@ pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
             crate::print_out(&format!("{}\n", report.line()))?;
         }
     }
-    let failed = reports.iter().filter(|r| r.failed()).count();
+    let failed = reports.iter().filter(|r| r.failed(strict)).count();
     if json {
         let doc = serde_json::json!({
             "files": reports,
-            "summary": summary_rows(&reports).into_iter().map(|(kind, row)| {
+            "summary": summary_rows(&reports, strict).into_iter().map(|(kind, row)| {
                 serde_json::json!({"kind": kind, "files": row.files, "strict": row.strict,
                     "lenient": row.lenient, "failed": row.failed,
                     "byte_exact": row.exact, "same_model": row.same_model})
@@ -174,7 +183,7 @@ pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode, String> {
         crate::print_out(&text)?;
         crate::print_out("\n")?;
     } else {
-        crate::print_out(&summary(&reports))?;
+        crate::print_out(&summary(&reports, strict))?;
     }
     Ok(if failed > 0 {
         ExitCode::FAILURE
@@ -193,7 +202,7 @@ struct Row {
     same_model: usize,
 }
 
-fn summary_rows(reports: &[FileReport]) -> BTreeMap<&'static str, Row> {
+fn summary_rows(reports: &[FileReport], strict: bool) -> BTreeMap<&'static str, Row> {
     let mut rows: BTreeMap<&'static str, Row> = BTreeMap::new();
     for r in reports {
         let row = rows.entry(r.kind).or_default();
@@ -205,7 +214,7 @@ fn summary_rows(reports: &[FileReport]) -> BTreeMap<&'static str, Row> {
         }
         // Any failure (a parse, a byte difference, a different model, a level
         // that does not decode), as the list of failed files under the table.
-        row.failed += usize::from(r.failed());
+        row.failed += usize::from(r.failed(strict));
         row.exact += usize::from(r.byte_exact == Some(true));
         row.same_model += usize::from(r.same_model == Some(true));
     }
@@ -213,7 +222,7 @@ fn summary_rows(reports: &[FileReport]) -> BTreeMap<&'static str, Row> {
 }
 
 /// The table at the end, with a line on skipped kinds and the failures.
-fn summary(reports: &[FileReport]) -> String {
+fn summary(reports: &[FileReport], strict: bool) -> String {
     use std::fmt::Write;
     let mut table = crate::batch::Table::new(&[
         "kind",
@@ -225,7 +234,7 @@ fn summary(reports: &[FileReport]) -> String {
         "same model",
     ]);
     let mut total = Row::default();
-    for (kind, row) in summary_rows(reports) {
+    for (kind, row) in summary_rows(reports, strict) {
         table.row([
             kind.to_string(),
             row.files.to_string(),
@@ -258,7 +267,14 @@ fn summary(reports: &[FileReport]) -> String {
             "same model: MDL text read, written in the canonical layout, and read back to the same model"
         );
     }
-    let failed: Vec<_> = reports.iter().filter(|r| r.failed()).collect();
+    if total.lenient > 0 && !strict {
+        let _ = writeln!(
+            out,
+            "lenient: the strict reader refused the file (its error is on the file's line): a quirk \
+             kept or damage; --strict counts these as failures"
+        );
+    }
+    let failed: Vec<_> = reports.iter().filter(|r| r.failed(strict)).collect();
     if failed.is_empty() {
         let _ = writeln!(out, "no failures");
     } else {

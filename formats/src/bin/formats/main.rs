@@ -213,6 +213,10 @@ enum Command {
         /// One JSON document on stdout instead of the table.
         #[arg(long)]
         json: bool,
+        /// A file only the lenient reader takes (a writer's quirk kept, or
+        /// damage such as a file cut short) counts as a failure.
+        #[arg(long)]
+        strict: bool,
     },
     /// Semantic checks beyond parsing on every model and tile under the paths,
     /// in parallel: the structure (indices in range, pivots and object ids,
@@ -440,7 +444,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 },
             )
         }
-        Command::Check { paths, json } => check::run(&paths, json),
+        Command::Check {
+            paths,
+            json,
+            strict,
+        } => check::run(&paths, json, strict),
         Command::Validate { paths, json } => validate::run(&paths, json),
         Command::Fix {
             paths,
