@@ -94,6 +94,31 @@ fn info_on_a_model_with_a_writer_bug_says_it_was_read_leniently() {
     );
 }
 
+/// A file of the magic alone reads as an empty model: `info` says its
+/// version is assumed, `validate` that its header chunks are missing.
+#[test]
+fn a_model_without_its_header_says_so() {
+    let dir = common::temp_dir("bare");
+    let file = dir.join("bare.mdx");
+    std::fs::write(&file, b"MDLX").unwrap();
+    formats()
+        .arg("info")
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "MDX version 800 (no VERS chunk: assumed), 4 bytes, 0 chunks",
+        ));
+    formats()
+        .arg("validate")
+        .arg(&file)
+        .assert()
+        .stdout(predicate::str::contains("missing-header"))
+        .stdout(predicate::str::contains("no VERS chunk"))
+        .stdout(predicate::str::contains("no MODL chunk"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn info_on_a_tile_lists_textures_doodads_objects_liquids_holes_and_alpha() {
     let Some(stdout) = succeeds_in_corpus(&["info", "adt/wowserfmt_pvpzone3430.adt"]) else {

@@ -504,6 +504,26 @@ mod sanity {
             after(modl),
             one(Rule::AnimationFile, "chunks[1].MODL.animation_file_name")
         );
+        // A model without its header chunks (a file of the magic alone reads
+        // as one).
+        let mut bare = clean();
+        bare.chunks
+            .retain(|c| !matches!(c, Chunk::Version(_) | Chunk::Model(_)));
+        let found: Vec<(Rule, String, String)> = validate::sanity(&bare)
+            .into_iter()
+            .map(|f| (f.rule, f.path, f.message))
+            .collect();
+        let missing = |tag: &str| {
+            (
+                Rule::MissingHeader,
+                "chunks".to_string(),
+                format!("no {tag} chunk"),
+            )
+        };
+        assert_eq!(found, [missing("VERS"), missing("MODL")]);
+        let magic = Model::from_bytes(b"MDLX").unwrap();
+        let rules: Vec<Rule> = validate::sanity(&magic).iter().map(|f| f.rule).collect();
+        assert_eq!(&rules[..2], [Rule::MissingHeader, Rule::MissingHeader]);
         // A WoW alpha model is not checked.
         let mut alpha = clean();
         set_version(&mut alpha, 1300);

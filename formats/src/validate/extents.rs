@@ -38,7 +38,7 @@ const MIN_TOLERANCE: f32 = 0.01;
 /// assert_eq!(findings[0].rule, Rule::StaleExtent);
 /// assert_eq!(findings[0].path, "chunks[2].SEQS.sequences[0].extent");
 /// assert!(findings[0].message.starts_with("the geometry reaches 0.500 beyond the box"));
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn model(model: &Model) -> Vec<Finding> {
     match measure(model, &ExtentOptions::default()) {

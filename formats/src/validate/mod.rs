@@ -48,7 +48,7 @@
 //! // The sample is no unit: it has Stand and Birth, but no Death.
 //! let sanity = validate::sanity(&model);
 //! assert_eq!(sanity[0].rule.id(), "missing-death-sequence");
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 //!
 //! # Rules
@@ -100,6 +100,7 @@
 //! | `cut-chunk` | error | File | the file (a model or a tile) ends inside its last chunk (a lenient read keeps it as bytes) | the file is damaged; what the chunk held is lost |
 //! | `stale-extent` | warning | Extents | a stored extent (`MODL`, a sequence's, a geoset's, a geoset's per-sequence list) that disagrees with the geometry posed over the sequences by more than 1 % of the model's size | the game culls a model whose box is off screen while its geometry shows |
 //! | `unsupported-version` | error | Header | a version Warcraft III does not read (not 800, 1000, 1100 or 1200; 900 included) | the game refuses the model |
+//! | `missing-header` | warning | Header | no `VERS` (readers assume 800) or no `MODL` (name and extents) | every model the game ships has both: the file is damaged or not a whole model |
 //! | `animation-file` | warning | Header | `MODL` names an animation file | unused by the game, an exporter's leftover |
 //! | `missing-stand-sequence` | warning | Sequences | no `Stand` (or no sequences at all), in a model that is not a portrait | idle models play `Stand`: without it they freeze |
 //! | `missing-death-sequence` | warning | Sequences | no `Death`, in a model with sequences that is not a portrait | dying units, destroyed doodads, missiles that hit play `Death` |
@@ -191,7 +192,7 @@ use crate::mdx::{Chunk, Model};
 ///     ids(&model),
 ///     ["missing-death-sequence", "missing-origin-ref", "stale-extent"]
 /// );
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn all(model: &Model) -> Vec<Finding> {
     let mut findings = self::model(model);

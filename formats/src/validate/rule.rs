@@ -149,6 +149,9 @@ rules! {
     UnsupportedVersion = "unsupported-version", Error, "Header",
         "A `VERS` version Warcraft III does not read (800 classic, 1000, 1100, 1200 Reforged; 900 is not read).",
         "The game refuses the model.";
+    MissingHeader = "missing-header", Warning, "Header",
+        "No `VERS` chunk (readers assume 800) or no `MODL` chunk (the model's name and extents).",
+        "Every model the game ships has both: a file without them is damaged or not a whole model.";
     AnimationFile = "animation-file", Warning, "Header",
         "`MODL` names an animation file.",
         "The game does not use it; it is an exporter's leftover.";

@@ -37,7 +37,13 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::Wdt(w) => w.version(),
         Document::AdtSplit(_) | Document::Blp(_) | Document::Dds(_) => None,
     };
-    let version = version.map_or(String::new(), |v| format!(" version {v},"));
+    let assumed = match &loaded.document {
+        Document::Mdx(m) if !m.chunks.iter().any(|c| matches!(c, Chunk::Version(_))) => {
+            " (no VERS chunk: assumed)"
+        }
+        _ => "",
+    };
+    let version = version.map_or(String::new(), |v| format!(" version {v}{assumed},"));
     let _ = writeln!(
         out,
         "{name}: {}{version} {} bytes, {chunk_count} chunks",

@@ -1,6 +1,7 @@
-//! The header: the version Warcraft III reads, and `MODL`'s animation file.
+//! The header: `VERS` and `MODL` present, the version Warcraft III reads,
+//! and `MODL`'s animation file.
 
-use crate::mdx::Model;
+use crate::mdx::{Chunk, Model};
 use crate::validate::{Findings, Rule};
 
 /// The versions Warcraft III reads: 800 (classic), 1000, 1100 and 1200
@@ -8,6 +9,21 @@ use crate::validate::{Findings, Rule};
 pub(super) const GAME_VERSIONS: [u32; 4] = [800, 1000, 1100, 1200];
 
 pub(super) fn check(model: &Model, f: &mut Findings) {
+    for (tag, present) in [
+        (
+            "VERS",
+            model.chunks.iter().any(|c| matches!(c, Chunk::Version(_))),
+        ),
+        ("MODL", model.model_chunk().is_some()),
+    ] {
+        if !present {
+            f.push(
+                Rule::MissingHeader,
+                "chunks".to_string(),
+                format!("no {tag} chunk"),
+            );
+        }
+    }
     let version = model.version();
     if !GAME_VERSIONS.contains(&version) {
         f.push(

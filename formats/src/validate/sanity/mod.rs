@@ -56,7 +56,7 @@ const CHECKS: &[Check] = &[
 /// let findings = validate::sanity(&model);
 /// assert_eq!(findings[0].rule, Rule::TexturePath);
 /// assert_eq!(findings[0].path, "chunks[3].TEXS.textures[0].file_name");
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn sanity(model: &Model) -> Vec<Finding> {
     if model.version() >= alpha::FIRST_VERSION {
