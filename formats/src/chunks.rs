@@ -65,7 +65,7 @@ pub struct TerrainFile {
 /// assert_eq!(file.family(), Family::Mdx);
 /// assert_eq!(file.chunks()[0].tag.to_string(), "VERS");
 /// assert_eq!(file.to_bytes()?, data);
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

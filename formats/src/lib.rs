@@ -54,7 +54,12 @@
 //!
 //! With `default-features = false` only the parsers are built: a crate that
 //! reads and writes the formats, or defines chunks of its own with
-//! [`Codec`], needs nothing more.
+//! [`Codec`], needs nothing more. The default features include `cli`, which
+//! builds the tool's dependencies too (`clap`, `indicatif`, `walkdir`, and
+//! through `gltf` and `convert` `gltf-json`, `serde_json` and
+//! `bevy_mikktspace`); a library that wants, say, glTF export and nothing
+//! of the tool asks for
+//! `formats = { version = "…", default-features = false, features = ["gltf", "terrain"] }`.
 #![warn(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -70,6 +75,11 @@ pub use format_core as core;
 /// (the attributes are documented in `format_derive`). In a crate that depends
 /// on `formats` only, the generated code names the runtime `formats::core`.
 pub use format_core::Codec;
+/// The error every reader and writer gives: what went wrong, the byte offset
+/// and the path of fields (`chunks[5].GEOS.geosets[0]`).
+pub use format_core::Error;
+/// `Result<T, formats::Error>`.
+pub use format_core::Result;
 
 pub mod adt;
 #[cfg(feature = "anim")]

@@ -29,7 +29,7 @@
 //! assert!(back.main().is_some_and(|m| m.has_adt(32, 30)));
 //! assert_eq!(back.mphd_flags(), mphd_flags::ADT_HAS_BIG_ALPHA);
 //! assert_eq!(back, wdt);
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 
 use format_core::{Codec, CutChunk, Decode, Diagnostic, Encode, Error, HasTag, Mode, UnknownChunk};

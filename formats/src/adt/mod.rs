@@ -52,7 +52,7 @@
 //! let mcnk_at = 12 + 72;
 //! assert_eq!(bytes[mcnk_at + 8 + 0x14..][..4], 136u32.to_le_bytes());
 //! assert_eq!(Adt::from_bytes(&bytes)?, tile);
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 
 pub mod alpha;

@@ -75,7 +75,7 @@ impl Mesh {
 /// let meshes = meshes(&model, &Skeleton::from_model(&model));
 /// assert_eq!(meshes[0].positions.len(), 8); // the sample is a cube
 /// assert_eq!(meshes[0].triangles.len(), 12);
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn meshes(model: &Model, skeleton: &Skeleton) -> Vec<Mesh> {
     let mut out = Vec::new();

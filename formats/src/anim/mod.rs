@@ -27,7 +27,7 @@
 //! let cube = &meshes(&model, &skeleton)[0];
 //! let posed = cube.posed_positions(&pose);
 //! assert!(posed[0][2] > cube.positions[0][2]);
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 //!
 //! Matrices, vectors and quaternions are [`glam`]'s (re-exported), values of

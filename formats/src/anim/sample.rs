@@ -41,7 +41,7 @@ use crate::mdx::{Interpolation, Key, KeyFrame, Tangents, Track};
 /// // 250 ms into "Stand" (0 to 1000 ms).
 /// let sampler = Sampler::new(&timeline, timeline.at(0, 250.0).unwrap());
 /// assert_eq!(sampler.sample(&track, &0.0), 2.5);
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Sampler<'a> {

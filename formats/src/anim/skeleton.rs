@@ -170,7 +170,7 @@ pub struct Pose {
 /// let timeline = Timeline::from_model(&model);
 /// let pose = skeleton.pose(&Sampler::new(&timeline, timeline.at(0, 500.0).unwrap()));
 /// assert_eq!(pose.world.len(), skeleton.nodes().len());
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Skeleton {

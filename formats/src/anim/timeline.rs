@@ -68,7 +68,7 @@ impl Timeline {
     /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
     /// let timeline = formats::anim::Timeline::from_model(&model);
     /// assert_eq!(timeline.sequences[0].name, "Stand");
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn from_model(model: &Model) -> Timeline {
         let mut sequences: Vec<SequenceInfo> = model
@@ -108,7 +108,7 @@ impl Timeline {
     /// let timeline = Timeline::from_model(&model);
     /// let error = timeline.sequence_named("Fly").unwrap_err();
     /// assert!(error.to_string().starts_with("no sequence \"Fly\"; the model has "));
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn sequence_named(&self, name: &str) -> Result<usize, format_core::Error> {
         self.sequence(name).ok_or_else(|| {

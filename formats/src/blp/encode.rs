@@ -80,7 +80,7 @@ impl Blp {
     /// assert_eq!(blp.levels.len(), 3); // 4x2, 2x1, 1x1
     /// let back = Blp::from_bytes(&blp.to_bytes()?)?;
     /// assert_eq!(back.decode_level(0)?, image);
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn encode(image: &RgbaImage, target: Target) -> Result<Blp, Error> {
         check_size(image.width, image.height)?;

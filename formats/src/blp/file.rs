@@ -108,7 +108,7 @@ impl Blp {
     /// data[8] = 9; // compression
     /// let err = Blp::from_bytes(&data)?.encoding().unwrap_err();
     /// assert_eq!((err.offset(), err.path_string().as_str()), (8, "header.BLP2.compression"));
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn encoding(&self) -> Result<Encoding, Error> {
         self.header.encoding().map_err(|e| e.in_field("header"))

@@ -54,7 +54,7 @@ impl RgbaImage {
     /// let image = RgbaImage::new(2, 1, vec![255, 0, 0, 255, 0, 0, 255, 128])?;
     /// let png = image.to_png()?;
     /// assert_eq!(RgbaImage::from_png(&png)?, image);
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     #[cfg(feature = "blp-pixels")]
     pub fn to_png(&self) -> Result<Vec<u8>, Error> {

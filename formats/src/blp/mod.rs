@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use formats::blp::Blp;
-//! # fn main() -> Result<(), format_core::Error> {
+//! # fn main() -> Result<(), formats::Error> {
 //! # let data = formats::blp::tiny_blp2_bgra();
 //! let blp = Blp::from_bytes(&data)?;
 //! assert_eq!(blp.version(), 2);

@@ -127,7 +127,7 @@ impl Model {
     /// assert_eq!(changes[0].path, "chunks[2].SEQS.sequences[0].extent");
     /// assert_eq!(model.sequences()[0].extent.maximum, [0.5, 0.5, 1.0]);
     /// assert!(model.recompute_extents().is_empty()); // now up to date
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn recompute_extents(&mut self) -> Vec<ExtentChange> {
         self.recompute_extents_with(&ExtentOptions::default())

@@ -509,7 +509,7 @@ fn reach(reaches: &mut [&mut Reach], moved: &Affine, points: &[[f32; 3]]) {
 /// // The sample's cube (-0.5 to 0.5) rises by 0.5 during "Stand", not in "Birth".
 /// assert_eq!(extents.sequences[0].maximum, [0.5, 0.5, 1.0]);
 /// assert_eq!(extents.geosets[0].sequences[1].maximum, [0.5, 0.5, 0.5]);
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn measure(model: &Model, options: &ExtentOptions) -> Option<Extents> {
     let skeleton = Skeleton::from_model(model);

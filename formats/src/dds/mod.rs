@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use formats::dds::{Dds, PixelFormat};
-//! # fn main() -> Result<(), format_core::Error> {
+//! # fn main() -> Result<(), formats::Error> {
 //! # let data = formats::dds::tiny_dds_rgba();
 //! let dds = Dds::from_bytes(&data)?;
 //! assert_eq!((dds.header.width, dds.header.height), (2, 1));

@@ -15,7 +15,7 @@
 //! let node = b.push(json::Node { mesh: Some(mesh), ..Default::default() });
 //! let glb = b.finish(vec![node]).to_glb()?;
 //! assert_eq!(&glb[..4], b"glTF");
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 
 use std::collections::BTreeMap;

@@ -46,7 +46,7 @@
 //! let gltf = out.document.to_gltf("cube")?;
 //! assert!(std::str::from_utf8(&gltf.json).unwrap().contains("\"name\":\"Stand\""));
 //! assert_eq!(gltf.files[0].0, "cube.bin");
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 
 pub mod builder;

@@ -37,7 +37,7 @@ impl TextureSource for NoTextures {
 /// let grey = FlatTextures([128, 128, 128, 255]);
 /// let out = export(&model, "cube", &ExportOptions { textures: &grey, ..Default::default() })?;
 /// assert!(out.missing_textures.is_empty());
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlatTextures(pub [u8; 4]);

@@ -10,7 +10,7 @@
 //! assert!(text.contains("Version {"));
 //! let back = formats::mdl::from_str(&text)?;
 //! assert_eq!(back.to_bytes()?, bytes); // MDX -> MDL -> MDX is byte-exact
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 //!
 //! # Blocks and keywords
@@ -182,7 +182,7 @@ pub struct PlainMdl {
 /// // A name with bytes after its NUL, as some converters write them.
 /// let mut name = [0u8; 80];
 /// name[..9].copy_from_slice(b"Root\0junk");
-/// model.bones_mut()[0].node.name = format_core::FixedStr::from_bytes(name);
+/// model.bones_mut()[0].node.name = formats::core::FixedStr::from_bytes(name);
 /// assert!(formats::mdl::to_string(&model).contains("#\""));
 ///
 /// let plain = formats::mdl::to_string_plain(&model)?;
@@ -191,7 +191,7 @@ pub struct PlainMdl {
 ///     plain.left_out[0].to_string(),
 ///     "Bone \"Root\": its name: 4 bytes after its NUL left out"
 /// );
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 ///
 /// WoW alpha models (1300 and later) have no MDL form: an error.

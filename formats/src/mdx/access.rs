@@ -56,6 +56,8 @@ macro_rules! accessors {
         impl Model {
             $(
                 #[doc = concat!("The `", stringify!($field), "` of the first `", stringify!($variant), "` chunk (empty if none).")]
+                #[doc = ""]
+                #[doc = "Models of versions 800 to 1200 and WoW alpha models (1300 to 1500: the `alpha_` accessors) keep their objects in different chunks, so one of the two is empty for any model (`formats::anim` reads both)."]
                 pub fn $get(&self) -> &[$item] {
                     self.chunks
                         .iter()

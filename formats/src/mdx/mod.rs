@@ -19,7 +19,7 @@
 //! model.sequences_mut()[0].name.set("Stand Victory")?;
 //! let edited = Model::from_bytes(&model.to_bytes()?)?;
 //! assert_eq!(edited.sequences()[0].name.to_string_lossy(), "Stand Victory");
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 //!
 //! # Real-file quirks, handled on purpose

@@ -60,7 +60,7 @@ impl Model {
     /// assert_eq!(model.geosets().len(), 1); // the chunks before it are there
     /// assert!(diagnostics[0].message.starts_with("chunks[7].PIVT: "));
     /// assert_eq!(model.to_bytes()?, data); // written back as cut
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn from_bytes_lenient(data: &[u8]) -> Result<(Model, Vec<Diagnostic>)> {
         let mut r = Reader::with_context(data, Context::new().with_mode(Mode::Lenient));
@@ -115,8 +115,11 @@ impl Model {
     /// user's own, which the model keeps as an [`UnknownChunk`] in place
     /// (`T` derives `Codec` with `#[format(chunk = "....")]`). Decoded in the
     /// model's context (its version). `None` if the model has no such chunk;
-    /// an error if it does not decode, or if the tag is one this crate reads
-    /// itself (use its [`Chunk`] variant).
+    /// an error if it does not decode (its path names the chunk,
+    /// `chunks[12].MYCK.…`; its offset counts from the chunk's tag, not from
+    /// the start of a file: the model may have changed since it was read),
+    /// or if the tag is one this crate reads itself (use its [`Chunk`]
+    /// variant).
     ///
     /// ```
     /// use formats::{Codec, mdx::Model};
@@ -132,7 +135,7 @@ impl Model {
     /// model.set_chunk(&Mine { value: 7 })?;
     /// let back = Model::from_bytes(&model.to_bytes()?)?;
     /// assert_eq!(back.chunk::<Mine>().transpose()?, Some(Mine { value: 7 }));
-    /// # Ok::<(), formats::core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn chunk<T: Decode<Args = ()> + HasTag>(&self) -> Option<Result<T>> {
         custom::chunk(&self.chunks, self.context())

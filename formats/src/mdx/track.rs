@@ -166,7 +166,7 @@ impl<T: Copy> KeyFrame<T> {
 ///
 /// ```
 /// use formats::mdx::{Interpolation, KeyFrame, Track};
-/// use format_core::{Decode, Encode, Reader, Writer};
+/// use formats::core::{Decode, Encode, Reader, Writer};
 ///
 /// let track = Track::from_key_frames(
 ///     Interpolation::Hermite,
@@ -178,7 +178,7 @@ impl<T: Copy> KeyFrame<T> {
 /// let bytes = w.into_bytes();
 /// assert_eq!(bytes.len(), 12 + 2 * 16); // count, type, global sequence; 2 x (frame, value, in, out)
 /// assert_eq!(Track::<f32>::decode(&mut Reader::new(&bytes), ())?, track);
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

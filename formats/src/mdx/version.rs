@@ -57,7 +57,7 @@ impl Model {
     /// model.set_version(1000).expect("an 800 model fits in 1000");
     /// model.set_version(800).expect("and back, nothing was added");
     /// assert_eq!(model.to_bytes()?, bytes);
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn set_version(&mut self, target: u32) -> Result<(), Vec<VersionLoss>> {
         let mut converted = self.clone();

@@ -29,7 +29,7 @@
 //! model.bones_mut()[0].node.tracks = vec![NodeTrack::Translation(Track::new(Interpolation::Linear, keys))];
 //! let report = optimize(&mut model, &Options::default());
 //! assert_eq!((report.keys_before, report.keys_after), (5, 2));
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 //!
 //! # Keys

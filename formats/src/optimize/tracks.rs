@@ -151,7 +151,7 @@ fn gen_object(v: &mut impl TrackVisitor, at: &str, object: &mut alpha::GenObject
 /// let mut list = List(Vec::new());
 /// visit_tracks(&mut model, &mut list);
 /// assert_eq!(list.0, ["BONE.bones[0].node.KGTR"]);
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn visit_tracks(model: &mut Model, visitor: &mut impl TrackVisitor) {
     let v = visitor;

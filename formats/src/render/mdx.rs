@@ -37,7 +37,7 @@ fn corners<'a>(
 /// let timeline = Timeline::from_model(&model);
 /// let risen = formats::render::posed_wireframe(&model, timeline.at(0, 500.0).unwrap(), 64);
 /// assert_eq!(risen.width, 64);
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn posed_wireframe(model: &Model, moment: Moment, size: usize) -> Image {
     let skeleton = Skeleton::from_model(model);
@@ -63,7 +63,7 @@ pub fn posed_wireframe(model: &Model, moment: Moment, size: usize) -> Image {
 /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
 /// let image = formats::render::wireframe(&model, 64);
 /// assert_eq!((image.width, image.height), (64, 64));
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn wireframe(model: &Model, size: usize) -> Image {
     draw(&triangles(model), size)

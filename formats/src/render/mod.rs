@@ -9,7 +9,7 @@
 //! image.set_gray(3, 1, 255);
 //! let png = image.to_png()?;
 //! assert_eq!(&png[1..4], b"PNG");
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 
 pub mod adt;

@@ -96,7 +96,7 @@ impl ExportOptions<'_> {
     /// assert!(options.geoset_visibility && options.light_animations);
     /// let out = export(&model, "cube", &options)?;
     /// assert_eq!(out.animations, ["Stand", "Birth"]);
-    /// # Ok::<(), format_core::Error>(())
+    /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn with_pointer_animations(self) -> Self {
         ExportOptions {
@@ -183,7 +183,7 @@ fn no_geometry(all: &[Mesh], lod: i32) -> Option<String> {
 /// assert_eq!(out.animations, ["Stand", "Birth"]);
 /// let glb = out.document.to_glb()?;
 /// assert_eq!(&glb[..4], b"glTF");
-/// # Ok::<(), format_core::Error>(())
+/// # Ok::<(), formats::Error>(())
 /// ```
 pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<Export, Error> {
     let skeleton = Skeleton::from_model(model);

@@ -27,7 +27,7 @@
 //! let read = Model::from_bytes(&bytes)?;
 //! assert_eq!(read, model);
 //! assert_eq!(read.alpha_sequences()[0].name.to_string_lossy(), "Stand");
-//! # Ok::<(), format_core::Error>(())
+//! # Ok::<(), formats::Error>(())
 //! ```
 //!
 //! # What real data verifies
