@@ -36,10 +36,13 @@
 //!   (east, south: the splat maps of `formats render --splat`),
 //!   `TEXCOORD_1` one unit per chunk (for textures that repeat). Where any
 //!   chunk has MCCV, `COLOR_0` is its colour as the multiplier the client
-//!   makes of it (0x7F is 1.0; glTF holds colours in 0..1, so the client's
-//!   brightening above 1.0 is clipped there), and the application-specific
-//!   attribute `_MCCV` keeps the bytes as stored (`[r, g, b, a]`, unsigned
-//!   bytes, 0x7F meaning 1.0); chunks without MCCV are 0x7F.
+//!   makes of it, value / 127 (0x7F is 1.0), **clamped to 1.0**: glTF holds
+//!   colours in 0..1, while the client brightens up to about 2x (0xFF), so
+//!   every value above 0x7F is 1.0 there. The application-specific
+//!   attribute `_MCCV` keeps the values unscaled and unclamped (unsigned
+//!   bytes, 0x7F meaning 1.0, 0xFF about 2.0) but **reordered** to `[r, g,
+//!   b, a]`, the order of `COLOR_0`: the file stores each entry as blue,
+//!   green, red, alpha. Chunks without MCCV are 0x7F (alpha 0xFF).
 //! - `liquids`, mesh `liquids` (where MH2O or MCLQ has a liquid quad): one
 //!   primitive per liquid type with a material named `liquid type N` (the
 //!   `LiquidType` id; MCLQ's river, ocean, magma and slime flags are ids 1 to

@@ -304,10 +304,11 @@ enum Command {
         /// tiles and the map in it. None: the built-in sample model.
         files: Vec<PathBuf>,
         /// ADT: the heightmap, 257x257 per tile (every MCVT vertex). One tile:
-        /// OUT.png (16-bit gray) or OUT.tif (32-bit float), its edges its own.
-        /// A WDT or several tiles: a folder, with both per tile (an edge two
-        /// tiles share holds the southern or eastern tile's heights in both),
-        /// a stitched overview and heightmap.json.
+        /// OUT.png (16-bit gray, its height range in the tEXt chunks
+        /// height_min and height_max) or OUT.tif/.tiff (32-bit float), its
+        /// edges its own. A WDT or several tiles: a folder, with both per tile
+        /// (an edge two tiles share holds the southern or eastern tile's
+        /// heights in both), a stitched overview and heightmap.json.
         #[arg(long, value_name = "OUT")]
         heightmap: Option<PathBuf>,
         /// The heights (yards) drawn as 0 and 65535 in 16-bit heightmaps;
@@ -326,7 +327,7 @@ enum Command {
         wdt: Option<PathBuf>,
         /// The longest side of a map's stitched overview in pixels: tiles are
         /// sampled every 1, 2, 4 … samples to fit (default: full resolution up
-        /// to 4096).
+        /// to 4096); refused below one pixel more than the tiles across.
         #[arg(long, value_name = "PIXELS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(2..=16384))]
         overview_size: u32,
         /// MDX: the geosets' edges seen from the front, SIZExSIZE gray.

@@ -10,6 +10,7 @@ use formats::render::Image;
 use formats::terrain::{HeightRange, Heightmap, TerrainTile};
 
 use crate::kind::{self, Document, Kind};
+use crate::terrain::checks::{self, Clamped};
 use crate::terrain::{self, Job};
 
 /// The images asked for.
@@ -46,13 +47,57 @@ fn save(image: &Image, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The map's `MPHD` flags from `--wdt`, if given.
+/// The map's `MPHD` flags from `--wdt`, if given: a map's WDT, not one of
+/// its companions (nor another file), whose flags would be wrong.
 fn wdt_flags(out: &Outputs) -> Result<Option<u32>, String> {
     let Some(wdt) = &out.wdt else { return Ok(None) };
-    let bytes = std::fs::read(wdt).map_err(|e| format!("{}: {e}", wdt.display()))?;
-    let wdt_file =
-        formats::wdt::Wdt::from_bytes(&bytes).map_err(|e| format!("{}: {e}", wdt.display()))?;
-    Ok(Some(wdt_file.mphd_flags()))
+    let wdt = checks::map_wdt(wdt).map_err(|e| format!("--wdt: {e}"))?;
+    Ok(Some(wdt.mphd_flags()))
+}
+
+/// An error unless `path` (the output of `option`) ends in one of
+/// `accepted` (`.png`, ...): an image of another format would be PNG bytes
+/// under its name.
+fn image_name(option: &str, path: &Path, accepted: &[&str]) -> Result<(), String> {
+    if accepted.contains(&checks::extension(path).as_str()) {
+        return Ok(());
+    }
+    let names: Vec<String> = accepted.iter().map(|e| format!(".{e}")).collect();
+    Err(format!(
+        "{option} {}: the file name must end in {}",
+        path.display(),
+        names.join(", ")
+    ))
+}
+
+/// For one file: each output named as an image of a format it is written in
+/// (`--heightmap`: `.png` 16-bit or `.tif`/`.tiff` 32-bit float; `--alpha`,
+/// `--wireframe`: `.png`), the splat maps' folder not named as an image.
+fn check_file_outputs(out: &Outputs) -> Result<(), String> {
+    if let Some(path) = &out.heightmap {
+        image_name("--heightmap", path, &["png", "tif", "tiff"])
+            .map_err(|e| format!("{e} (or give a folder, ending in /, for several tiles)"))?;
+    }
+    for (option, path) in [("--alpha", &out.alpha), ("--wireframe", &out.wireframe)] {
+        if let Some(path) = path {
+            image_name(option, path, &["png"])?;
+        }
+    }
+    match &out.splat {
+        Some(path) => checks::folder_output("--splat", path),
+        None => Ok(()),
+    }
+}
+
+/// For a map or several tiles: `--heightmap` and `--splat` are folders, not
+/// named as image files.
+fn check_folder_outputs(out: &Outputs) -> Result<(), String> {
+    for (option, path) in [("--heightmap", &out.heightmap), ("--splat", &out.splat)] {
+        if let Some(path) = path {
+            checks::folder_output(option, path)?;
+        }
+    }
+    Ok(())
 }
 
 /// True if `path` names a folder: one that exists, or ends with a separator.
@@ -87,7 +132,9 @@ fn run_map(
 }
 
 /// One tile's heightmap into `path`: float TIFF for `.tif`/`.tiff`, 16-bit
-/// PNG otherwise (at `--range`, or the tile's own).
+/// PNG otherwise (at `--range`, or the tile's own, said in the file's text
+/// chunks and on stderr), with a warning for chunks without heights, a file
+/// name that names another tile, and samples `--range` clamps.
 fn tile_heightmap(
     name: &str,
     adt: &formats::adt::Adt,
@@ -95,15 +142,15 @@ fn tile_heightmap(
     out: &Outputs,
 ) -> Result<(), String> {
     let tile = TerrainTile::from_adt(adt).map_err(|e| format!("{name}: {e}"))?;
+    for warning in terrain::tile_warnings(Path::new(name), &tile) {
+        eprintln!("warning: {warning}");
+    }
     let map = Heightmap::from_tile(&tile);
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    if matches!(ext.as_deref(), Some("tif" | "tiff")) {
-        let tiff = formats::render::float_tiff(map.side, map.side, &map.heights)
+    let side = map.side;
+    if matches!(checks::extension(path).as_str(), "tif" | "tiff") {
+        let tiff = formats::render::float_tiff(side, side, &map.heights)
             .map_err(|e| format!("{name}: {e}"))?;
         crate::write_file(path, &tiff)?;
-        let side = map.side;
         eprintln!("wrote {} ({side}x{side} 32-bit float)", path.display());
         return Ok(());
     }
@@ -111,7 +158,23 @@ fn tile_heightmap(
         .range
         .or_else(|| map.range())
         .ok_or_else(|| format!("{name}: the tile has no MCVT heights to draw"))?;
-    save(&formats::render::heightmap_image(&map, range), path)
+    if let Some(warning) = out
+        .range
+        .and_then(|range| Clamped::count(&map.heights, range).warning(range))
+    {
+        eprintln!("warning: {warning}");
+    }
+    let image = formats::render::heightmap_image(&map, range);
+    terrain::write_heightmap_png(path, &image, range)?;
+    eprintln!(
+        "wrote {} ({side}x{side} 16-bit: 0 is {} yards, 65535 is {} yards; in its tEXt {} and {})",
+        path.display(),
+        range.min,
+        range.max,
+        terrain::RANGE_KEYWORDS[0],
+        terrain::RANGE_KEYWORDS[1]
+    );
+    Ok(())
 }
 
 /// `formats render [FILE...] --heightmap/--splat/--alpha/--wireframe OUT`.
@@ -128,6 +191,7 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
         if out.heightmap.is_none() && out.splat.is_none() {
             return Err("nothing to draw: give --heightmap DIR and/or --splat DIR".into());
         }
+        check_folder_outputs(out)?;
         return run_map(files, out, out.heightmap.clone());
     }
     let (name, kind, data) = match files.first() {
@@ -150,7 +214,11 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
                 .into(),
         );
     }
+    check_file_outputs(out)?;
     let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
+    if let Some(note) = loaded.lenient_note(&name) {
+        eprintln!("warning: {note}");
+    }
     match &loaded.document {
         Document::Adt(adt) => {
             if out.wireframe.is_some() || out.pose.is_some() {

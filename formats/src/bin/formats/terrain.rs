@@ -9,13 +9,18 @@
 //! tiles' edges (about 4 KB a tile): the first pass reads every tile for its
 //! range, edges, thumbnail and splat maps; the second reads each again and
 //! writes its heightmaps with the edges shared.
+//!
+//! What is checked on the way (a map folder's companion WDTs, tiles named
+//! or placed twice, clamped ranges, ...) is in [`checks`].
+
+pub mod checks;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formats::adt::Adt;
-use formats::render::{self, Image};
+use formats::render::{self, Color, Image};
 use formats::terrain::{
     HeightRange, Heightmap, Seams, Stitched, TerrainTile, TileCoord, TileEdges, TileSplat,
     locate_tiles,
@@ -24,6 +29,7 @@ use formats::wdt::Wdt;
 use serde::Serialize;
 
 use crate::kind::Kind;
+use checks::Clamped;
 
 /// One tile to draw.
 pub struct TileInput {
@@ -74,13 +80,15 @@ pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), 
 }
 
 /// The files `render` was given, each folder replaced by the tiles and
-/// maps in it; more than one map is refused: one height range and one
-/// overview cover one map. A map's WDT is read later, once ([`map_tiles`],
-/// then [`only_tiles_of`]).
+/// maps in it (the WDTs beside a map's that are not maps' left out, see
+/// [`checks::without_companions`]); more than one map is refused: one
+/// height range and one overview cover one map. A map's WDT is read later,
+/// once ([`map_tiles`], then [`only_tiles_of`]).
 pub fn expand_folders(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let found = crate::batch::collect(files, "tiles or maps (.adt, .wdt)", |kind| {
         matches!(kind, Kind::Adt | Kind::Wdt)
     })?;
+    let found = checks::without_companions(found, files)?;
     let maps: Vec<&PathBuf> = found.iter().filter(|file| is_map(file)).collect();
     if let [first, second, ..] = maps[..] {
         return Err(format!(
@@ -119,15 +127,18 @@ pub fn only_tiles_of(map: &Path, tiles: &[TileInput], files: &[PathBuf]) -> Resu
     }
 }
 
-/// The tiles named on the command line.
+/// The tiles named on the command line (or found in the folders named),
+/// each file once.
 pub fn given_tiles(paths: &[PathBuf]) -> Vec<TileInput> {
-    paths
-        .iter()
-        .map(|path| TileInput {
-            path: path.clone(),
-            stem: crate::file_stem(path, "tile"),
-        })
-        .collect()
+    checks::each_once(
+        paths
+            .iter()
+            .map(|path| TileInput {
+                path: path.clone(),
+                stem: crate::file_stem(path, "tile"),
+            })
+            .collect(),
+    )
 }
 
 /// Writes `image` to `path` as PNG.
@@ -136,6 +147,37 @@ pub fn write_png(path: &Path, image: &Image) -> Result<(), String> {
         .to_png()
         .map_err(|e| format!("{}: {e}", path.display()))?;
     crate::write_file(path, &png)
+}
+
+/// The `tEXt` keywords of a 16-bit heightmap PNG `render` writes for a
+/// tile: the heights (yards, as decimal text) drawn as 0 and as 65535.
+pub const RANGE_KEYWORDS: [&str; 2] = ["height_min", "height_max"];
+
+/// Writes the 16-bit heightmap `image`, drawn at `range`, to `path` as PNG
+/// with the range in `tEXt` chunks ([`RANGE_KEYWORDS`]), so that the file
+/// alone says which heights its levels are.
+pub fn write_heightmap_png(path: &Path, image: &Image, range: HeightRange) -> Result<(), String> {
+    let fail = |e: png::EncodingError| format!("{}: PNG encoding: {e}", path.display());
+    let too_big = |_| format!("{}: image too large for PNG", path.display());
+    let width = u32::try_from(image.width).map_err(too_big)?;
+    let height = u32::try_from(image.height).map_err(too_big)?;
+    if image.color != Color::Gray16 {
+        return Err(format!("{}: not a 16-bit heightmap", path.display()));
+    }
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Sixteen);
+    encoder.set_compression(png::Compression::Fast);
+    for (keyword, value) in RANGE_KEYWORDS.iter().zip([range.min, range.max]) {
+        encoder
+            .add_text_chunk(keyword.to_string(), value.to_string())
+            .map_err(fail)?;
+    }
+    let mut writer = encoder.write_header().map_err(fail)?;
+    writer.write_image_data(&image.data).map_err(fail)?;
+    writer.finish().map_err(fail)?;
+    crate::write_file(path, &bytes)
 }
 
 /// Writes `value` to `path` as indented JSON.
@@ -186,6 +228,9 @@ struct Loaded {
     heights: TileHeights,
     /// `None` when no heightmap is drawn (or the tile's is not full size).
     edges: Option<TileEdges>,
+    /// What the user should know about the tile (chunks without heights,
+    /// a file name that names another tile).
+    warnings: Vec<String>,
 }
 
 /// The tile at `path` and its full heightmap.
@@ -198,8 +243,21 @@ fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap), String> {
     Ok((adt, terrain, heights))
 }
 
+/// The warnings about the tile at `path`: chunks without heights, a file
+/// name that names another tile than its chunks' positions.
+pub fn tile_warnings(path: &Path, terrain: &TerrainTile) -> Vec<String> {
+    let name = path.display().to_string();
+    [
+        checks::chunks_without_heights(&name, terrain),
+        checks::misnamed(path, terrain.coord),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 /// Writes a tile's heightmap as 32-bit float TIFF and as 16-bit PNG at
-/// `range`.
+/// `range` (the range in its text chunks, see [`write_heightmap_png`]).
 fn write_heightmap(
     folder: &Path,
     stem: &str,
@@ -210,9 +268,10 @@ fn write_heightmap(
     let tiff =
         render::float_tiff(side, side, &heights.heights).map_err(|e| format!("{stem}: {e}"))?;
     crate::write_file(&folder.join(format!("{stem}.tif")), &tiff)?;
-    write_png(
+    write_heightmap_png(
         &folder.join(format!("{stem}.png")),
         &render::heightmap_image(heights, range),
+        range,
     )
 }
 
@@ -246,7 +305,17 @@ fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, St
         path: tile.path.clone(),
         heights: TileHeights::new(terrain.coord, &heights, thumbnail_step),
         edges,
+        warnings: tile_warnings(&tile.path, &terrain),
     })
+}
+
+/// A tile that could not be drawn, for a JSON index: its file name and why.
+#[derive(Serialize)]
+pub struct FailedTile {
+    /// The tile's file name.
+    pub file: String,
+    /// The error.
+    pub error: String,
 }
 
 /// What `heightmap.json` says about the images.
@@ -259,7 +328,10 @@ struct HeightmapIndex<'a> {
     /// Samples per tile side (neighbours share their edge samples).
     tile_side: usize,
     tiles: Vec<IndexedTile>,
+    /// Tiles the WDT lists that are not there (file names).
     missing: &'a [String],
+    /// Tiles given or found that could not be read (no image of them).
+    failed: &'a [FailedTile],
     overview: Option<Overview>,
 }
 
@@ -284,7 +356,8 @@ pub struct Overview {
 
 /// The stitched overview of `tiles` at `range`, at most `size` pixels on its
 /// longest side, written to `folder` as `{stem}.png` (16-bit) and
-/// `{stem}.tif` (32-bit float heights); `None` without a tile.
+/// `{stem}.tif` (32-bit float heights); `None` without a tile, an error if
+/// even its coarsest is larger than `size` ([`checks::overview_fits`]).
 pub fn write_overview(
     folder: &Path,
     stem: &str,
@@ -295,6 +368,7 @@ pub fn write_overview(
     let pairs: Vec<(TileCoord, &Heightmap)> =
         tiles.iter().map(|t| (t.coord, &t.thumbnail)).collect();
     let coords: Vec<_> = tiles.iter().map(|t| t.coord).collect();
+    checks::overview_fits(&coords, size)?;
     let Some(map) = Stitched::new(&pairs, Stitched::step_for(&coords, size)) else {
         return Ok(None);
     };
@@ -313,26 +387,52 @@ pub fn write_overview(
     }))
 }
 
+/// What is refused before anything is drawn: two tiles whose outputs would
+/// have one name. Tiles of several maps are drawn, with a warning.
+fn check_job(job: &Job) -> Result<(), String> {
+    if let Some(folder) = job.heightmap.as_ref().or(job.splat.as_ref()) {
+        checks::distinct_names(&job.tiles, folder)?;
+    }
+    if job.heightmap.is_some()
+        && let Some(warning) = checks::several_maps(&job.tiles)
+    {
+        eprintln!("warning: {warning}");
+    }
+    Ok(())
+}
+
+/// The first pass over the job's tiles: those read (row by row), and those
+/// that could not be, each error said on stderr.
+fn load_all(job: &Job, thumbnail_step: usize) -> (Vec<Loaded>, Vec<FailedTile>) {
+    let results = crate::batch::run(&job.tiles, |tile| load(tile, job, thumbnail_step));
+    let (mut loaded, mut failed) = (Vec::new(), Vec::new());
+    for (tile, result) in job.tiles.iter().zip(results) {
+        match result {
+            Ok(tile) => loaded.push(tile),
+            Err(error) => {
+                eprintln!("error: {error}");
+                failed.push(FailedTile {
+                    file: crate::file_name(&tile.path),
+                    error,
+                });
+            }
+        }
+    }
+    for warning in loaded.iter().flat_map(|t| &t.warnings) {
+        eprintln!("warning: {warning}");
+    }
+    loaded.sort_by_key(|t| (t.heights.coord.y, t.heights.coord.x));
+    (loaded, failed)
+}
+
 /// Draws the job; the exit code is 1 if any tile could not be read.
 pub fn run(job: &Job) -> Result<ExitCode, String> {
+    check_job(job)?;
     for folder in [&job.heightmap, &job.splat].into_iter().flatten() {
         std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     }
     let thumbnail_step = Stitched::thumbnail_step(job.tiles.len(), job.overview_size);
-    let (mut loaded, failures): (Vec<Loaded>, Vec<String>) =
-        crate::batch::run(&job.tiles, |tile| load(tile, job, thumbnail_step))
-            .into_iter()
-            .fold((Vec::new(), Vec::new()), |(mut ok, mut failed), result| {
-                match result {
-                    Ok(tile) => ok.push(tile),
-                    Err(e) => failed.push(e),
-                }
-                (ok, failed)
-            });
-    loaded.sort_by_key(|t| (t.heights.coord.y, t.heights.coord.x));
-    for failure in &failures {
-        eprintln!("error: {failure}");
-    }
+    let (mut loaded, failed) = load_all(job, thumbnail_step);
     if !job.missing.is_empty() {
         eprintln!(
             "{} of {} tiles the WDT lists are missing: {}",
@@ -342,7 +442,7 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
         );
     }
     if let Some(folder) = &job.heightmap {
-        write_heightmaps(folder, job, &mut loaded)?;
+        write_heightmaps(folder, job, &mut loaded, &failed)?;
     }
     if let Some(folder) = &job.splat {
         eprintln!(
@@ -351,7 +451,7 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
             folder.display()
         );
     }
-    Ok(if failures.is_empty() {
+    Ok(if failed.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -359,24 +459,39 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
 }
 
 /// The tiles' heightmaps (each read a second time, its edges shared with
-/// the others') at one range, the stitched overview and `heightmap.json`.
-fn write_heightmaps(folder: &Path, job: &Job, loaded: &mut [Loaded]) -> Result<(), String> {
+/// the others') at one range, the stitched overview and `heightmap.json`;
+/// refused before any is written if two files are one tile or the overview
+/// cannot fit its size.
+fn write_heightmaps(
+    folder: &Path,
+    job: &Job,
+    loaded: &mut [Loaded],
+    failed: &[FailedTile],
+) -> Result<(), String> {
+    checks::one_file_per_tile(loaded.iter().map(|t| (t.path.as_path(), t.heights.coord)))?;
+    let coords: Vec<TileCoord> = loaded.iter().map(|t| t.heights.coord).collect();
+    checks::overview_fits(&coords, job.overview_size)?;
     let range = match job.range {
         Some(range) => range,
         None => TileHeights::common_range(loaded.iter().map(|t| &t.heights))
             .ok_or("no tile has heights to draw")?,
     };
-    // `loaded` is row by row, a tile given twice in the order given: the
-    // later one counts, as in the overview.
     let seams = Seams::new(loaded.iter_mut().filter_map(|t| t.edges.take()));
-    let shared: usize = crate::batch::run(loaded, |tile| {
+    let drawn: Vec<Result<(usize, Clamped), String>> = crate::batch::run(loaded, |tile| {
         let (_, _, mut heights) = read_tile(&tile.path)?;
         let shared = seams.share(tile.heights.coord, &mut heights);
         write_heightmap(folder, &tile.stem, &heights, range)?;
-        Ok(shared)
-    })
-    .into_iter()
-    .sum::<Result<usize, String>>()?;
+        Ok((shared, Clamped::count(&heights.heights, range)))
+    });
+    let (mut shared, mut clamped) = (0, Clamped::default());
+    for result in drawn {
+        let (s, c) = result?;
+        shared += s;
+        clamped = clamped.add(c);
+    }
+    if let Some(warning) = job.range.and_then(|range| clamped.warning(range)) {
+        eprintln!("warning: {warning}");
+    }
     let tiles: Vec<&TileHeights> = loaded.iter().map(|t| &t.heights).collect();
     let overview = write_overview(folder, "overview", &tiles, range, job.overview_size)?;
     let index = HeightmapIndex {
@@ -393,6 +508,7 @@ fn write_heightmaps(folder: &Path, job: &Job, loaded: &mut [Loaded]) -> Result<(
             })
             .collect(),
         missing: &job.missing,
+        failed,
         overview,
     };
     write_json(&folder.join("heightmap.json"), &index)?;

@@ -77,6 +77,8 @@ struct MapIndex<'a> {
     range: HeightRange,
     tiles: Vec<IndexedTile>,
     missing: &'a [String],
+    /// Tiles found that could not be exported (file name and error).
+    failed: Vec<crate::terrain::FailedTile>,
     overview: Option<crate::terrain::Overview>,
 }
 
@@ -184,11 +186,13 @@ fn expand_maps(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<MapInput>), Stri
 }
 
 /// Writes `map`'s overview and index into `folder`, from the tiles exported
-/// (`written`: each input with the output it went to and its heightmap).
+/// (`written`: each input with the output it went to and its heightmap) and
+/// those that failed (`failed`: each input with its error).
 fn write_map(
     folder: &Path,
     map: &MapInput,
     written: &[(&Path, &Path, &TileHeights)],
+    failed: &[(&Path, &str)],
     overview_size: usize,
 ) -> Result<(), String> {
     let tiles: Vec<_> = written
@@ -210,11 +214,20 @@ fn write_map(
         })
         .collect();
     indexed.sort_by_key(|t| (t.y, t.x));
+    let failed = failed
+        .iter()
+        .filter(|(input, _)| map.tiles.iter().any(|t| t == input))
+        .map(|(input, error)| crate::terrain::FailedTile {
+            file: crate::file_name(input),
+            error: error.to_string(),
+        })
+        .collect();
     let index = MapIndex {
         map: &map.name,
         range,
         tiles: indexed,
         missing: &map.missing,
+        failed,
         overview,
     };
     let path = folder.join(format!("{}.json", map.name));
@@ -314,11 +327,13 @@ fn check_options(output: &Path, options: &Options) -> Result<(), String> {
 /// inputs (a map's WDT: its tiles) into the folder `OUT`.
 pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {
     check_options(output, options)?;
-    let inputs = &crate::batch::collect(
+    let found = crate::batch::collect(
         inputs,
         "models, tiles or maps (.mdx, .mdl, .adt, .wdt)",
         |kind| matches!(kind, Kind::Mdx | Kind::Mdl | Kind::Adt | Kind::Wdt),
     )?;
+    // A map's folder may hold its `_lgt`, `_occ`, ... WDTs: not maps.
+    let inputs = &crate::terrain::checks::without_companions(found, inputs)?;
     if is_gltf_file(output) && inputs.iter().any(|i| Kind::of_path(i) == Some(Kind::Wdt)) {
         return Err(format!(
             "a map's tiles go into a folder, not into {}",
@@ -343,6 +358,7 @@ pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitC
     });
     let mut failed = 0;
     let mut heights = Vec::new();
+    let mut errors = Vec::new();
     for ((input, out), result) in jobs.iter().zip(&results) {
         match result {
             Ok(written) => {
@@ -357,11 +373,12 @@ pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitC
             Err(message) => {
                 failed += 1;
                 eprintln!("error: {message}");
+                errors.push((input.as_path(), message.as_str()));
             }
         }
     }
     for map in &maps {
-        if let Err(message) = write_map(output, map, &heights, options.overview_size) {
+        if let Err(message) = write_map(output, map, &heights, &errors, options.overview_size) {
             failed += 1;
             eprintln!("error: {message}");
         }

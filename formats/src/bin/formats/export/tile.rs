@@ -1,7 +1,8 @@
 //! `formats export TILE.adt OUT.glb|.gltf`: [`formats::gltf::export_tile`]
 //! (or [`export_tile_in`] for a tile exported with its neighbours), the root
 //! node named as the file; and the tile's heightmap, for the overview of a
-//! map exported whole.
+//! map exported whole. A tile whose file name names another tile than its
+//! chunks' positions is exported where its chunks are, with a warning.
 
 use std::path::Path;
 
@@ -39,6 +40,10 @@ pub fn export(
             256 - exported.chunks
         ));
     }
+    warnings.extend(crate::terrain::checks::misnamed(
+        input,
+        exported.terrain.coord,
+    ));
     let colours = if exported.vertex_colors {
         ", vertex colours"
     } else {
