@@ -272,9 +272,12 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
     let out = formats().arg("check").arg(&truncated).assert().success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("truncated.mdx: parsed leniently (1 diagnostic), byte-exact"),
+        stdout.contains(
+            "truncated.mdx: parsed leniently (1 diagnostic; strictly: chunks[1].MODL: chunk size 372"
+        ),
         "{stdout}"
     );
+    assert!(stdout.contains(" bytes left), byte-exact\n"), "{stdout}");
     // The commands that go on with the model say it was read leniently.
     let warning = "truncated.mdx: read leniently (1 diagnostic; `formats info` lists them), \
                    the strict reader's error: chunks[1].MODL: chunk size 372";
