@@ -355,6 +355,49 @@ fn bad_exports_say_why() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `render --wireframe` takes one model, says when there is nothing to draw
+/// and when a pose is past its sequence's end.
+#[test]
+fn render_says_what_it_cannot_draw() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp_dir("render-says");
+    let horse = root.join("mdx/rms_PackHorse.mdx");
+    formats()
+        .arg("render")
+        .arg(&horse)
+        .arg(root.join("mdx/zf_cube.mdx"))
+        .arg("--wireframe")
+        .arg(dir.join("w.png"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--wireframe draws one model (.mdx, .mdl) at a time",
+        ));
+    formats()
+        .arg("render")
+        .arg(root.join("mdx/zf_bone.mdx"))
+        .arg("--wireframe")
+        .arg(dir.join("bone.png"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "the model has no geosets: nothing to draw",
+        ));
+    formats()
+        .arg("render")
+        .arg(&horse)
+        .args(["--pose", "Walk@99999", "--wireframe"])
+        .arg(dir.join("late.png"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "note: --pose \"Walk@99999\": past the end of \"Walk\"",
+        ));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// What an export leaves out of a model is said: triangles with an index
 /// past the vertices, names glTF cannot hold, a model with no geosets.
 #[test]

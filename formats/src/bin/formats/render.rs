@@ -183,10 +183,15 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
     let folder_heightmap = out.heightmap.as_deref().is_some_and(is_folder);
     let map_input = files.iter().any(|f| terrain::is_map(f));
     if files.len() > 1 || map_input || (folder_heightmap && files.len() == 1) {
-        if out.alpha.is_some() || out.wireframe.is_some() {
-            return Err(
-                "for a map or several tiles give --heightmap DIR and/or --splat DIR".into(),
-            );
+        for (option, what) in [
+            (&out.wireframe, "--wireframe draws one model (.mdx, .mdl)"),
+            (&out.alpha, "--alpha draws one tile"),
+        ] {
+            if option.is_some() {
+                return Err(format!(
+                    "{what} at a time; for a map or several tiles give --heightmap DIR and/or --splat DIR"
+                ));
+            }
         }
         if out.heightmap.is_none() && out.splat.is_none() {
             return Err("nothing to draw: give --heightmap DIR and/or --splat DIR".into());
@@ -248,6 +253,9 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
                 ));
             }
             if let Some(path) = &out.wireframe {
+                if model.geosets().is_empty() && model.alpha_geosets().is_empty() {
+                    eprintln!("warning: {name}: the model has no geosets: nothing to draw");
+                }
                 let image = match &out.pose {
                     Some(pose) => {
                         let moment = moment(model, pose).map_err(|e| format!("{name}: {e}"))?;
@@ -283,6 +291,19 @@ fn moment(model: &formats::mdx::Model, pose: &str) -> Result<Moment, String> {
     let index = timeline
         .sequence_named(sequence.trim())
         .map_err(|e| format!("--pose: {e}"))?;
+    if let Some(s) = timeline.sequences.get(index)
+        && ms > f64::from(s.duration())
+    {
+        let drawn = match s.looping {
+            true => "it loops: drawn that far into its loop",
+            false => "drawn at its end, as the game holds it",
+        };
+        eprintln!(
+            "note: --pose {pose:?}: past the end of {:?} ({} ms); {drawn}",
+            s.name,
+            s.duration()
+        );
+    }
     timeline
         .at(index, ms)
         .ok_or_else(|| format!("--pose: no sequence {sequence:?}"))
