@@ -196,7 +196,8 @@ impl<'a> Lexer<'a> {
             }
             Some(_) => {
                 let c = self.text.get(self.at..).and_then(|s| s.chars().next());
-                return Err(self.error(pos, format!("unexpected character {c:?}")));
+                let c = c.map_or_else(|| "byte".to_string(), |c| format!("{c:?}"));
+                return Err(self.error(pos, format!("unexpected character {c}")));
             }
         };
         Ok(Some(Item { pos, kind }))
@@ -310,7 +311,7 @@ mod tests {
         let e = parse("A {\n  B 1,\n  ?\n}").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "line 3, column 3: unexpected character Some('?')"
+            "line 3, column 3: unexpected character '?'"
         );
         assert!(parse("A { B").is_err());
         assert!(parse("}").is_err());
@@ -319,7 +320,7 @@ mod tests {
         let e = parse("Bone \"闪电\" ?").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "line 1, column 11: unexpected character Some('?')"
+            "line 1, column 11: unexpected character '?'"
         );
     }
 
