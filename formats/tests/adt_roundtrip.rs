@@ -86,6 +86,8 @@ fn tiles_survive_a_json_round_trip() {
         let data = std::fs::read(root.join(name)).unwrap();
         let tile = Adt::from_bytes(&data).unwrap();
         let json = serde_json::to_string(&tile).unwrap();
+        // The names chunks read as lists of names, not as hex.
+        assert!(json.contains(r#"{"Mtex":{"filenames":[""#), "{name}");
         let back: Adt = serde_json::from_str(&json).unwrap();
         assert!(
             back.to_bytes().unwrap() == data,

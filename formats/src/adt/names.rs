@@ -12,9 +12,60 @@ use format_core::{Codec, Error, Result};
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FileNames {
     /// `char filenames[0]`: zero-terminated strings with complete paths.
+    /// In serde's text formats a list of the names when they are UTF-8 and
+    /// each ends in its zero (every real file), else the bytes as hex.
     #[format(until_end)]
-    #[cfg_attr(feature = "serde", serde(with = "format_core::serde_bytes"))]
+    #[cfg_attr(feature = "serde", serde(with = "names_serde"))]
     pub filenames: Vec<u8>,
+}
+
+/// `FileNames::filenames` for serde: `["a.blp", "b.blp"]` for readers of
+/// `formats dump --json`, where the bytes are exactly those names each
+/// followed by its zero; hex text otherwise (a last name without its zero,
+/// bytes that are not UTF-8), so that every file round-trips.
+#[cfg(feature = "serde")]
+mod names_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// The names, if `bytes` are UTF-8 names each ending in a zero.
+    fn as_names(bytes: &[u8]) -> Option<Vec<&str>> {
+        let body = match bytes {
+            [] => return Some(Vec::new()),
+            [body @ .., 0] => body,
+            _ => return None,
+        };
+        body.split(|&b| b == 0)
+            .map(|name| core::str::from_utf8(name).ok())
+            .collect()
+    }
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        match as_names(bytes) {
+            Some(names) if s.is_human_readable() => names.serialize(s),
+            _ => format_core::serde_bytes::serialize(bytes, s),
+        }
+    }
+
+    /// Either form [`serialize`] writes.
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Form {
+        Names(Vec<String>),
+        Bytes(#[serde(with = "format_core::serde_bytes")] Vec<u8>),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        if !d.is_human_readable() {
+            return format_core::serde_bytes::deserialize(d);
+        }
+        Ok(match Form::deserialize(d)? {
+            Form::Names(names) => names
+                .iter()
+                .flat_map(|name| name.bytes().chain([0]))
+                .collect(),
+            Form::Bytes(bytes) => bytes,
+        })
+    }
 }
 
 impl FileNames {
@@ -114,6 +165,29 @@ pub type Mwid = NameOffsets;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// In JSON: names where the bytes are names each ending in its zero,
+    /// hex where they are not; both read back to the same bytes.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn names_are_text_in_json_where_they_can_be() {
+        let cases: [(&[u8], &str); 5] = [
+            (b"a.blp\0b/c.blp\0", r#"["a.blp","b/c.blp"]"#),
+            (b"", "[]"),
+            (b"\0", r#"[""]"#),
+            (b"a.blp\0cut", r#""612e626c7000637574""#),
+            (b"\xff\0", r#""ff00""#),
+        ];
+        for (bytes, text) in cases {
+            let names = FileNames {
+                filenames: bytes.to_vec(),
+            };
+            let json = serde_json::to_string(&names).unwrap();
+            assert_eq!(json, format!(r#"{{"filenames":{text}}}"#));
+            let back: FileNames = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, names);
+        }
+    }
 
     #[test]
     fn names_keep_their_offsets() -> Result<()> {
