@@ -340,8 +340,11 @@ fn dump_tree_shows_every_object() {
     };
     assert!(stdout.starts_with("Adt:\n  chunks:\n    [0]:\n      Mver:\n        version: 18\n"));
     assert_eq!(stdout.matches("      Mcnk:\n").count(), 256);
-    // Byte blobs in hex, as in the JSON: MTEX starts with `Tileset`.
-    assert!(stdout.contains("filenames: \"54696c65736574"), "{stdout}");
+    // As in the JSON: the names chunks as lists of names.
+    assert!(
+        stdout.contains(r#"filenames: ["Tileset\\BurningStepps\\BurningSteppsAsh01.blp"]"#),
+        "{stdout}"
+    );
 }
 
 /// Runs `formats args` under a pseudo-terminal (util-linux's `script`, as a
