@@ -148,9 +148,13 @@ fn the_tool_reads_a_cut_tile_leniently() {
     let out = common::formats().arg("check").arg(&file).assert().success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("cut.adt: parsed leniently (1 diagnostic), byte-exact"),
+        stdout.contains(
+            "cut.adt: parsed leniently (1 diagnostic; strictly: chunks[98].MCNK: chunk size 14120 \
+             at 0x469a0 exceeds"
+        ),
         "{stdout}"
     );
+    assert!(stdout.contains(" bytes left), byte-exact\n"), "{stdout}");
     // `validate` reports the damage (an error: exit code 1).
     let out = common::formats()
         .arg("validate")
