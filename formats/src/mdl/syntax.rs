@@ -309,19 +309,13 @@ mod tests {
     #[test]
     fn errors_name_line_and_column() {
         let e = parse("A {\n  B 1,\n  ?\n}").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 3, column 3: unexpected character '?'"
-        );
+        assert_eq!(e.to_string(), "line 3, column 3: unexpected character '?'");
         assert!(parse("A { B").is_err());
         assert!(parse("}").is_err());
         assert!(parse(&"{".repeat(100)).is_err());
         // Columns count characters, not bytes.
         let e = parse("Bone \"闪电\" ?").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 1, column 11: unexpected character '?'"
-        );
+        assert_eq!(e.to_string(), "line 1, column 11: unexpected character '?'");
     }
 
     #[test]
