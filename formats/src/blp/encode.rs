@@ -164,17 +164,7 @@ impl Blp {
 mod tests {
     use super::*;
 
-    /// An 8x8 checker of opaque red and fully transparent blue (a foliage
-    /// cutout's edge, in small).
-    fn red_blue_checker() -> RgbaImage {
-        let data = (0..64)
-            .flat_map(|i| match (i % 8 + i / 8) % 2 {
-                0 => [255, 0, 0, 255],
-                _ => [0, 0, 255, 0],
-            })
-            .collect();
-        RgbaImage::new(8, 8, data).unwrap()
-    }
+    use crate::blp::mips::tests::red_blue_checker;
 
     #[test]
     fn smaller_levels_keep_the_colour_of_the_visible_pixels() {

@@ -87,7 +87,7 @@ pub fn chain(image: RgbaImage) -> Vec<RgbaImage> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -106,8 +106,9 @@ mod tests {
         assert_eq!(levels[2].data, [4, 8, 12, 65]);
     }
 
-    /// An 8x8 checker of opaque red and fully transparent blue.
-    fn red_blue_checker() -> RgbaImage {
+    /// An 8x8 checker of opaque red and fully transparent blue (a foliage
+    /// cutout's edge, in small).
+    pub(in crate::blp) fn red_blue_checker() -> RgbaImage {
         let data = (0..64)
             .flat_map(|i| match (i % 8 + i / 8) % 2 {
                 0 => [255, 0, 0, 255],
