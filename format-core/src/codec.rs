@@ -54,11 +54,55 @@ pub trait Decode: Sized {
 /// ```
 pub fn decode_each<T: Decode>(r: &mut Reader<'_>, count: usize, args: T::Args) -> Result<Vec<T>> {
     let count = r.check_count(count as u64, T::MIN_SIZE)?;
-    let mut items = Vec::with_capacity(count);
+    let mut items = Vec::with_capacity(r.reserve_count::<T>(count));
+    let mut empty = EmptyElements::default();
     for i in 0..count {
+        let before = r.pos();
         items.push(T::decode(r, args.clone()).map_err(|e| e.at_index(i))?);
+        empty.check::<T>(before, r.pos(), i)?;
     }
     Ok(items)
+}
+
+/// Memory that elements which read no bytes may take in one list (16 MiB):
+/// their count is checked against the bytes left as if each read one, so
+/// without this limit a count the input sets would allocate up to
+/// `size_of::<T>()` bytes per byte of input (4 GiB for a 1 MB file of
+/// 4 KiB elements whose fields are all absent).
+pub const EMPTY_ELEMENTS_BUDGET: usize = 16 << 20;
+
+/// Counts the elements of a list that read no bytes, against
+/// [`EMPTY_ELEMENTS_BUDGET`].
+#[derive(Default)]
+#[doc(hidden)]
+pub struct EmptyElements {
+    count: usize,
+}
+
+impl EmptyElements {
+    /// Notes element `index`, which read from `before` to `after`: an
+    /// error once the elements that read nothing take more than the budget.
+    #[inline]
+    pub fn check<T>(&mut self, before: usize, after: usize, index: usize) -> Result<()> {
+        if after != before {
+            return Ok(());
+        }
+        self.count += 1;
+        if self.count.saturating_mul(size_of::<T>()) <= EMPTY_ELEMENTS_BUDGET {
+            return Ok(());
+        }
+        Err(Error::invalid(
+            before,
+            alloc::format!(
+                "{} elements that read no bytes take more than {} MiB of memory \
+                 ({} bytes each): refusing to allocate more for a count the input sets",
+                self.count,
+                EMPTY_ELEMENTS_BUDGET >> 20,
+                size_of::<T>()
+            ),
+        )
+        .at_index(index))
+    }
 }
 
 /// A type that can be written to a [`Writer`].

@@ -104,7 +104,7 @@ pub fn decode_stride<T: Decode>(
     Ok(items)
 }
 
-pub use crate::codec::{decode_tagged, decode_until_end};
+pub use crate::codec::{EmptyElements, decode_tagged, decode_until_end};
 
 /// Reads `count` elements (or, with `None`, until the region ends), each with
 /// the arguments `args_of(index)` gives (`args(...)` mentioning `index`).
@@ -114,10 +114,11 @@ pub fn decode_indexed<T: Decode, A: Fn(usize) -> T::Args>(
     args_of: A,
 ) -> Result<Vec<T>> {
     let mut items = match count {
-        Some(n) => Vec::with_capacity(r.check_count(n, T::MIN_SIZE)?),
+        Some(n) => Vec::with_capacity(r.reserve_count::<T>(r.check_count(n, T::MIN_SIZE)?)),
         None => Vec::new(),
     };
     let limit = count.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let mut empty = EmptyElements::default();
     while items.len() < limit && (count.is_some() || !r.is_empty()) {
         let index = items.len();
         let before = r.pos();
@@ -125,6 +126,7 @@ pub fn decode_indexed<T: Decode, A: Fn(usize) -> T::Args>(
         if count.is_none() && r.pos() == before {
             return Err(no_progress(before, index));
         }
+        empty.check::<T>(before, r.pos(), index)?;
         items.push(item);
     }
     Ok(items)
@@ -165,10 +167,11 @@ fn decode_recorded<T: Decode>(
     more: impl Fn(&Reader<'_>) -> bool,
 ) -> Result<Vec<T>> {
     let mut items = match count {
-        Some(n) => Vec::with_capacity(r.check_count(n, T::MIN_SIZE)?),
+        Some(n) => Vec::with_capacity(r.reserve_count::<T>(r.check_count(n, T::MIN_SIZE)?)),
         None => Vec::new(),
     };
     let limit = count.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let mut empty = EmptyElements::default();
     while items.len() < limit && (count.is_some() || (!r.is_empty() && more(r))) {
         let index = items.len();
         let start = r.pos();
@@ -177,6 +180,7 @@ fn decode_recorded<T: Decode>(
         if r.pos() == start && count.is_none() {
             return Err(no_progress(start, index));
         }
+        empty.check::<T>(start, r.pos(), index)?;
         r.push_anchor(tag, start, r.pos() - start);
         items.push(item);
     }

@@ -277,6 +277,17 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// How many elements of `T` a list of `count` (checked with
+    /// [`check_count`](Self::check_count)) reserves before reading them: all
+    /// of them, unless that is more memory than the bytes left (at least 4
+    /// KiB), since an element can take more memory than the bytes it reads
+    /// (`size_of::<T>()` against its `MIN_SIZE`, 0 for one whose fields are
+    /// all absent); the list grows past that only as elements are read.
+    pub fn reserve_count<T>(&self, count: usize) -> usize {
+        let budget = self.remaining().max(4096);
+        count.min(budget / size_of::<T>().max(1))
+    }
+
     /// Takes `count` fixed-size records of `size` bytes each as one slice, after
     /// checking the count against the bytes left: the bulk path for records that
     /// are decoded field by field from memory (keyframes) rather than copied.

@@ -694,3 +694,48 @@ fn expressions_see_the_same_names_when_reading_and_writing() {
     assert_eq!(bytes, [8, 0, 0, 0]);
     assert_eq!(decode::<Shadowing>(&bytes, ctx).unwrap(), value);
 }
+
+/// An element whose fields are all absent at this version: it reads no
+/// bytes and still takes 4 KiB in memory.
+#[derive(format_core::Codec, Debug, PartialEq)]
+struct Sparse {
+    #[format(if = version > 5)]
+    big: Option<[u8; 4096]>,
+}
+
+#[derive(format_core::Codec, Debug, PartialEq)]
+struct SparseList {
+    #[format(count = u32)]
+    items: Vec<Sparse>,
+}
+
+/// A count the input sets, of elements that read no bytes: checked as if
+/// each read one byte, a million of them would take 4 GiB; they are refused
+/// past 16 MiB, with the offset and the path, and a few are read as ever.
+#[test]
+fn elements_that_read_no_bytes_cannot_allocate_without_bound() {
+    let mut data = 1_000_000u32.to_le_bytes().to_vec();
+    data.resize(1_000_004, 0);
+    let err = decode::<SparseList>(&data, ctx(1)).unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "items[4095]: invalid value at 0x4: 4096 elements that read no bytes take more \
+             than 16 MiB of memory (4097 bytes each)"
+        ),
+        "{err}"
+    );
+    // A few are read as ever (each counted as one byte against the bytes
+    // left, here the 3 that follow).
+    let bytes = [le(&[3]), vec![9; 3]].concat();
+    let mut r = format_core::Reader::with_context(&bytes, ctx(1));
+    let few = <SparseList as format_core::Decode>::decode(&mut r, ()).unwrap();
+    assert_eq!(few.items.len(), 3);
+    // At a version where they read their 4 KiB each, the bytes run out
+    // after 244 of them (and no more than the bytes left was reserved).
+    let err = decode::<SparseList>(&data, ctx(6)).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("items[244].big: need 4096 bytes at 0xf4004"),
+        "{err}"
+    );
+}
