@@ -739,3 +739,84 @@ fn elements_that_read_no_bytes_cannot_allocate_without_bound() {
         "{err}"
     );
 }
+
+/// One byte in memory, four on disk: `#[format(repr = u32)]` is the type on
+/// disk where the enum's own `#[repr(u8)]` says how it is kept in memory.
+#[derive(format_core::Codec, Debug, Clone, Copy, PartialEq)]
+#[repr(u8)]
+#[format(repr = u32)]
+enum NarrowMode {
+    A = 1,
+    B = 2,
+}
+
+#[derive(format_core::Codec, Debug, PartialEq)]
+struct WithMode {
+    mode: NarrowMode,
+    x: u32,
+}
+
+#[test]
+fn the_format_repr_is_the_type_on_disk_over_the_enums_own() {
+    let value = WithMode {
+        mode: NarrowMode::B,
+        x: 7,
+    };
+    let bytes = encode(&value, Context::new()).unwrap();
+    assert_eq!(bytes, le(&[2, 7]));
+    assert_eq!(decode::<WithMode>(&bytes, Context::new()).unwrap(), value);
+    assert_eq!(size_of::<NarrowMode>(), 1);
+}
+
+/// A count that exists from version 2 on, over a list that is there at
+/// every version.
+#[derive(format_core::Codec, Debug, PartialEq)]
+struct GatedCount {
+    #[format(if = version >= 2, calc = values.len())]
+    n: Derived<u8>,
+    #[format(count = u32)]
+    values: Vec<u8>,
+}
+
+/// A computed value whose `if` does not hold is not written, so it is not
+/// computed either: 300 values need not fit the `u8` count of version 2.
+#[test]
+fn a_calc_whose_condition_fails_is_not_computed() {
+    let value = GatedCount {
+        n: Derived::default(),
+        values: vec![1; 300],
+    };
+    let bytes = encode(&value, ctx(1)).unwrap();
+    assert_eq!(bytes.len(), 4 + 300);
+    assert_eq!(
+        decode::<GatedCount>(&bytes, ctx(1)).unwrap().values.len(),
+        300
+    );
+    let err = encode(&value, ctx(2)).unwrap_err();
+    assert!(err.to_string().contains("`n`"), "{err}");
+}
+
+/// An element that knows its place in its list.
+#[derive(format_core::Codec, Debug, PartialEq)]
+#[format(args(index: usize))]
+struct Indexed {
+    #[format(calc = index)]
+    position: Derived<u8>,
+}
+
+/// A count prefix before a list whose elements take their index: the count
+/// is read from the reader before the elements are (an offset into such a
+/// list: `offsets.rs`).
+#[derive(format_core::Codec, Debug, PartialEq)]
+struct Prefixed {
+    #[format(count = u32, args(index))]
+    indexed: Vec<Indexed>,
+}
+
+#[test]
+fn a_count_prefix_works_with_element_arguments() {
+    let bytes = [3, 0, 0, 0, 0, 1, 2];
+    let value = decode::<Prefixed>(&bytes, Context::new()).unwrap();
+    assert_eq!(value.indexed.len(), 3);
+    assert_eq!(encode(&value, Context::new()).unwrap(), bytes);
+}

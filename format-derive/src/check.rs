@@ -379,6 +379,15 @@ fn offsets(cx: &Ctxt, cont: &Container, fields: &[Field]) {
                 "a struct with `placed` fields needs a `#[format(kept)]` field of type `Kept`",
             );
         }
+        let a = &cont.attrs;
+        if a.region.is_none() && (a.chunk.is_some() || a.inclusive_size.is_some()) {
+            cx.error_at(
+                f.key_span(PLACED),
+                "a `placed` field of a struct with a size (`chunk`, `inclusive_size`) lies inside \
+                 that size: the struct must be its `region` (add `region`), or the size read back \
+                 would not match what was written",
+            );
+        }
     }
 }
 
@@ -403,7 +412,13 @@ fn order(cx: &Ctxt, fields: &[Field]) {
         match len {
             Len::Stride(_) if in_sequence.len() != 1 => cx.error_at(
                 *span,
-                "`count = size / N` reads the whole enclosing chunk, so it must be the only field on disk",
+                if fields.iter().any(|o| o.local == "size") {
+                    "`count = size / N` reads the whole enclosing chunk (`size` is the chunk's size, \
+                     a keyword, not the field named `size`: rename the field), so it must be the \
+                     only field on disk"
+                } else {
+                    "`count = size / N` reads the whole enclosing chunk, so it must be the only field on disk"
+                },
             ),
             Len::UntilEnd if pos + 1 != in_sequence.len() => cx.error_at(
                 *span,
@@ -512,8 +527,8 @@ fn cond_enum(cx: &Ctxt, cont: &Container) {
 fn value_enum(cx: &Ctxt, cont: &Container, repr: &syn::Ident) {
     let attr_repr = crate::attr::repr_int(&cont.input.attrs);
     match (&attr_repr, &cont.attrs.repr) {
-        (Some(_), _) => {}
-        (None, Some(r)) => {
+        (Some(_), None) => {}
+        (_, Some(r)) => {
             if !REPR_INTEGERS.iter().any(|t| r.value == t) {
                 cx.error_at(
                     r.span,

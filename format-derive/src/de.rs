@@ -246,26 +246,26 @@ fn value_read(cont: &Container, d: &DataField) -> TokenStream {
         Len::Stride(n) => Some(quote!(#p::stride_count(#r, #n)?)),
         Len::UntilEnd | Len::Tagged | Len::Table => None,
     };
+    // The count is read into a local first: a count prefix reads from the
+    // reader, which the call then borrows again.
+    let n = names::count();
+    let optional = |count: Option<TokenStream>| match count {
+        Some(c) => quote!(let #n = ::core::option::Option::Some(#c);),
+        None => quote!(let #n = ::core::option::Option::None;),
+    };
     match (len, count, d.anchored, d.indexed()) {
         (Len::Tagged, _, true, _) => quote!(#p::decode_tagged_anchored::<#elem>(#r, #args)),
         (Len::Tagged, _, false, _) => quote!(#p::decode_tagged::<#elem>(#r, #args)),
         (_, count, true, _) => {
-            let count = count.map_or(
-                quote!(::core::option::Option::None),
-                |c| quote!(::core::option::Option::Some(#c)),
-            );
-            quote!(#p::decode_anchored::<#elem>(#r, #count, #args))
+            let count = optional(count);
+            quote!({ #count #p::decode_anchored::<#elem>(#r, #n, #args) })
         }
         (_, count, false, true) => {
-            let count = count.map_or(
-                quote!(::core::option::Option::None),
-                |c| quote!(::core::option::Option::Some(#c)),
-            );
-            quote!(#p::decode_indexed::<#elem, _>(#r, #count, |#index: usize| #args))
+            let count = optional(count);
+            quote!({ #count #p::decode_indexed::<#elem, _>(#r, #n, |#index: usize| #args) })
         }
         (Len::Stride(n), _, false, false) => quote!(#p::decode_stride::<#elem>(#r, #n, #args)),
         (_, Some(count), false, false) => {
-            let n = names::count();
             quote! {{
                 let #n = #count;
                 #p::decode_vec::<#elem>(#r, #n, #args)

@@ -14,10 +14,10 @@
 //! | `chunk = "SEQS"` | a chunk header `tag + u32 size` (size excludes the header); the body is read through a region of exactly that size, the size is back-patched on write |
 //! | `inclusive_size` | a leading `u32` counting the object including itself; read bounded by it, back-patched on write |
 //! | `plain` | a `#[repr(C)]` struct of plain fields with no padding: read and written as its memory image, arrays of it in one copy |
-//! | `region` | parts placed by offset (`placed` fields, here or in fields' types) lie in this value, which reads to the end of its enclosing region and keeps where a file put them and the bytes between them (needs a `kept` field) |
+//! | `region` | parts placed by offset (`placed` fields, here or in fields' types) lie in this value, which reads to the end of its enclosing region and keeps where a file put them and the bytes between them (needs a `kept` field). A value with placed parts needs a region: its own (required when it has a `chunk` or `inclusive_size`, whose size covers them) or an enclosing one; a type read and written on its own must be one |
 //! | `args(name: Type, ...)` | arguments the caller passes (a key track passes its interpolation type to each key) |
 //! | `bound = "T: ..."` | replaces the inferred `T: Decode<Args = ()>` / `T: Encode<Args = ()>` bounds |
-//! | `repr = u32` | the on-disk type of an enum of values (or use `#[repr(u32)]`) |
+//! | `repr = u32` | the on-disk type of an enum of values (or use `#[repr(u32)]`; where both are given, this one is the type on disk) |
 //! | `crate = "path"` | the path generated code names the runtime by; found by default from the dependencies (`format_core`, or `formats::core` in a crate that depends on `formats` only) |
 //!
 //! # Field attributes
@@ -30,8 +30,8 @@
 //! |---|---|
 //! | `tag = "VRTX"` | a tag before the field |
 //! | `count = u32` | a `Vec` with a count of that integer type right before it |
-//! | `count = <expr>` | a `Vec` whose length is an expression over earlier fields, arguments, `version` |
-//! | `count = size / 132` | the whole enclosing chunk in 132-byte elements (must divide exactly) |
+//! | `count = <expr>` | a `Vec` whose length is an expression over earlier fields, arguments, `version`; it is Rust in the fields' own types, so where input can make it overflow, widen it (`u64::from(n) * 3`): a debug build panics on overflow, and a wrapped count is only checked against the bytes left |
+//! | `count = size / 132` | the whole enclosing chunk in 132-byte elements (must divide exactly); `size` is the chunk's size, a keyword (a field of that name cannot be used in expressions: rename it) |
 //! | `until_end` | a `Vec` read until the enclosing chunk or object ends (one bulk copy for plain elements) |
 //! | `tagged` | a `Vec` of a tag-dispatched enum, read while the next tag is one it knows (MDX `K***` tracks, any order, order kept) |
 //! | `if = <expr>` | an `Option` present only when the condition holds (`version > 800`); on write, presence must agree |
@@ -39,7 +39,7 @@
 //! | `optional` | with `tag`: an `Option` present if the next tag is that tag |
 //! | `args(<expr>, ...)` | arguments for the field's type (for a `Vec`, passed to each element; `index` is the element's index) |
 //! | `calc = <expr>` | *write*: a `Derived<T>` field, `T` on disk, computed from the data on write, never stored |
-//! | `offset(of = <target>, from = <base>)` | a `Derived<u32>` (or `Derived<[u32; N]>`, one per element) holding where `<target>` is, counted from the position `<base>` (`0` for absolute, `start` for this struct's first byte, an argument) |
+//! | `offset(of = <target>, from = <base>)` | a `Derived<u32>` (or `Derived<[u32; N]>`, one per element) holding where `<target>` is, counted from the position `<base>` (`0` for absolute, `start` for where this struct's fields begin, an argument) |
 //! | `size(of = <target>[, body])` | a `Derived<u32>` (or a table) holding `<target>`'s length (`body`: without its 8-byte chunk header) |
 //! | `placed` | the field is read where its `offset` points (bounded by its `size` if one names it) and written after the enclosing `region`'s inline part; `Option`: absent at offset 0; `Vec` with a table of offsets: one element per entry until an entry is 0; `Vec` with `count`: one run at one offset |
 //! | `kept` | the field of type `Kept` that records what a file said that a fresh layout would not give (see `format_core::kept`) |
@@ -61,7 +61,9 @@
 //!
 //! In expressions, earlier fields are in scope by name (integers, floats and
 //! `bool` by value, other types by reference), as are the container's arguments,
-//! `start` (where the value begins) and, from the context, `version` and
+//! `start` (where the value's fields begin: after its `magic`, its `chunk`
+//! header of tag and size, or its `inclusive_size`; `start.saturating_sub(8)`
+//! is a chunk's tag) and, from the context, `version` and
 //! `format_flags`. Reading and writing see exactly the same names: a field is
 //! visible to the fields after it (a `calc` expression, evaluated on write only,
 //! sees every field; offsets and sizes are not known to expressions on write).

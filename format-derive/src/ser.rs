@@ -246,11 +246,22 @@ fn inline_body(cont: &Container, fields: &[Field], push_start: bool) -> TokenStr
         let disk_ty = d.disk_ty;
         let name = &f.name;
         let all = &all_fields;
+        let value = quote! {
+            <#disk_ty as ::core::convert::TryFrom<_>>::try_from(#expr)
+                .map_err(|_| #p::calc_overflow(#w, #name))?
+        };
+        // A value that is not written (its `if` does not hold) is not
+        // computed: it need not fit its type.
+        let value = match &d.cond {
+            Some(cond) => quote! {
+                if #cond { #value } else { ::core::default::Default::default() }
+            },
+            None => value,
+        };
         Some(quote! {
             let #hidden: #disk_ty = {
                 #(#all)*
-                <#disk_ty as ::core::convert::TryFrom<_>>::try_from(#expr)
-                    .map_err(|_| #p::calc_overflow(#w, #name))?
+                #value
             };
         })
     });

@@ -135,8 +135,13 @@ fn value_enum<'a>(
     attrs: &attr::ContainerAttrs,
     parsed: Vec<(&'a syn::Variant, VariantAttrs)>,
 ) -> Body<'a> {
-    let repr = attr::repr_int(&input.attrs)
-        .or_else(|| attrs.repr.as_ref().map(|r| r.value.clone()))
+    // `#[format(repr = ...)]` is the type on disk: it wins over the enum's
+    // own `#[repr(...)]`, its type in memory.
+    let repr = attrs
+        .repr
+        .as_ref()
+        .map(|r| r.value.clone())
+        .or_else(|| attr::repr_int(&input.attrs))
         .unwrap_or_else(|| format_ident!("u32"));
     let variants = parsed
         .into_iter()
