@@ -291,6 +291,24 @@ fn optimize_a_folder() {
         .stderr(predicate::str::contains(
             "a tolerance is a number 0 or above",
         ));
+    // Over the inputs only with `fix --in-place`: a file or a folder given
+    // as its own output is refused, and left as it was.
+    let before = std::fs::read(models.join("zf_globalseq.mdx")).unwrap();
+    let file = models.join("zf_globalseq.mdx");
+    for (command, input, output) in [
+        (&["optimize"][..], &file, &file),
+        (&["optimize"], &models, &models),
+        (&["fix", "--extents"], &file, &file),
+    ] {
+        formats()
+            .args(command)
+            .arg(input)
+            .arg(output)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("would be written over itself"));
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), before);
     for command in ["fix", "optimize"] {
         formats()
             .args([command, "--help"])

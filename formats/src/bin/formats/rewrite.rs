@@ -74,10 +74,22 @@ pub fn jobs(
 ) -> Result<Vec<(PathBuf, Option<PathBuf>)>, String> {
     let inputs = models(paths)?;
     Ok(match destination {
-        Destination::To(output) => outputs(&inputs, output, None)?
-            .into_iter()
-            .map(|(i, o)| (i, Some(o)))
-            .collect(),
+        Destination::To(output) => {
+            let jobs = outputs(&inputs, output, None)?;
+            // Over its input only when asked (`fix --in-place`): a model
+            // optimized over itself cannot be had back.
+            if let Some((input, _)) = jobs
+                .iter()
+                .find(|(i, o)| crate::batch::identity(i) == crate::batch::identity(o))
+            {
+                return Err(format!(
+                    "{} would be written over itself: write to another file or folder \
+                     (`fix --in-place` rewrites models where they are)",
+                    input.display()
+                ));
+            }
+            jobs.into_iter().map(|(i, o)| (i, Some(o))).collect()
+        }
         Destination::InPlace => inputs.into_iter().map(|i| (i.clone(), Some(i))).collect(),
         Destination::DryRun => inputs.into_iter().map(|i| (i, None)).collect(),
     })
