@@ -333,15 +333,12 @@ fn facts(model: &Model, skip: &[&str], names: fn(&[u8]) -> String) -> Facts {
         .for_each(|e| f.node("ribbon", &e.node));
     for e in model.event_objects() {
         f.node("event", &e.node);
-        // A KEVT with no frames and no KEVT at all say the same.
-        let frames = e
-            .track
-            .as_ref()
-            .map(|t| t.tracks.clone())
-            .unwrap_or_default();
+        // Other tools leave out an empty EventTrack: it reads as the empty
+        // KEVT the MDX twin has (which other MDX readers need).
+        let track = e.track.as_ref().map(|t| (t.global_sequence_id, &t.tracks));
         f.text(
-            format!("event {} frames", e.node.object_id),
-            format!("{frames:?}"),
+            format!("event {} track", e.node.object_id),
+            format!("{track:?}"),
         );
     }
     for s in model.collision_shapes() {

@@ -83,3 +83,25 @@ fn the_wow_alpha_model_goes_through_mdl_as_extension_chunks() {
     assert_eq!(back.to_bytes().unwrap(), data);
     assert_eq!(formats::mdl::to_string(&back), text);
 }
+
+/// An event object with no `KEVT` at all (which other MDX readers refuse)
+/// is `ExtNoEventTrack` in MDL and comes back without one; one without an
+/// `EventTrack` in MDL (as other tools write an empty one) is an empty
+/// `KEVT`.
+#[test]
+fn event_objects_without_a_track_round_trip_through_mdl() {
+    let Some(data) = common::corpus_file("mdx/zf_eventobj.mdx") else {
+        return;
+    };
+    let mut model = Model::from_bytes(&data).unwrap();
+    model.event_objects_mut()[0].track = None;
+    let text = formats::mdl::to_string(&model);
+    assert!(text.contains("\tExtNoEventTrack,\n"), "{text}");
+    let back = formats::mdl::from_str(&text).unwrap();
+    assert!(back.event_objects()[0].track.is_none());
+    assert_eq!(back.to_bytes().unwrap(), model.to_bytes().unwrap());
+    let without = text.replace("\tExtNoEventTrack,\n", "");
+    let read = formats::mdl::from_str(&without).unwrap();
+    let track = read.event_objects()[0].track.as_ref().unwrap();
+    assert_eq!((track.global_sequence_id, track.tracks.len()), (-1, 0));
+}

@@ -96,6 +96,7 @@
 //! | values no word names | `FilterMode n`, `LightType n`, `Interpolation n`, `ExtFilterMode n`, `ExtHeadOrTail n`, `ExtSquirt n` |
 //! | face or matrix groups whose counts do not add up | `ExtFaceTypeGroups`, `ExtFaceGroups`, `ExtFaces`, `ExtMatrixGroups`, `ExtMatrixIndices` lists |
 //! | light tracks stored after the `LITE` chunk (`MDX_VERSIONS.md` §8.3) | `ExtTracksAfterChunk { tracks }` in the light |
+//! | an event object without a `KEVT` track (an `EventObject` without `EventTrack` is an empty `KEVT`, as other tools write it and other MDX readers need it) | `ExtNoEventTrack,` in the event object |
 //! | a v1100 layer's texture list with no form in keys (empty, entries out of slot order, a slot twice or above 5, a layer-level texture track beside it) | `TextureEntries n` before its `TextureEntry` blocks |
 //!
 //! Floats are written in the shortest form that reads back to the same bits

@@ -379,9 +379,15 @@ pub(crate) static EVENT_OBJECT: NodeKind = NodeKind {
     flags: &[],
 };
 
-/// `EventObject "name" { node, EventTrack n { GlobalSeqId, frames } }`
+/// `EventObject "name" { node, EventTrack n { GlobalSeqId, frames } }`.
+/// Other tools leave out an empty `EventTrack` (and MDX readers other than
+/// this one need `KEVT`), so an event object without one reads as an empty
+/// `KEVT`; one with no `KEVT` at all is `ExtNoEventTrack`.
 pub(crate) fn write_event_object(out: &mut Out, e: &EventObject) {
     open_node(out, &e.node, &EVENT_OBJECT);
+    if e.track.is_none() {
+        out.flag("ExtNoEventTrack");
+    }
     if let Some(track) = &e.track {
         out.open(&format!("EventTrack {}", track.tracks.len()));
         if track.global_sequence_id != -1 {
@@ -398,7 +404,12 @@ pub(crate) fn write_event_object(out: &mut Out, e: &EventObject) {
 
 pub(crate) fn read_event_object(stmt: &Stmt, cx: &mut Cx) -> Result<EventObject> {
     let mut track = None;
+    let mut no_track = false;
     let node = read_node_block(stmt, cx, &EVENT_OBJECT, |s, cx| {
+        if s.key().1 == "ExtNoEventTrack" && s.args().is_empty() {
+            no_track = true;
+            return Ok(true);
+        }
         if s.key().1 != "EventTrack" {
             return Ok(false);
         }
@@ -420,6 +431,14 @@ pub(crate) fn read_event_object(stmt: &Stmt, cx: &mut Cx) -> Result<EventObject>
         track = Some(t);
         Ok(true)
     })?;
+    let empty = || EventTrack {
+        global_sequence_id: -1,
+        ..EventTrack::default()
+    };
+    let track = match no_track {
+        true => None,
+        false => Some(track.unwrap_or_else(empty)),
+    };
     Ok(EventObject { node, track })
 }
 
