@@ -695,6 +695,25 @@ fn convert_says_what_it_cannot_do() {
         "converting version 800 to 700 is not supported",
     );
     fails(
+        &[i, o, "--to".as_ref(), "mdl".as_ref()],
+        "--to mdl and the output",
+    );
+    // Two inputs of one name: refused before the folder is made.
+    let copy = dir.join("copy/in.mdx");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(&input, &copy).unwrap();
+    fails(
+        &[i, copy.as_os_str(), dir.join("both").as_os_str()],
+        "would both be written to",
+    );
+    assert!(!dir.join("both").exists());
+    // A file where a folder on the way should be.
+    std::fs::write(dir.join("afile"), b"").unwrap();
+    fails(
+        &[i, dir.join("afile/x.mdl").as_os_str()],
+        "afile is a file, not a folder",
+    );
+    fails(
         &[i, dir.join("out.adt").as_os_str()],
         "models convert to .mdx or .mdl, not ADT",
     );

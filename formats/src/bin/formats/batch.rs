@@ -82,17 +82,14 @@ pub fn outputs(
                 output.display()
             ));
         }
-        _ => {
-            std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
-            inputs
-                .iter()
-                .map(|input| {
-                    let stem = crate::file_stem(input, "output");
-                    let out = output.join(format!("{stem}.{}", extension(input)));
-                    (input.clone(), out)
-                })
-                .collect()
-        }
+        _ => inputs
+            .iter()
+            .map(|input| {
+                let stem = crate::file_stem(input, "output");
+                let out = output.join(format!("{stem}.{}", extension(input)));
+                (input.clone(), out)
+            })
+            .collect(),
     };
     let mut seen: HashMap<&Path, &Path> = HashMap::new();
     for (input, out) in &jobs {
@@ -104,6 +101,16 @@ pub fn outputs(
                 out.display()
             ));
         }
+    }
+    // The folder is made once nothing is refused.
+    if !is_file(output) {
+        std::fs::create_dir_all(output).map_err(|e| match output.exists() {
+            true => format!(
+                "{}: a file is in the way of the folder ({e})",
+                output.display()
+            ),
+            false => format!("{}: {e}", output.display()),
+        })?;
     }
     Ok(jobs)
 }

@@ -108,6 +108,17 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             kind.name()
         ));
     }
+    if let (Some(to), Some(named)) = (options.to, Kind::of_path(output))
+        && rewrite::is_model_file(output)
+        && to != named
+    {
+        return Err(format!(
+            "--to {} and the output {} disagree: --to is for a folder; a file is written as its \
+             extension says",
+            to.name().to_ascii_lowercase(),
+            output.display()
+        ));
+    }
     let files = rewrite::models(inputs)?;
     let jobs = rewrite::outputs(&files, output, options.to)?;
     if options.plain

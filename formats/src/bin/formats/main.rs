@@ -519,7 +519,17 @@ fn plural(n: usize, what: &str) -> String {
 fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder).map_err(fail)?;
+        std::fs::create_dir_all(folder).map_err(|e| {
+            // A file where a folder on the way should be: say which.
+            match folder.ancestors().find(|a| a.is_file()) {
+                Some(file) => format!(
+                    "{}: {} is a file, not a folder",
+                    path.display(),
+                    file.display()
+                ),
+                None => fail(e),
+            }
+        })?;
     }
     std::fs::write(path, bytes).map_err(fail)
 }
