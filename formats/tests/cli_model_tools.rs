@@ -318,3 +318,39 @@ fn optimize_a_folder() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Rewriting MDL text (in place, or to another `.mdl`) keeps no comments:
+/// `fix` and `optimize` say how many they drop; a file this tool wrote (its
+/// own header comment only) gets no such warning.
+#[test]
+fn rewriting_mdl_says_its_comments_go() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp_dir("mdl-comments");
+    let models = copies(&root, &dir, &["mdl/zf_all-latest.mdl"]);
+    let file = models.join("zf_all-latest.mdl");
+    let comments = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .filter(|l| l.trim_start().starts_with("//"))
+        .count();
+    let warning = format!(
+        "zf_all-latest.mdl: {comments} comment lines of the MDL are not kept: MDL is written in the canonical layout"
+    );
+    formats()
+        .args(["fix", "--extents", "--in-place"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(&warning));
+    // Now written by this tool: nothing more to drop.
+    formats()
+        .args(["optimize"])
+        .arg(&file)
+        .arg(dir.join("out.mdl"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("comment line").not());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -28,6 +28,9 @@ struct FileReport {
     bytes: Option<usize>,
     /// The warning a lenient read gives (`None`: read strictly).
     lenient_note: Option<String>,
+    /// MDL comments the rewrite dropped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comment_note: Option<String>,
     /// How the measurement was cut short (`None`: every pose asked for).
     coarse: Option<String>,
     error: Option<String>,
@@ -119,6 +122,7 @@ fn fix_file(input: &Path, output: Option<&Path>) -> FileReport {
         largest_move: 0.0,
         bytes: None,
         lenient_note: None,
+        comment_note: None,
         coarse: None,
         error: None,
     };
@@ -139,6 +143,9 @@ fn fix_file(input: &Path, output: Option<&Path>) -> FileReport {
         report.changes = changes;
         if let Some(output) = output {
             report.bytes = Some(rewrite::write(&source.model, output, source.lenient)?);
+            if rewrite::is_mdl(output) {
+                report.comment_note = source.comment_note.take();
+            }
             report.output = Some(output.display().to_string());
         }
         Ok::<(), String>(())
@@ -189,7 +196,10 @@ pub fn run(
             out += "dry run: nothing written\n";
         }
         crate::print_out(&out)?;
-        for note in reports.iter().filter_map(|r| r.lenient_note.as_ref()) {
+        let notes = reports
+            .iter()
+            .flat_map(|r| [&r.lenient_note, &r.comment_note]);
+        for note in notes.flatten() {
             eprintln!("warning: {note}");
         }
         for report in reports.iter().filter(|r| r.coarse.is_some()) {

@@ -28,6 +28,9 @@ struct FileReport {
     global_sequences_removed: Vec<usize>,
     /// The warning a lenient read gives (`None`: read strictly).
     lenient_note: Option<String>,
+    /// MDL comments the rewrite dropped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comment_note: Option<String>,
     error: Option<String>,
 }
 
@@ -66,6 +69,9 @@ fn optimize_file(input: &Path, output: &Path, options: &Options) -> FileReport {
         report.tracks_removed = tracks_removed;
         report.global_sequences_removed = global_sequences_removed;
         report.bytes_after = rewrite::write(&source.model, output, source.lenient)?;
+        if rewrite::is_mdl(output) {
+            report.comment_note = source.comment_note.take();
+        }
         report.output = Some(output.display().to_string());
         Ok::<(), String>(())
     })();
@@ -148,7 +154,10 @@ pub fn run(
             );
         }
         crate::print_out(&out)?;
-        for note in reports.iter().filter_map(|r| r.lenient_note.as_ref()) {
+        let notes = reports
+            .iter()
+            .flat_map(|r| [&r.lenient_note, &r.comment_note]);
+        for note in notes.flatten() {
             eprintln!("warning: {note}");
         }
     }

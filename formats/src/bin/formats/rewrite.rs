@@ -30,6 +30,34 @@ pub struct Source {
     pub diagnostics: usize,
     /// The warning to give when only the lenient reader took it.
     pub lenient_note: Option<String>,
+    /// For MDL text with comments of its own: the warning to give when it
+    /// is written as MDL, which keeps no comments (the canonical layout).
+    pub comment_note: Option<String>,
+}
+
+/// The warning for MDL text `data` whose comment lines (but the header
+/// this crate's writer puts first) a rewrite in the canonical layout drops.
+fn comment_note(name: &str, kind: Kind, data: &[u8]) -> Option<String> {
+    if kind != Kind::Mdl {
+        return None;
+    }
+    let text = String::from_utf8_lossy(data);
+    let comments = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("//") && !l.starts_with("// Written by formats::mdl"))
+        .count();
+    (comments > 0).then(|| {
+        format!(
+            "{name}: {} of the MDL are not kept: MDL is written in the canonical layout",
+            crate::plural(comments, "comment line")
+        )
+    })
+}
+
+/// Whether `output` is written as MDL text.
+pub fn is_mdl(output: &Path) -> bool {
+    form(output) == Kind::Mdl
 }
 
 /// The models (`.mdx`, `.mdl`) under `paths`: each file named, and those
@@ -101,12 +129,14 @@ pub fn read(path: &Path) -> Result<Source, String> {
     let name = path.display();
     let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
     let lenient_note = loaded.lenient_note(&name.to_string());
+    let comment_note = comment_note(&name.to_string(), kind, &data);
     match loaded.document {
         Document::Mdx(model) => Ok(Source {
             model,
             lenient: loaded.strict_error.is_some(),
             diagnostics: loaded.diagnostics.len(),
             lenient_note,
+            comment_note,
         }),
         _ => Err(format!(
             "{name}: a {} file, not a model (.mdx, .mdl)",
