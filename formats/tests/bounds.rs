@@ -276,3 +276,70 @@ fn sequences_too_long_to_pose_in_full_are_measured_coarsely_and_say_so() {
         }
     }
 }
+
+/// A box that holds `inner` (both boxes as extents; an empty `inner` is held).
+fn holds(outer: &Extent, inner: &Extent) -> bool {
+    let inner = Aabb::of(inner);
+    inner.is_empty()
+        || (0..3)
+            .all(|i| outer.minimum[i] <= inner.minimum[i] && inner.maximum[i] <= outer.maximum[i])
+}
+
+/// In every corpus model with emitters (particles reach past the vertices),
+/// recomputing grows the model's and the sequences' boxes to hold the
+/// geometry and never shrinks them (risk_Tank-Shell-Silver's missile keeps
+/// its ±20 for its particle trail, which its vertices reach only ±9 of);
+/// geoset boxes are the geometry's; `validate` then finds nothing stale.
+#[test]
+fn boxes_of_models_with_emitters_only_grow() {
+    let mut seen = 0;
+    for (path, mut model) in common::corpus_models() {
+        if !formats::bounds::has_emitters(&model) || model.version() >= 1300 {
+            continue;
+        }
+        let Some(measured) = measure(&model, &ExtentOptions::default()) else {
+            continue;
+        };
+        let before = model.clone();
+        model.recompute_extents();
+        let (old, new) = (before.model_chunk().unwrap(), model.model_chunk().unwrap());
+        let finite = |e: &Extent| e.minimum.iter().chain(&e.maximum).all(|v| v.is_finite());
+        if finite(&old.extent) {
+            assert!(holds(&new.extent, &old.extent), "{path}: MODL shrank");
+        }
+        assert!(holds(&new.extent, &measured.model), "{path}: MODL");
+        for (s, (old, new)) in before.sequences().iter().zip(model.sequences()).enumerate() {
+            if finite(&old.extent) {
+                assert!(
+                    holds(&new.extent, &old.extent),
+                    "{path}: sequence {s} shrank"
+                );
+            }
+            assert!(
+                holds(&new.extent, &measured.sequences[s]),
+                "{path}: sequence {s}"
+            );
+        }
+        for (g, geoset) in model.geosets().iter().enumerate() {
+            assert_eq!(
+                geoset.extent, measured.geosets[g].extent,
+                "{path}: geoset {g}"
+            );
+        }
+        let stale: Vec<_> = validate::extents::model(&model);
+        assert!(stale.is_empty(), "{path}: {stale:?}");
+        seen += 1;
+    }
+    if !common::corpus_models().is_empty() {
+        assert!(seen >= 10, "{seen}");
+    }
+    let Some(mut shell) = corpus("risk_Tank-Shell-Silver.mdx") else {
+        return;
+    };
+    let before = shell.model_chunk().unwrap().extent;
+    shell.recompute_extents();
+    assert_eq!(
+        shell.model_chunk().unwrap().extent.maximum[1],
+        before.maximum[1]
+    );
+}

@@ -56,6 +56,20 @@ struct Writer<'c> {
     changes: &'c mut Vec<ExtentChange>,
 }
 
+/// `measured` grown to hold the box `stored` has, where that is a box (not
+/// empty, finite), with the larger radius: what a model with emitters keeps
+/// ([`has_emitters`](super::has_emitters)).
+fn grown(stored: &Extent, measured: Extent) -> Extent {
+    let finite = numbers(stored).iter().all(|v| v.is_finite());
+    let old = Aabb::of(stored);
+    let mut new = Aabb::of(&measured);
+    if !finite || old.is_empty() || new.is_empty() {
+        return measured;
+    }
+    new.union(&old);
+    new.extent(measured.bounds_radius.max(stored.bounds_radius))
+}
+
 impl Writer<'_> {
     fn set(&mut self, path: String, slot: &mut Extent, value: Extent) {
         if !same(slot, &value) {
@@ -148,6 +162,13 @@ impl Model {
         let mut w = Writer {
             changes: &mut changes,
         };
+        // The model's and the sequences' boxes only grow where emitters
+        // throw particles past the vertices.
+        let emitters = super::has_emitters(self);
+        let keep_larger = |stored: &Extent, measured: Extent| match emitters {
+            true => grown(stored, measured),
+            false => measured,
+        };
         // Which kinds of chunk were met (MODL, SEQS, GEOS, alpha GEOS).
         let mut seen = [false; 4];
         let mut first = |kind: usize| {
@@ -162,29 +183,35 @@ impl Model {
         for (c, chunk) in self.chunks.iter_mut().enumerate() {
             match chunk {
                 Chunk::Model(m) if first(0) => {
-                    w.set(
-                        format!("chunks[{c}].MODL.extent"),
-                        &mut m.extent,
-                        extents.model,
-                    );
+                    let value = keep_larger(&m.extent, extents.model);
+                    w.set(format!("chunks[{c}].MODL.extent"), &mut m.extent, value);
                 }
                 Chunk::AlphaModel(m) if first(0) => {
-                    w.set(
-                        format!("chunks[{c}].MODL.bounds"),
-                        &mut m.bounds,
-                        extents.model,
+                    let value = keep_larger(&m.bounds, extents.model);
+                    w.set(format!("chunks[{c}].MODL.bounds"), &mut m.bounds, value);
+                }
+                Chunk::Sequences(seqs) if first(1) => {
+                    let values: Vec<Extent> = (seqs.sequences.iter())
+                        .zip(&extents.sequences)
+                        .map(|(s, e)| keep_larger(&s.extent, *e))
+                        .collect();
+                    w.each(
+                        |s| format!("chunks[{c}].SEQS.sequences[{s}].extent"),
+                        seqs.sequences.iter_mut().map(|s| &mut s.extent),
+                        &values,
                     );
                 }
-                Chunk::Sequences(seqs) if first(1) => w.each(
-                    |s| format!("chunks[{c}].SEQS.sequences[{s}].extent"),
-                    seqs.sequences.iter_mut().map(|s| &mut s.extent),
-                    &extents.sequences,
-                ),
-                Chunk::AlphaSequences(seqs) if first(1) => w.each(
-                    |s| format!("chunks[{c}].SEQS.sequences[{s}].bounds"),
-                    seqs.sequences.iter_mut().map(|s| &mut s.bounds),
-                    &extents.sequences,
-                ),
+                Chunk::AlphaSequences(seqs) if first(1) => {
+                    let values: Vec<Extent> = (seqs.sequences.iter())
+                        .zip(&extents.sequences)
+                        .map(|(s, e)| keep_larger(&s.bounds, *e))
+                        .collect();
+                    w.each(
+                        |s| format!("chunks[{c}].SEQS.sequences[{s}].bounds"),
+                        seqs.sequences.iter_mut().map(|s| &mut s.bounds),
+                        &values,
+                    );
+                }
                 Chunk::Geosets(geos) if first(2) => {
                     for (g, (geoset, e)) in
                         geos.geosets.iter_mut().zip(&extents.geosets).enumerate()

@@ -22,12 +22,33 @@
 //! A geoset's extent covers its sequences (its bind pose when it shows in
 //! none or the model has no sequences); the model's covers its geosets'.
 //!
+//! Particles and ribbons reach beyond the vertices, by as far as their
+//! emitters throw them, which no vertex says; so in a model with emitters
+//! ([`has_emitters`]) the boxes of the model and of its sequences are only
+//! grown to hold the geometry, never shrunk (a box made larger for the
+//! effects stays), and `validate` does not call them too large. A geoset's
+//! box is the geometry's alone, always.
+//!
 //! [`Model::recompute_extents`]: crate::mdx::Model::recompute_extents
 //! [`Model::store_extents`]: crate::mdx::Model::store_extents
 
 mod aabb;
 mod apply;
 mod measure;
+
+use crate::mdx::Model;
+
+/// Whether `model` has particle, ribbon or popcorn emitters (any version):
+/// effects that reach beyond the vertices the extents are measured from.
+pub fn has_emitters(model: &Model) -> bool {
+    !(model.particle_emitters().is_empty()
+        && model.particle_emitters2().is_empty()
+        && model.ribbon_emitters().is_empty()
+        && model.corn_emitters().is_empty()
+        && model.alpha_particle_emitters().is_empty()
+        && model.alpha_particle_emitters2().is_empty()
+        && model.alpha_ribbon_emitters().is_empty())
+}
 
 pub use aabb::{Aabb, EMPTY_CORNER};
 pub use apply::ExtentChange;

@@ -8,7 +8,10 @@
 //! is read as "not set" (Blizzard's own `MODL` has 0) and not reported; a
 //! geoset hidden throughout a sequence has nothing to disagree with. An
 //! empty per-sequence list is not reported either (Blizzard's files leave
-//! some empty), one of another length than the sequences is.
+//! some empty), one of another length than the sequences is. In a model
+//! with emitters, the model's and the sequences' boxes may be larger than
+//! the geometry (particles reach past the vertices: see
+//! [`bounds`](crate::bounds)); only geometry beyond them is reported.
 
 use super::{Finding, Findings, Rule};
 use crate::bounds::{Aabb, ExtentOptions, Extents, measure};
@@ -69,8 +72,14 @@ fn point(p: [f32; 3]) -> String {
     format!("({})", p.map(number).join(", "))
 }
 
-/// What is wrong with `stored` against `measured`, if anything.
-fn disagreement(stored: &Extent, measured: &Extent, tolerance: f32) -> Option<String> {
+/// What is wrong with `stored` against `measured`, if anything; with
+/// `larger_allowed`, a box or radius larger than the geometry is not.
+fn disagreement(
+    stored: &Extent,
+    measured: &Extent,
+    tolerance: f32,
+    larger_allowed: bool,
+) -> Option<String> {
     let measured_box = Aabb::of(measured);
     if measured_box.is_empty() {
         return None;
@@ -111,11 +120,15 @@ fn disagreement(stored: &Extent, measured: &Extent, tolerance: f32) -> Option<St
             "the geometry reaches {outside:.3} beyond the box (the game may cull what shows)"
         ));
     }
-    if inside > tolerance {
+    if inside > tolerance && !larger_allowed {
         problems.push(format!("the box is {inside:.3} larger than the geometry"));
     }
     let (r, needed) = (stored.bounds_radius, measured.bounds_radius);
-    if r != 0.0 && (r.is_nan() || (r - needed).abs() > tolerance) {
+    let off = match larger_allowed {
+        true => needed - r,
+        false => (r - needed).abs(),
+    };
+    if r != 0.0 && (r.is_nan() || off > tolerance) {
         problems.push(format!(
             "bounds radius {r:.3} where the geometry gives {needed:.3}"
         ));
@@ -133,8 +146,11 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
     let coarse = measured
         .coarse()
         .map_or_else(String::new, |how| format!(" (measured coarsely: {how})"));
-    let mut check = |path: String, stored: &Extent, measured: &Extent| {
-        if let Some(message) = disagreement(stored, measured, tolerance) {
+    // Particles reach past the vertices: the model's and the sequences'
+    // boxes may be larger than the geometry where there are emitters.
+    let emitters = crate::bounds::has_emitters(model);
+    let mut check = |path: String, stored: &Extent, measured: &Extent, whole: bool| {
+        if let Some(message) = disagreement(stored, measured, tolerance, whole && emitters) {
             findings.push(Rule::StaleExtent, path, message + &coarse);
         }
     };
@@ -146,31 +162,31 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
         match chunk {
             Chunk::Model(m) if !modl => {
                 modl = true;
-                check(format!("{at}.extent"), &m.extent, &measured.model);
+                check(format!("{at}.extent"), &m.extent, &measured.model, true);
             }
             Chunk::AlphaModel(m) if !modl => {
                 modl = true;
-                check(format!("{at}.bounds"), &m.bounds, &measured.model);
+                check(format!("{at}.bounds"), &m.bounds, &measured.model, true);
             }
             Chunk::Sequences(s) if !seqs => {
                 seqs = true;
                 let stored = s.sequences.iter().map(|s| &s.extent);
                 for (i, (stored, m)) in stored.zip(&measured.sequences).enumerate() {
-                    check(format!("{at}.sequences[{i}].extent"), stored, m);
+                    check(format!("{at}.sequences[{i}].extent"), stored, m, true);
                 }
             }
             Chunk::AlphaSequences(s) if !seqs => {
                 seqs = true;
                 let stored = s.sequences.iter().map(|s| &s.bounds);
                 for (i, (stored, m)) in stored.zip(&measured.sequences).enumerate() {
-                    check(format!("{at}.sequences[{i}].bounds"), stored, m);
+                    check(format!("{at}.sequences[{i}].bounds"), stored, m, true);
                 }
             }
             Chunk::Geosets(g) if !geos => {
                 geos = true;
                 for (i, (geoset, m)) in g.geosets.iter().zip(&measured.geosets).enumerate() {
                     let at = format!("{at}.geosets[{i}]");
-                    check(format!("{at}.extent"), &geoset.extent, &m.extent);
+                    check(format!("{at}.extent"), &geoset.extent, &m.extent, false);
                     let path = format!("{at}.sequence_extents");
                     lists.push((path, &geoset.sequence_extents, &m.sequences));
                 }
@@ -180,7 +196,7 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
                 let measured = measured.geosets.get(wc3_geosets..).unwrap_or_default();
                 for (i, (geoset, m)) in g.geosets.iter().zip(measured).enumerate() {
                     let at = format!("{at}.geosets[{i}]");
-                    check(format!("{at}.bounds"), &geoset.bounds, &m.extent);
+                    check(format!("{at}.bounds"), &geoset.bounds, &m.extent, false);
                     lists.push((format!("{at}.seq_bounds"), &geoset.seq_bounds, &m.sequences));
                 }
             }
@@ -222,7 +238,7 @@ fn list_disagreement(
         .iter()
         .zip(measured)
         .enumerate()
-        .filter_map(|(i, (s, m))| Some((i, disagreement(s, m, tolerance)?)))
+        .filter_map(|(i, (s, m))| Some((i, disagreement(s, m, tolerance, false)?)))
         .collect();
     if let Some((i, first)) = wrong.first() {
         let name = names.get(*i).map_or("", String::as_str);
@@ -251,20 +267,20 @@ mod tests {
     fn boxes_disagree_beyond_the_tolerance_in_either_direction() {
         let measured = extent(2.0, -1.0, 1.0);
         assert_eq!(
-            disagreement(&extent(2.05, -1.05, 1.0), &measured, 0.1),
+            disagreement(&extent(2.05, -1.05, 1.0), &measured, 0.1, false),
             None
         );
-        let small = disagreement(&extent(2.0, -1.0, 0.5), &measured, 0.1).unwrap();
+        let small = disagreement(&extent(2.0, -1.0, 0.5), &measured, 0.1, false).unwrap();
         assert!(
             small.starts_with("the geometry reaches 0.500 beyond the box"),
             "{small}"
         );
-        let large = disagreement(&extent(0.0, -3.0, 1.0), &measured, 0.1).unwrap();
+        let large = disagreement(&extent(0.0, -3.0, 1.0), &measured, 0.1, false).unwrap();
         assert!(
             large.starts_with("the box is 2.000 larger than the geometry ("),
             "{large}"
         );
-        let radius = disagreement(&extent(9.0, -1.0, 1.0), &measured, 0.1).unwrap();
+        let radius = disagreement(&extent(9.0, -1.0, 1.0), &measured, 0.1, false).unwrap();
         assert!(
             radius.starts_with(
                 "bounds radius 9.000 where the geometry gives 2.000 (stored (-1, -1, -1) to (1, 1, 1)"
@@ -273,17 +289,24 @@ mod tests {
         );
         let empty = Aabb::EMPTY.extent(0.0);
         assert!(
-            disagreement(&empty, &measured, 0.1)
+            disagreement(&empty, &measured, 0.1, false)
                 .unwrap()
                 .starts_with("empty, but")
         );
         // Nothing measured (a hidden geoset): nothing to disagree with.
-        assert_eq!(disagreement(&measured, &empty, 0.1), None);
+        assert_eq!(disagreement(&measured, &empty, 0.1, false), None);
         let nan = extent(2.0, f32::NAN, 1.0);
         assert!(
-            disagreement(&nan, &measured, 0.1)
+            disagreement(&nan, &measured, 0.1, false)
                 .unwrap()
                 .starts_with("the box holds NaN")
         );
+        // Where larger is allowed (a model with emitters): only too small.
+        assert_eq!(
+            disagreement(&extent(9.0, -3.0, 1.0), &measured, 0.1, true),
+            None
+        );
+        assert!(disagreement(&extent(2.0, -1.0, 0.5), &measured, 0.1, true).is_some());
+        assert!(disagreement(&extent(1.0, -1.0, 1.0), &measured, 0.1, true).is_some());
     }
 }
