@@ -89,7 +89,7 @@ pub use kept::{Kept, KeptValue, Placement};
 pub use layout::LayoutRow;
 pub use placed_write::{SiblingTarget, Slots};
 pub use plain::Plain;
-pub use reader::Reader;
+pub use reader::{MAX_NESTING, Reader};
 pub use unknown::{UnknownChunk, UnknownTail};
 pub use writer::{SizeSlot, Writer};
 

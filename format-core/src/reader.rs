@@ -42,7 +42,14 @@ pub struct Reader<'a> {
     pub(crate) siblings: Option<Arc<Siblings>>,
     /// Regions whose parts are placed by offset, innermost last.
     pub(crate) regions: Vec<ReadRegion>,
+    /// How many values of types that hold themselves are being read, one
+    /// inside the other ([`Reader::nested`]).
+    depth: u32,
 }
+
+/// How deep values of a type that holds itself (a tree) may nest: past
+/// this, [`Reader::nested`] refuses rather than let input overflow the stack.
+pub const MAX_NESTING: u32 = 256;
 
 /// A region being read whose parts are placed by offset.
 #[derive(Debug, Clone)]
@@ -82,7 +89,41 @@ impl<'a> Reader<'a> {
             anchors: Vec::new(),
             siblings: None,
             regions: Vec::new(),
+            depth: 0,
         }
+    }
+
+    /// Runs `body` one level deeper in a value of a type that holds itself
+    /// (what `#[derive(Codec)]` generates for one): an error, not a stack
+    /// overflow, past [`MAX_NESTING`] levels.
+    ///
+    /// ```
+    /// use format_core::{MAX_NESTING, Reader, Result};
+    /// fn dive(r: &mut Reader<'_>, levels: u32) -> Result<u32> {
+    ///     match levels {
+    ///         0 => Ok(0),
+    ///         n => r.nested(|r| dive(r, n - 1).map(|d| d + 1)),
+    ///     }
+    /// }
+    /// let mut r = Reader::new(&[]);
+    /// assert_eq!(dive(&mut r, MAX_NESTING)?, MAX_NESTING);
+    /// assert!(dive(&mut r, MAX_NESTING + 1).is_err());
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    pub fn nested<T>(&mut self, body: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= MAX_NESTING {
+            return Err(Error::invalid(
+                self.pos,
+                alloc::format!(
+                    "values nested more than {MAX_NESTING} deep (a type that holds itself): \
+                     refusing to go deeper"
+                ),
+            ));
+        }
+        self.depth += 1;
+        let out = body(self);
+        self.depth -= 1;
+        out
     }
 
     /// Moves the reader to `pos` with the region ending at `end`
@@ -359,6 +400,7 @@ impl<'a> Reader<'a> {
             anchors: Vec::new(),
             siblings: self.siblings.clone(),
             regions: Vec::new(),
+            depth: self.depth,
         })
     }
 

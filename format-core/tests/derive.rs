@@ -820,3 +820,53 @@ fn a_count_prefix_works_with_element_arguments() {
     assert_eq!(value.indexed.len(), 3);
     assert_eq!(encode(&value, Context::new()).unwrap(), bytes);
 }
+
+/// A tree: a node holds nodes of its own type.
+#[derive(format_core::Codec, Debug, PartialEq)]
+struct TreeNode {
+    value: u32,
+    #[format(count = u32)]
+    kids: Vec<TreeNode>,
+}
+
+#[test]
+fn a_type_may_hold_itself() {
+    let tree = TreeNode {
+        value: 1,
+        kids: vec![
+            TreeNode {
+                value: 2,
+                kids: Vec::new(),
+            },
+            TreeNode {
+                value: 3,
+                kids: vec![TreeNode {
+                    value: 4,
+                    kids: Vec::new(),
+                }],
+            },
+        ],
+    };
+    let bytes = encode(&tree, Context::new()).unwrap();
+    assert_eq!(bytes, le(&[1, 2, 2, 0, 3, 1, 4, 0]));
+    assert_eq!(decode::<TreeNode>(&bytes, Context::new()).unwrap(), tree);
+}
+
+/// A tree deeper than the input can be trusted with: each level is 8 bytes,
+/// so a megabyte nests 125 000 deep; the reader refuses past 256 levels
+/// rather than overflow the stack.
+#[test]
+fn a_tree_nested_too_deep_is_an_error() {
+    let deep: Vec<u8> = (0..100_000u32).flat_map(|_| le(&[7, 1])).collect();
+    let err = decode::<TreeNode>(&deep, Context::new()).unwrap_err();
+    assert!(
+        err.to_string().contains("values nested more than 256 deep"),
+        "{}",
+        &err.to_string()[..200]
+    );
+    let ok: Vec<u8> = (0..200u32)
+        .flat_map(|_| le(&[7, 1]))
+        .chain(le(&[7, 0]))
+        .collect();
+    assert!(decode::<TreeNode>(&ok, Context::new()).is_ok());
+}

@@ -119,6 +119,31 @@ pub fn impl_attrs() -> TokenStream {
     }
 }
 
+/// Whether `ty` names the type `ident` (or `Self`) anywhere in it.
+pub fn mentions(ty: &Type, ident: &syn::Ident) -> bool {
+    fn walk(tokens: proc_macro2::TokenStream, ident: &syn::Ident) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == *ident || i == "Self",
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), ident),
+            _ => false,
+        })
+    }
+    walk(quote!(#ty), ident)
+}
+
+/// Whether a struct holds values of its own type (a tree): its decode then
+/// counts how deep they nest ([`Reader::nested`]), so that input cannot
+/// overflow the stack.
+pub fn holds_itself(cont: &Container) -> bool {
+    match &cont.body {
+        Body::Struct(fields) => fields.iter().any(|f| match &f.kind {
+            FieldKind::Data(d) => mentions(d.value_ty, cont.ident),
+            _ => false,
+        }),
+        _ => false,
+    }
+}
+
 /// The lower bound on the encoded size, as a constant expression.
 pub fn min_size(cont: &Container) -> TokenStream {
     let core = cont.rt.core();

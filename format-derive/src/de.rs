@@ -31,6 +31,10 @@ pub fn expand(cont: &Container) -> TokenStream {
         Body::Plain(_) => return TokenStream::new(),
     };
     let body = framed(cont, body);
+    let body = match crate::common::holds_itself(cont) {
+        true => quote!(#r.nested(|#r| { #body })),
+        false => body,
+    };
     quote! {
         #attrs
         impl #ig #core::Decode for #ident #tg #wc {

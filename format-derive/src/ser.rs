@@ -140,8 +140,13 @@ fn struct_items(cont: &Container, fields: &[Field]) -> TokenStream {
         };
     }
     let places = {
+        // A field of the type itself (`kids: Vec<Node>`) adds nothing to
+        // whether it places (its `PLACES` is this one), and naming it here
+        // would make the constant depend on itself.
         let parts = fields.iter().filter_map(|f| match &f.kind {
-            FieldKind::Data(d) => placing_type(d).map(|ty| quote!(<#ty as #core::Encode>::PLACES)),
+            FieldKind::Data(d) => placing_type(d)
+                .filter(|ty| !crate::common::mentions(ty, cont.ident))
+                .map(|ty| quote!(<#ty as #core::Encode>::PLACES)),
             _ => None,
         });
         quote!(#has_placed #(|| #parts)*)
