@@ -56,7 +56,14 @@ pub fn type_text(ty: &impl ToTokens) -> String {
 pub fn args_value(args: Option<&Vec<Expr>>) -> TokenStream {
     match args {
         // `.clone()` takes a value out of a field seen by reference, and copies scalars.
-        Some(exprs) => quote!((#((#exprs).clone(),)*)),
+        // Spanned at the first argument: a type whose `Args` are not these
+        // is reported at the attribute, not at the derive.
+        Some(exprs) => {
+            let span = exprs
+                .first()
+                .map_or_else(proc_macro2::Span::call_site, syn::spanned::Spanned::span);
+            quote::quote_spanned!(span=> (#((#exprs).clone(),)*))
+        }
         None => quote!(::core::default::Default::default()),
     }
 }

@@ -282,15 +282,17 @@ fn value_read(cont: &Container, d: &DataField) -> TokenStream {
 /// A read hook call: `f(reader, args...)`, the arguments from the call written
 /// in the attribute (`read_with = f(a, b)`) or the field's `args`.
 fn read_hook(hook: &syn::Expr, r: &syn::Ident, args: Option<&Vec<syn::Expr>>) -> TokenStream {
+    // Spanned at the hook: a hook of the wrong type is reported there.
+    let span = syn::spanned::Spanned::span(hook);
     match hook {
         syn::Expr::Call(call) => {
             let func = &call.func;
             let extra = call.args.iter();
-            quote!((#func)(#r #(, #extra)*))
+            quote::quote_spanned!(span=> (#func)(#r #(, #extra)*))
         }
         _ => {
             let extra = args.into_iter().flatten();
-            quote!((#hook)(#r #(, #extra)*))
+            quote::quote_spanned!(span=> (#hook)(#r #(, #extra)*))
         }
     }
 }

@@ -50,6 +50,10 @@
 //! | `sets_version` | on a `u8`/`u16`/`u32` field: after reading or writing it, its value becomes the context's version |
 //! | `skip` | not on disk (`Default` on read) |
 //!
+//! A struct may hold values of its own type (a tree: `kids: Vec<Node>`);
+//! reading one nests at most `format_core::MAX_NESTING` (256) deep, an error
+//! past that rather than a stack overflow.
+//!
 //! A `<target>` is a field of the struct (`levels`), an element of a list
 //! field by its tag (`chunks["MCVT"]`, `chunks["MCNK"][n]`), or an element of
 //! the enclosing list (`parent["MCIN"]`, `parent["MCNK"][index]`: the list's
