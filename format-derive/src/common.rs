@@ -62,7 +62,10 @@ pub fn args_value(args: Option<&Vec<Expr>>) -> TokenStream {
             let span = exprs
                 .first()
                 .map_or_else(proc_macro2::Span::call_site, syn::spanned::Spanned::span);
-            quote::quote_spanned!(span=> (#((#exprs).clone(),)*))
+            // Only the tuple's own tokens: the `.clone()` calls stay the
+            // macro's (lints on them are not the user's).
+            let values = exprs.iter().map(|e| quote!((#e).clone()));
+            quote::quote_spanned!(span=> (#(#values,)*))
         }
         None => quote!(::core::default::Default::default()),
     }
