@@ -53,8 +53,7 @@ pub trait Decode: Sized {
 /// # Ok::<(), format_core::Error>(())
 /// ```
 pub fn decode_each<T: Decode>(r: &mut Reader<'_>, count: usize, args: T::Args) -> Result<Vec<T>> {
-    let count = r.check_count(count as u64, T::MIN_SIZE)?;
-    let mut items = Vec::with_capacity(r.reserve_count::<T>(count));
+    let mut items = r.list_for::<T>(count as u64, T::MIN_SIZE)?;
     let mut empty = EmptyElements::default();
     for i in 0..count {
         let before = r.pos();

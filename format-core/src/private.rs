@@ -114,7 +114,7 @@ pub fn decode_indexed<T: Decode, A: Fn(usize) -> T::Args>(
     args_of: A,
 ) -> Result<Vec<T>> {
     let mut items = match count {
-        Some(n) => Vec::with_capacity(r.reserve_count::<T>(r.check_count(n, T::MIN_SIZE)?)),
+        Some(n) => r.list_for::<T>(n, T::MIN_SIZE)?,
         None => Vec::new(),
     };
     let limit = count.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
@@ -167,7 +167,7 @@ fn decode_recorded<T: Decode>(
     more: impl Fn(&Reader<'_>) -> bool,
 ) -> Result<Vec<T>> {
     let mut items = match count {
-        Some(n) => Vec::with_capacity(r.reserve_count::<T>(r.check_count(n, T::MIN_SIZE)?)),
+        Some(n) => r.list_for::<T>(n, T::MIN_SIZE)?,
         None => Vec::new(),
     };
     let limit = count.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));

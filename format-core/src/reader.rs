@@ -318,15 +318,19 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// How many elements of `T` a list of `count` (checked with
-    /// [`check_count`](Self::check_count)) reserves before reading them: all
-    /// of them, unless that is more memory than the bytes left (at least 4
-    /// KiB), since an element can take more memory than the bytes it reads
-    /// (`size_of::<T>()` against its `MIN_SIZE`, 0 for one whose fields are
-    /// all absent); the list grows past that only as elements are read.
-    pub fn reserve_count<T>(&self, count: usize) -> usize {
+    /// An empty list for `count` elements of at least `min_size` bytes
+    /// each: the count checked against the bytes left ([`check_count`](Self::check_count)),
+    /// then room reserved for all of them, unless that is more memory than
+    /// the bytes left (at least 4 KiB), since an element can take more
+    /// memory than the bytes it reads (`size_of::<T>()` against its
+    /// `MIN_SIZE`, 0 for one whose fields are all absent); the list grows
+    /// past that only as elements are read.
+    pub fn list_for<T>(&self, count: u64, min_size: usize) -> Result<Vec<T>> {
+        let count = self.check_count(count, min_size)?;
         let budget = self.remaining().max(4096);
-        count.min(budget / size_of::<T>().max(1))
+        Ok(Vec::with_capacity(
+            count.min(budget / size_of::<T>().max(1)),
+        ))
     }
 
     /// Takes `count` fixed-size records of `size` bytes each as one slice, after

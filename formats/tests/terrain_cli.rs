@@ -238,8 +238,7 @@ fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
         );
     }
     // The overview of them all: the tiles stitched row by row.
-    let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
+    let index = read_json(&heights.join("heightmap.json"));
     let mut pairs: Vec<(TileCoord, &Heightmap)> = maps.iter().map(|(_, c, m)| (*c, m)).collect();
     pairs.sort_by_key(|(c, _)| (c.y, c.x));
     check_overview(&height_images, &index["overview"], &pairs, range);
@@ -303,8 +302,7 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
         .stderr(predicate::str::contains(
             "17 edge samples taken from the neighbour that owns them",
         ));
-    let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
+    let index = read_json(&heights.join("heightmap.json"));
     assert_eq!(index["tiles"].as_array().unwrap().len(), 4);
     assert_eq!(index["missing"].as_array().unwrap().len(), 5);
     let (min, max) = (
@@ -458,8 +456,7 @@ fn tiles_render_with_a_given_range_and_as_float() {
         let floats = images["cataclysmctf_30_27.tif"].f32s();
         assert!(same_heights(&floats, &both[0].1.heights));
         assert_seam_matches(&images, ("cataclysmctf_30_27", "cataclysmctf_31_27"), false);
-        let index: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(two.join("heightmap.json")).unwrap()).unwrap();
+        let index = read_json(&two.join("heightmap.json"));
         let range = HeightRange::parse("-50:100").unwrap();
         check_overview(&images, &index["overview"], &tiles_by_row(&both), range);
         assert!(images["cataclysmctf_30_27.png"].u16s() == both[0].1.levels(range));
@@ -589,8 +586,7 @@ fn a_map_exports_its_tiles_into_a_folder() {
     assert_eq!(common::listing(&tiles), MAP_EXPORT);
     // Beside the tiles: the map's overview, the image `render --heightmap`
     // draws of the same tiles, and an index of where each tile went.
-    let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(tiles.join("cataclysmctf.json")).unwrap()).unwrap();
+    let index = read_json(&tiles.join("cataclysmctf.json"));
     let listed: Vec<(u64, u64, &str)> = index["tiles"]
         .as_array()
         .unwrap()
@@ -619,8 +615,7 @@ fn a_map_exports_its_tiles_into_a_folder() {
         .arg(&heights)
         .assert()
         .success();
-    let rendered: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
+    let rendered = read_json(&heights.join("heightmap.json"));
     assert_eq!(index["range"], rendered["range"]);
     for ext in ["png", "tif"] {
         assert_eq!(
@@ -654,9 +649,7 @@ fn a_map_exports_its_tiles_into_a_folder() {
                 .assert()
                 .success();
         }
-        let index: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(small.join("cataclysmctf.json")).unwrap())
-                .unwrap();
+        let index = read_json(&small.join("cataclysmctf.json"));
         assert_eq!(index["overview"]["tile_samples_per_pixel"], 4);
         let images = pillow_folder(&small).unwrap();
         check_overview(&images, &index["overview"], &tiles_by_row(&maps), range);
@@ -843,6 +836,11 @@ fn map_copy(root: &Path, name: &str, tiles: &[&str]) -> PathBuf {
     folder
 }
 
+/// The JSON file at `path` (an index the tool wrote).
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
 /// The `tEXt` chunks of a PNG, as the png crate reads them.
 fn png_text(path: &Path) -> BTreeMap<String, String> {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
@@ -1012,8 +1010,7 @@ fn a_tile_png_says_its_range() {
         .arg(&heights)
         .assert()
         .success();
-    let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
+    let index = read_json(&heights.join("heightmap.json"));
     let text = png_text(&heights.join("cataclysmctf_30_28.png"));
     let value = |key: &str| text[key].parse::<f32>().unwrap();
     let range = |end: &str| index["range"][end].as_f64().unwrap() as f32;
@@ -1098,8 +1095,7 @@ fn a_failed_tile_is_listed_in_the_index() {
         .assert()
         .failure()
         .stderr(predicate::str::is_match("error: .*cataclysmctf_31_27.adt").unwrap());
-    let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(heights.join("heightmap.json")).unwrap()).unwrap();
+    let index = read_json(&heights.join("heightmap.json"));
     assert_eq!(index["tiles"].as_array().unwrap().len(), 1);
     assert_eq!(index["missing"].as_array().unwrap().len(), 7);
     let failed = index["failed"].as_array().unwrap();
@@ -1375,8 +1371,7 @@ fn a_map_folder_exports_without_companions_and_lists_failed_tiles() {
         .stderr(predicate::str::contains(
             "skipped 1 WDT that is not a map's: cataclysmctf_lgt.wdt",
         ));
-    let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("cataclysmctf.json")).unwrap()).unwrap();
+    let index = read_json(&out.join("cataclysmctf.json"));
     assert_eq!(index["tiles"].as_array().unwrap().len(), 1);
     assert_eq!(index["failed"][0]["file"], "cataclysmctf_31_27.adt");
     std::fs::remove_dir_all(&folder).unwrap();

@@ -54,6 +54,9 @@ fn same(a: &Extent, b: &Extent) -> bool {
 /// Collects changes while writing.
 struct Writer<'c> {
     changes: &'c mut Vec<ExtentChange>,
+    /// The model has emitters: the boxes of the whole model and of its
+    /// sequences only grow ([`grown`]).
+    emitters: bool,
 }
 
 /// `measured` grown to hold the box `stored` has, where that is a box (not
@@ -82,16 +85,26 @@ impl Writer<'_> {
         }
     }
 
-    /// Each of `slots` set to the value at its place in `values` (`path`:
-    /// where the slot at an index is).
-    fn each<'e>(
+    /// A box of the whole model or of a sequence: `value`, or with
+    /// emitters, `value` grown to hold the box stored.
+    fn set_whole(&mut self, path: String, slot: &mut Extent, value: Extent) {
+        let value = match self.emitters {
+            true => grown(slot, value),
+            false => value,
+        };
+        self.set(path, slot, value);
+    }
+
+    /// Each sequence's box ([`set_whole`](Self::set_whole)) from the value at
+    /// its place in `values` (`path`: where the slot at an index is).
+    fn sequences<'e>(
         &mut self,
         path: impl Fn(usize) -> String,
         slots: impl Iterator<Item = &'e mut Extent>,
         values: &[Extent],
     ) {
         for (i, (slot, value)) in slots.zip(values).enumerate() {
-            self.set(path(i), slot, *value);
+            self.set_whole(path(i), slot, *value);
         }
     }
 
@@ -161,13 +174,9 @@ impl Model {
         let mut changes = Vec::new();
         let mut w = Writer {
             changes: &mut changes,
-        };
-        // The model's and the sequences' boxes only grow where emitters
-        // throw particles past the vertices.
-        let emitters = super::has_emitters(self);
-        let keep_larger = |stored: &Extent, measured: Extent| match emitters {
-            true => grown(stored, measured),
-            false => measured,
+            // The model's and the sequences' boxes only grow where emitters
+            // throw particles past the vertices.
+            emitters: super::has_emitters(self),
         };
         // Which kinds of chunk were met (MODL, SEQS, GEOS, alpha GEOS).
         let mut seen = [false; 4];
@@ -183,35 +192,23 @@ impl Model {
         for (c, chunk) in self.chunks.iter_mut().enumerate() {
             match chunk {
                 Chunk::Model(m) if first(0) => {
-                    let value = keep_larger(&m.extent, extents.model);
-                    w.set(format!("chunks[{c}].MODL.extent"), &mut m.extent, value);
+                    let path = format!("chunks[{c}].MODL.extent");
+                    w.set_whole(path, &mut m.extent, extents.model);
                 }
                 Chunk::AlphaModel(m) if first(0) => {
-                    let value = keep_larger(&m.bounds, extents.model);
-                    w.set(format!("chunks[{c}].MODL.bounds"), &mut m.bounds, value);
+                    let path = format!("chunks[{c}].MODL.bounds");
+                    w.set_whole(path, &mut m.bounds, extents.model);
                 }
-                Chunk::Sequences(seqs) if first(1) => {
-                    let values: Vec<Extent> = (seqs.sequences.iter())
-                        .zip(&extents.sequences)
-                        .map(|(s, e)| keep_larger(&s.extent, *e))
-                        .collect();
-                    w.each(
-                        |s| format!("chunks[{c}].SEQS.sequences[{s}].extent"),
-                        seqs.sequences.iter_mut().map(|s| &mut s.extent),
-                        &values,
-                    );
-                }
-                Chunk::AlphaSequences(seqs) if first(1) => {
-                    let values: Vec<Extent> = (seqs.sequences.iter())
-                        .zip(&extents.sequences)
-                        .map(|(s, e)| keep_larger(&s.bounds, *e))
-                        .collect();
-                    w.each(
-                        |s| format!("chunks[{c}].SEQS.sequences[{s}].bounds"),
-                        seqs.sequences.iter_mut().map(|s| &mut s.bounds),
-                        &values,
-                    );
-                }
+                Chunk::Sequences(seqs) if first(1) => w.sequences(
+                    |s| format!("chunks[{c}].SEQS.sequences[{s}].extent"),
+                    seqs.sequences.iter_mut().map(|s| &mut s.extent),
+                    &extents.sequences,
+                ),
+                Chunk::AlphaSequences(seqs) if first(1) => w.sequences(
+                    |s| format!("chunks[{c}].SEQS.sequences[{s}].bounds"),
+                    seqs.sequences.iter_mut().map(|s| &mut s.bounds),
+                    &extents.sequences,
+                ),
                 Chunk::Geosets(geos) if first(2) => {
                     for (g, (geoset, e)) in
                         geos.geosets.iter_mut().zip(&extents.geosets).enumerate()

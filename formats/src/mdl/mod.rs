@@ -150,13 +150,18 @@ pub fn from_str_lenient(text: &str) -> Result<(Model, Vec<Diagnostic>)> {
     read(text, true)
 }
 
+/// How the comment this module's writers put first begins (the only
+/// comment they write): a rewrite that finds it has no comment of the
+/// user's to drop.
+pub const WRITER_MARK: &str = "// Written by formats::mdl";
+
 /// Writes the model as MDL. [`from_str`] reads it back to an equal model, whose
 /// [`Model::to_bytes`] gives the same bytes as the original.
 pub fn to_string(model: &Model) -> String {
     let mut out = Out::new();
-    out.line(
-        "// Written by formats::mdl; `Ext*` keys and #\"hex\" carry what MDL has no words for.",
-    );
+    out.line(&format!(
+        "{WRITER_MARK}; `Ext*` keys and #\"hex\" carry what MDL has no words for."
+    ));
     write_model(&mut out, model);
     out.text
 }
@@ -204,7 +209,7 @@ pub fn to_string_plain(model: &Model) -> Result<PlainMdl> {
         )));
     }
     let mut out = Out::plain();
-    out.line("// Written by formats::mdl (plain MDL).");
+    out.line(&format!("{WRITER_MARK} (plain MDL)."));
     let stray = model
         .lights()
         .iter()

@@ -64,7 +64,7 @@ pub mod splat;
 pub mod tile;
 
 pub use coords::{
-    CHUNK_SIZE, ChunkCoord, MAP_HALF, TILE_SIZE, TILES, TileCoord, UNIT_SIZE, WorldRect,
+    CHUNK_SIZE, CHUNKS, ChunkCoord, MAP_HALF, TILE_SIZE, TILES, TileCoord, UNIT_SIZE, WorldRect,
     file_to_world, world_to_file,
 };
 pub use grid::{ChunkGrid, Holes, QUADS, VERTICES, inner_index, outer_index};

@@ -202,7 +202,7 @@ fn convert_file(
     options: &Options,
     result: &mut Converted,
 ) -> Result<(), String> {
-    if same_file(input, output) {
+    if rewrite::over_itself(input, output) {
         return Err(format!(
             "{}: would be written over itself (write to another file or folder)",
             input.display()
@@ -275,14 +275,6 @@ fn write_plain(
     let size = rewrite::write_checked(plain.text.as_bytes(), output, false)?;
     *left_out = plain.left_out;
     Ok(size)
-}
-
-/// Whether `a` and `b` are the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 /// `model` converted to `target`; with `--exact`, refused (the model left

@@ -45,7 +45,7 @@ fn comment_note(name: &str, kind: Kind, data: &[u8]) -> Option<String> {
     let comments = text
         .lines()
         .map(str::trim_start)
-        .filter(|l| l.starts_with("//") && !l.starts_with("// Written by formats::mdl"))
+        .filter(|l| l.starts_with("//") && !l.starts_with(formats::mdl::WRITER_MARK))
         .count();
     (comments > 0).then(|| {
         format!(
@@ -94,6 +94,12 @@ pub fn outputs(
     })
 }
 
+/// Whether writing `output` would overwrite `input` (two spellings of one
+/// file included).
+pub fn over_itself(input: &Path, output: &Path) -> bool {
+    crate::batch::identity(input) == crate::batch::identity(output)
+}
+
 /// `(input, output)` for every model under `paths`; the output is `None`
 /// for a dry run.
 pub fn jobs(
@@ -106,10 +112,7 @@ pub fn jobs(
             let jobs = outputs(&inputs, output, None)?;
             // Over its input only when asked (`fix --in-place`): a model
             // optimized over itself cannot be had back.
-            if let Some((input, _)) = jobs
-                .iter()
-                .find(|(i, o)| crate::batch::identity(i) == crate::batch::identity(o))
-            {
+            if let Some((input, _)) = jobs.iter().find(|(i, o)| over_itself(i, o)) {
                 return Err(format!(
                     "{} would be written over itself: write to another file or folder \
                      (`fix --in-place` rewrites models where they are)",
@@ -170,20 +173,28 @@ pub fn encode(model: &Model, output: &Path) -> Result<Vec<u8>, String> {
 /// Returns the size written.
 pub fn write(model: &Model, output: &Path, lenient: bool) -> Result<usize, String> {
     let bytes = encode(model, output)?;
-    let kept_quirk = || {
-        kind::read(form(output), &bytes)
-            .is_ok_and(|back| matches!(&back.document, Document::Mdx(m) if m == model))
-    };
-    write_checked(&bytes, output, lenient || kept_quirk())
+    write_read_back(&bytes, output, |back| {
+        lenient || matches!(back, Document::Mdx(m) if m == model)
+    })
 }
 
 /// Writes the bytes of a model file to `output` after checking that they
 /// read back as its extension says (strictly, unless `lenient`). Returns
 /// the size written.
 pub fn write_checked(bytes: &[u8], output: &Path, lenient: bool) -> Result<usize, String> {
+    write_read_back(bytes, output, |_| lenient)
+}
+
+/// Writes `bytes` to `output` once they read back (read once): strictly, or
+/// leniently where `lenient_ok` accepts what the lenient reader gave.
+fn write_read_back(
+    bytes: &[u8],
+    output: &Path,
+    lenient_ok: impl FnOnce(&Document) -> bool,
+) -> Result<usize, String> {
     let out = output.display();
     match kind::read(form(output), bytes) {
-        Ok(back) if back.strict_error.is_none() || lenient => {}
+        Ok(back) if back.strict_error.is_none() || lenient_ok(&back.document) => {}
         Ok(_) => {
             return Err(format!(
                 "{out}: the written model only reads back leniently"

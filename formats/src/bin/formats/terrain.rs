@@ -248,7 +248,7 @@ fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap), String> {
 pub fn tile_warnings(path: &Path, terrain: &TerrainTile) -> Vec<String> {
     let name = path.display().to_string();
     [
-        checks::chunks_without_heights(&name, terrain),
+        checks::chunks_without_heights(&name, terrain, "NaN in the TIFF, black in the PNG"),
         checks::misnamed(path, terrain.coord),
     ]
     .into_iter()

@@ -33,17 +33,11 @@ pub fn export(
     }
     .map_err(|e| format!("{name}: {e}"))?;
     let out = super::write_document(&exported.document, output)?;
-    let mut warnings = Vec::new();
-    if exported.chunks < 256 {
-        warnings.push(format!(
-            "{name}: {} of 256 chunks have no heights (left out)",
-            256 - exported.chunks
-        ));
-    }
-    warnings.extend(crate::terrain::checks::misnamed(
-        input,
-        exported.terrain.coord,
-    ));
+    let checks = [
+        crate::terrain::checks::chunks_without_heights(&name, &exported.terrain, "left out"),
+        crate::terrain::checks::misnamed(input, exported.terrain.coord),
+    ];
+    let warnings: Vec<String> = checks.into_iter().flatten().collect();
     let colours = if exported.vertex_colors {
         ", vertex colours"
     } else {

@@ -7,25 +7,24 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use formats::terrain::{HEIGHTMAP_SIDE, HeightRange, TerrainTile, TileCoord};
+use formats::terrain::{CHUNKS, HEIGHTMAP_SIDE, HeightRange, TerrainTile, TileCoord};
 use formats::wdt::{Wdt, WdtKind};
 
 use super::TileInput;
-use crate::kind::Kind;
+use crate::kind::{Document, Kind};
 
 /// The chunks of a tile.
-const CHUNKS_PER_TILE: usize = 256;
+const CHUNKS_PER_TILE: usize = (CHUNKS * CHUNKS) as usize;
 
 /// What a WDT is, by its chunks as `formats info` tells it ([`Wdt::kind`]):
 /// a map's (`MPHD` and `MAIN`), a light or occlusion companion, or another
 /// (`_fogs`, `_mpv`); read leniently, so that a damaged map is still one.
 pub fn wdt_kind(path: &Path) -> Result<WdtKind, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    match Wdt::from_bytes(&bytes) {
-        Ok(wdt) => Ok(wdt.kind()),
-        Err(strict) => Wdt::from_bytes_lenient(&bytes)
-            .map(|(wdt, _)| wdt.kind())
-            .map_err(|_| format!("{}: {strict}", path.display())),
+    let (kind, data) = crate::kind::open(path)?;
+    let loaded = crate::kind::read(kind, &data).map_err(|e| format!("{}: {e}", path.display()))?;
+    match loaded.document {
+        Document::Wdt(wdt) => Ok(wdt.kind()),
+        _ => Err(format!("{}: not a WDT", path.display())),
     }
 }
 
@@ -152,16 +151,13 @@ pub fn misnamed(path: &Path, coord: TileCoord) -> Option<String> {
     })
 }
 
-/// A warning if chunks of `tile` (read from `name`) have no heights: their
-/// samples are NaN in a float TIFF and black in a 16-bit PNG.
-pub fn chunks_without_heights(name: &str, tile: &TerrainTile) -> Option<String> {
+/// A warning if chunks of `tile` (read from `name`) have no heights, saying
+/// what becomes of them (`left out`; `NaN in the TIFF, black in the PNG`).
+pub fn chunks_without_heights(name: &str, tile: &TerrainTile, becomes: &str) -> Option<String> {
     let with = tile.chunks.iter().filter(|c| c.grid.is_some()).count();
     let without = CHUNKS_PER_TILE.saturating_sub(with);
     (without > 0).then(|| {
-        format!(
-            "{name}: {without} of {CHUNKS_PER_TILE} chunks have no heights (NaN in the TIFF, \
-             black in the PNG)"
-        )
+        format!("{name}: {without} of {CHUNKS_PER_TILE} chunks have no heights ({becomes})")
     })
 }
 
