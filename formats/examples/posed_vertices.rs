@@ -7,11 +7,16 @@
 //! cargo run --release -p formats --example posed_vertices -- MODEL.mdx SEQUENCE MS
 //! ```
 //!
-//! Output: `{"sequence": ..., "ms": ..., "geosets": [[[x, y, z], ...], ...]}`,
-//! in the model's space (Z up), one list per geoset the glTF export writes
-//! (level of detail 0), of the vertices its triangles use.
+//! Output: `{"sequence": ..., "ms": ..., "geosets": [[[x, y, z], ...], ...],
+//! "rest": [...]}`, in the model's space (Z up), one list per geoset the
+//! glTF export writes (level of detail 0), of the vertices its triangles
+//! use: posed (`geosets`) and as stored (`rest`, what an importer shows in
+//! its rest pose).
 
 use formats::anim::{Sampler, Skeleton, Timeline, meshes};
+
+/// One geoset's vertices.
+type Geoset = Vec<[f32; 3]>;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -32,8 +37,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pose = skeleton.pose(&Sampler::new(&timeline, moment));
     // The geosets the export writes by default (level 0, and those of every
     // level), with the vertices a triangle uses: what an importer shows
-    // (Blender's leaves out a vertex no triangle uses).
-    let geosets: Vec<Vec<[f32; 3]>> = meshes(&model, &skeleton)
+    // (Blender's leaves out a vertex no triangle uses); posed, and as stored
+    // (the rest pose).
+    let (geosets, rest): (Vec<Geoset>, Vec<Geoset>) = meshes(&model, &skeleton)
         .iter()
         .filter(|mesh| mesh.lod <= 0)
         .map(|mesh| {
@@ -44,14 +50,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             }
             let posed = mesh.posed_positions(&pose);
-            posed
-                .into_iter()
-                .zip(used)
-                .filter_map(|(p, u)| u.then_some(p))
-                .collect()
+            let pick = |all: &[[f32; 3]]| -> Vec<[f32; 3]> {
+                all.iter()
+                    .zip(&used)
+                    .filter_map(|(p, u)| u.then_some(*p))
+                    .collect()
+            };
+            (pick(&posed), pick(&mesh.positions))
         })
-        .collect();
-    let out = serde_json::json!({ "sequence": sequence, "ms": ms, "geosets": geosets });
+        .unzip();
+    let out =
+        serde_json::json!({ "sequence": sequence, "ms": ms, "geosets": geosets, "rest": rest });
     println!("{out}");
     Ok(())
 }

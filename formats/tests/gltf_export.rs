@@ -13,6 +13,7 @@ use crate::common;
 
 use formats::anim::glam::{DQuat, Mat4, Quat, Vec3};
 use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};
+use formats::gltf::model::nodes::z_up_to_y_up;
 use formats::gltf::textures::{FlatTextures, TextureFolders};
 use formats::gltf::{ExportOptions, export};
 use formats::mdx::Model;
@@ -299,6 +300,77 @@ fn every_export_reads_back_with_the_models_counts_and_skin() {
     }
     if !models.is_empty() {
         assert!(primitives >= 150, "{primitives}");
+    }
+}
+
+/// The skin binds the meshes where the nodes stand at rest: every joint's
+/// inverse bind matrix is the inverse of its rest world matrix, and the
+/// vertices and normals are the model's turned Y up (exactly), where the
+/// root's rotation puts the skeleton. Blender's importer takes its rest
+/// pose from the inverse bind matrices: with the root's joint bound
+/// unrotated, every model lay on its side in Blender's rest pose, edit
+/// mode and a cleared pose, and in what Blender exports from it.
+#[test]
+fn the_bind_pose_is_the_rest_pose() {
+    let models = models();
+    let mut joints = 0;
+    for (path, model) in &models {
+        let (out, gltf) = exported(path, model);
+        let doc = &gltf.document;
+        let blob = gltf.blob.as_deref().unwrap_or_default();
+        let Some(skin) = doc.skins().next() else {
+            continue;
+        };
+        let rest = globals(doc, &[], 0.0);
+        let ibm: Vec<Mat4> = skin
+            .reader(|_| Some(blob))
+            .read_inverse_bind_matrices()
+            .unwrap()
+            .map(|m| Mat4::from_cols_array_2d(&m))
+            .collect();
+        for (joint, ibm) in skin.joints().zip(&ibm) {
+            let bind = rest[joint.index()] * *ibm;
+            let scale = rest[joint.index()]
+                .w_axis
+                .truncate()
+                .abs()
+                .max_element()
+                .max(1.0);
+            assert!(
+                bind.abs_diff_eq(Mat4::IDENTITY, 1e-6 * scale),
+                "{path}: joint {:?}: rest x inverse bind = {bind}",
+                joint.name()
+            );
+            joints += 1;
+        }
+        let all = meshes(model, &Skeleton::from_model(model));
+        for (primitive, &geoset) in doc.meshes().flat_map(|m| m.primitives()).zip(&out.geosets) {
+            let reader = primitive.reader(|_| Some(blob));
+            let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+            let want: Vec<[f32; 3]> = all[geoset]
+                .positions
+                .iter()
+                .copied()
+                .map(z_up_to_y_up)
+                .collect();
+            assert_eq!(positions, want, "{path}: geoset {geoset}");
+            let Some(normals) = reader.read_normals() else {
+                continue;
+            };
+            for (v, (got, n)) in normals.zip(&all[geoset].normals).enumerate() {
+                let n = Vec3::from(*n);
+                if n.length() > 1e-6 {
+                    let want = Vec3::from(z_up_to_y_up(n.normalize().to_array()));
+                    assert!(
+                        Vec3::from(got).abs_diff_eq(want, 1e-5),
+                        "{path}: geoset {geoset} normal {v}: {got:?}, want {want}"
+                    );
+                }
+            }
+        }
+    }
+    if !models.is_empty() {
+        assert!(joints >= 1000, "{joints}");
     }
 }
 
@@ -1406,8 +1478,10 @@ fn lod_exports_exactly_the_geosets_of_one_level() {
             ..Default::default()
         });
         assert_eq!(geosets, want, "lod {lod}");
-        let want_positions: Vec<Vec<[f32; 3]>> =
-            want.iter().map(|&g| positions[g].clone()).collect();
+        let want_positions: Vec<Vec<[f32; 3]>> = want
+            .iter()
+            .map(|&g| positions[g].iter().copied().map(z_up_to_y_up).collect())
+            .collect();
         assert_eq!(primitives, want_positions, "lod {lod}");
         if lod == 0 {
             assert_eq!(by_default, (geosets, primitives));

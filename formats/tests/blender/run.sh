@@ -4,12 +4,12 @@
 # into a sequence, and its skinned vertices compared with the ones the
 # library poses (examples/posed_vertices.rs). Fails if any vertex is further
 # than 1e-4 of the model's size from where Blender shows it, or if the
-# vertex counts differ. Then the cameras (camera_check.py), that an
-# export with every option that animates through KHR_animation_pointer
-# imports whole (visibility_import.py), that Blender reads a texture
-# animation's KHR_texture_transform (texture_transform_import.py), and that
-# tiles land at their world coordinates, placements included
-# (terrain_check.py).
+# vertex counts differ. Then the rest pose (rest_check.py), the cameras
+# (camera_check.py), that an export with every option that animates
+# through KHR_animation_pointer imports whole (visibility_import.py), that
+# Blender reads a texture animation's KHR_texture_transform
+# (texture_transform_import.py), and that tiles land at their world
+# coordinates, placements included (terrain_check.py).
 #
 # Not part of CI (Blender is 195 Debian packages); run it by hand:
 #   apt-get install blender python3-numpy
@@ -64,6 +64,35 @@ r = json.loads(sys.argv[1][7:])
 print(r["ours"], r["blender"], r["largest"], r["diagonal"])' "$line")
     relative=$(python3 -c "print(f'{$largest / max($diagonal, 1e-9):.1e}')")
     printf '%-20s %-12s %6s %8s %12.6f %12.1f %10s\n' "$model" "$sequence" "$ms" "$ours" "$largest" "$diagonal" "$relative"
+    ok=$(python3 -c "print(int($ours == $shown and $largest <= 1e-4 * $diagonal))")
+    if [ "$ok" != 1 ]; then
+        echo "  ^ differs: $shown vertices in Blender"
+        failed=1
+    fi
+done
+
+# The rest pose (rest_check.py): what edit mode, a cleared pose and
+# Blender's own exports show, which Blender builds from the skin's inverse
+# bind matrices. Fails if a vertex is further than 1e-4 of the model's size
+# from where the model stores it (Z up, standing), or the counts differ.
+printf '\n%-20s %8s %12s %12s %10s\n' "model (rest)" vertices largest size relative
+for model in rms_PackHorse tm_TM_DruidBear wowalpha_Boar pqw3_HarvestGolem wc3lib_Orc_Exp; do
+    glb="$out/$model-rest.glb"
+    "$bin/formats" export "$corpus/$model.mdx" "$glb" >/dev/null 2>&1
+    first=$("$bin/formats" info "$corpus/$model.mdx" | awk '/^animations:/ { getline; sub(/^ +/, ""); sub(/ +-?[0-9]+ \.\..*/, ""); print; exit }')
+    "$bin/examples/posed_vertices" "$corpus/$model.mdx" "$first" 0 >"$out/posed.json"
+    line=$(blender -b -P "$here/rest_check.py" -- "$glb" "$out/posed.json" 2>&1 | grep '^RESULT ' || true)
+    if [ -z "$line" ]; then
+        echo "$model: Blender gave no result"
+        failed=1
+        continue
+    fi
+    read -r ours shown largest diagonal < <(python3 -c '
+import json, sys
+r = json.loads(sys.argv[1][7:])
+print(r["ours"], r["blender"], r["largest"], r["diagonal"])' "$line")
+    relative=$(python3 -c "print(f'{$largest / max($diagonal, 1e-9):.1e}')")
+    printf '%-20s %8s %12.6f %12.1f %10s\n' "$model" "$ours" "$largest" "$diagonal" "$relative"
     ok=$(python3 -c "print(int($ours == $shown and $largest <= 1e-4 * $diagonal))")
     if [ "$ok" != 1 ]; then
         echo "  ^ differs: $shown vertices in Blender"

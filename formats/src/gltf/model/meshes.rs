@@ -3,7 +3,10 @@
 //! set (`TEXCOORD_n`), joints and weights (as many `JOINTS_n`/`WEIGHTS_n`
 //! sets as the most influenced vertex needs, 4 per set), indices, material.
 //!
-//! Vertices are kept as they are, one glTF vertex per geoset vertex. Normals
+//! Vertices are kept as they are, one glTF vertex per geoset vertex, turned
+//! Y up as the root node turns the skeleton (positions, normals and
+//! tangents: see [`super::nodes`], whose inverse bind matrices turn them
+//! back). Normals
 //! are scaled to unit length (glTF requires it; a zero normal becomes +Z);
 //! non-finite coordinates (which glTF refuses) become 0. Reforged tangents
 //! (`TANG`) go out as `TANGENT` where the normals do (a normal map needs
@@ -18,6 +21,7 @@ use json::mesh::Semantic;
 use crate::anim::Mesh;
 use crate::gltf::Builder;
 use crate::gltf::builder::triangles;
+use crate::gltf::model::nodes::z_up_to_y_up;
 
 /// Influences per `JOINTS_n`/`WEIGHTS_n` set.
 const PER_SET: usize = 4;
@@ -114,9 +118,12 @@ pub fn geoset_name(model: &str, geoset: usize) -> String {
     format!("{model} geoset {geoset}")
 }
 
-/// Positions, non-finite coordinates as 0 (glTF refuses NaN).
+/// Positions turned Y up, non-finite coordinates as 0 (glTF refuses NaN).
 fn positions(mesh: &Mesh) -> Vec<[f32; 3]> {
     finite(&mesh.positions)
+        .into_iter()
+        .map(z_up_to_y_up)
+        .collect()
 }
 
 /// The values with every non-finite component as 0.
@@ -127,36 +134,39 @@ fn finite<const N: usize>(values: &[[f32; N]]) -> Vec<[f32; N]> {
         .collect()
 }
 
-/// Unit normals (zero or non-finite ones: +Z).
+/// Unit normals turned Y up (zero or non-finite ones: the model's +Z).
 fn normals(mesh: &Mesh) -> Vec<[f32; 3]> {
     mesh.normals
         .iter()
         .map(|n| {
             let v = glam::Vec3::from_array(*n);
-            if v.is_finite() && v.length() > 1e-12 {
+            z_up_to_y_up(if v.is_finite() && v.length() > 1e-12 {
                 v.normalize().to_array()
             } else {
                 [0.0, 0.0, 1.0]
-            }
+            })
         })
         .collect()
 }
 
-/// Unit tangents with W -1 or +1, for the unit `normals` (a zero or
-/// non-finite tangent: a unit vector perpendicular to its normal).
+/// Unit tangents turned Y up with W -1 or +1, for the unit `normals` (Y up
+/// already; a zero or non-finite tangent: a unit vector perpendicular to its
+/// normal).
 fn tangents(tangents: &[[f32; 4]], normals: &[[f32; 3]]) -> Vec<[f32; 4]> {
     tangents
         .iter()
         .zip(normals)
         .map(|([x, y, z, w], normal)| {
             let v = glam::Vec3::new(*x, *y, *z);
-            let unit = if v.is_finite() && v.length() > 1e-12 {
-                v.normalize()
+            let [x, y, z] = if v.is_finite() && v.length() > 1e-12 {
+                z_up_to_y_up(v.normalize().to_array())
             } else {
-                glam::Vec3::from_array(*normal).any_orthonormal_vector()
+                glam::Vec3::from_array(*normal)
+                    .any_orthonormal_vector()
+                    .to_array()
             };
             let sign = if *w < 0.0 { -1.0 } else { 1.0 };
-            unit.extend(sign).to_array()
+            [x, y, z, sign]
         })
         .collect()
 }

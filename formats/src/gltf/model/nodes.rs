@@ -4,11 +4,17 @@
 //! glTF's Y-up (-90° about X). Under it every bone, helper, attachment,
 //! light, emitter, event object and collision shape is a node named as in
 //! the model, in the model's hierarchy, at rest at its pivot: node `i`'s
-//! translation is its pivot minus its parent's. Joint `i`'s inverse bind
-//! matrix is a translation by minus its pivot, so a joint moved by the
+//! translation is its pivot minus its parent's. The meshes' vertices,
+//! normals and tangents are written Y up ([`z_up_to_y_up`]), where the
+//! root's rotation puts them at rest, and joint `i`'s inverse bind matrix
+//! turns them back to Z up and translates by minus its pivot: the inverse
+//! of the joint's rest world matrix. So the bind pose is the nodes' rest
+//! pose (Blender's importer builds its rest pose from the inverse bind
+//! matrices: were they not the inverse of the rest, a model would lie on
+//! its side in Blender's rest pose and edit mode), and a joint moved by the
 //! sampled `T · T(p) · R · S · T(-p)` of the model moves its vertices as the
-//! game does. The root is joint 0 (identity inverse bind matrix): vertices
-//! no bone holds follow it.
+//! game does. The root is joint 0 (inverse bind matrix: the inverse of its
+//! rotation): vertices no bone holds follow it.
 
 use gltf_json as json;
 use json::Index;
@@ -31,6 +37,13 @@ pub const Z_UP_TO_Y_UP: [f32; 4] = [
     0.0,
     core::f32::consts::FRAC_1_SQRT_2,
 ];
+
+/// A point or direction of the model's Z-up space turned into glTF's Y up,
+/// as [`Z_UP_TO_Y_UP`] turns it: `(x, y, z)` becomes `(x, z, -y)`, exactly
+/// (no rounding).
+pub fn z_up_to_y_up([x, y, z]: [f32; 3]) -> [f32; 3] {
+    [x, z, -y]
+}
 
 /// The rest translation of skeleton node `i`: its pivot minus its parent's.
 pub fn rest_translation(skeleton: &Skeleton, i: usize) -> [f32; 3] {
@@ -140,14 +153,9 @@ pub fn not_carried(skeleton: &Skeleton) -> Vec<String> {
 
 /// The skin: joints root then every node, inverse bind matrices as above.
 pub fn add_skin(b: &mut Builder, skeleton: &Skeleton, nodes: &ModelNodes) -> Index<json::Skin> {
-    let mut matrices: Vec<[f32; 16]> = vec![identity()];
+    let mut matrices: Vec<[f32; 16]> = vec![inverse_rest([0.0; 3])];
     for node in skeleton.nodes() {
-        let mut m = identity();
-        let [x, y, z] = node.pivot;
-        if let Some(t) = m.get_mut(12..15) {
-            t.copy_from_slice(&[-x, -y, -z]);
-        }
-        matrices.push(m);
+        matrices.push(inverse_rest(node.pivot));
     }
     let inverse_bind_matrices = b.accessor(&matrices, None, false);
     b.push(json::Skin {
@@ -162,13 +170,15 @@ pub fn add_skin(b: &mut Builder, skeleton: &Skeleton, nodes: &ModelNodes) -> Ind
     })
 }
 
-/// The 4x4 identity, column-major.
-fn identity() -> [f32; 16] {
-    let mut m = [0.0; 16];
-    for i in [0, 5, 10, 15] {
-        if let Some(v) = m.get_mut(i) {
-            *v = 1.0;
-        }
-    }
-    m
+/// The inverse of the rest world matrix of a joint at `pivot`, column-major:
+/// Y up turned back to Z up (+90° about X, the inverse of
+/// [`Z_UP_TO_Y_UP`]: `(x, y, z)` becomes `(x, -z, y)`), then a
+/// translation by minus the pivot.
+fn inverse_rest([x, y, z]: [f32; 3]) -> [f32; 16] {
+    [
+        1.0, 0.0, 0.0, 0.0, //
+        0.0, 0.0, 1.0, 0.0, //
+        0.0, -1.0, 0.0, 0.0, //
+        -x, -y, -z, 1.0,
+    ]
 }
