@@ -7,7 +7,7 @@ use format_core::Error;
 use super::codec::{self, dxt::Dxt, palette::Quantizer};
 use super::file::Blp;
 use super::header::{Blp1Header, Blp2Header, Header};
-use super::image::{RgbaImage, check_size};
+use super::image::RgbaImage;
 use super::mips;
 use format_core::Kept;
 
@@ -73,6 +73,10 @@ impl Blp {
     /// (a 2x2 box filter each, weighted by alpha: the colour of transparent
     /// pixels does not bleed into the smaller levels).
     ///
+    /// An error, not a panic, for an image built from its public fields whose
+    /// sides are not 1 to [`MAX_SIDE`](super::MAX_SIDE) or whose `data` is
+    /// not `width * height * 4` bytes.
+    ///
     /// ```
     /// use formats::blp::{Blp, RgbaImage, Target};
     /// let image = RgbaImage::new(4, 2, [9, 8, 7, 255].repeat(8))?;
@@ -83,7 +87,7 @@ impl Blp {
     /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn encode(image: &RgbaImage, target: Target) -> Result<Blp, Error> {
-        check_size(image.width, image.height)?;
+        image.check()?;
         let alpha = image.has_alpha();
         let levels = mips::chain(image.clone());
         let blp2 = |compression, alpha_depth, alpha_type| {
@@ -165,6 +169,25 @@ mod tests {
     use super::*;
 
     use crate::blp::mips::tests::red_blue_checker;
+
+    #[test]
+    fn an_image_whose_data_does_not_match_its_size_is_an_error() {
+        // Built from the public fields, past `RgbaImage::new`'s check: the
+        // DXT encoder used to index past the pixels and panic.
+        let short = RgbaImage {
+            width: 10,
+            height: 10,
+            data: vec![0; 4 * 10 * 10 - 1],
+        };
+        for (target, name) in Target::ALL {
+            let err = Blp::encode(&short, target).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "10x10 RGBA needs 400 bytes, not 399",
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn smaller_levels_keep_the_colour_of_the_visible_pixels() {

@@ -27,19 +27,29 @@ impl RgbaImage {
     /// An image from its pixels; `data` must hold `width * height * 4` bytes,
     /// and both sides must be 1 to [`MAX_SIDE`].
     pub fn new(width: u32, height: u32, data: Vec<u8>) -> Result<RgbaImage, Error> {
-        check_size(width, height)?;
-        let expected = width as usize * height as usize * 4;
-        if data.len() != expected {
-            return Err(Error::other(format!(
-                "{width}x{height} RGBA needs {expected} bytes, not {}",
-                data.len()
-            )));
-        }
-        Ok(RgbaImage {
+        let image = RgbaImage {
             width,
             height,
             data,
-        })
+        };
+        image.check()?;
+        Ok(image)
+    }
+
+    /// What [`RgbaImage::new`] checks, for an image built from its public
+    /// fields: both sides 1 to [`MAX_SIDE`] and `data` of `width * height *
+    /// 4` bytes.
+    pub(crate) fn check(&self) -> Result<(), Error> {
+        let (width, height) = (self.width, self.height);
+        check_size(width, height)?;
+        let expected = width as usize * height as usize * 4;
+        if self.data.len() != expected {
+            return Err(Error::other(format!(
+                "{width}x{height} RGBA needs {expected} bytes, not {}",
+                self.data.len()
+            )));
+        }
+        Ok(())
     }
 
     /// True if some pixel is not fully opaque.
