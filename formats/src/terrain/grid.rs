@@ -167,6 +167,65 @@ impl ChunkGrid {
         Some(((u as usize).min(QUADS - 1), (v as usize).min(QUADS - 1)))
     }
 
+    /// The MCVT position (0..145) of the vertex nearest world (`x`, `y`):
+    /// the one an edit of the ground there should move. `None` outside the
+    /// chunk (see [`EDGE_TOLERANCE`]).
+    ///
+    /// Editing the height at a world point and writing the tile back: find
+    /// the chunk ([`ChunkCoord::at`](super::ChunkCoord::at)), its vertex here,
+    /// and change that value of the tile's MCNK with the same indices
+    /// ([`Mcnk::heights_mut`](crate::adt::mcnk::Mcnk::heights_mut)).
+    ///
+    /// ```
+    /// use formats::adt::{Adt, AdtChunk, header::Mver, mcnk::{Mcnk, McnkChunk, Mcvt}};
+    /// use formats::terrain::{ChunkCoord, TerrainTile, TileCoord};
+    ///
+    /// // A tile with one flat chunk, the north-west one of `Map_31_27.adt`
+    /// // (in practice: `Adt::from_bytes(&std::fs::read(path)?)?`).
+    /// let [north, west] = TileCoord::new(31, 27).unwrap().north_west();
+    /// let mut mcnk = Mcnk::new(0, 0);
+    /// mcnk.position = [north as f32, west as f32, 100.0];
+    /// mcnk.chunks.push(McnkChunk::Mcvt(Mcvt { height: [0.0; 145] }));
+    /// let mut tile = Adt {
+    ///     chunks: vec![
+    ///         AdtChunk::Mver(Mver { version: 18 }),
+    ///         AdtChunk::Mhdr(Default::default()),
+    ///         AdtChunk::Mcnk(mcnk),
+    ///     ],
+    /// };
+    ///
+    /// // Raise the ground 10 yards south and 5 east of the tile's corner.
+    /// let (x, y) = (north - 10.0, west - 5.0);
+    /// let terrain = TerrainTile::from_adt(&tile)?;
+    /// assert_eq!(terrain.height_at(x, y), Some(100.0));
+    /// let (_, at) = ChunkCoord::at(x, y).unwrap();
+    /// let grid = terrain.chunk(at).and_then(|c| c.grid.as_ref()).unwrap();
+    /// let vertex = grid.vertex_at(x, y).unwrap();
+    /// let mcnk = tile.mcnks_mut().find(|m| (m.index_x, m.index_y) == (at.x, at.y)).unwrap();
+    /// mcnk.heights_mut().unwrap().height[vertex] += 8.0;
+    ///
+    /// let written = tile.to_bytes()?;
+    /// let terrain = TerrainTile::from_adt(&Adt::from_bytes(&written)?)?;
+    /// let [vx, vy, vz] = terrain.chunks[0].grid.as_ref().unwrap().position(vertex).unwrap();
+    /// assert_eq!(vz, 108.0);
+    /// assert_eq!(terrain.height_at(vx, vy), Some(108.0));
+    /// # Ok::<(), formats::Error>(())
+    /// ```
+    pub fn vertex_at(&self, x: f64, y: f64) -> Option<usize> {
+        let [u, v] = self.local(x, y)?;
+        let n = QUADS as f64;
+        // The nearest outer vertex, and the centre of the quad holding the point.
+        let (oc, or) = (u.round().min(n), v.round().min(n));
+        let (ic, ir) = (u.floor().min(n - 1.0), v.floor().min(n - 1.0));
+        let outer_distance = (u - oc).powi(2) + (v - or).powi(2);
+        let inner_distance = (u - ic - 0.5).powi(2) + (v - ir - 0.5).powi(2);
+        if inner_distance < outer_distance {
+            inner_index(ir as usize, ic as usize)
+        } else {
+            outer_index(or as usize, oc as usize)
+        }
+    }
+
     /// The height at world (`x`, `y`) on the triangles the client draws
     /// (`None` outside the chunk, edges included). Holes are not looked at:
     /// see [`Holes::is_hole`].
@@ -216,6 +275,29 @@ mod tests {
         assert_eq!(inner_index(8, 0), None);
         assert_eq!(vertex_offset(9), Some([0.5, 0.5]));
         assert_eq!(vertex_offset(17), Some([0.0, 1.0]));
+    }
+
+    #[test]
+    fn the_vertex_at_a_point_is_the_nearest() {
+        let g = grid();
+        for i in 0..VERTICES {
+            let [x, y, _] = g.position(i).unwrap();
+            assert_eq!(g.vertex_at(x, y), Some(i), "vertex {i}");
+            // A little off towards the chunk's centre stays nearest to it.
+            let centre = [g.origin[0], g.origin[1]].map(|c| c - 4.0 * UNIT_SIZE);
+            let [dx, dy] = [centre[0] - x, centre[1] - y].map(|d| 0.3 * d.signum());
+            assert_eq!(g.vertex_at(x + dx, y + dy), Some(i), "vertex {i}");
+        }
+        // The middle of a quad's north edge: closer to a corner than to the
+        // centre only past a quarter quad; a third of the way it is the corner.
+        let [x, y, _] = g.position(0).unwrap();
+        assert_eq!(g.vertex_at(x, y - UNIT_SIZE / 3.0), Some(0));
+        assert_eq!(
+            g.vertex_at(x - UNIT_SIZE * 0.4, y - UNIT_SIZE * 0.4),
+            Some(9)
+        );
+        assert_eq!(g.vertex_at(x + 1.0, y), None);
+        assert_eq!(g.vertex_at(f64::NAN, y), None);
     }
 
     #[test]
