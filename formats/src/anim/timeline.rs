@@ -121,8 +121,20 @@ impl Timeline {
     }
 
     /// The moment `ms` milliseconds after sequence `index` started: a looping
-    /// sequence wraps around, another holds its last frame. `None` if there
-    /// is no such sequence.
+    /// sequence wraps around, another holds its last frame; a negative or NaN
+    /// `ms` is the sequence's start. `None` if there is no such sequence.
+    ///
+    /// ```
+    /// use formats::anim::Timeline;
+    /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+    /// let timeline = Timeline::from_model(&model);
+    /// let stand = timeline.sequence_named("Stand")?; // 0 to 1000 ms, looping
+    /// assert_eq!(timeline.at(stand, 250.0).unwrap().frame, 250.0);
+    /// assert_eq!(timeline.at(stand, 1250.0).unwrap().frame, 250.0);
+    /// assert_eq!(timeline.at(stand, -5.0).unwrap().frame, 0.0);
+    /// assert!(timeline.at(7, 0.0).is_none());
+    /// # Ok::<(), formats::Error>(())
+    /// ```
     pub fn at(&self, index: usize, ms: f64) -> Option<Moment> {
         let sequence = self.sequences.get(index)?;
         let duration = f64::from(sequence.duration());
