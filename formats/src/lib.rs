@@ -36,6 +36,28 @@
 //! - `render` (default feature `render`): height fields, alpha maps and
 //!   wireframes as images (PNG), posed models too, heightmaps as float TIFF.
 //!
+//! # Where to start
+//!
+//! | to | use |
+//! |---|---|
+//! | read, edit and write a model | [`mdx::Model::from_bytes`], its typed accessors (`sequences()`, `bones_mut()`, `textures_mut()`, ...), [`mdx::Model::to_bytes`] |
+//! | a bone's world transform at a time | `anim::Skeleton::pose` with `anim::Timeline::at` (feature `anim`; the `anim` module docs) |
+//! | read, edit and write a terrain tile | [`adt::Adt::from_bytes`], [`adt::Adt::mcnks_mut`], [`adt::mcnk::Mcnk::heights_mut`], [`adt::Adt::to_bytes`] |
+//! | heights and doodads in world space | `terrain::TerrainTile::height_at`, `terrain::ChunkGrid::vertex_at` (which MCVT value to edit), `terrain::placements` (feature `terrain`) |
+//! | a texture as RGBA and back | [`blp::Blp::decode_level`], [`blp::Blp::encode`] (feature `blp-pixels`) |
+//! | a chunk of your own in a model, tile or map | `#[derive(formats::Codec)]`, [`mdx::Model::set_chunk`], [`mdx::Model::chunk`] |
+//! | what went wrong, and where | [`Error`]: `Display` gives the path of fields and the byte offset; [`Error::offset`], [`Error::path_string`] |
+//!
+//! Files are read from bytes (`Model::from_bytes(&std::fs::read(path)?)`);
+//! a `main` that reads files and parses them returns
+//! `Result<(), Box<dyn std::error::Error>>`, as [`Error`] converts into it.
+//!
+//! The runtime ([`core`]: `FixedStr`, `Context`, `Derived`, `UnknownChunk`,
+//! ...) and the attributes of `#[derive(Codec)]` are documented in the crates
+//! `format_core` and `format_derive`: `cargo doc -p formats --no-deps`
+//! leaves them out, `cargo doc -p formats` (or `cargo doc` in a crate that
+//! depends on `formats`) builds them too.
+//!
 //! # Cargo features
 //!
 //! - `serde` (default): every type is `Serialize` and `Deserialize`.
@@ -72,8 +94,30 @@
 /// depending on `formats` alone can define chunks of its own.
 pub use format_core as core;
 /// `#[derive(Codec)]`: a reader and a writer from one annotated definition
-/// (the attributes are documented in `format_derive`). In a crate that depends
-/// on `formats` only, the generated code names the runtime `formats::core`.
+/// (the attributes are documented in the crate `format_derive`, which
+/// `cargo doc -p formats` builds and `--no-deps` leaves out). In a crate that
+/// depends on `formats` only, the generated code names the runtime
+/// `formats::core`.
+///
+/// ```
+/// use formats::core::FixedStr;
+///
+/// /// `MYCK { char[32] name; uint32 count; float[count][3] points }`
+/// #[derive(formats::Codec, Debug, PartialEq)]
+/// #[format(chunk = "MYCK")]
+/// struct Marks {
+///     name: FixedStr<32>,
+///     #[format(count = u32)]
+///     points: Vec<[f32; 3]>,
+/// }
+///
+/// let mut model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+/// let marks = Marks { name: FixedStr::try_from("spawn")?, points: vec![[0.0, 0.0, 1.0]] };
+/// model.set_chunk(&marks)?;
+/// let reread = formats::mdx::Model::from_bytes(&model.to_bytes()?)?;
+/// assert_eq!(reread.chunk::<Marks>().transpose()?, Some(marks));
+/// # Ok::<(), formats::Error>(())
+/// ```
 pub use format_core::Codec;
 /// The error every reader and writer gives: what went wrong, the byte offset
 /// and the path of fields (`chunks[5].GEOS.geosets[0]`).
