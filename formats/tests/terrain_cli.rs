@@ -1377,3 +1377,103 @@ fn a_map_folder_exports_without_companions_and_lists_failed_tiles() {
     std::fs::remove_dir_all(&folder).unwrap();
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A Cataclysm+ tile is three files: the root (heights), `_tex0` (textures,
+/// alpha maps) and `_obj0` (doodads, map objects). Made here from the corpus
+/// tile `cataclysmctf_31_27` (the corpus has no real split files): its root
+/// exports and renders with the parts beside it read, to the same glTF,
+/// splat maps and alpha image as the monolithic tile; a part given alone is
+/// refused with the root to give instead.
+#[test]
+fn a_split_tile_exports_and_renders_with_its_parts() {
+    let Some((folder, out)) = map_and_out("split-tile") else {
+        return;
+    };
+    let whole = folder.join("cataclysmctf_31_27.adt");
+    let split = formats::adt::SplitAdt::from_monolithic(
+        &Adt::from_bytes(&std::fs::read(&whole).unwrap()).unwrap(),
+    );
+    let split_dir = out.join("split");
+    std::fs::create_dir_all(&split_dir).unwrap();
+    let root = split_dir.join("cataclysmctf_31_27.adt");
+    std::fs::write(&root, split.root.to_bytes().unwrap()).unwrap();
+    for (suffix, file) in [("_tex0", &split.tex0), ("_obj0", &split.obj0)] {
+        let path = split_dir.join(format!("cataclysmctf_31_27{suffix}.adt"));
+        std::fs::write(path, file.to_bytes().unwrap()).unwrap();
+    }
+    // ADT_MANIFEST: 140 doodads (MDDF) and 4 map objects (MODF), in _obj0.
+    formats()
+        .arg("export")
+        .arg(&root)
+        .arg(out.join("split.glb"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "(with cataclysmctf_31_27_tex0.adt, cataclysmctf_31_27_obj0.adt)",
+        ))
+        .stdout(predicate::str::contains("140 doodads, 4 map objects"));
+    formats()
+        .arg("export")
+        .arg(&whole)
+        .arg(out.join("whole.glb"))
+        .assert()
+        .success();
+    let read = |name: &str| std::fs::read(out.join(name)).unwrap();
+    assert!(
+        read("split.glb") == read("whole.glb"),
+        "the split tile's glTF differs"
+    );
+    for (tile, name) in [(&root, "split"), (&whole, "whole")] {
+        formats()
+            .arg("render")
+            .arg(tile)
+            .arg("--splat")
+            .arg(out.join(format!("{name}-splat/")))
+            .arg("--alpha")
+            .arg(out.join(format!("{name}-alpha.png")))
+            .assert()
+            .success();
+    }
+    assert_eq!(read("split-alpha.png"), read("whole-alpha.png"));
+    let files = common::listing(&out.join("whole-splat"));
+    assert_eq!(common::listing(&out.join("split-splat")), files);
+    assert!(
+        files.iter().any(|f| f.ends_with("_layer1.png")),
+        "{files:?}"
+    );
+    for file in &files {
+        assert_eq!(
+            read(&format!("split-splat/{file}")),
+            read(&format!("whole-splat/{file}")),
+            "{file}"
+        );
+    }
+    for part in ["_tex0", "_obj0"] {
+        let path = split_dir.join(format!("cataclysmctf_31_27{part}.adt"));
+        for command in [
+            vec!["export".into(), path.clone(), out.join("part.glb")],
+            vec![
+                "render".into(),
+                path.clone(),
+                "--splat".into(),
+                out.join("p/"),
+            ],
+            vec![
+                "render".into(),
+                path,
+                root.clone(),
+                "--heightmap".into(),
+                out.join("h/"),
+            ],
+        ] {
+            formats()
+                .args(&command)
+                .assert()
+                .failure()
+                .stderr(predicate::str::contains(
+                    "a part of a split tile, not a tile: give its root file",
+                ));
+        }
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}

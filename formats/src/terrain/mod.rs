@@ -72,7 +72,9 @@ pub use heightmap::{
     HEIGHTMAP_SIDE, HeightRange, Heightmap, Seams, Stitched, TileEdges, common_range, share_seams,
 };
 pub use liquid::{LiquidGrid, LiquidSource, MCLQ_LIQUID_TYPES, liquids};
-pub use map::{MapTile, locate_tiles, map_name, map_tiles};
+pub use map::{
+    MapTile, SPLIT_PARTS, locate_tiles, map_name, map_tiles, split_parts, with_split_parts,
+};
 pub use mesh::{LiquidMesh, TileMesh, world_to_gltf};
 pub use placement::{Placement, PlacementKind, placements};
 pub use splat::{SPLAT_SIDE, SplatManifest, TileSplat};

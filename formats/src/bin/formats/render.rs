@@ -233,12 +233,15 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
                 tile_heightmap(&name, adt, path, out)?;
             }
             if let Some(path) = &out.alpha {
+                // A split tile's alpha maps are in its `_tex0`.
+                let (adt, _) = formats::terrain::with_split_parts(adt.clone(), Path::new(&name))
+                    .map_err(|e| format!("{name}: {e}"))?;
                 let flags = match wdt_flags(out)? {
                     Some(flags) => flags,
-                    None => formats::render::guess_mphd_flags(adt),
+                    None => formats::render::guess_mphd_flags(&adt),
                 };
                 let image =
-                    formats::render::alpha_maps(adt, flags).map_err(|e| format!("{name}: {e}"))?;
+                    formats::render::alpha_maps(&adt, flags).map_err(|e| format!("{name}: {e}"))?;
                 save(&image, path)?;
             }
             if out.splat.is_some() {
@@ -266,6 +269,7 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
                 save(&image, path)?;
             }
         }
+        Document::AdtSplit(_) => return Err(terrain::not_a_root(Path::new(&name))),
         _ => {
             return Err(format!(
                 "{name}: render draws .adt tiles, .wdt maps and .mdx models"

@@ -23,7 +23,7 @@ use formats::adt::Adt;
 use formats::render::{self, Color, Image};
 use formats::terrain::{
     HeightRange, Heightmap, Seams, Stitched, TerrainTile, TileCoord, TileEdges, TileSplat,
-    locate_tiles,
+    locate_tiles, with_split_parts,
 };
 use formats::wdt::Wdt;
 use serde::Serialize;
@@ -233,8 +233,31 @@ struct Loaded {
     warnings: Vec<String>,
 }
 
+/// For a line about a tile: the split files read with it (` (with
+/// X_tex0.adt, X_obj0.adt)`), nothing for a tile in one file.
+pub fn merged_parts(parts: &[PathBuf]) -> String {
+    if parts.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = parts.iter().map(|p| crate::file_name(p)).collect();
+    format!(" (with {})", names.join(", "))
+}
+
+/// The error for a part of a split tile (`_tex0.adt`, `_obj0.adt`, ...)
+/// given where a tile is wanted: its root file is.
+pub fn not_a_root(path: &Path) -> String {
+    format!(
+        "{}: a part of a split tile, not a tile: give its root file (Map_x_y.adt), \
+         whose _tex0 and _obj0 files are read from beside it",
+        path.display()
+    )
+}
+
 /// The tile at `path` and its full heightmap.
 fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap), String> {
+    if Kind::of_path(path) == Some(Kind::AdtSplit) {
+        return Err(not_a_root(path));
+    }
     let name = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
     let adt = Adt::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))?;
@@ -281,6 +304,8 @@ fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, St
     let name = tile.path.display();
     let (adt, terrain, heights) = read_tile(&tile.path)?;
     if let Some(folder) = &job.splat {
+        // A split tile's textures and alpha maps are in its `_tex0`.
+        let (adt, _) = with_split_parts(adt, &tile.path).map_err(|e| format!("{name}: {e}"))?;
         let flags = job
             .mphd_flags
             .unwrap_or_else(|| render::guess_mphd_flags(&adt));

@@ -103,6 +103,7 @@ fn export_file(
     match kind {
         Kind::Mdx | Kind::Mdl => model::export(input, kind, &data, output, options),
         Kind::Adt => tile::export(input, &data, output, thumbnail_step, seams),
+        Kind::AdtSplit => Err(crate::terrain::not_a_root(input)),
         other => Err(format!(
             "{}: {} files have no glTF export (models: .mdx, .mdl; tiles: .adt; maps: .wdt)",
             input.display(),

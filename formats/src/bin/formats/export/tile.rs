@@ -2,13 +2,15 @@
 //! (or [`export_tile_in`] for a tile exported with its neighbours), the root
 //! node named as the file; and the tile's heightmap, for the overview of a
 //! map exported whole. A tile whose file name names another tile than its
-//! chunks' positions is exported where its chunks are, with a warning.
+//! chunks' positions is exported where its chunks are, with a warning. A
+//! Cataclysm+ root file is exported with the `_tex0` and `_obj0` files beside
+//! it ([`with_split_parts`]): without them it has no doodads or map objects.
 
 use std::path::Path;
 
 use formats::adt::Adt;
 use formats::gltf::{export_tile, export_tile_in};
-use formats::terrain::Seams;
+use formats::terrain::{Seams, with_split_parts};
 
 use super::Written;
 use crate::plural;
@@ -26,6 +28,7 @@ pub fn export(
 ) -> Result<Written, String> {
     let name = input.display().to_string();
     let adt = Adt::from_bytes(data).map_err(|e| format!("{name}: {e}"))?;
+    let (adt, parts) = with_split_parts(adt, input).map_err(|e| format!("{name}: {e}"))?;
     let stem = crate::file_stem(input, "tile");
     let exported = match seams {
         Some(seams) => export_tile_in(&adt, &stem, seams),
@@ -44,12 +47,13 @@ pub fn export(
         ""
     };
     let tile = exported.terrain.coord;
+    let parts = crate::terrain::merged_parts(&parts);
     // For a map's overview: the heights the export's mesh has.
     let heights = TileHeights::new(tile, &exported.heights, thumbnail_step);
     Ok(Written {
         heights: Some(heights),
         line: format!(
-            "{name} -> {out}: tile {}_{}, {} vertices, {} triangles ({} hole quads){colours}, \
+            "{name}{parts} -> {out}: tile {}_{}, {} vertices, {} triangles ({} hole quads){colours}, \
              {} liquid triangles, {}, {}",
             tile.x,
             tile.y,
