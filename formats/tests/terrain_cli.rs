@@ -709,6 +709,22 @@ fn a_map_exports_its_tiles_into_a_folder() {
             "none of the 35 tiles the WDT lists is beside it",
         ));
     assert!(!out.join("none").exists());
+    // `render` says so too, rather than naming every tile as missing and
+    // then finding nothing to draw.
+    formats()
+        .arg("render")
+        .arg(root.join("wdt/wowserfmt_pvpzone.wdt"))
+        .arg("--heightmap")
+        .arg(out.join("none/"))
+        .arg("--splat")
+        .arg(out.join("none-splat/"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "none of the 35 tiles the WDT lists is beside it",
+        ))
+        .stderr(predicate::str::contains("wowserfmt_pvpzone_30_29.adt").not());
+    assert!(!out.join("none").exists() && !out.join("none-splat").exists());
     std::fs::remove_dir_all(&out).unwrap();
 }
 

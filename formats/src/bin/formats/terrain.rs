@@ -57,7 +57,8 @@ pub struct Job {
     pub overview_size: usize,
 }
 
-/// The tiles of the map whose WDT is `wdt_path`, and its `MPHD` flags.
+/// The tiles of the map whose WDT is `wdt_path` (an error if none is
+/// beside it), those missing, and its `MPHD` flags.
 pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), String> {
     let bytes = std::fs::read(wdt_path).map_err(|e| format!("{}: {e}", wdt_path.display()))?;
     let wdt = Wdt::from_bytes(&bytes).map_err(|e| format!("{}: {e}", wdt_path.display()))?;
@@ -75,6 +76,13 @@ pub fn map_tiles(wdt_path: &Path) -> Result<(Vec<TileInput>, Vec<String>, u32), 
             }),
             None => missing.push(tile.file_name),
         }
+    }
+    if tiles.is_empty() {
+        return Err(format!(
+            "{}: none of the {} tiles the WDT lists is beside it",
+            wdt_path.display(),
+            missing.len()
+        ));
     }
     Ok((tiles, missing, wdt.mphd_flags()))
 }

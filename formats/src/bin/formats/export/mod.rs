@@ -148,13 +148,6 @@ fn expand_maps(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<MapInput>), Stri
             continue;
         }
         let (tiles, missing, _) = crate::terrain::map_tiles(input)?;
-        if tiles.is_empty() {
-            return Err(format!(
-                "{}: none of the {} tiles the WDT lists is beside it",
-                input.display(),
-                missing.len()
-            ));
-        }
         if !missing.is_empty() {
             eprintln!(
                 "{}: {} of {} tiles the WDT lists are missing: {}",
