@@ -986,6 +986,17 @@ fn a_tile_cut_short_warns_of_chunks_without_heights() {
                 .unwrap(),
             );
     }
+    // Its splat maps are not drawn (the strict reader refuses it): said as
+    // an error, not followed by a line saying splat maps were written.
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg("--splat")
+        .arg(out.join("splat/"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("error: "))
+        .stderr(predicate::str::contains("wrote splat maps").not());
     std::fs::remove_dir_all(&out).unwrap();
 }
 

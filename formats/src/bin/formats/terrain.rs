@@ -477,7 +477,7 @@ pub fn run(job: &Job) -> Result<ExitCode, String> {
     if let Some(folder) = &job.heightmap {
         write_heightmaps(folder, job, &mut loaded, &failed)?;
     }
-    if let Some(folder) = &job.splat {
+    if let Some(folder) = job.splat.as_ref().filter(|_| !loaded.is_empty()) {
         eprintln!(
             "wrote splat maps and manifests of {} to {}",
             crate::plural(loaded.len(), "tile"),
