@@ -1216,6 +1216,25 @@ fn tiles_in_conflict_are_refused_or_warned() {
         .failure()
         .stderr(predicate::str::contains(says))
         .stderr(predicate::str::contains("are both tile 30_28"));
+    // `export` refuses them as `render` does, before writing any tile: both
+    // would claim the tile's place (twice in the map's index) and its seams.
+    for (inputs, folder_out) in [
+        (vec![folder.join("cataclysmctf.wdt")], "export-map"),
+        (
+            vec![map.join("cataclysmctf_30_27.adt"), copy.clone()],
+            "export-same",
+        ),
+    ] {
+        formats()
+            .arg("export")
+            .args(&inputs)
+            .arg(out.join(folder_out))
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("are both tile 30_2"));
+        let written = out.join(folder_out);
+        assert!(!written.exists() || common::listing(&written).is_empty());
+    }
     // Tiles of two maps: one overview of both, said.
     render(
         &[

@@ -252,8 +252,13 @@ fn tile_edges(input: &Path) -> Option<TileEdges> {
 /// Which set of tiles exported together each input is in (`None`: not a
 /// tile, or a tile alone), and each set's edges. A map's tiles are a set;
 /// the tiles given outside a map are one more, as `render` takes them. The
-/// first pass over the tiles: each is read for its edges only.
-fn seam_sets(inputs: &[&Path], maps: &[MapInput]) -> (Vec<Option<usize>>, Vec<Seams>) {
+/// first pass over the tiles: each is read for its edges only. An error if
+/// two files of a set are one tile (by their chunks' positions), as `render`
+/// refuses them: both would claim its place in the map and at its seams.
+fn seam_sets(
+    inputs: &[&Path],
+    maps: &[MapInput],
+) -> Result<(Vec<Option<usize>>, Vec<Seams>), String> {
     let loose = maps.len();
     let map_of: HashMap<&Path, usize> = maps
         .iter()
@@ -282,13 +287,22 @@ fn seam_sets(inputs: &[&Path], maps: &[MapInput]) -> (Vec<Option<usize>>, Vec<Se
     let pairs: Vec<(Option<usize>, &Path)> =
         set_of.iter().copied().zip(inputs.iter().copied()).collect();
     let edges = crate::batch::run(&pairs, |(set, input)| set.and_then(|_| tile_edges(input)));
+    for set in 0..=loose {
+        crate::terrain::checks::one_file_per_tile(
+            pairs
+                .iter()
+                .zip(&edges)
+                .filter(|((s, _), _)| *s == Some(set))
+                .filter_map(|((_, input), edges)| Some((*input, edges.as_ref()?.coord))),
+        )?;
+    }
     let mut seams = vec![Seams::default(); loose + 1];
     for (set, edges) in set_of.iter().zip(edges) {
         if let (Some(set), Some(edges)) = (set, edges) {
             seams[*set].insert(edges);
         }
     }
-    (set_of, seams)
+    Ok((set_of, seams))
 }
 
 /// Whether `path` names a glTF file (`.glb` or `.gltf`).
@@ -344,7 +358,7 @@ pub fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitC
         .min()
         .unwrap_or(256);
     let inputs: Vec<&Path> = jobs.iter().map(|(input, _)| input.as_path()).collect();
-    let (set_of, seams) = seam_sets(&inputs, &maps);
+    let (set_of, seams) = seam_sets(&inputs, &maps)?;
     let work: Vec<_> = jobs.iter().zip(&set_of).collect();
     let results = crate::batch::run(&work, |((input, out), set)| {
         let seams = set.and_then(|s| seams.get(s));
