@@ -325,6 +325,10 @@ fn render_splat_writes_a_map_and_manifest_entry_for_every_layer() {
             .unwrap();
     assert_eq!(manifest["layer_count"], LAYERS);
     assert_eq!(manifest["side"], SPLAT_SIDE);
+    // Which file holds each layer's map: none for layer 0, the PNGs above.
+    let mut maps = vec![serde_json::Value::Null];
+    maps.extend((1..LAYERS).map(|layer| format!("cataclysmctf_30_27_layer{layer}.png").into()));
+    assert_eq!(manifest["maps"], serde_json::Value::Array(maps));
     let names = edited.mtex().unwrap().names();
     let chunks = manifest["chunks"].as_array().unwrap();
     assert_eq!(chunks.len(), 256);

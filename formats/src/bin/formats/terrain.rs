@@ -318,13 +318,19 @@ fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, St
             .mphd_flags
             .unwrap_or_else(|| render::guess_mphd_flags(&adt));
         let splat = TileSplat::from_adt(&adt, flags).map_err(|e| format!("{name}: {e}"))?;
+        let mut maps = vec![None];
         for (layer, values) in splat.maps.iter().enumerate().skip(1) {
-            let path = folder.join(format!("{}_layer{layer}.png", tile.stem));
-            write_png(&path, &render::splat_image(values))?;
+            let file = format!("{}_layer{layer}.png", tile.stem);
+            write_png(&folder.join(&file), &render::splat_image(values))?;
+            maps.push(Some(file));
         }
+        maps.truncate(splat.maps.len());
         write_json(
             &folder.join(format!("{}_splat.json", tile.stem)),
-            &splat.manifest,
+            &SplatIndex {
+                manifest: &splat.manifest,
+                maps,
+            },
         )?;
     }
     // The heightmaps wait for the second pass: a tile's edges are its
@@ -340,6 +346,17 @@ fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, St
         edges,
         warnings: tile_warnings(&tile.path, &terrain),
     })
+}
+
+/// A tile's `_splat.json`: the library's manifest, and which file holds
+/// each layer index's splat map.
+#[derive(Serialize)]
+struct SplatIndex<'a> {
+    #[serde(flatten)]
+    manifest: &'a formats::terrain::SplatManifest,
+    /// One entry per layer index (`layer_count` of them): the PNG beside
+    /// the manifest, `null` for layer 0 (the base texture, no alpha map).
+    maps: Vec<Option<String>>,
 }
 
 /// A tile that could not be drawn, for a JSON index: its file name and why.
