@@ -21,7 +21,8 @@
 //!   `KHR_lights_punctual` lights on their nodes ([`model::lights`]).
 //! - One animation per sequence, named as it, times in seconds; which
 //!   tracks map exactly (`STEP`, `LINEAR`, `CUBICSPLINE`) and which are
-//!   resampled at 30 keys a second is in [`model::animations`]; a node that
+//!   resampled (30 keys a second, and more where the curve bends) is in
+//!   [`model::animations`]; a node that
 //!   does not inherit all of its parent's motion is resampled where its
 //!   parent moves, so that it stands where the game puts it. With
 //!   [`ExportOptions::geoset_visibility`], geosets are also shown and hidden
