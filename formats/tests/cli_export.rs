@@ -523,6 +523,17 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         .success()
         .stdout(predicate::str::contains("1 texture embedded"))
         .stderr(predicate::str::is_empty());
+    // A .gltf has its image beside it, and says so.
+    formats()
+        .arg("export")
+        .arg(&smiley)
+        .arg(dir.join("a.gltf"))
+        .arg("--textures")
+        .arg(root.join("textures"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 texture written beside it"));
+    assert!(dir.join("a_0.png").is_file());
     // Beside the model, in other letter cases: found without --textures.
     let beside = dir.join("beside");
     std::fs::create_dir_all(beside.join("TEXTURES")).unwrap();

@@ -122,7 +122,9 @@ impl Timeline {
 
     /// The moment `ms` milliseconds after sequence `index` started: a looping
     /// sequence wraps around, another holds its last frame; a negative or NaN
-    /// `ms` is the sequence's start. `None` if there is no such sequence.
+    /// `ms` is the sequence's start, and so is an infinite one in a looping
+    /// sequence (it has no place in the loop). `None` if there is no such
+    /// sequence.
     ///
     /// ```
     /// use formats::anim::Timeline;
@@ -132,13 +134,21 @@ impl Timeline {
     /// assert_eq!(timeline.at(stand, 250.0).unwrap().frame, 250.0);
     /// assert_eq!(timeline.at(stand, 1250.0).unwrap().frame, 250.0);
     /// assert_eq!(timeline.at(stand, -5.0).unwrap().frame, 0.0);
+    /// assert_eq!(timeline.at(stand, f64::INFINITY).unwrap().frame, 0.0);
     /// assert!(timeline.at(7, 0.0).is_none());
     /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn at(&self, index: usize, ms: f64) -> Option<Moment> {
         let sequence = self.sequences.get(index)?;
         let duration = f64::from(sequence.duration());
-        let ms = ms.max(0.0);
+        let ms = if ms.is_finite() {
+            ms.max(0.0)
+        } else if ms > 0.0 && !sequence.looping {
+            duration
+        } else {
+            // NaN, minus infinity, or infinity in a loop (`inf % d` is NaN).
+            0.0
+        };
         let into = if duration <= 0.0 {
             0.0
         } else if sequence.looping {

@@ -170,7 +170,7 @@ pub fn add_cameras(
             fov
         } else {
             warnings.push(format!(
-                "camera {:?}: field of view {fov} is not between 0 and π, exported as π/4",
+                "camera {:?}: field of view {fov} is not above 0 and below π, exported as π/4",
                 camera.name
             ));
             USUAL_FIELD_OF_VIEW

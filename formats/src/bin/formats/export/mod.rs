@@ -112,15 +112,20 @@ fn export_file(
     }
 }
 
+/// Whether `output` is a `.gltf` (JSON, with its buffer and images beside
+/// it) rather than a `.glb`.
+pub fn is_gltf(output: &Path) -> bool {
+    output
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("gltf"))
+}
+
 /// Writes `document` to `output`: one `.glb`, or a `.gltf` with its `.bin`
 /// and images beside it (by the extension). Gives `output` for messages.
 pub fn write_document(document: &formats::gltf::Document, output: &Path) -> Result<String, String> {
     let out = output.display().to_string();
-    let is_gltf = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
-    if is_gltf {
+    if is_gltf(output) {
         let formats::gltf::GltfFiles { json, files } = document
             .to_gltf(&crate::file_stem(output, "export"))
             .map_err(|e| format!("{out}: {e}"))?;

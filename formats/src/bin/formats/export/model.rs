@@ -6,7 +6,7 @@ use std::path::Path;
 use formats::gltf::textures::TextureFolders;
 use formats::gltf::{ExportOptions, export as export_model};
 
-use super::{Options, Written};
+use super::{Options, Written, is_gltf};
 use crate::kind::{self, Document, Kind};
 use crate::plural;
 
@@ -69,13 +69,19 @@ pub fn export(
     Ok(Written {
         heights: None,
         line: format!(
-            "{name} -> {out}: {}, {}, {}{}{}, {} embedded",
+            "{name} -> {out}: {}, {}, {}{}{}, {} {}",
             plural(exported.geosets.len(), "primitive"),
             plural(exported.joints, "joint"),
             if_any(exported.cameras.len(), "camera"),
             if_any(exported.lights, "light"),
             plural(exported.animations.len(), "animation"),
-            plural(exported.embedded_textures.len(), "texture")
+            plural(exported.embedded_textures.len(), "texture"),
+            // A .gltf has its images beside it, as files of their own.
+            if is_gltf(output) {
+                "written beside it"
+            } else {
+                "embedded"
+            }
         ),
         warnings,
     })
