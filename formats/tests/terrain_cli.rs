@@ -961,7 +961,8 @@ fn only_a_maps_wdt_gives_the_alpha_bit_depth() {
 }
 
 /// A tile cut short has chunks without heights: its heightmap is drawn,
-/// with a warning saying how many (as `export` says).
+/// with a warning saying how many (as `export` says); read leniently, it
+/// also gives splat maps and exports.
 #[test]
 fn a_tile_cut_short_warns_of_chunks_without_heights() {
     let Some(root) = common::corpus_root() else {
@@ -986,13 +987,36 @@ fn a_tile_cut_short_warns_of_chunks_without_heights() {
                 .unwrap(),
             );
     }
-    // Its splat maps are not drawn (the strict reader refuses it): said as
-    // an error, not followed by a line saying splat maps were written.
+    // Read leniently as for the heightmap, it gives its splat maps and
+    // exports too, each saying how it was read.
+    let lenient =
+        || predicate::str::is_match(r"warning: .*continent4229.adt: read leniently \(").unwrap();
     formats()
         .arg("render")
         .arg(&tile)
         .arg("--splat")
         .arg(out.join("splat/"))
+        .assert()
+        .success()
+        .stderr(lenient())
+        .stderr(predicate::str::contains("wrote splat maps"));
+    assert!(out.join("splat/continent4229_splat.json").is_file());
+    formats()
+        .arg("export")
+        .arg(&tile)
+        .arg(out.join("cut.glb"))
+        .assert()
+        .success()
+        .stderr(lenient());
+    // What no reader takes (not a chunk in sight) is said as an error, not
+    // followed by a line saying splat maps were written.
+    let junk = out.join("junk_1_2.adt");
+    std::fs::write(&junk, [0xAB; 64]).unwrap();
+    formats()
+        .arg("render")
+        .arg(&junk)
+        .arg("--splat")
+        .arg(out.join("junk/"))
         .assert()
         .failure()
         .stderr(predicate::str::contains("error: "))

@@ -221,7 +221,11 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
     }
     check_file_outputs(out)?;
     let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
-    if let Some(note) = loaded.lenient_note(&name) {
+    // With --splat, the tile is read again with the map's tiles, which say
+    // so themselves.
+    if let Some(note) = loaded.lenient_note(&name)
+        && out.splat.is_none()
+    {
         eprintln!("warning: {note}");
     }
     match &loaded.document {

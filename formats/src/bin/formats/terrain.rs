@@ -28,7 +28,7 @@ use formats::terrain::{
 use formats::wdt::Wdt;
 use serde::Serialize;
 
-use crate::kind::Kind;
+use crate::kind::{self, Document, Kind};
 use checks::Clamped;
 
 /// One tile to draw.
@@ -261,17 +261,31 @@ pub fn not_a_root(path: &Path) -> String {
     )
 }
 
-/// The tile at `path` and its full heightmap.
-fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap), String> {
+/// A tile's bytes, read strictly or, where the strict reader refuses them
+/// (a tile cut short, a damaged chunk), leniently with the note that says
+/// so: as every command reads a tile, so that a tile `render --heightmap`
+/// draws also exports and gives splat maps.
+pub fn read_adt(name: &str, bytes: &[u8]) -> Result<(Adt, Option<String>), String> {
+    let loaded = kind::read(Kind::Adt, bytes).map_err(|e| format!("{name}: {e}"))?;
+    let note = loaded.lenient_note(name);
+    match loaded.document {
+        Document::Adt(adt) => Ok((adt, note)),
+        _ => Err(format!("{name}: not read as a tile")),
+    }
+}
+
+/// The tile at `path`, its full heightmap, and the note if it was read
+/// leniently ([`read_adt`]).
+fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap, Option<String>), String> {
     if Kind::of_path(path) == Some(Kind::AdtSplit) {
         return Err(not_a_root(path));
     }
-    let name = path.display();
+    let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-    let adt = Adt::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))?;
+    let (adt, note) = read_adt(&name, &bytes)?;
     let terrain = TerrainTile::from_adt(&adt).map_err(|e| format!("{name}: {e}"))?;
     let heights = Heightmap::from_tile(&terrain);
-    Ok((adt, terrain, heights))
+    Ok((adt, terrain, heights, note))
 }
 
 /// The warnings about the tile at `path`: chunks without heights, a file
@@ -310,7 +324,7 @@ fn write_heightmap(
 /// it before every tile is read (its range, thumbnail and edges).
 fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, String> {
     let name = tile.path.display();
-    let (adt, terrain, heights) = read_tile(&tile.path)?;
+    let (adt, terrain, heights, lenient) = read_tile(&tile.path)?;
     if let Some(folder) = &job.splat {
         // A split tile's textures and alpha maps are in its `_tex0`.
         let (adt, _) = with_split_parts(adt, &tile.path).map_err(|e| format!("{name}: {e}"))?;
@@ -344,7 +358,10 @@ fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, St
         path: tile.path.clone(),
         heights: TileHeights::new(terrain.coord, &heights, thumbnail_step),
         edges,
-        warnings: tile_warnings(&tile.path, &terrain),
+        warnings: lenient
+            .into_iter()
+            .chain(tile_warnings(&tile.path, &terrain))
+            .collect(),
     })
 }
 
@@ -528,7 +545,7 @@ fn write_heightmaps(
     };
     let seams = Seams::new(loaded.iter_mut().filter_map(|t| t.edges.take()));
     let drawn: Vec<Result<(usize, Clamped), String>> = crate::batch::run(loaded, |tile| {
-        let (_, _, mut heights) = read_tile(&tile.path)?;
+        let (_, _, mut heights, _) = read_tile(&tile.path)?;
         let shared = seams.share(tile.heights.coord, &mut heights);
         write_heightmap(folder, &tile.stem, &heights, range)?;
         Ok((shared, Clamped::count(&heights.heights, range)))

@@ -8,7 +8,6 @@
 
 use std::path::Path;
 
-use formats::adt::Adt;
 use formats::gltf::{export_tile, export_tile_in};
 use formats::terrain::{Seams, with_split_parts};
 
@@ -27,7 +26,7 @@ pub fn export(
     seams: Option<&Seams>,
 ) -> Result<Written, String> {
     let name = input.display().to_string();
-    let adt = Adt::from_bytes(data).map_err(|e| format!("{name}: {e}"))?;
+    let (adt, lenient) = crate::terrain::read_adt(&name, data)?;
     let (adt, parts) = with_split_parts(adt, input).map_err(|e| format!("{name}: {e}"))?;
     let stem = crate::file_stem(input, "tile");
     let exported = match seams {
@@ -40,7 +39,10 @@ pub fn export(
         crate::terrain::checks::chunks_without_heights(&name, &exported.terrain, "left out"),
         crate::terrain::checks::misnamed(input, exported.terrain.coord),
     ];
-    let warnings: Vec<String> = checks.into_iter().flatten().collect();
+    let warnings: Vec<String> = lenient
+        .into_iter()
+        .chain(checks.into_iter().flatten())
+        .collect();
     let colours = if exported.vertex_colors {
         ", vertex colours"
     } else {
