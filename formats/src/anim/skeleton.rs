@@ -292,6 +292,26 @@ impl Skeleton {
         self.by_object_id.get(&object_id).copied()
     }
 
+    /// The index of the first node named `name` (as the model spells it:
+    /// names are not unique, nor trimmed, in real files).
+    ///
+    /// ```
+    /// use formats::anim::{Sampler, Skeleton, Timeline};
+    /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+    /// let skeleton = Skeleton::from_model(&model);
+    /// let bone = skeleton.node_named("Root").expect("the sample's bone");
+    /// let timeline = Timeline::from_model(&model);
+    /// let stand = timeline.sequence_named("Stand")?;
+    /// let pose = skeleton.pose(&Sampler::new(&timeline, timeline.at(stand, 500.0).unwrap()));
+    /// let world = pose.world[bone]; // the bone's world matrix 500 ms into Stand
+    /// assert!(world.is_finite());
+    /// assert_eq!(skeleton.node_named("Tail"), None);
+    /// # Ok::<(), formats::Error>(())
+    /// ```
+    pub fn node_named(&self, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n.name == name)
+    }
+
     /// Node `index`'s own transform at the sampler's moment.
     pub fn local(&self, index: usize, sampler: &Sampler<'_>) -> LocalTransform {
         let Some(node) = self.nodes.get(index) else {

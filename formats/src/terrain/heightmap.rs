@@ -72,12 +72,14 @@ impl HeightRange {
         let (min, max) = text
             .split_once(':')
             .ok_or_else(|| format!("range {text:?}: expected MIN:MAX"))?;
-        let number = |s: &str| {
-            s.trim()
-                .parse::<f32>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| format!("range {text:?}: {s:?} is not a number"))
+        let number = |s: &str| match s.trim().parse::<f32>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            // `1e40` parses as infinity: a number, but not a height.
+            Ok(_) if s.trim().parse::<f64>().is_ok_and(f64::is_finite) => Err(format!(
+                "range {text:?}: {s:?} is beyond what a height can be (±{:e})",
+                f32::MAX
+            )),
+            _ => Err(format!("range {text:?}: {s:?} is not a number")),
         };
         let (min, max) = (number(min)?, number(max)?);
         if min < max {
@@ -527,6 +529,13 @@ mod tests {
         assert!(HeightRange::parse("5").is_err());
         assert!(HeightRange::parse("a:5").is_err());
         assert!(HeightRange::parse("1:inf").is_err());
+        let huge = HeightRange::parse("1e40:1e41").unwrap_err();
+        assert!(
+            huge.contains("\"1e40\" is beyond what a height can be"),
+            "{huge}"
+        );
+        let junk = HeightRange::parse("a:5").unwrap_err();
+        assert!(junk.contains("\"a\" is not a number"), "{junk}");
     }
 
     /// A heightmap whose sample (x, y) is `x + 1000 y`.
