@@ -1025,7 +1025,7 @@ fn a_tile_cut_short_warns_of_chunks_without_heights() {
 }
 
 /// One tile's 16-bit PNG says its range: in the `wrote` line and in its
-/// `tEXt` chunks (as each tile PNG of a map does).
+/// `tEXt` chunks (as each tile PNG of a map does, and its overview).
 #[test]
 fn a_tile_png_says_its_range() {
     let Some((folder, out)) = map_and_out("tile-range") else {
@@ -1062,11 +1062,14 @@ fn a_tile_png_says_its_range() {
         .assert()
         .success();
     let index = read_json(&heights.join("heightmap.json"));
-    let text = png_text(&heights.join("cataclysmctf_30_28.png"));
-    let value = |key: &str| text[key].parse::<f32>().unwrap();
     let range = |end: &str| index["range"][end].as_f64().unwrap() as f32;
-    assert_eq!(value("height_min"), range("min"));
-    assert_eq!(value("height_max"), range("max"));
+    // Each tile's PNG, and the overview's, say the map's range.
+    for png in ["cataclysmctf_30_28.png", "overview.png"] {
+        let text = png_text(&heights.join(png));
+        let value = |key: &str| text[key].parse::<f32>().unwrap();
+        assert_eq!(value("height_min"), range("min"), "{png}");
+        assert_eq!(value("height_max"), range("max"), "{png}");
+    }
     std::fs::remove_dir_all(&out).unwrap();
 }
 

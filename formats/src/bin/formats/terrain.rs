@@ -440,7 +440,11 @@ pub fn write_overview(
         return Ok(None);
     };
     let (png, tiff) = (format!("{stem}.png"), format!("{stem}.tif"));
-    write_png(&folder.join(&png), &render::stitched_image(&map, range))?;
+    write_heightmap_png(
+        &folder.join(&png),
+        &render::stitched_image(&map, range),
+        range,
+    )?;
     let bytes = render::float_tiff(map.width, map.height, &map.heights)
         .map_err(|e| format!("{stem}: {e}"))?;
     crate::write_file(&folder.join(&tiff), &bytes)?;
