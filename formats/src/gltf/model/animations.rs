@@ -104,7 +104,7 @@ pub const RESAMPLE_RATE: f64 = 30.0;
 pub const MAX_RESAMPLED_KEYS: u32 = 9_000;
 
 /// How many times the 1/30 s grid's keys a resampled node track may get
-/// where its curve bends between them ([`Span::resample_fitted`]).
+/// where its curve bends between them (see the [module](self) docs).
 pub const REFINED_KEYS_FACTOR: u64 = 8;
 
 /// How far (in the model's units, or as a scale factor) a `LINEAR` player
