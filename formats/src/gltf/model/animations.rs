@@ -27,8 +27,9 @@
 //! [`RESAMPLE_TURN_TOLERANCE`] (rotations, 5e-4 rad) a quarter, half or
 //! three quarters of the way, a key at the whole millisecond halfway, the
 //! worst segment first, up to [`REFINED_KEYS_FACTOR`] times the 1/30 s
-//! keys. With 30 keys a second only, the pack horse, hermite throughout,
-//! was up to 1.75 (0.74 % of its size) from the game's pose halfway
+//! keys (and at most [`MAX_FITTED_KEYS`] added in one export). With 30
+//! keys a second only, the pack horse, hermite throughout, was up to 1.75
+//! (0.74 % of its size) from the game's pose halfway
 //! between two keys; fitted, every corpus model is within a thousandth of
 //! its size at the times `tests/gltf_export.rs` tries between keys (four
 //! in each of the first four sequences of every corpus model), and the
@@ -73,6 +74,9 @@
 //! Not exported: the visibility of other nodes (emitters, attachments) and
 //! billboarding.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use format_core::Error;
 use gltf_json as json;
 use json::Index;
@@ -106,6 +110,13 @@ pub const MAX_RESAMPLED_KEYS: u32 = 9_000;
 /// How many times the 1/30 s grid's keys a resampled node track may get
 /// where its curve bends between them (see the [module](self) docs).
 pub const REFINED_KEYS_FACTOR: u64 = 8;
+
+/// The most keys fitting may add to one export's channels together (4
+/// million; each takes about 7 samples of its track): a model whose tracks
+/// would take more (thousands of long sequences of tracks that never
+/// settle, which a fuzzer makes) keeps its other channels at their
+/// 1/30 s and key-time keys, rather than resampling for minutes.
+pub const MAX_FITTED_KEYS: u64 = 1 << 22;
 
 /// How far (in the model's units, or as a scale factor) a `LINEAR` player
 /// may stray between the keys of a resampled translation or scaling.
@@ -211,6 +222,9 @@ pub(super) struct Span<'a> {
     pub(super) sequence: &'a SequenceInfo,
     /// Spline translations and scalings resampled ([`Playback`]).
     pub(super) resample_splines: bool,
+    /// Keys fitting has added so far, shared by the spans of one export
+    /// ([`MAX_FITTED_KEYS`]).
+    pub(super) fitted: Arc<AtomicU64>,
 }
 
 impl<'a> Span<'a> {
@@ -220,6 +234,7 @@ impl<'a> Span<'a> {
             timeline,
             sequence,
             resample_splines: false,
+            fitted: Arc::default(),
         }
     }
 
@@ -383,7 +398,11 @@ impl<'a> Span<'a> {
                 _ => None,
             })
             .collect();
+        // One key more, within the export's budget.
+        let one_more = || self.fitted.fetch_add(1, Ordering::Relaxed) < MAX_FITTED_KEYS;
         while keys.len() < cap
+            && !worst.is_empty()
+            && one_more()
             && let Some(Stray { left, right, .. }) = worst.pop()
         {
             let middle = ((left.0 + right.0) / 2.0).round();
@@ -768,12 +787,14 @@ pub fn add_animations(
         textures,
         lights,
     } = pointed;
+    let fitted = Arc::new(AtomicU64::new(0));
     let spans: Vec<Span<'_>> = playback
         .sequences
         .iter()
         .filter_map(|&s| timeline.sequences.get(s))
         .map(|sequence| Span {
             resample_splines: playback.resample_splines,
+            fitted: Arc::clone(&fitted),
             ..Span::new(timeline, sequence)
         })
         .collect();
@@ -1247,6 +1268,12 @@ pub(super) mod tests {
         assert!(curve.times.len() > 19, "{}", curve.times.len());
         assert!(curve.times.len() as u64 <= 19 * REFINED_KEYS_FACTOR);
         assert_eq!(*curve.times.last().unwrap(), 0.6);
+        // With the export's budget spent, the 1/30 s keys alone.
+        let spent = Span {
+            fitted: Arc::new(AtomicU64::new(MAX_FITTED_KEYS)),
+            ..span_of(&timeline)
+        };
+        assert_eq!(rotation_keys(&spent, &track).times.len(), 19);
         let identity = [0.0, 0.0, 0.0, 1.0];
         for ms in 0..=600 {
             let want = normalized(span.sampler(f64::from(ms)).sample(&track, &identity));
