@@ -374,7 +374,7 @@ impl<'a> Span<'a> {
         if times.len().saturating_add(inside().count()) <= cap {
             times.extend(inside());
             times.sort_by(f64::total_cmp);
-            times.dedup_by(|b, a| *b - *a < 1e-6);
+            times.dedup_by(|b, a| *b - *a < 1e-3);
         }
         let at = |ms: f64| value(&self.sampler(ms));
         let mut keys: Vec<(f64, T)> = times.iter().map(|&t| (t, at(t))).collect();
@@ -412,11 +412,22 @@ impl<'a> Span<'a> {
             worst.extend(segment(key, right));
         }
         keys.sort_by(|a, b| a.0.total_cmp(&b.0));
-        Curve {
+        let mut curve = Curve {
             interpolation: GltfInterpolation::Linear,
-            times: keys.iter().map(|(t, _)| (*t / 1000.0) as f32).collect(),
-            values: keys.into_iter().map(|(_, v)| v).collect(),
+            times: Vec::with_capacity(keys.len()),
+            values: Vec::with_capacity(keys.len()),
+        };
+        for (ms, value) in keys {
+            let seconds = (ms / 1000.0) as f32;
+            // A 1/30 s time and a key's whole millisecond a float apart
+            // (29 799.999… and 29 800) are one `f32`: glTF wants times that
+            // increase.
+            if curve.times.last().is_none_or(|&last| seconds > last) {
+                curve.times.push(seconds);
+                curve.values.push(value);
+            }
         }
+        curve
     }
 
     /// Resampled `LINEAR` keys of `value(ms)`.
