@@ -459,6 +459,25 @@ fn assert_posed_as_sampled(
     }
 }
 
+/// [`assert_posed_as_sampled`] at `moments` between resampled keys, where
+/// a player interpolates them: each bone within `RESAMPLE_TURN_TOLERANCE`
+/// (5e-4 rad) of the game's rotation, so each vertex within a thousandth of
+/// the model's size (its largest rest coordinate) of the sampler's pose.
+fn assert_posed_between_keys(
+    path: &str,
+    model: &Model,
+    glb: &[u8],
+    geosets: &[usize],
+    moments: &[(Option<usize>, f64)],
+) {
+    let size = meshes(model, &Skeleton::from_model(model))
+        .iter()
+        .flat_map(|m| &m.positions)
+        .flat_map(|p| p.map(f32::abs))
+        .fold(1.0, f32::max);
+    assert_posed_as_sampled(path, model, glb, geosets, moments, 1e-3 * size);
+}
+
 #[test]
 fn gltf_animations_pose_the_mesh_as_the_sampler_does() {
     let mut checked = 0;
@@ -491,15 +510,7 @@ fn gltf_animations_pose_the_mesh_as_the_sampler_does() {
         }
         let glb = out.document.to_glb().unwrap();
         assert_posed_as_sampled(path, model, &glb, &out.geosets, &moments, 0.0);
-        // Between the resampled keys of hermite and bezier rotations, each
-        // bone within `RESAMPLE_TURN_TOLERANCE` (5e-4 rad): a vertex within
-        // a thousandth of the model's size of the game's pose.
-        let size = meshes(model, &Skeleton::from_model(model))
-            .iter()
-            .flat_map(|m| &m.positions)
-            .flat_map(|p| p.map(f32::abs))
-            .fold(1.0, f32::max);
-        assert_posed_as_sampled(path, model, &glb, &out.geosets, &between, 1e-3 * size);
+        assert_posed_between_keys(path, model, &glb, &out.geosets, &between);
         checked += 1;
     }
     if common::corpus_root().is_some() {
@@ -819,14 +830,7 @@ fn resampled_splines_leave_no_cubic_spline_and_pose_as_sampled() {
             );
         }
         assert_posed_as_sampled(path, model, &glb, &out.geosets, &moments, 0.0);
-        // Between resampled keys: within a thousandth of the model's size,
-        // as in `gltf_animations_pose_the_mesh_as_the_sampler_does`.
-        let size = meshes(model, &Skeleton::from_model(model))
-            .iter()
-            .flat_map(|m| &m.positions)
-            .flat_map(|p| p.map(f32::abs))
-            .fold(1.0, f32::max);
-        assert_posed_as_sampled(path, model, &glb, &out.geosets, &between, 1e-3 * size);
+        assert_posed_between_keys(path, model, &glb, &out.geosets, &between);
         let file = dir.join(format!("{posed}.glb"));
         std::fs::write(&file, &glb).unwrap();
         files.push(file);
