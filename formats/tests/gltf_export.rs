@@ -173,17 +173,21 @@ fn globals(doc: &gltf::Document, channels: &[Channel], t: f32) -> Vec<Mat4> {
         .collect()
 }
 
+/// The skin's inverse bind matrices, one per joint.
+fn inverse_bind_matrices(skin: &gltf::Skin<'_>, blob: &[u8]) -> Vec<Mat4> {
+    skin.reader(|_| Some(blob))
+        .read_inverse_bind_matrices()
+        .unwrap()
+        .map(|m| Mat4::from_cols_array_2d(&m))
+        .collect()
+}
+
 /// Positions of every primitive skinned with the joints' global matrices.
 fn skinned(doc: &gltf::Document, blob: &[u8], globals: &[Mat4]) -> Vec<Vec<Vec3>> {
     let Some(skin) = doc.skins().next() else {
         return Vec::new();
     };
-    let ibm: Vec<Mat4> = skin
-        .reader(|_| Some(blob))
-        .read_inverse_bind_matrices()
-        .unwrap()
-        .map(|m| Mat4::from_cols_array_2d(&m))
-        .collect();
+    let ibm = inverse_bind_matrices(&skin, blob);
     let joints: Vec<Mat4> = skin
         .joints()
         .zip(&ibm)
@@ -322,12 +326,7 @@ fn the_bind_pose_is_the_rest_pose() {
             continue;
         };
         let rest = globals(doc, &[], 0.0);
-        let ibm: Vec<Mat4> = skin
-            .reader(|_| Some(blob))
-            .read_inverse_bind_matrices()
-            .unwrap()
-            .map(|m| Mat4::from_cols_array_2d(&m))
-            .collect();
+        let ibm = inverse_bind_matrices(&skin, blob);
         for (joint, ibm) in skin.joints().zip(&ibm) {
             let bind = rest[joint.index()] * *ibm;
             let scale = rest[joint.index()]

@@ -45,6 +45,35 @@ cases=(
     "wc3lib_Orc_Exp|Stand|700|--resample-splines"
 )
 failed=0
+
+# nearest SCRIPT GLB FORMAT ARGS...: runs SCRIPT (pose_check.py or
+# rest_check.py: report_nearest in imported.py) in Blender on GLB and
+# $out/posed.json, prints ARGS by FORMAT and then the vertex count, the
+# largest distance, the model's size and their ratio; fails if Blender gave
+# no result, shows another number of vertices, or a vertex is further than
+# 1e-4 of the model's size.
+nearest() {
+    local script=$1 glb=$2 format=$3 line ours shown largest diagonal relative ok
+    shift 3
+    # shellcheck disable=SC2059 # the format is the caller's
+    printf "$format" "$@"
+    line=$(blender -b -P "$here/$script" -- "$glb" "$out/posed.json" 2>&1 | grep '^RESULT ' || true)
+    if [ -z "$line" ]; then
+        echo "Blender gave no result"
+        return 1
+    fi
+    read -r ours shown largest diagonal < <(python3 -c '
+import json, sys
+r = json.loads(sys.argv[1][7:])
+print(r["ours"], r["blender"], r["largest"], r["diagonal"])' "$line")
+    relative=$(python3 -c "print(f'{$largest / max($diagonal, 1e-9):.1e}')")
+    printf '%8s %12.6f %12.1f %10s\n' "$ours" "$largest" "$diagonal" "$relative"
+    ok=$(python3 -c "print(int($ours == $shown and $largest <= 1e-4 * $diagonal))")
+    if [ "$ok" != 1 ]; then
+        echo "  ^ differs: $shown vertices in Blender"
+        return 1
+    fi
+}
 printf '%-20s %-12s %6s %8s %12s %12s %10s\n' model sequence ms vertices largest size relative
 for case in "${cases[@]}"; do
     IFS='|' read -r model sequence ms flags <<<"$case"
@@ -52,23 +81,7 @@ for case in "${cases[@]}"; do
     # shellcheck disable=SC2086 # flags: zero or more words
     [ -f "$glb" ] || "$bin/formats" export "$corpus/$model.mdx" "$glb" $flags >/dev/null 2>&1
     "$bin/examples/posed_vertices" "$corpus/$model.mdx" "$sequence" "$ms" >"$out/posed.json"
-    line=$(blender -b -P "$here/pose_check.py" -- "$glb" "$out/posed.json" 2>&1 | grep '^RESULT ' || true)
-    if [ -z "$line" ]; then
-        echo "$model $sequence: Blender gave no result"
-        failed=1
-        continue
-    fi
-    read -r ours shown largest diagonal < <(python3 -c '
-import json, sys
-r = json.loads(sys.argv[1][7:])
-print(r["ours"], r["blender"], r["largest"], r["diagonal"])' "$line")
-    relative=$(python3 -c "print(f'{$largest / max($diagonal, 1e-9):.1e}')")
-    printf '%-20s %-12s %6s %8s %12.6f %12.1f %10s\n' "$model" "$sequence" "$ms" "$ours" "$largest" "$diagonal" "$relative"
-    ok=$(python3 -c "print(int($ours == $shown and $largest <= 1e-4 * $diagonal))")
-    if [ "$ok" != 1 ]; then
-        echo "  ^ differs: $shown vertices in Blender"
-        failed=1
-    fi
+    nearest pose_check.py "$glb" "%-20s %-12s %6s " "$model" "$sequence" "$ms" || failed=1
 done
 
 # The rest pose (rest_check.py): what edit mode, a cleared pose and
@@ -81,23 +94,7 @@ for model in rms_PackHorse tm_TM_DruidBear wowalpha_Boar pqw3_HarvestGolem wc3li
     "$bin/formats" export "$corpus/$model.mdx" "$glb" >/dev/null 2>&1
     first=$("$bin/formats" info "$corpus/$model.mdx" | awk '/^animations:/ { getline; sub(/^ +/, ""); sub(/ +-?[0-9]+ \.\..*/, ""); print; exit }')
     "$bin/examples/posed_vertices" "$corpus/$model.mdx" "$first" 0 >"$out/posed.json"
-    line=$(blender -b -P "$here/rest_check.py" -- "$glb" "$out/posed.json" 2>&1 | grep '^RESULT ' || true)
-    if [ -z "$line" ]; then
-        echo "$model: Blender gave no result"
-        failed=1
-        continue
-    fi
-    read -r ours shown largest diagonal < <(python3 -c '
-import json, sys
-r = json.loads(sys.argv[1][7:])
-print(r["ours"], r["blender"], r["largest"], r["diagonal"])' "$line")
-    relative=$(python3 -c "print(f'{$largest / max($diagonal, 1e-9):.1e}')")
-    printf '%-20s %8s %12.6f %12.1f %10s\n' "$model" "$ours" "$largest" "$diagonal" "$relative"
-    ok=$(python3 -c "print(int($ours == $shown and $largest <= 1e-4 * $diagonal))")
-    if [ "$ok" != 1 ]; then
-        echo "  ^ differs: $shown vertices in Blender"
-        failed=1
-    fi
+    nearest rest_check.py "$glb" "%-20s " "$model" || failed=1
 done
 
 # Cameras and lights: each model's cameras, as the file gives them

@@ -216,6 +216,29 @@ pub(super) struct Curve<T> {
     pub(super) values: Vec<T>,
 }
 
+impl<T> Curve<T> {
+    /// A `LINEAR` curve of `keys` (ms from the sequence's start, in order),
+    /// leaving out a key whose time in seconds is, as an `f32`, the one
+    /// before's: glTF wants times that increase, and milliseconds apart
+    /// hours into a sequence, or a 1/30 s time and a key's whole
+    /// millisecond a float apart (29 799.999… and 29 800), are one `f32`.
+    fn linear(keys: impl IntoIterator<Item = (f64, T)>) -> Curve<T> {
+        let mut curve = Curve {
+            interpolation: GltfInterpolation::Linear,
+            times: Vec::new(),
+            values: Vec::new(),
+        };
+        for (ms, value) in keys {
+            let seconds = (ms / 1000.0) as f32;
+            if curve.times.last().is_none_or(|&last| seconds > last) {
+                curve.times.push(seconds);
+                curve.values.push(value);
+            }
+        }
+        curve
+    }
+}
+
 /// One sequence, the part of the timeline a curve is cut from.
 pub(super) struct Span<'a> {
     pub(super) timeline: &'a Timeline,
@@ -321,26 +344,13 @@ impl<'a> Span<'a> {
             let v = values.get(i);
             i == 0 || i + 1 == values.len() || values.get(i - 1) != v || values.get(i + 1) != v
         };
-        let mut curve = Curve {
-            interpolation: GltfInterpolation::Linear,
-            times: Vec::new(),
-            values: Vec::new(),
-        };
         let kept = times
             .iter()
             .zip(&values)
             .enumerate()
-            .filter(|&(i, _)| keep(i));
-        for (_, (&ms, &value)) in kept {
-            let seconds = (ms / 1000.0) as f32;
-            // Hours into a sequence, milliseconds apart can be one `f32`:
-            // glTF wants times that increase.
-            if curve.times.last().is_none_or(|&last| seconds > last) {
-                curve.times.push(seconds);
-                curve.values.push(value);
-            }
-        }
-        curve
+            .filter(|&(i, _)| keep(i))
+            .map(|(_, (&ms, &value))| (ms, value));
+        Curve::linear(kept)
     }
 
     /// Resampled `LINEAR` keys of `value(ms)` that a `LINEAR` player plays
@@ -412,22 +422,7 @@ impl<'a> Span<'a> {
             worst.extend(segment(key, right));
         }
         keys.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut curve = Curve {
-            interpolation: GltfInterpolation::Linear,
-            times: Vec::with_capacity(keys.len()),
-            values: Vec::with_capacity(keys.len()),
-        };
-        for (ms, value) in keys {
-            let seconds = (ms / 1000.0) as f32;
-            // A 1/30 s time and a key's whole millisecond a float apart
-            // (29 799.999… and 29 800) are one `f32`: glTF wants times that
-            // increase.
-            if curve.times.last().is_none_or(|&last| seconds > last) {
-                curve.times.push(seconds);
-                curve.values.push(value);
-            }
-        }
-        curve
+        Curve::linear(keys)
     }
 
     /// Resampled `LINEAR` keys of `value(ms)`.
