@@ -90,6 +90,46 @@ fn fix_extents_of_a_stale_model() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A model named twice in place (a folder and a file in it, and a second
+/// spelling of the file) is fixed once: two jobs would rewrite the file in
+/// parallel, one reading it while the other writes it. A dry run lists it
+/// once too.
+#[test]
+fn fix_in_place_names_each_model_once() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp_dir("fix-twice");
+    let models = copies(&root, &dir, &["mdx/zf_cube.mdx", "mdx/zf_bone.mdx"]);
+    let cube = models.join("zf_cube.mdx");
+    let again = models.join(".").join("zf_cube.mdx");
+    for mode in ["--in-place", "--dry-run"] {
+        let text = stdout(
+            formats()
+                .args(["fix", "--extents", mode, "--json"])
+                .arg(&models)
+                .arg(&cube)
+                .arg(&again),
+        );
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let inputs: Vec<&str> = json["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["input"].as_str().unwrap())
+            .collect();
+        assert_eq!(inputs.len(), 2, "{mode}: {inputs:?}");
+        assert!(inputs[0].ends_with("zf_bone.mdx"), "{mode}: {inputs:?}");
+        assert!(inputs[1].ends_with("zf_cube.mdx"), "{mode}: {inputs:?}");
+    }
+    let fixed = Model::from_bytes(&std::fs::read(&cube).unwrap()).unwrap();
+    assert_eq!(
+        fixed.model_chunk().unwrap().extent.maximum,
+        [220.0, 20.0, 40.0]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A dry run over models of every kind, as JSON: each change with its path,
 /// before and after; nothing written; a model without vertices left alone;
 /// MDL read and compared like MDX; a geoset's extent that was stored empty
