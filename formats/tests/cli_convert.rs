@@ -718,6 +718,12 @@ fn convert_says_what_it_cannot_do() {
         "models convert to .mdx or .mdl, not ADT",
     );
     fails(&[i, o, "--exact".as_ref()], "--version");
+    // The options of a version change are refused without one, as --exact
+    // is, rather than ignored (the model would be written unchanged).
+    for option in [["--hd-materials", "all"], ["--error-step", "10"]] {
+        let [name, value] = option.map(std::ffi::OsStr::new);
+        fails(&[i, o, name, value], "--version");
+    }
     fails(&[i, o, "--force".as_ref()], "--force");
     fails(&[i, i], "would be written over itself");
     fails(&[i, i, o], "2 inputs go into a folder, not into");

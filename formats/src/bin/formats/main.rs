@@ -92,12 +92,18 @@ enum Command {
         keep_lods: bool,
         /// To Reforged: which materials become HD (a diffuse layer and
         /// placeholder textures for the other slots).
-        #[arg(long, value_enum, value_name = "WHICH", default_value = "single-layer")]
+        #[arg(
+            long,
+            value_enum,
+            value_name = "WHICH",
+            default_value = "single-layer",
+            requires = "version"
+        )]
         hd_materials: convert::HdChoice,
         /// Milliseconds between the frames the skinning error is measured at
         /// (1: every frame; 0: not measured; raised when the sequences last
         /// over 250,000 frames in all).
-        #[arg(long, value_name = "MS", default_value_t = 1)]
+        #[arg(long, value_name = "MS", default_value_t = 1, requires = "version")]
         error_step: u32,
         /// Into a folder: write .mdx or .mdl (each input's own by default).
         #[arg(long, value_enum, value_name = "FORMAT")]
