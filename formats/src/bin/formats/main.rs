@@ -285,7 +285,12 @@ enum Command {
         paths: Vec<PathBuf>,
         /// How far any sampled value may move: model units, colour and
         /// alpha fractions, radians for rotations.
-        #[arg(long, value_name = "T", default_value_t = formats::optimize::DEFAULT_TOLERANCE)]
+        #[arg(
+            long,
+            value_name = "T",
+            default_value_t = formats::optimize::DEFAULT_TOLERANCE,
+            allow_negative_numbers = true
+        )]
         tolerance: f32,
         /// One JSON document on stdout instead of the table.
         #[arg(long)]
