@@ -73,7 +73,7 @@ fn a_reforged_model_converts_to_classic_and_says_what_changed() {
     assert_eq!(
         text,
         format!(
-            "{report}wrote {} (MDX version 800, {bytes} bytes)\n",
+            "{report}wrote {} (MDX, version 800, {bytes} bytes)\n",
             output.display()
         )
     );
@@ -421,19 +421,22 @@ fn exact_refuses_a_conversion_that_changes_the_model() {
     let text = stderr(&refused);
     let (_, report) = library(&golem, 800, &step(0));
     let first = format!(
-        "error: {}: version 1100 -> 800 approximates {} and drops {} things (nothing written; \
-         without --exact they are converted):",
+        "error: {}: version 1100 -> 800 is not exact (nothing written; without --exact it is converted):",
         golem.display(),
-        report.approximated.len(),
-        report.dropped.len()
     );
-    assert!(report.dropped.len() > 1, "the message says 'things'");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], first);
-    assert_eq!(
-        lines.len(),
-        1 + report.approximated.len() + report.dropped.len()
-    );
+    // Every reason, each under its kind, in the report's order.
+    let reasons: Vec<String> = [
+        ("approximated", &report.approximated),
+        ("dropped", &report.dropped),
+        ("recomputed", &report.recomputed),
+    ]
+    .into_iter()
+    .flat_map(|(what, notes)| notes.iter().map(move |n| format!("  {what}: {n}")))
+    .collect();
+    assert!(report.approximated.len() > 1 && report.dropped.len() > 1);
+    assert_eq!(lines[1..], reasons[..]);
     assert!(!v800.exists(), "nothing is written when refused");
 
     // Between the Reforged layouts nothing changes but the layout: --exact
@@ -726,10 +729,22 @@ fn convert_says_what_it_cannot_do() {
     }
     fails(&[i, o, "--force".as_ref()], "--force");
     fails(&[i, i], "would be written over itself");
-    fails(&[i, i, o], "2 inputs go into a folder, not into");
     let other = dir.join("other");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("in.mdx"), formats::sample::sample_mdx()).unwrap();
+    fails(
+        &[i, other.join("in.mdx").as_os_str(), o],
+        "2 inputs go into a folder, not into",
+    );
+    // One file named twice is one input (and said so).
+    formats()
+        .arg("convert")
+        .args([i, i, dir.join("once.mdx").as_os_str()])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "in.mdx is given twice: taken once",
+        ));
     fails(
         &[
             i,

@@ -63,6 +63,19 @@ fn warnings_and_infos_alone_do_not_fail() {
         stdout.ends_with("2 files: 0 failed (0 could not be checked), 0 without findings\n"),
         "{stdout}"
     );
+    // A file named twice (two spellings) is checked and counted once.
+    let (ok, twice, stderr) = run_in(
+        &root,
+        &[
+            "validate",
+            "mdx/tm_blob.mdx",
+            "mdx/zf_cube.mdx",
+            "mdx/./zf_cube.mdx",
+        ],
+    );
+    assert!(ok, "{twice}{stderr}");
+    assert_eq!(twice, stdout);
+    assert_eq!(stderr, "mdx/./zf_cube.mdx is given twice: taken once\n");
 }
 
 /// Every model and tile of the corpus's `mdx` and `adt` folders, as JSON:

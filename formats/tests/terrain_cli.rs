@@ -1211,9 +1211,11 @@ fn tiles_in_conflict_are_refused_or_warned() {
         .stderr(predicate::str::contains("are both tile 30_27"));
     assert!(!out.join("same/heightmap.json").exists());
     let tile = map.join("cataclysmctf_30_27.adt");
-    render(&[&tile, &tile], "twice")
+    render(&[&tile, &tile], "twice/")
         .success()
-        .stderr(predicate::str::contains("given twice: drawn once"))
+        .stderr(predicate::str::contains(
+            "cataclysmctf_30_27.adt is given twice: taken once",
+        ))
         .stderr(predicate::str::contains("wrote 1 heightmap "));
     // 30_28's bytes under the name of 31_28, alone and in the map's folder.
     let folder = map_copy(&root, "misnamed", &["30_27", "30_28"]);

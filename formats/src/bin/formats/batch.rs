@@ -12,7 +12,8 @@ use crate::kind::Kind;
 
 /// The files named by `paths`: each named file (whatever its extension),
 /// and in each folder, recursively and sorted, the files whose extension
-/// is a kind that `wanted` accepts; an error naming `what` (`models (.mdx,
+/// is a kind that `wanted` accepts, each file once however often it is named;
+/// an error naming `what` (`models (.mdx,
 /// .mdl)`) when paths were given and hold none, so that a folder named by
 /// mistake does not pass for a job done.
 pub fn collect(
@@ -38,6 +39,17 @@ pub fn collect(
             return Err(format!("{}: no such file or folder", path.display()));
         }
     }
+    // A file named twice (`models/ models/Footman.mdx`, or two spellings of
+    // one path) is taken once: one row in a table, one job (two rewriting
+    // one file in parallel would each read what the other half wrote).
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| {
+        let first = seen.insert(identity(f));
+        if !first {
+            eprintln!("{} is given twice: taken once", f.display());
+        }
+        first
+    });
     if files.is_empty() && !paths.is_empty() {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return Err(format!("no {what} under {}", names.join(", ")));

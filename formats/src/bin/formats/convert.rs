@@ -173,8 +173,13 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             for note in result.damaged.iter().filter(|_| !reported) {
                 eprintln!("damaged: {note}");
             }
+            let text = if crate::rewrite::is_mdl(Path::new(&result.output)) {
+                "MDL text"
+            } else {
+                "MDX"
+            };
             eprintln!(
-                "wrote {} (MDX version {}, {} bytes)",
+                "wrote {} ({text}, version {}, {} bytes)",
                 result.output,
                 result.to.unwrap_or_default(),
                 result.bytes.unwrap_or_default()
@@ -284,16 +289,20 @@ fn reversion(model: &mut Model, target: u32, options: &Options) -> Result<Report
     let report = formats::convert::convert(&mut converted, target, &options.convert)
         .map_err(|e| e.to_string())?;
     if options.exact && !report.is_exact() {
+        // Every reason `is_exact` can give, each listed: a conversion whose
+        // only change is a recomputed extent is refused too.
         let mut message = format!(
-            "version {} -> {target} approximates {} and drops {} (nothing written; \
-             without --exact they are converted):",
+            "version {} -> {target} is not exact (nothing written; without --exact it is converted):",
             report.from,
-            report.approximated.len(),
-            crate::plural(report.dropped.len(), "thing")
         );
-        for note in report.approximated.iter().chain(&report.dropped) {
-            message.push_str("\n  ");
-            message.push_str(&note.to_string());
+        for (what, notes) in [
+            ("approximated", &report.approximated),
+            ("dropped", &report.dropped),
+            ("recomputed", &report.recomputed),
+        ] {
+            for note in notes {
+                message.push_str(&format!("\n  {what}: {note}"));
+            }
         }
         if let Some(error) = report.skin_error.as_ref().filter(|e| e.distance > 0.0) {
             message.push_str(&format!("\n  skinning: {error}"));

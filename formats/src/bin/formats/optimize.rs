@@ -91,6 +91,8 @@ pub fn run(
             "--tolerance {tolerance}: a tolerance is a number 0 or above"
         ));
     }
+    // `-0` is 0 (and says so in the summary).
+    let tolerance = tolerance + 0.0;
     let options = Options { tolerance };
     let jobs = rewrite::jobs(inputs, &Destination::To(output.to_path_buf()))?;
     let reports = crate::batch::run(&jobs, |(input, output)| match output {

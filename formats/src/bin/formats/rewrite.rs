@@ -49,8 +49,9 @@ fn comment_note(name: &str, kind: Kind, data: &[u8]) -> Option<String> {
         .count();
     (comments > 0).then(|| {
         format!(
-            "{name}: {} of the MDL are not kept: MDL is written in the canonical layout",
-            crate::plural(comments, "comment line")
+            "{name}: {} of the MDL {} not kept: MDL is written in the canonical layout",
+            crate::plural(comments, "comment line"),
+            if comments == 1 { "is" } else { "are" }
         )
     })
 }
@@ -121,26 +122,9 @@ pub fn jobs(
             }
             jobs.into_iter().map(|(i, o)| (i, Some(o))).collect()
         }
-        // A file named twice (`models/ models/Footman.mdx`, two spellings)
-        // is fixed once: two jobs rewriting one file in parallel would read
-        // it while the other writes it, and take a half-written file for a
-        // damaged one.
-        Destination::InPlace => once_each(inputs)
-            .into_iter()
-            .map(|i| (i.clone(), Some(i)))
-            .collect(),
-        Destination::DryRun => once_each(inputs).into_iter().map(|i| (i, None)).collect(),
+        Destination::InPlace => inputs.into_iter().map(|i| (i.clone(), Some(i))).collect(),
+        Destination::DryRun => inputs.into_iter().map(|i| (i, None)).collect(),
     })
-}
-
-/// `files` without the second and later naming of one file (by
-/// [`identity`](crate::batch::identity)), in their order.
-fn once_each(files: Vec<PathBuf>) -> Vec<PathBuf> {
-    let mut seen = std::collections::HashSet::new();
-    files
-        .into_iter()
-        .filter(|f| seen.insert(crate::batch::identity(f)))
-        .collect()
 }
 
 /// Reads the model at `path`: strictly, or leniently when only that works.
