@@ -142,7 +142,7 @@
 //! | `visibility-interpolation` | warning | Tracks | a visibility track that interpolates | the game steps visibility: fades do not show |
 //! | `magos-emitter-track` | warning | Tracks | a particle emitter 2 variation (`KP2R`) or gravity (`KP2G`) track | Magos does not read them in MDX |
 //! | `missing-opening-key` | warning | Tracks | an interpolated track with keys in a sequence but none at its start, the first and last there differing | the animation can warp as the sequence starts |
-//! | `redundant-key` | info | Tracks | a key with the value of the keys around it in its sequence (within 0.001; hermite and bezier keys with flat tangents) | dead weight (`formats optimize` drops it) |
+//! | `redundant-key` | info | Tracks | a key with the value of the keys around it in its sequence (within 0.001; hermite and bezier keys with flat tangents) | dead weight (`formats optimize` drops it where the track then stays within its tolerance: the rule compares each component, the optimizer the distance, so a key at the edge may stay) |
 //! | `face-effect-path` | error | Face effects | a `FAFX` path not `.facefx`/`.facefx_ingame` | the game cannot load the face animation |
 //! | `bind-pose-count` | warning | Bind pose | a `BPOS` without one matrix per node and camera | nodes take another's bind pose, or none |
 //! | `mcrf-reference` | error | Tiles | an `MCRF` entry out of range of `MDDF` or `MODF` | a doodad or object that is not there |

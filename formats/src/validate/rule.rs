@@ -277,7 +277,7 @@ rules! {
         "The value at the start is interpolated from the previous sequence's keys: the animation can warp as it starts.";
     RedundantKey = "redundant-key", Info, "Tracks",
         "A key whose value is the value of the keys before and after it in its sequence (within 0.001; a hermite or bezier key with flat tangents).",
-        "Interpolation gives the same value without it: dead weight (`formats optimize` drops it).";
+        "Interpolation gives the same value without it: dead weight (`formats optimize` drops it where the track stays within its tolerance).";
     FaceEffectPath = "face-effect-path", Error, "Face effects",
         "A face effect (`FAFX`) path that is not a `.facefx` or `.facefx_ingame` file.",
         "The game cannot load the face animation: the portrait does not talk.";
