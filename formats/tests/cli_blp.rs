@@ -409,3 +409,34 @@ fn dds_textures_are_read_checked_and_converted() {
         .stdout(predicate::str::contains("8 bytes needed, 7 there"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A DDS's surface bytes dump as one hex blob, as a BLP's levels do: they
+/// were a list of numbers, a line per byte in the tree (16 million lines
+/// for a 4096 x 4096 BC3 texture).
+#[test]
+fn dump_of_a_dds_shows_its_surfaces_as_hex() {
+    let dir = temp_dir("dds-dump");
+    let dds = dir.join("tiny.dds");
+    let data = formats::dds::tiny_dds_rgba();
+    std::fs::write(&dds, &data).unwrap();
+    let surfaces = &data[128..];
+    let hex: String = surfaces.iter().map(|b| format!("{b:02x}")).collect();
+    let out = formats()
+        .args(["dump", "--json"])
+        .arg(&dds)
+        .assert()
+        .success();
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["Dds"]["data"], Value::String(hex.clone()));
+    assert_eq!(json["Dds"]["header"]["width"], 2);
+    let out = formats().arg("dump").arg(&dds).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let data_lines: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim() != "dx10: null")
+        .skip(1)
+        .collect();
+    assert_eq!(data_lines.len(), 1, "{text}");
+    assert!(data_lines[0].contains(&hex), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -23,8 +23,9 @@ pub struct Dds {
     /// `DDS_HEADER_DXT10`, if `ddspf.dwFourCC` is `DX10`.
     #[format(if = header.ddspf.four_cc == *b"DX10")]
     pub dx10: Option<DdsHeaderDxt10>,
-    /// The surfaces' bytes, as stored.
+    /// The surfaces' bytes, as stored (hex text in JSON, as BLP levels).
     #[format(until_end)]
+    #[cfg_attr(feature = "serde", serde(with = "format_core::serde_bytes"))]
     pub data: Vec<u8>,
 }
 
