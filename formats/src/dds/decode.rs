@@ -9,7 +9,7 @@ use crate::blp::{RgbaImage, check_side_fields};
 
 impl Dds {
     /// Level `level` of the first surface as RGBA8 (row-major, top row
-    /// first). The size is checked against [`MAX_SIDE`](crate::blp::MAX_SIDE)
+    /// first; of a volume texture, the level's first depth slice). The size is checked against [`MAX_SIDE`](crate::blp::MAX_SIDE)
     /// and the bytes there are before any pixel buffer is allocated.
     ///
     /// ```
@@ -32,12 +32,13 @@ impl Dds {
         }
         let format = self.pixel_format()?;
         let (width, height) = self.level_size(level);
-        let start: u64 = (0..level)
-            .map(|l| {
-                let (w, h) = self.level_size(l);
-                format.surface_len(w, h)
-            })
-            .sum();
+        // A volume texture keeps each level's depth slices together: the
+        // levels before this one are all of their slices long.
+        let start = (0..level).fold(0u64, |start, l| {
+            let (w, h) = self.level_size(l);
+            let slices = u64::from(self.slices(l));
+            start.saturating_add(format.surface_len(w, h).saturating_mul(slices))
+        });
         let needed = format.surface_len(width, height);
         // Past the data (or the address space): an empty slice, refused below.
         let start = usize::try_from(start).unwrap_or(usize::MAX);
@@ -94,6 +95,20 @@ impl Dds {
 }
 
 impl Dds {
+    /// The depth slices of level `level`: the depth halved per level (at
+    /// least 1) for a volume texture (`DDSCAPS2_VOLUME`, or a DX10
+    /// `TEXTURE3D`), 1 otherwise.
+    fn slices(&self, level: u32) -> u32 {
+        const DDSCAPS2_VOLUME: u32 = 0x20_0000;
+        const TEXTURE3D: u32 = 4;
+        let volume = self.header.caps2 & DDSCAPS2_VOLUME != 0
+            || self.dx10.is_some_and(|d| d.resource_dimension == TEXTURE3D);
+        if !volume {
+            return 1;
+        }
+        self.header.depth.checked_shr(level).unwrap_or(0).max(1)
+    }
+
     /// Fails unless both sides are 1 to [`MAX_SIDE`](crate::blp::MAX_SIDE):
     /// the error names the field (`header.width`) and its offset in the file.
     fn check_size(&self) -> Result<(), Error> {
@@ -232,6 +247,67 @@ mod tests {
         data.truncate(data.len() - 1);
         let err = Dds::from_bytes(&data).unwrap().decode_level(3).unwrap_err();
         assert!(err.to_string().contains("8 bytes needed, 7 there"), "{err}");
+    }
+
+    /// A volume texture stores each level's depth slices together (level 0's
+    /// slices, then level 1's): level 1 starts after all of level 0's, and
+    /// a level decodes as its first slice.
+    #[test]
+    fn volume_levels_start_after_every_slice_of_the_level_before() {
+        let bgra = DdsPixelFormat {
+            size: 32,
+            flags: crate::dds::header::pixel_flags::RGB,
+            rgb_bit_count: 32,
+            r_bit_mask: 0x00ff_0000,
+            g_bit_mask: 0x0000_ff00,
+            b_bit_mask: 0x0000_00ff,
+            ..Default::default()
+        };
+        // 4x4x2: slice 0 red, slice 1 green; 2x2x1: blue; 1x1x1: white.
+        let mut data = Vec::new();
+        for (pixels, bgr) in [
+            (16, [0, 0, 255]),
+            (16, [0, 255, 0]),
+            (4, [255, 0, 0]),
+            (1, [255, 255, 255]),
+        ] {
+            for _ in 0..pixels {
+                data.extend(bgr);
+                data.push(0);
+            }
+        }
+        let file = crate::dds::tiny_dds(4, 4, 3, bgra, data);
+        let mut volume = Dds::from_bytes(&file).unwrap();
+        volume.header.depth = 2;
+        volume.header.flags |= 0x80_0000; // DDSD_DEPTH
+        volume.header.caps2 = 0x20_0000; // DDSCAPS2_VOLUME
+        let mut dx10 = volume.clone();
+        dx10.header.caps2 = 0;
+        dx10.header.ddspf.flags = crate::dds::header::pixel_flags::FOURCC;
+        dx10.header.ddspf.four_cc = *b"DX10";
+        dx10.dx10 = Some(crate::dds::DdsHeaderDxt10 {
+            dxgi_format: 88,       // B8G8R8X8_UNORM
+            resource_dimension: 4, // TEXTURE3D
+            array_size: 1,
+            ..Default::default()
+        });
+        for dds in [volume, dx10] {
+            let dds = Dds::from_bytes(&dds.to_bytes().unwrap()).unwrap();
+            let expected = [
+                (4, [255, 0, 0, 255]),
+                (2, [0, 0, 255, 255]),
+                (1, [255, 255, 255, 255]),
+            ];
+            for (level, (side, pixel)) in (0..3).zip(expected) {
+                let image = dds.decode_level(level).unwrap();
+                assert_eq!((image.width, image.height), (side, side), "level {level}");
+                assert_eq!(
+                    image.data,
+                    pixel.repeat(side as usize * side as usize),
+                    "level {level}"
+                );
+            }
+        }
     }
 
     #[test]

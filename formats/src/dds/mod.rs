@@ -8,8 +8,8 @@
 //! - [`header`]: the headers field by field as Microsoft documents them, and
 //!   [`PixelFormat`]: what the headers say the bytes are.
 //! - With the `blp-pixels` feature (on by default): [`Dds::decode_level`]
-//!   gives a mip level of the first surface (face or array element) as an
-//!   [`RgbaImage`](crate::blp::RgbaImage):
+//!   gives a mip level of the first surface (face, array element or depth
+//!   slice) as an [`RgbaImage`](crate::blp::RgbaImage):
 //!   BC1 to BC5 (DXT1, DXT3, DXT5, ATI1, ATI2) by the same block decoder as
 //!   BLP's DXT levels, BC7 by `bcdec_rs`, and uncompressed RGB, RGBA and
 //!   luminance by their bit masks. BC6H (HDR), signed and other DXGI
