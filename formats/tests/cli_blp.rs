@@ -363,7 +363,7 @@ fn dds_textures_are_read_checked_and_converted() {
         .assert()
         .success()
         .stdout(predicate::str::contains("DDS texture, 136 bytes, 2x1"))
-        .stdout(predicate::str::contains("uncompressed 32-bit RGB"))
+        .stdout(predicate::str::contains("uncompressed 32-bit RGBA"))
         .stdout(predicate::str::contains("round trip: byte-exact"))
         .stdout(predicate::str::contains("every level decodes"));
     formats()

@@ -255,11 +255,63 @@ impl PixelFormat {
             PixelFormat::Bc5 => "BC5 (ATI2)".into(),
             PixelFormat::Bc7 => "BC7".into(),
             PixelFormat::Masked {
-                bits, luminance, ..
-            } => format!(
-                "uncompressed {bits}-bit {}",
-                if luminance { "luminance" } else { "RGB" }
+                bits,
+                r,
+                g,
+                b,
+                a,
+                luminance,
+            } => {
+                let channels = match (luminance, r | g | b != 0, a != 0) {
+                    (true, _, false) => "luminance",
+                    (true, _, true) => "luminance and alpha",
+                    (false, false, true) => "alpha",
+                    (false, _, false) => "RGB",
+                    (false, true, true) => "RGBA",
+                };
+                format!("uncompressed {bits}-bit {channels}")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The name says whether the pixels have alpha: `info` shows it as the
+    /// texture's format (an A8R8G8B8 texture was "32-bit RGB", an A8 one
+    /// "8-bit RGB").
+    #[test]
+    fn masked_names_say_which_channels_there_are() {
+        let masked = |bits, [r, g, b, a]: [u32; 4], luminance| PixelFormat::Masked {
+            bits,
+            r,
+            g,
+            b,
+            a,
+            luminance,
+        };
+        let rgb = [0xff_0000, 0xff00, 0xff, 0];
+        let rgba = [0xff_0000, 0xff00, 0xff, 0xff00_0000];
+        for (format, name) in [
+            (masked(32, rgba, false), "uncompressed 32-bit RGBA"),
+            (masked(32, rgb, false), "uncompressed 32-bit RGB"),
+            (masked(24, rgb, false), "uncompressed 24-bit RGB"),
+            (
+                masked(8, [0, 0, 0, 0xff], false),
+                "uncompressed 8-bit alpha",
             ),
+            (
+                masked(8, [0xff, 0, 0, 0], true),
+                "uncompressed 8-bit luminance",
+            ),
+            (
+                masked(16, [0xff, 0, 0, 0xff00], true),
+                "uncompressed 16-bit luminance and alpha",
+            ),
+        ] {
+            assert_eq!(format.name(), name);
         }
     }
 }
