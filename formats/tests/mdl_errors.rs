@@ -124,3 +124,45 @@ fn a_texture_list_before_1100_is_strict_error() {
     let (model, _) = formats::mdl::from_str_lenient(text).unwrap();
     assert_eq!(model.materials()[0].layers[0].textures, None);
 }
+
+#[test]
+fn a_missing_comma_is_an_error_not_a_lost_statement() {
+    // Each pair: a hand edit that dropped a `,`, so the next line's
+    // statement ran into this one's, and what the error says. Before, the
+    // reader took the first value and dropped the rest in both modes.
+    let layer = |body: &str| {
+        format!("Materials 1 {{\n\tMaterial {{\n\t\tLayer {{\n{body}\t\t}}\n\t}}\n}}\n")
+    };
+    for (text, expected) in [
+        (
+            layer("\t\t\tFilterMode Additive\n\t\t\tUnshaded,\n"),
+            "Materials > Material 0 > Layer 0: line 5, column 4: expected `,` after the value of `FilterMode`, found `Unshaded`",
+        ),
+        (
+            layer(
+                "\t\t\tstatic Alpha 1\n\t\t\tAlpha 1 {\n\t\t\t\tLinear,\n\t\t\t\t0: 0.5,\n\t\t\t}\n",
+            ),
+            "Materials > Material 0 > Layer 0: line 5, column 4: expected `,` after the value of `Alpha`, found `Alpha`",
+        ),
+        (
+            "Model \"m\" {\n\tNumGeosets 0\n\tBlendTime 300,\n}\n".to_string(),
+            "Model: line 3, column 2: expected `,` after the value of `NumGeosets`, found `BlendTime`",
+        ),
+        (
+            "Bone \"b\" {\n\tObjectId 0,\n\tGeosetId Multiple\n\tGeosetAnimId 2,\n}\n".to_string(),
+            "Bone \"b\": line 4, column 2: expected `,` after the value of `GeosetId`, found `GeosetAnimId`",
+        ),
+    ] {
+        let e = formats::mdl::from_str(&text).unwrap_err();
+        assert_eq!(e.to_string(), expected, "{text}");
+        let e = formats::mdl::from_str_lenient(&text).unwrap_err();
+        assert_eq!(e.to_string(), expected, "{text}");
+        // With the comma back, it reads.
+        let fixed = text
+            .replacen("Additive\n", "Additive,\n", 1)
+            .replacen("Alpha 1\n", "Alpha 1,\n", 1)
+            .replacen("NumGeosets 0\n", "NumGeosets 0,\n", 1)
+            .replacen("Multiple\n", "Multiple,\n", 1);
+        formats::mdl::from_str(&fixed).unwrap();
+    }
+}

@@ -345,7 +345,7 @@ pub(crate) fn read_pivots(stmt: &Stmt, cx: &mut Cx) -> Result<PivotPointChunk> {
 /// Reads a value that may also be written as a word meaning `0xffffffff`
 /// (`GeosetId Multiple`, `GeosetAnimId None`).
 pub(crate) fn id_or_none(stmt: &Stmt, cx: &Cx) -> Result<u32> {
-    match stmt.arg(cx, 0)?.kind {
+    match stmt.single(cx)?.kind {
         super::syntax::Kind::Word(ref w) if w == "None" || w == "Multiple" => Ok(u32::MAX),
         _ => stmt.value(cx),
     }

@@ -380,7 +380,7 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
 }
 
 fn filter_mode(stmt: &Stmt, cx: &Cx) -> Result<FilterMode> {
-    let item = stmt.arg(cx, 0)?;
+    let item = stmt.single(cx)?;
     match &item.kind {
         Kind::Word(w) => FILTER_MODES
             .iter()

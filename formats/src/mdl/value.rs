@@ -138,7 +138,25 @@ impl Stmt {
 
     /// The single value after the keyword.
     pub fn value<T: Value>(&self, cx: &Cx) -> Result<T> {
-        T::read(self.arg(cx, 0)?, cx)
+        T::read(self.single(cx)?, cx)
+    }
+
+    /// The one item after the keyword. More is an error: it is the next
+    /// statement run into this one by a missing `,` (`FilterMode Additive`
+    /// then `Unshaded,` on the next line), which would otherwise be lost.
+    pub fn single(&self, cx: &Cx) -> Result<&Item> {
+        let item = self.arg(cx, 0)?;
+        match self.args().get(1) {
+            Some(extra) => Err(cx.error(
+                extra.pos,
+                format!(
+                    "expected `,` after the value of `{}`, found {}",
+                    self.key().1,
+                    extra.kind.describe()
+                ),
+            )),
+            None => Ok(item),
+        }
     }
 
     /// `Keyword count { ... }` or `Keyword { ... }`: the declared count (if
@@ -809,7 +827,7 @@ impl Out {
 
 /// Reads the raw bytes of `key #"hex"`.
 pub(crate) fn raw_of<'a>(stmt: &'a Stmt, cx: &Cx) -> Result<&'a [u8]> {
-    match stmt.arg(cx, 0)? {
+    match stmt.single(cx)? {
         Item {
             kind: Kind::Raw(bytes),
             ..
