@@ -166,3 +166,24 @@ fn a_missing_comma_is_an_error_not_a_lost_statement() {
         formats::mdl::from_str(&fixed).unwrap();
     }
 }
+
+#[test]
+fn an_unclosed_string_is_reported_where_it_starts() {
+    // A `"` left out, and a `\"` (MDL strings have no escapes: it ends the
+    // string): both were reported at the next string's quote, lines later.
+    let tail = "\tBlendTime 150,\n}\nTextures 1 {\n\tBitmap {\n\t\tImage \"a\\b.blp\",\n\t}\n}\n";
+    for (name, column) in [("\"Jaina", 7), ("\"Ja\\\"ina\"", 15)] {
+        let text = format!("Version {{\n\tFormatVersion 800,\n}}\nModel {name} {{\n{tail}");
+        let e = formats::mdl::from_str(&text).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "line 4, column {column}: unterminated string: no `\"` closes it on its line (MDL strings have no escapes)"
+            ),
+            "{text}"
+        );
+    }
+    // Backslashes in paths stay as they are.
+    let model = formats::mdl::from_str(&format!("Model \"J\" {{\n{tail}")).unwrap();
+    assert_eq!(model.textures()[0].file_name.text(), b"a\\b.blp");
+}

@@ -135,11 +135,17 @@ impl<'a> Lexer<'a> {
         let start = self.pos();
         self.bump();
         let from = self.at;
-        while self.peek().is_some_and(|c| c != b'"') {
+        // A string ends on its line: a `"` left out (or a `\"`, which ends
+        // the string, as MDL has no escapes) is reported where it starts,
+        // not at the next string's quote lines later.
+        while self.peek().is_some_and(|c| c != b'"' && c != b'\n') {
             self.bump();
         }
-        if self.peek().is_none() {
-            return Err(self.error(start, "unterminated string"));
+        if self.peek() != Some(b'"') {
+            return Err(self.error(
+                start,
+                "unterminated string: no `\"` closes it on its line (MDL strings have no escapes)",
+            ));
         }
         let text = self.text.get(from..self.at).unwrap_or_default().to_owned();
         self.bump();
