@@ -187,3 +187,39 @@ fn an_unclosed_string_is_reported_where_it_starts() {
     let model = formats::mdl::from_str(&format!("Model \"J\" {{\n{tail}")).unwrap();
     assert_eq!(model.textures()[0].file_name.text(), b"a\\b.blp");
 }
+
+#[test]
+fn a_key_gone_wrong_is_an_error_in_both_modes() {
+    // A hand-added key without its `:`, and two keys on a line without the
+    // `,` between them: before, both were "unknown statement the number
+    // 3333", and the lenient reader (`formats convert`) dropped the keys.
+    let track = |keys: &str| {
+        format!(
+            "Materials 1 {{\n\tMaterial {{\n\t\tLayer {{\n\t\t\tAlpha 2 {{\n\t\t\t\tLinear,\n{keys}\t\t\t}}\n\t\t}}\n\t}}\n}}\n"
+        )
+    };
+    let path = "Materials > Material 0 > Layer 0 > Alpha";
+    for (text, expected) in [
+        (
+            track("\t\t\t\t0: 1,\n\t\t\t\t3333 0.75,\n"),
+            format!("{path}: line 7, column 5: expected a key `3333: value`"),
+        ),
+        (
+            track("\t\t\t\t0: 1 3333: 0.75,\n"),
+            format!(
+                "{path}: line 6, column 10: expected `,` after the value of key 0, found the number 3333"
+            ),
+        ),
+    ] {
+        let e = formats::mdl::from_str(&text).unwrap_err();
+        assert_eq!(e.to_string(), expected, "{text}");
+        let e = formats::mdl::from_str_lenient(&text).unwrap_err();
+        assert_eq!(e.to_string(), expected, "{text}");
+    }
+    let text = track("\t\t\t\t0: 1,\n\t\t\t\t3333: 0.75,\n");
+    let model = formats::mdl::from_str(&text).unwrap();
+    let formats::mdx::LayerTrack::Alpha(alpha) = &model.materials()[0].layers[0].tracks[0] else {
+        panic!("no alpha track");
+    };
+    assert_eq!(alpha.keys.len(), 2);
+}

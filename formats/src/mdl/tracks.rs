@@ -68,6 +68,32 @@ pub(crate) fn read_track<T: Value>(stmt: &Stmt, cx: &mut Cx) -> Result<Track<T>>
                     track.keys.push(Key::new(frame, T::read(value, cx)?));
                     tangents.push((None, None));
                 }
+                // A key gone wrong (`3333 0.75`, or two run together by a
+                // missing `,`): no editor's keyword, so not skipped as one.
+                [
+                    Item {
+                        kind: Kind::Num(n), ..
+                    },
+                    rest @ ..,
+                ] => {
+                    return Err(match rest {
+                        [
+                            Item {
+                                kind: Kind::Colon, ..
+                            },
+                            _,
+                            extra,
+                            ..,
+                        ] => cx.error(
+                            extra.pos,
+                            format!(
+                                "expected `,` after the value of key {n}, found {}",
+                                extra.kind.describe()
+                            ),
+                        ),
+                        _ => cx.error(s.pos, format!("expected a key `{n}: value`")),
+                    });
+                }
                 _ => match s.key().1 {
                     "DontInterp" => track.interpolation_type = Interpolation::None,
                     "Linear" => track.interpolation_type = Interpolation::Linear,
