@@ -122,9 +122,34 @@ impl Loaded {
     }
 }
 
-/// MDL text as `&str` (MDL is UTF-8), or an error at the first byte that is not.
+/// MDL text as `&str` (MDL is UTF-8), or an error at the first byte that is
+/// not, with its line and column as the MDL reader's errors have them (a
+/// name saved in another code page is found in an editor by its line).
 fn text(data: &[u8]) -> Result<&str, Error> {
-    std::str::from_utf8(data).map_err(|e| Error::invalid(e.valid_up_to(), "MDL text is not UTF-8"))
+    std::str::from_utf8(data).map_err(|e| {
+        let at = e.valid_up_to();
+        let before = data.get(..at).unwrap_or_default();
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        // Valid UTF-8 up to `at`: the column counts its characters.
+        let column = 1 + String::from_utf8_lossy(before.get(line_start..).unwrap_or_default())
+            .chars()
+            .count();
+        let byte = data.get(at).copied().unwrap_or_default();
+        Error::text(
+            at,
+            line,
+            column,
+            "",
+            format!(
+                "MDL text is not UTF-8 (byte {byte:#04x}; a name in another code page can be \
+                 written as #\"hex\" bytes)"
+            ),
+        )
+    })
 }
 
 /// Reads `data` as `kind`: strictly, then (for the formats that have one)
@@ -243,6 +268,16 @@ mod tests {
             .err()
             .unwrap();
         assert!(err.to_string().contains("not UTF-8"), "{err}");
+        // A name saved in Latin-1 (0xef for an i with diaeresis) after a
+        // UTF-8 one: found by its line, and its column in characters.
+        let err = read(Kind::Mdl, b"Version {\n}\nModel \"\xc3\xa9\xef\" {\n}\n")
+            .err()
+            .unwrap();
+        assert_eq!(
+            err.to_string(),
+            "line 3, column 9: MDL text is not UTF-8 (byte 0xef; a name in another code page \
+             can be written as #\"hex\" bytes)"
+        );
     }
 
     /// Two models that print the same (`Debug` writes every NaN as `NaN`) but
