@@ -338,3 +338,27 @@ fn check_fails_on_a_byte_exact_texture_whose_level_does_not_decode() {
     assert_eq!(short_message.matches("64x64").count(), 1, "{short_message}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn check_says_an_mdl_file_failed_as_a_model_not_as_bytes() {
+    // A hand edit to `FormatVersion 1300` (a WoW alpha model, which has no
+    // MDL blocks): the text reads, but its model cannot be written as MDX,
+    // so it does not come back. Before, the line said "NOT byte-exact
+    // (first difference at 0x...)", which MDL text never is nor needs to be.
+    let dir = temp_dir("mdl_not_same");
+    let text = "Version {\n\tFormatVersion 1300,\n}\nModel \"m\" {\n\tBlendTime 150,\n}\n";
+    std::fs::write(dir.join("alpha.mdl"), text).unwrap();
+    let out = formats()
+        .current_dir(&dir)
+        .args(["check", "alpha.mdl"])
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("alpha.mdl: parsed, NOT the same model back: writing as MDX: chunks[1]"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("byte-exact ("), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
