@@ -480,3 +480,31 @@ fn single_outputs_go_into_folders_made_for_them() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// MDL whose model MDX cannot hold (edited to `FormatVersion 1300`, a WoW
+/// alpha version with no MDL blocks): `info` says why there is no chunk
+/// table. Before, it walked the text's own bytes as chunks ("VERS
+/// 1646292581, cut short").
+#[test]
+fn info_on_mdl_that_cannot_be_mdx_says_why_and_shows_no_chunks() {
+    let dir = common::temp_dir("mdl_alpha_info");
+    let file = dir.join("alpha.mdl");
+    let text = "Version {\n\tFormatVersion 1300,\n}\nModel \"m\" {\n\tBlendTime 150,\n}\n";
+    std::fs::write(&file, text).unwrap();
+    let out = formats().arg("info").arg(&file).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].ends_with(&format!("MDL version 1300, {} bytes, 2 chunks", text.len())),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "the model's chunks: none, it cannot be written as MDX: chunks[1]: cannot write"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("offset  tag"), "{stdout}");
+    assert!(!stdout.contains("cut short"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -25,12 +25,23 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
     let mut out = String::new();
     // MDL text has no chunks: the table shows those of the same model as MDX.
     let binary = match (kind, &loaded.document) {
-        (Kind::Mdl, Document::Mdx(model)) => model.to_bytes().ok(),
+        (Kind::Mdl, Document::Mdx(model)) => Some(model.to_bytes()),
         _ => None,
     };
-    let bytes = binary.as_deref().unwrap_or(data);
-    let entries = chunk_entries(&loaded.document, bytes);
-    let chunk_count = entries.len();
+    let (bytes, entries, chunk_count) = match (&binary, &loaded.document) {
+        (Some(Ok(binary)), _) => {
+            let entries = chunk_entries(&loaded.document, binary);
+            let count = entries.len();
+            (binary.as_slice(), entries, count)
+        }
+        // A model MDX cannot hold: no table (the text is no chunk list).
+        (Some(Err(_)), Document::Mdx(model)) => (data, Vec::new(), model.chunks.len()),
+        _ => {
+            let entries = chunk_entries(&loaded.document, data);
+            let count = entries.len();
+            (data, entries, count)
+        }
+    };
     let version = match &loaded.document {
         Document::Mdx(m) => Some(m.version()),
         Document::Adt(a) => a.version(),
@@ -65,10 +76,21 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         Document::Mdx(model) => mdx_objects(model),
         _ => Vec::new(),
     };
-    if let Some(binary) = &binary {
-        let _ = writeln!(out, "the model's chunks, as MDX ({} bytes):", binary.len());
+    match &binary {
+        Some(Ok(binary)) => {
+            let _ = writeln!(out, "the model's chunks, as MDX ({} bytes):", binary.len());
+        }
+        Some(Err(e)) => {
+            let _ = writeln!(
+                out,
+                "the model's chunks: none, it cannot be written as MDX: {e}"
+            );
+        }
+        None => {}
     }
-    chunk_table(&mut out, &entries, bytes.len(), &objects);
+    if !matches!(binary, Some(Err(_))) {
+        chunk_table(&mut out, &entries, bytes.len(), &objects);
+    }
     let written = crate::kind::write(kind, &loaded.document).ok();
     let round_trip = match &written {
         Some(bytes) if bytes == data => "byte-exact",
