@@ -46,6 +46,9 @@ struct Converted {
     diagnostics: usize,
     /// The warning a lenient read gives (`None`: read strictly).
     lenient_note: Option<String>,
+    /// MDL written from MDL with comments of its own: the warning that
+    /// they are not kept.
+    comment_note: Option<String>,
     /// What the version change did (`None`: no version change asked).
     report: Option<Report>,
     /// What plain MDL left out (`--plain`).
@@ -67,6 +70,7 @@ impl Converted {
             bytes: None,
             diagnostics: 0,
             lenient_note: None,
+            comment_note: None,
             report: None,
             left_out: Vec::new(),
             damaged: Vec::new(),
@@ -156,7 +160,10 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             if let Some(error) = &result.error {
                 return Err(error.clone());
             }
-            if let Some(note) = &result.lenient_note {
+            for note in [&result.lenient_note, &result.comment_note]
+                .into_iter()
+                .flatten()
+            {
                 eprintln!("warning: {note}");
             }
             if let Some(report) = &result.report {
@@ -187,7 +194,11 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
         }
     } else {
         crate::print_out(&table(&results))?;
-        for note in results.iter().filter_map(|r| r.lenient_note.as_ref()) {
+        let notes = results
+            .iter()
+            .flat_map(|r| [&r.lenient_note, &r.comment_note])
+            .flatten();
+        for note in notes {
             eprintln!("warning: {note}");
         }
     }
@@ -218,6 +229,9 @@ fn convert_file(
     result.from = Some(model.version());
     result.diagnostics = source.diagnostics;
     result.lenient_note = source.lenient_note.take();
+    if rewrite::is_mdl(output) {
+        result.comment_note = source.comment_note.take();
+    }
     result.damaged = damaged(model, input, output, options.plain);
     if let Some(target) = options.version {
         let report =
