@@ -79,6 +79,12 @@
 //! The `Num*` counts of the `Model` block (`NumBones 30`) are checked against
 //! the objects read once the whole file is (other `Num*` keys are informative).
 //!
+//! Hand edits that would lose what was written are errors in both modes: a
+//! missing `,` that runs two statements into one (`FilterMode Additive`
+//! then `Unshaded,`), a key without its `:`, and a string with no closing
+//! `"` on its line (strings have no escapes: `\"` ends one; paths keep
+//! their backslashes).
+//!
 //! # The extension: what MDL has no words for
 //!
 //! So that MDX -> MDL -> MDX is byte-exact, the writer adds, only where needed,
