@@ -223,3 +223,42 @@ fn a_key_gone_wrong_is_an_error_in_both_modes() {
     };
     assert_eq!(alpha.keys.len(), 2);
 }
+
+#[test]
+fn a_missing_comma_after_a_flag_is_an_error_not_flags_lost() {
+    // `Unshaded` then `Unfogged,` on the next line is one statement: it
+    // was "unknown statement `Unshaded`", and the lenient reader (`formats
+    // convert`) dropped both flags.
+    for (text, expected, words) in [
+        (
+            "Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tUnshaded\n\t\t\tUnfogged,\n\t\t}\n\t}\n}\n",
+            "Materials > Material 0 > Layer 0: line 5, column 4: expected `,` after `Unshaded`, found `Unfogged`",
+            ["Unshaded,", "Unfogged,"],
+        ),
+        (
+            "Bone \"b\" {\n\tObjectId 0,\n\tBillboarded\n\tCameraAnchored,\n}\n",
+            "Bone \"b\": line 4, column 2: expected `,` after `Billboarded`, found `CameraAnchored`",
+            ["Billboarded,", "CameraAnchored,"],
+        ),
+        (
+            "GeosetAnim {\n\tDropShadow\n\tstatic Alpha 0.5,\n}\n",
+            "GeosetAnim 0: line 3, column 2: expected `,` after `DropShadow`, found `static`",
+            ["DropShadow,", "static Alpha 0.5,"],
+        ),
+    ] {
+        let e = formats::mdl::from_str(text).unwrap_err();
+        assert_eq!(e.to_string(), expected, "{text}");
+        let e = formats::mdl::from_str_lenient(text).unwrap_err();
+        assert_eq!(e.to_string(), expected, "{text}");
+        // With the comma back, both are read (and written again).
+        let fixed = text.replacen(
+            &format!("{}\n", words[0].trim_end_matches(',')),
+            &format!("{}\n", words[0]),
+            1,
+        );
+        let written = formats::mdl::to_string(&formats::mdl::from_str(&fixed).unwrap());
+        for word in words {
+            assert!(written.contains(word), "{word}: {written}");
+        }
+    }
+}

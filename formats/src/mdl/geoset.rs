@@ -452,8 +452,14 @@ pub(crate) fn read_geoset_anim(stmt: &Stmt, cx: &mut Cx) -> Result<GeosetAnimati
                 a.color = s.value::<Rgb>(cx)?.bgr();
                 words |= USE_COLOR;
             }
-            "DropShadow" if s.args().is_empty() => words |= DROP_SHADOW,
-            "UseColor" if s.args().is_empty() => words |= USE_COLOR,
+            "DropShadow" => {
+                s.bare(cx)?;
+                words |= DROP_SHADOW;
+            }
+            "UseColor" => {
+                s.bare(cx)?;
+                words |= USE_COLOR;
+            }
             "ExtFlags" => ext_flags = Some(s.value(cx)?),
             _ => cx.unknown(s)?,
         }

@@ -66,11 +66,12 @@ pub(crate) fn read_flag(
         return Ok(true);
     }
     match table.iter().find(|(_, word)| *word == key) {
-        Some((bit, _)) if stmt.args().is_empty() => {
+        Some((bit, _)) => {
+            stmt.bare(cx)?;
             *flags |= bit;
             Ok(true)
         }
-        _ => Ok(false),
+        None => Ok(false),
     }
 }
 

@@ -122,8 +122,11 @@ impl NodeReader {
                 .chain(self.kind.flags)
                 .find(|(_, w)| *w == key)
             {
-                Some((bit, _)) if s.args().is_empty() => self.node.flags |= bit,
-                _ => return Ok(false),
+                Some((bit, _)) => {
+                    s.bare(cx)?;
+                    self.node.flags |= bit;
+                }
+                None => return Ok(false),
             },
         }
         Ok(true)

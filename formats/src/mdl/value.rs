@@ -159,6 +159,23 @@ impl Stmt {
         }
     }
 
+    /// A flag word's statement (`Unshaded,`): nothing may follow the word.
+    /// Something that does is the next statement run into this one by a
+    /// missing `,` (`Unshaded` then `Unfogged,` on the next line).
+    pub fn bare(&self, cx: &Cx) -> Result<()> {
+        match self.args().first() {
+            Some(extra) => Err(cx.error(
+                extra.pos,
+                format!(
+                    "expected `,` after `{}`, found {}",
+                    self.key().1,
+                    extra.kind.describe()
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// `Keyword count { ... }` or `Keyword { ... }`: the declared count (if
     /// any) and the body.
     pub fn block(&self, cx: &Cx) -> Result<(Option<Count>, &[Stmt])> {
