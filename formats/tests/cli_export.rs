@@ -288,11 +288,11 @@ fn bad_exports_say_why() {
             )))
             .stderr(predicate::str::contains("Usage:"));
     }
-    // Two inputs cannot go into one file.
+    // Two inputs cannot go into one file (one named twice is one input).
     formats()
         .arg("export")
         .arg(&horse)
-        .arg(&horse)
+        .arg(root.join("mdl/rms_PackHorse.mdl"))
         .arg(dir.join("x.glb"))
         .assert()
         .failure()
