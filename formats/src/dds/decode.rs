@@ -99,10 +99,11 @@ impl Dds {
     /// least 1) for a volume texture (`DDSCAPS2_VOLUME`, or a DX10
     /// `TEXTURE3D`), 1 otherwise.
     fn slices(&self, level: u32) -> u32 {
-        const DDSCAPS2_VOLUME: u32 = 0x20_0000;
-        const TEXTURE3D: u32 = 4;
-        let volume = self.header.caps2 & DDSCAPS2_VOLUME != 0
-            || self.dx10.is_some_and(|d| d.resource_dimension == TEXTURE3D);
+        use crate::dds::header::{caps2, resource_dimension};
+        let volume = self.header.caps2 & caps2::VOLUME != 0
+            || self
+                .dx10
+                .is_some_and(|d| d.resource_dimension == resource_dimension::TEXTURE3D);
         if !volume {
             return 1;
         }
@@ -280,14 +281,14 @@ mod tests {
         let mut volume = Dds::from_bytes(&file).unwrap();
         volume.header.depth = 2;
         volume.header.flags |= 0x80_0000; // DDSD_DEPTH
-        volume.header.caps2 = 0x20_0000; // DDSCAPS2_VOLUME
+        volume.header.caps2 = crate::dds::header::caps2::VOLUME;
         let mut dx10 = volume.clone();
         dx10.header.caps2 = 0;
         dx10.header.ddspf.flags = crate::dds::header::pixel_flags::FOURCC;
         dx10.header.ddspf.four_cc = *b"DX10";
         dx10.dx10 = Some(crate::dds::DdsHeaderDxt10 {
-            dxgi_format: 88,       // B8G8R8X8_UNORM
-            resource_dimension: 4, // TEXTURE3D
+            dxgi_format: 88, // B8G8R8X8_UNORM
+            resource_dimension: crate::dds::header::resource_dimension::TEXTURE3D,
             array_size: 1,
             ..Default::default()
         });

@@ -18,6 +18,19 @@ pub mod pixel_flags {
     pub const LUMINANCE: u32 = 0x2_0000;
 }
 
+/// `DDS_HEADER` `dwCaps2`.
+pub mod caps2 {
+    /// `DDSCAPS2_VOLUME`: a volume texture (each level's depth slices
+    /// stored together).
+    pub const VOLUME: u32 = 0x20_0000;
+}
+
+/// `DDS_HEADER_DXT10` `resourceDimension`.
+pub mod resource_dimension {
+    /// `D3D10_RESOURCE_DIMENSION_TEXTURE3D`: a volume texture.
+    pub const TEXTURE3D: u32 = 4;
+}
+
 /// `DDS_PIXELFORMAT` (32 bytes).
 ///
 /// ```text
@@ -87,7 +100,8 @@ pub struct DdsHeader {
     pub ddspf: DdsPixelFormat,
     /// Specifies the complexity of the surfaces stored.
     pub caps: u32,
-    /// Additional detail about the surfaces stored (cubemap faces, volume).
+    /// Additional detail about the surfaces stored (cubemap faces, volume:
+    /// [`caps2`](mod@caps2)).
     pub caps2: u32,
     /// Unused.
     pub caps3: u32,
@@ -112,7 +126,8 @@ pub struct DdsHeader {
 pub struct DdsHeaderDxt10 {
     /// The surface pixel format (a `DXGI_FORMAT` value).
     pub dxgi_format: u32,
-    /// Identifies the type of resource (2: 1D, 3: 2D, 4: 3D).
+    /// Identifies the type of resource (2: 1D, 3: 2D, 4: 3D:
+    /// [`resource_dimension`](mod@resource_dimension)).
     pub resource_dimension: u32,
     /// Identifies other, less common options for resources (4: cube map).
     pub misc_flag: u32,

@@ -161,6 +161,19 @@ pub fn from_str_lenient(text: &str) -> Result<(Model, Vec<Diagnostic>)> {
 /// user's to drop.
 pub const WRITER_MARK: &str = "// Written by formats::mdl";
 
+/// How many comments MDL `text` holds (but the [`WRITER_MARK`] header):
+/// what a rewrite in the canonical layout drops, counted by the reader's own
+/// rules (`//` to the end of its line, after a value too; `/* */`; none
+/// inside a string).
+///
+/// ```
+/// let text = "// mine\nBone \"a//b\" {\n\tParent 26, // \"Bone_Pelvis\"\n\tObjectId /* id */ 1,\n}\n";
+/// assert_eq!(formats::mdl::comment_count(text), 3);
+/// ```
+pub fn comment_count(text: &str) -> usize {
+    syntax::comment_count(text)
+}
+
 /// Writes the model as MDL. [`from_str`] reads it back to an equal model, whose
 /// [`Model::to_bytes`] gives the same bytes as the original.
 pub fn to_string(model: &Model) -> String {

@@ -58,9 +58,23 @@ struct Lexer<'a> {
     /// The column of `at`, in characters, kept up to date by `bump` (so a long
     /// line costs nothing more per item).
     column: usize,
+    /// The comments skipped so far (but the header this module's writers
+    /// put first): what a rewrite in the canonical layout drops.
+    comments: usize,
 }
 
 impl<'a> Lexer<'a> {
+    fn new(text: &'a str) -> Self {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            at: 0,
+            line: 1,
+            column: 1,
+            comments: 0,
+        }
+    }
+
     fn pos(&self) -> Pos {
         Pos {
             offset: self.at,
@@ -97,12 +111,15 @@ impl<'a> Lexer<'a> {
             match self.peek() {
                 Some(c) if c.is_ascii_whitespace() => self.bump(),
                 Some(b'/') if self.bytes.get(self.at + 1) == Some(&b'/') => {
+                    let rest = self.text.get(self.at..).unwrap_or_default();
+                    self.comments += usize::from(!rest.starts_with(super::WRITER_MARK));
                     while self.peek().is_some_and(|c| c != b'\n') {
                         self.bump();
                     }
                 }
                 Some(b'/') if self.bytes.get(self.at + 1) == Some(&b'*') => {
                     let start = self.pos();
+                    self.comments += 1;
                     self.bump();
                     self.bump();
                     loop {
@@ -243,18 +260,38 @@ impl<'a> Lexer<'a> {
 
 /// Parses MDL text into its statements.
 pub(crate) fn parse(text: &str) -> Result<Vec<Stmt>> {
-    let mut lexer = Lexer {
-        text,
-        bytes: text.as_bytes(),
-        at: 0,
-        line: 1,
-        column: 1,
-    };
+    let mut lexer = Lexer::new(text);
     let out = lexer.statements(0)?;
     if lexer.peek().is_some() {
         return Err(lexer.error(lexer.pos(), "`}` without a matching `{`"));
     }
     Ok(out)
+}
+
+/// The comments of MDL text, as the reader skips them: each `//` to the end
+/// of its line (on a line of its own or after a value, as in Blizzard's
+/// `Parent 26, // "Bone_Pelvis"`) and each `/* */`; none inside a string,
+/// and not the header this module's writers put first. Text that does not
+/// lex is counted to the end all the same (a string left open ends at its
+/// `"`).
+pub(crate) fn comment_count(text: &str) -> usize {
+    let mut lexer = Lexer::new(text);
+    loop {
+        // An unterminated `/*` runs to the end: counted, nothing after it.
+        if lexer.skip_blank().is_err() {
+            break;
+        }
+        match lexer.peek() {
+            None => break,
+            Some(b'"') => {
+                if lexer.string().is_err() {
+                    lexer.bump();
+                }
+            }
+            Some(_) => lexer.bump(),
+        }
+    }
+    lexer.comments
 }
 
 fn from_hex(text: &str) -> Option<Vec<u8>> {
@@ -322,6 +359,23 @@ mod tests {
         // Columns count characters, not bytes.
         let e = parse("Bone \"闪电\" ?").unwrap_err();
         assert_eq!(e.to_string(), "line 1, column 11: unexpected character '?'");
+    }
+
+    #[test]
+    fn comments_are_counted_as_the_reader_skips_them() {
+        // A line comment, one after a value (with a `"` in it), a block
+        // comment; a `//` in a string and the writer's header are none.
+        let text = format!(
+            "{} (plain MDL).\n// a line\nBone \"a//b\" {{\n\tParent 26,\t// \"Bone_Pelvis\"\n\
+             \tObjectId /* id */ 1,\n}}\n",
+            super::super::WRITER_MARK
+        );
+        assert_eq!(comment_count(&text), 3);
+        assert_eq!(parse(&text).map(|s| s.len()), Ok(1));
+        assert_eq!(comment_count("Image \"a/*b\",\nImage \"c*/d\","), 0);
+        // A string left open ends at its line; a block comment left open
+        // runs to the end.
+        assert_eq!(comment_count("Name \"open\n// one\n/* two"), 2);
     }
 
     #[test]

@@ -28,19 +28,17 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         (Kind::Mdl, Document::Mdx(model)) => Some(model.to_bytes()),
         _ => None,
     };
-    let (bytes, entries, chunk_count) = match (&binary, &loaded.document) {
-        (Some(Ok(binary)), _) => {
-            let entries = chunk_entries(&loaded.document, binary);
-            let count = entries.len();
-            (binary.as_slice(), entries, count)
-        }
-        // A model MDX cannot hold: no table (the text is no chunk list).
-        (Some(Err(_)), Document::Mdx(model)) => (data, Vec::new(), model.chunks.len()),
-        _ => {
-            let entries = chunk_entries(&loaded.document, data);
-            let count = entries.len();
-            (data, entries, count)
-        }
+    // The bytes whose chunks the table lists: none for a model MDX cannot
+    // hold (the text is no chunk list).
+    let listed: Option<&[u8]> = match &binary {
+        Some(Ok(binary)) => Some(binary),
+        Some(Err(_)) => None,
+        None => Some(data),
+    };
+    let entries = listed.map_or_else(Vec::new, |bytes| chunk_entries(&loaded.document, bytes));
+    let chunk_count = match &loaded.document {
+        Document::Mdx(model) if listed.is_none() => model.chunks.len(),
+        _ => entries.len(),
     };
     let version = match &loaded.document {
         Document::Mdx(m) => Some(m.version()),
@@ -88,15 +86,13 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         }
         None => {}
     }
-    if !matches!(binary, Some(Err(_))) {
+    if let Some(bytes) = listed {
         chunk_table(&mut out, &entries, bytes.len(), &objects);
     }
     let written = crate::kind::write(kind, &loaded.document).ok();
     let round_trip = match &written {
         Some(bytes) if bytes == data => "byte-exact",
-        Some(bytes)
-            if kind == Kind::Mdl && crate::kind::same_model_back(&loaded.document, bytes) =>
-        {
+        Some(bytes) if matches!(&binary, Some(Ok(mdx)) if crate::kind::mdl_reads_back_as(bytes, mdx)) => {
             "the same model back (text rewritten in the canonical layout)"
         }
         _ => "DIFFERS",

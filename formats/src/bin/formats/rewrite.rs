@@ -41,7 +41,7 @@ fn comment_note(name: &str, kind: Kind, data: &[u8]) -> Option<String> {
     if kind != Kind::Mdl {
         return None;
     }
-    let comments = count_comments(&String::from_utf8_lossy(data));
+    let comments = formats::mdl::comment_count(&String::from_utf8_lossy(data));
     (comments > 0).then(|| {
         format!(
             "{name}: {} of the MDL {} not kept: MDL is written in the canonical layout",
@@ -49,35 +49,6 @@ fn comment_note(name: &str, kind: Kind, data: &[u8]) -> Option<String> {
             if comments == 1 { "is" } else { "are" }
         )
     })
-}
-
-/// The comments of MDL text: each `//` to the end of its line, on a line
-/// of its own or after a value (`Parent 26, // "Bone_Pelvis"`, as
-/// Blizzard's MDL has them), and each `/* */`; not in strings, and not the
-/// header this crate's writer puts first.
-fn count_comments(text: &str) -> usize {
-    let mut count = 0;
-    let mut rest = text;
-    while let Some(at) = rest.find(['"', '/']) {
-        let here = rest.get(at..).unwrap_or_default();
-        let line_end = here.find('\n').unwrap_or(here.len());
-        rest = if here.starts_with('"') {
-            // A string ends at its `"` or its line, as the reader's do.
-            let body = here.get(1..line_end).unwrap_or_default();
-            let end = body.find('"').map_or(line_end, |n| n + 2);
-            here.get(end..).unwrap_or_default()
-        } else if here.starts_with("//") {
-            count += usize::from(!here.starts_with(formats::mdl::WRITER_MARK));
-            here.get(line_end..).unwrap_or_default()
-        } else if here.starts_with("/*") {
-            count += 1;
-            let end = here.find("*/").map_or(here.len(), |n| n + 2);
-            here.get(end..).unwrap_or_default()
-        } else {
-            here.get(1..).unwrap_or_default()
-        };
-    }
-    count
 }
 
 /// Whether `output` is written as MDL text.
@@ -242,16 +213,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_comment_is_counted_once() {
-        // A line comment, one after a value (with a `"` in it), a block
-        // comment; a `//` in a string and the writer's header are none.
+    fn the_note_counts_every_comment() {
+        // What is a comment is `formats::mdl::comment_count`'s (tested there).
         let text = format!(
             "{} (plain MDL).\n// a line\nBone \"a//b\" {{\n\tParent 26,\t// \"Bone_Pelvis\"\n\
              \tObjectId /* id */ 1,\n}}\n",
             formats::mdl::WRITER_MARK
         );
-        assert_eq!(count_comments(&text), 3);
-        assert_eq!(count_comments("Image \"a/*b\",\nImage \"c*/d\","), 0);
         let note = comment_note("x.mdl", Kind::Mdl, text.as_bytes());
         assert_eq!(
             note.as_deref(),
