@@ -7,7 +7,8 @@
 //! Y up as the root node turns the skeleton (positions, normals and
 //! tangents: see [`super::nodes`], whose inverse bind matrices turn them
 //! back). Normals
-//! are scaled to unit length (glTF requires it; a zero normal becomes +Z);
+//! are scaled to unit length, in `f64` so that huge and tiny ones keep
+//! their direction (glTF requires it; a zero normal becomes +Z);
 //! non-finite coordinates (which glTF refuses) become 0. Reforged tangents
 //! (`TANG`) go out as `TANGENT` where the normals do (a normal map needs
 //! both): X, Y, Z scaled to unit length (a zero one becomes a unit vector
@@ -138,15 +139,19 @@ fn finite<const N: usize>(values: &[[f32; N]]) -> Vec<[f32; N]> {
 fn normals(mesh: &Mesh) -> Vec<[f32; 3]> {
     mesh.normals
         .iter()
-        .map(|n| {
-            let v = glam::Vec3::from_array(*n);
-            z_up_to_y_up(if v.is_finite() && v.length() > 1e-12 {
-                v.normalize().to_array()
-            } else {
-                [0.0, 0.0, 1.0]
-            })
-        })
+        .map(|n| z_up_to_y_up(unit(*n).unwrap_or([0.0, 0.0, 1.0])))
         .collect()
+}
+
+/// `v` scaled to unit length, `None` when it is zero or not finite.
+/// Worked out in `f64`: in `f32` the squared length of a vector with a
+/// coordinate above about 1.8e19 is infinite (and below 1e-19 or so, 0),
+/// so `normalize` gave a zero vector, which glTF refuses as a normal or
+/// tangent.
+fn unit(v: [f32; 3]) -> Option<[f32; 3]> {
+    let v = glam::DVec3::from_array(v.map(f64::from));
+    let length = v.length();
+    (v.is_finite() && length > 0.0).then(|| (v / length).to_array().map(|c| c as f32))
 }
 
 /// Unit tangents turned Y up with W -1 or +1, for the unit `normals` (Y up
@@ -157,13 +162,11 @@ fn tangents(tangents: &[[f32; 4]], normals: &[[f32; 3]]) -> Vec<[f32; 4]> {
         .iter()
         .zip(normals)
         .map(|([x, y, z, w], normal)| {
-            let v = glam::Vec3::new(*x, *y, *z);
-            let [x, y, z] = if v.is_finite() && v.length() > 1e-12 {
-                z_up_to_y_up(v.normalize().to_array())
-            } else {
-                glam::Vec3::from_array(*normal)
+            let [x, y, z] = match unit([*x, *y, *z]) {
+                Some(v) => z_up_to_y_up(v),
+                None => glam::Vec3::from_array(*normal)
                     .any_orthonormal_vector()
-                    .to_array()
+                    .to_array(),
             };
             let sign = if *w < 0.0 { -1.0 } else { 1.0 };
             [x, y, z, sign]
@@ -221,5 +224,61 @@ fn plural(n: usize, what: &str) -> String {
     match n {
         1 => format!("1 {what}"),
         _ => format!("{n} {what}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn length(v: [f32; 3]) -> f32 {
+        glam::Vec3::from_array(v).length()
+    }
+
+    /// A normal with a huge coordinate (a corrupt file had 3.02e38) is still
+    /// a direction: unit length along it, not the zero vector the `f32`
+    /// square overflowed to, which the Khronos validator reports as an error
+    /// (`ACCESSOR_VECTOR3_NON_UNIT`). So is a tiny one, whose square is 0 in
+    /// `f32`; a zero or non-finite one stays +Z.
+    #[test]
+    fn huge_and_tiny_normals_scale_to_unit_length() {
+        let mesh = Mesh {
+            normals: vec![
+                [0.458, -0.0058, 3.0241273e38],
+                [-f32::MAX, f32::MAX, 0.0],
+                [1e-30, 0.0, -1e-30],
+                [0.0; 3],
+                [f32::NAN, 0.0, 1.0],
+            ],
+            ..Mesh::default()
+        };
+        let out = normals(&mesh);
+        for n in &out {
+            assert!((length(*n) - 1.0).abs() < 1e-6, "{out:?}");
+        }
+        // Z up turned Y up: (x, y, z) is (x, z, -y).
+        let h = core::f32::consts::FRAC_1_SQRT_2;
+        let want = [
+            [0.0, 1.0, 0.0],
+            [-h, 0.0, -h],
+            [h, -h, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+        ];
+        for (got, want) in out.iter().zip(want) {
+            let close = got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-6);
+            assert!(close, "{got:?} is not {want:?}");
+        }
+    }
+
+    /// Tangents likewise: a huge one keeps its direction, at unit length.
+    #[test]
+    fn huge_tangents_scale_to_unit_length() {
+        let normals = [[0.0, 1.0, 0.0]; 2];
+        let out = tangents(&[[3e38, 0.0, 0.0, -1.0], [0.0, 0.0, 0.0, 1.0]], &normals);
+        assert_eq!(out[0], [1.0, 0.0, 0.0, -1.0]);
+        // A zero one: perpendicular to its normal.
+        let [x, y, z, w] = out[1];
+        assert!((length([x, y, z]) - 1.0).abs() < 1e-6 && y.abs() < 1e-6 && w == 1.0);
     }
 }
