@@ -1917,3 +1917,66 @@ fn animations_beyond_the_key_budget_are_an_error_not_a_hang() {
     // below the hours resampling would.
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+/// A damaged file can hold keys that are NaN or infinite, and tracks whose
+/// exact glTF form overflows `f32` (a hermite tangent of 3e38 over a 1 ms
+/// segment is 3e41 per second): glTF forbids non-finite floats (the
+/// Khronos validator reports each as an error), so every value written is
+/// finite. Here the sample's bone gets a linear translation with a NaN and
+/// an infinite key, a hermite scaling with huge tangents a millisecond
+/// apart, and a linear rotation with a NaN key; every animation value read
+/// back is finite and the validator, where there is one, finds nothing.
+#[test]
+fn nan_infinite_and_overflowing_keys_are_written_finite() {
+    use formats::mdx::{Interpolation as Interp, Key, KeyFrame, NodeTrack, Track};
+    let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    let node = &mut model.bones_mut()[0].node;
+    node.tracks.clear();
+    node.tracks.extend([
+        NodeTrack::Translation(Track::new(
+            Interp::Linear,
+            vec![
+                Key::new(0, [f32::NAN, 0.0, 1.0]),
+                Key::new(500, [0.0, f32::INFINITY, 2.0]),
+                Key::new(1000, [3.0, 0.0, f32::NEG_INFINITY]),
+            ],
+        )),
+        NodeTrack::Scaling(Track::from_key_frames(
+            Interp::Hermite,
+            vec![
+                KeyFrame::with_tangents(0, [1.0; 3], [0.0; 3], [3e38, 1.0, 1.0]),
+                KeyFrame::with_tangents(1, [2.0; 3], [-3e38, 1.0, 1.0], [0.0; 3]),
+                KeyFrame::with_tangents(1000, [1.0; 3], [0.0; 3], [0.0; 3]),
+            ],
+        )),
+        NodeTrack::Rotation(Track::new(
+            Interp::Linear,
+            vec![
+                Key::new(0, [0.0, 0.0, 0.0, 1.0]),
+                Key::new(500, [f32::NAN, 0.0, 0.0, 1.0]),
+                Key::new(1000, [0.0, 0.0, 1.0, 0.0]),
+            ],
+        )),
+    ]);
+    let model = Model::from_bytes(&model.to_bytes().unwrap()).unwrap();
+    let out = export(&model, "damaged", &ExportOptions::default()).unwrap();
+    let glb = out.document.to_glb().unwrap();
+    let gltf = gltf::Gltf::from_slice(&glb).unwrap();
+    let blob = gltf.blob.as_deref().unwrap();
+    let mut checked = 0;
+    for animation in gltf.document.animations() {
+        for channel in channels(&animation, blob) {
+            for v in channel.values.iter().flatten() {
+                assert!(
+                    v.is_finite(),
+                    "{:?}: {:?}",
+                    channel.property,
+                    channel.values
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "{checked}");
+    assert_glb_clean("nan_keys", &glb);
+}

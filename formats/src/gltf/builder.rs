@@ -41,6 +41,40 @@ pub trait Element: Copy {
     fn components(&self) -> Vec<f64>;
 }
 
+/// A number as glTF takes it: floats finite (the specification forbids NaN
+/// and the infinities in accessors, and the Khronos validator reports each
+/// as an error), NaN as 0 and an infinity as the largest `f32` of its sign;
+/// integers as they are.
+///
+/// Exporters keep their values finite where they can say what stands in
+/// (a zero normal, a camera's default); this is for what is left, such as
+/// a NaN key in a damaged file or a spline tangent that overflows when
+/// scaled to seconds.
+trait Finite: Copy {
+    fn finite(self) -> Self;
+}
+
+impl Finite for f32 {
+    fn finite(self) -> f32 {
+        if self.is_nan() {
+            0.0
+        } else {
+            self.clamp(f32::MIN, f32::MAX)
+        }
+    }
+}
+
+macro_rules! integers_are_finite {
+    ($($t:ty)*) => {$(
+        impl Finite for $t {
+            fn finite(self) -> $t {
+                self
+            }
+        }
+    )*};
+}
+integers_are_finite!(u8 u16 u32);
+
 /// `Element` for arrays of a number type: `[number; N] => component, type`.
 macro_rules! elements {
     ($($t:ty => $c:ident, $ty:ident;)*) => {$(
@@ -49,11 +83,11 @@ macro_rules! elements {
             const TYPE: Type = Type::$ty;
             fn write(&self, out: &mut Vec<u8>) {
                 for c in self {
-                    out.extend_from_slice(&c.to_le_bytes());
+                    out.extend_from_slice(&c.finite().to_le_bytes());
                 }
             }
             fn components(&self) -> Vec<f64> {
-                self.iter().map(|c| f64::from(*c)).collect()
+                self.iter().map(|c| f64::from(c.finite())).collect()
             }
         }
     )*};
@@ -518,6 +552,29 @@ mod tests {
             Checked::Valid(GenericComponentType(ComponentType::U16))
         ));
         assert_eq!(doc.root.buffer_views[1].byte_offset, Some(USize64(8)));
+    }
+
+    /// glTF forbids NaN and infinite floats in accessors: they are written
+    /// as 0 and as the largest `f32` of their sign, in the buffer and in
+    /// `min` and `max` (where `serde_json` would write `null`).
+    #[test]
+    fn non_finite_floats_are_written_finite() {
+        let mut b = Builder::new("test");
+        let p = b.vertex_attribute(&[[f32::NAN, f32::INFINITY, f32::NEG_INFINITY]]);
+        let s = b.scalars(&[1.5, f32::NAN]);
+        let doc = b.finish(vec![]);
+        let floats: Vec<f32> = doc
+            .bin
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(floats, [0.0, f32::MAX, f32::MIN, 1.5, 0.0]);
+        let p = &doc.root.accessors[p.value()];
+        let bounds = serde_json::json!([0.0, f32::MAX, f32::MIN]);
+        assert_eq!((&p.min, &p.max), (&Some(bounds.clone()), &Some(bounds)));
+        let s = &doc.root.accessors[s.value()];
+        let (min, max) = (serde_json::json!([0.0]), serde_json::json!([1.5]));
+        assert_eq!((&s.min, &s.max), (&Some(min), &Some(max)));
     }
 
     #[test]
