@@ -265,7 +265,7 @@ fn bad_exports_say_why() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "no sequence \"Fly\"; the model has Walk, Stand -1, Stand -2, ",
+            "no sequence \"Fly\"; the model has \"Walk\", \"Stand -1\", \"Stand -2\", ",
         ));
     // Options may stand between the inputs and the output, as anywhere.
     formats()

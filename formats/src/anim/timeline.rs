@@ -100,7 +100,7 @@ impl Timeline {
 
     /// The index of the first sequence named `name`, as
     /// [`sequence`](Timeline::sequence), or an error that lists the names
-    /// there are.
+    /// there are, each quoted (a name may be empty or hold a comma).
     ///
     /// ```
     /// use formats::anim::Timeline;
@@ -112,7 +112,11 @@ impl Timeline {
     /// ```
     pub fn sequence_named(&self, name: &str) -> Result<usize, format_core::Error> {
         self.sequence(name).ok_or_else(|| {
-            let names: Vec<&str> = self.sequences.iter().map(|s| s.name.as_str()).collect();
+            let names: Vec<String> = self
+                .sequences
+                .iter()
+                .map(|s| format!("{:?}", s.name))
+                .collect();
             format_core::Error::other(match names.as_slice() {
                 [] => format!("no sequence {name:?}: the model has none"),
                 _ => format!("no sequence {name:?}; the model has {}", names.join(", ")),
@@ -203,5 +207,20 @@ mod tests {
         assert_eq!(t.global_duration(0), Some(300));
         assert_eq!(t.global_duration(-1), None);
         assert_eq!(t.global_duration(1), None);
+    }
+
+    /// The names listed when a sequence is not found are quoted: a model
+    /// whose sequences are named "" and "1" (war3mdlx's test model) was
+    /// said to have ", 1", and a name holding a comma read as two.
+    #[test]
+    fn a_missing_sequence_lists_the_names_quoted() {
+        let mut t = timeline();
+        t.sequences[0].name = String::new();
+        t.sequences[1].name = "Stand, Ready".into();
+        let error = t.sequence_named("Walk").unwrap_err().to_string();
+        assert_eq!(
+            error,
+            r#"no sequence "Walk"; the model has "", "Stand, Ready""#
+        );
     }
 }
