@@ -95,7 +95,9 @@ pub struct SkeletonNode {
     /// The parent's index in [`Skeleton::nodes`] (a missing parent, the node
     /// itself or a cycle: `None`).
     pub parent: Option<usize>,
-    /// The pivot point (`[0, 0, 0]` when `PIVT` has none for the object id).
+    /// The pivot point (`[0, 0, 0]` when `PIVT` has none for the object id;
+    /// a coordinate that is NaN or infinite, which only a damaged file
+    /// holds, is 0: such a node would put every vertex it moves nowhere).
     pub pivot: [f32; 3],
     /// What it takes from its parent.
     pub inherit: Inherit,
@@ -250,7 +252,7 @@ impl Skeleton {
             node.pivot = usize::try_from(node.object_id)
                 .ok()
                 .and_then(|id| pivots.get(id))
-                .copied()
+                .map(|p| p.map(|c| if c.is_finite() { c } else { 0.0 }))
                 .unwrap_or_default();
             by_object_id.entry(node.object_id).or_insert(i);
         }
@@ -603,6 +605,20 @@ mod tests {
         let timeline = Timeline::from_model(&model);
         let end = skeleton.pose(&Sampler::new(&timeline, timeline.at(0, 1000.0).unwrap()));
         close(end.world[1].transform_point3(Vec3::X), [1.0, 0.0, 2.0]);
+    }
+
+    /// A damaged `PIVT` can hold NaN or an infinity: such a coordinate is 0,
+    /// so that poses (and the glTF nodes standing at their pivots) stay
+    /// finite; the other coordinates are kept.
+    #[test]
+    fn non_finite_pivot_coordinates_are_0() {
+        let mut model = two_bone_chain();
+        model.pivot_points_mut()[1] = [f32::NAN, 2.0, f32::NEG_INFINITY];
+        let skeleton = Skeleton::from_model(&model);
+        assert_eq!(skeleton.nodes()[1].pivot, [0.0, 2.0, 0.0]);
+        let timeline = Timeline::from_model(&model);
+        let pose = skeleton.pose(&Sampler::new(&timeline, timeline.at(0, 500.0).unwrap()));
+        assert!(pose.world.iter().all(|m| m.is_finite()), "{pose:?}");
     }
 
     #[test]

@@ -45,7 +45,11 @@ pub fn z_up_to_y_up([x, y, z]: [f32; 3]) -> [f32; 3] {
     [x, z, -y]
 }
 
-/// The rest translation of skeleton node `i`: its pivot minus its parent's.
+/// The rest translation of skeleton node `i`: its pivot minus its parent's
+/// (pivots are finite, see [`SkeletonNode::pivot`](crate::anim::SkeletonNode::pivot);
+/// a difference past the largest `f32`, between two pivots near it on either
+/// side, is that largest `f32`: glTF's JSON has no infinity, and
+/// `serde_json` writes `null`, which readers refuse).
 pub fn rest_translation(skeleton: &Skeleton, i: usize) -> [f32; 3] {
     let Some(node) = skeleton.nodes().get(i) else {
         return [0.0; 3];
@@ -54,11 +58,9 @@ pub fn rest_translation(skeleton: &Skeleton, i: usize) -> [f32; 3] {
         .parent
         .and_then(|p| skeleton.nodes().get(p))
         .map_or([0.0; 3], |p| p.pivot);
-    [
-        node.pivot[0] - parent[0],
-        node.pivot[1] - parent[1],
-        node.pivot[2] - parent[2],
-    ]
+    let [x, y, z] = node.pivot;
+    let [px, py, pz] = parent;
+    [x - px, y - py, z - pz].map(|c| c.clamp(f32::MIN, f32::MAX))
 }
 
 /// Adds the root and one node per skeleton node, with their children.
@@ -181,4 +183,54 @@ fn inverse_rest([x, y, z]: [f32; 3]) -> [f32; 16] {
         0.0, -1.0, 0.0, 0.0, //
         -x, -y, -z, 1.0,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mdx::node::node_flags;
+    use crate::mdx::{Bone, Model, Node};
+    use format_core::FixedStr;
+
+    fn bone(name: &str, object_id: u32, parent_id: u32) -> Bone {
+        Bone {
+            node: Node {
+                name: FixedStr::try_from(name).unwrap(),
+                object_id,
+                parent_id,
+                flags: node_flags::BONE,
+                tracks: Vec::new(),
+            },
+            geoset_id: u32::MAX,
+            geoset_animation_id: u32::MAX,
+        }
+    }
+
+    /// Every node's rest translation goes into the JSON, where an infinity
+    /// or NaN is written `null` (the Khronos validator: "Array element null
+    /// is not a 'number'"): a damaged pivot (NaN, infinite) stands at 0, and
+    /// a child 3e38 past a parent at -3e38 is the largest `f32` away.
+    #[test]
+    fn rest_translations_are_finite() {
+        let mut model = Model::new(800);
+        model.bones_mut().extend([
+            bone("root", 0, u32::MAX),
+            bone("child", 1, 0),
+            bone("odd", 2, 0),
+        ]);
+        model.pivot_points_mut().extend([
+            [-3e38, 1.0, 0.0],
+            [3e38, 2.0, 0.0],
+            [f32::NAN, f32::INFINITY, 5.0],
+        ]);
+        let skeleton = Skeleton::from_model(&model);
+        assert_eq!(rest_translation(&skeleton, 0), [-3e38, 1.0, 0.0]);
+        assert_eq!(rest_translation(&skeleton, 1), [f32::MAX, 1.0, 0.0]);
+        assert_eq!(rest_translation(&skeleton, 2), [3e38, -1.0, 5.0]);
+        let mut b = Builder::new("m");
+        let nodes = add_nodes(&mut b, &skeleton, "m");
+        let json = b.finish(vec![nodes.root]).root;
+        let text = serde_json::to_string(&json).unwrap();
+        assert!(!text.contains("null"), "{text}");
+    }
 }
