@@ -682,6 +682,18 @@ fn lod_exports_the_geosets_of_the_level_asked_for() {
             .collect();
         assert_eq!(primitives, want, "{flags:?}");
     }
+    // Levels are 0 and up: -1 marks the geosets of every level, and
+    // `--lod=-1` exported those alone, said to be "no geoset at level of
+    // detail -1", with success. It is a usage error.
+    formats()
+        .arg("export")
+        .arg(&input)
+        .arg(dir.join("minus.glb"))
+        .arg("--lod=-1")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--lod <N>"));
+    assert!(!dir.join("minus.glb").exists());
     // A level the model does not have is said, with the levels it has.
     formats()
         .arg("export")

@@ -158,8 +158,8 @@ enum Command {
         /// Models: no animations.
         #[arg(long)]
         no_animations: bool,
-        /// Models: the Reforged level of detail to export (geosets of level -1 go in every level).
-        #[arg(long, value_name = "N", default_value_t = 0)]
+        /// Models: the Reforged level of detail to export, 0 (the full model) and up (geosets of level -1 go in every level).
+        #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..))]
         lod: i32,
         /// Models: show and hide each geoset as its geoset animation does
         /// (alpha above 0: shown), with the glTF extensions
