@@ -1,18 +1,31 @@
 //! A model's wireframe: every triangle edge of every geoset, seen from the
 //! front, orthographic; in the bind pose or posed and skinned at a moment of
 //! an animation ([`formats::anim`](crate::anim)).
+//!
+//! Reforged models hold each geoset at several levels of detail, all at
+//! the same place: the wireframe is the full model the game shows up close,
+//! the geosets of level 0 and those of every level (-1), as `formats
+//! export` writes by default, not every level drawn over each other.
 
 use super::{Color, Image};
-use crate::anim::{Moment, Sampler, Skeleton, Timeline, geoset_state, meshes};
+use crate::anim::{Mesh, Moment, Sampler, Skeleton, Timeline, geoset_state, meshes};
 use crate::mdx::Model;
 
-/// The triangles of every geoset as vertex positions, in the bind pose.
+/// The triangles of every full-detail geoset as vertex positions, in the
+/// bind pose.
 fn triangles(model: &Model) -> Vec<[[f32; 3]; 3]> {
     let skeleton = Skeleton::from_model(model);
-    meshes(model, &skeleton)
+    let meshes: Vec<Mesh> = full_detail(meshes(model, &skeleton)).collect();
+    meshes
         .iter()
         .flat_map(|mesh| corners(&mesh.triangles, &mesh.positions))
         .collect()
+}
+
+/// The meshes of level of detail 0 and of every level (-1): the model up
+/// close (classic and alpha geosets are all level 0).
+fn full_detail(meshes: Vec<Mesh>) -> impl Iterator<Item = Mesh> {
+    meshes.into_iter().filter(|mesh| mesh.lod <= 0)
 }
 
 /// The corners of `triangles` over `positions` (indices are in range).
@@ -45,7 +58,7 @@ pub fn posed_wireframe(model: &Model, moment: Moment, size: usize) -> Image {
     let sampler = Sampler::new(&timeline, moment);
     let pose = skeleton.pose(&sampler);
     let mut triangles = Vec::new();
-    for mesh in meshes(model, &skeleton) {
+    for mesh in full_detail(meshes(model, &skeleton)) {
         if geoset_state(model, mesh.geoset, &sampler).alpha <= 0.0 {
             continue;
         }
@@ -141,5 +154,49 @@ fn line(image: &mut Image, from: (i64, i64), to: (i64, i64)) {
             err += dx;
             y0 += sy;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::Timeline;
+
+    /// The sample cube as a Reforged model, with a copy of its geoset far
+    /// to the side (+1000 along Y) at level of detail `lod`.
+    fn cube_with_a_copy_at(lod: i32) -> Model {
+        let mut model = Model::from_bytes(&crate::sample::sample_mdx()).unwrap();
+        assert!(model.force_version(1000).is_empty());
+        let mut copy = model.geosets()[0].clone();
+        for p in &mut copy.vertex_positions {
+            p[1] += 1000.0;
+        }
+        copy.lod = Some(lod);
+        model.geosets_mut().push(copy);
+        model
+    }
+
+    /// A copy at level 1 (a lower-detail stand-in the game shows from
+    /// afar) is not drawn: the picture is the cube's alone, at rest and
+    /// posed. A copy at level -1 (every level) is drawn, so the picture
+    /// changes.
+    #[test]
+    fn only_the_full_detail_geosets_are_drawn() {
+        let mut cube = Model::from_bytes(&crate::sample::sample_mdx()).unwrap();
+        assert!(cube.force_version(1000).is_empty());
+        let far = cube_with_a_copy_at(1);
+        let timeline = Timeline::from_model(&cube);
+        let moment = timeline.at(0, 500.0).unwrap();
+        let same = |a: Image, b: Image| a.data == b.data;
+        assert!(same(wireframe(&far, 64), wireframe(&cube, 64)), "at rest");
+        assert!(
+            same(
+                posed_wireframe(&far, moment, 64),
+                posed_wireframe(&cube, moment, 64)
+            ),
+            "posed"
+        );
+        let every = cube_with_a_copy_at(-1);
+        assert!(!same(wireframe(&every, 64), wireframe(&cube, 64)));
     }
 }

@@ -341,7 +341,7 @@ enum Command {
         /// to 4096); refused below one pixel more than the tiles across.
         #[arg(long, value_name = "PIXELS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(2..=16384))]
         overview_size: u32,
-        /// MDX: the geosets' edges seen from the front, SIZExSIZE gray.
+        /// MDX: the geosets' edges seen from the front (Reforged: level of detail 0 and the geosets of every level), SIZExSIZE gray.
         #[arg(long, value_name = "OUT.png")]
         wireframe: Option<PathBuf>,
         /// MDX: draw the wireframe posed at MS milliseconds into the sequence
