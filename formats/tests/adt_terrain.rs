@@ -81,11 +81,11 @@ fn a_height_at_each_vertex_position_is_that_vertex() {
                     let h = tile.height_at(px, py).unwrap();
                     let (c, r) = (col as usize, row as usize);
                     let corners = [
-                        grid.outer(r, c),
-                        grid.outer(r, c + 1),
-                        grid.outer(r + 1, c),
-                        grid.outer(r + 1, c + 1),
-                        grid.inner(r, c),
+                        grid.outer(c, r),
+                        grid.outer(c + 1, r),
+                        grid.outer(c, r + 1),
+                        grid.outer(c + 1, r + 1),
+                        grid.inner(c, r),
                     ]
                     .map(Option::unwrap);
                     let lo = corners.iter().copied().fold(f64::INFINITY, f64::min);
@@ -158,7 +158,7 @@ fn holes_agree_with_the_bits() {
                 for (col, &hole) in expected_row.iter().enumerate() {
                     assert_eq!(chunk.is_hole(col, row), hole, "{path} {index:?}");
                     // The quad's centre, through world coordinates.
-                    let [x, y, _] = grid.position(inner_index(row, col).unwrap()).unwrap();
+                    let [x, y, _] = grid.position(inner_index(col, row).unwrap()).unwrap();
                     assert_eq!(tile.is_hole_at(x, y), hole, "{path} {index:?}");
                     quads += usize::from(hole);
                 }
@@ -192,17 +192,17 @@ fn normal_agreement(tile: &TerrainTile, map: impl Fn([f32; 3]) -> [f32; 3]) -> O
         let (grid, normals) = (chunk.grid.as_ref()?, chunk.normals.as_ref()?);
         for row in 0..8 {
             for col in 0..8 {
-                let h = |r, c| grid.outer(r, c).unwrap();
+                let h = |c, r| grid.outer(c, r).unwrap();
                 // X is north (rows go south), Y is west (columns go east).
-                let dx = (h(row, col) + h(row, col + 1) - h(row + 1, col) - h(row + 1, col + 1))
+                let dx = (h(col, row) + h(col + 1, row) - h(col, row + 1) - h(col + 1, row + 1))
                     / (2.0 * UNIT_SIZE);
-                let dy = (h(row, col) + h(row + 1, col) - h(row, col + 1) - h(row + 1, col + 1))
+                let dy = (h(col, row) + h(col, row + 1) - h(col + 1, row) - h(col + 1, row + 1))
                     / (2.0 * UNIT_SIZE);
                 let length = (dx * dx + dy * dy + 1.0).sqrt();
                 if length < 1.05 {
                     continue; // too flat to tell axes apart
                 }
-                let n = map(normals[inner_index(row, col).unwrap()]).map(f64::from);
+                let n = map(normals[inner_index(col, row).unwrap()]).map(f64::from);
                 let dot = (-dx * n[0] - dy * n[1] + n[2]) / length;
                 sloped += 1;
                 good += usize::from(dot > 0.95);
@@ -502,8 +502,8 @@ fn tile_meshes_have_145_vertices_and_256_upward_triangles_per_chunk_less_holes()
                 let south = row == 8 && cy < 15;
                 let owner = match (east, south) {
                     (true, true) => grid_of(cx + 1, cy + 1).outer(0, 0),
-                    (true, false) => grid_of(cx + 1, cy).outer(row, 0),
-                    (false, true) => grid_of(cx, cy + 1).outer(0, col),
+                    (true, false) => grid_of(cx + 1, cy).outer(0, row),
+                    (false, true) => grid_of(cx, cy + 1).outer(col, 0),
                     (false, false) => None,
                 };
                 let on_edge = i % 17 < 9 && (row % 8 == 0 || col % 8 == 0);

@@ -57,8 +57,10 @@ fn every_sample_is_the_height_on_the_triangles_there() {
         let chunk = &tile.chunks[17];
         let grid = chunk.grid.as_ref().unwrap();
         let (cx, cy) = (chunk.coord.x as usize * 16, chunk.coord.y as usize * 16);
-        assert_eq!(map.get(cx + 4, cy + 6), grid.outer(3, 2).map(|h| h as f32));
-        assert_eq!(map.get(cx + 5, cy + 7), grid.inner(3, 2).map(|h| h as f32));
+        // Sample (4, 6) is outer vertex (column 2, row 3); (5, 7) the inner
+        // one south-east of it.
+        assert_eq!(map.get(cx + 4, cy + 6), grid.outer(2, 3).map(|h| h as f32));
+        assert_eq!(map.get(cx + 5, cy + 7), grid.inner(2, 3).map(|h| h as f32));
     }
 }
 

@@ -11,8 +11,10 @@
 //!  o   o   o  …   o      outer row 1
 //! ```
 //!
-//! Each quad (between outer rows `r`, `r+1` and columns `c`, `c+1`) is four
+//! Each quad (between outer columns `c`, `c+1` and rows `r`, `r+1`) is four
 //! triangles around its inner vertex, one on each edge.
+//!
+//! Two indices are (column, row) here as everywhere in [`terrain`](super).
 
 use super::coords::UNIT_SIZE;
 
@@ -23,13 +25,15 @@ pub const QUADS: usize = 8;
 /// MCVT values per outer row and the inner row after it.
 const ROW: usize = 17;
 
-/// The MCVT position of outer vertex (`row`, `col`), both 0..=8.
-pub fn outer_index(row: usize, col: usize) -> Option<usize> {
+/// The MCVT position of the outer vertex in column `col` (east) and row
+/// `row` (south), both 0..=8.
+pub fn outer_index(col: usize, row: usize) -> Option<usize> {
     (row <= QUADS && col <= QUADS).then_some(row * ROW + col)
 }
 
-/// The MCVT position of inner vertex (`row`, `col`), both 0..8.
-pub fn inner_index(row: usize, col: usize) -> Option<usize> {
+/// The MCVT position of the inner vertex in column `col` (east) and row
+/// `row` (south), both 0..8: the centre of quad (`col`, `row`).
+pub fn inner_index(col: usize, row: usize) -> Option<usize> {
     (row < QUADS && col < QUADS).then_some(row * ROW + QUADS + 1 + col)
 }
 
@@ -122,14 +126,16 @@ impl ChunkGrid {
             .map(|h| self.origin[2] + f64::from(*h))
     }
 
-    /// The absolute height of outer vertex (`row`, `col`), both 0..=8.
-    pub fn outer(&self, row: usize, col: usize) -> Option<f64> {
-        self.height(outer_index(row, col)?)
+    /// The absolute height of the outer vertex in column `col` and row
+    /// `row`, both 0..=8.
+    pub fn outer(&self, col: usize, row: usize) -> Option<f64> {
+        self.height(outer_index(col, row)?)
     }
 
-    /// The absolute height of inner vertex (`row`, `col`), both 0..8.
-    pub fn inner(&self, row: usize, col: usize) -> Option<f64> {
-        self.height(inner_index(row, col)?)
+    /// The absolute height of the inner vertex in column `col` and row
+    /// `row`, both 0..8 (the centre of that quad).
+    pub fn inner(&self, col: usize, row: usize) -> Option<f64> {
+        self.height(inner_index(col, row)?)
     }
 
     /// The world position of MCVT value `index`.
@@ -220,9 +226,9 @@ impl ChunkGrid {
         let outer_distance = (u - oc).powi(2) + (v - or).powi(2);
         let inner_distance = (u - ic - 0.5).powi(2) + (v - ir - 0.5).powi(2);
         if inner_distance < outer_distance {
-            inner_index(ir as usize, ic as usize)
+            inner_index(ic as usize, ir as usize)
         } else {
-            outer_index(or as usize, oc as usize)
+            outer_index(oc as usize, or as usize)
         }
     }
 
@@ -233,11 +239,11 @@ impl ChunkGrid {
         let [u, v] = self.local(x, y)?;
         let (col, row) = ((u as usize).min(QUADS - 1), (v as usize).min(QUADS - 1));
         let (fu, fv) = (u - col as f64, v - row as f64);
-        let nw = self.outer(row, col)?;
-        let ne = self.outer(row, col + 1)?;
-        let sw = self.outer(row + 1, col)?;
-        let se = self.outer(row + 1, col + 1)?;
-        let centre = self.inner(row, col)?;
+        let nw = self.outer(col, row)?;
+        let ne = self.outer(col + 1, row)?;
+        let sw = self.outer(col, row + 1)?;
+        let se = self.outer(col + 1, row + 1)?;
+        let centre = self.inner(col, row)?;
         // The triangle on the nearest edge; (a, b): along that edge from its
         // first corner, and towards the centre (twice the distance from it).
         let edges = [
@@ -268,11 +274,24 @@ mod tests {
 
     #[test]
     fn indices_interleave() {
-        assert_eq!(outer_index(0, 8), Some(8));
+        // (column, row): the east end of the first row, the start of the second.
+        assert_eq!(outer_index(8, 0), Some(8));
+        assert_eq!(outer_index(0, 1), Some(17));
         assert_eq!(inner_index(0, 0), Some(9));
+        assert_eq!(inner_index(7, 0), Some(16));
+        assert_eq!(inner_index(0, 1), Some(26));
         assert_eq!(outer_index(8, 8), Some(144));
         assert_eq!(inner_index(7, 7), Some(135));
         assert_eq!(inner_index(8, 0), None);
+        assert_eq!(outer_index(9, 0), None);
+        // Each index's place is its (column, row).
+        for (col, row) in (0..=8).flat_map(|r| (0..=8).map(move |c| (c, r))) {
+            let i = outer_index(col, row).unwrap();
+            assert_eq!(vertex_offset(i), Some([col as f64, row as f64]));
+            if let Some(i) = inner_index(col, row) {
+                assert_eq!(vertex_offset(i), Some([col as f64 + 0.5, row as f64 + 0.5]));
+            }
+        }
         assert_eq!(vertex_offset(9), Some([0.5, 0.5]));
         assert_eq!(vertex_offset(17), Some([0.0, 1.0]));
     }
@@ -310,7 +329,7 @@ mod tests {
         // Halfway along the north edge of quad (0, 0): the mean of its corners.
         let [x, y, _] = g.position(0).unwrap();
         let mid = g.height_at(x, y - UNIT_SIZE / 2.0).unwrap();
-        let expected = (g.outer(0, 0).unwrap() + g.outer(0, 1).unwrap()) / 2.0;
+        let expected = (g.outer(0, 0).unwrap() + g.outer(1, 0).unwrap()) / 2.0;
         assert!((mid - expected).abs() < 1e-9);
         assert_eq!(g.height_at(x + 0.1, y), None);
         assert_eq!(g.height_at(x + 0.005, y), g.outer(0, 0));

@@ -115,10 +115,10 @@ pub struct Heightmap {
 fn sample(grid: &ChunkGrid, col: usize, row: usize) -> Option<f64> {
     let (c, r) = (col / 2, row / 2);
     match (col % 2, row % 2) {
-        (0, 0) => grid.outer(r, c),
-        (1, 1) => grid.inner(r, c),
-        (1, 0) => Some((grid.outer(r, c)? + grid.outer(r, c + 1)?) / 2.0),
-        _ => Some((grid.outer(r, c)? + grid.outer(r + 1, c)?) / 2.0),
+        (0, 0) => grid.outer(c, r),
+        (1, 1) => grid.inner(c, r),
+        (1, 0) => Some((grid.outer(c, r)? + grid.outer(c + 1, r)?) / 2.0),
+        _ => Some((grid.outer(c, r)? + grid.outer(c, r + 1)?) / 2.0),
     }
 }
 

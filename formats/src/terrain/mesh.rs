@@ -84,11 +84,11 @@ pub struct TileMesh {
 /// The four triangles of quad (`col`, `row`): (centre, corner, corner),
 /// counter-clockwise seen from above (north, east, south, west edge).
 fn quad_triangles(col: usize, row: usize) -> Option<[[usize; 3]; 4]> {
-    let c = inner_index(row, col)?;
-    let nw = outer_index(row, col)?;
-    let ne = outer_index(row, col + 1)?;
-    let sw = outer_index(row + 1, col)?;
-    let se = outer_index(row + 1, col + 1)?;
+    let c = inner_index(col, row)?;
+    let nw = outer_index(col, row)?;
+    let ne = outer_index(col + 1, row)?;
+    let sw = outer_index(col, row + 1)?;
+    let se = outer_index(col + 1, row + 1)?;
     Some([[c, ne, nw], [c, se, ne], [c, sw, se], [c, nw, sw]])
 }
 

@@ -29,6 +29,15 @@
 //! and `MCNK.position` is the world X, Y of its chunk's north-west corner
 //! (its Z is the base the MCVT heights are added to).
 //!
+//! **Two indices are always (column, row)**, `x` before `y`, as in
+//! [`TileCoord`] and [`ChunkCoord`]: the outer and inner MCVT vertices
+//! ([`ChunkGrid::outer`]`(col, row)`, [`ChunkGrid::inner`], [`outer_index`],
+//! [`inner_index`]), quads and holes ([`Holes::is_hole`]`(col, row)`,
+//! [`ChunkTerrain::is_hole`], [`ChunkGrid::quad_at`]), liquid vertices and
+//! quads ([`LiquidGrid::position`]`(col, row)`, [`LiquidGrid::exists`]) and
+//! image samples ([`Heightmap::get`]`(px, py)`). Column 0 is the west edge,
+//! row 0 the north one.
+//!
 //! **Placement space** is what MDDF and MODF store positions in (and
 //! their bounding boxes): `[MAP_HALF - Y, Z, MAP_HALF - X]`, i.e. east, up,
 //! south from the map's north-west corner (Y up). [`file_to_world`] and
