@@ -1552,3 +1552,97 @@ fn a_split_tile_exports_and_renders_with_its_parts() {
     }
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// Every position of every mesh of a `.glb` (terrain and liquids), read
+/// back with the `gltf` crate.
+fn glb_positions(glb: &[u8]) -> Vec<[f32; 3]> {
+    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(glb).expect("a GLB");
+    let blob = blob.expect("a binary chunk");
+    document
+        .meshes()
+        .flat_map(|m| m.primitives().collect::<Vec<_>>())
+        .flat_map(|p| {
+            let reader = p.reader(|_| Some(&blob[..]));
+            reader
+                .read_positions()
+                .expect("positions")
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A tile whose numbers are not numbers (a chunk's base height NaN, an
+/// MCVT value infinite, a liquid's level NaN) exports a glTF without
+/// them: glTF validators refuse NaN and infinity in an accessor (the
+/// Khronos validator: ACCESSOR_INVALID_FLOAT). Those chunks and that liquid
+/// are left out, each said in a warning, and the heightmap holds NaN
+/// ("no height") there, not infinity.
+#[test]
+fn heights_that_are_not_numbers_are_left_out_of_the_export() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let out = temp_dir("not-finite");
+    let bytes = std::fs::read(root.join("adt/wowserfmt_continent4229.adt")).unwrap();
+    let mut adt = Adt::from_bytes(&bytes).unwrap();
+    for (i, mcnk) in adt.mcnks_mut().enumerate() {
+        match i {
+            5 => mcnk.position[2] = f32::NAN,
+            7 => mcnk.heights_mut().unwrap().height[10] = f32::INFINITY,
+            _ => {}
+        }
+    }
+    let liquid = adt
+        .mh2o_or_insert()
+        .unwrap()
+        .chunks
+        .iter_mut()
+        .flat_map(|c| c.instances.iter_mut())
+        // An ocean (depths only): its heights are its `min_height_level`.
+        .find(|i| {
+            i.vertex_data
+                .as_ref()
+                .is_some_and(|d| d.heightmap().is_none())
+        })
+        .unwrap();
+    liquid.min_height_level = f32::NAN;
+    let tile = out.join("continent_42_29.adt");
+    std::fs::write(&tile, adt.to_bytes().unwrap()).unwrap();
+    let glb = out.join("tile.glb");
+    formats()
+        .arg("export")
+        .arg(&tile)
+        .arg(&glb)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "2 of 256 chunks have no heights, 2 of them with NaN or infinite heights (left out)",
+        ))
+        .stderr(predicate::str::contains(
+            "1 of 9 liquid instances have NaN or infinite heights (left out)",
+        ));
+    let positions = glb_positions(&std::fs::read(&glb).unwrap());
+    // 254 chunks of terrain and the liquids but the one.
+    assert!(positions.len() > 254 * 145, "{}", positions.len());
+    assert!(positions.iter().flatten().all(|c| c.is_finite()));
+    let (terrain, _) = common::glb_terrain(&std::fs::read(&glb).unwrap());
+    assert_eq!(terrain.len(), 254 * 145);
+    // The heightmap: NaN in those chunks' samples, every other one finite.
+    let tif = out.join("tile.tif");
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg("--heightmap")
+        .arg(&tif)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "2 of them with NaN or infinite heights",
+        ));
+    let (_, map) = heightmap(&tile);
+    assert!(map.heights.iter().all(|h| h.is_finite() || h.is_nan()));
+    assert!(map.get(5 * 16 + 3, 3).unwrap().is_nan());
+    assert!(map.get(7 * 16 + 3, 3).unwrap().is_nan());
+    assert!(map.get(6 * 16 + 3, 3).unwrap().is_finite());
+    std::fs::remove_dir_all(&out).unwrap();
+}

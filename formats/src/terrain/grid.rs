@@ -111,9 +111,13 @@ pub struct ChunkGrid {
 }
 
 impl ChunkGrid {
-    /// A grid from `MCNK.position` and the MCVT values (`None` unless there are 145).
+    /// A grid from `MCNK.position` and the MCVT values: `None` unless there
+    /// are 145 and they and the position are all finite (a NaN or infinite
+    /// height has no place in a mesh or an image: a damaged chunk is left
+    /// out as a chunk without MCVT is).
     pub fn new(position: [f32; 3], mcvt: &[f32]) -> Option<ChunkGrid> {
-        (mcvt.len() == VERTICES).then(|| ChunkGrid {
+        let finite = position.iter().chain(mcvt).all(|v| v.is_finite());
+        (mcvt.len() == VERTICES && finite).then(|| ChunkGrid {
             origin: position.map(f64::from),
             heights: mcvt.to_vec(),
         })
@@ -333,6 +337,18 @@ mod tests {
         assert!((mid - expected).abs() < 1e-9);
         assert_eq!(g.height_at(x + 0.1, y), None);
         assert_eq!(g.height_at(x + 0.005, y), g.outer(0, 0));
+    }
+
+    #[test]
+    fn a_height_that_is_not_a_number_leaves_the_grid_out() {
+        let heights = vec![1.0; VERTICES];
+        assert!(ChunkGrid::new([0.0, 0.0, 5.0], &heights).is_some());
+        assert!(ChunkGrid::new([0.0, 0.0, 5.0], &heights[1..]).is_none());
+        assert!(ChunkGrid::new([0.0, 0.0, f32::INFINITY], &heights).is_none());
+        assert!(ChunkGrid::new([f32::NAN, 0.0, 5.0], &heights).is_none());
+        let mut one_nan = heights.clone();
+        one_nan[77] = f32::NAN;
+        assert!(ChunkGrid::new([0.0, 0.0, 5.0], &one_nan).is_none());
     }
 
     #[test]

@@ -178,6 +178,13 @@ impl LiquidGrid {
         ])
     }
 
+    /// True if every height is a number (not NaN or infinite): a grid
+    /// that is not has no place in a mesh ([`LiquidMesh`](super::LiquidMesh)
+    /// leaves it out).
+    pub fn is_finite(&self) -> bool {
+        self.heights.iter().all(|h| h.is_finite()) && self.origin.iter().all(|c| c.is_finite())
+    }
+
     /// True if quad (`col`, `row`) has liquid.
     pub fn exists(&self, col: usize, row: usize) -> bool {
         col < self.width

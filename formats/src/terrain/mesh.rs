@@ -194,11 +194,12 @@ pub struct LiquidMesh {
 }
 
 impl LiquidMesh {
-    /// The mesh of `grids` (one tile's, in `tile`).
+    /// The mesh of `grids` (one tile's, in `tile`); a grid with a height
+    /// that is NaN or infinite ([`LiquidGrid::is_finite`]) is left out.
     pub fn from_grids(tile: TileCoord, grids: &[LiquidGrid]) -> LiquidMesh {
         let mut mesh = LiquidMesh::default();
         let [north, west] = tile.north_west();
-        for grid in grids {
+        for grid in grids.iter().filter(|g| g.is_finite()) {
             let base = mesh.positions.len();
             let stride = grid.width + 1;
             for row in 0..=grid.height {
@@ -230,5 +231,86 @@ impl LiquidMesh {
             }
         }
         mesh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adt::mcnk::{Mcnk, McnkChunk, Mcvt};
+    use crate::terrain::liquid::LiquidSource;
+
+    fn liquid(chunk: ChunkCoord, tile: TileCoord, height: f64) -> LiquidGrid {
+        LiquidGrid {
+            chunk,
+            layer: 0,
+            liquid_type: 1,
+            source: LiquidSource::Mclq { flag: 0 },
+            width: 2,
+            height: 1,
+            origin: chunk.north_west(tile),
+            heights: vec![height; 6],
+            exists: vec![true; 2],
+        }
+    }
+
+    /// A liquid whose heights are not numbers would put NaN into a glTF
+    /// accessor (which glTF validators reject): it is left out, the others
+    /// stay.
+    #[test]
+    fn a_liquid_with_a_nan_height_is_left_out() {
+        let tile = TileCoord::new(30, 27).unwrap();
+        let (a, b) = (ChunkCoord { x: 1, y: 2 }, ChunkCoord { x: 3, y: 2 });
+        let mut broken = liquid(b, tile, 5.0);
+        broken.heights[4] = f64::NAN;
+        assert!(!broken.is_finite() && liquid(a, tile, 5.0).is_finite());
+        let mesh = LiquidMesh::from_grids(tile, &[liquid(a, tile, 5.0), broken]);
+        assert_eq!((mesh.positions.len(), mesh.indices.len()), (6, 12));
+        assert!(mesh.positions.iter().flatten().all(|c| c.is_finite()));
+        let infinite = liquid(a, tile, f64::INFINITY);
+        assert_eq!(
+            LiquidMesh::from_grids(tile, &[infinite]),
+            LiquidMesh::default()
+        );
+    }
+
+    /// A chunk whose base height or an MCVT value is NaN or infinite is left
+    /// out of the terrain mesh, as a chunk without MCVT is; its neighbours
+    /// stay, every coordinate finite.
+    #[test]
+    fn a_chunk_with_a_height_that_is_not_a_number_is_left_out() {
+        let tile = TileCoord::new(30, 27).unwrap();
+        let chunk = |x: u32, base: f32, bad: Option<usize>| {
+            let [north, west] = ChunkCoord { x, y: 0 }.north_west(tile);
+            let mut mcnk = Mcnk::new(x, 0);
+            mcnk.position = [north as f32, west as f32, base];
+            let mut height = [1.0; VERTICES];
+            if let Some(i) = bad {
+                height[i] = f32::NAN;
+            }
+            mcnk.chunks.push(McnkChunk::Mcvt(Mcvt { height }));
+            mcnk
+        };
+        let adt = crate::adt::Adt {
+            chunks: vec![
+                crate::adt::AdtChunk::Mcnk(chunk(0, 10.0, None)),
+                crate::adt::AdtChunk::Mcnk(chunk(1, 10.0, Some(40))),
+                crate::adt::AdtChunk::Mcnk(chunk(2, f32::INFINITY, None)),
+            ],
+        };
+        let terrain = TerrainTile::from_adt(&adt).unwrap();
+        assert_eq!(terrain.coord, tile);
+        let with_grid: Vec<bool> = terrain.chunks.iter().map(|c| c.grid.is_some()).collect();
+        assert_eq!(with_grid, [true, false, false]);
+        let mesh = TileMesh::from_tile(&terrain);
+        assert_eq!(
+            (mesh.positions.len(), mesh.triangle_count()),
+            (VERTICES, 256)
+        );
+        assert!(mesh.positions.iter().flatten().all(|c| c.is_finite()));
+        // In the heightmap: NaN ("no height") there, not infinity.
+        let map = Heightmap::from_tile(&terrain);
+        assert_eq!(map.get(3, 3), Some(11.0));
+        assert!(map.get(20, 3).unwrap().is_nan() && map.get(40, 3).unwrap().is_nan());
     }
 }

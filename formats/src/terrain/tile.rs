@@ -23,7 +23,8 @@ pub struct ChunkTerrain {
     pub flags: u32,
     /// `areaid`.
     pub area_id: u32,
-    /// The heights (`None` without a 145-value MCVT).
+    /// The heights (`None` without a 145-value MCVT, or where a height or
+    /// the position is NaN or infinite: see [`ChunkGrid::new`]).
     pub grid: Option<ChunkGrid>,
     /// MCNR as world-space unit normals (X north, Y west, Z up), one per MCVT
     /// vertex (`None` without a 145-entry MCNR).

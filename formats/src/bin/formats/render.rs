@@ -142,7 +142,7 @@ fn tile_heightmap(
     out: &Outputs,
 ) -> Result<(), String> {
     let tile = TerrainTile::from_adt(adt).map_err(|e| format!("{name}: {e}"))?;
-    for warning in terrain::tile_warnings(Path::new(name), &tile) {
+    for warning in terrain::tile_warnings(Path::new(name), adt, &tile) {
         eprintln!("warning: {warning}");
     }
     let map = Heightmap::from_tile(&tile);

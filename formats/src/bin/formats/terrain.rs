@@ -290,10 +290,10 @@ fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap, Option<String>
 
 /// The warnings about the tile at `path`: chunks without heights, a file
 /// name that names another tile than its chunks' positions.
-pub fn tile_warnings(path: &Path, terrain: &TerrainTile) -> Vec<String> {
+pub fn tile_warnings(path: &Path, adt: &Adt, terrain: &TerrainTile) -> Vec<String> {
     let name = path.display().to_string();
     [
-        checks::chunks_without_heights(&name, terrain, "NaN in the TIFF, black in the PNG"),
+        checks::chunks_without_heights(&name, adt, terrain, "NaN in the TIFF, black in the PNG"),
         checks::misnamed(path, terrain.coord),
     ]
     .into_iter()
@@ -325,6 +325,10 @@ fn write_heightmap(
 fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, String> {
     let name = tile.path.display();
     let (adt, terrain, heights, lenient) = read_tile(&tile.path)?;
+    let warnings = lenient
+        .into_iter()
+        .chain(tile_warnings(&tile.path, &adt, &terrain))
+        .collect();
     if let Some(folder) = &job.splat {
         // A split tile's textures and alpha maps are in its `_tex0`.
         let (adt, _) = with_split_parts(adt, &tile.path).map_err(|e| format!("{name}: {e}"))?;
@@ -358,10 +362,7 @@ fn load(tile: &TileInput, job: &Job, thumbnail_step: usize) -> Result<Loaded, St
         path: tile.path.clone(),
         heights: TileHeights::new(terrain.coord, &heights, thumbnail_step),
         edges,
-        warnings: lenient
-            .into_iter()
-            .chain(tile_warnings(&tile.path, &terrain))
-            .collect(),
+        warnings,
     })
 }
 

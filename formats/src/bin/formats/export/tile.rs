@@ -36,7 +36,8 @@ pub fn export(
     .map_err(|e| format!("{name}: {e}"))?;
     let out = super::write_document(&exported.document, output)?;
     let checks = [
-        crate::terrain::checks::chunks_without_heights(&name, &exported.terrain, "left out"),
+        crate::terrain::checks::chunks_without_heights(&name, &adt, &exported.terrain, "left out"),
+        crate::terrain::checks::liquids_not_finite(&name, &adt, exported.terrain.coord),
         crate::terrain::checks::misnamed(input, exported.terrain.coord),
     ];
     let warnings: Vec<String> = lenient

@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use formats::adt::Adt;
 use formats::terrain::{CHUNKS, HEIGHTMAP_SIDE, HeightRange, TerrainTile, TileCoord};
 use formats::wdt::{Wdt, WdtKind};
 
@@ -151,13 +152,44 @@ pub fn misnamed(path: &Path, coord: TileCoord) -> Option<String> {
     })
 }
 
-/// A warning if chunks of `tile` (read from `name`) have no heights, saying
-/// what becomes of them (`left out`; `NaN in the TIFF, black in the PNG`).
-pub fn chunks_without_heights(name: &str, tile: &TerrainTile, becomes: &str) -> Option<String> {
+/// A warning if chunks of `tile` (`adt`, read from `name`) have no heights,
+/// saying how many of them have an MCVT whose heights (or base) are NaN or
+/// infinite, and what becomes of them (`left out`; `NaN in the TIFF, black
+/// in the PNG`).
+pub fn chunks_without_heights(
+    name: &str,
+    adt: &Adt,
+    tile: &TerrainTile,
+    becomes: &str,
+) -> Option<String> {
     let with = tile.chunks.iter().filter(|c| c.grid.is_some()).count();
     let without = CHUNKS_PER_TILE.saturating_sub(with);
+    let not_finite = adt
+        .mcnks()
+        .zip(&tile.chunks)
+        .filter(|(mcnk, chunk)| mcnk.heights().is_some() && chunk.grid.is_none())
+        .count();
+    let damaged = match not_finite {
+        0 => String::new(),
+        n => format!(", {n} of them with NaN or infinite heights"),
+    };
     (without > 0).then(|| {
-        format!("{name}: {without} of {CHUNKS_PER_TILE} chunks have no heights ({becomes})")
+        format!(
+            "{name}: {without} of {CHUNKS_PER_TILE} chunks have no heights{damaged} ({becomes})"
+        )
+    })
+}
+
+/// A warning if liquids of `adt` (tile `coord`, read from `name`) have NaN
+/// or infinite heights: they are left out of the export.
+pub fn liquids_not_finite(name: &str, adt: &Adt, coord: TileCoord) -> Option<String> {
+    let grids = formats::terrain::liquids(adt, coord);
+    let bad = grids.iter().filter(|g| !g.is_finite()).count();
+    (bad > 0).then(|| {
+        format!(
+            "{name}: {bad} of {} liquid instances have NaN or infinite heights (left out)",
+            grids.len()
+        )
     })
 }
 
