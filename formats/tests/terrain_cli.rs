@@ -1646,3 +1646,48 @@ fn heights_that_are_not_numbers_are_left_out_of_the_export() {
     assert!(map.get(6 * 16 + 3, 3).unwrap().is_finite());
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A tile only the lenient reader takes (cut short: its last 42 chunks
+/// lost) still owns the edges it has: exported with its map, its western
+/// neighbour takes its copy of their seam, as `render` does, so the two
+/// meshes meet to the bit. (The first pass read the edges strictly, so the
+/// damaged tile gave none and one vertex of the seam differed.)
+#[test]
+fn a_damaged_tile_shares_its_edges_in_a_map_export() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let folder = map_copy(&root, "damaged-seam", &["30_27", "30_28", "32_27"]);
+    let bytes = std::fs::read(root.join("maps/cataclysmctf/cataclysmctf_31_27.adt")).unwrap();
+    std::fs::write(folder.join("cataclysmctf_31_27.adt"), &bytes[..2_000_000]).unwrap();
+    let out = temp_dir("damaged-seam-out");
+    formats()
+        .arg("export")
+        .arg(folder.join("cataclysmctf.wdt"))
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "cataclysmctf_31_27.adt: read leniently",
+        ));
+    let positions = |name: &str| common::glb_terrain(&std::fs::read(out.join(name)).unwrap()).0;
+    let (west, east) = (
+        positions("cataclysmctf_30_27.glb"),
+        positions("cataclysmctf_31_27.glb"),
+    );
+    // The damaged tile has chunk rows 0..13 whole (its chunks in row order):
+    // the seam's outer vertices there, north to south, in both tiles.
+    let bits = |p: [f32; 3]| p.map(f32::to_bits);
+    let mut compared = 0;
+    for row in 0..13 {
+        for r in 0..9 {
+            let w = west[(row * 16 + 15) * 145 + r * 17 + 8];
+            let e = east[(row * 16) * 145 + r * 17];
+            assert_eq!(bits(w), bits(e), "chunk row {row}, vertex row {r}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 13 * 9);
+    std::fs::remove_dir_all(&folder).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
+}

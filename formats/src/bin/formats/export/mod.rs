@@ -243,13 +243,15 @@ fn write_map(
 }
 
 /// The edges of the tile at `input` (`None` for a file that is not a tile,
-/// or that cannot be read: its export says why).
+/// or that cannot be read: its export says why), read as its export reads
+/// it (leniently where the strict reader refuses it): a damaged tile that
+/// exports gives its neighbours the edges it owns, as `render` does.
 fn tile_edges(input: &Path) -> Option<TileEdges> {
     let (kind, data) = kind::open(input).ok()?;
     if kind != Kind::Adt {
         return None;
     }
-    let adt = formats::adt::Adt::from_bytes(&data).ok()?;
+    let (adt, _) = crate::terrain::read_adt(&input.display().to_string(), &data).ok()?;
     let terrain = TerrainTile::from_adt(&adt).ok()?;
     TileEdges::new(terrain.coord, &Heightmap::from_tile(&terrain))
 }
