@@ -1691,3 +1691,73 @@ fn a_damaged_tile_shares_its_edges_in_a_map_export() {
     std::fs::remove_dir_all(&folder).unwrap();
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A tile cut before its first MCNK is an error that says where it is cut
+/// (the strict reader's error and offset), not only that it "has no MCNK";
+/// so is a map's WDT cut inside its chunks, rather than being called a
+/// companion WDT for the chunks it has left. A companion cut short beside
+/// the map is still skipped, by its name.
+#[test]
+fn a_file_cut_short_says_where() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let out = temp_dir("cut-where");
+    let bytes = std::fs::read(root.join("maps/cataclysmctf/cataclysmctf_31_27.adt")).unwrap();
+    let tile = out.join("cataclysmctf_31_27.adt");
+    std::fs::write(&tile, &bytes[..1000]).unwrap();
+    let cut = "the tile has no MCNK; ";
+    let strict = "the strict reader's error: chunks[2].MCIN: chunk size 4096 at 0x58 exceeds";
+    formats()
+        .arg("export")
+        .arg(&tile)
+        .arg(out.join("cut.glb"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(cut))
+        .stderr(predicate::str::contains(strict));
+    let other = copy_as(
+        &root,
+        "maps/cataclysmctf/cataclysmctf_30_27.adt",
+        &out,
+        "cataclysmctf_30_27.adt",
+    );
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg(&other)
+        .arg("--heightmap")
+        .arg(out.join("heights/"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(cut))
+        .stderr(predicate::str::contains(strict));
+    // A map's WDT cut inside MPHD, with a light WDT cut short beside it.
+    let folder = map_copy(&root, "cut-wdt", &["30_27"]);
+    let wdt = std::fs::read(folder.join("cataclysmctf.wdt")).unwrap();
+    std::fs::write(folder.join("cataclysmctf.wdt"), &wdt[..20]).unwrap();
+    let light = std::fs::read(root.join("wdt/twinpeaks_cataclysmctf_lgt.wdt")).unwrap();
+    std::fs::write(folder.join("cataclysmctf_lgt.wdt"), &light[..6]).unwrap();
+    let wdt_error = "cataclysmctf.wdt: chunks[1].MPHD: chunk size 32 at 0x10 exceeds";
+    formats()
+        .arg("export")
+        .arg(folder.join("cataclysmctf.wdt"))
+        .arg(out.join("map"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(wdt_error))
+        .stderr(predicate::str::contains("not a map's").not());
+    formats()
+        .arg("render")
+        .arg(&folder)
+        .arg("--heightmap")
+        .arg(out.join("map-heights"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "skipped 1 WDT that is not a map's: cataclysmctf_lgt.wdt (a light WDT (_lgt.wdt))",
+        ))
+        .stderr(predicate::str::contains(wdt_error));
+    std::fs::remove_dir_all(&folder).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
+}

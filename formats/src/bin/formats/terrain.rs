@@ -274,6 +274,16 @@ pub fn read_adt(name: &str, bytes: &[u8]) -> Result<(Adt, Option<String>), Strin
     }
 }
 
+/// `error`, about a tile read leniently, with the `note` that says so
+/// ([`read_adt`]): where the strict reader found the file damaged (a tile
+/// cut before its first MCNK "has no MCNK" because it is cut).
+pub fn with_note(error: String, note: Option<&str>) -> String {
+    match note {
+        Some(note) => format!("{error}; {note}"),
+        None => error,
+    }
+}
+
 /// The tile at `path`, its full heightmap, and the note if it was read
 /// leniently ([`read_adt`]).
 fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap, Option<String>), String> {
@@ -283,7 +293,8 @@ fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap, Option<String>
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
     let (adt, note) = read_adt(&name, &bytes)?;
-    let terrain = TerrainTile::from_adt(&adt).map_err(|e| format!("{name}: {e}"))?;
+    let terrain = TerrainTile::from_adt(&adt)
+        .map_err(|e| with_note(format!("{name}: {e}"), note.as_deref()))?;
     let heights = Heightmap::from_tile(&terrain);
     Ok((adt, terrain, heights, note))
 }

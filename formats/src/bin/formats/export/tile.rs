@@ -33,7 +33,7 @@ pub fn export(
         Some(seams) => export_tile_in(&adt, &stem, seams),
         None => export_tile(&adt, &stem),
     }
-    .map_err(|e| format!("{name}: {e}"))?;
+    .map_err(|e| crate::terrain::with_note(format!("{name}: {e}"), lenient.as_deref()))?;
     let out = super::write_document(&exported.document, output)?;
     let checks = [
         crate::terrain::checks::chunks_without_heights(&name, &adt, &exported.terrain, "left out"),

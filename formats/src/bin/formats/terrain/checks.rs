@@ -20,12 +20,34 @@ const CHUNKS_PER_TILE: usize = (CHUNKS * CHUNKS) as usize;
 /// What a WDT is, by its chunks as `formats info` tells it ([`Wdt::kind`]):
 /// a map's (`MPHD` and `MAIN`), a light or occlusion companion, or another
 /// (`_fogs`, `_mpv`); read leniently, so that a damaged map is still one.
+/// An error for a damaged file that is not a map's by what is left of it
+/// (a map's WDT cut before its `MAIN` has the chunks of none): the strict
+/// reader's error says where it is damaged, where its kind would not.
 pub fn wdt_kind(path: &Path) -> Result<WdtKind, String> {
     let (kind, data) = crate::kind::open(path)?;
     let loaded = crate::kind::read(kind, &data).map_err(|e| format!("{}: {e}", path.display()))?;
     match loaded.document {
-        Document::Wdt(wdt) => Ok(wdt.kind()),
+        Document::Wdt(wdt) => match (wdt.kind(), loaded.strict_error) {
+            (WdtKind::Map, _) | (_, None) => Ok(wdt.kind()),
+            (_, Some(error)) => Err(format!("{}: {error}", path.display())),
+        },
         _ => Err(format!("{}: not a WDT", path.display())),
+    }
+}
+
+/// The companion WDT `path` names by its suffix (`_lgt`, `_occ`, `_fogs`,
+/// `_mpv`, any case), or a map's: for a WDT too damaged to tell by its
+/// chunks ([`wdt_kind`]).
+fn kind_by_name(path: &Path) -> WdtKind {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    match stem.rsplit_once('_').map(|(_, suffix)| suffix) {
+        Some("lgt") => WdtKind::Light,
+        Some("occ") => WdtKind::Occlusion,
+        Some("fogs" | "mpv") => WdtKind::Other,
+        _ => WdtKind::Map,
     }
 }
 
@@ -43,14 +65,15 @@ pub fn describe(kind: WdtKind) -> &'static str {
 /// the WDTs that are not maps' (Blizzard's `_lgt`, `_occ`, `_fogs` and
 /// `_mpv` companions beside a map's WDT), told apart by their chunks; those
 /// found in a folder are left out and named on stderr, one named on its own
-/// (`given`) is refused: it has no tiles. A WDT that cannot be read stays,
-/// for its reader to say why.
+/// (`given`) is refused: it has no tiles. A WDT that cannot be read, or is
+/// too damaged to tell and not named as a companion ([`kind_by_name`]),
+/// stays, for its reader to say why.
 pub fn without_companions(found: Vec<PathBuf>, given: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut kept = Vec::with_capacity(found.len());
     let mut skipped = Vec::new();
     for path in found {
         let kind = match Kind::of_path(&path) {
-            Some(Kind::Wdt) => wdt_kind(&path).unwrap_or(WdtKind::Map),
+            Some(Kind::Wdt) => wdt_kind(&path).unwrap_or_else(|_| kind_by_name(&path)),
             _ => WdtKind::Map,
         };
         if kind == WdtKind::Map {
