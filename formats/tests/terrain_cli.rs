@@ -1761,3 +1761,38 @@ fn a_file_cut_short_says_where() {
     std::fs::remove_dir_all(&folder).unwrap();
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// `--range` draws 16-bit PNGs; given for one tile's float TIFF, which holds
+/// the heights themselves, it is said to be unused rather than silently
+/// ignored (the TIFF is the same with it or without).
+#[test]
+fn a_range_for_a_float_tiff_is_said_to_be_unused() {
+    let Some((folder, out)) = map_and_out("range-tiff") else {
+        return;
+    };
+    let tile = folder.join("cataclysmctf_30_27.adt");
+    let (with, without) = (out.join("with.tif"), out.join("without.tif"));
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .args(["--range", "0:100", "--heightmap"])
+        .arg(&with)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "warning: --range 0:100 is not used for",
+        ));
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg("--heightmap")
+        .arg(&without)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("--range").not());
+    assert_eq!(
+        std::fs::read(&with).unwrap(),
+        std::fs::read(&without).unwrap()
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+}

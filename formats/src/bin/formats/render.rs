@@ -148,6 +148,15 @@ fn tile_heightmap(
     let map = Heightmap::from_tile(&tile);
     let side = map.side;
     if matches!(checks::extension(path).as_str(), "tif" | "tiff") {
+        if let Some(range) = out.range {
+            eprintln!(
+                "warning: --range {}:{} is not used for {}: a 32-bit float TIFF holds the \
+                 heights themselves (the range draws 16-bit PNGs)",
+                range.min,
+                range.max,
+                path.display()
+            );
+        }
         let tiff = formats::render::float_tiff(side, side, &map.heights)
             .map_err(|e| format!("{name}: {e}"))?;
         crate::write_file(path, &tiff)?;
