@@ -262,3 +262,47 @@ fn a_missing_comma_after_a_flag_is_an_error_not_flags_lost() {
         }
     }
 }
+
+/// A field set twice in one block (a pasted block, an edit that added a
+/// value instead of changing it) would lose the first value without a word:
+/// strict refuses it naming both places, lenient keeps the last and says so.
+/// What adds to a list (tracks, `TVertices`, `Layer`, flags) still repeats.
+#[test]
+fn a_field_given_twice_is_strict_error_lenient_last() {
+    let text = "Version {\n  FormatVersion 800,\n}\nGeoset {\n  Vertices 1 {\n    { 1, 2, 3 },\n  }\n  Vertices 1 {\n    { 4, 5, 6 },\n  }\n  MaterialID 0,\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Geoset 0: line 8, column 3: `Vertices` is given twice in this block \
+         (first at line 5, column 3): one would replace the other"
+    );
+    let (model, diagnostics) = formats::mdl::from_str_lenient(text).unwrap();
+    assert_eq!(model.geosets()[0].vertex_positions, [[4.0, 5.0, 6.0]]);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert!(
+        diagnostics[0].message.ends_with("; kept the last one"),
+        "{}",
+        diagnostics[0]
+    );
+
+    // `static` or not, it is the same field.
+    let text = "GeosetAnim {\n  GeosetId 0,\n  static Alpha 0.5,\n  Alpha 1,\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert!(e.to_string().contains("`Alpha` is given twice"), "{e}");
+
+    // Nested blocks are checked on their own.
+    let text = "Bone \"b\" {\n  ObjectId 0,\n  ObjectId 1,\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert!(e.to_string().starts_with("Bone \"b\": line 3"), "{e}");
+    let text = "Materials 1 {\n  Material {\n    Layer {\n      FilterMode None,\n      FilterMode Blend,\n    }\n  }\n}\n";
+    let e = formats::mdl::from_str(text).unwrap_err();
+    assert!(e.to_string().contains("`FilterMode` is given twice"), "{e}");
+
+    // Lists, tracks and flags repeat.
+    let text = "Version {\n  FormatVersion 800,\n}\nMaterials 1 {\n  Material {\n    Layer {\n      FilterMode None,\n      Unshaded,\n      Unshaded,\n    }\n    Layer {\n      FilterMode Blend,\n    }\n  }\n}\nGeoset {\n  Vertices 1 {\n    { 1, 2, 3 },\n  }\n  TVertices 1 {\n    { 0, 0 },\n  }\n  TVertices 1 {\n    { 1, 1 },\n  }\n  Anim {\n    BoundsRadius 1,\n  }\n  Anim {\n    BoundsRadius 2,\n  }\n}\nBone \"b\" {\n  ObjectId 0,\n  Translation 1 {\n    Linear,\n    0: { 0, 0, 0 },\n  }\n  Translation 1 {\n    Linear,\n    0: { 1, 0, 0 },\n  }\n}\n";
+    let model = formats::mdl::from_str(text).unwrap();
+    assert_eq!(model.materials()[0].layers.len(), 2);
+    assert_eq!(model.geosets()[0].texture_coordinate_sets.len(), 2);
+    assert_eq!(model.geosets()[0].sequence_extents.len(), 2);
+    assert_eq!(model.bones()[0].node.tracks.len(), 2);
+}

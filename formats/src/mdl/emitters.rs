@@ -85,6 +85,7 @@ pub(crate) fn read_particle_emitter(stmt: &Stmt, cx: &mut Cx) -> Result<Particle
             "Path" => e.spawn_model_file_name = s.value(cx)?,
             "Particle" => {
                 let (_, body) = s.block(cx)?;
+                cx.once_each(body, &[])?;
                 for p in body {
                     if !field(e, p, cx)? {
                         cx.unknown(p)?;

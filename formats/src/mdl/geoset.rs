@@ -325,6 +325,9 @@ pub(crate) fn read_geoset(stmt: &Stmt, cx: &mut Cx) -> Result<Geoset> {
         ..Geoset::default()
     };
     let (_, body) = stmt.block(cx)?;
+    // Each `TVertices` is one UV set, each `Anim` one sequence's extent;
+    // `Faces` and `Groups` add to what is there.
+    cx.once_each(body, &["TVertices", "Anim", "Faces", "Groups"])?;
     let mut reforged = None;
     for s in body {
         let key = s.key().1;
@@ -441,6 +444,7 @@ pub(crate) fn read_geoset_anim(stmt: &Stmt, cx: &mut Cx) -> Result<GeosetAnimati
     let mut ext_flags = None;
     let mut words = 0;
     let (_, body) = stmt.block(cx)?;
+    cx.once_each(body, &[])?;
     for s in body {
         if read_into(s, cx, &mut a.tracks)? {
             continue;

@@ -86,6 +86,7 @@ pub(crate) fn read_version(stmt: &Stmt, cx: &mut Cx) -> Result<VersionChunk> {
     let (_, body) = stmt.block(cx)?;
     let mut version = None;
     cx.within("Version".into(), |cx| {
+        cx.once_each(body, &[])?;
         for s in body {
             match s.key().1 {
                 "FormatVersion" => version = Some(s.value(cx)?),
@@ -174,6 +175,7 @@ pub(crate) fn read_model(stmt: &Stmt, cx: &mut Cx) -> Result<ModelChunk> {
     };
     let (_, body) = stmt.block(cx)?;
     cx.within("Model".into(), |cx| {
+        cx.once_each(body, &[])?;
         for s in body {
             match s.key().1 {
                 "BlendTime" => chunk.blend_time = s.value(cx)?,
@@ -220,7 +222,9 @@ pub(crate) fn read_sequences(stmt: &Stmt, cx: &mut Cx) -> Result<SequenceChunk> 
             sync_point: 0,
             extent: Extent::default(),
         };
-        for f in s.block(cx)?.1 {
+        let body = s.block(cx)?.1;
+        cx.once_each(body, &[])?;
+        for f in body {
             match f.key().1 {
                 "Interval" => sequence.interval = f.value(cx)?,
                 "MoveSpeed" => sequence.move_speed = f.value(cx)?,
@@ -286,7 +290,9 @@ pub(crate) fn read_textures(stmt: &Stmt, cx: &mut Cx) -> Result<TextureChunk> {
             file_name: FixedStr::default(),
             flags: 0,
         };
-        for f in s.block(cx)?.1 {
+        let body = s.block(cx)?.1;
+        cx.once_each(body, &[])?;
+        for f in body {
             match f.key().1 {
                 "Image" | "Path" => texture.file_name = f.value(cx)?,
                 "ReplaceableId" => texture.replaceable_id = f.value(cx)?,

@@ -227,6 +227,7 @@ fn read_material(stmt: &Stmt, cx: &mut Cx) -> Result<Material> {
         unknown: Vec::new(),
     };
     let (_, body) = stmt.block(cx)?;
+    cx.once_each(body, &["Layer"])?;
     for s in body {
         match s.key().1 {
             "PriorityPlane" => material.priority_plane = s.value(cx)?,
@@ -272,6 +273,7 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
         tracks: Vec::new(),
     };
     let (_, body) = stmt.block(cx)?;
+    cx.once_each(body, &["TextureEntry"])?;
     let mut entries = None;
     let mut slotted: Vec<TextureEntry> = Vec::new();
     let (mut since_900, mut since_1100) = (None, None);
@@ -399,6 +401,7 @@ fn read_entry(stmt: &Stmt, cx: &mut Cx) -> Result<TextureEntry> {
     };
     let (_, body) = stmt.block(cx)?;
     cx.within("TextureEntry".into(), |cx| {
+        cx.once_each(body, &[])?;
         for s in body {
             match s.key() {
                 (false, "TextureID") if s.is_track() => {

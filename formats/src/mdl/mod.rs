@@ -72,6 +72,7 @@
 //! | a float where an integer belongs (`static TextureSlot 5.5`) | error | truncated |
 //! | a string longer than its field or with a NUL in it (war3-model writes a name's NULs and the bytes after them) | error | its first bytes, as many as the field holds |
 //! | a `static` value the binary format has no field for (`static Visibility` of an emitter) | error | dropped |
+//! | a field given twice in one block (two `Vertices` in a geoset, `static Alpha` then `Alpha 1,`): one would replace the other (tracks, flag words and what adds to a list, like `Layer` or `TVertices`, repeat freely) | error naming both places | the last one |
 //! | an `ExtChunk` holding a chunk cut short (the last chunk of a damaged MDX read leniently, [`Chunk::Cut`]) | error | kept as its bytes, so the damaged MDX comes back byte for byte; nothing may follow it (an error in both modes) |
 //!
 //! CRLF line ends, UTF-8 names, comments, a byte-order mark and a missing
@@ -385,6 +386,7 @@ fn read_face_effect(stmt: &Stmt, cx: &mut Cx) -> Result<FaceEffect> {
         path: format_core::FixedStr::default(),
     };
     let (_, body) = stmt.block(cx)?;
+    cx.once_each(body, &[])?;
     for s in body {
         match s.key().1 {
             "Path" => f.path = s.value(cx)?,
@@ -396,6 +398,7 @@ fn read_face_effect(stmt: &Stmt, cx: &mut Cx) -> Result<FaceEffect> {
 
 fn read_bind_pose(stmt: &Stmt, cx: &mut Cx) -> Result<BindPoseChunk> {
     let (_, body) = stmt.block(cx)?;
+    cx.once_each(body, &[])?;
     let mut chunk = BindPoseChunk::default();
     for s in body {
         match s.key().1 {

@@ -152,6 +152,9 @@ pub(crate) fn read_node_block(
     let (_, body) = stmt.block(cx)?;
     let name = format!("{} \"{}\"", kind.block, reader.node.name.to_string_lossy());
     cx.within(name, |cx| {
+        // `DontInherit { }` blocks add their bits; a `ParticleEmitter`'s
+        // `Particle { }` blocks their fields (each one checked on its own).
+        cx.once_each(body, &["DontInherit", "Particle"])?;
         for s in body {
             if !field(s, cx)? && !reader.field(s, cx)? {
                 if s.key() == (true, "Visibility") {
@@ -551,6 +554,9 @@ pub(crate) fn read_camera(stmt: &Stmt, cx: &mut Cx) -> Result<Camera> {
     };
     let (_, body) = stmt.block(cx)?;
     cx.within(format!("Camera \"{}\"", c.name.to_string_lossy()), |cx| {
+        // A `Target` block holds the position, and another one each target
+        // track (see `write_camera`).
+        cx.once_each(body, &["Target"])?;
         for s in body {
             if read_into(s, cx, &mut c.tracks)? {
                 continue;
@@ -562,6 +568,7 @@ pub(crate) fn read_camera(stmt: &Stmt, cx: &mut Cx) -> Result<Camera> {
                 "NearClip" => c.near_clipping_plane = s.value(cx)?,
                 "Target" => {
                     let (_, target) = s.block(cx)?;
+                    cx.once_each(target, &[])?;
                     for t in target {
                         match t.key().1 {
                             "Translation" if t.is_track() => c.tracks.push(

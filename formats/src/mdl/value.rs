@@ -93,6 +93,43 @@ impl Cx {
         }
     }
 
+    /// Refuses a block that sets one field twice (`Vertices` or `static
+    /// Alpha` given twice in one block, as a hand edit that pasted a block
+    /// leaves it): the reader would keep the second and lose the first
+    /// without a word. Lenient mode keeps the last, with a diagnostic.
+    ///
+    /// Statements that add to a list may repeat: tracks (a block's track list
+    /// keeps every one, as MDX does), bare flag words (setting a bit twice
+    /// loses nothing), the unknown tails (`ExtTail`, `ExtNodeTail`), data
+    /// lines without a keyword, and the keywords of `repeatable` (`Layer` in
+    /// a `Material`, `TVertices` in a `Geoset`).
+    pub fn once_each(&self, body: &[Stmt], repeatable: &[&str]) -> Result<()> {
+        let mut seen: std::collections::HashMap<&str, Pos> = std::collections::HashMap::new();
+        for s in body {
+            let key = s.key().1;
+            if key.is_empty()
+                || s.args().is_empty()
+                || s.holds_keys()
+                || matches!(key, "ExtTail" | "ExtNodeTail")
+                || repeatable.contains(&key)
+            {
+                continue;
+            }
+            if let Some(first) = seen.insert(key, s.pos) {
+                self.quirk(
+                    s.pos,
+                    format!(
+                        "`{key}` is given twice in this block (first at line {}, column {}): \
+                         one would replace the other",
+                        first.line, first.column
+                    ),
+                    "kept the last one",
+                )?;
+            }
+        }
+        Ok(())
+    }
+
     /// A header count that disagrees with what follows.
     pub fn count(&self, pos: Pos, what: &str, declared: usize, found: usize) -> Result<()> {
         if declared == found {
@@ -224,6 +261,41 @@ impl Stmt {
                     }
                 ]
             )
+    }
+
+    /// A track, told from a counted list of the same shape (`Vertices 3 {`)
+    /// by what its block holds: a key frame (`0: 1,`), an interpolation word,
+    /// `Interpolation n` or `GlobalSeqId` (or nothing at all).
+    pub fn holds_keys(&self) -> bool {
+        let Some(Item {
+            kind: Kind::Group(body),
+            ..
+        }) = self.args().last()
+        else {
+            return false;
+        };
+        self.is_track()
+            && (body.is_empty()
+                || body.iter().any(|s| match s.items.as_slice() {
+                    [
+                        Item {
+                            kind: Kind::Num(_), ..
+                        },
+                        Item {
+                            kind: Kind::Colon, ..
+                        },
+                        ..,
+                    ] => true,
+                    _ => matches!(
+                        s.key().1,
+                        "DontInterp"
+                            | "Linear"
+                            | "Hermite"
+                            | "Bezier"
+                            | "Interpolation"
+                            | "GlobalSeqId"
+                    ),
+                }))
     }
 }
 
