@@ -790,3 +790,28 @@ fn texture_animations_move_the_textures_found() {
     assert!(!plain.to_string().contains(transform));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A replaceable texture (team colour, team glow) is embedded as a
+/// flat-colour placeholder, and the summary line counts it as one rather
+/// than saying no texture went in.
+#[test]
+fn replaceable_textures_are_counted_as_placeholders() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp_dir("placeholders");
+    let glb = dir.join("glow.glb");
+    formats()
+        .arg("export")
+        .arg(root.join("mdx/w3mt_Hero_Glow.mdx"))
+        .arg(&glb)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "0 textures embedded (and 1 replaceable texture as a flat-colour placeholder)",
+        ));
+    let gltf = gltf::Gltf::from_slice(&std::fs::read(&glb).unwrap()).unwrap();
+    let names: Vec<_> = gltf.images().filter_map(|i| i.name()).collect();
+    assert_eq!(names, ["Replaceable Texture 2"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -88,6 +88,9 @@ pub struct Materials<'a> {
     pub missing: Vec<(String, String)>,
     /// Texture paths found and embedded.
     pub embedded: Vec<String>,
+    /// Replaceable textures (team colour, team glow...) embedded as
+    /// flat-colour placeholders, by name (`Replaceable Texture 1`).
+    pub placeholders: Vec<String>,
 }
 
 impl<'a> Materials<'a> {
@@ -100,6 +103,7 @@ impl<'a> Materials<'a> {
             samplers: HashMap::new(),
             missing: Vec::new(),
             embedded: Vec::new(),
+            placeholders: Vec::new(),
         }
     }
 
@@ -248,7 +252,11 @@ impl<'a> Materials<'a> {
                         1 | 2 => [255, 3, 3, 255],
                         _ => [128, 128, 128, 255],
                     };
-                    flat_png(rgba).ok()?
+                    let png = flat_png(rgba).ok()?;
+                    if !self.placeholders.contains(&name) {
+                        self.placeholders.push(name.clone());
+                    }
+                    png
                 } else {
                     let png = if normal {
                         self.source.normal_png(&name)

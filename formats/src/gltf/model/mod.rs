@@ -127,6 +127,9 @@ pub struct Export {
     pub animations: Vec<String>,
     /// Texture paths embedded.
     pub embedded_textures: Vec<String>,
+    /// Replaceable textures embedded as flat-colour placeholders
+    /// (`Replaceable Texture 1`, team colour, in red; the others in grey).
+    pub placeholder_textures: Vec<String>,
     /// Texture paths not found, with why (their materials have no texture).
     pub missing_textures: Vec<(String, String)>,
     /// Anything else left out, one line each.
@@ -297,6 +300,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
             .filter_map(|&s| timeline.sequences.get(s).map(|s| s.name.clone()))
             .collect(),
         embedded_textures: materials.embedded,
+        placeholder_textures: materials.placeholders,
         missing_textures: materials.missing,
         warnings,
     })

@@ -69,7 +69,7 @@ pub fn export(
     Ok(Written {
         heights: None,
         line: format!(
-            "{name} -> {out}: {}, {}, {}{}{}, {} {}",
+            "{name} -> {out}: {}, {}, {}{}{}, {} {}{}",
             plural(exported.geosets.len(), "primitive"),
             plural(exported.joints, "joint"),
             if_any(exported.cameras.len(), "camera"),
@@ -81,6 +81,13 @@ pub fn export(
                 "written beside it"
             } else {
                 "embedded"
+            },
+            match exported.placeholder_textures.len() {
+                0 => String::new(),
+                n => format!(
+                    " (and {} as a flat-colour placeholder)",
+                    plural(n, "replaceable texture")
+                ),
             }
         ),
         warnings,
