@@ -43,6 +43,16 @@ fn lenient_reads_keep_undecodable_chunks_as_bytes() {
     assert_eq!(lenient, tile);
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert_eq!(notes[0].offset, e.offset());
+    // The note names the sub-chunk as the strict error does, the MCNK's
+    // place in the tile included (it said `[0].MCVT: …`).
+    assert!(
+        notes[0]
+            .message
+            .starts_with("chunks[2].MCNK.chunks[0].MCVT: need 580 bytes"),
+        "{}",
+        notes[0]
+    );
+    assert!(notes[0].message.ends_with("kept the sub-chunk as bytes"));
     assert_eq!(lenient.to_bytes().unwrap(), bytes);
 
     // A damaged MH2O offset: strict fails, lenient keeps MH2O as bytes and
@@ -57,6 +67,31 @@ fn lenient_reads_keep_undecodable_chunks_as_bytes() {
     println!("{}", notes[0]);
     assert_eq!(notes.len(), 1);
     assert!(tile.mh2o().is_none() && tile.mcnks().count() == 256);
+    assert!(tile.to_bytes().unwrap() == data);
+}
+
+#[test]
+fn a_chunk_kept_whole_as_bytes_has_one_note_not_its_sub_chunks_too() {
+    // MCNK 0's MCVT says size 0: the sub-chunk walk keeps those 8 bytes as
+    // an unknown sub-chunk, then lands inside the heights and gives up, so
+    // the whole MCNK is kept as bytes. One note says so; the sub-chunk's
+    // note (about a recovery that did not stand) is not left behind.
+    let Some(root) = corpus_root() else { return };
+    let mut data = std::fs::read(root.join("adt/wowserfmt_continent4229.adt")).unwrap();
+    let mcnk = u32::from_le_bytes(data[84 + 8..84 + 12].try_into().unwrap()) as usize;
+    let mcvt = mcnk + 8 + 128;
+    assert_eq!(&data[mcvt..mcvt + 4], b"TVCM");
+    data[mcvt + 4..mcvt + 8].copy_from_slice(&0u32.to_le_bytes());
+    let (tile, notes) = Adt::from_bytes_lenient(&data).unwrap();
+    let texts: Vec<String> = notes.iter().map(ToString::to_string).collect();
+    assert_eq!(notes.len(), 1, "{texts:#?}");
+    assert!(
+        notes[0].message.starts_with("chunks[11].MCNK.chunks[1]."),
+        "{texts:#?}"
+    );
+    assert!(notes[0].message.ends_with("kept the chunk as bytes"));
+    assert!(matches!(&tile.chunks[11], AdtChunk::Unknown(u) if u.tag == *b"MCNK"));
+    assert_eq!(tile.mcnks().count(), 255);
     assert!(tile.to_bytes().unwrap() == data);
 }
 

@@ -127,8 +127,24 @@ pub(crate) fn read<T: ListChunk>(data: &[u8], ctx: Context) -> Result<(Vec<T>, V
 /// header fits as an unknown chunk.
 fn read_chunk<T: ListChunk>(r: &mut Reader<'_>, index: usize) -> Result<T> {
     let start = r.pos();
-    match T::decode(r, ()) {
-        Ok(chunk) => Ok(chunk),
+    // What a lenient read notes inside the chunk (an MCNK sub-chunk kept as
+    // bytes) names its place from the chunk's tag on (`MCNK.chunks[0].MCVT`):
+    // it gets the chunk's place in the list in front, as errors do. If the
+    // chunk as a whole is then kept as bytes, those notes are dropped: what
+    // they say was done inside it was undone.
+    let earlier = r.take_diagnostics();
+    let decoded = T::decode(r, ());
+    let inside = r.take_diagnostics();
+    for note in earlier {
+        r.note(note.offset, note.message);
+    }
+    match decoded {
+        Ok(chunk) => {
+            for note in inside {
+                r.note(note.offset, format!("chunks[{index}].{}", note.message));
+            }
+            Ok(chunk)
+        }
         Err(e) => {
             // The chunk list spans the rest of the file.
             let path = |error| T::at(error, index);

@@ -122,7 +122,13 @@ pub(super) fn read(
                     return Err(e.at_index(index));
                 }
                 r.rewind(start)?;
-                r.recover(e.at_index(index), "kept the sub-chunk as bytes")?;
+                // The path from the MCNK on; the tile's reader puts the
+                // MCNK's place in front (`chunks[11].MCNK.chunks[0].MCVT`).
+                let e = e
+                    .at_index(index)
+                    .in_field("chunks")
+                    .in_tag(FourCC::new(*b"MCNK"));
+                r.recover(e, "kept the sub-chunk as bytes")?;
                 let unknown = UnknownChunk::decode(r, ()).map_err(|e| e.at_index(index))?;
                 chunks.push(McnkChunk::Unknown(unknown));
             }
