@@ -11,7 +11,7 @@ use crate::common;
 use common::{corpus_root, le_u32};
 use formats::adt::Adt;
 use formats::adt::alpha::AlphaFormat;
-use formats::adt::mcnk::layer_flags;
+use formats::adt::mcnk::{McnkChunk, layer_flags};
 use formats::wdt::Wdt;
 
 /// The tag at `at`, in spec order (stored reversed).
@@ -403,4 +403,41 @@ fn added_water_is_written_and_read_back() {
             if had { "MH2O re-laid" } else { "MH2O created" }
         );
     }
+}
+
+#[test]
+fn a_sub_chunk_of_the_users_own_after_a_misdeclared_mcal_or_mclq_reads_back() {
+    // Northrend's MCAL and pvpzone's liquid MCLQ declare sizes that are not
+    // their length (manifest quirks 2 and 3); the walk finds the real one by
+    // what follows. With a sub-chunk of the user's own right behind them
+    // (inserted there, or appended once MCSE is removed) the tile wrote but
+    // did not read back: neither length landed on a tag the walk knew.
+    let mut edited = 0;
+    for (path, data, _) in corpus() {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        let mut n = 0;
+        for mcnk in tile.mcnks_mut() {
+            let quirky = mcnk.chunks.iter().position(|c| match c {
+                McnkChunk::Mcal(m) => m.declared_size.is_some(),
+                McnkChunk::Mclq(m) => m.declared_size.is_some(),
+                _ => false,
+            });
+            if let Some(i) = quirky {
+                let mine = format_core::UnknownChunk {
+                    tag: (*b"MYCK").into(),
+                    bytes: vec![1, 2, 3, 4, 5],
+                };
+                mcnk.chunks.insert(i + 1, McnkChunk::Unknown(mine));
+                n += 1;
+            }
+        }
+        if n == 0 {
+            continue;
+        }
+        let back = write_check_read(&path, "own sub-chunk after MCAL/MCLQ", &tile);
+        assert_eq!(back, tile, "{path}");
+        println!("{path}: a sub-chunk of the user's own after a misdeclared one in {n} MCNKs");
+        edited += 1;
+    }
+    assert!(corpus_root().is_none() || edited >= 2, "{edited}");
 }

@@ -11,9 +11,11 @@
 //!
 //! For those, the candidates (the size field and the length the quirk gives)
 //! are tried in turn; the first one after which the MCNK ends or a known
-//! sub-chunk tag follows is taken. The size field is then kept in the body's
-//! `declared_size` and written back as it was. This holds in strict mode too:
-//! these are how the format is written, not damage.
+//! sub-chunk tag follows is taken. If neither does (a sub-chunk of the user's
+//! own follows), the one after which the rest of the MCNK is whole chunks.
+//! The size field is then kept in the body's `declared_size` and written back
+//! as it was. This holds in strict mode too: these are how the format is
+//! written, not damage.
 
 use format_core::{Decode, Encode, Error, FourCC, Reader, Result, Tagged, UnknownChunk, Writer};
 
@@ -53,12 +55,45 @@ fn real_len(r: &Reader<'_>, tag: FourCC, declared: u32, size_alpha: u32, size_li
         [declared, quirk]
     };
     let [first, second] = candidates;
-    if lands(r, body, first as usize) || !lands(r, body, second as usize) {
+    if lands(r, body, first as usize) {
         first
-    } else {
+    } else if lands(r, body, second as usize) {
         second
+    } else if !walks_to_end(body, first as usize) && walks_to_end(body, second as usize) {
+        // Neither lands on a sub-chunk McnkChunk knows: a sub-chunk of the
+        // user's own follows (`Mcnk::set_chunk`). The length after which
+        // the rest of the MCNK is whole chunks is the real one.
+        second
+    } else {
+        first
     }
 }
+
+/// True if the rest of the MCNK from `len` bytes into `body` is chunk
+/// headers and bodies ending exactly at its end, whatever their tags: at most
+/// [`WALK_LIMIT`] of them, so that a hostile MCNK of many misdeclared
+/// sub-chunks is not walked to its end for each one.
+fn walks_to_end(body: &[u8], len: usize) -> bool {
+    let mut at = len;
+    for _ in 0..WALK_LIMIT {
+        match body.get(at..) {
+            Some([]) => return true,
+            Some(rest) => {
+                let Some(size) = rest.get(4..8).and_then(|b| b.first_chunk::<4>()) else {
+                    return false;
+                };
+                at = at
+                    .saturating_add(8)
+                    .saturating_add(u32::from_le_bytes(*size) as usize);
+            }
+            None => return false,
+        }
+    }
+    false
+}
+
+/// How many sub-chunks [`walks_to_end`] follows (real MCNKs have up to 12).
+const WALK_LIMIT: usize = 32;
 
 /// Reads the sub-chunks to the end of the MCNK, recording each one's anchor
 /// (its real extent, for the header's offsets and sizes).
