@@ -441,3 +441,17 @@ fn a_sub_chunk_of_the_users_own_after_a_misdeclared_mcal_or_mclq_reads_back() {
     }
     assert!(corpus_root().is_none() || edited >= 2, "{edited}");
 }
+
+#[test]
+fn a_doodad_for_a_chunk_the_tile_does_not_have_changes_nothing() {
+    // add_doodad named the missing MCNK, but only after it had put the name
+    // in MMDX, an MMID entry, the placement in MDDF and references in the
+    // MCNKs before it: the error left a half-made edit behind.
+    for (path, data, _) in corpus().into_iter().take(2) {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        let (model, def) = formats::sample::doodad();
+        let e = tile.add_doodad(model, def, &[3, 256]).unwrap_err();
+        assert!(e.to_string().contains("no MCNK 256"), "{path}: {e}");
+        assert!(tile.to_bytes().unwrap() == data, "{path}: the tile changed");
+    }
+}

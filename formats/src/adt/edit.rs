@@ -151,13 +151,25 @@ impl Adt {
     /// Places a doodad: its model name goes into MMDX (unless there already),
     /// an MMID entry points at it, the placement is appended to MDDF with that
     /// `nameId`, and the MCNKs `chunks` (file order) reference it in MCRF.
-    /// Missing chunks are created. Returns the new MDDF index.
+    /// Missing chunks are created. Returns the new MDDF index. An MCNK index
+    /// the tile does not have, or a name with a NUL, is an error that leaves
+    /// the tile as it was.
     pub fn add_doodad(
         &mut self,
         model: &str,
         mut def: SMDoodadDef,
         chunks: &[usize],
     ) -> Result<u32> {
+        // Checked before anything changes: an error leaves the tile as it was.
+        let mcnks = self.mcnks().count();
+        if let Some(missing) = chunks.iter().find(|&&chunk| chunk >= mcnks) {
+            return Err(Error::other(format!(
+                "no MCNK {missing} (the tile has {mcnks})"
+            )));
+        }
+        if model.as_bytes().contains(&0) {
+            return Err(Error::other(format!("file name {model:?} contains a NUL")));
+        }
         let names = self.ensure(*b"MMDX", || AdtChunk::Mmdx(FileNames::default()));
         let offset = match self.chunks.get_mut(names) {
             Some(AdtChunk::Mmdx(m)) => {
