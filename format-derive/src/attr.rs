@@ -349,12 +349,24 @@ fn parse_target(expr: &Expr) -> syn::Result<TargetSpec> {
     })
 }
 
+/// An error at a key of `offset(...)` or `size(...)` given a second time (the
+/// later one would silently replace the first).
+fn once(inner: &ParseNestedMeta, seen: bool) -> syn::Result<()> {
+    if seen {
+        Err(inner.error(format!("duplicate `{}` in this attribute", key_name(inner))))
+    } else {
+        Ok(())
+    }
+}
+
 fn parse_offset(meta: &ParseNestedMeta) -> syn::Result<OffsetSpec> {
     let (mut of, mut from) = (None, None);
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident(symbol::OF) {
+            once(&inner, of.is_some())?;
             of = Some(parse_target(&inner.value()?.parse()?)?);
         } else if inner.path.is_ident(symbol::FROM) {
+            once(&inner, from.is_some())?;
             from = Some(inner.value()?.parse()?);
         } else {
             return Err(inner.error("`offset(...)` takes `of = <target>` and `from = <base>`"));
@@ -374,8 +386,10 @@ fn parse_size(meta: &ParseNestedMeta) -> syn::Result<SizeSpec> {
     let (mut of, mut body) = (None, false);
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident(symbol::OF) {
+            once(&inner, of.is_some())?;
             of = Some(parse_target(&inner.value()?.parse()?)?);
         } else if inner.path.is_ident(symbol::BODY) {
+            once(&inner, body)?;
             body = true;
         } else {
             return Err(inner.error("`size(...)` takes `of = <target>` and optionally `body`"));

@@ -364,7 +364,9 @@ fn offsets(cx: &Ctxt, cont: &Container, fields: &[Field]) {
                     if matches!(&x.source, Source::Offset { of: Target::Field { ident, .. }, .. } if *ident == f.local))
             })
             .count();
-        if naming != 1 {
+        // A field whose attribute failed to parse (already reported) may be
+        // the offset that names this one.
+        if naming != 1 && !fields.iter().any(|o| o.broken) {
             cx.error_at(
                 f.key_span(PLACED),
                 format!(
