@@ -209,6 +209,14 @@ fn data(cx: &Ctxt, f: &Field, d: &DataField) {
             span,
             "`if`, `read_if` and `optional` make a field sometimes absent, so its type must be `Option<T>`",
         ),
+        // Both hooks handle the whole `Option`; a `read_with` alone leaves
+        // writing to the declared layout, which needs the presence condition.
+        (None, true) if !d.placed && d.read_with.is_some() && d.write_with.is_none() => cx
+            .error_at(
+                f.key_span(READ_WITH),
+                "`read_with` reads this `Option`, but writing follows the declared layout, which needs \
+                 when it is present: add `if`, `read_if` or `optional`, or a `write_with` for the whole `Option`",
+            ),
         (None, true) if !d.placed && d.read_with.is_none() => cx.error_spanned(
             f.ty,
             "an `Option` field needs `if = <condition>`, `read_if = <condition>` or `optional` (with `tag`) to say when it is present",
