@@ -203,6 +203,9 @@ idents! {
     part_slots = "__ss";
     /// A placed run of elements being written.
     run = "__run";
+    /// The value a write hook is given (bound at the hook's span, so that a
+    /// value of another type than the hook takes is reported there).
+    hook_value = "__hook_value";
 }
 
 /// The local of the `index`-th field of a tuple struct.

@@ -227,9 +227,11 @@ fn inline_body(cont: &Container, fields: &[Field], push_start: bool) -> TokenStr
                 .iter()
                 .map(|a| {
                     let (cond, message) = (&a.cond, &a.message);
+                    // `identity::<bool>`: a condition of another type is
+                    // reported at the condition, not at the derive.
                     quote! {{
                         #(#all)*
-                        if !(#cond) {
+                        if !::core::convert::identity::<bool>(#cond) {
                             return ::core::result::Result::Err(#p::assertion(#w, #name, #message));
                         }
                     }}
@@ -927,17 +929,26 @@ pub fn hook_call(
     io: &syn::Ident,
     args: Option<&Vec<syn::Expr>>,
 ) -> TokenStream {
-    match hook {
+    // Spanned at the hook (as the read hook is): a hook of the wrong type is
+    // reported there, not at the derive.
+    let span = syn::spanned::Spanned::span(hook);
+    let mut value = names::hook_value();
+    value.set_span(span);
+    let call = match hook {
         syn::Expr::Call(call) => {
             let func = &call.func;
             let extra = call.args.iter();
-            quote!((#func)(#first, #io #(, #extra)*))
+            quote::quote_spanned!(span=> (#func)(#value, #io #(, #extra)*))
         }
         _ => {
             let extra = args.into_iter().flatten();
-            quote!((#hook)(#first, #io #(, #extra)*))
+            quote::quote_spanned!(span=> (#hook)(#value, #io #(, #extra)*))
         }
-    }
+    };
+    quote!({
+        let #value = #first;
+        #call
+    })
 }
 
 fn tag_enum_body(cont: &Container, variants: &[TagVariant]) -> TokenStream {
