@@ -5,6 +5,7 @@ use alloc::format;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+use crate::SizeKind;
 use crate::anchor::{Anchor, Siblings};
 use crate::kept::Placement;
 use crate::reader::ReadRegion;
@@ -81,13 +82,16 @@ impl<'a> Reader<'a> {
     /// region (or the current one). The reader's position is restored after.
     /// Inside a region the part is recorded, so that the region can tell
     /// whether its layout is the fresh one. An offset that points outside is
-    /// an error at `origin`, where the offset itself is stored.
+    /// an error at `origin`, where the offset itself is stored; a part that
+    /// reads past `len`, or not all of it, is an error naming `len_origin`,
+    /// where the size is stored.
     pub fn placed<T>(
         &mut self,
         base: usize,
         offset: u32,
         len: Option<u32>,
         origin: usize,
+        len_origin: usize,
         body: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<T> {
         let (low, high) = match self.regions.last() {
@@ -115,7 +119,10 @@ impl<'a> Reader<'a> {
         let (pos, end) = (self.pos(), self.end());
         self.set_bounds(at, high);
         let result = match len {
-            Some(len) => self.with_limit(u64::from(len), body),
+            Some(len) => {
+                let len = u64::from(len);
+                self.sized_region(len, SizeKind::Declared, len_origin, len, body)
+            }
             None => body(self),
         };
         let consumed = self.pos() - at;

@@ -3,7 +3,7 @@
 //! data still gives what it gave, targets placed by offset with gaps and
 //! overlaps kept.
 
-use format_core::{Codec, Context, Derived, Kept, UnknownChunk, decode, encode};
+use format_core::{Codec, Context, Derived, ErrorKind, Kept, UnknownChunk, decode, encode};
 use proptest::prelude::*;
 
 fn le(words: &[u32]) -> Vec<u8> {
@@ -252,6 +252,61 @@ fn an_offset_outside_the_file_is_an_error_naming_it() {
         text.contains("levels[0]") && text.contains("4000"),
         "{text}"
     );
+}
+
+#[derive(Codec, Debug, PartialEq, Clone)]
+struct Pair {
+    a: u32,
+    b: u32,
+}
+
+/// A part placed by offset and bounded by a size stored apart from it.
+#[derive(Codec, Debug, PartialEq, Clone)]
+#[format(magic = "BODY", region)]
+struct SizedBody {
+    #[format(offset(of = body, from = 0))]
+    ofs: Derived<u32>,
+    #[format(size(of = body))]
+    len: Derived<u32>,
+    #[format(placed)]
+    body: Pair,
+    #[format(kept)]
+    kept: Kept,
+}
+
+#[test]
+fn a_placed_part_that_does_not_fit_its_size_is_an_error_naming_where_the_size_is() {
+    let value = SizedBody {
+        ofs: Derived::new(),
+        len: Derived::new(),
+        body: Pair { a: 1, b: 2 },
+        kept: Kept::new(),
+    };
+    let bytes = encode(&value, Context::new()).unwrap();
+    assert_eq!(bytes[4..12], [12, 0, 0, 0, 8, 0, 0, 0]);
+    // The size says 6: `b` crosses its end. The size is stored at 0x8 (the
+    // part starts at 0xc).
+    let mut short = bytes.clone();
+    short[8] = 6;
+    let err = decode::<SizedBody>(&short, Context::new()).unwrap_err();
+    match err.kind() {
+        ErrorKind::SizeOverrun {
+            offset,
+            size_offset,
+            ..
+        } => assert_eq!((*offset, *size_offset), (0x10, 0x8), "{err}"),
+        other => panic!("{other:?}"),
+    }
+    // The size says 10 where the part reads 8: the 2 bytes left are an error
+    // naming the size too.
+    let mut long = bytes.clone();
+    long[8] = 10;
+    long.extend([0, 0]);
+    let err = decode::<SizedBody>(&long, Context::new()).unwrap_err();
+    match err.kind() {
+        ErrorKind::SizeUnderrun { size_offset, .. } => assert_eq!(*size_offset, 0x8, "{err}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[derive(Codec, Debug, PartialEq, Clone)]

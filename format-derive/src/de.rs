@@ -363,6 +363,19 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
         }
         (None, _) => none.clone(),
     };
+    // Where the size is stored (unused without one): a part that reads past
+    // its size, or not all of it, is an error there.
+    let size_origin = |index: Option<TokenStream>| match (&by.size, index) {
+        (Some((s, _)), None) => {
+            let at = names::field_start(&s.local);
+            quote!(#at)
+        }
+        (Some((s, _)), Some(i)) => {
+            let at = names::field_start(&s.local);
+            quote!(#at + 4 * #i)
+        }
+        (None, _) => quote!(#origin),
+    };
     let read_one = |ty: &syn::Type| match generic_arg(ty, "Vec") {
         // A placed run of bytes (or plain elements) bounded by its size.
         Some(inner) => quote!(#p::decode_until_end::<#inner>(#r, #args)),
@@ -385,6 +398,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
         } => {
             let n = by.offset_derived.array.unwrap_or(0);
             let size = size_of(Some(quote!(#entry)));
+            let size_at = size_origin(Some(quote!(#entry)));
             let one = read_one(elem);
             quote! {{
                 #base
@@ -395,7 +409,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                         break;
                     }
                     #list.push(
-                        #r.placed(#base_var, #ofs[#entry], #size_var, #origin + 4 * #entry, |#r| #one)
+                        #r.placed(#base_var, #ofs[#entry], #size_var, #origin + 4 * #entry, #size_at, |#r| #one)
                             .map_err(|#e| #e.at_index(#entry))?,
                     );
                 }
@@ -409,7 +423,8 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 _ => quote!(0u64),
             };
             let size = size_of(None);
-            let run = quote!(#r.placed(#base_var, #ofs, #size, #origin, |#r| #p::decode_vec::<#elem>(#r, #count_var, #args)));
+            let size_at = size_origin(None);
+            let run = quote!(#r.placed(#base_var, #ofs, #size, #origin, #size_at, |#r| #p::decode_vec::<#elem>(#r, #count_var, #args)));
             if is_option {
                 // Present where the offset is not 0, whatever its length.
                 quote! {{
@@ -428,6 +443,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
         }
         ValueSpec::Single if is_option => {
             let size = size_of(None);
+            let size_at = size_origin(None);
             let one = read_one(d.value_ty);
             quote! {{
                 #base
@@ -435,16 +451,17 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 if #ofs == 0 || #size_var == #some(0) {
                     #ok(#none)
                 } else {
-                    #r.placed(#base_var, #ofs, #size_var, #origin, |#r| #one).map(#some)
+                    #r.placed(#base_var, #ofs, #size_var, #origin, #size_at, |#r| #one).map(#some)
                 }
             }}
         }
         ValueSpec::Single => {
             let size = size_of(None);
+            let size_at = size_origin(None);
             let one = read_one(d.value_ty);
             quote! {{
                 #base
-                #r.placed(#base_var, #ofs, #size, #origin, |#r| #one)
+                #r.placed(#base_var, #ofs, #size, #origin, #size_at, |#r| #one)
             }}
         }
     }
