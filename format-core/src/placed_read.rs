@@ -105,10 +105,11 @@ impl<'a> Reader<'a> {
                 Some(len) => format!("{len} bytes at {at:#x}"),
                 None => format!("a part at {at:#x}"),
             };
+            let verb = if len.is_some() { "do" } else { "does" };
             return Err(Error::invalid(
                 origin,
                 format!(
-                    "{what} (offset {offset} from {base:#x}) do not lie in {low:#x}..{high:#x}"
+                    "{what} (offset {offset} from {base:#x}) {verb} not lie in {low:#x}..{high:#x}"
                 ),
             ));
         }

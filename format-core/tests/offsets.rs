@@ -254,6 +254,32 @@ fn an_offset_outside_the_file_is_an_error_naming_it() {
     );
 }
 
+#[test]
+fn a_placed_part_outside_its_region_is_an_error_in_plain_words() {
+    let value = SizedBody {
+        ofs: Derived::new(),
+        len: Derived::new(),
+        body: Pair { a: 1, b: 2 },
+        kept: Kept::new(),
+    };
+    let mut bytes = encode(&value, Context::new()).unwrap();
+    bytes[4] = 200;
+    let err = decode::<SizedBody>(&bytes, Context::new()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "body: invalid value at 0x4: 8 bytes at 0xc8 (offset 200 from 0x0) do not lie in 0x4..0x14"
+    );
+    // Without a size: the part, whatever its length.
+    let mut bytes = encode(&liquids(), Context::new()).unwrap();
+    bytes[28] = 200; // entry 0, instance 0: its bitmap's offset
+    let err = decode::<Liquids>(&bytes, Context::new()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "entries[0].instances[0].bitmap: invalid value at 0x1c: a part at 0xc8 (offset 200 \
+         from 0x0) does not lie in 0x0..0x33"
+    );
+}
+
 #[derive(Codec, Debug, PartialEq, Clone)]
 struct Pair {
     a: u32,
