@@ -815,3 +815,32 @@ fn replaceable_textures_are_counted_as_placeholders() {
     assert_eq!(names, ["Replaceable Texture 2"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A model cut short inside its geosets (read leniently: the chunk is kept
+/// as bytes) says where its geometry went, rather than that it has none.
+#[test]
+fn a_model_cut_inside_its_geosets_says_so() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let dir = temp_dir("cut-geosets");
+    let bytes = std::fs::read(root.join("mdx/rms_PackHorse.mdx")).unwrap();
+    let geos = bytes.windows(4).position(|w| w == b"GEOS").unwrap();
+    let cut = dir.join("cut.mdx");
+    std::fs::write(&cut, &bytes[..geos + 5000]).unwrap();
+    formats()
+        .arg("export")
+        .arg(&cut)
+        .arg(dir.join("cut.glb"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 primitives"))
+        .stderr(
+            predicate::str::contains(
+                "the model's geosets are in the GEOS chunk the file ends inside \
+                 (4992 of its 15960 bytes), kept as bytes: only its nodes are exported",
+            )
+            .and(predicate::str::contains("the model has no geosets").not()),
+        );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -87,6 +87,25 @@ impl Model {
             .unwrap_or(800)
     }
 
+    /// The chunk a damaged file ends inside, kept as its bytes by
+    /// [`from_bytes_lenient`](Self::from_bytes_lenient) (always the last
+    /// chunk), if there is one: what the model lacks because of it (its
+    /// geosets, when the tag is `GEOS`) is there, undecoded.
+    ///
+    /// ```
+    /// let mut data = formats::sample::sample_mdx();
+    /// data.truncate(data.len() - 5); // inside the last chunk, PIVT
+    /// let (model, _) = formats::mdx::Model::from_bytes_lenient(&data)?;
+    /// assert_eq!(model.cut_chunk().map(|c| c.tag.to_string()).as_deref(), Some("PIVT"));
+    /// # Ok::<(), formats::Error>(())
+    /// ```
+    pub fn cut_chunk(&self) -> Option<&format_core::CutChunk> {
+        match self.chunks.last() {
+            Some(Chunk::Cut(cut)) => Some(cut),
+            _ => None,
+        }
+    }
+
     /// The `MODL` chunk (name, bounds, blend time).
     pub fn model_chunk(&self) -> Option<&ModelChunk> {
         self.chunks.iter().find_map(|chunk| match chunk {

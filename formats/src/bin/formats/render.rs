@@ -270,7 +270,16 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
             }
             if let Some(path) = &out.wireframe {
                 if model.geosets().is_empty() && model.alpha_geosets().is_empty() {
-                    eprintln!("warning: {name}: the model has no geosets: nothing to draw");
+                    match model.cut_chunk().filter(|cut| cut.tag == *b"GEOS") {
+                        Some(cut) => eprintln!(
+                            "warning: {name}: the model's geosets are in the GEOS chunk the \
+                             file ends inside ({}), kept as bytes: nothing to draw",
+                            cut.where_cut()
+                        ),
+                        None => {
+                            eprintln!("warning: {name}: the model has no geosets: nothing to draw")
+                        }
+                    }
                 }
                 let image = match &out.pose {
                     Some(pose) => {

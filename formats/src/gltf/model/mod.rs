@@ -151,11 +151,21 @@ fn node_visibility(b: &mut Builder, visible: bool) -> json::extensions::scene::N
 }
 
 /// What the geosets exported at level of detail `lod` lack, if anything:
-/// the model has no geosets, or none at that level (the levels it has are
+/// the model has no geosets (or they are in the chunk a damaged file ends
+/// inside, read leniently), or none at that level (the levels it has are
 /// said; geosets of level -1 go in every level).
-fn no_geometry(all: &[Mesh], lod: i32) -> Option<String> {
+fn no_geometry(model: &Model, all: &[Mesh], lod: i32) -> Option<String> {
     if all.is_empty() {
-        return Some("the model has no geosets: only its nodes are exported".to_string());
+        let cut = model.cut_chunk().filter(|cut| cut.tag == *b"GEOS");
+        return Some(match cut {
+            Some(cut) => format!(
+                "the model's geosets are in the {} chunk the file ends inside ({}), \
+                 kept as bytes: only its nodes are exported",
+                cut.tag,
+                cut.where_cut()
+            ),
+            None => "the model has no geosets: only its nodes are exported".to_string(),
+        });
     }
     let mut levels: Vec<i32> = all.iter().map(|m| m.lod).filter(|&l| l >= 0).collect();
     levels.sort_unstable();
@@ -202,7 +212,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         .filter(|m| m.lod == options.lod || m.lod < 0)
         .collect();
     let mut warnings = nodes::not_carried(&skeleton);
-    warnings.extend(no_geometry(&all, options.lod));
+    warnings.extend(no_geometry(model, &all, options.lod));
     let mut b = Builder::new(concat!("formats ", env!("CARGO_PKG_VERSION")));
     let nodes = nodes::add_nodes(&mut b, &skeleton, name);
     let mut uv_sets: HashMap<usize, usize> = HashMap::new();
