@@ -202,7 +202,7 @@ pub enum WdtChunk {
     Unknown(UnknownChunk),
 }
 
-crate::adt::list_chunk!({impl} WdtChunk, "WdtChunk::Cut");
+crate::adt::list_chunk!({impl} WdtChunk, "WdtChunk::Cut", "a WDT file");
 
 /// What kind of WDT a file is, from its chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

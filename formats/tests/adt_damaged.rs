@@ -199,3 +199,47 @@ fn cut_split_files_read_leniently_and_write_back() {
         assert!(read.to_bytes().unwrap() == cut, "{at}: not written back");
     }
 }
+
+/// A file that is not a tile or a WDT at all (an MDX model renamed, an empty
+/// file from a failed copy) is refused in both modes, saying what it is,
+/// rather than kept whole as one cut chunk by the lenient reader (and passed
+/// by `check` as "parsed leniently, byte-exact").
+#[test]
+fn a_file_that_is_no_tile_is_refused_in_both_modes_saying_what_it_is() {
+    use formats::adt::SplitFile;
+    use formats::wdt::Wdt;
+    let model = formats::sample::sample_mdx();
+    let cases: [(&[u8], &str); 4] = [
+        (
+            &model,
+            "it starts with \"MDLX\" (an MDX model), not with its MVER chunk",
+        ),
+        (b"", "it is empty (such a file starts with its MVER chunk)"),
+        (b"RE", "it is only 2 bytes"),
+        (
+            b"MVER\x04\0\0\0\x12\0\0\0",
+            "it starts with \"MVER\", not with its MVER chunk (`REVM` on disk)",
+        ),
+    ];
+    for (data, says) in cases {
+        let errors = [
+            ("an ADT file", Adt::from_bytes(data).err()),
+            ("an ADT file", Adt::from_bytes_lenient(data).err()),
+            ("an ADT file", SplitFile::from_bytes_lenient(data).err()),
+            ("a WDT file", Wdt::from_bytes(data).err()),
+            ("a WDT file", Wdt::from_bytes_lenient(data).err()),
+        ];
+        for (file, e) in errors {
+            let e = e.unwrap_or_else(|| panic!("{says}: read as {file}"));
+            assert_eq!(e.offset(), 0);
+            let message = e.to_string();
+            assert!(
+                message.contains(&format!("not {file}: {says}")),
+                "{message}"
+            );
+        }
+    }
+    // The smallest tile: its MVER alone.
+    let mver = b"REVM\x04\0\0\0\x12\0\0\0";
+    assert_eq!(Adt::from_bytes(mver).unwrap().to_bytes().unwrap(), mver);
+}

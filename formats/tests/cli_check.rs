@@ -150,9 +150,12 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
         "{stdout}"
     );
     assert!(!stdout.contains("notes.md"));
-    // A file only the lenient reader takes (here bytes that are no tile)
-    // says why the strict reader refused it; `--strict` fails it.
-    std::fs::write(dir.join("noise.adt"), [0x5a; 64]).unwrap();
+    // A file only the lenient reader takes (here a tile's MVER, then bytes
+    // that are no chunk) says why the strict reader refused it; `--strict`
+    // fails it.
+    let mut noise = b"REVM\x04\0\0\0\x12\0\0\0".to_vec();
+    noise.extend([0x5a; 52]);
+    std::fs::write(dir.join("noise.adt"), noise).unwrap();
     let lenient = formats()
         .current_dir(&dir)
         .args(["check", "noise.adt"])
@@ -160,10 +163,10 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
         .success();
     let stdout = String::from_utf8_lossy(&lenient.get_output().stdout).into_owned();
     assert!(
-        stdout.starts_with("noise.adt: parsed leniently (1 diagnostic; strictly: chunks[0]."),
+        stdout.starts_with("noise.adt: parsed leniently (1 diagnostic; strictly: chunks[1]."),
         "{stdout}"
     );
-    assert!(stdout.contains(" at 0x4 exceeds the "), "{stdout}");
+    assert!(stdout.contains(" at 0x10 exceeds the "), "{stdout}");
     assert!(
         stdout.contains("--strict counts these as failures"),
         "{stdout}"
@@ -173,7 +176,7 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
         .args(["check", "--strict", "--json", "noise.adt"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("\"strict_error\": \"chunks[0]."))
+        .stdout(predicate::str::contains("\"strict_error\": \"chunks[1]."))
         .stdout(predicate::str::contains("\"failed\": 1"));
     formats()
         .args(["check"])

@@ -16,7 +16,12 @@
 //! Merging puts the chunks back in the order monolithic tiles use, so a tile
 //! split and merged again is the same tile, byte for byte apart from MCIN,
 //! which is rebuilt (its kept values, such as Noggit's short sizes, do not
-//! survive the split).
+//! survive the split). That holds for the files in memory; files written to
+//! disk and read again have lost the MCNK header values that disagreed with
+//! their sub-chunks (kept values live in memory, and the split MCNK header
+//! and its sub-chunks are in different files): a merged tile writes fresh
+//! ones, such as `sizeLiquid` 0 where the file said 8 without liquid, and
+//! the real MCAL sizes where Northrend's size fields are wrong.
 
 use format_core::{Error, FourCC, Result};
 

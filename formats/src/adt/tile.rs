@@ -6,8 +6,8 @@
 //! recorded and those offsets are patched once the list is written.
 
 use format_core::{
-    ChunkTag, Context, CutChunk, Decode, Diagnostic, Encode, Error, Reader, Result, TagOrder,
-    UnknownChunk, Writer, anchor,
+    ChunkTag, Context, CutChunk, Decode, Diagnostic, Encode, Error, FourCC, Reader, Result,
+    TagOrder, UnknownChunk, Writer, anchor,
 };
 
 use super::chunk::AdtChunk;
@@ -32,7 +32,9 @@ pub struct Adt {
 impl Adt {
     /// Reads a tile. Errors name the byte offset and the path of chunks and
     /// fields (`chunks[84].MCNK.chunks[3].MCAL: …`); nothing is allocated beyond what
-    /// the input can hold.
+    /// the input can hold. A file that does not start with its `MVER` chunk
+    /// is refused, in both modes, saying what it looks like instead (an MDX
+    /// model renamed `.adt`, an empty file).
     pub fn from_bytes(data: &[u8]) -> Result<Adt> {
         read(data, terrain_context()).map(|(chunks, _)| Adt { chunks })
     }
@@ -61,6 +63,9 @@ impl Adt {
 pub(crate) trait ListChunk: Decode<Args = ()> + Encode<Args = ()> + ChunkTag {
     /// The cut variant's name, for the diagnostic (`AdtChunk::Cut`).
     const CUT: &'static str;
+    /// What a file of these chunks is, for the error when it does not start
+    /// with `MVER` (`an ADT file`).
+    const FILE: &'static str;
     /// A chunk kept as bytes: its body does not decode.
     fn unknown(chunk: UnknownChunk) -> Self;
     /// The chunk the input ends inside.
@@ -76,11 +81,12 @@ pub(crate) trait ListChunk: Decode<Args = ()> + Encode<Args = ()> + ChunkTag {
 }
 
 /// [`ListChunk`] for a chunk enum with `Unknown(UnknownChunk)` and
-/// `Cut(CutChunk)` variants: `list_chunk!({impl<…>} Enum<…>, "Enum::Cut")`.
+/// `Cut(CutChunk)` variants: `list_chunk!({impl<…>} Enum<…>, "Enum::Cut", "a … file")`.
 macro_rules! list_chunk {
-    ({$($head:tt)*} $ty:ty, $cut:literal) => {
+    ({$($head:tt)*} $ty:ty, $cut:literal, $file:literal) => {
         $($head)* $crate::adt::ListChunk for $ty {
             const CUT: &'static str = $cut;
+            const FILE: &'static str = $file;
 
             fn unknown(chunk: format_core::UnknownChunk) -> Self {
                 Self::Unknown(chunk)
@@ -101,12 +107,13 @@ macro_rules! list_chunk {
 }
 pub(crate) use list_chunk;
 
-list_chunk!({impl<M: Decode<Args = ()> + Encode<Args = ()>>} AdtChunk<M>, "AdtChunk::Cut");
+list_chunk!({impl<M: Decode<Args = ()> + Encode<Args = ()>>} AdtChunk<M>, "AdtChunk::Cut", "an ADT file");
 
 /// Reads a whole file as a chunk list. In lenient mode a known chunk whose
 /// body does not decode is kept as bytes, and the chunk the file ends inside
 /// as a cut chunk, each with a diagnostic.
 pub(crate) fn read<T: ListChunk>(data: &[u8], ctx: Context) -> Result<(Vec<T>, Vec<Diagnostic>)> {
+    starts_with_version(data, ctx, T::FILE)?;
     let mut r = Reader::with_context(data, ctx);
     let siblings = anchor::scan_chunks(&r);
     // One allocation for the list (a tile's chunks are up to ~200 bytes each).
@@ -120,6 +127,41 @@ pub(crate) fn read<T: ListChunk>(data: &[u8], ctx: Context) -> Result<(Vec<T>, V
         Ok(chunks)
     })?;
     Ok((chunks, r.take_diagnostics()))
+}
+
+/// Every ADT, split ADT and WDT file starts with its `MVER` chunk (every
+/// real file does): a file that does not, in either mode, is refused as not
+/// what it was taken for, saying what it looks like instead (an MDX model
+/// named `.adt`, an empty file from a failed copy), rather than read as one
+/// chunk of garbage that a lenient read would keep and write back.
+fn starts_with_version(data: &[u8], ctx: Context, file: &str) -> Result<()> {
+    let Some(first) = data.first_chunk::<4>() else {
+        let found = match data.len() {
+            0 => "it is empty".to_string(),
+            n => format!("it is only {n} bytes"),
+        };
+        return Err(Error::invalid(
+            0,
+            format!("not {file}: {found} (such a file starts with its MVER chunk)"),
+        ));
+    };
+    if FourCC::from_disk(*first, ctx.tag_order) == *b"MVER" {
+        return Ok(());
+    }
+    let looks_like = match first {
+        b"MDLX" => " (an MDX model)",
+        b"BLP1" | b"BLP2" => " (a BLP texture)",
+        b"DDS " => " (a DDS texture)",
+        b"\x89PNG" => " (a PNG image)",
+        _ => "",
+    };
+    Err(Error::invalid(
+        0,
+        format!(
+            "not {file}: it starts with {:?}{looks_like}, not with its MVER chunk (`REVM` on disk)",
+            String::from_utf8_lossy(first)
+        ),
+    ))
 }
 
 /// The `index`th chunk; in lenient mode, one the file ends inside is kept as
