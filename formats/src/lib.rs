@@ -138,6 +138,7 @@ mod custom;
 pub mod dds;
 #[cfg(feature = "gltf")]
 pub mod gltf;
+mod magic;
 pub mod mdl;
 pub mod mdx;
 #[cfg(feature = "anim")]

@@ -214,7 +214,10 @@ fn a_file_that_is_no_tile_is_refused_in_both_modes_saying_what_it_is() {
             &model,
             "it starts with \"MDLX\" (an MDX model), not with its MVER chunk",
         ),
-        (b"", "it is empty (such a file starts with its MVER chunk)"),
+        (
+            b"",
+            "it is empty (such a file starts with its MVER chunk (`REVM` on disk))",
+        ),
         (b"RE", "it is only 2 bytes"),
         (
             b"MVER\x04\0\0\0\x12\0\0\0",

@@ -140,7 +140,7 @@ fn files_that_are_not_blp_are_refused_clearly() {
         return;
     };
     let err = Blp::from_bytes(&model).unwrap_err().to_string();
-    assert!(err.contains("it is an MDX model"), "{err}");
+    assert!(err.contains("(an MDX model)"), "{err}");
     let err = Blp::from_bytes(b"PNG\x89....").unwrap_err().to_string();
     assert!(err.contains("not a BLP texture"), "{err}");
     // A level past the end names the level and the table entry.

@@ -203,7 +203,7 @@ fn convert_says_what_it_cannot_do_with_textures() {
         .arg(&fake)
         .assert()
         .failure()
-        .stderr(predicate::str::contains("it is an MDX model"));
+        .stderr(predicate::str::contains("(an MDX model)"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -842,5 +842,16 @@ fn a_model_cut_inside_its_geosets_says_so() {
             )
             .and(predicate::str::contains("the model has no geosets").not()),
         );
+    formats()
+        .arg("render")
+        .arg(&cut)
+        .arg("--wireframe")
+        .arg(dir.join("cut.png"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "the model's geosets are in the GEOS chunk the file ends inside \
+             (4992 of its 15960 bytes), kept as bytes: nothing to draw",
+        ));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -135,33 +135,14 @@ pub(crate) fn read<T: ListChunk>(data: &[u8], ctx: Context) -> Result<(Vec<T>, V
 /// named `.adt`, an empty file from a failed copy), rather than read as one
 /// chunk of garbage that a lenient read would keep and write back.
 fn starts_with_version(data: &[u8], ctx: Context, file: &str) -> Result<()> {
-    let Some(first) = data.first_chunk::<4>() else {
-        let found = match data.len() {
-            0 => "it is empty".to_string(),
-            n => format!("it is only {n} bytes"),
-        };
-        return Err(Error::invalid(
-            0,
-            format!("not {file}: {found} (such a file starts with its MVER chunk)"),
-        ));
-    };
-    if FourCC::from_disk(*first, ctx.tag_order) == *b"MVER" {
-        return Ok(());
+    match data.first_chunk::<4>() {
+        Some(first) if FourCC::from_disk(*first, ctx.tag_order) == *b"MVER" => Ok(()),
+        _ => Err(crate::magic::not_a(
+            file,
+            "its MVER chunk (`REVM` on disk)",
+            data,
+        )),
     }
-    let looks_like = match first {
-        b"MDLX" => " (an MDX model)",
-        b"BLP1" | b"BLP2" => " (a BLP texture)",
-        b"DDS " => " (a DDS texture)",
-        b"\x89PNG" => " (a PNG image)",
-        _ => "",
-    };
-    Err(Error::invalid(
-        0,
-        format!(
-            "not {file}: it starts with {:?}{looks_like}, not with its MVER chunk (`REVM` on disk)",
-            String::from_utf8_lossy(first)
-        ),
-    ))
 }
 
 /// The `index`th chunk; in lenient mode, one the file ends inside is kept as

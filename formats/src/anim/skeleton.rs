@@ -511,13 +511,14 @@ pub fn decompress(track: &Track<CompressedQuaternion>) -> Track<[f32; 4]> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::anim::timeline::{SequenceInfo, Timeline};
     use crate::mdx::{Bone, Interpolation, Key};
     use format_core::FixedStr;
 
-    fn bone(name: &str, object_id: u32, parent_id: u32, tracks: Vec<NodeTrack>) -> Bone {
+    /// A bone for tests (also of the glTF nodes).
+    pub(crate) fn bone(name: &str, object_id: u32, parent_id: u32, tracks: Vec<NodeTrack>) -> Bone {
         Bone {
             node: Node {
                 name: FixedStr::try_from(name).unwrap(),

@@ -68,18 +68,11 @@ impl Blp {
     pub fn from_bytes(data: &[u8]) -> Result<Blp, Error> {
         match data.first_chunk::<4>() {
             Some(b"BLP1" | b"BLP2") => decode(data, Context::new()),
-            Some(b"MDLX") => Err(Error::invalid(
-                0,
-                "not a BLP texture: the file starts with `MDLX`, it is an MDX model",
+            _ => Err(crate::magic::not_a(
+                "a BLP texture",
+                "`BLP1` or `BLP2`",
+                data,
             )),
-            Some(other) => Err(Error::invalid(
-                0,
-                format!(
-                    "not a BLP texture: the file starts with {:?}, not `BLP1` or `BLP2`",
-                    String::from_utf8_lossy(other)
-                ),
-            )),
-            None => Err(Error::invalid(0, "not a BLP texture: fewer than 4 bytes")),
         }
     }
 

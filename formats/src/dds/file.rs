@@ -33,13 +33,7 @@ impl Dds {
     /// Reads a DDS file.
     pub fn from_bytes(data: &[u8]) -> Result<Dds, Error> {
         if !data.starts_with(b"DDS ") {
-            return Err(Error::invalid(
-                0,
-                format!(
-                    "not a DDS texture: the file starts with {:?}, not `DDS `",
-                    String::from_utf8_lossy(data.get(..4).unwrap_or(data))
-                ),
-            ));
+            return Err(crate::magic::not_a("a DDS texture", "`DDS `", data));
         }
         decode(data, Context::new())
     }

@@ -106,6 +106,17 @@ impl Model {
         }
     }
 
+    /// Why a leniently read model has no geosets, when it is because the file
+    /// ends inside its `GEOS` chunk: "the model's geosets are in the GEOS
+    /// chunk the file ends inside (4992 of its 15960 bytes), kept as bytes".
+    pub fn cut_geosets(&self) -> Option<String> {
+        let cut = self.cut_chunk().filter(|cut| cut.tag == *b"GEOS")?;
+        Some(format!(
+            "the model's geosets are in the GEOS chunk the file ends inside ({}), kept as bytes",
+            cut.where_cut()
+        ))
+    }
+
     /// The `MODL` chunk (name, bounds, blend time).
     pub fn model_chunk(&self) -> Option<&ModelChunk> {
         self.chunks.iter().find_map(|chunk| match chunk {

@@ -270,16 +270,10 @@ pub fn run(files: &[PathBuf], out: &Outputs) -> Result<ExitCode, String> {
             }
             if let Some(path) = &out.wireframe {
                 if model.geosets().is_empty() && model.alpha_geosets().is_empty() {
-                    match model.cut_chunk().filter(|cut| cut.tag == *b"GEOS") {
-                        Some(cut) => eprintln!(
-                            "warning: {name}: the model's geosets are in the GEOS chunk the \
-                             file ends inside ({}), kept as bytes: nothing to draw",
-                            cut.where_cut()
-                        ),
-                        None => {
-                            eprintln!("warning: {name}: the model has no geosets: nothing to draw")
-                        }
-                    }
+                    let why = model
+                        .cut_geosets()
+                        .unwrap_or_else(|| "the model has no geosets".to_string());
+                    eprintln!("warning: {name}: {why}: nothing to draw");
                 }
                 let image = match &out.pose {
                     Some(pose) => {

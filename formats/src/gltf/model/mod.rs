@@ -156,14 +156,8 @@ fn node_visibility(b: &mut Builder, visible: bool) -> json::extensions::scene::N
 /// said; geosets of level -1 go in every level).
 fn no_geometry(model: &Model, all: &[Mesh], lod: i32) -> Option<String> {
     if all.is_empty() {
-        let cut = model.cut_chunk().filter(|cut| cut.tag == *b"GEOS");
-        return Some(match cut {
-            Some(cut) => format!(
-                "the model's geosets are in the {} chunk the file ends inside ({}), \
-                 kept as bytes: only its nodes are exported",
-                cut.tag,
-                cut.where_cut()
-            ),
+        return Some(match model.cut_geosets() {
+            Some(why) => format!("{why}: only its nodes are exported"),
             None => "the model has no geosets: only its nodes are exported".to_string(),
         });
     }

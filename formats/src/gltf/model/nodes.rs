@@ -188,22 +188,10 @@ fn inverse_rest([x, y, z]: [f32; 3]) -> [f32; 16] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mdx::node::node_flags;
-    use crate::mdx::{Bone, Model, Node};
-    use format_core::FixedStr;
+    use crate::mdx::Model;
 
-    fn bone(name: &str, object_id: u32, parent_id: u32) -> Bone {
-        Bone {
-            node: Node {
-                name: FixedStr::try_from(name).unwrap(),
-                object_id,
-                parent_id,
-                flags: node_flags::BONE,
-                tracks: Vec::new(),
-            },
-            geoset_id: u32::MAX,
-            geoset_animation_id: u32::MAX,
-        }
+    fn bone(name: &str, object_id: u32, parent_id: u32) -> crate::mdx::Bone {
+        crate::anim::skeleton::tests::bone(name, object_id, parent_id, Vec::new())
     }
 
     /// Every node's rest translation goes into the JSON, where an infinity
