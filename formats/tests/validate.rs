@@ -472,6 +472,27 @@ mod sanity {
         }
     }
 
+    /// An edit that makes the model 1000 and adds a popcorn emitter (a
+    /// node at the origin) with this `path` and visibility guide (`flags`).
+    fn popcorn(path: &'static str, flags: &'static str) -> impl FnOnce(&mut Model) {
+        move |m: &mut Model| {
+            set_version(m, 1000);
+            m.corn_emitters_mut().push(CornEmitter {
+                node: node("Popcorn", 2),
+                life_span: 1.0,
+                emission_rate: 1.0,
+                speed: 1.0,
+                color: [1.0; 3],
+                alpha: 1.0,
+                replaceable_id: 0,
+                path: FixedStr::try_from(path).unwrap(),
+                flags: FixedStr::try_from(flags).unwrap(),
+                tracks: Vec::new(),
+            });
+            m.pivot_points_mut().push([0.0; 3]);
+        }
+    }
+
     fn rules(path: &str) -> Vec<Rule> {
         let data = common::corpus_file(path).unwrap();
         let model = Model::from_bytes_lenient(&data).unwrap().0;
@@ -845,24 +866,7 @@ mod sanity {
                 "chunks[9].PREM.emitters[0].spawn_model_file_name"
             )
         );
-        let popcorn = |path: &'static str| {
-            move |m: &mut Model| {
-                set_version(m, 1000);
-                m.corn_emitters_mut().push(CornEmitter {
-                    node: node("Popcorn", 2),
-                    life_span: 1.0,
-                    emission_rate: 1.0,
-                    speed: 1.0,
-                    color: [1.0; 3],
-                    alpha: 1.0,
-                    replaceable_id: 0,
-                    path: FixedStr::try_from(path).unwrap(),
-                    flags: FixedStr::try_from("Always=on, Death=off").unwrap(),
-                    tracks: Vec::new(),
-                });
-                m.pivot_points_mut().push([0.0; 3]);
-            }
-        };
+        let popcorn = |path| popcorn(path, "Always=on, Death=off");
         assert_eq!(after(popcorn("SharedFX/Dust.pkfx")), []);
         assert_eq!(
             after(popcorn("SharedFX/Dust.mdx")),
@@ -1443,24 +1447,7 @@ mod sanity {
 
     #[test]
     fn popcorn_emitters_need_their_visibility_guide() {
-        let popcorn = |guide: &'static str| {
-            move |m: &mut Model| {
-                set_version(m, 1000);
-                m.corn_emitters_mut().push(CornEmitter {
-                    node: node("Popcorn", 2),
-                    life_span: 1.0,
-                    emission_rate: 1.0,
-                    speed: 1.0,
-                    color: [1.0; 3],
-                    alpha: 1.0,
-                    replaceable_id: 0,
-                    path: FixedStr::try_from("SharedFX/Dust.pkfx").unwrap(),
-                    flags: FixedStr::try_from(guide).unwrap(),
-                    tracks: Vec::new(),
-                });
-                m.pivot_points_mut().push([0.0; 3]);
-            }
-        };
+        let popcorn = |guide| popcorn("SharedFX/Dust.pkfx", guide);
         assert_eq!(after(popcorn("Always=off, Death=on")), []);
         assert_eq!(
             after(popcorn("")),
