@@ -9,9 +9,10 @@
 use crate::common;
 
 use common::{corpus_root, le_u32};
-use formats::adt::Adt;
-use formats::adt::alpha::AlphaFormat;
-use formats::adt::mcnk::{McnkChunk, layer_flags};
+use formats::adt::alpha::{AlphaFormat, AlphaMap, BIG_ALPHA_FLAGS};
+use formats::adt::header::Mver;
+use formats::adt::mcnk::{MAX_LAYERS, Mcnk, McnkChunk, Mcnr, Mcvt, SMLayer, layer_flags};
+use formats::adt::{Adt, AdtChunk};
 use formats::wdt::Wdt;
 
 /// The tag at `at`, in spec order (stored reversed).
@@ -307,6 +308,14 @@ fn an_added_doodad_is_placed_and_referenced() {
             assert_eq!(refs.last(), Some(&index), "{path}: MCNK {chunk}");
         }
         assert_eq!(back, tile, "{path}");
+        // The same model spelled otherwise: its MMDX name and MMID entry again.
+        let names = tile.mmdx().unwrap().clone();
+        let again = tile
+            .add_doodad("world/generic/test/CRATE.M2", def, &[4])
+            .unwrap();
+        assert_eq!(tile.mmdx().unwrap(), &names, "{path}: no new name");
+        let name_id = |t: &Adt, i: u32| t.mddf().unwrap().doodad_defs[i as usize].name_id;
+        assert_eq!(name_id(&tile, again), name_id(&tile, index), "{path}");
     }
 }
 
@@ -379,6 +388,200 @@ fn a_removed_layer_takes_its_alpha_map_with_it() {
         corpus_root().is_none() || edited >= 6,
         "only {edited} tiles had a layer to remove"
     );
+}
+
+/// A map of 16 vertical bands, 0 to 255 in steps of 17: exact in every
+/// encoding (4-bit too), and its column 63 is column 62, as the 4-bit edge
+/// fix makes it.
+fn bands() -> AlphaMap {
+    let mut map = AlphaMap::filled(0);
+    for y in 0..64 {
+        for x in 0..64 {
+            map.set(x, y, (17 * (x / 4)) as u8);
+        }
+    }
+    map
+}
+
+#[test]
+fn an_added_layer_is_painted_with_its_alpha_map() {
+    let mut edited = 0;
+    for (path, data, flags) in corpus() {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        // The first MCNK with a base layer and room for one more.
+        let Some(n) = tile.mcnks().position(|m| {
+            m.layers()
+                .is_some_and(|l| (1..MAX_LAYERS).contains(&l.layers.len()))
+        }) else {
+            println!("{path}: no MCNK with 1 to 3 layers");
+            continue;
+        };
+        let textures = tile.mtex().map_or(0, |m| m.len());
+        let texture_id = tile.add_texture("Tileset\\Test\\Painted.blp").unwrap();
+        assert_eq!(texture_id as usize, textures, "{path}: appended to MTEX");
+        let mcnk = tile.mcnk_mut(n).unwrap();
+        let before = mcnk.clone();
+        let layers = mcnk.layers().unwrap().layers.clone();
+        let maps = mcnk.alpha_maps(flags).unwrap();
+        // Compression asked for: honoured where alpha is 8-bit, cleared where 4-bit.
+        let wish = SMLayer {
+            texture_id,
+            flags: layer_flags::ALPHA_MAP_COMPRESSED,
+            offset_in_mcal: 12345,
+            effect_id: u32::MAX,
+        };
+        let index = mcnk.add_layer(wish, Some(&bands()), flags).unwrap();
+        assert_eq!(index, layers.len(), "{path}");
+        let back = write_check_read(&path, "added layer", &tile);
+        let mcnk = back.mcnk(n).unwrap();
+        let added = mcnk.layers().unwrap().layers[index];
+        let format = AlphaFormat::for_layer(added.flags, flags);
+        let compressed = flags & BIG_ALPHA_FLAGS != 0;
+        assert_eq!(
+            added.flags,
+            layer_flags::USE_ALPHA_MAP
+                | if compressed {
+                    layer_flags::ALPHA_MAP_COMPRESSED
+                } else {
+                    0
+                },
+            "{path}"
+        );
+        assert_eq!(added.texture_id, texture_id);
+        assert_eq!(
+            back.mtex().unwrap().get(texture_id as usize),
+            Some(&b"Tileset\\Test\\Painted.blp"[..])
+        );
+        // The earlier layers and their maps as they were, the new map exact.
+        assert_eq!(mcnk.layers().unwrap().layers[..index], layers[..], "{path}");
+        let mut expected = maps.clone();
+        expected.push((index, bands()));
+        assert_eq!(mcnk.alpha_maps(flags).unwrap(), expected, "{path}");
+        // Every other MCNK untouched; the tile reads back as edited.
+        for (i, (a, b)) in back.mcnks().zip(tile.mcnks()).enumerate() {
+            assert!(i == n || a == b, "{path}: MCNK {i} changed");
+        }
+        assert_eq!(back, tile, "{path}");
+        // Up to the client's four layers, then refused with the chunk as it was.
+        let mcnk = tile.mcnk_mut(n).unwrap();
+        while mcnk.layers().unwrap().layers.len() < MAX_LAYERS {
+            mcnk.add_layer(wish, Some(&bands()), flags).unwrap();
+        }
+        let full = mcnk.clone();
+        let err = mcnk.add_layer(wish, Some(&bands()), flags).unwrap_err();
+        assert!(err.to_string().contains("4 texture layers"), "{err}");
+        assert_eq!(*mcnk, full);
+        write_check_read(&path, "four layers", &tile);
+        println!(
+            "{path}: MCNK {n} painted as layer {index} ({format:?}, MCAL {} -> {} bytes)",
+            before.alpha().map_or(0, |m| m.data.len()),
+            back.mcnk(n).unwrap().alpha().unwrap().data.len()
+        );
+        edited += 1;
+    }
+    assert!(
+        corpus_root().is_none() || edited >= 6,
+        "only {edited} tiles had a chunk to paint"
+    );
+}
+
+#[test]
+fn layers_of_a_new_chunk_and_what_add_layer_refuses() {
+    let mut mcnk = Mcnk::new(3, 4);
+    // MCVT and MCNR first, as a tile has them; MCLY and MCAL go after them.
+    mcnk.chunks
+        .push(McnkChunk::Mcvt(Mcvt { height: [0.0; 145] }));
+    mcnk.chunks.push(McnkChunk::Mcnr(Mcnr::default()));
+    let base = SMLayer {
+        texture_id: 0,
+        flags: layer_flags::USE_ALPHA_MAP,
+        offset_in_mcal: 7,
+        effect_id: u32::MAX,
+    };
+    let err = mcnk.add_layer(base, Some(&bands()), 0).unwrap_err();
+    assert!(err.to_string().contains("base layer"), "{err}");
+    assert_eq!(mcnk.chunks.len(), 2, "refused: nothing added");
+    assert_eq!(mcnk.add_layer(base, None, 0).unwrap(), 0);
+    let layer0 = mcnk.layers().unwrap().layers[0];
+    assert_eq!((layer0.flags, layer0.offset_in_mcal), (0, 0));
+    assert!(mcnk.alpha().is_none(), "the base layer needs no MCAL");
+    let later = SMLayer {
+        texture_id: 1,
+        ..base
+    };
+    let err = mcnk.add_layer(later, None, 0).unwrap_err();
+    assert!(err.to_string().contains("needs an alpha map"), "{err}");
+    let short = AlphaMap {
+        values: vec![0; 100],
+    };
+    let err = mcnk.add_layer(later, Some(&short), 0).unwrap_err();
+    assert!(err.to_string().contains("4096 values, not 100"), "{err}");
+    assert_eq!(mcnk.layers().unwrap().layers.len(), 1);
+    // 8-bit alpha (MPHD big alpha), uncompressed: 4096 bytes at offset 0.
+    assert_eq!(mcnk.add_layer(later, Some(&bands()), 0x4).unwrap(), 1);
+    let tags: Vec<String> = mcnk.chunks.iter().map(|c| c.tag().to_string()).collect();
+    assert_eq!(tags, ["MCVT", "MCNR", "MCLY", "MCAL"]);
+    assert_eq!(mcnk.alpha().unwrap().data.len(), 4096);
+    assert_eq!(mcnk.layers().unwrap().layers[1].offset_in_mcal, 0);
+    // In a tile, written and read back: the header's nLayers and sizeAlpha follow.
+    let tile = tiny_tile(vec![AdtChunk::Mcnk(mcnk.clone())]);
+    let bytes = tile.to_bytes().unwrap();
+    let header = 12 + 72 + 8;
+    assert_eq!(le_u32(&bytes, header + 0x0C), 2, "nLayers");
+    assert_eq!(le_u32(&bytes, header + 0x28), 4096 + 8, "sizeAlpha");
+    let back = Adt::from_bytes(&bytes).unwrap();
+    assert_eq!(back, tile);
+    assert_eq!(
+        back.mcnk(0).unwrap().alpha_maps(0x4).unwrap(),
+        [(1, bands())]
+    );
+}
+
+/// MVER, an MHDR, then `rest`.
+fn tiny_tile(rest: Vec<AdtChunk>) -> Adt {
+    let mut chunks = vec![
+        AdtChunk::Mver(Mver { version: 18 }),
+        AdtChunk::Mhdr(Default::default()),
+    ];
+    chunks.extend(rest);
+    Adt { chunks }
+}
+
+#[test]
+fn textures_are_found_as_the_game_finds_them() {
+    for (path, data, _) in corpus() {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        let Some(first) = tile.mtex().and_then(|m| m.get(0)).map(<[u8]>::to_vec) else {
+            continue;
+        };
+        let count = tile.mtex().unwrap().len();
+        // Another spelling of the first name: its index, nothing appended.
+        let respelled: String = String::from_utf8_lossy(&first)
+            .chars()
+            .map(|c| match c {
+                '\\' => '/',
+                c => c.to_ascii_uppercase(),
+            })
+            .collect();
+        assert_eq!(tile.add_texture(&respelled).unwrap(), 0, "{path}");
+        assert_eq!(tile.mtex().unwrap().len(), count, "{path}");
+        assert!(tile.add_texture("a\0b").is_err());
+        assert_eq!(
+            tile.add_texture("Tileset\\New.blp").unwrap() as usize,
+            count
+        );
+        write_check_read(&path, "added texture", &tile);
+    }
+    // A tile without MTEX gets one where tiles have it: after MHDR, before MMDX.
+    let mut tile = tiny_tile(vec![
+        AdtChunk::Mmdx(Default::default()),
+        AdtChunk::Mcnk(Mcnk::new(0, 0)),
+    ]);
+    assert_eq!(tile.add_texture("Tileset\\Only.blp").unwrap(), 0);
+    let tags: Vec<String> = tile.chunks.iter().map(|c| c.tag().to_string()).collect();
+    assert_eq!(tags, ["MVER", "MHDR", "MTEX", "MMDX", "MCNK"]);
+    let back = Adt::from_bytes(&tile.to_bytes().unwrap()).unwrap();
+    assert_eq!(back.mtex().unwrap().names(), ["Tileset\\Only.blp"]);
 }
 
 #[test]

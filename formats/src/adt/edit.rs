@@ -148,7 +148,32 @@ impl Adt {
         }
     }
 
-    /// Places a doodad: its model name goes into MMDX (unless there already),
+    /// The MTEX index of texture `path` (what an MCLY layer's `textureId`
+    /// holds, see [`Mcnk::add_layer`](crate::adt::mcnk::Mcnk::add_layer)),
+    /// appended to MTEX if the tile does not list it yet (MTEX is created in
+    /// its place if the tile has none). Names compare as the game's file
+    /// system does ([`FileNames::find`]: ASCII case and the slash do not
+    /// matter). A name with a NUL is an error.
+    pub fn add_texture(&mut self, path: &str) -> Result<u32> {
+        if path.as_bytes().contains(&0) {
+            return Err(Error::other(format!("file name {path:?} contains a NUL")));
+        }
+        let at = self.ensure(*b"MTEX", || AdtChunk::Mtex(FileNames::default()));
+        let Some(AdtChunk::Mtex(names)) = self.chunks.get_mut(at) else {
+            return Err(Error::other("MTEX is missing"));
+        };
+        let index = match names.find(path) {
+            Some((index, _)) => index,
+            None => {
+                names.push(path)?;
+                names.len() - 1
+            }
+        };
+        u32::try_from(index).map_err(|_| Error::other("too many textures"))
+    }
+
+    /// Places a doodad: its model name goes into MMDX (unless there already,
+    /// compared as [`FileNames::find`] does),
     /// an MMID entry points at it, the placement is appended to MDDF with that
     /// `nameId`, and the MCNKs `chunks` (file order) reference it in MCRF.
     /// Missing chunks are created. Returns the new MDDF index. An MCNK index
@@ -172,16 +197,10 @@ impl Adt {
         }
         let names = self.ensure(*b"MMDX", || AdtChunk::Mmdx(FileNames::default()));
         let offset = match self.chunks.get_mut(names) {
-            Some(AdtChunk::Mmdx(m)) => {
-                let found = m
-                    .iter()
-                    .find(|(_, n)| *n == model.as_bytes())
-                    .map(|(o, _)| o);
-                match found {
-                    Some(offset) => offset,
-                    None => m.push(model)?,
-                }
-            }
+            Some(AdtChunk::Mmdx(m)) => match m.find(model) {
+                Some((_, offset)) => offset,
+                None => m.push(model)?,
+            },
             _ => return Err(Error::other("MMDX is missing")),
         };
         let ids = self.ensure(*b"MMID", || AdtChunk::Mmid(NameOffsets::default()));

@@ -111,6 +111,29 @@ impl FileNames {
         self.iter().nth(index).map(|(_, name)| name)
     }
 
+    /// The index and byte offset of the first name that is `name` as the
+    /// game's file system sees it: ASCII case and `/` against `\` do not
+    /// matter (`World/Generic/Crate.M2` is `world\generic\crate.m2`).
+    pub fn find(&self, name: &str) -> Option<(usize, u32)> {
+        let same = |a: &u8, b: &u8| {
+            let fold = |c: u8| {
+                if c == b'/' {
+                    b'\\'
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            };
+            fold(*a) == fold(*b)
+        };
+        self.iter()
+            .enumerate()
+            .find_map(|(index, (offset, stored))| {
+                let equal = stored.len() == name.len()
+                    && stored.iter().zip(name.as_bytes()).all(|(a, b)| same(a, b));
+                equal.then_some((index, offset))
+            })
+    }
+
     /// How many names there are.
     pub fn len(&self) -> usize {
         self.iter().count()

@@ -6,7 +6,7 @@ use format_core::{Derived, Error, Kept, Result};
 use super::chunk::{Mcnk, flags as mcnk_flags};
 use super::sub::{Mcal, Mclq, Mcly, Mcrf, Mcsh, Mcvt, SMLayer, layer_flags};
 use super::sub_chunk::McnkChunk;
-use crate::adt::alpha::{AlphaFormat, AlphaMap, EdgeFix};
+use crate::adt::alpha::{AlphaFormat, AlphaMap, EdgeFix, MAP_SIZE};
 
 macro_rules! accessors {
     ($($get:ident, $get_mut:ident, $variant:ident, $ty:ty, $tag:literal;)*) => {$(
@@ -132,6 +132,7 @@ impl Mcnk {
         if layer.flags & layer_flags::USE_ALPHA_MAP == 0 {
             return Err(Error::other(format!("layer {index} has no alpha map")));
         }
+        check_size(map)?;
         let span = self.alpha_span(index, mphd_flags)?;
         let format = AlphaFormat::for_layer(layer.flags, mphd_flags);
         let bytes = map.encode(format, EdgeFix::for_chunk(self.flags));
@@ -213,24 +214,119 @@ impl Mcnk {
             refs.doodad_refs.push(doodad);
             return;
         }
+        self.insert_in_order(McnkChunk::Mcrf(Mcrf {
+            doodad_refs: vec![doodad],
+            object_refs: Vec::new(),
+        }));
+    }
+
+    /// Adds a texture layer after the last one and returns its index.
+    ///
+    /// `layer` gives the MTEX `texture_id`, the animation and overbright
+    /// bits, the `alpha_map_compressed` wish and the `effect_id`; its
+    /// `offsetInMCAL` and `use_alpha_map` flag are set here. The first layer
+    /// of a chunk is its base and has no alpha map (`map` is `None`); every
+    /// later layer's `map` is appended to MCAL, encoded as its flags and
+    /// `mphd_flags` say (compressed only in a map of 8-bit alpha: elsewhere
+    /// the compression flag is cleared, as the client reads such a layer as
+    /// 4-bit anyway) and with this chunk's edge fix. MCLY and MCAL are
+    /// created in their place among the sub-chunks when the chunk has none;
+    /// the header's `nLayers`, offsets and `sizeAlpha` follow by themselves.
+    ///
+    /// A fifth layer (the client draws [`MAX_LAYERS`]), a later layer
+    /// without a map, a base layer with one, or a map that is not 64x64 is
+    /// an error that leaves the chunk as it was.
+    ///
+    /// ```
+    /// use formats::adt::alpha::{AlphaFormat, AlphaMap};
+    /// use formats::adt::mcnk::{Mcnk, SMLayer, layer_flags};
+    ///
+    /// let mut mcnk = Mcnk::new(0, 0);
+    /// let base = SMLayer { texture_id: 0, effect_id: u32::MAX, ..SMLayer::default() };
+    /// assert_eq!(mcnk.add_layer(base, None, 0)?, 0);
+    /// // A path of grass across the chunk, on texture 1 of MTEX.
+    /// let mut path = AlphaMap::filled(0);
+    /// for x in 0..64 {
+    ///     path.set(x, 31, 255);
+    /// }
+    /// let grass = SMLayer { texture_id: 1, effect_id: u32::MAX, ..SMLayer::default() };
+    /// assert_eq!(mcnk.add_layer(grass, Some(&path), 0)?, 1);
+    /// let layer = mcnk.layers().unwrap().layers[1];
+    /// assert_eq!(layer.flags, layer_flags::USE_ALPHA_MAP);
+    /// // 4-bit alpha (MPHD without big alpha) keeps 255 and 0 exactly.
+    /// assert_eq!(mcnk.alpha_maps(0)?, [(1, path)]);
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
+    pub fn add_layer(
+        &mut self,
+        mut layer: SMLayer,
+        map: Option<&AlphaMap>,
+        mphd_flags: u32,
+    ) -> Result<usize> {
+        let index = self.layers().map_or(0, |m| m.layers.len());
+        if index >= MAX_LAYERS {
+            return Err(Error::other(format!(
+                "the chunk has {index} texture layers already, the most the client draws"
+            )));
+        }
+        let alpha_flags = layer_flags::USE_ALPHA_MAP | layer_flags::ALPHA_MAP_COMPRESSED;
+        let encoded = match (index, map) {
+            (0, None) => {
+                layer.flags &= !alpha_flags;
+                layer.offset_in_mcal = 0;
+                None
+            }
+            (0, Some(_)) => {
+                return Err(Error::other(
+                    "layer 0 is the base layer: it has no alpha map",
+                ));
+            }
+            (_, None) => {
+                return Err(Error::other(format!(
+                    "layer {index} needs an alpha map: only the base layer has none"
+                )));
+            }
+            (_, Some(map)) => {
+                check_size(map)?;
+                let format = AlphaFormat::for_layer(layer.flags, mphd_flags);
+                layer.flags =
+                    (layer.flags & !alpha_flags) | layer_flags::USE_ALPHA_MAP | format.layer_flag();
+                Some(map.encode(format, EdgeFix::for_chunk(self.flags)))
+            }
+        };
+        if let Some(bytes) = encoded {
+            if self.alpha().is_none() {
+                self.insert_in_order(McnkChunk::Mcal(Mcal::default()));
+            }
+            let mcal = self
+                .alpha_mut()
+                .ok_or_else(|| Error::other("no MCAL sub-chunk"))?;
+            layer.offset_in_mcal = u32::try_from(mcal.data.len())
+                .map_err(|_| Error::other("MCAL larger than 4 GiB"))?;
+            mcal.data.extend_from_slice(&bytes);
+        }
+        if self.layers().is_none() {
+            self.insert_in_order(McnkChunk::Mcly(Mcly::default()));
+        }
+        self.layers_mut()
+            .ok_or_else(|| Error::other("no MCLY sub-chunk"))?
+            .layers
+            .push(layer);
+        Ok(index)
+    }
+
+    /// Inserts `chunk` where the client writes it: before the first
+    /// sub-chunk that comes after it in [`ORDER`] (sub-chunks of other kinds
+    /// are passed over), or at the end.
+    fn insert_in_order(&mut self, chunk: McnkChunk) {
+        let rank = |c: &McnkChunk| ORDER.iter().position(|t| c.tag() == *t);
+        let mine = rank(&chunk);
         let at = self
             .chunks
             .iter()
-            .position(|c| matches!(c, McnkChunk::Mcly(_)))
-            .map(|i| i + 1)
-            .or_else(|| {
-                self.chunks
-                    .iter()
-                    .position(|c| matches!(c, McnkChunk::Mcsh(_) | McnkChunk::Mcal(_)))
-            })
+            .position(|c| rank(c).is_some_and(|r| mine.is_some_and(|m| r > m)))
             .unwrap_or(self.chunks.len());
-        self.chunks.insert(
-            at,
-            McnkChunk::Mcrf(Mcrf {
-                doodad_refs: vec![doodad],
-                object_refs: Vec::new(),
-            }),
-        );
+        self.chunks.insert(at, chunk);
     }
 
     /// True if `flags` has all of `bits` (see [`flags`](super::flags)).
@@ -241,5 +337,27 @@ impl Mcnk {
     /// True if this chunk's 4-bit alpha maps are 63x63 (`do_not_fix_alpha_map` clear).
     pub fn fixes_alpha_edges(&self) -> bool {
         !self.has_flags(mcnk_flags::DO_NOT_FIX_ALPHA_MAP)
+    }
+}
+
+/// The most texture layers an MCNK has (`nLayers`: "maximum 4").
+pub const MAX_LAYERS: usize = 4;
+
+/// The sub-chunks in the order the client's tiles hold them.
+const ORDER: [&[u8; 4]; 15] = [
+    b"MCVT", b"MCCV", b"MCLV", b"MCNR", b"MCLY", b"MCRF", b"MCRD", b"MCRW", b"MCSH", b"MCAL",
+    b"MCLQ", b"MCSE", b"MCBB", b"MCMT", b"MCDD",
+];
+
+/// An alpha map to encode must be 64x64.
+fn check_size(map: &AlphaMap) -> Result<()> {
+    let want = MAP_SIZE * MAP_SIZE;
+    if map.values.len() == want {
+        Ok(())
+    } else {
+        Err(Error::other(format!(
+            "an alpha map is 64x64 = {want} values, not {}",
+            map.values.len()
+        )))
     }
 }

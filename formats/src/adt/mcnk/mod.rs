@@ -19,6 +19,7 @@ mod sub_chunk;
 mod walk;
 
 pub use chunk::{Mcnk, McnkBody, flags};
+pub use edit::MAX_LAYERS;
 pub use sub::{
     BlendBatch, CWSoundEmitter, EntryRefs, Mcal, Mcbb, Mccv, MccvEntry, Mcdd, Mclq, MclqLayer,
     Mclv, Mcly, Mcmt, Mcnr, Mcrf, Mcse, Mcsh, Mcvt, SLVert, SMLayer, SWFlowv, VERTICES,
