@@ -4,8 +4,8 @@
 
 use crate::common;
 
-use formats::adt::Adt;
 use formats::adt::mcnk::McnkChunk;
+use formats::adt::{Adt, AdtChunk};
 use formats::mdx::{Interpolation, Key, LayerTrack, Model, NodeTrack, TextureEntry, Track};
 use formats::validate::{self, Finding, Rule};
 
@@ -337,6 +337,69 @@ fn tile_references_out_of_range() {
     assert_eq!(findings[0].1, "chunks[5].MMID.offsets[1]");
     assert_eq!(findings[1].1, "chunks[7].MWID.offsets[2]");
     assert_eq!(findings[2].1, "chunks[8].MDDF.doodad_defs[0].name_id");
+}
+
+#[test]
+fn tile_chunks_layers_alpha_and_liquids() {
+    let Some(data) = common::corpus_file("adt/warcraftnet_Northrend_37_25.adt") else {
+        return;
+    };
+    let clean = Adt::from_bytes(&data).unwrap();
+    let mut tile = clean.clone();
+    // MCNK 17 (chunks[28]) says it is MCNK 18; MCNK 0 gets a fifth layer, and
+    // its layer 1 an alpha map past MCAL; the first liquid spills over.
+    tile.mcnk_mut(17).unwrap().index_x += 1;
+    let mcnk = tile.mcnk_mut(0).unwrap();
+    let mcal = mcnk.alpha().unwrap().data.len() as u32;
+    let layers = &mut mcnk.layers_mut().unwrap().layers;
+    while layers.len() < 5 {
+        layers.push(layers[0]);
+    }
+    layers[1].offset_in_mcal = mcal;
+    let (j, k) = tile
+        .mh2o()
+        .unwrap()
+        .chunks
+        .iter()
+        .enumerate()
+        .find_map(|(j, c)| (!c.instances.is_empty()).then_some((j, 0)))
+        .unwrap();
+    let instance = &mut tile.mh2o_mut().unwrap().chunks[j].instances[k];
+    instance.width = 9 - instance.x_offset;
+    let findings = validate::tile(&tile);
+    let mcnk0 = "chunks[11].MCNK.chunks[3].MCLY";
+    assert_eq!(
+        rule_paths(findings.clone()),
+        [
+            (
+                Rule::LiquidExtent,
+                format!("chunks[10].MH2O.chunks[{j}].instances[{k}]")
+            ),
+            (Rule::LayerCount, format!("{mcnk0}.layers")),
+            (
+                Rule::AlphaOffset,
+                format!("{mcnk0}.layers[1].offset_in_mcal")
+            ),
+            (Rule::ChunkIndex, "chunks[28].MCNK".to_string()),
+        ]
+    );
+    assert!(
+        findings[3].message.contains("IndexX 2, IndexY 1: MCNK 17"),
+        "{findings:?}"
+    );
+    // A tile that lost its last MCNK.
+    let mut short = clean;
+    let last = short
+        .chunks
+        .iter()
+        .rposition(|c| matches!(c, AdtChunk::Mcnk(_)));
+    short.chunks.remove(last.unwrap());
+    let findings = validate::tile(&short);
+    assert_eq!(
+        rule_paths(findings.clone()),
+        [(Rule::ChunkCount, "chunks".to_string())]
+    );
+    assert!(findings[0].message.contains("255 MCNK"), "{findings:?}");
 }
 
 mod damaged {

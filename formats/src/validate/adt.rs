@@ -1,6 +1,8 @@
-//! Checks of an ADT tile: the references between its chunks.
+//! Checks of an ADT tile: the references between its chunks, its grid of
+//! 256 map chunks, their texture layers and its liquids.
 
 use super::{Findings, Rule};
+use crate::adt::mcnk::{MAX_LAYERS, layer_flags};
 use crate::adt::names::{FileNames, NameOffsets};
 use crate::adt::{Adt, AdtChunk};
 
@@ -12,6 +14,7 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
     let textures = adt.mtex().map_or(0, |m| m.len());
     let mmid = adt.mmid().map_or(0, |m| m.offsets.len());
     let mwid = adt.mwid().map_or(0, |m| m.offsets.len());
+    let mut mcnks = 0usize;
     for (i, chunk) in adt.chunks.iter().enumerate() {
         match chunk {
             AdtChunk::Cut(cut) => {
@@ -51,7 +54,43 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
                     f.index(Rule::NameId, path, d.name_id.into(), mwid, "MWID entries");
                 }
             }
+            AdtChunk::Mh2o(mh2o) => {
+                for (j, liquid) in mh2o.chunks.iter().enumerate() {
+                    for (k, instance) in liquid.instances.iter().enumerate() {
+                        let across = u16::from(instance.x_offset) + u16::from(instance.width);
+                        let down = u16::from(instance.y_offset) + u16::from(instance.height);
+                        if across > 8 || down > 8 {
+                            f.push(
+                                Rule::LiquidExtent,
+                                format!("chunks[{i}].MH2O.chunks[{j}].instances[{k}]"),
+                                format!(
+                                    "x_offset {} + width {} and y_offset {} + height {}: \
+                                     the chunk has 8 x 8 liquid tiles",
+                                    instance.x_offset,
+                                    instance.width,
+                                    instance.y_offset,
+                                    instance.height
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
             AdtChunk::Mcnk(mcnk) => {
+                let place = (mcnks % 16, mcnks / 16);
+                let indices = (mcnk.index_x as usize, mcnk.index_y as usize);
+                if mcnks < 256 && indices != place {
+                    f.push(
+                        Rule::ChunkIndex,
+                        format!("chunks[{i}].MCNK"),
+                        format!(
+                            "IndexX {}, IndexY {}: MCNK {mcnks} of the tile is at column {}, row {}",
+                            indices.0, indices.1, place.0, place.1
+                        ),
+                    );
+                }
+                mcnks += 1;
+                let mcal = mcnk.alpha().map_or(0, |m| m.data.len());
                 for (j, sub) in mcnk.chunks.iter().enumerate() {
                     let at = format!("chunks[{i}].MCNK.chunks[{j}]");
                     if let crate::adt::mcnk::McnkChunk::Mcrf(refs) = sub {
@@ -72,16 +111,41 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
                         }
                     }
                     if let crate::adt::mcnk::McnkChunk::Mcly(mcly) = sub {
+                        if mcly.layers.len() > MAX_LAYERS {
+                            f.push(
+                                Rule::LayerCount,
+                                format!("{at}.MCLY.layers"),
+                                format!(
+                                    "{} texture layers: the client draws {MAX_LAYERS}",
+                                    mcly.layers.len()
+                                ),
+                            );
+                        }
                         for (k, layer) in mcly.layers.iter().enumerate() {
                             let path = format!("{at}.MCLY.layers[{k}].texture_id");
                             let value = layer.texture_id.into();
                             f.index(Rule::TextureIndex, path, value, textures, "MTEX textures");
+                            let offset = layer.offset_in_mcal as usize;
+                            if layer.flags & layer_flags::USE_ALPHA_MAP != 0 && offset >= mcal {
+                                f.push(
+                                    Rule::AlphaOffset,
+                                    format!("{at}.MCLY.layers[{k}].offset_in_mcal"),
+                                    format!("{offset} is past the end of MCAL ({mcal} bytes)"),
+                                );
+                            }
                         }
                     }
                 }
             }
             _ => {}
         }
+    }
+    if mcnks != 256 {
+        f.push(
+            Rule::ChunkCount,
+            "chunks",
+            format!("{mcnks} MCNK map chunks, not 16 x 16 = 256"),
+        );
     }
     f.0
 }

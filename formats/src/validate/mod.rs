@@ -148,6 +148,11 @@
 //! | `mcrf-reference` | error | Tiles | an `MCRF` entry out of range of `MDDF` or `MODF` | a doodad or object that is not there |
 //! | `name-offset` | error | Tiles | an `MMID`/`MWID` offset not at the start of a name | a file name read from the middle of another |
 //! | `name-id` | error | Tiles | an `MDDF`/`MODF` `nameId` out of range | the placement has no model |
+//! | `chunk-count` | error | Tiles | a tile without its 256 `MCNK`s | holes in the ground, or the tile refused |
+//! | `chunk-index` | warning | Tiles | an `MCNK`'s `IndexX`/`IndexY` not its place in the tile | tools place it elsewhere than its neighbours expect |
+//! | `layer-count` | warning | Tiles | an `MCLY` with more than 4 layers | the client draws four |
+//! | `alpha-offset` | error | Tiles | a layer's `offsetInMCAL` past the end of `MCAL` | its alpha map is read from outside the chunk |
+//! | `liquid-extent` | error | Tiles | an `MH2O` instance reaching past its chunk's 8 x 8 tiles | the liquid spills into the neighbour, or the client crashes |
 //!
 //! # Adding a check
 //!

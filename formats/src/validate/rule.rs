@@ -294,6 +294,21 @@ rules! {
     NameId = "name-id", Error, "Tiles",
         "An `MDDF`/`MODF` `nameId` out of range of `MMID`/`MWID`.",
         "The placement has no model.";
+    ChunkCount = "chunk-count", Error, "Tiles",
+        "A tile without its 16 x 16 = 256 `MCNK` map chunks.",
+        "The client reads 256 map chunks through `MCIN`: the missing ones are holes in the ground, or the tile is refused.";
+    ChunkIndex = "chunk-index", Warning, "Tiles",
+        "An `MCNK` whose `IndexX`/`IndexY` are not its place in the tile (column `i % 16`, row `i / 16`).",
+        "Tools that place chunks by their indices (and the client's culling) put it somewhere else than its neighbours expect.";
+    LayerCount = "layer-count", Warning, "Tiles",
+        "An `MCLY` with more than 4 texture layers.",
+        "The client draws four: the others are not painted.";
+    AlphaOffset = "alpha-offset", Error, "Tiles",
+        "An `MCLY` layer with an alpha map whose `offsetInMCAL` is past the end of `MCAL`.",
+        "The layer's alpha map is read from outside the chunk: the texture blends with garbage.";
+    LiquidExtent = "liquid-extent", Error, "Tiles",
+        "An `MH2O` liquid instance reaching past its chunk's 8 x 8 liquid tiles (`x_offset + width` or `y_offset + height` over 8).",
+        "The client reads the liquid's heights and tiles past the chunk: water spills into the neighbour, or the map crashes.";
 }
 
 impl fmt::Display for Rule {
