@@ -1,8 +1,8 @@
 //! `formats validate PATH... [--json]`: the library's checks
 //! ([`formats::validate`]: the structure and the map makers' rules for
-//! models, the references, chunk grid, layers and liquids of tiles) on every model and tile under the paths,
-//! in parallel; each file's findings with their rule and severity, then a
-//! table per rule, or one JSON document.
+//! models, the references, chunk grid, layers and liquids of tiles) on every
+//! model and tile under the paths, in parallel; each file's findings with
+//! their rule and severity, then a table per rule, or one JSON document.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, HashSet};
