@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use formats::adt::mcnk::McnkChunk;
+use formats::adt::mcnk::{McnkChunk, layer_flags};
 use formats::adt::{Adt, AdtChunk};
 use formats::mdx::{Interpolation, Key, LayerTrack, Model, NodeTrack, TextureEntry, Track};
 use formats::validate::{self, Finding, Rule};
@@ -356,6 +356,11 @@ fn tile_chunks_layers_alpha_and_liquids() {
         layers.push(layers[0]);
     }
     layers[1].offset_in_mcal = mcal;
+    // Layer 2 uncompressed with 100 bytes left; layer 3 compressed with one.
+    layers[2].flags = layer_flags::USE_ALPHA_MAP;
+    layers[2].offset_in_mcal = mcal - 100;
+    layers[3].flags = layer_flags::USE_ALPHA_MAP | layer_flags::ALPHA_MAP_COMPRESSED;
+    layers[3].offset_in_mcal = mcal - 1;
     let (j, k) = tile
         .mh2o()
         .unwrap()
@@ -380,12 +385,27 @@ fn tile_chunks_layers_alpha_and_liquids() {
                 Rule::AlphaOffset,
                 format!("{mcnk0}.layers[1].offset_in_mcal")
             ),
+            (
+                Rule::AlphaOffset,
+                format!("{mcnk0}.layers[2].offset_in_mcal")
+            ),
+            (
+                Rule::AlphaOffset,
+                format!("{mcnk0}.layers[3].offset_in_mcal")
+            ),
             (Rule::ChunkIndex, "chunks[28].MCNK".to_string()),
         ]
     );
+    let messages: Vec<&str> = findings.iter().map(|f| f.message.as_str()).collect();
     assert!(
-        findings[3].message.contains("IndexX 2, IndexY 1: MCNK 17"),
-        "{findings:?}"
+        messages[2].contains("is past the end of MCAL"),
+        "{messages:?}"
+    );
+    assert!(messages[3].contains("leaves 100 bytes"), "{messages:?}");
+    assert!(messages[4].contains("does not decode"), "{messages:?}");
+    assert!(
+        messages[5].contains("IndexX 2, IndexY 1: MCNK 17"),
+        "{messages:?}"
     );
     // A tile that lost its last MCNK.
     let mut short = clean;

@@ -2,7 +2,8 @@
 //! 256 map chunks, their texture layers and its liquids.
 
 use super::{Findings, Rule};
-use crate::adt::mcnk::{MAX_LAYERS, layer_flags};
+use crate::adt::alpha;
+use crate::adt::mcnk::{MAX_LAYERS, SMLayer, layer_flags};
 use crate::adt::names::{FileNames, NameOffsets};
 use crate::adt::{Adt, AdtChunk};
 
@@ -90,7 +91,7 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
                     );
                 }
                 mcnks += 1;
-                let mcal = mcnk.alpha().map_or(0, |m| m.data.len());
+                let data = mcnk.alpha().map_or(&[][..], |m| m.data.as_slice());
                 for (j, sub) in mcnk.chunks.iter().enumerate() {
                     let at = format!("chunks[{i}].MCNK.chunks[{j}]");
                     if let crate::adt::mcnk::McnkChunk::Mcrf(refs) = sub {
@@ -125,12 +126,11 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
                             let path = format!("{at}.MCLY.layers[{k}].texture_id");
                             let value = layer.texture_id.into();
                             f.index(Rule::TextureIndex, path, value, textures, "MTEX textures");
-                            let offset = layer.offset_in_mcal as usize;
-                            if layer.flags & layer_flags::USE_ALPHA_MAP != 0 && offset >= mcal {
+                            if let Some(why) = misplaced_alpha(layer, data) {
                                 f.push(
                                     Rule::AlphaOffset,
                                     format!("{at}.MCLY.layers[{k}].offset_in_mcal"),
-                                    format!("{offset} is past the end of MCAL ({mcal} bytes)"),
+                                    why,
                                 );
                             }
                         }
@@ -148,6 +148,35 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
         );
     }
     f.0
+}
+
+/// Why `layer`'s alpha map does not fit in MCAL's `data`, if it has one that
+/// does not. Without the WDT's MPHD flags an uncompressed map may be 4-bit
+/// (2048 bytes) or 8-bit (4096): the smaller must fit. A compressed one must
+/// decode.
+fn misplaced_alpha(layer: &SMLayer, data: &[u8]) -> Option<String> {
+    if layer.flags & layer_flags::USE_ALPHA_MAP == 0 {
+        return None;
+    }
+    let offset = layer.offset_in_mcal as usize;
+    let mcal = data.len();
+    let Some(rest) = data.get(offset..).filter(|rest| !rest.is_empty()) else {
+        return Some(format!("{offset} is past the end of MCAL ({mcal} bytes)"));
+    };
+    if layer.flags & layer_flags::ALPHA_MAP_COMPRESSED != 0 {
+        // Compressed maps need 8-bit alpha (MPHD): then this is how they read.
+        return alpha::decompress(rest).err().map(|e| {
+            format!(
+                "the compressed alpha map at {offset} of MCAL ({mcal} bytes) does not decode: {e}"
+            )
+        });
+    }
+    (rest.len() < 2048).then(|| {
+        format!(
+            "{offset} leaves {} bytes of MCAL ({mcal} bytes): an uncompressed map takes 2048 (4-bit) or 4096 (8-bit)",
+            rest.len()
+        )
+    })
 }
 
 /// Every offset must be the start of a name: 0, or just after a NUL, inside the names.

@@ -151,7 +151,7 @@
 //! | `chunk-count` | error | Tiles | a tile without its 256 `MCNK`s | holes in the ground, or the tile refused |
 //! | `chunk-index` | warning | Tiles | an `MCNK`'s `IndexX`/`IndexY` not its place in the tile | tools place it elsewhere than its neighbours expect |
 //! | `layer-count` | warning | Tiles | an `MCLY` with more than 4 layers | the client draws four |
-//! | `alpha-offset` | error | Tiles | a layer's `offsetInMCAL` past the end of `MCAL` | its alpha map is read from outside the chunk |
+//! | `alpha-offset` | error | Tiles | a layer's alpha map not within `MCAL` (past its end, too short, or a compressed map that does not decode) | its alpha map is read from outside the chunk |
 //! | `liquid-extent` | error | Tiles | an `MH2O` instance reaching past its chunk's 8 x 8 tiles | the liquid spills into the neighbour, or the client crashes |
 //!
 //! # Adding a check

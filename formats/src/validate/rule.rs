@@ -304,7 +304,7 @@ rules! {
         "An `MCLY` with more than 4 texture layers.",
         "The client draws four: the others are not painted.";
     AlphaOffset = "alpha-offset", Error, "Tiles",
-        "An `MCLY` layer with an alpha map whose `offsetInMCAL` is past the end of `MCAL`.",
+        "An `MCLY` layer whose alpha map does not fit in `MCAL` from its `offsetInMCAL`: past the end, fewer bytes left than the smallest uncompressed map (2048, 4-bit), or a compressed map that does not decode.",
         "The layer's alpha map is read from outside the chunk: the texture blends with garbage.";
     LiquidExtent = "liquid-extent", Error, "Tiles",
         "An `MH2O` liquid instance reaching past its chunk's 8 x 8 liquid tiles (`x_offset + width` or `y_offset + height` over 8).",
