@@ -214,3 +214,38 @@ fn damaged_cut_and_unchecked_files() {
     assert_eq!(stderr, "error: missing.mdx: no such file or folder\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The files of a split tile: each checked on its own (`validate::split_file`
+/// for `_tex0`, `_obj0`, ...), a broken `_tex0` failing the run.
+#[test]
+fn split_tile_files() {
+    let Some(data) = common::corpus_file("adt/warcraftnet_Northrend_37_25.adt") else {
+        return;
+    };
+    let dir = temp_dir("validate-split");
+    let tile = formats::adt::Adt::from_bytes(&data).unwrap();
+    let mut split = formats::adt::SplitAdt::from_monolithic(&tile);
+    let write = |name: &str, bytes: Vec<u8>| std::fs::write(dir.join(name), bytes).unwrap();
+    write("Map_37_25.adt", split.root.to_bytes().unwrap());
+    write("Map_37_25_obj0.adt", split.obj0.to_bytes().unwrap());
+    let (ok, stdout, stderr) = run_in(&dir, &["validate", "."]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("./Map_37_25_obj0.adt: no findings"),
+        "{stdout}"
+    );
+    for chunk in &mut split.tex0.chunks {
+        if let formats::adt::AdtChunk::Mtex(names) = chunk {
+            *names = Default::default();
+        }
+    }
+    write("Map_37_25_tex0.adt", split.tex0.to_bytes().unwrap());
+    let (ok, stdout, _) = run_in(&dir, &["validate", "Map_37_25_tex0.adt"]);
+    assert!(!ok, "{stdout}");
+    assert!(stdout.starts_with("Map_37_25_tex0.adt: "), "{stdout}");
+    assert!(
+        stdout.contains("texture-index") && stdout.contains("there are 0 MTEX textures"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

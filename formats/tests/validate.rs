@@ -5,7 +5,7 @@
 use crate::common;
 
 use formats::adt::mcnk::{McnkChunk, layer_flags};
-use formats::adt::{Adt, AdtChunk};
+use formats::adt::{Adt, AdtChunk, SplitAdt};
 use formats::mdx::{Interpolation, Key, LayerTrack, Model, NodeTrack, TextureEntry, Track};
 use formats::validate::{self, Finding, Rule};
 
@@ -420,6 +420,92 @@ fn tile_chunks_layers_alpha_and_liquids() {
         [(Rule::ChunkCount, "chunks".to_string())]
     );
     assert!(findings[0].message.contains("255 MCNK"), "{findings:?}");
+}
+
+/// The files of a split tile are checked on their own: a Northrend tile
+/// split as Cataclysm stores it is clean; its `_tex0` and `_obj0` broken
+/// name what broke on their paths.
+#[test]
+fn split_files_are_checked_on_their_own() {
+    let Some(data) = common::corpus_file("adt/warcraftnet_Northrend_37_25.adt") else {
+        return;
+    };
+    let split = SplitAdt::from_monolithic(&Adt::from_bytes(&data).unwrap());
+    assert_eq!(validate::tile(&split.root), Vec::<Finding>::new());
+    for file in [&split.tex0, &split.obj0, &split.obj1, &split.lod] {
+        assert_eq!(validate::split_file(file), Vec::<Finding>::new());
+    }
+    let mut tex0 = split.tex0.clone();
+    let (i, mcnk) = tex0
+        .chunks
+        .iter_mut()
+        .enumerate()
+        .find_map(|(i, c)| match c {
+            AdtChunk::Mcnk(m) => Some((i, m)),
+            _ => None,
+        })
+        .unwrap();
+    let (j, layers) = mcnk
+        .chunks
+        .iter_mut()
+        .enumerate()
+        .find_map(|(j, c)| match c {
+            McnkChunk::Mcly(m) => Some((j, &mut m.layers)),
+            _ => None,
+        })
+        .unwrap();
+    layers[0].texture_id = 999;
+    let findings = rule_paths(validate::split_file(&tex0));
+    let at = format!("chunks[{i}].MCNK.chunks[{j}].MCLY.layers[0].texture_id");
+    assert_eq!(findings, [(Rule::TextureIndex, at)]);
+    // A tex file missing its last map chunk.
+    let last = tex0
+        .chunks
+        .iter()
+        .rposition(|c| matches!(c, AdtChunk::Mcnk(_)));
+    tex0.chunks.remove(last.unwrap());
+    let rules: Vec<Rule> = validate::split_file(&tex0).iter().map(|f| f.rule).collect();
+    assert_eq!(rules, [Rule::TextureIndex, Rule::ChunkCount]);
+
+    // _obj0: MCRD names a doodad past MDDF, MMID an offset past MMDX.
+    let mut obj0 = split.obj0.clone();
+    let doodads = obj0
+        .chunks
+        .iter()
+        .find_map(|c| match c {
+            AdtChunk::Mddf(m) => Some(m.doodad_defs.len() as u32),
+            _ => None,
+        })
+        .unwrap();
+    let mut broken = None;
+    for (i, chunk) in obj0.chunks.iter_mut().enumerate() {
+        match chunk {
+            AdtChunk::Mmid(m) => m.offsets[0] = 1_000_000,
+            AdtChunk::Mcnk(m) if broken.is_none() => {
+                if let Some((j, McnkChunk::Mcrd(refs))) = m
+                    .chunks
+                    .iter_mut()
+                    .enumerate()
+                    .find(|(_, c)| matches!(c, McnkChunk::Mcrd(_)))
+                {
+                    refs.entries.push(doodads);
+                    broken = Some((i, j, refs.entries.len() - 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    let (i, j, k) = broken.expect("an obj0 MCNK with MCRD");
+    let findings = rule_paths(validate::split_file(&obj0));
+    assert_eq!(findings.len(), 2, "{findings:?}");
+    assert_eq!(findings[0].0, Rule::NameOffset);
+    assert_eq!(
+        findings[1],
+        (
+            Rule::McrfReference,
+            format!("chunks[{i}].MCNK.chunks[{j}].MCRD.entries[{k}]")
+        )
+    );
 }
 
 mod damaged {

@@ -3,7 +3,7 @@
 //! with every kept value dropped it still writes a tile that reads back to the
 //! same chunks, and painted (a texture added, a layer with its alpha map on
 //! every MCNK that takes one) it reads back with each painted map; alpha maps
-//! decode or error; split and merge do not panic;
+//! decode or error; split and merge do not panic; a split file validates;
 //! whatever the lenient reader accepts (cut and undecodable chunks kept as
 //! bytes) writes back to the exact input too.
 #![no_main]
@@ -61,6 +61,7 @@ fuzz_target!(|data: &[u8]| {
             .to_bytes()
             .unwrap_or_else(|e| panic!("split file does not encode: {e}"));
         assert!(bytes == data, "split file re-encoded differently");
+        let _ = formats::validate::split_file(&file);
     }
 });
 

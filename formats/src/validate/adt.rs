@@ -1,22 +1,73 @@
-//! Checks of an ADT tile: the references between its chunks, its grid of
-//! 256 map chunks, their texture layers and its liquids.
+//! Checks of an ADT tile, and of the `_tex`/`_obj` files of a split one: the
+//! references between their chunks, the grid of 256 map chunks, their
+//! texture layers and the liquids.
 
 use super::{Findings, Rule};
 use crate::adt::alpha;
-use crate::adt::mcnk::{MAX_LAYERS, SMLayer, layer_flags};
+use crate::adt::mcnk::{MAX_LAYERS, Mcnk, McnkBody, McnkChunk, SMLayer, layer_flags};
 use crate::adt::names::{FileNames, NameOffsets};
-use crate::adt::{Adt, AdtChunk};
+use crate::adt::{Adt, AdtChunk, SplitFile};
 
 /// Every finding of the tile (see the [module](super) docs for the rules).
 pub fn tile(adt: &Adt) -> Vec<super::Finding> {
+    check(&adt.chunks, true, |m: &Mcnk| {
+        (m.chunks.as_slice(), Some((m.index_x, m.index_y)))
+    })
+}
+
+/// Every finding of a file of a split tile (`_tex0`, `_obj0`, `_obj1`,
+/// `_lod`): the rules of [`tile`] that its chunks can break on their own
+/// (texture indices against its MTEX, `MCRD`/`MCRW` against its MDDF/MODF,
+/// names, layers, alpha maps); a file with map chunks must have 256. Which
+/// root MCNK a body belongs to is its place, so `chunk-index` is the root's.
+pub fn split_file(file: &SplitFile) -> Vec<super::Finding> {
+    check(&file.chunks, false, |m: &McnkBody| {
+        (m.chunks.as_slice(), None)
+    })
+}
+
+/// The length of the first chunk `pick` gives one, 0 without one.
+fn first_len<M>(chunks: &[AdtChunk<M>], pick: impl Fn(&AdtChunk<M>) -> Option<usize>) -> usize {
+    chunks.iter().find_map(pick).unwrap_or(0)
+}
+
+/// The checks, over a tile's (`root`) or a split file's chunks; `body` gives
+/// an MCNK's sub-chunks and, where it has a header, its `IndexX`/`IndexY`.
+fn check<M>(
+    chunks: &[AdtChunk<M>],
+    root: bool,
+    body: impl Fn(&M) -> (&[McnkChunk], Option<(u32, u32)>),
+) -> Vec<super::Finding> {
     let mut f = Findings::default();
-    let doodads = adt.mddf().map_or(0, |m| m.doodad_defs.len());
-    let objects = adt.modf().map_or(0, |m| m.map_obj_defs.len());
-    let textures = adt.mtex().map_or(0, |m| m.len());
-    let mmid = adt.mmid().map_or(0, |m| m.offsets.len());
-    let mwid = adt.mwid().map_or(0, |m| m.offsets.len());
+    let doodads = first_len(chunks, |c| match c {
+        AdtChunk::Mddf(m) => Some(m.doodad_defs.len()),
+        _ => None,
+    });
+    let objects = first_len(chunks, |c| match c {
+        AdtChunk::Modf(m) => Some(m.map_obj_defs.len()),
+        _ => None,
+    });
+    let textures = first_len(chunks, |c| match c {
+        AdtChunk::Mtex(m) => Some(m.len()),
+        _ => None,
+    });
+    let mmid = first_len(chunks, |c| match c {
+        AdtChunk::Mmid(m) => Some(m.offsets.len()),
+        _ => None,
+    });
+    let mwid = first_len(chunks, |c| match c {
+        AdtChunk::Mwid(m) => Some(m.offsets.len()),
+        _ => None,
+    });
+    let names = |tag: &[u8; 4]| {
+        chunks.iter().find_map(|c| match c {
+            AdtChunk::Mmdx(m) if tag == b"MMDX" => Some(m),
+            AdtChunk::Mwmo(m) if tag == b"MWMO" => Some(m),
+            _ => None,
+        })
+    };
     let mut mcnks = 0usize;
-    for (i, chunk) in adt.chunks.iter().enumerate() {
+    for (i, chunk) in chunks.iter().enumerate() {
         match chunk {
             AdtChunk::Cut(cut) => {
                 f.push(
@@ -26,22 +77,12 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
                 );
             }
             AdtChunk::Mmid(offsets) => {
-                name_offsets(
-                    &mut f,
-                    &format!("chunks[{i}].MMID"),
-                    offsets,
-                    adt.mmdx(),
-                    "MMDX",
-                );
+                let at = format!("chunks[{i}].MMID");
+                name_offsets(&mut f, &at, offsets, names(b"MMDX"), "MMDX");
             }
             AdtChunk::Mwid(offsets) => {
-                name_offsets(
-                    &mut f,
-                    &format!("chunks[{i}].MWID"),
-                    offsets,
-                    adt.mwmo(),
-                    "MWMO",
-                );
+                let at = format!("chunks[{i}].MWID");
+                name_offsets(&mut f, &at, offsets, names(b"MWMO"), "MWMO");
             }
             AdtChunk::Mddf(m) => {
                 for (j, d) in m.doodad_defs.iter().enumerate() {
@@ -78,69 +119,36 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
                 }
             }
             AdtChunk::Mcnk(mcnk) => {
+                let (subs, indices) = body(mcnk);
                 let place = (mcnks % 16, mcnks / 16);
-                let indices = (mcnk.index_x as usize, mcnk.index_y as usize);
-                if mcnks < 256 && indices != place {
+                if let Some((x, y)) = indices
+                    && mcnks < 256
+                    && (x as usize, y as usize) != place
+                {
                     f.push(
                         Rule::ChunkIndex,
                         format!("chunks[{i}].MCNK"),
                         format!(
-                            "IndexX {}, IndexY {}: MCNK {mcnks} of the tile is at column {}, row {}",
-                            indices.0, indices.1, place.0, place.1
+                            "IndexX {x}, IndexY {y}: MCNK {mcnks} of the tile is at \
+                             column {}, row {}",
+                            place.0, place.1
                         ),
                     );
                 }
                 mcnks += 1;
-                let data = mcnk.alpha().map_or(&[][..], |m| m.data.as_slice());
-                for (j, sub) in mcnk.chunks.iter().enumerate() {
-                    let at = format!("chunks[{i}].MCNK.chunks[{j}]");
-                    if let crate::adt::mcnk::McnkChunk::Mcrf(refs) = sub {
-                        let lists = [
-                            ("doodad_refs", &refs.doodad_refs, doodads, "MDDF doodads"),
-                            (
-                                "object_refs",
-                                &refs.object_refs,
-                                objects,
-                                "MODF map objects",
-                            ),
-                        ];
-                        for (field, list, len, what) in lists {
-                            for (k, r) in list.iter().enumerate() {
-                                let path = format!("{at}.MCRF.{field}[{k}]");
-                                f.index(Rule::McrfReference, path, (*r).into(), len, what);
-                            }
-                        }
-                    }
-                    if let crate::adt::mcnk::McnkChunk::Mcly(mcly) = sub {
-                        if mcly.layers.len() > MAX_LAYERS {
-                            f.push(
-                                Rule::LayerCount,
-                                format!("{at}.MCLY.layers"),
-                                format!(
-                                    "{} texture layers: the client draws {MAX_LAYERS}",
-                                    mcly.layers.len()
-                                ),
-                            );
-                        }
-                        for (k, layer) in mcly.layers.iter().enumerate() {
-                            let path = format!("{at}.MCLY.layers[{k}].texture_id");
-                            let value = layer.texture_id.into();
-                            f.index(Rule::TextureIndex, path, value, textures, "MTEX textures");
-                            if let Some(why) = misplaced_alpha(layer, data) {
-                                f.push(
-                                    Rule::AlphaOffset,
-                                    format!("{at}.MCLY.layers[{k}].offset_in_mcal"),
-                                    why,
-                                );
-                            }
-                        }
-                    }
-                }
+                let refs = Refs {
+                    doodads,
+                    objects,
+                    textures,
+                };
+                sub_chunks(&mut f, &format!("chunks[{i}].MCNK"), subs, &refs);
             }
             _ => {}
         }
     }
-    if mcnks != 256 {
+    // A tile has 256 map chunks; a split file has one for each, or none
+    // (`_obj1`, `_lod`).
+    if mcnks != 256 && (root || mcnks > 0) {
         f.push(
             Rule::ChunkCount,
             "chunks",
@@ -148,6 +156,82 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
         );
     }
     f.0
+}
+
+/// How many entries the lists that sub-chunks index have.
+struct Refs {
+    doodads: usize,
+    objects: usize,
+    textures: usize,
+}
+
+/// The checks of one MCNK's sub-chunks (`at`: the MCNK's path).
+fn sub_chunks(f: &mut Findings, at: &str, subs: &[McnkChunk], refs: &Refs) {
+    let mcal = subs
+        .iter()
+        .find_map(|c| match c {
+            McnkChunk::Mcal(m) => Some(m.data.as_slice()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    for (j, sub) in subs.iter().enumerate() {
+        let at = format!("{at}.chunks[{j}]");
+        let lists: Vec<(&str, &[u32], usize, &str)> = match sub {
+            McnkChunk::Mcrf(r) => vec![
+                (
+                    "MCRF.doodad_refs",
+                    &r.doodad_refs,
+                    refs.doodads,
+                    "MDDF doodads",
+                ),
+                (
+                    "MCRF.object_refs",
+                    &r.object_refs,
+                    refs.objects,
+                    "MODF map objects",
+                ),
+            ],
+            McnkChunk::Mcrd(r) => vec![("MCRD.entries", &r.entries, refs.doodads, "MDDF doodads")],
+            McnkChunk::Mcrw(r) => {
+                vec![("MCRW.entries", &r.entries, refs.objects, "MODF map objects")]
+            }
+            _ => Vec::new(),
+        };
+        for (field, list, len, what) in lists {
+            for (k, r) in list.iter().enumerate() {
+                let path = format!("{at}.{field}[{k}]");
+                f.index(Rule::McrfReference, path, (*r).into(), len, what);
+            }
+        }
+        let McnkChunk::Mcly(mcly) = sub else {
+            continue;
+        };
+        if mcly.layers.len() > MAX_LAYERS {
+            f.push(
+                Rule::LayerCount,
+                format!("{at}.MCLY.layers"),
+                format!(
+                    "{} texture layers: the client draws {MAX_LAYERS}",
+                    mcly.layers.len()
+                ),
+            );
+        }
+        for (k, layer) in mcly.layers.iter().enumerate() {
+            let path = format!("{at}.MCLY.layers[{k}].texture_id");
+            let value = layer.texture_id.into();
+            f.index(
+                Rule::TextureIndex,
+                path,
+                value,
+                refs.textures,
+                "MTEX textures",
+            );
+            if let Some(why) = misplaced_alpha(layer, mcal) {
+                let path = format!("{at}.MCLY.layers[{k}].offset_in_mcal");
+                f.push(Rule::AlphaOffset, path, why);
+            }
+        }
+    }
 }
 
 /// Why `layer`'s alpha map does not fit in MCAL's `data`, if it has one that
@@ -164,16 +248,22 @@ fn misplaced_alpha(layer: &SMLayer, data: &[u8]) -> Option<String> {
         return Some(format!("{offset} is past the end of MCAL ({mcal} bytes)"));
     };
     if layer.flags & layer_flags::ALPHA_MAP_COMPRESSED != 0 {
-        // Compressed maps need 8-bit alpha (MPHD): then this is how they read.
-        return alpha::decompress(rest).err().map(|e| {
-            format!(
-                "the compressed alpha map at {offset} of MCAL ({mcal} bytes) does not decode: {e}"
-            )
-        });
+        // With 8-bit alpha (MPHD) this is how it reads; with 4-bit alpha the
+        // client ignores the flag and reads 2048 bytes.
+        return alpha::decompress(rest)
+            .err()
+            .filter(|_| rest.len() < 2048)
+            .map(|e| {
+                format!(
+                    "the compressed alpha map at {offset} of MCAL ({mcal} bytes) does not \
+                     decode ({e}), nor do 2048 bytes of a 4-bit one follow"
+                )
+            });
     }
     (rest.len() < 2048).then(|| {
         format!(
-            "{offset} leaves {} bytes of MCAL ({mcal} bytes): an uncompressed map takes 2048 (4-bit) or 4096 (8-bit)",
+            "{offset} leaves {} bytes of MCAL ({mcal} bytes): an uncompressed map takes 2048 \
+             (4-bit) or 4096 (8-bit)",
             rest.len()
         )
     })

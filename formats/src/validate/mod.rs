@@ -22,11 +22,16 @@
 //!   Warcraft III models only (versions below 1300).
 //! - `extents::model` (MDX, feature `anim`): stored extents against the
 //!   geometry posed over every sequence (every version).
-//! - [`tile`] (ADT): `MCRF` references in range, `MMID`/`MWID` offsets at the
-//!   start of a name, `MDDF`/`MODF` name ids and `MCLY` texture ids in range.
+//! - [`tile`] (ADT): `MCRF` (and `MCRD`/`MCRW`) references in range,
+//!   `MMID`/`MWID` offsets at the start of a name, `MDDF`/`MODF` name ids and
+//!   `MCLY` texture ids in range, 256 map chunks each at the place its
+//!   indices say, at most four layers, alpha maps within `MCAL`, liquids
+//!   within their chunk. [`split_file`]: the same for a `_tex0`/`_obj0`
+//!   file of a split tile, on its own.
 //!
 //! `formats validate` runs [`model`], [`sanity`] and `extents::model` on
-//! models (together: [`all`]), [`tile`] on tiles, and fails when any finding is an
+//! models (together: [`all`]), [`tile`] on tiles and [`split_file`] on the
+//! other files of split tiles, and fails when any finding is an
 //! [`Severity::Error`].
 //!
 //! ```
@@ -170,7 +175,7 @@ mod rule;
 mod sanity;
 mod walk;
 
-pub use adt::tile;
+pub use adt::{split_file, tile};
 pub use mdx::model;
 pub use rule::{Rule, Severity};
 pub use sanity::{SEQUENCE_ACTIONS, SEQUENCE_QUALIFIERS, sanity};

@@ -19,7 +19,7 @@ use crate::plural;
 
 /// The kinds `validate` checks (folders are walked for these).
 fn checked(kind: Kind) -> bool {
-    matches!(kind, Kind::Mdx | Kind::Mdl | Kind::Adt)
+    matches!(kind, Kind::Mdx | Kind::Mdl | Kind::Adt | Kind::AdtSplit)
 }
 
 /// One finding as the tool reports it.
@@ -139,10 +139,9 @@ fn validate_file(path: &Path) -> FileReport {
     let findings = match &loaded.document {
         Document::Mdx(model) => validate::all(model),
         Document::Adt(adt) => validate::tile(adt),
+        Document::AdtSplit(file) => validate::split_file(file),
         // `checked` lets no other kind through.
-        Document::AdtSplit(_) | Document::Wdt(_) | Document::Blp(_) | Document::Dds(_) => {
-            Vec::new()
-        }
+        Document::Wdt(_) | Document::Blp(_) | Document::Dds(_) => Vec::new(),
     };
     report.findings = findings.into_iter().map(Reported::from).collect();
     report
