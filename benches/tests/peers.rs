@@ -409,9 +409,10 @@ fn wow_adt_edited(bytes: &[u8]) -> Edited {
 /// Our writer's offsets after edits, read by a reader nobody here wrote:
 /// wow-adt finds each MCNK's sub-chunks through the header's offsets
 /// (`ofsHeight`, `ofsLayer`, `ofsRefs`, ...) and MH2O's instances through
-/// their offsets. Every corpus tile it reads, edited four ways at once
+/// their offsets. Every corpus tile it reads, edited five ways at once
 /// (heights raised, a doodad added and referenced from two MCNKs, a layer
-/// and its alpha map removed, water added to MCNK 100), it reads as ours.
+/// and its alpha map removed, water added to MCNK 100, a texture added and
+/// painted as a layer with its alpha map), it reads as ours.
 #[test]
 fn wow_adt_reads_our_edited_tiles_as_ours() {
     if !corpus_expected() {
@@ -438,6 +439,23 @@ fn wow_adt_reads_our_edited_tiles_as_ours() {
         adt.mh2o_or_insert().unwrap().chunks[100]
             .instances
             .push(formats::sample::water());
+        // A texture added and painted as a new layer on another MCNK.
+        let texture_id = adt.add_texture("Tileset\\Test\\Painted.blp").unwrap();
+        let painted = adt.mcnks().enumerate().position(|(i, m)| {
+            Some(i) != removed && m.layers().is_some_and(|l| (1..4).contains(&l.layers.len()))
+        });
+        if let Some(n) = painted {
+            let layer = formats::adt::mcnk::SMLayer {
+                texture_id,
+                effect_id: u32::MAX,
+                ..Default::default()
+            };
+            let map = formats::adt::alpha::AlphaMap::filled(128);
+            adt.mcnk_mut(n)
+                .unwrap()
+                .add_layer(layer, Some(&map), flags)
+                .unwrap();
+        }
         let bytes = adt.to_bytes().unwrap();
         let ours = our_edited(&bytes);
         assert_eq!(wow_adt_edited(&bytes), ours, "{name}");
@@ -448,9 +466,16 @@ fn wow_adt_reads_our_edited_tiles_as_ours() {
             Some(&(10.0, 12.0, 1, 2, 4, 3, Some(0x0eff))),
             "{name}"
         );
+        assert_eq!(
+            ours.tile.textures.last().map(String::as_str),
+            Some("Tileset\\Test\\Painted.blp"),
+            "{name}"
+        );
+        let at = |n: Option<usize>| n.map_or("none".to_string(), |n| format!("MCNK {n}"));
         eprintln!(
-            "{name}: wow-adt reads the edited tile as ours (layer removed: {})",
-            removed.map_or("no MCNK has two".to_string(), |n| format!("MCNK {n}"))
+            "{name}: wow-adt reads the edited tile as ours (layer removed: {}, painted: {})",
+            at(removed),
+            at(painted)
         );
         edited += 1;
     }
