@@ -394,6 +394,8 @@ fn tile_chunks_layers_alpha_and_liquids() {
                 format!("{mcnk0}.layers[3].offset_in_mcal")
             ),
             (Rule::ChunkIndex, "chunks[28].MCNK".to_string()),
+            // Its position is then not its new indices' corner either.
+            (Rule::ChunkPosition, "chunks[28].MCNK.position".to_string()),
         ]
     );
     let messages: Vec<&str> = findings.iter().map(|f| f.message.as_str()).collect();
@@ -420,6 +422,33 @@ fn tile_chunks_layers_alpha_and_liquids() {
         [(Rule::ChunkCount, "chunks".to_string())]
     );
     assert!(findings[0].message.contains("255 MCNK"), "{findings:?}");
+}
+
+/// A chunk moved off its place in the grid: named, and only it, whichever
+/// chunk it is (the first places the tile).
+#[test]
+fn misplaced_chunks() {
+    let Some(data) = common::corpus_file("adt/warcraftnet_Northrend_37_25.adt") else {
+        return;
+    };
+    for (n, at) in [
+        (20, "chunks[31].MCNK.position"),
+        (0, "chunks[11].MCNK.position"),
+    ] {
+        let mut tile = Adt::from_bytes(&data).unwrap();
+        tile.mcnk_mut(n).unwrap().position[0] += 5.0;
+        let findings = validate::tile(&tile);
+        assert_eq!(
+            rule_paths(findings.clone()),
+            [(Rule::ChunkPosition, at.to_string())]
+        );
+        assert!(
+            findings[0]
+                .message
+                .contains("of tile (37, 25), which the first MCNK places"),
+            "{findings:?}"
+        );
+    }
 }
 
 /// The files of a split tile are checked on their own: a Northrend tile

@@ -10,9 +10,60 @@ use crate::adt::{Adt, AdtChunk, SplitFile};
 
 /// Every finding of the tile (see the [module](super) docs for the rules).
 pub fn tile(adt: &Adt) -> Vec<super::Finding> {
-    check(&adt.chunks, true, |m: &Mcnk| {
+    let findings = check(&adt.chunks, true, |m: &Mcnk| {
         (m.chunks.as_slice(), Some((m.index_x, m.index_y)))
-    })
+    });
+    #[cfg(feature = "terrain")]
+    let findings = [findings, positions(adt)].concat();
+    findings
+}
+
+/// `chunk-position`: each MCNK's `position` against the corner its indices
+/// give in the tile its first MCNK places (as the terrain exports place it).
+#[cfg(feature = "terrain")]
+fn positions(adt: &Adt) -> Vec<super::Finding> {
+    use crate::terrain::grid::EDGE_TOLERANCE;
+    use crate::terrain::{ChunkCoord, TerrainTile};
+    let mut f = Findings::default();
+    let tile = match TerrainTile::from_adt(adt) {
+        Ok(tile) => tile.coord,
+        Err(e) => {
+            if let Some(i) = adt
+                .chunks
+                .iter()
+                .position(|c| matches!(c, AdtChunk::Mcnk(_)))
+            {
+                f.push(
+                    Rule::ChunkPosition,
+                    format!("chunks[{i}].MCNK.position"),
+                    e.to_string(),
+                );
+            }
+            return f.0;
+        }
+    };
+    for (i, chunk) in adt.chunks.iter().enumerate() {
+        let AdtChunk::Mcnk(mcnk) = chunk else {
+            continue;
+        };
+        let Some(coord) = ChunkCoord::new(mcnk.index_x, mcnk.index_y) else {
+            continue;
+        };
+        let [x, y] = coord.north_west(tile);
+        let [px, py] = [mcnk.position[0], mcnk.position[1]].map(f64::from);
+        if !((px - x).abs() <= EDGE_TOLERANCE && (py - y).abs() <= EDGE_TOLERANCE) {
+            f.push(
+                Rule::ChunkPosition,
+                format!("chunks[{i}].MCNK.position"),
+                format!(
+                    "({px:.3}, {py:.3}): IndexX {}, IndexY {} of tile ({}, {}), which the \
+                     first MCNK places, have their corner at ({x:.3}, {y:.3})",
+                    mcnk.index_x, mcnk.index_y, tile.x, tile.y
+                ),
+            );
+        }
+    }
+    f.0
 }
 
 /// Every finding of a file of a split tile (`_tex0`, `_obj0`, `_obj1`,

@@ -155,6 +155,7 @@
 //! | `name-id` | error | Tiles | an `MDDF`/`MODF` `nameId` out of range | the placement has no model |
 //! | `chunk-count` | error | Tiles | a tile without its 256 `MCNK`s | holes in the ground, or the tile refused |
 //! | `chunk-index` | warning | Tiles | an `MCNK`'s `IndexX`/`IndexY` not its place in the tile | tools place it elsewhere than its neighbours expect |
+//! | `chunk-position` | error | Tiles | an `MCNK`'s `position` not the corner its indices give | a gap or an overlap in the ground |
 //! | `layer-count` | warning | Tiles | an `MCLY` with more than 4 layers | the client draws four |
 //! | `alpha-offset` | error | Tiles | a layer's alpha map not within `MCAL` (past its end, too short, or a compressed map that does not decode) | its alpha map is read from outside the chunk |
 //! | `liquid-extent` | error | Tiles | an `MH2O` instance reaching past its chunk's 8 x 8 tiles | the liquid spills into the neighbour, or the client crashes |
