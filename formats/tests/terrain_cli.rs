@@ -960,6 +960,52 @@ fn only_a_maps_wdt_gives_the_alpha_bit_depth() {
     std::fs::remove_dir_all(&out).unwrap();
 }
 
+/// A chunk moved off the grid: export and render place it by its indices
+/// and say so, naming the first such chunk.
+#[test]
+fn a_chunk_off_the_grid_is_warned_of() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let out = temp_dir("off-grid");
+    let bytes = std::fs::read(root.join("adt/wowserfmt_continent4229.adt")).unwrap();
+    let mut adt = formats::adt::Adt::from_bytes(&bytes).unwrap();
+    adt.mcnk_mut(17).unwrap().position[1] -= 3.0;
+    let tile = out.join("continent4229.adt");
+    std::fs::write(&tile, adt.to_bytes().unwrap()).unwrap();
+    let warned = || {
+        predicate::str::is_match(
+            r"warning: .*continent4229.adt: 1 chunk is off the grid \(chunk \(1, 1\) first\): placed where their indices say",
+        )
+        .unwrap()
+    };
+    formats()
+        .arg("export")
+        .arg(&tile)
+        .arg(out.join("tile.glb"))
+        .assert()
+        .success()
+        .stderr(warned());
+    formats()
+        .arg("render")
+        .arg(&tile)
+        .arg("--heightmap")
+        .arg(out.join("tile.png"))
+        .assert()
+        .success()
+        .stderr(warned());
+    // The unmoved tile: no such warning.
+    std::fs::write(&tile, &bytes).unwrap();
+    formats()
+        .arg("export")
+        .arg(&tile)
+        .arg(out.join("tile.glb"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("off the grid").not());
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
 /// A tile cut short has chunks without heights: its heightmap is drawn,
 /// with a warning saying how many (as `export` says); read leniently, it
 /// also gives splat maps and exports.

@@ -302,7 +302,7 @@ rules! {
         "Tools that place chunks by their indices (and the client's culling) put it somewhere else than its neighbours expect.";
     ChunkPosition = "chunk-position", Error, "Tiles",
         "An `MCNK` whose `position` is not the corner its `IndexX`/`IndexY` give in the tile the first `MCNK` places (feature `terrain`).",
-        "The chunk is drawn away from its neighbours: a gap or an overlap in the ground, and exports that do not tile.";
+        "The game draws the chunk where its position says, away from its neighbours: a gap or an overlap in the ground (`formats export` places it by its indices, and warns).";
     LayerCount = "layer-count", Warning, "Tiles",
         "An `MCLY` with more than 4 texture layers.",
         "The client draws four: the others are not painted.";

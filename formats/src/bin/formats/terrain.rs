@@ -299,12 +299,14 @@ fn read_tile(path: &Path) -> Result<(Adt, TerrainTile, Heightmap, Option<String>
     Ok((adt, terrain, heights, note))
 }
 
-/// The warnings about the tile at `path`: chunks without heights, a file
-/// name that names another tile than its chunks' positions.
+/// The warnings about the tile at `path`: chunks without heights, chunks
+/// off the grid, a file name that names another tile than its chunks'
+/// positions.
 pub fn tile_warnings(path: &Path, adt: &Adt, terrain: &TerrainTile) -> Vec<String> {
     let name = path.display().to_string();
     [
         checks::chunks_without_heights(&name, adt, terrain, "NaN in the TIFF, black in the PNG"),
+        checks::misplaced_chunks(&name, terrain),
         checks::misnamed(path, terrain.coord),
     ]
     .into_iter()

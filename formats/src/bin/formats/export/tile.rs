@@ -37,6 +37,7 @@ pub fn export(
     let out = super::write_document(&exported.document, output)?;
     let checks = [
         crate::terrain::checks::chunks_without_heights(&name, &adt, &exported.terrain, "left out"),
+        crate::terrain::checks::misplaced_chunks(&name, &exported.terrain),
         crate::terrain::checks::liquids_not_finite(&name, &adt, exported.terrain.coord),
         crate::terrain::checks::misnamed(input, exported.terrain.coord),
     ];

@@ -203,6 +203,24 @@ pub fn chunks_without_heights(
     })
 }
 
+/// A warning if chunks of `tile` (read from `name`) are off the grid: their
+/// `MCNK.position` is more than a centimetre from the corner their indices
+/// give. The exports put them where the indices say (so that chunks meet);
+/// the game draws them where the position says.
+pub fn misplaced_chunks(name: &str, tile: &TerrainTile) -> Option<String> {
+    let misplaced = tile.misplaced_chunks();
+    let first = misplaced.first()?;
+    let count = match misplaced.len() {
+        1 => "1 chunk is".to_string(),
+        n => format!("{n} chunks are"),
+    };
+    Some(format!(
+        "{name}: {count} off the grid (chunk ({}, {}) first): placed where their indices \
+         say, not where their positions do (`formats validate` names each)",
+        first.x, first.y
+    ))
+}
+
 /// A warning if liquids of `adt` (tile `coord`, read from `name`) have NaN
 /// or infinite heights: they are left out of the export.
 pub fn liquids_not_finite(name: &str, adt: &Adt, coord: TileCoord) -> Option<String> {
