@@ -9,6 +9,7 @@ use super::mcnk::{Mcnk, McnkChunk};
 use super::mh2o::Mh2o;
 use super::names::{FileNames, NameOffsets};
 use super::placement::{Mddf, Modf, SMDoodadDef};
+use super::split::SplitFile;
 use super::tile::Adt;
 
 /// The order monolithic tiles write their leading chunks in; a chunk an edit
@@ -230,5 +231,18 @@ impl Adt {
                 .add_doodad_ref(index);
         }
         Ok(index)
+    }
+}
+
+/// The chunks a `_tex0` or `_obj0` file holds, as a tile has them.
+impl SplitFile {
+    accessors! {
+        mtex, mtex_mut, Mtex, FileNames;
+        mmdx, mmdx_mut, Mmdx, FileNames;
+        mmid, mmid_mut, Mmid, NameOffsets;
+        mwmo, mwmo_mut, Mwmo, FileNames;
+        mwid, mwid_mut, Mwid, NameOffsets;
+        mddf, mddf_mut, Mddf, Mddf;
+        modf, modf_mut, Modf, Modf;
     }
 }

@@ -150,14 +150,20 @@ impl TerrainTile {
     pub fn misplaced_chunks(&self) -> Vec<ChunkCoord> {
         self.chunks
             .iter()
-            .filter(|c| {
-                let Some(grid) = &c.grid else { return false };
-                let [x, y] = c.coord.north_west(self.coord);
-                (grid.origin[0] - x).abs() > EDGE_TOLERANCE
-                    || (grid.origin[1] - y).abs() > EDGE_TOLERANCE
-            })
+            .filter(|c| self.is_misplaced(c))
             .map(|c| c.coord)
             .collect()
+    }
+
+    /// True if `chunk` (one of [`chunks`](Self::chunks)) has heights and its
+    /// `MCNK.position` is more than [`EDGE_TOLERANCE`] from its indices'
+    /// corner of this tile.
+    pub fn is_misplaced(&self, chunk: &ChunkTerrain) -> bool {
+        let Some(grid) = &chunk.grid else {
+            return false;
+        };
+        let [x, y] = chunk.coord.north_west(self.coord);
+        (grid.origin[0] - x).abs() > EDGE_TOLERANCE || (grid.origin[1] - y).abs() > EDGE_TOLERANCE
     }
 
     /// The chunk of this tile holding world (`x`, `y`), its south and east

@@ -8,9 +8,36 @@ use crate::adt::mcnk::{MAX_LAYERS, Mcnk, McnkBody, McnkChunk, SMLayer, layer_fla
 use crate::adt::names::{FileNames, NameOffsets};
 use crate::adt::{Adt, AdtChunk, SplitFile};
 
+/// What a file's chunks index, from its first chunk of each kind (0 and
+/// none where it has none).
+struct Lists<'a> {
+    doodads: usize,
+    objects: usize,
+    textures: usize,
+    mmid: usize,
+    mwid: usize,
+    mmdx: Option<&'a FileNames>,
+    mwmo: Option<&'a FileNames>,
+}
+
+/// [`Lists`] of a tile or a split file, through their accessors.
+macro_rules! lists {
+    ($file:expr) => {
+        Lists {
+            doodads: $file.mddf().map_or(0, |m| m.doodad_defs.len()),
+            objects: $file.modf().map_or(0, |m| m.map_obj_defs.len()),
+            textures: $file.mtex().map_or(0, |m| m.len()),
+            mmid: $file.mmid().map_or(0, |m| m.offsets.len()),
+            mwid: $file.mwid().map_or(0, |m| m.offsets.len()),
+            mmdx: $file.mmdx(),
+            mwmo: $file.mwmo(),
+        }
+    };
+}
+
 /// Every finding of the tile (see the [module](super) docs for the rules).
 pub fn tile(adt: &Adt) -> Vec<super::Finding> {
-    let findings = check(&adt.chunks, true, |m: &Mcnk| {
+    let findings = check(&adt.chunks, &lists!(adt), true, |m: &Mcnk| {
         (m.chunks.as_slice(), Some((m.index_x, m.index_y)))
     });
     #[cfg(feature = "terrain")]
@@ -18,21 +45,23 @@ pub fn tile(adt: &Adt) -> Vec<super::Finding> {
     findings
 }
 
-/// `chunk-position`: each MCNK's `position` against the corner its indices
-/// give in the tile its first MCNK places (as the terrain exports place it).
+/// `chunk-position`: the chunks off the grid, as the terrain exports see
+/// them ([`TerrainTile::is_misplaced`](crate::terrain::TerrainTile::is_misplaced):
+/// each MCNK's `position` against the corner its indices give in the tile
+/// its first MCNK places).
 #[cfg(feature = "terrain")]
 fn positions(adt: &Adt) -> Vec<super::Finding> {
-    use crate::terrain::grid::EDGE_TOLERANCE;
-    use crate::terrain::{ChunkCoord, TerrainTile};
     let mut f = Findings::default();
-    let tile = match TerrainTile::from_adt(adt) {
-        Ok(tile) => tile.coord,
+    let mcnks = || {
+        adt.chunks.iter().enumerate().filter_map(|(i, c)| match c {
+            AdtChunk::Mcnk(m) => Some((i, m)),
+            _ => None,
+        })
+    };
+    let tile = match crate::terrain::TerrainTile::from_adt(adt) {
+        Ok(tile) => tile,
         Err(e) => {
-            if let Some(i) = adt
-                .chunks
-                .iter()
-                .position(|c| matches!(c, AdtChunk::Mcnk(_)))
-            {
+            if let Some((i, _)) = mcnks().next() {
                 f.push(
                     Rule::ChunkPosition,
                     format!("chunks[{i}].MCNK.position"),
@@ -42,26 +71,23 @@ fn positions(adt: &Adt) -> Vec<super::Finding> {
             return f.0;
         }
     };
-    for (i, chunk) in adt.chunks.iter().enumerate() {
-        let AdtChunk::Mcnk(mcnk) = chunk else {
+    let t = tile.coord;
+    // `TerrainTile::chunks` are the MCNKs in file order.
+    for ((i, mcnk), chunk) in mcnks().zip(&tile.chunks) {
+        if !tile.is_misplaced(chunk) {
             continue;
-        };
-        let Some(coord) = ChunkCoord::new(mcnk.index_x, mcnk.index_y) else {
-            continue;
-        };
-        let [x, y] = coord.north_west(tile);
-        let [px, py] = [mcnk.position[0], mcnk.position[1]].map(f64::from);
-        if !((px - x).abs() <= EDGE_TOLERANCE && (py - y).abs() <= EDGE_TOLERANCE) {
-            f.push(
-                Rule::ChunkPosition,
-                format!("chunks[{i}].MCNK.position"),
-                format!(
-                    "({px:.3}, {py:.3}): IndexX {}, IndexY {} of tile ({}, {}), which the \
-                     first MCNK places, have their corner at ({x:.3}, {y:.3})",
-                    mcnk.index_x, mcnk.index_y, tile.x, tile.y
-                ),
-            );
         }
+        let [x, y] = chunk.coord.north_west(t);
+        let [px, py] = [mcnk.position[0], mcnk.position[1]];
+        f.push(
+            Rule::ChunkPosition,
+            format!("chunks[{i}].MCNK.position"),
+            format!(
+                "({px:.3}, {py:.3}): IndexX {}, IndexY {} of tile ({}, {}), which the first \
+                 MCNK places, have their corner at ({x:.3}, {y:.3})",
+                mcnk.index_x, mcnk.index_y, t.x, t.y
+            ),
+        );
     }
     f.0
 }
@@ -72,51 +98,29 @@ fn positions(adt: &Adt) -> Vec<super::Finding> {
 /// names, layers, alpha maps); a file with map chunks must have 256. Which
 /// root MCNK a body belongs to is its place, so `chunk-index` is the root's.
 pub fn split_file(file: &SplitFile) -> Vec<super::Finding> {
-    check(&file.chunks, false, |m: &McnkBody| {
+    check(&file.chunks, &lists!(file), false, |m: &McnkBody| {
         (m.chunks.as_slice(), None)
     })
-}
-
-/// The length of the first chunk `pick` gives one, 0 without one.
-fn first_len<M>(chunks: &[AdtChunk<M>], pick: impl Fn(&AdtChunk<M>) -> Option<usize>) -> usize {
-    chunks.iter().find_map(pick).unwrap_or(0)
 }
 
 /// The checks, over a tile's (`root`) or a split file's chunks; `body` gives
 /// an MCNK's sub-chunks and, where it has a header, its `IndexX`/`IndexY`.
 fn check<M>(
     chunks: &[AdtChunk<M>],
+    lists: &Lists<'_>,
     root: bool,
     body: impl Fn(&M) -> (&[McnkChunk], Option<(u32, u32)>),
 ) -> Vec<super::Finding> {
     let mut f = Findings::default();
-    let doodads = first_len(chunks, |c| match c {
-        AdtChunk::Mddf(m) => Some(m.doodad_defs.len()),
-        _ => None,
-    });
-    let objects = first_len(chunks, |c| match c {
-        AdtChunk::Modf(m) => Some(m.map_obj_defs.len()),
-        _ => None,
-    });
-    let textures = first_len(chunks, |c| match c {
-        AdtChunk::Mtex(m) => Some(m.len()),
-        _ => None,
-    });
-    let mmid = first_len(chunks, |c| match c {
-        AdtChunk::Mmid(m) => Some(m.offsets.len()),
-        _ => None,
-    });
-    let mwid = first_len(chunks, |c| match c {
-        AdtChunk::Mwid(m) => Some(m.offsets.len()),
-        _ => None,
-    });
-    let names = |tag: &[u8; 4]| {
-        chunks.iter().find_map(|c| match c {
-            AdtChunk::Mmdx(m) if tag == b"MMDX" => Some(m),
-            AdtChunk::Mwmo(m) if tag == b"MWMO" => Some(m),
-            _ => None,
-        })
-    };
+    let Lists {
+        doodads,
+        objects,
+        textures,
+        mmid,
+        mwid,
+        mmdx,
+        mwmo,
+    } = *lists;
     let mut mcnks = 0usize;
     for (i, chunk) in chunks.iter().enumerate() {
         match chunk {
@@ -129,11 +133,11 @@ fn check<M>(
             }
             AdtChunk::Mmid(offsets) => {
                 let at = format!("chunks[{i}].MMID");
-                name_offsets(&mut f, &at, offsets, names(b"MMDX"), "MMDX");
+                name_offsets(&mut f, &at, offsets, mmdx, "MMDX");
             }
             AdtChunk::Mwid(offsets) => {
                 let at = format!("chunks[{i}].MWID");
-                name_offsets(&mut f, &at, offsets, names(b"MWMO"), "MWMO");
+                name_offsets(&mut f, &at, offsets, mwmo, "MWMO");
             }
             AdtChunk::Mddf(m) => {
                 for (j, d) in m.doodad_defs.iter().enumerate() {

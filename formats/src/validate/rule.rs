@@ -301,7 +301,7 @@ rules! {
         "An `MCNK` whose `IndexX`/`IndexY` are not its place in the tile (column `i % 16`, row `i / 16`).",
         "Tools that place chunks by their indices (and the client's culling) put it somewhere else than its neighbours expect.";
     ChunkPosition = "chunk-position", Error, "Tiles",
-        "An `MCNK` whose `position` is not the corner its `IndexX`/`IndexY` give in the tile the first `MCNK` places (feature `terrain`).",
+        "An `MCNK` with heights whose `position` is not the corner its `IndexX`/`IndexY` give in the tile the first `MCNK` places (feature `terrain`).",
         "The game draws the chunk where its position says, away from its neighbours: a gap or an overlap in the ground (`formats export` places it by its indices, and warns).";
     LayerCount = "layer-count", Warning, "Tiles",
         "An `MCLY` with more than 4 texture layers.",
