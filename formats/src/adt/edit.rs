@@ -43,20 +43,30 @@ macro_rules! accessors {
     )*};
 }
 
+/// The accessors of the chunks a tile shares with its `_tex0` and `_obj0`
+/// files (the names, their offsets, the placements).
+macro_rules! texture_and_object_accessors {
+    () => {
+        accessors! {
+            mtex, mtex_mut, Mtex, FileNames;
+            mmdx, mmdx_mut, Mmdx, FileNames;
+            mmid, mmid_mut, Mmid, NameOffsets;
+            mwmo, mwmo_mut, Mwmo, FileNames;
+            mwid, mwid_mut, Mwid, NameOffsets;
+            mddf, mddf_mut, Mddf, Mddf;
+            modf, modf_mut, Modf, Modf;
+        }
+    };
+}
+
 impl Adt {
     accessors! {
         mhdr, mhdr_mut, Mhdr, Mhdr;
         mcin, mcin_mut, Mcin, Mcin;
-        mtex, mtex_mut, Mtex, FileNames;
-        mmdx, mmdx_mut, Mmdx, FileNames;
-        mmid, mmid_mut, Mmid, NameOffsets;
-        mwmo, mwmo_mut, Mwmo, FileNames;
-        mwid, mwid_mut, Mwid, NameOffsets;
-        mddf, mddf_mut, Mddf, Mddf;
-        modf, modf_mut, Modf, Modf;
         mh2o, mh2o_mut, Mh2o, Mh2o;
         mfbo, mfbo_mut, Mfbo, Mfbo;
     }
+    texture_and_object_accessors!();
 
     /// `MVER.version` (18 for every v18 tile).
     pub fn version(&self) -> Option<u32> {
@@ -236,13 +246,5 @@ impl Adt {
 
 /// The chunks a `_tex0` or `_obj0` file holds, as a tile has them.
 impl SplitFile {
-    accessors! {
-        mtex, mtex_mut, Mtex, FileNames;
-        mmdx, mmdx_mut, Mmdx, FileNames;
-        mmid, mmid_mut, Mmid, NameOffsets;
-        mwmo, mwmo_mut, Mwmo, FileNames;
-        mwid, mwid_mut, Mwid, NameOffsets;
-        mddf, mddf_mut, Mddf, Mddf;
-        modf, modf_mut, Modf, Modf;
-    }
+    texture_and_object_accessors!();
 }
