@@ -1894,28 +1894,66 @@ fn rotation_channels_play_alike_by_slerp_and_by_components() {
     );
 }
 
-/// A model whose animations could hold hundreds of millions of keys (20 000
-/// sequences of 49 days each, 9000 resampled keys a track in each): an
-/// error naming the way out, at once, not hours of resampling; one of its
-/// sequences still exports.
+/// A model built to explode, as the fuzzer built one: 600 sequences of 49
+/// days over 100 bones, each with a hermite rotation, resampled at
+/// `MAX_RESAMPLED_KEYS` keys in each sequence, 540 million samples. The
+/// first count refuses it before anything is made ("would need", with at
+/// least those samples, the limit and the way out), in well under the
+/// seconds resampling even the budget's worth would take; its first
+/// sequence alone exports.
 #[test]
-fn animations_beyond_the_key_budget_are_an_error_not_a_hang() {
-    let model = common::sample_with_long_sequences(20_000);
+fn a_model_built_to_explode_is_refused_before_anything_is_made() {
+    use formats::gltf::model::animations::{MAX_ANIMATION_VALUES, MAX_RESAMPLED_KEYS};
+    use formats::mdx::{Interpolation as Interp, KeyFrame, NodeTrack, Track};
+    let (sequences, bones) = (600, 100);
+    let mut model = common::sample_with_long_sequences(sequences);
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    let q = |frame, v: [f32; 4]| KeyFrame::with_tangents(frame, v, v, v);
+    let turn = Track::from_key_frames(
+        Interp::Hermite,
+        vec![q(0, [0.0, 0.0, 0.0, 1.0]), q(1000, [0.0, 0.0, h, h])],
+    );
+    let first = model.bones()[0].clone();
+    for k in 0..bones {
+        let mut bone = first.clone();
+        bone.node.object_id = 1 + k;
+        bone.node.tracks = vec![NodeTrack::Rotation(turn.clone())];
+        model.bones_mut().push(bone);
+        model.pivot_points_mut().push([0.0; 3]);
+    }
+    let model = Model::from_bytes(&model.to_bytes().unwrap()).unwrap();
     let started = std::time::Instant::now();
     let Err(e) = export(&model, "m", &ExportOptions::default()) else {
-        panic!("exported 20 000 sequences of 49 days");
+        panic!("exported {sequences} sequences of 49 days");
     };
-    assert!(e.to_string().contains("--sequence"), "{e}");
-    assert!(e.to_string().contains("20000 sequences"), "{e}");
-    let one = ExportOptions {
+    let refused_in = started.elapsed();
+    let e = e.to_string();
+    assert!(
+        e.contains("--sequence") && e.contains("--no-animations"),
+        "{e}"
+    );
+    assert!(e.contains(&format!("{sequences} sequences")), "{e}");
+    let needed: u64 = e
+        .split("would need ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count: {e}"));
+    let samples = (sequences as u64 - 2) * u64::from(bones) * u64::from(MAX_RESAMPLED_KEYS);
+    assert!(needed >= samples && needed > MAX_ANIMATION_VALUES, "{e}");
+    assert!(e.contains(&MAX_ANIMATION_VALUES.to_string()), "{e}");
+    // Not a timing claim: far above the milliseconds the count takes, far
+    // below resampling the budget's worth in a debug build.
+    assert!(
+        refused_in < std::time::Duration::from_secs(10),
+        "{refused_in:?}"
+    );
+    let stand = ExportOptions {
         sequence: Some("Stand"),
         ..Default::default()
     };
-    let out = export(&model, "m", &one).unwrap();
+    let out = export(&model, "m", &stand).unwrap();
     assert_eq!(out.animations, ["Stand"]);
-    // Not a timing claim: a bound far above the milliseconds it takes, far
-    // below the hours resampling would.
-    assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
 
 /// A damaged file can hold keys that are NaN or infinite, and tracks whose

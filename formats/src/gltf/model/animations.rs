@@ -73,6 +73,35 @@
 //!
 //! Not exported: the visibility of other nodes (emitters, attachments) and
 //! billboarding.
+//!
+//! ## What an export may hold
+//!
+//! An export's animations hold at most [`MAX_ANIMATION_VALUES`] values: a
+//! key's value (a `CUBICSPLINE` key's three), a sample's, or a pose of one
+//! node, each channel counting [`CHANNEL_VALUES`] more for its JSON. They
+//! are counted twice:
+//!
+//! - before anything is made, what each channel of each sequence will
+//!   certainly take: a track kept as keys, the keys it plays in that
+//!   sequence (the opening and closing keys included), two for a constant;
+//!   a resampled track (the table above), the 1/30 s grid and its key
+//!   moments, which fitting starts from; a baked node's three channels at
+//!   the grid, and at each grid time a pose of every node; a moving
+//!   camera's two channels at the grid; a pointed channel (geoset
+//!   visibility, colours, texture transforms, lights), the times it is
+//!   sampled at. Animations that would need more are refused at once, with
+//!   the count, saying to export one sequence (`--sequence`) or none
+//!   (`--no-animations`);
+//! - as each channel is added, the values its curve really holds (with the
+//!   keys fitting added, at most [`MAX_FITTED_KEYS`] in all, and the
+//!   slerped keys that cut far-turning rotations, up to
+//!   [`MAX_KEYS_PER_TURN`] a segment, which the first count cannot know):
+//!   past the limit, the export stops with the same advice.
+//!
+//! The 1/30 s grid of a sequence of 49 days is [`MAX_RESAMPLED_KEYS`]
+//! long, so a small file declaring hundreds of such sequences over spline
+//! tracks is refused by the first count, in milliseconds, rather than
+//! resampled for hours.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -198,13 +227,18 @@ const ROTATION_FIT: Fit<[f32; 4]> = Fit {
     tolerance: RESAMPLE_TURN_TOLERANCE,
 };
 
-/// The most values (keys, tangents and resampled samples together) the
-/// animations of one export may hold: 2^27, 2 GiB of rotations. Real models
-/// need far less (the largest corpus model, 20 000 keys); a model whose
-/// sequences and tracks would need more (thousands of sequences of 49 days
-/// over thousands of spline tracks, which a 1 MB file can declare) is an
-/// error rather than hours of resampling.
-pub const MAX_ANIMATION_VALUES: u64 = 1 << 27;
+/// The most values the animations of one export may hold (see the
+/// [module](self) docs): 2^25 (33.5 million, 512 MiB of rotations), about
+/// 8 times the most any of 2,580 public models needs (4.3 million, a WoW
+/// model of 17 sequences; 3 seconds and 110 MB for the slowest export).
+pub const MAX_ANIMATION_VALUES: u64 = 1 << 25;
+
+/// What a channel counts beyond its values against
+/// [`MAX_ANIMATION_VALUES`]: its sampler, channel, two accessors and two
+/// buffer views take about 1.5 KB as the document is built and written, as
+/// much as 96 rotations of 16 bytes. A model of many sequences of constant
+/// tracks holds few values, but a channel for each track in each.
+pub const CHANNEL_VALUES: u64 = 96;
 
 /// Keys of one glTF sampler.
 #[derive(Clone, Debug, PartialEq)]
@@ -379,8 +413,8 @@ impl<'a> Span<'a> {
                 .copied()
                 .filter(|t| *t > 0.0 && *t < duration)
         };
-        // Within the budget [`values_needed`] counts on (a global
-        // sequence's keys over many of its loops may not be).
+        // Within the channel's cap, as [`Span::fitting_len`] counts them
+        // (a global sequence's keys over many of its loops may not be).
         if times.len().saturating_add(inside().count()) <= cap {
             times.extend(inside());
             times.sort_by(f64::total_cmp);
@@ -457,33 +491,133 @@ impl<'a> Span<'a> {
             .is_some()
     }
 
-    /// The keys `track` plays in this sequence.
-    fn keys<T: Copy + PartialEq>(&self, track: &Track<T>, default: &T) -> Keys<T> {
-        let [start, end] = self.sequence.interval.map(i64::from);
-        let keys = SequenceKeys::new(track, [start, end], false, default);
+    /// What node track `track` becomes in this sequence (`rotation`: a
+    /// rotation track; see the table in the [module](self) docs).
+    fn form<'t, T: Copy + PartialEq>(
+        &self,
+        track: &'t Track<T>,
+        default: &T,
+        rotation: bool,
+    ) -> Form<'t, T> {
+        let spline = matches!(
+            track.interpolation_type,
+            Interpolation::Hermite | Interpolation::Bezier
+        );
+        if self.is_global(track) || (spline && self.resample_splines && !rotation) {
+            return Form::Resampled;
+        }
+        let keys = SequenceKeys::new(track, self.sequence.interval.map(i64::from), false, default);
         if let Some(value) = keys.constant() {
-            return Keys::Constant(*value);
+            return Form::Constant(*value);
         }
-        let list: Vec<KeyFrame<T>> = keys.keys().collect();
-        if list
-            .windows(2)
-            .all(|w| matches!(w, [a, b] if a.frame < b.frame))
-        {
-            Keys::List(list)
-        } else {
-            Keys::Unordered
+        let increasing = keys
+            .keys()
+            .zip(keys.keys().skip(1))
+            .all(|(a, b)| a.frame < b.frame);
+        // glTF needs times that strictly increase; the quaternion spline
+        // is not glTF's.
+        if !increasing || (spline && rotation) {
+            return Form::Resampled;
         }
+        Form::Keys(keys)
+    }
+
+    /// How many values a node track becomes in this sequence before
+    /// fitting and slerped cuts add theirs: its keys (three values each as
+    /// a `CUBICSPLINE`), two for a constant, or the samples a fitted
+    /// resampling starts from ([`fitting_len`](Self::fitting_len)).
+    fn node_track_len<T: Copy + PartialEq>(
+        &self,
+        track: &Track<T>,
+        default: &T,
+        rotation: bool,
+    ) -> u64 {
+        match self.form(track, default, rotation) {
+            Form::Resampled => self.fitting_len(self.moments_len(track)),
+            Form::Constant(_) => self.constant_len(),
+            Form::Keys(keys) => {
+                let n = keys.keys().count() as u64;
+                let spline = matches!(
+                    track.interpolation_type,
+                    Interpolation::Hermite | Interpolation::Bezier
+                );
+                if spline { 3 * n } else { n }
+            }
+        }
+    }
+
+    /// How many keys [`constant`](Self::constant) makes.
+    fn constant_len(&self) -> u64 {
+        match self.duration_ms() > 0.0 {
+            true => 2,
+            false => 1,
+        }
+    }
+
+    /// How many samples [`resample_fitted`](Self::resample_fitted) starts
+    /// from, at most, given `moments` key moments in the sequence: the
+    /// 1/30 s grid, and the moments where the grid's
+    /// [`REFINED_KEYS_FACTOR`] times leaves room for them.
+    pub(super) fn fitting_len(&self, moments: u64) -> u64 {
+        let grid = self.resample_len();
+        let with_moments = grid.saturating_add(moments);
+        match with_moments <= grid.saturating_mul(REFINED_KEYS_FACTOR) {
+            true => with_moments,
+            false => grid,
+        }
+    }
+
+    /// How many times [`key_times`](Self::key_times) gives, at most, for
+    /// `moments` key moments (as [`moments_len`](Self::moments_len)
+    /// counts them).
+    pub(super) fn key_times_len(&self, moments: u64) -> u64 {
+        self.resample_len()
+            .saturating_add(1)
+            .saturating_add(moments.saturating_mul(2))
+    }
+
+    /// How many times [`key_moments`] gives for `track` in this sequence
+    /// that fall in it (at most), without making them.
+    pub(super) fn moments_len<T>(&self, track: &Track<T>) -> u64 {
+        match self.timeline.global_duration(track.global_sequence_id) {
+            Some(loop_ms) => self
+                .loops(loop_ms, track.keys.len())
+                .map_or(0, |(loops, _)| {
+                    u64::from(loops).saturating_mul(track.keys.len() as u64 + 1)
+                }),
+            None => {
+                // Those a millisecond outside too: the times next to a
+                // moment ([`key_times`](Self::key_times), the visibility's)
+                // may fall inside.
+                let [start, end] = self.sequence.interval.map(i64::from);
+                let inside = |frame: i32| (start - 1..=end + 1).contains(&i64::from(frame));
+                track.keys.iter().filter(|k| inside(k.frame)).count() as u64
+            }
+        }
+    }
+
+    /// How many loops of a global sequence of `loop_ms` whose track has
+    /// `keys` keys this sequence plays, and the loop's length, or `None`
+    /// when its keys' moments would be more than [`MAX_RESAMPLED_KEYS`]
+    /// (or the loop lasts 0 ms).
+    fn loops(&self, loop_ms: u32, keys: usize) -> Option<(u32, f64)> {
+        let length = f64::from(loop_ms.max(1));
+        let loops = (self.duration_ms() / length).floor() + 1.0;
+        let too_many = loops * (keys as f64 + 1.0) > f64::from(MAX_RESAMPLED_KEYS);
+        (loop_ms != 0 && !too_many).then_some((loops as u32, length))
     }
 }
 
-/// What a track plays in one sequence, for glTF.
-enum Keys<T> {
-    /// Keys whose times strictly increase (glTF needs that).
-    List(Vec<KeyFrame<T>>),
+/// What a node track becomes in one sequence, for glTF.
+enum Form<'t, T: Clone> {
+    /// Resampled `LINEAR` keys, fitted: a global sequence, a spline
+    /// rotation (or translation or scaling, asked to), keys glTF cannot
+    /// take as they are (repeated or unordered times).
+    Resampled,
     /// One value over the whole sequence.
     Constant(T),
-    /// Keys glTF cannot take as they are (repeated or unordered times).
-    Unordered,
+    /// The keys the sequence plays, their times strictly increasing.
+    Keys(SequenceKeys<'t, T>),
 }
 
 /// A translation or scaling track as a curve, plus `offset`.
@@ -494,21 +628,13 @@ fn vector_curve(
     offset: [f32; 3],
 ) -> Curve<[f32; 3]> {
     let add = |v: [f32; 3]| [v[0] + offset[0], v[1] + offset[1], v[2] + offset[2]];
-    let resample = || {
-        let moments = key_moments(span, track);
-        span.resample_fitted(|s| add(s.sample(track, &default)), &VECTOR_FIT, &moments)
-    };
-    let spline = matches!(
-        track.interpolation_type,
-        Interpolation::Hermite | Interpolation::Bezier
-    );
-    if span.is_global(track) || (spline && span.resample_splines) {
-        return resample();
-    }
-    let keys = match span.keys(track, &default) {
-        Keys::List(keys) => keys,
-        Keys::Constant(value) => return span.constant(add(value)),
-        Keys::Unordered => return resample(),
+    let keys: Vec<KeyFrame<[f32; 3]>> = match span.form(track, &default, false) {
+        Form::Keys(keys) => keys.keys().collect(),
+        Form::Constant(value) => return span.constant(add(value)),
+        Form::Resampled => {
+            let moments = key_moments(span, track);
+            return span.resample_fitted(|s| add(s.sample(track, &default)), &VECTOR_FIT, &moments);
+        }
     };
     let times: Vec<f32> = keys.iter().map(|k| span.seconds(k.frame)).collect();
     let plain = |interpolation| Curve {
@@ -663,26 +789,18 @@ pub(super) fn linear_rotations(mut curve: Curve<[f32; 4]>) -> Curve<[f32; 4]> {
 fn rotation_keys(span: &Span<'_>, track: &Track<[f32; 4]>) -> Curve<[f32; 4]> {
     let identity = [0.0, 0.0, 0.0, 1.0];
     let unit = |q: [f32; 4]| normalized(q).to_array();
-    let resample = || {
-        let moments = key_moments(span, track);
-        span.resample_fitted(
-            |s| unit(s.sample(track, &identity)),
-            &ROTATION_FIT,
-            &moments,
-        )
-    };
-    if span.is_global(track) {
-        return resample();
-    }
-    let keys = match span.keys(track, &identity) {
-        Keys::List(keys) => keys,
-        Keys::Constant(value) => return span.constant(unit(value)),
-        Keys::Unordered => return resample(),
+    let keys: Vec<KeyFrame<[f32; 4]>> = match span.form(track, &identity, true) {
+        Form::Keys(keys) => keys.keys().collect(),
+        Form::Constant(value) => return span.constant(unit(value)),
+        Form::Resampled => {
+            let moments = key_moments(span, track);
+            let value = |s: &Sampler<'_>| unit(s.sample(track, &identity));
+            return span.resample_fitted(value, &ROTATION_FIT, &moments);
+        }
     };
     let interpolation = match track.interpolation_type {
         Interpolation::Linear => GltfInterpolation::Linear,
-        Interpolation::None | Interpolation::Other(_) => GltfInterpolation::Step,
-        Interpolation::Hermite | Interpolation::Bezier => return resample(),
+        _ => GltfInterpolation::Step,
     };
     Curve {
         interpolation,
@@ -711,11 +829,25 @@ struct Channels<'b> {
     channels: Vec<json::animation::Channel>,
     /// Channels by JSON pointer (`KHR_animation_pointer`).
     pointers: Vec<(Index<json::animation::Sampler>, String)>,
+    /// The values the export's channels hold so far, each channel's
+    /// [`CHANNEL_VALUES`] included: the running charge against
+    /// [`MAX_ANIMATION_VALUES`].
+    spent: &'b mut u64,
+    /// How many sequences the export has, for the error.
+    sequences: usize,
 }
 
 impl Channels<'_> {
-    /// A sampler of `curve`.
-    fn sampler<T: Element>(&mut self, curve: Curve<T>) -> Index<json::animation::Sampler> {
+    /// A sampler of `curve`, charged; an error past [`MAX_ANIMATION_VALUES`].
+    fn sampler<T: Element>(
+        &mut self,
+        curve: Curve<T>,
+    ) -> Result<Index<json::animation::Sampler>, Error> {
+        let values = (curve.values.len() as u64).saturating_add(CHANNEL_VALUES);
+        *self.spent = self.spent.saturating_add(values);
+        if *self.spent > MAX_ANIMATION_VALUES {
+            return Err(too_many("need at least", *self.spent, self.sequences));
+        }
         let input = self.builder.scalars(&curve.times);
         let output = self.builder.accessor(&curve.values, None, false);
         let sampler = Index::new(u32::try_from(self.samplers.len()).unwrap_or(u32::MAX));
@@ -726,17 +858,23 @@ impl Channels<'_> {
             interpolation: Checked::Valid(curve.interpolation),
             output,
         });
-        sampler
+        Ok(sampler)
     }
 
     /// `curve` played on the property `pointer` names.
-    fn add_pointer<T: Element>(&mut self, pointer: String, curve: Curve<T>) {
-        let sampler = self.sampler(curve);
+    fn add_pointer<T: Element>(&mut self, pointer: String, curve: Curve<T>) -> Result<(), Error> {
+        let sampler = self.sampler(curve)?;
         self.pointers.push((sampler, pointer));
+        Ok(())
     }
 
-    fn add<T: Element>(&mut self, node: Index<json::Node>, property: Property, curve: Curve<T>) {
-        let sampler = self.sampler(curve);
+    fn add<T: Element>(
+        &mut self,
+        node: Index<json::Node>,
+        property: Property,
+        curve: Curve<T>,
+    ) -> Result<(), Error> {
+        let sampler = self.sampler(curve)?;
         self.channels.push(json::animation::Channel {
             sampler,
             target: json::animation::Target {
@@ -748,6 +886,7 @@ impl Channels<'_> {
             extensions: None,
             extras: Default::default(),
         });
+        Ok(())
     }
 }
 
@@ -805,15 +944,14 @@ pub fn add_animations(
         })
         .collect();
     let baked = inherit::baked_nodes(skeleton);
-    let needed = values_needed(&spans, skeleton, cameras, pointed, &baked);
+    let needed = spans
+        .iter()
+        .map(|span| span_values(span, skeleton, cameras, pointed, &baked))
+        .fold(0u64, u64::saturating_add);
     if needed > MAX_ANIMATION_VALUES {
-        return Err(Error::other(format!(
-            "the animations would need up to {needed} keys ({} sequences; at most \
-             {MAX_ANIMATION_VALUES}): export one sequence (--sequence) or none \
-             (--no-animations)",
-            spans.len()
-        )));
+        return Err(too_many("would need", needed, spans.len()));
     }
+    let mut spent = 0u64;
     let shown = visibility.curves(&spans);
     let tinted = colors.curves(&spans);
     let moving = textures.curves(&spans);
@@ -826,38 +964,40 @@ pub fn add_animations(
             samplers: Vec::new(),
             channels: Vec::new(),
             pointers: Vec::new(),
+            spent: &mut spent,
+            sequences: spans.len(),
         };
-        channels.add(nodes.root, Property::Rotation, span.constant(Z_UP_TO_Y_UP));
+        channels.add(nodes.root, Property::Rotation, span.constant(Z_UP_TO_Y_UP))?;
         for (node, curves) in &shown {
             if let Some(curve) = curves.get(k) {
-                channels.add_pointer(visible_pointer(*node), curve.clone());
+                channels.add_pointer(visible_pointer(*node), curve.clone())?;
             }
         }
         for (pointer, curves) in &tinted {
             if let Some(curve) = curves.get(k) {
-                channels.add_pointer(pointer.clone(), curve.clone());
+                channels.add_pointer(pointer.clone(), curve.clone())?;
             }
         }
         for (pointers, curves) in &moving {
             let Some(curve) = curves.get(k) else { continue };
             for pointer in pointers {
-                channels.add_pointer(format!("{pointer}/offset"), curve.offset.clone());
-                channels.add_pointer(format!("{pointer}/rotation"), curve.rotation.clone());
-                channels.add_pointer(format!("{pointer}/scale"), curve.scale.clone());
+                channels.add_pointer(format!("{pointer}/offset"), curve.offset.clone())?;
+                channels.add_pointer(format!("{pointer}/rotation"), curve.rotation.clone())?;
+                channels.add_pointer(format!("{pointer}/scale"), curve.scale.clone())?;
             }
         }
         for (pointer, curves) in &lit {
             let Some(curve) = curves.get(k) else { continue };
-            channels.add_pointer(format!("{pointer}/color"), curve.color.clone());
-            channels.add_pointer(format!("{pointer}/intensity"), curve.intensity.clone());
+            channels.add_pointer(format!("{pointer}/color"), curve.color.clone())?;
+            channels.add_pointer(format!("{pointer}/intensity"), curve.intensity.clone())?;
         }
         for (i, curves) in inherit::curves(span, skeleton, &baked) {
             let Some(&target) = nodes.nodes.get(i) else {
                 continue;
             };
-            channels.add(target, Property::Translation, curves.translation);
-            channels.add(target, Property::Rotation, curves.rotation);
-            channels.add(target, Property::Scale, curves.scale);
+            channels.add(target, Property::Translation, curves.translation)?;
+            channels.add(target, Property::Rotation, curves.rotation)?;
+            channels.add(target, Property::Scale, curves.scale)?;
         }
         for (i, (node, &target)) in skeleton.nodes().iter().zip(&nodes.nodes).enumerate() {
             if baked.get(i) == Some(&true) {
@@ -865,17 +1005,17 @@ pub fn add_animations(
             }
             if let Some(track) = &node.translation {
                 let curve = vector_curve(span, track, [0.0; 3], rest_translation(skeleton, i));
-                channels.add(target, Property::Translation, curve);
+                channels.add(target, Property::Translation, curve)?;
             }
             if let Some(track) = &node.rotation {
-                channels.add(target, Property::Rotation, rotation_curve(span, track));
+                channels.add(target, Property::Rotation, rotation_curve(span, track))?;
             }
             if let Some(track) = &node.scaling {
                 channels.add(
                     target,
                     Property::Scale,
                     vector_curve(span, track, [1.0; 3], [0.0; 3]),
-                );
+                )?;
             }
         }
         for (camera, node) in cameras.iter().filter(|(c, _)| c.moves()) {
@@ -891,13 +1031,13 @@ pub fn add_animations(
                 times: times.clone(),
                 values: translations,
             };
-            channels.add(*node, Property::Translation, translation);
+            channels.add(*node, Property::Translation, translation)?;
             let rotation = linear_rotations(Curve {
                 interpolation,
                 times,
                 values: rotations,
             });
-            channels.add(*node, Property::Rotation, rotation);
+            channels.add(*node, Property::Rotation, rotation)?;
         }
         let Channels {
             samplers,
@@ -918,69 +1058,72 @@ pub fn add_animations(
     Ok(added)
 }
 
-/// An upper bound on the values the animations of `spans` hold: for each
-/// sequence, each track's keys (three values each, for a spline) or its
-/// resampled times, whichever it becomes; a moving camera's two resampled
-/// channels; a shown or hidden geoset's samples; a tinted geoset's; a
-/// moving texture's; a light's; a node's that does not inherit.
-fn values_needed(
-    spans: &[Span<'_>],
+/// The values the animation of `span` will certainly take, counted as
+/// the [module](self) docs say, before any is made.
+fn span_values(
+    span: &Span<'_>,
     skeleton: &Skeleton,
     cameras: &[(ModelCamera<'_>, Index<json::Node>)],
     pointed: &Pointed<'_>,
     baked: &[bool],
 ) -> u64 {
-    let visibility = &pointed.visibility;
-    let keys = |n: usize| 3 * n as u64 + 2;
-    // A rotation channel: up to `MAX_KEYS_PER_TURN` keys for each key or
-    // sample ([`linear_rotations`]), counted as that many channels.
-    let turns = MAX_KEYS_PER_TURN;
-    let mut tracks: Vec<u64> = Vec::new();
-    let mut rotations = 0u64;
-    for node in skeleton.nodes() {
-        tracks.extend(node.translation.as_ref().map(|t| keys(t.keys.len())));
-        if let Some(t) = &node.rotation {
-            tracks.push(turns.saturating_mul(keys(t.keys.len())));
-            rotations += 1;
+    let mut values = 0u64;
+    let mut channel = |n: u64| values = values.saturating_add(n).saturating_add(CHANNEL_VALUES);
+    // The root's constant rotation.
+    channel(span.constant_len());
+    for (i, node) in skeleton.nodes().iter().enumerate() {
+        if baked.get(i) == Some(&true) {
+            continue;
         }
-        tracks.extend(node.scaling.as_ref().map(|t| keys(t.keys.len())));
+        if let Some(track) = &node.translation {
+            channel(span.node_track_len(track, &[0.0; 3], false));
+        }
+        if let Some(track) = &node.rotation {
+            channel(span.node_track_len(track, &[0.0, 0.0, 0.0, 1.0], true));
+        }
+        if let Some(track) = &node.scaling {
+            channel(span.node_track_len(track, &[1.0; 3], false));
+        }
     }
-    let moving = cameras.iter().filter(|(c, _)| c.moves()).count() as u64;
-    // Three resampled channels per baked node (its own tracks, which it
-    // does not play, are counted above too), and at each of their times a
-    // pose of every node: as much work as a channel per node.
-    let baked = match baked.iter().filter(|&&b| b).count() as u64 {
+    let grid = span.resample_len();
+    let baked_nodes = baked.iter().filter(|&&b| b).count();
+    for _ in 0..3 * baked_nodes {
+        channel(grid);
+    }
+    for _ in cameras.iter().filter(|(c, _)| c.moves()) {
+        channel(grid);
+        channel(grid);
+    }
+    let visibility = &pointed.visibility;
+    for &(geoset, ..) in &visibility.geosets {
+        let moments =
+            geoset_alpha_track(visibility.model, geoset).map_or(0, |t| span.moments_len(t));
+        channel(grid.saturating_add(moments.saturating_mul(2)));
+    }
+    let poses = match baked_nodes {
         0 => 0,
-        n => (2 + turns) * n + skeleton.nodes().len() as u64,
+        _ => grid.saturating_mul(skeleton.nodes().len() as u64),
     };
-    let geosets = visibility
-        .geosets
-        .iter()
-        .map(|&(geoset, ..)| geoset_alpha_track(visibility.model, geoset).map_or(0, moments_bound));
-    tracks.extend(geosets);
-    let (color_keys, colored) = pointed.colors.keys_needed();
-    let (texture_keys, transforms) = pointed.textures.keys_needed();
-    let (light_keys, light_curves) = pointed.lights.keys_needed();
-    let pointed_keys = color_keys
-        .saturating_add(texture_keys)
-        .saturating_add(light_keys);
-    let all_keys = tracks
-        .iter()
-        .fold(pointed_keys, |a, &k| a.saturating_add(k));
-    let channels = (tracks.len() as u64 - rotations)
-        + turns * rotations
-        + (1 + turns) * moving
-        + baked
-        + colored
-        + transforms
-        + light_curves;
-    spans
-        .iter()
-        .map(|span| {
-            let refined = span.resample_len().saturating_mul(REFINED_KEYS_FACTOR);
-            all_keys.saturating_add(channels.saturating_mul(refined))
+    let pointers = [
+        pointed.colors.values_needed(span),
+        pointed.textures.values_needed(span),
+        pointed.lights.values_needed(span),
+    ];
+    pointers
+        .into_iter()
+        .fold(values.saturating_add(poses), |all, (values, channels)| {
+            all.saturating_add(values)
+                .saturating_add(channels.saturating_mul(CHANNEL_VALUES))
         })
-        .fold(0u64, u64::saturating_add)
+}
+
+/// The refusal of animations over [`MAX_ANIMATION_VALUES`]: they `what`
+/// (would need, need at least) `needed` values; the ways out.
+fn too_many(what: &str, needed: u64, sequences: usize) -> Error {
+    Error::other(format!(
+        "the animations {what} {needed} values ({sequences} sequences; at most \
+         {MAX_ANIMATION_VALUES}): export one sequence (--sequence) or none (--no-animations)"
+    ))
 }
 
 /// The extension a geoset node's visibility is in.
@@ -1089,18 +1232,6 @@ fn visibility_curve(span: &Span<'_>, model: &Model, geoset: usize) -> Shown {
     curve
 }
 
-/// An upper bound on the times [`key_moments`] gives for `track` in any
-/// span, each with the millisecond before it ([`Span::key_times`]): its
-/// keys, or for a global sequence up to [`MAX_RESAMPLED_KEYS`].
-pub(super) fn moments_bound<T>(track: &Track<T>) -> u64 {
-    let keys = track.keys.len() as u64;
-    let moments = match track.global_sequence_id >= 0 {
-        true => keys.max(u64::from(MAX_RESAMPLED_KEYS)),
-        false => keys,
-    };
-    2 * moments
-}
-
 /// The milliseconds into `span` at which a key of `track` plays: its own
 /// frames, or for a global sequence every loop's (none when there would be
 /// more than [`MAX_RESAMPLED_KEYS`]: the 1/30 s samples stand in for them).
@@ -1110,12 +1241,11 @@ pub(super) fn key_moments<T>(span: &Span<'_>, track: &Track<T>) -> Vec<f64> {
         let start = span.start() as f64;
         return frames.map(|f| f - start).collect();
     };
-    let loops = (span.duration_ms() / f64::from(loop_ms.max(1))).floor() + 1.0;
-    if loop_ms == 0 || loops * (track.keys.len() as f64 + 1.0) > f64::from(MAX_RESAMPLED_KEYS) {
+    let Some((loops, length)) = span.loops(loop_ms, track.keys.len()) else {
         return Vec::new();
-    }
-    (0..loops as u32)
-        .map(|n| f64::from(n) * f64::from(loop_ms))
+    };
+    (0..loops)
+        .map(|n| f64::from(n) * length)
         .flat_map(|at| std::iter::once(at).chain(frames.clone().map(move |f| at + f)))
         .collect()
 }
@@ -1407,5 +1537,94 @@ pub(super) mod tests {
         let curve = vector_curve(&span, &track, [0.0; 3], [1.0, 1.0, 1.0]);
         assert_eq!(curve.times, [0.0, 0.6]);
         assert_eq!(curve.values, [[2.0, 3.0, 4.0]; 2]);
+    }
+    /// The first count takes each track as it will be made in this
+    /// sequence: the keys it plays there (not the track's keys in other
+    /// sequences; the opening and closing keys added), three values a
+    /// `CUBICSPLINE` key, two for a constant; a resampled track the grid
+    /// and its key moments, which fitting starts from and adds to.
+    #[test]
+    fn the_first_count_is_what_each_track_becomes_in_its_sequence() {
+        let timeline = timeline();
+        // Walk is 1000 to 1600; 200 keys before it, in other sequences.
+        let elsewhere = (0..200).map(|k| Key::new(4 * k, [k as f32; 3]));
+        let walk = [1100, 1250, 1400].map(|f| Key::new(f, [f as f32, 0.0, 1.0]));
+        let keys: Vec<_> = elsewhere.chain(walk).collect();
+        let linear = Track::new(Interpolation::Linear, keys.clone());
+        let hermite = Track::new(Interpolation::Hermite, keys.clone());
+        let constant = Track::new(Interpolation::Linear, vec![Key::new(1200, [1.0; 3])]);
+        let mut repeated = Track::new(Interpolation::Linear, keys.clone());
+        repeated.keys.push(Key::new(1400, [0.0; 3]));
+        let mut global = linear.clone();
+        global.global_sequence_id = 0;
+        let span = span_of(&timeline);
+        for (track, made) in [(&linear, 5), (&hermite, 15), (&constant, 2)] {
+            let curve = vector_curve(&span, track, [0.0; 3], [0.0; 3]);
+            assert_eq!(curve.values.len(), made);
+            assert_eq!(span.node_track_len(track, &[0.0; 3], false), made as u64);
+        }
+        // Resampled (keys at one time, a global sequence, a spline asked
+        // to be): the grid and the moments; fitting adds to that, so with
+        // the export's fitting spent the curve holds no more.
+        let spent = Span {
+            fitted: Arc::new(AtomicU64::new(MAX_FITTED_KEYS)),
+            resample_splines: true,
+            ..span_of(&timeline)
+        };
+        for track in [&repeated, &global, &hermite] {
+            let counted = spent.node_track_len(track, &[0.0; 3], false);
+            let made = vector_curve(&spent, track, [0.0; 3], [0.0; 3]).values.len() as u64;
+            assert!(made <= counted, "{made} {counted}");
+            assert!(counted <= spent.resample_len() + 2 * track.keys.len() as u64);
+            assert!(made >= spent.resample_len() - 1, "{made}");
+        }
+        // A hermite rotation is resampled, spline translations asked or not.
+        let h = core::f32::consts::FRAC_1_SQRT_2;
+        let turn = Track::new(
+            Interpolation::Hermite,
+            vec![
+                Key::new(1000, [0.0, 0.0, 0.0, 1.0]),
+                Key::new(1600, [0.0, 0.0, h, h]),
+            ],
+        );
+        let identity = [0.0, 0.0, 0.0, 1.0];
+        let counted = spent.node_track_len(&turn, &identity, true);
+        assert_eq!(counted, span.node_track_len(&turn, &identity, true));
+        // Its keys at the sequence's ends are on the grid already.
+        let made = rotation_keys(&spent, &turn).values.len() as u64;
+        assert_eq!(made, spent.resample_len());
+        assert!(made <= counted && counted <= made + 2, "{made} {counted}");
+    }
+
+    /// As each channel is added its values are charged: past
+    /// [`MAX_ANIMATION_VALUES`], the export stops with the advice.
+    #[test]
+    fn channels_past_the_limit_stop_the_export() {
+        let timeline = timeline();
+        let span = span_of(&timeline);
+        let mut builder = Builder::new("test");
+        let mut spent = MAX_ANIMATION_VALUES - CHANNEL_VALUES - 2;
+        let mut channels = Channels {
+            builder: &mut builder,
+            samplers: Vec::new(),
+            channels: Vec::new(),
+            pointers: Vec::new(),
+            spent: &mut spent,
+            sequences: 1,
+        };
+        let node = Index::new(0);
+        channels
+            .add(node, Property::Scale, span.constant([1.0f32; 3]))
+            .unwrap();
+        let Err(e) = channels.add(node, Property::Scale, span.constant([1.0f32; 3])) else {
+            panic!("charged past the limit");
+        };
+        assert_eq!(channels.samplers.len(), 1);
+        let e = e.to_string();
+        assert!(
+            e.contains("--sequence") && e.contains("--no-animations"),
+            "{e}"
+        );
+        assert_eq!(spent, MAX_ANIMATION_VALUES + CHANNEL_VALUES + 2);
     }
 }

@@ -36,7 +36,7 @@ use gltf_json as json;
 use json::Index;
 use json::material::PbrBaseColorFactor;
 
-use super::animations::{Curve, Span, key_moments, moments_bound};
+use super::animations::{Curve, Span, key_moments};
 use crate::anim::{
     Moment, Sampler, Timeline, geoset_alpha_track, geoset_color_track, geoset_state, layer_alpha,
     layer_alpha_track, tex_layer_alpha, tex_layer_alpha_track,
@@ -134,19 +134,24 @@ impl<'a> MaterialColors<'a> {
             .collect()
     }
 
-    /// An upper bound on the keys the curves of one span hold, and how many
-    /// curves there are (each also gets the span's 1/30 s samples).
-    pub(super) fn keys_needed(&self) -> (u64, u64) {
+    /// How many values the curves of `span` hold at most (the times
+    /// [`color_curve`] samples each geoset at), and how many curves there
+    /// are.
+    pub(super) fn values_needed(&self, span: &Span<'_>) -> (u64, u64) {
         let Some(model) = self.model else {
             return (0, 0);
         };
-        let keys = self
+        let values = self
             .geosets
             .iter()
-            .flat_map(|&(geoset, material, ..)| tracks(model, geoset, material))
-            .map(|track| track.moments_bound())
+            .map(|&(geoset, material, ..)| {
+                let moments = tracks(model, geoset, material)
+                    .map(|track| track.moments_len(span))
+                    .fold(0u64, u64::saturating_add);
+                span.key_times_len(moments)
+            })
             .fold(0u64, u64::saturating_add);
-        (keys, self.geosets.len() as u64)
+        (values, self.geosets.len() as u64)
     }
 }
 
@@ -210,10 +215,10 @@ enum AnyTrack<'m> {
 }
 
 impl AnyTrack<'_> {
-    fn moments_bound(&self) -> u64 {
+    fn moments_len(&self, span: &Span<'_>) -> u64 {
         match self {
-            AnyTrack::Alpha(t) => moments_bound(t),
-            AnyTrack::Color(t) => moments_bound(t),
+            AnyTrack::Alpha(t) => span.moments_len(t),
+            AnyTrack::Color(t) => span.moments_len(t),
         }
     }
 

@@ -21,7 +21,7 @@ use gltf_json as json;
 use json::Index;
 use json::extensions::scene::khr_lights_punctual::Light;
 
-use super::animations::{Curve, Span, key_moments, moments_bound};
+use super::animations::{Curve, Span, key_moments};
 use super::lights::{KHR_LIGHTS_PUNCTUAL, ModelLight, gltf_values};
 use crate::anim::Sampler;
 use crate::anim::visibility::visibility;
@@ -78,21 +78,28 @@ impl<'a> LightAnimations<'a> {
             .collect()
     }
 
-    /// An upper bound on the keys the curves of one span hold, and how many
-    /// curves there are (each also gets the span's 1/30 s samples).
-    pub(super) fn keys_needed(&self) -> (u64, u64) {
-        let keys = self
+    /// How many values the curves of `span` hold at most (each light's
+    /// colour and intensity at the times [`light_curves`] samples), and
+    /// how many curves there are.
+    pub(super) fn values_needed(&self, span: &Span<'_>) -> (u64, u64) {
+        let values = self
             .lights
             .iter()
             .map(|(_, light)| {
                 let t = &light.tracks;
-                let color = t.color.map_or(0, moments_bound);
-                let others = [t.intensity, t.visibility].into_iter().flatten();
-                // Both curves (colour, intensity) get every moment.
-                2 * others.map(moments_bound).fold(color, u64::saturating_add)
+                let moments = [t.intensity, t.visibility]
+                    .into_iter()
+                    .flatten()
+                    .map(|track| span.moments_len(track))
+                    .fold(
+                        t.color.map_or(0, |c| span.moments_len(c)),
+                        u64::saturating_add,
+                    );
+                // Two curves (colour, intensity) at every time.
+                span.key_times_len(moments).saturating_mul(2)
             })
             .fold(0u64, u64::saturating_add);
-        (keys, 2 * self.lights.len() as u64)
+        (values, 2 * self.lights.len() as u64)
     }
 }
 

@@ -23,7 +23,7 @@ use gltf_json as json;
 use json::Index;
 use serde_json::json as value;
 
-use super::animations::{Curve, Span, key_moments, moments_bound};
+use super::animations::{Curve, Span, key_moments};
 use crate::anim::{Moment, OffsetRotationScale, Sampler, Timeline, UvTransform};
 use crate::gltf::Builder;
 use crate::mdx::{Model, TextureAnimation, TextureAnimationTrack};
@@ -134,30 +134,31 @@ impl<'a> TextureTransforms<'a> {
             .collect()
     }
 
-    /// An upper bound on the keys the curves of one span hold, and how many
-    /// curves there are (each also gets the span's 1/30 s samples).
-    pub(super) fn keys_needed(&self) -> (u64, u64) {
-        let mut keys = 0u64;
+    /// How many values the curves of `span` hold at most (each moving
+    /// texture's offset, rotation and scale at the times [`moving`]
+    /// samples, for each of its textures), and how many curves there are.
+    pub(super) fn values_needed(&self, span: &Span<'_>) -> (u64, u64) {
+        let mut values = 0u64;
         let mut curves = 0u64;
         for Transformed {
             animation, paths, ..
         } in &self.materials
         {
-            let per_curve = animation
+            let moments = animation
                 .tracks
                 .iter()
                 .map(|track| match track {
-                    TextureAnimationTrack::Translation(t) => moments_bound(t),
-                    TextureAnimationTrack::Rotation(t) => moments_bound(t),
-                    TextureAnimationTrack::Scaling(t) => moments_bound(t),
+                    TextureAnimationTrack::Translation(t) => span.moments_len(t),
+                    TextureAnimationTrack::Rotation(t) => span.moments_len(t),
+                    TextureAnimationTrack::Scaling(t) => span.moments_len(t),
                     TextureAnimationTrack::Unknown(_) => 0,
                 })
                 .fold(0u64, u64::saturating_add);
             let channels = 3 * paths.len() as u64;
-            keys = keys.saturating_add(per_curve.saturating_mul(channels));
+            values = values.saturating_add(span.key_times_len(moments).saturating_mul(channels));
             curves = curves.saturating_add(channels);
         }
-        (keys, curves)
+        (values, curves)
     }
 }
 
