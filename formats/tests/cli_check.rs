@@ -126,9 +126,14 @@ fn check_prints_a_line_per_file_and_a_summary() {
 fn check_fails_on_a_damaged_file_with_offset_and_path() {
     let dir = temp_dir("damaged");
     let mut data = formats::sample::sample_mdx();
-    // The GEOS chunk's first geoset claims more bytes than the chunk holds.
+    // The GEOS chunk's first geoset claims more bytes than the chunk holds
+    // (the lenient reader keeps that chunk as bytes: `undecodable_geos.mdx`
+    // reads leniently), and the file ends 2 bytes into the last chunk's
+    // tag, where no reader can go on.
     let at = 0x3e8 + 8;
     data[at..at + 4].copy_from_slice(&9999u32.to_le_bytes());
+    std::fs::write(dir.join("undecodable_geos.mdx"), &data).unwrap();
+    data.truncate(data.len() - 18);
     std::fs::write(dir.join("damaged.mdx"), &data).unwrap();
     std::fs::write(dir.join("good.mdx"), formats::sample::sample_mdx()).unwrap();
     std::fs::write(dir.join("notes.md"), "ignored").unwrap();
@@ -145,6 +150,14 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
     );
     assert!(lines[0].contains(" at 0x"), "{stdout}");
     assert_eq!(lines[1], "./good.mdx: parsed, byte-exact");
+    assert!(
+        lines[2].starts_with(
+            "./undecodable_geos.mdx: parsed leniently (1 diagnostic; strictly: \
+             chunks[5].GEOS.geosets[0]"
+        ),
+        "{stdout}"
+    );
+    assert!(lines[2].ends_with(", byte-exact"), "{stdout}");
     assert!(
         stdout.ends_with(&format!("1 failed:\n  {}\n", lines[0])),
         "{stdout}"

@@ -1,5 +1,4 @@
-//! Damaged real files: a model whose file ends inside its last chunk (the
-//! public `Glow.mdx`, 1,580 bytes, ends in the middle of its `CLID`). The
+//! Damaged real files. A model whose file ends inside its last chunk: the
 //! strict reader refuses it; the lenient reader keeps that chunk as its bytes
 //! (`Chunk::Cut`) with a diagnostic naming the chunk and where it starts,
 //! reads every chunk before it, and writes the cut file back byte for byte.
@@ -7,6 +6,15 @@
 //! Such a model also goes through MDL (the cut chunk as an `ExtChunk`, read
 //! back only leniently) and through a version conversion (the cut chunk kept
 //! last, as it was, and reported) and comes back byte for byte.
+//!
+//! A model with a chunk whose size fits but whose content does not decode:
+//! the public `Glow.mdx` (`../shared/wild/nazarpunk_clid_short.mdx`), whose
+//! last chunk, `CLID`, ends at the end of the file but holds a collision
+//! cylinder 20 bytes short, and a model built here with such a chunk before
+//! its last one. The lenient reader keeps the chunk as its bytes
+//! (`Chunk::Undecoded`) in its place, with the strict reader's error as its
+//! diagnostic; the file writes back byte for byte, through MDL too, and a
+//! conversion and `validate` say what it is.
 
 use crate::common;
 
@@ -306,4 +314,214 @@ fn a_cut_chunk_before_another_chunk_is_refused_on_write() {
     let e = model.to_bytes().unwrap_err();
     assert!(e.to_string().contains("can only be the last chunk"), "{e}");
     assert!(e.to_string().contains("PIVT"), "{e}");
+}
+
+/// The public `Glow.mdx` (`WILD_MANIFEST.md`): its `CLID` is 108 bytes and
+/// ends at the end of the file, but its one shape, a cylinder (type 3),
+/// has 8 bytes after its node where 2 vertices and a radius need 28.
+#[test]
+fn glow_mdx_keeps_its_collision_chunk_that_does_not_decode() {
+    let Some(data) = common::wild_file("nazarpunk_clid_short.mdx") else {
+        return;
+    };
+    assert_eq!(data.len(), 1580);
+    // The strict reader's error, as it always was.
+    let strict = Model::from_bytes(&data).unwrap_err();
+    assert_eq!(
+        strict.to_string(),
+        "chunks[9].CLID.shapes[0].vertices: count 2 needs at least 24 bytes (12 each) at \
+         0x624, 8 left"
+    );
+    assert_eq!(strict.offset(), 0x624);
+    let (model, diagnostics) = Model::from_bytes_lenient(&data).unwrap();
+    assert_eq!(model.chunks.len(), 10);
+    let Some(Chunk::Undecoded(kept)) = model.chunks.last() else {
+        panic!("{:?}", model.chunks.last());
+    };
+    assert_eq!(
+        (kept.tag.to_string().as_str(), kept.bytes.len()),
+        ("CLID", 108)
+    );
+    assert_eq!(
+        &data[data.len() - 116..data.len() - 108],
+        b"CLID\x6c\x00\x00\x00"
+    );
+    assert!(kept.bytes[..] == data[data.len() - 108..]);
+    assert_eq!(kept.error, strict.to_string());
+    // One diagnostic, at the strict error's offset and with its path.
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].offset, 0x624);
+    assert_eq!(
+        diagnostics[0].message,
+        format!(
+            "{strict}; kept the chunk's 116 bytes from 0x5b8 as they are (Chunk::Undecoded), to \
+             be written back unchanged: its size fits the file but its content does not \
+             decode; the chunks around it are read"
+        )
+    );
+    // Every chunk before it is there; the collision shapes are not.
+    assert_eq!(model.geosets().len(), 1);
+    assert_eq!(model.bones().len(), 1);
+    assert_eq!(model.pivot_points().len(), 2);
+    assert!(model.collision_shapes().is_empty());
+    let undecoded: Vec<usize> = model.undecoded_chunks().map(|(i, _)| i).collect();
+    assert_eq!(undecoded, [9]);
+    assert_eq!(model.cut_chunk(), None);
+    // Written back exactly, and read again to the same model.
+    let bytes = model.to_bytes().unwrap();
+    assert!(bytes == data, "not written back byte for byte");
+    let (again, _) = Model::from_bytes_lenient(&bytes).unwrap();
+    assert_eq!(again, model);
+    // Through MDL: an ExtChunk only the lenient reader takes, and back.
+    let text = formats::mdl::to_string(&model);
+    let ext = text
+        .lines()
+        .rfind(|l| l.trim_start().starts_with("ExtChunk"))
+        .unwrap();
+    assert!(ext.contains("#\"434c49446c000000"), "{ext}");
+    let e = formats::mdl::from_str(&text).unwrap_err().to_string();
+    assert!(e.contains("ExtChunk does not decode"), "{e}");
+    let (back, notes) = formats::mdl::from_str_lenient(&text).unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.message.contains("(Chunk::Undecoded)")),
+        "{notes:?}"
+    );
+    assert!(back.to_bytes().unwrap() == data, "MDX -> MDL -> MDX");
+    // Plain MDL leaves it out and says so.
+    let plain = formats::mdl::to_string_plain(&model).unwrap();
+    assert!(
+        plain.left_out.iter().any(|l| l
+            .what
+            .starts_with("the `CLID` chunk whose content does not decode")),
+        "{:?}",
+        plain.left_out
+    );
+    // validate reports it as damage, with the reason.
+    let findings = formats::validate::model(&model);
+    let damaged: Vec<_> = findings
+        .iter()
+        .filter(|f| f.rule == formats::validate::Rule::CutChunk)
+        .collect();
+    assert_eq!(damaged.len(), 1, "{findings:?}");
+    assert_eq!(damaged[0].path, "chunks[9].CLID");
+    assert!(
+        damaged[0].message.contains("its content does not decode")
+            && damaged[0].message.contains("shapes[0].vertices"),
+        "{}",
+        damaged[0].message
+    );
+}
+
+/// The sample model with a collision chunk whose shape is cut short (a
+/// cylinder with 8 bytes after its node, as `Glow.mdx` has) put before its
+/// last chunk, `PIVT`: the file and where the collision chunk starts.
+fn sample_with_a_short_collision_chunk() -> (Vec<u8>, usize) {
+    let sample = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    let mut name = [0u8; 80];
+    name[..9].copy_from_slice(b"Collision");
+    let mut shape = Vec::new();
+    shape.extend(96u32.to_le_bytes()); // the node's inclusive size
+    shape.extend(name);
+    shape.extend(1u32.to_le_bytes()); // objectId
+    shape.extend(u32::MAX.to_le_bytes()); // parentId: none
+    shape.extend(0x2000u32.to_le_bytes()); // flags: a collision shape
+    shape.extend(3u32.to_le_bytes()); // type 3, a cylinder...
+    shape.extend(100f32.to_le_bytes()); // ...of two floats, where it needs seven
+    shape.extend(100f32.to_le_bytes());
+    let mut model = sample.clone();
+    let pivots = model.chunks.len() - 1;
+    model.chunks.insert(
+        pivots,
+        Chunk::Unknown(format_core::UnknownChunk {
+            tag: format_core::FourCC::new(*b"CLID"),
+            bytes: shape,
+        }),
+    );
+    let before = Model {
+        chunks: model.chunks[..pivots].to_vec(),
+    };
+    (model.to_bytes().unwrap(), before.to_bytes().unwrap().len())
+}
+
+/// A chunk that does not decode is kept in its place, not only last: the
+/// chunk after it is read, and the file writes back byte for byte.
+#[test]
+fn a_chunk_that_does_not_decode_is_kept_in_its_place_and_the_next_is_read() {
+    let (data, start) = sample_with_a_short_collision_chunk();
+    let sample = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    let index = sample.chunks.len() - 1;
+    let strict = Model::from_bytes(&data).unwrap_err();
+    assert_eq!(
+        strict.path_string(),
+        format!("chunks[{index}].CLID.shapes[0].vertices")
+    );
+    assert_eq!(strict.offset(), start + 8 + 96 + 4);
+    let (model, diagnostics) = Model::from_bytes_lenient(&data).unwrap();
+    assert_eq!(model.chunks.len(), sample.chunks.len() + 1);
+    let Chunk::Undecoded(kept) = &model.chunks[index] else {
+        panic!("{:?}", model.chunks[index]);
+    };
+    assert_eq!(kept.bytes.len(), 96 + 4 + 8);
+    // The pivots after it are read as the sample has them.
+    assert_eq!(model.pivot_points(), sample.pivot_points());
+    assert_eq!(model.chunks[index + 1], sample.chunks[index]);
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].offset, strict.offset());
+    assert!(
+        diagnostics[0].message.starts_with(&format!(
+            "{strict}; kept the chunk's 116 bytes from {start:#x}"
+        )),
+        "{}",
+        diagnostics[0]
+    );
+    assert!(model.to_bytes().unwrap() == data);
+    // An edit elsewhere keeps it as it was.
+    let mut edited = model.clone();
+    edited.sequences_mut()[0].name.set("Stand Ready").unwrap();
+    let (back, _) = Model::from_bytes_lenient(&edited.to_bytes().unwrap()).unwrap();
+    assert_eq!(back.chunks[index], model.chunks[index]);
+    assert_eq!(back.sequences()[0].name.to_string_lossy(), "Stand Ready");
+    // A conversion keeps it in its place, as its bytes, and says so.
+    let options = Options {
+        error_step: 0,
+        ..Options::default()
+    };
+    let mut converted = model.clone();
+    let report = convert(&mut converted, 1000, &options).unwrap();
+    assert_eq!(report.kept.len(), 1, "{report}");
+    assert_eq!(report.kept[0].path, format!("chunks[{index}].CLID"));
+    assert!(
+        report.kept[0]
+            .what
+            .contains("not converted to version 1000"),
+        "{}",
+        report.kept[0]
+    );
+    let undecoded: Vec<_> = converted.undecoded_chunks().map(|(_, c)| c).collect();
+    assert_eq!(undecoded, [kept]);
+    let (back, _) = Model::from_bytes_lenient(&converted.to_bytes().unwrap()).unwrap();
+    assert_eq!(format!("{back:?}"), format!("{converted:?}"));
+}
+
+/// A `VERS` chunk that does not decode sets no version: the version it
+/// would have set (1000 here) is not taken for the chunks after it, which
+/// are read, and written, as the model says (800, without a `VERS`).
+#[test]
+fn a_version_chunk_that_does_not_decode_sets_no_version() {
+    let mut data = formats::sample::sample_mdx();
+    // VERS: 4 bytes, 800. Say 1000 in 5 bytes.
+    assert_eq!(&data[4..16], b"VERS\x04\x00\x00\x00\x20\x03\x00\x00");
+    data[8] = 5;
+    data[12..16].copy_from_slice(&1000u32.to_le_bytes());
+    data.insert(16, 0);
+    assert!(Model::from_bytes(&data).is_err());
+    let (model, diagnostics) = Model::from_bytes_lenient(&data).unwrap();
+    assert!(matches!(model.chunks[0], Chunk::Undecoded(_)));
+    assert_eq!(model.version(), 800);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let sample = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    assert_eq!(model.chunks[1..], sample.chunks[1..]);
+    assert!(model.to_bytes().unwrap() == data);
 }

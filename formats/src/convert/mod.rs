@@ -61,7 +61,8 @@
 //! damaged model's last chunk, cut short by the end of its file and kept as
 //! bytes by the lenient reader ([`Chunk::Cut`]), stays last and as it was,
 //! listed in [`Report::kept`]: the converted model writes the same damaged
-//! ending.
+//! ending. So does a chunk whose content does not decode ([`Chunk::Undecoded`]),
+//! in its place.
 //!
 //! ```
 //! use formats::convert::{Options, convert};
@@ -190,6 +191,15 @@ pub fn convert(model: &mut Model, target: u32, options: &Options) -> Result<Repo
         ..Report::default()
     };
     // Named as the source has them, before chunks are added or dropped.
+    for (index, kept) in model.undecoded_chunks() {
+        report.keep(
+            format!("chunks[{index}].{}", kept.tag),
+            format!(
+                "{}: kept as its bytes, in its place, not converted to version {target}",
+                kept.damage()
+            ),
+        );
+    }
     for (index, chunk) in model.chunks.iter().enumerate() {
         if let Chunk::Cut(cut) = chunk {
             report.keep(

@@ -98,11 +98,13 @@ pub struct Report {
     pub skin_error: Option<SkinError>,
     /// Chunks a damaged source file ends inside ([`Chunk::Cut`], from a
     /// lenient read), kept as the bytes there are, where they were (the
-    /// end): not converted, as nothing can read them. Not counted by
+    /// end), and chunks whose content does not decode ([`Chunk::Undecoded`]),
+    /// kept in their place: not converted, as nothing can read them. Not counted by
     /// [`Report::is_exact`]: the conversion changes nothing of them, and
     /// they were unreadable before it too.
     ///
     /// [`Chunk::Cut`]: crate::mdx::Chunk::Cut
+    /// [`Chunk::Undecoded`]: crate::mdx::Chunk::Undecoded
     pub kept: Vec<Note>,
 }
 

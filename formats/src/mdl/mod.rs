@@ -74,6 +74,7 @@
 //! | a `static` value the binary format has no field for (`static Visibility` of an emitter) | error | dropped |
 //! | a field given twice in one block (two `Vertices` in a geoset, `static Alpha` then `Alpha 1,`): one would replace the other (tracks, flag words and what adds to a list, like `Layer` or `TVertices`, repeat freely) | error naming both places | the last one |
 //! | an `ExtChunk` holding a chunk cut short (the last chunk of a damaged MDX read leniently, [`Chunk::Cut`]) | error | kept as its bytes, so the damaged MDX comes back byte for byte; nothing may follow it (an error in both modes) |
+//! | an `ExtChunk` holding a whole chunk whose content does not decode (a damaged MDX's chunk read leniently, [`Chunk::Undecoded`]) | error | kept as its bytes, so the damaged MDX comes back byte for byte |
 //!
 //! CRLF line ends, UTF-8 names, comments, a byte-order mark and a missing
 //! `Version` block (read as version 800) are plain MDL, accepted in both modes.
@@ -96,6 +97,7 @@
 //! |---|---|
 //! | a chunk MDL has no block for (unknown chunks like `MDVI`, `SNDS`, a chunk of objects with no objects, a second chunk of one kind right after the first, any `Chunk` variant added later) | `ExtChunk #"<hex of tag, size and body>",` at its place in the chunk order |
 //! | the last chunk of a damaged file, cut short ([`Chunk::Cut`]) | `ExtChunk #"<hex of tag and the bytes there are>",` last (only the lenient reader takes it) |
+//! | a chunk of a damaged file whose content does not decode ([`Chunk::Undecoded`]) | `ExtChunk #"<hex of tag, size and body>",` at its place (only the lenient reader takes it) |
 //! | an unknown sub-chunk and the rest of its object ([`UnknownTail`](format_core::UnknownTail)) | `ExtTail #"<hex>",` in the object (`ExtNodeTail` for the node's own) at its place in the track list |
 //! | a `char[N]` with bytes after its NUL, invalid UTF-8, a `"` or a line break | `#"<hex of the bytes, trailing zeros dropped>"` instead of `"text"` |
 //! | a NaN other than `0x7fc00000` | its bits, `0x7fc00001` |
@@ -139,7 +141,7 @@ use std::collections::HashMap;
 
 use format_core::{Context, Diagnostic, Result};
 
-use crate::mdx::{BindPoseChunk, Chunk, FaceEffect, Model};
+use crate::mdx::{BindPoseChunk, Chunk, FaceEffect, Model, UndecodedChunk};
 use syntax::Stmt;
 pub use value::LeftOut;
 use value::{Cx, Out, list, raw_of, write_list};
@@ -272,6 +274,13 @@ fn write_model(out: &mut Out, model: &Model) {
             out.note(format!(
                 "{} (a damaged file's last chunk, kept as bytes): plain MDL has no form for it",
                 cut_chunk(cut)
+            ));
+        } else if let (Chunk::Undecoded(kept), true) = (chunk, out.is_plain()) {
+            out.note(format!(
+                "the `{}` chunk whose content does not decode (a damaged file's, kept as its \
+                 {} bytes): plain MDL has no form for it",
+                kept.tag,
+                kept.bytes.len()
             ));
         } else if !kept_apart && write_chunk(out, chunk, model) {
             if let Chunk::Version(v) = chunk {
@@ -501,7 +510,23 @@ fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {
                     )?;
                     Chunk::Cut(cut)
                 }
-                Err(e) => return Err(cx.error(s.pos, format!("ExtChunk does not decode: {e}"))),
+                // A whole chunk whose content does not decode (written from
+                // a model the lenient MDX reader took): kept as it is too.
+                Err(e) => match format_core::decode::<UndecodedChunk>(bytes, ctx) {
+                    Ok(mut kept) => {
+                        cx.quirk(
+                            s.pos,
+                            format!("ExtChunk does not decode: {e}"),
+                            "kept its bytes as they are (Chunk::Undecoded), to be written back \
+                             unchanged",
+                        )?;
+                        kept.error = e.to_string();
+                        Chunk::Undecoded(kept)
+                    }
+                    Err(_) => {
+                        return Err(cx.error(s.pos, format!("ExtChunk does not decode: {e}")));
+                    }
+                },
             };
             // A `VERS` in binary sets the version as a `Version` block would.
             if let Chunk::Version(v) = &chunk {

@@ -41,14 +41,14 @@ macro_rules! accessors {
     ($( $rank:literal $variant:ident($chunk:ty) . $field:ident : $item:ty => $get:ident, $get_mut:ident; )*) => {
         impl Chunk {
             /// The position of this kind of chunk in Blizzard's order; `None` for
-            /// `VERS`, `MODL`, unknown and cut chunks.
+            /// `VERS`, `MODL`, unknown chunks and chunks kept as bytes.
             fn rank(&self) -> Option<u8> {
                 match self {
                     Chunk::Version(_) => Some(0),
                     Chunk::Model(_) | Chunk::AlphaModel(_) => Some(1),
                     Chunk::AlphaCollision(_) => Some(21),
                     $( Chunk::$variant(_) => Some($rank), )*
-                    Chunk::Unknown(_) | Chunk::Cut(_) => None,
+                    Chunk::Unknown(_) | Chunk::Cut(_) | Chunk::Undecoded(_) => None,
                 }
             }
         }

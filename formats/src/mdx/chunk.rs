@@ -6,6 +6,7 @@ use format_core::{Codec, CutChunk, UnknownChunk};
 
 use super::alpha;
 use super::camera::CameraChunk;
+use super::cut::UndecodedChunk;
 use super::emitter::{
     CornEmitterChunk, ParticleEmitter2Chunk, ParticleEmitterChunk, RibbonEmitterChunk,
 };
@@ -22,7 +23,8 @@ use super::texture::{SoundTrackChunk, TextureAnimationChunk, TextureChunk};
 
 /// One top-level chunk, dispatched on its tag. Chunks have "no predefined
 /// order" (seed 000); unknown ones (`MDVI`, `INFO`, ...) are kept verbatim,
-/// and so is a last chunk the file ends inside (lenient reads).
+/// and so, by a lenient read, are a last chunk the file ends inside and a
+/// chunk whose content does not decode (the module docs' quirks table).
 #[derive(Codec, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 // `MODL` (372 bytes inline) is the largest; a file has a few dozen chunks at
@@ -158,6 +160,13 @@ pub enum Chunk {
     /// [`Model::from_bytes_lenient`]: super::Model::from_bytes_lenient
     #[format(not_read)]
     Cut(CutChunk),
+    /// A known chunk whose size fits the file but whose content does not
+    /// decode, kept as its bytes in its place: only a lenient read makes one
+    /// (see [`Model::from_bytes_lenient`]), and writing gives its bytes back.
+    ///
+    /// [`Model::from_bytes_lenient`]: super::Model::from_bytes_lenient
+    #[format(not_read)]
+    Undecoded(UndecodedChunk),
     /// Any other chunk, kept verbatim at its position.
     #[format(unknown)]
     Unknown(UnknownChunk),

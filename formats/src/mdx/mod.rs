@@ -35,7 +35,20 @@
 //! | v900 layers with or without the fresnel block | decided from the data, kept | same |
 //! | alpha (≥ 1300): the ignored `unused` word after the `MTLS` and `ATCH` counts, the `ATCH` padding byte | kept as read | same |
 //! | alpha: `KMTF`/`KRTX` as a simple or a key track (the sources disagree, §6.4) | decided from the data ([`alpha::FlipTrack`]), kept | same |
-//! | a damaged file that ends inside its last chunk (`Glow.mdx`, 1,580 bytes, ends in `CLID`) | error at the chunk's size | that chunk kept as its bytes ([`Chunk::Cut`], [`format_core::CutChunk`]) with a diagnostic naming it and its offset; the chunks before it read; written back byte for byte |
+//! | a damaged file that ends inside its last chunk (a download or a copy cut short) | error at the chunk's size | that chunk kept as its bytes ([`Chunk::Cut`], [`format_core::CutChunk`]) with a diagnostic naming it and its offset; the chunks before it read; written back byte for byte |
+//! | a known chunk whose size fits the file but whose content does not decode, anywhere in the file (the public `Glow.mdx`, 1,580 bytes: its last chunk, `CLID`, ends at the end of the file, but its collision shape, a cylinder, has 8 bytes where 2 vertices and a radius need 28) | the error inside the chunk, at its offset and path (`chunks[9].CLID.shapes[0].vertices`) | that chunk kept as its bytes in its place ([`Chunk::Undecoded`], [`UndecodedChunk`]) with a diagnostic giving the strict error's offset and path; the chunks around it read; written back byte for byte |
+//!
+//! A chunk kept as bytes is kept wherever it is, not only last: its declared
+//! size says where the next chunk starts, so the chunks after it are read as
+//! they would be without it, and what it holds is not lost but written back;
+//! the model lacks only what is inside it (its collision shapes), as a
+//! tile's lenient reader lacks an MCNK sub-chunk it keeps as bytes. (Were
+//! the size itself wrong, the bytes after it would read as chunks of
+//! unknown tags or a cut chunk: still written back exactly, and the
+//! diagnostic names the chunk where it started.)
+//! `validate` reports both kinds (`cut-chunk`), `convert` keeps them as they
+//! are and says so, and `export` and `render` say when the geosets are in
+//! one ([`Model::cut_geosets`]).
 //!
 //! # Serde
 //!
@@ -66,6 +79,7 @@ mod version;
 
 pub use camera::{Camera, CameraChunk, CameraTrack};
 pub use chunk::Chunk;
+pub use cut::UndecodedChunk;
 pub use emitter::{
     CornEmitter, CornEmitterChunk, CornEmitterTrack, ParticleEmitter, ParticleEmitter2,
     ParticleEmitter2Chunk, ParticleEmitter2Track, ParticleEmitterChunk, ParticleEmitterTrack,

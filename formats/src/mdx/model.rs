@@ -6,6 +6,7 @@ use format_core::{
 };
 
 use super::chunk::Chunk;
+use super::cut::UndecodedChunk;
 use super::header::{ModelChunk, VersionChunk};
 use super::{alpha, light};
 use crate::custom;
@@ -46,8 +47,12 @@ impl Model {
     /// Reads a model in lenient mode: the out-of-spec layouts real files are
     /// known to have (a light track after the `LITE` chunk, a `BPOS` count
     /// larger than its chunk) are recovered, a last chunk the file ends inside
-    /// is kept as its bytes ([`Chunk::Cut`]), and each diagnostic says what
-    /// was found, where, and what was done. Other damage is still an error.
+    /// is kept as its bytes ([`Chunk::Cut`]), so is a chunk whose size fits
+    /// but whose content does not decode ([`Chunk::Undecoded`]), and each
+    /// diagnostic says what was found, where, and what was done (the
+    /// [module](super) docs' quirks table). Other damage (no `MDLX`, a tag cut
+    /// short, a light track after a `LITE` chunk that does not decode) is
+    /// still an error.
     ///
     /// ```
     /// use formats::mdx::{Chunk, Model};
@@ -106,15 +111,51 @@ impl Model {
         }
     }
 
-    /// Why a leniently read model has no geosets, when it is because the file
-    /// ends inside its `GEOS` chunk: "the model's geosets are in the GEOS
-    /// chunk the file ends inside (4992 of its 15960 bytes), kept as bytes".
+    /// Why a leniently read model has no geosets, when it is because they
+    /// are in a `GEOS` chunk kept as bytes: "the model's geosets are in the
+    /// GEOS chunk the file ends inside (4992 of its 15960 bytes), kept as
+    /// bytes", or "… in a GEOS chunk whose content does not decode (its 15960
+    /// bytes are kept as read): chunks[5].GEOS.geosets[0]…".
     pub fn cut_geosets(&self) -> Option<String> {
-        let cut = self.cut_chunk().filter(|cut| cut.tag == *b"GEOS")?;
+        if let Some(cut) = self.cut_chunk().filter(|cut| cut.tag == *b"GEOS") {
+            return Some(format!(
+                "the model's geosets are in the GEOS chunk the file ends inside ({}), kept as \
+                 bytes",
+                cut.where_cut()
+            ));
+        }
+        let (_, kept) = self
+            .undecoded_chunks()
+            .find(|(_, kept)| kept.tag == *b"GEOS")?;
         Some(format!(
-            "the model's geosets are in the GEOS chunk the file ends inside ({}), kept as bytes",
-            cut.where_cut()
+            "the model's geosets are in a GEOS chunk whose {}",
+            kept.damage().trim_start_matches("its ")
         ))
+    }
+
+    /// The chunks a lenient read kept as their bytes because their content
+    /// does not decode ([`Chunk::Undecoded`]), with their indices: what the
+    /// model lacks, undecoded.
+    ///
+    /// ```
+    /// let mut data = formats::sample::sample_mdx();
+    /// let size_at = data.len() - 16; // the last chunk, PIVT, 12 bytes
+    /// data[size_at] = 11;
+    /// data.pop();
+    /// let (model, _) = formats::mdx::Model::from_bytes_lenient(&data)?;
+    /// let kept: Vec<_> = model.undecoded_chunks().map(|(i, c)| (i, c.tag.to_string())).collect();
+    /// assert_eq!(kept, [(7, "PIVT".to_string())]);
+    /// assert!(model.pivot_points().is_empty());
+    /// # Ok::<(), formats::Error>(())
+    /// ```
+    pub fn undecoded_chunks(&self) -> impl Iterator<Item = (usize, &UndecodedChunk)> {
+        self.chunks
+            .iter()
+            .enumerate()
+            .filter_map(|(index, chunk)| match chunk {
+                Chunk::Undecoded(kept) => Some((index, kept)),
+                _ => None,
+            })
     }
 
     /// The `MODL` chunk (name, bounds, blend time).

@@ -143,6 +143,10 @@ impl Validator {
                 let path = format!("chunks[{i}].{}", cut.tag);
                 self.f.push(Rule::CutChunk, path, cut.damage());
             }
+            Chunk::Undecoded(kept) => {
+                let path = format!("chunks[{i}].{}", kept.tag);
+                self.f.push(Rule::CutChunk, path, kept.damage());
+            }
             _ => {}
         }
     }

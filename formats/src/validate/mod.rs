@@ -102,7 +102,7 @@
 //! | `key-order` | error | Tracks | keys not in time order | interpolation jumps |
 //! | `key-outside-sequence` | warning | Tracks | a key outside every sequence (or its global sequence) | it never plays |
 //! | `normal-length` | warning | Geosets | a normal whose length is not 1 (within 1%) | lighting too bright or too dark |
-//! | `cut-chunk` | error | File | the file (a model or a tile) ends inside its last chunk (a lenient read keeps it as bytes) | the file is damaged; what the chunk held is lost |
+//! | `cut-chunk` | error | File | the file (a model or a tile) ends inside its last chunk, or a model's chunk does not decode though its size fits (a lenient read keeps either as bytes) | the file is damaged; what the chunk held is lost |
 //! | `stale-extent` | warning | Extents | a stored extent (`MODL`, a sequence's, a geoset's, a geoset's per-sequence list) that disagrees with the geometry posed over the sequences by more than 1 % of the model's size | the game culls a model whose box is off screen while its geometry shows |
 //! | `unsupported-version` | error | Header | a version Warcraft III does not read (not 800, 1000, 1100 or 1200; 900 included) | the game refuses the model |
 //! | `missing-header` | warning | Header | no `VERS` (readers assume 800) or no `MODL` (name and extents) | every model the game ships has both: the file is damaged or not a whole model |
@@ -276,7 +276,8 @@ fn chunk_at(model: &Model, tag: &str) -> String {
         .chunks
         .iter()
         .position(|c| {
-            !matches!(c, Chunk::Unknown(_) | Chunk::Cut(_)) && c.tag().0 == tag.as_bytes()
+            !matches!(c, Chunk::Unknown(_) | Chunk::Cut(_) | Chunk::Undecoded(_))
+                && c.tag().0 == tag.as_bytes()
         })
         .map_or(tag.into(), |i| format!("chunks[{i}].{tag}"))
 }

@@ -139,8 +139,8 @@ rules! {
         "A vertex normal whose length is not 1 (within 1%).",
         "Lighting on those vertices is too bright or too dark.";
     CutChunk = "cut-chunk", Error, "File",
-        "The file (a model or a tile) ends inside its last chunk (kept as bytes by a lenient read).",
-        "The file is damaged: the game reads past its end; what the chunk held is lost.";
+        "The file (a model or a tile) ends inside its last chunk, or a model's chunk does not decode though its size fits (either kept as bytes by a lenient read).",
+        "The file is damaged: the game reads past its end or misreads the chunk; what the chunk held is lost.";
     // The geometry: run by `validate::extents::model` (feature `anim`).
     StaleExtent = "stale-extent", Warning, "Extents",
         "A stored extent (`MODL`, a sequence's, a geoset's, or a geoset's list per sequence) that disagrees with the geometry posed over the sequences by more than 1 % of the model's size: geometry beyond the box, a box much larger, a wrong bounds radius, a list of another length than the sequences.",

@@ -41,6 +41,35 @@ pub fn corpus_file(relative: &str) -> Option<Vec<u8>> {
     Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
+/// The path of `../shared/wild/<name>`: a real file from a public
+/// repository on which the tools once failed (listed, with its source, in
+/// `WILD_MANIFEST.md`), kept as a regression case and never copied into the
+/// repository; or `None` (with the loud message of [`did_not_run`], a panic
+/// under `CI=true`) when `../shared` is missing.
+pub fn wild_path(name: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/wild")
+        .join(name);
+    if path.is_file() {
+        return Some(path);
+    }
+    did_not_run(
+        &format!("the test on the wild file {name}"),
+        &format!(
+            "{} is missing (CI must have ../shared beside the repository)",
+            path.display()
+        ),
+    );
+    None
+}
+
+/// The bytes of the wild file `name` ([`wild_path`]), or `None` (loudly;
+/// a panic under `CI=true`) when `../shared` is missing.
+pub fn wild_file(name: &str) -> Option<Vec<u8>> {
+    let path = wild_path(name)?;
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
 /// One file listed in a manifest table.
 pub struct ManifestFile {
     /// Path relative to the corpus root (`mdx/zf_bone.mdx`).

@@ -251,8 +251,9 @@ fn convert_file(
 }
 
 /// What becomes of each chunk `model` (read from `input`) holds as the
-/// bytes its damaged file ends inside ([`formats::mdx::Chunk::Cut`]) when
-/// it is written to `output` (as plain MDL if `plain`).
+/// bytes its damaged file ends inside ([`formats::mdx::Chunk::Cut`]) or as
+/// the bytes of a chunk that does not decode ([`formats::mdx::Chunk::Undecoded`])
+/// when it is written to `output` (as plain MDL if `plain`).
 fn damaged(model: &Model, input: &Path, output: &Path, plain: bool) -> Vec<String> {
     let out = output.display();
     let kept = if plain {
@@ -265,6 +266,17 @@ fn damaged(model: &Model, input: &Path, output: &Path, plain: bool) -> Vec<Strin
     } else {
         format!("kept as the bytes there are, at the end: {out} is damaged the same way")
     };
+    // A chunk whose content does not decode stays where it is.
+    let kept_in_place = if plain {
+        kept.clone()
+    } else if Kind::of_path(output) == Some(Kind::Mdl) {
+        format!(
+            "kept as an `ExtChunk`: {out} reads only leniently, and converted back to MDX gives \
+             the damaged file"
+        )
+    } else {
+        format!("kept as its bytes, in its place: {out} is damaged the same way")
+    };
     model
         .chunks
         .iter()
@@ -276,6 +288,12 @@ fn damaged(model: &Model, input: &Path, output: &Path, plain: bool) -> Vec<Strin
                 input.display(),
                 cut.tag,
                 cut.where_cut()
+            )),
+            formats::mdx::Chunk::Undecoded(undecoded) => Some(format!(
+                "{} is damaged: chunks[{index}].{}: {}; {kept_in_place}",
+                input.display(),
+                undecoded.tag,
+                undecoded.damage()
             )),
             _ => None,
         })

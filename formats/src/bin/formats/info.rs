@@ -211,9 +211,14 @@ fn mdx_objects(model: &Model) -> Vec<(String, String)> {
         .chunks
         .iter()
         .map(|chunk| {
+            if let Chunk::Undecoded(_) = chunk {
+                let what = "does not decode: kept as bytes (see the diagnostics)";
+                return (chunk.tag().to_string(), what.to_string());
+            }
             let (count, what) = match chunk {
                 // Nothing to count (a cut chunk is marked by `chunk_table`).
                 Chunk::Cut(_)
+                | Chunk::Undecoded(_)
                 | Chunk::Version(_)
                 | Chunk::Model(_)
                 | Chunk::AlphaModel(_)
