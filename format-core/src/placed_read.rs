@@ -94,25 +94,12 @@ impl<'a> Reader<'a> {
         len_origin: usize,
         body: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<T> {
-        let (low, high) = match self.regions.last() {
-            Some(region) => (region.start, region.end),
-            None => (0, self.end()),
+        self.check_placed(base, offset, len, origin)?;
+        let high = match self.regions.last() {
+            Some(region) => region.end,
+            None => self.end(),
         };
         let at = base.saturating_add(offset as usize);
-        let fits = at >= low && at <= high && len.is_none_or(|len| (len as usize) <= high - at);
-        if !fits {
-            let what = match len {
-                Some(len) => format!("{len} bytes at {at:#x}"),
-                None => format!("a part at {at:#x}"),
-            };
-            let verb = if len.is_some() { "do" } else { "does" };
-            return Err(Error::invalid(
-                origin,
-                format!(
-                    "{what} (offset {offset} from {base:#x}) {verb} not lie in {low:#x}..{high:#x}"
-                ),
-            ));
-        }
         let id = self.regions.last_mut().map(|region| {
             region.targets.push((at, 0));
             region.targets.len() - 1
@@ -134,6 +121,49 @@ impl<'a> Reader<'a> {
             target.1 = consumed;
         }
         result
+    }
+
+    /// The error [`placed`](Self::placed) gives for a part at `base +
+    /// offset` of `len` bytes (if given) that does not lie in the enclosing
+    /// region (or the current one), at `origin`, where the offset is stored;
+    /// `Ok` if it does. For a lenient reader that stops before such a part
+    /// rather than fail (a table entry pointing past the end of a file).
+    ///
+    /// ```
+    /// use format_core::Reader;
+    /// let r = Reader::new(&[0; 16]);
+    /// assert!(r.check_placed(0, 8, Some(8), 4).is_ok());
+    /// let e = r.check_placed(0, 12, Some(8), 4).unwrap_err();
+    /// assert_eq!(e.offset(), 4);
+    /// assert!(e.to_string().contains("8 bytes at 0xc (offset 12 from 0x0) do not lie in 0x0..0x10"));
+    /// ```
+    pub fn check_placed(
+        &self,
+        base: usize,
+        offset: u32,
+        len: Option<u32>,
+        origin: usize,
+    ) -> Result<()> {
+        let (low, high) = match self.regions.last() {
+            Some(region) => (region.start, region.end),
+            None => (0, self.end()),
+        };
+        let at = base.saturating_add(offset as usize);
+        let fits = at >= low && at <= high && len.is_none_or(|len| (len as usize) <= high - at);
+        if fits {
+            return Ok(());
+        }
+        let what = match len {
+            Some(len) => format!("{len} bytes at {at:#x}"),
+            None => format!("a part at {at:#x}"),
+        };
+        let verb = if len.is_some() { "do" } else { "does" };
+        Err(Error::invalid(
+            origin,
+            format!(
+                "{what} (offset {offset} from {base:#x}) {verb} not lie in {low:#x}..{high:#x}"
+            ),
+        ))
     }
 
     /// Where the parts of the innermost region start, as `compute(input,

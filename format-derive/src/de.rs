@@ -400,6 +400,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
             let size = size_of(Some(quote!(#entry)));
             let size_at = size_origin(Some(quote!(#entry)));
             let one = read_one(elem);
+            let name = &f.name;
             quote! {{
                 #base
                 let mut #list = #p::Vec::new();
@@ -407,6 +408,20 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                     let #size_var: ::core::option::Option<u32> = #size;
                     if #ofs[#entry] == 0 || #size_var == #some(0) {
                         break;
+                    }
+                    // Lenient: an entry whose part lies outside the region
+                    // ends the list (reported). It and the entries after it
+                    // stay in the table as read, entries without a part.
+                    if #r.ctx().is_lenient() {
+                        if let ::core::result::Result::Err(#e) =
+                            #r.check_placed(#base_var, #ofs[#entry], #size_var, #origin + 4 * #entry)
+                        {
+                            #r.recover(
+                                #e.at_index(#entry).in_field(#name),
+                                "the list ends before this entry: it and the entries after it are kept in the table as read, without their parts",
+                            )?;
+                            break;
+                        }
                     }
                     #list.push(
                         #r.placed(#base_var, #ofs[#entry], #size_var, #origin + 4 * #entry, #size_at, |#r| #one)

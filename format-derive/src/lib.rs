@@ -41,7 +41,7 @@
 //! | `calc = <expr>` | *write*: a `Derived<T>` field, `T` on disk, computed from the data on write, never stored |
 //! | `offset(of = <target>, from = <base>)` | a `Derived<u32>` (or `Derived<[u32; N]>`, one per element) holding where `<target>` is, counted from the position `<base>` (`0` for absolute, `start` for where this struct's fields begin, an argument) |
 //! | `size(of = <target>[, body])` | a `Derived<u32>` (or a table) holding `<target>`'s length (`body`: without its 8-byte chunk header) |
-//! | `placed` | the field is read where its `offset` points (bounded by its `size` if one names it) and written after the enclosing `region`'s inline part; `Option`: absent at offset 0; `Vec` with a table of offsets: one element per entry until an entry is 0; `Vec` with `count`: one run at one offset |
+//! | `placed` | the field is read where its `offset` points (bounded by its `size` if one names it) and written after the enclosing `region`'s inline part; `Option`: absent at offset 0; `Vec` with a table of offsets: one element per entry until an entry is 0 (in lenient mode also until an entry whose part lies outside the region: a diagnostic, and that entry and the ones after it stay in the table as read, entries without a part, so the file writes back unchanged); `Vec` with `count`: one run at one offset |
 //! | `kept` | the field of type `Kept` that records what a file said that a fresh layout would not give (see `format_core::kept`) |
 //! | `read_calc = <expr>` | *read*: a value computed from earlier fields, nothing on disk, nothing written |
 //! | `read_with = f` / `read_with = f(a, b)` | *read*: a hand-written reader `f(&mut Reader, a, b) -> Result<T>` (without a call, the field's `args`) |

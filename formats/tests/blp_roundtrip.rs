@@ -181,3 +181,185 @@ fn encodings_of_the_corpus() {
     ];
     assert_eq!(seen.into_iter().collect::<Vec<_>>(), expected);
 }
+
+/// The lenient reader changes nothing for a file the strict one takes: the
+/// same value, no diagnostic, on every corpus texture.
+#[test]
+fn the_lenient_reader_reads_every_corpus_blp_as_the_strict_one() {
+    for (name, data) in common::blp_corpus() {
+        let strict = Blp::from_bytes(&data).unwrap();
+        let (lenient, diagnostics) = Blp::from_bytes_lenient(&data).unwrap();
+        assert_eq!(lenient, strict, "{name}");
+        assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
+        assert!(lenient.missing_levels().is_empty(), "{name}");
+    }
+}
+
+/// `dbz_Mummy2.blp` (`WILD_MANIFEST.md`): a 128 x 128 BLP1 JPEG whose mip
+/// table puts a level 8 of 327 bytes at the end of the file, and a level 9
+/// further on (its entry 10 has an offset and no size). Pillow and the game
+/// show its level 0; the strict reader refuses it at level 8's entry.
+#[test]
+fn a_blp_with_mip_levels_past_its_end_reads_leniently_and_writes_back() {
+    let Some(data) = common::wild_file("dbz_Mummy2.blp") else {
+        return;
+    };
+    assert_eq!(data.len(), 46605);
+    let strict = Blp::from_bytes(&data).unwrap_err();
+    assert_eq!(
+        strict.offset(),
+        0x1c + 4 * 8,
+        "level 8's entry in mipOffsets"
+    );
+    assert_eq!(strict.path_string(), "levels[8]");
+    assert!(
+        strict
+            .to_string()
+            .ends_with("327 bytes at 0xb60d (offset 46605 from 0x0) do not lie in 0x0..0xb60d"),
+        "{strict}"
+    );
+    let (blp, diagnostics) = Blp::from_bytes_lenient(&data).unwrap();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0].offset, 0x3c);
+    assert!(
+        diagnostics[0].message.starts_with(&format!(
+            "{strict}; the list ends before this entry: it and the entries after it are kept \
+             in the table as read"
+        )),
+        "{}",
+        diagnostics[0]
+    );
+    // Levels 0 to 7 (128 x 128 down to 1 x 1) are there; 8 and 9 are not.
+    assert_eq!(blp.levels.len(), 8);
+    assert_eq!(blp.missing_levels(), 8..10);
+    // The table as it was: written back byte for byte, and read again.
+    let bytes = blp.to_bytes().unwrap();
+    assert!(bytes == data, "not written back byte for byte");
+    let table = blp.mip_table().unwrap();
+    assert_eq!(
+        (
+            table.offsets[8],
+            table.sizes[8],
+            table.offsets[9],
+            table.sizes[9]
+        ),
+        (0xb60d, 327, 0xc65a2, 54)
+    );
+    assert_eq!((table.offsets[10], table.sizes[10]), (0xc65d8, 0));
+    let (again, _) = Blp::from_bytes_lenient(&bytes).unwrap();
+    assert_eq!(again, blp);
+    // Every level there decodes, at its size; a missing one says where it is.
+    for level in 0..8 {
+        let image = blp.decode_level(level).unwrap();
+        assert_eq!((image.width, image.height), blp.level_size(level));
+    }
+    let e = blp.decode_level(8).unwrap_err();
+    assert_eq!((e.offset(), e.path_string().as_str()), (0x3c, "levels[8]"));
+    assert!(
+        e.to_string().contains(
+            "level 8: the mip table puts its 327 bytes at 0xb60d, outside the file (46605 bytes)"
+        ),
+        "{e}"
+    );
+    let e = blp.decode_level(9).unwrap_err();
+    assert!(
+        e.to_string().contains("at 0xc65a2, outside the file"),
+        "{e}"
+    );
+    let e = blp.decode_level(10).unwrap_err();
+    assert_eq!(e.to_string(), "no level 10: the texture has 8 mip levels");
+}
+
+/// `dbz_Android15.blp` (`WILD_MANIFEST.md`): a 128 x 128 BLP1 JPEG with a
+/// ninth level (past its 1 x 1 level 7) whose 45 bytes cut the JPEG frame
+/// header short. It reads strictly and byte-exact; every other level decodes.
+#[test]
+fn a_blp_whose_smallest_level_does_not_decode_decodes_the_others() {
+    let Some(data) = common::wild_file("dbz_Android15.blp") else {
+        return;
+    };
+    let blp = Blp::from_bytes(&data).unwrap();
+    assert_eq!(blp.to_bytes().unwrap(), data);
+    assert_eq!(blp.levels.len(), 9);
+    assert!(blp.missing_levels().is_empty());
+    for level in 0..8 {
+        let image = blp.decode_level(level).unwrap();
+        assert_eq!((image.width, image.height), blp.level_size(level));
+    }
+    let e = blp.decode_level(8).unwrap_err();
+    assert_eq!(
+        (e.offset(), e.path_string().as_str()),
+        (0x478a, "levels[8]")
+    );
+    assert!(
+        e.to_string()
+            .ends_with("level 8: 1x1 JPEG: JPEG byte 622: the frame header is cut short"),
+        "{e}"
+    );
+}
+
+/// A BLP built here with mip entries outside the file, as the wild ones
+/// have: a BGRA 8 x 8 texture (levels 0 to 3) whose table gets a level 4
+/// starting at the end of the file and a level 5 of 0xFFFEA5FC bytes; then
+/// the same with level 2's offset past the end, so that level 3, which is
+/// there, is read as bytes no level covers. Both read leniently, write back
+/// byte for byte, and decode the levels before the first one outside.
+#[test]
+fn a_built_blp_with_mip_entries_past_its_end_reads_leniently() {
+    let image = formats::blp::RgbaImage::new(8, 8, (0..=255).collect()).unwrap();
+    let blp = Blp::encode(&image, formats::blp::Target::Bgra).unwrap();
+    let data = blp.to_bytes().unwrap();
+    let table = 4 + 16; // BLP2
+    let set = |data: &mut Vec<u8>, at: usize, value: u32| {
+        data[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    };
+    let mut past = data.clone();
+    let len = u32::try_from(past.len()).unwrap();
+    set(&mut past, table + 4 * 4, len);
+    set(&mut past, table + 64 + 4 * 4, 16);
+    set(&mut past, table + 4 * 5, 1172);
+    set(&mut past, table + 64 + 4 * 5, 0xFFFE_A5FC);
+    let mut middle = data.clone();
+    set(&mut middle, table + 4 * 2, len + 100);
+    for (what, file, kept) in [
+        ("past the end", &past, 4..6),
+        ("in the middle", &middle, 2..4),
+    ] {
+        let strict = Blp::from_bytes(file).unwrap_err();
+        assert_eq!(
+            strict.path_string(),
+            format!("levels[{}]", kept.start),
+            "{what}"
+        );
+        let (read, diagnostics) = Blp::from_bytes_lenient(file).unwrap();
+        assert_eq!(diagnostics.len(), 1, "{what}: {diagnostics:?}");
+        assert_eq!(diagnostics[0].offset, strict.offset(), "{what}");
+        assert_eq!(read.levels.len(), kept.start, "{what}");
+        assert_eq!(read.missing_levels(), kept, "{what}");
+        assert!(
+            read.to_bytes().unwrap() == *file,
+            "{what}: not byte for byte"
+        );
+        for level in 0..read.levels.len() {
+            assert_eq!(
+                read.decode_level(level).unwrap(),
+                blp.decode_level(level).unwrap(),
+                "{what}: level {level}"
+            );
+        }
+        // Laid out afresh, the table lists the levels there are.
+        let mut fresh = read.clone();
+        fresh.relayout();
+        let back = Blp::from_bytes(&fresh.to_bytes().unwrap()).unwrap();
+        assert_eq!(back.levels, read.levels, "{what}");
+        assert!(back.missing_levels().is_empty(), "{what}");
+    }
+    // Level 0 outside too: nothing to read, still written back as it was.
+    let mut none = data.clone();
+    set(&mut none, table, len + 8);
+    let (read, _) = Blp::from_bytes_lenient(&none).unwrap();
+    assert!(read.levels.is_empty());
+    assert_eq!(read.missing_levels(), 0..4);
+    assert!(read.to_bytes().unwrap() == none);
+    assert!(read.decode_level(0).is_err());
+}

@@ -304,7 +304,7 @@ fn check_refuses_a_small_texture_declaring_a_huge_jpeg_frame() {
         .assert()
         .failure()
         .stdout(predicate::str::contains(
-            "a level does NOT decode: levels[0]: invalid value at 0xa0: level 0: \
+            "level 0 does NOT decode: levels[0]: invalid value at 0xa0: level 0: \
              16384x16384 JPEG: a 16384x16384 JPEG frame of 4 components needs at \
              least 4194304 bytes, the stream has 1100000",
         ));
@@ -439,4 +439,89 @@ fn dump_of_a_dds_shows_its_surfaces_as_hex() {
     assert_eq!(data_lines.len(), 1, "{text}");
     assert!(data_lines[0].contains(&hex), "{text}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The wild textures of `WILD_MANIFEST.md` through `info` and `convert`:
+/// `dbz_Mummy2.blp` (mip levels past its end) reads leniently (`info` gives
+/// the strict error and the diagnostic, and marks the levels outside the
+/// file), converts to PNG with a warning that it was read leniently, and
+/// says where a missing level would be; `dbz_Android15.blp` converts its
+/// level 0, and `info` names its level 8, which does not decode.
+#[test]
+fn info_and_convert_read_the_wild_textures() {
+    let (Some(mummy), Some(android)) = (
+        common::wild_path("dbz_Mummy2.blp"),
+        common::wild_path("dbz_Android15.blp"),
+    ) else {
+        return;
+    };
+    let out = formats().arg("info").arg(&mummy).assert().success();
+    let info = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    for line in [
+        "strict read: levels[8]: invalid value at 0x3c: 327 bytes at 0xb60d (offset 46605 from \
+         0x0) do not lie in 0x0..0xb60d",
+        "read leniently (1 diagnostic):",
+        "round trip: byte-exact",
+        "mip levels: 8",
+        "    7      0xb5dd          48          1x1",
+        "    8      0xb60d         327  (outside the file: missing)",
+        "    9     0xc65a2          54  (outside the file: missing)",
+        "pixels: every level decodes",
+    ] {
+        assert!(info.lines().any(|l| l == line), "{line:?} not in\n{info}");
+    }
+    let out = formats().arg("info").arg(&android).assert().success();
+    let info = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(!info.contains("strict read"), "{info}");
+    assert!(
+        info.contains(
+            "\npixels: level 0 decodes, level 8 does NOT decode (a warning: viewers and the game \
+             show level 0): levels[8]: invalid value at 0x478a: level 8: 1x1 JPEG: JPEG byte \
+             622: the frame header is cut short\n"
+        ),
+        "{info}"
+    );
+
+    let dir = temp_dir("wild-png");
+    for (input, name) in [(&mummy, "mummy.png"), (&android, "android.png")] {
+        let png = dir.join(name);
+        let out = formats()
+            .arg("convert")
+            .arg(input)
+            .arg(&png)
+            .assert()
+            .success();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert_eq!(
+            stderr.contains("read leniently (1 diagnostic"),
+            name == "mummy.png",
+            "{stderr}"
+        );
+        let image = RgbaImage::from_png(&std::fs::read(&png).unwrap()).unwrap();
+        let data = std::fs::read(input).unwrap();
+        let blp = Blp::from_bytes(&data)
+            .or_else(|_| Blp::from_bytes_lenient(&data).map(|(b, _)| b))
+            .unwrap();
+        assert_eq!(image, blp.decode_level(0).unwrap(), "{name}");
+    }
+    formats()
+        .arg("convert")
+        .arg(&mummy)
+        .arg(dir.join("level8.png"))
+        .args(["--level", "8"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "level 8: the mip table puts its 327 bytes at 0xb60d, outside the file (46605 bytes)",
+        ));
+    // A damaged BLP written back as a BLP is as damaged: the same bytes.
+    let copy = dir.join("copy.blp");
+    formats()
+        .arg("convert")
+        .arg(&mummy)
+        .arg(&copy)
+        .assert()
+        .success();
+    assert!(std::fs::read(&copy).unwrap() == std::fs::read(&mummy).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

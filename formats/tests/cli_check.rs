@@ -250,10 +250,13 @@ fn check_reads_the_parts_of_a_split_tile() {
 /// Textures that read and write back byte-exact but have a level whose bytes
 /// do not decode: a DXT1 level 0 cut to half its blocks (the header and mip
 /// table written consistently with the shorter level) and a JPEG level 2 of
-/// bytes that are no JPEG data. `check` reports both as failed (exit code 1),
-/// in its lines, its summary and `--json`; the good texture beside them passes.
+/// bytes that are no JPEG data. `check` fails the first (exit code 1): its
+/// level 0, what viewers and the game show, does not decode. The second's
+/// level 0 does: a warning, named on its line and under the table, which
+/// `--strict` makes a failure. Lines, summary and `--json` say so; the good
+/// texture beside them passes.
 #[test]
-fn check_fails_on_a_byte_exact_texture_whose_level_does_not_decode() {
+fn check_fails_on_a_texture_whose_level_0_does_not_decode_and_warns_of_smaller_levels() {
     let dir = temp_dir("undecodable-blp");
     let pixels: Vec<u8> = (0..64 * 64u32)
         .flat_map(|i| [(i % 64) as u8 * 4, (i / 64) as u8 * 4, 128, 255])
@@ -288,9 +291,9 @@ fn check_fails_on_a_byte_exact_texture_whose_level_does_not_decode() {
         .code(1);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let lines: Vec<&str> = stdout.lines().collect();
-    let failed_prefix = ": parsed, byte-exact, a level does NOT decode: ";
     assert!(
-        lines[0].starts_with(&format!("./dxt_short.blp{failed_prefix}levels[0]")),
+        lines[0]
+            .starts_with("./dxt_short.blp: parsed, byte-exact, level 0 does NOT decode: levels[0]"),
         "{stdout}"
     );
     assert!(
@@ -304,7 +307,10 @@ fn check_fails_on_a_byte_exact_texture_whose_level_does_not_decode() {
         "./good.blp: parsed, byte-exact, every level decodes"
     );
     assert!(
-        lines[2].starts_with(&format!("./jpeg_garbled.blp{failed_prefix}levels[2]")),
+        lines[2].starts_with(
+            "./jpeg_garbled.blp: parsed, byte-exact, level 0 decodes, level 2 does NOT decode \
+             (a warning: viewers and the game show level 0): levels[2]"
+        ),
         "{stdout}"
     );
     assert!(
@@ -314,9 +320,28 @@ fn check_fails_on_a_byte_exact_texture_whose_level_does_not_decode() {
         "{stdout}"
     );
     assert!(
+        stdout.contains(
+            "\nwarning: 1 texture has a mip level past level 0 that does not decode (its line \
+             says which)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with(&format!("1 failed:\n  {}\n", lines[0])),
+        "{stdout}"
+    );
+    // --strict: any level that does not decode fails the file.
+    let out = formats()
+        .current_dir(&dir)
+        .args(["check", "--strict", "."])
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
         stdout.ends_with(&format!("2 failed:\n  {}\n  {}\n", lines[0], lines[2])),
         "{stdout}"
     );
+    assert!(!stdout.contains("\nwarning:"), "{stdout}");
 
     let out = formats()
         .current_dir(&dir)
@@ -327,32 +352,111 @@ fn check_fails_on_a_byte_exact_texture_whose_level_does_not_decode() {
     let files = report["files"].as_array().unwrap();
     assert_eq!(files.len(), 3);
     for (file, decodes, level) in [
-        (&files[0], false, Some("level 0: ")),
+        (&files[0], false, Some(0)),
         (&files[1], true, None),
-        (&files[2], false, Some("level 2: ")),
+        (&files[2], false, Some(2)),
     ] {
         assert_eq!(file["kind"], "BLP", "{file}");
         assert_eq!(file["parse"], "strict", "{file}");
         assert_eq!(file["byte_exact"], true, "{file}");
         assert_eq!(file["decodes"], decodes, "{file}");
+        let levels = file["undecodable_levels"].as_array().unwrap();
         match level {
-            Some(level) => assert!(file["message"].as_str().unwrap().contains(level), "{file}"),
-            None => assert!(file["message"].is_null(), "{file}"),
+            Some(level) => {
+                let prefix = format!("level {level}: ");
+                assert!(
+                    file["message"].as_str().unwrap().contains(&prefix),
+                    "{file}"
+                );
+                assert_eq!(levels.len(), 1, "{file}");
+                assert_eq!(levels[0]["level"], level, "{file}");
+                assert!(
+                    levels[0]["error"].as_str().unwrap().contains(&prefix),
+                    "{file}"
+                );
+            }
+            None => {
+                assert!(file["message"].is_null(), "{file}");
+                assert!(levels.is_empty(), "{file}");
+            }
         }
     }
-    assert_eq!(report["failed"], 2, "{report}");
+    assert_eq!(report["failed"], 1, "{report}");
+    assert_eq!(report["level_warnings"], 1, "{report}");
     // The summary row counts every failure, as the list does, not only parses.
     let rows = report["summary"].as_array().unwrap();
     let blp = rows.iter().find(|r| r["kind"] == "BLP").unwrap();
     assert_eq!(
         (blp["files"].as_u64(), blp["failed"].as_u64()),
-        (Some(3), Some(2)),
+        (Some(3), Some(1)),
         "{blp}"
     );
     // The size and encoding are said once, by the level's prefix.
     let short_message = files[0]["message"].as_str().unwrap();
     assert_eq!(short_message.matches("64x64").count(), 1, "{short_message}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The wild textures of `WILD_MANIFEST.md`: `dbz_Mummy2.blp` (mip levels
+/// past its end) reads leniently, byte-exact, every level it holds
+/// decoding; `dbz_Android15.blp` (a ninth level whose JPEG frame header is
+/// cut short) reads strictly, its level 8 a warning. Neither fails `check`;
+/// `--strict` fails both (one only the lenient reader takes, one with a
+/// level that does not decode).
+#[test]
+fn check_reads_the_wild_textures_and_warns_of_what_they_lack() {
+    let (Some(mummy), Some(android)) = (
+        common::wild_path("dbz_Mummy2.blp"),
+        common::wild_path("dbz_Android15.blp"),
+    ) else {
+        return;
+    };
+    let out = formats()
+        .args(["check", "--json"])
+        .arg(&mummy)
+        .arg(&android)
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let files = report["files"].as_array().unwrap();
+    let mummy = &files[0];
+    assert_eq!(mummy["parse"], "lenient", "{mummy}");
+    assert!(
+        mummy["strict_error"]
+            .as_str()
+            .unwrap()
+            .starts_with("levels[8]: invalid value at 0x3c: 327 bytes at 0xb60d"),
+        "{mummy}"
+    );
+    assert_eq!(mummy["diagnostics"], 1, "{mummy}");
+    assert_eq!(mummy["byte_exact"], true, "{mummy}");
+    assert_eq!(mummy["decodes"], true, "{mummy}");
+    let android = &files[1];
+    assert_eq!(android["parse"], "strict", "{android}");
+    assert_eq!(android["byte_exact"], true, "{android}");
+    assert_eq!(android["decodes"], false, "{android}");
+    let levels = android["undecodable_levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 1, "{android}");
+    assert_eq!(levels[0]["level"], 8, "{android}");
+    assert!(
+        levels[0]["error"]
+            .as_str()
+            .unwrap()
+            .ends_with("the frame header is cut short"),
+        "{android}"
+    );
+    assert_eq!(
+        (report["failed"].as_u64(), report["level_warnings"].as_u64()),
+        (Some(0), Some(1))
+    );
+    let out = formats()
+        .args(["check", "--strict"])
+        .arg(common::wild_path("dbz_Mummy2.blp").unwrap())
+        .arg(common::wild_path("dbz_Android15.blp").unwrap())
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.contains("2 failed:"), "{stdout}");
 }
 
 #[test]

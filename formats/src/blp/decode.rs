@@ -6,8 +6,42 @@ use super::codec::{self, dxt::Dxt};
 use super::file::Blp;
 use super::header::{AlphaKind, Encoding};
 use super::image::RgbaImage;
+use super::layout::MipTable;
 
 impl Blp {
+    /// The error for a level the file does not hold: one past the levels
+    /// the table lists, or one whose bytes lie outside the file (a
+    /// [missing](Blp::missing_levels) level, whose entry a lenient read kept),
+    /// at that entry.
+    fn no_level(&self, level: usize) -> Error {
+        let levels = match self.levels.len() {
+            1 => "1 mip level".to_string(),
+            n => format!("{n} mip levels"),
+        };
+        let missing = self.missing_levels();
+        let entry = self.to_bytes().ok().and_then(|bytes| {
+            let table = MipTable::read(&bytes, self.header.table_offset()).ok()?;
+            Some((
+                bytes.len(),
+                *table.offsets.get(level)?,
+                *table.sizes.get(level)?,
+            ))
+        });
+        match entry {
+            Some((len, offset, size)) if missing.contains(&level) => Error::invalid(
+                self.header.table_offset() + 4 * level,
+                format!(
+                    "level {level}: the mip table puts its {size} bytes at {offset:#x}, outside \
+                     the file ({len} bytes): the level is missing (a lenient read kept the \
+                     entry as read); the texture has {levels}"
+                ),
+            )
+            .at_index(level)
+            .in_field("levels"),
+            _ => Error::other(format!("no level {level}: the texture has {levels}")),
+        }
+    }
+
     /// Decodes mip level `level` (0 is the full size) to RGBA8.
     ///
     /// The header's size is checked against [`MAX_SIDE`](super::MAX_SIDE) and
@@ -20,6 +54,10 @@ impl Blp {
     /// (real files point small levels at a larger level's stream) is cropped
     /// to its top-left corner, one smaller is an error (see
     /// [`codec::jpeg::decode`]).
+    ///
+    /// A level the file does not hold is an error: past the levels the
+    /// table lists, or [missing](Blp::missing_levels) (the table puts it
+    /// outside the file; the error says where, at its entry).
     ///
     /// Alpha: none (255) where the alpha field is 0, whatever the encoding
     /// (DXT1, DXT3 and DXT5 blocks included: [`AlphaKind::None`]); for a BLP1
@@ -37,13 +75,10 @@ impl Blp {
                 .at_index(level)
                 .in_field("levels")
         };
-        let bytes = self.levels.get(level).ok_or_else(|| {
-            let levels = match self.levels.len() {
-                1 => "1 mip level".to_string(),
-                n => format!("{n} mip levels"),
-            };
-            Error::other(format!("no level {level}: the texture has {levels}"))
-        })?;
+        let bytes = match self.levels.get(level) {
+            Some(bytes) => bytes,
+            None => return Err(self.no_level(level)),
+        };
         let encoding = self.encoding()?;
         let alpha = self.alpha_kind()?;
         self.check_size()?;

@@ -1,7 +1,11 @@
 //! [`Blp`]: a whole texture file, defined with the derive and read and written
 //! byte-exact.
 
-use format_core::{Codec, Context, Derived, Error, Kept, decode, encode};
+use std::ops::Range;
+
+use format_core::{
+    Codec, Context, Decode, Derived, Diagnostic, Error, Kept, Mode, Reader, decode, encode,
+};
 
 use super::header::{AlphaKind, Encoding, Header};
 use super::layout::{self, MipTable};
@@ -66,14 +70,60 @@ impl Blp {
     /// assert!(err.to_string().contains("an MDX model"), "{err}");
     /// ```
     pub fn from_bytes(data: &[u8]) -> Result<Blp, Error> {
-        match data.first_chunk::<4>() {
-            Some(b"BLP1" | b"BLP2") => decode(data, Context::new()),
-            _ => Err(crate::magic::not_a(
-                "a BLP texture",
-                "`BLP1` or `BLP2`",
-                data,
-            )),
-        }
+        is_blp(data)?;
+        decode(data, Context::new())
+    }
+
+    /// Reads a BLP file leniently: a mip table entry whose level lies
+    /// outside the file (real files put a level past the end: a level 8 of
+    /// 327 bytes at the end of the file, a level 9 of 0xFFFEA5FC bytes),
+    /// which the strict reader refuses, ends the levels read, with a
+    /// diagnostic. That entry and the ones after it stay in the table as
+    /// read, so the file writes back byte for byte; their levels are
+    /// [missing](Blp::missing_levels), and the levels before them decode.
+    /// (Viewers and the game show level 0 of such a file; the levels past it
+    /// are a 128 x 128 texture's ninth and tenth, past its 1 x 1 level.)
+    /// Anything else the strict reader refuses is still an error.
+    ///
+    /// ```
+    /// use formats::blp::Blp;
+    /// let mut data = formats::blp::tiny_blp2_bgra();
+    /// data[20 + 4..20 + 8].copy_from_slice(&0x10_0000u32.to_le_bytes()); // level 1's offset
+    /// let strict = Blp::from_bytes(&data).unwrap_err();
+    /// assert_eq!((strict.offset(), strict.path_string().as_str()), (24, "levels[1]"));
+    /// let (blp, diagnostics) = Blp::from_bytes_lenient(&data)?;
+    /// assert_eq!(blp.levels.len(), 1);
+    /// assert_eq!(blp.missing_levels(), 1..2);
+    /// assert!(diagnostics[0].message.starts_with(&strict.to_string()));
+    /// assert_eq!(blp.to_bytes()?, data); // the table as it was
+    /// # #[cfg(feature = "blp-pixels")]
+    /// assert!(blp.decode_level(0).is_ok());
+    /// # Ok::<(), formats::Error>(())
+    /// ```
+    pub fn from_bytes_lenient(data: &[u8]) -> Result<(Blp, Vec<Diagnostic>), Error> {
+        is_blp(data)?;
+        let mut r = Reader::with_context(data, Context::new().with_mode(Mode::Lenient));
+        let blp = Blp::decode(&mut r, ())?;
+        r.finish()?;
+        Ok((blp, r.take_diagnostics()))
+    }
+
+    /// The levels the mip table lists past the ones the file holds
+    /// (`levels.len()` on): those whose bytes lie outside the file, which a
+    /// [lenient read](Blp::from_bytes_lenient) keeps as table entries without
+    /// a level. Empty for a file read strictly or built in code.
+    pub fn missing_levels(&self) -> Range<usize> {
+        let start = self.levels.len();
+        let Ok(table) = self.mip_table() else {
+            return start..start;
+        };
+        let listed = table
+            .offsets
+            .iter()
+            .zip(&table.sizes)
+            .take_while(|&(&offset, &size)| offset != 0 && size != 0)
+            .count();
+        start..listed.max(start)
     }
 
     /// Writes the file: byte for byte as read if nothing changed, with every
@@ -141,6 +191,19 @@ impl Blp {
     /// other right after the header, with no gaps.
     pub fn relayout(&mut self) {
         self.kept.clear();
+    }
+}
+
+/// Fails unless `data` starts with `BLP1` or `BLP2`, saying what it looks
+/// like instead (an MDX model named `.blp`, as two public files are).
+fn is_blp(data: &[u8]) -> Result<(), Error> {
+    match data.first_chunk::<4>() {
+        Some(b"BLP1" | b"BLP2") => Ok(()),
+        _ => Err(crate::magic::not_a(
+            "a BLP texture",
+            "`BLP1` or `BLP2`",
+            data,
+        )),
     }
 }
 

@@ -12,6 +12,16 @@
 //!   encoding, with its mip levels. The pixel codecs work on one level's bytes
 //!   and the header's parameters ([`codec`]).
 //!
+//! Damaged files: a mip table entry whose level lies outside the file (real
+//! files have a level past the end: a level 8 of 327 bytes at the end of
+//! the file, a level 9 of 0xFFFEA5FC bytes) is refused by
+//! [`Blp::from_bytes`]; [`Blp::from_bytes_lenient`] reads the levels before
+//! it and keeps it and the entries after it in the table as read, so the
+//! file writes back byte for byte, with the unreachable levels
+//! [missing](Blp::missing_levels). A level that is there but does not decode
+//! (a JPEG level whose frame header is cut short) is the error of
+//! [`Blp::decode_level`] for that level alone: the others decode.
+//!
 //! ```
 //! use formats::blp::Blp;
 //! # fn main() -> Result<(), formats::Error> {

@@ -11,11 +11,13 @@ use formats::dds::Dds;
 
 use crate::plural;
 
-/// `formats info x.blp`: version, encoding, alpha, size, the mip table and
-/// what the file keeps beyond a fresh layout. Where the alpha field leaves
-/// alpha to the data (a BLP1 JPEG with odd `alphaBits`), level 0 is decoded
-/// to say what the data decided.
-pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
+/// `formats info x.blp`: version, encoding, alpha, size, the mip table
+/// (levels outside the file marked), what the file keeps beyond a fresh
+/// layout, and whether every level decodes (naming those that do not); for
+/// a file only the lenient reader took, the strict reader's error and the
+/// diagnostics. Where the alpha field leaves alpha to the data (a BLP1 JPEG
+/// with odd `alphaBits`), level 0 is decoded to say what the data decided.
+pub fn info(name: &str, data: &[u8], blp: &Blp, loaded: &crate::kind::Loaded) -> String {
     let mut out = String::new();
     let (width, height) = blp.size();
     let _ = writeln!(
@@ -24,6 +26,7 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
         blp.version(),
         data.len()
     );
+    out.push_str(&crate::info::lenient_lines(loaded));
     let encoding = blp
         .encoding()
         .map_or_else(|e| format!("unknown ({e})"), |e| e.name().into());
@@ -76,6 +79,7 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
         "{:>5}  {:>10}  {:>10}  {:>11}",
         "level", "offset", "size", "pixels"
     );
+    let missing = blp.missing_levels();
     if let Ok(table) = blp.mip_table() {
         for (i, (offset, size)) in table.offsets.iter().zip(&table.sizes).enumerate() {
             if *offset == 0 && *size == 0 {
@@ -84,6 +88,8 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
             let (w, h) = blp.level_size(i);
             let pixels = if i < blp.levels.len() {
                 format!("{w}x{h}")
+            } else if missing.contains(&i) {
+                "(outside the file: missing)".to_string()
             } else {
                 "(not a level)".to_string()
             };
@@ -115,7 +121,20 @@ pub fn info(name: &str, data: &[u8], blp: &Blp) -> String {
             "kept: {entries} table entries without a level, as read"
         );
     }
+    let _ = writeln!(out, "pixels: {}", pixels(&level_errors(blp)));
     out
+}
+
+/// The `pixels:` line of `info`: "every level decodes", or which levels do
+/// not and why.
+fn pixels(errors: &[(usize, String)]) -> String {
+    match undecodable(errors) {
+        None => "every level decodes".to_string(),
+        Some(which) => {
+            let why: Vec<&str> = errors.iter().map(|(_, e)| e.as_str()).collect();
+            format!("{which}: {}", why.join("; "))
+        }
+    }
 }
 
 /// `formats info x.dds`: size, pixel format, the headers' other fields,
@@ -168,35 +187,60 @@ pub fn dds_info(name: &str, data: &[u8], dds: &Dds) -> String {
         Err(e) => format!("does not write: {e}"),
     };
     let _ = writeln!(out, "round trip: {round_trip}");
-    let decodes = match dds_decode_all(dds) {
-        Ok(()) => "every level decodes".to_string(),
-        Err(e) => format!("does NOT decode: {e}"),
-    };
-    let _ = writeln!(out, "pixels: {decodes}");
+    let _ = writeln!(out, "pixels: {}", pixels(&dds_level_errors(dds)));
     out
 }
 
-/// `formats check` of a DDS: every mip level of the first surface decodes.
-pub fn dds_decode_all(dds: &Dds) -> Result<(), String> {
-    for level in 0..dds.level_count() {
-        dds.decode_level(level)
-            .map_err(|e| format!("level {level}: {e}"))?;
-    }
-    Ok(())
+/// `formats check` of a DDS: the mip levels of the first surface that do
+/// not decode, each with its error (empty when every level decodes).
+pub fn dds_level_errors(dds: &Dds) -> Vec<(usize, String)> {
+    (0..dds.level_count())
+        .filter_map(|level| {
+            let error = dds.decode_level(level).err()?;
+            Some((level as usize, format!("level {level}: {error}")))
+        })
+        .collect()
 }
 
-/// `formats check`: every level decodes (`Err` names the first that does not).
+/// `formats check`: the levels that do not decode, each with its error
+/// (empty when every level decodes). Level 0 is always tried, so a texture
+/// whose level 0 is missing says so.
 ///
 /// A level whose bytes are an earlier level's is not decoded again: it
 /// decodes if that one does (it is no larger, so it needs no more bytes, and
 /// a JPEG frame that holds the earlier level holds it). Real files point up to
 /// 15 levels at one stream, and a stream as large as `MAX_SIDE` allows costs
 /// a GiB and seconds to decode each time.
-pub fn decode_all(blp: &Blp) -> Result<usize, String> {
-    for level in levels_to_decode(blp) {
-        blp.decode_level(level).map_err(|e| e.to_string())?;
+pub fn level_errors(blp: &Blp) -> Vec<(usize, String)> {
+    let mut levels = levels_to_decode(blp);
+    if levels.first() != Some(&0) {
+        levels.insert(0, 0);
     }
-    Ok(blp.levels.len())
+    levels
+        .into_iter()
+        .filter_map(|level| {
+            let error = blp.decode_level(level).err()?;
+            Some((level, error.to_string()))
+        })
+        .collect()
+}
+
+/// What `formats info` and `check` say of a texture's levels that do not
+/// decode (`errors`, by level): `None` when every level decodes. Level 0 is
+/// what viewers and the game show: when it decodes, a smaller level that
+/// does not is a warning, said as one.
+pub fn undecodable(errors: &[(usize, String)]) -> Option<String> {
+    let levels: Vec<String> = errors.iter().map(|(l, _)| l.to_string()).collect();
+    let (first, _) = errors.first()?;
+    let which = match &levels[..] {
+        [one] => format!("level {one} does NOT decode"),
+        many => format!("levels {} do NOT decode", many.join(", ")),
+    };
+    Some(if *first == 0 {
+        which
+    } else {
+        format!("level 0 decodes, {which} (a warning: viewers and the game show level 0)")
+    })
 }
 
 /// The levels whose bytes no earlier level has, in order.
@@ -242,7 +286,18 @@ pub fn convert(
 ) -> Result<ExitCode, String> {
     let (iname, oname) = (input.display(), output.display());
     let data = std::fs::read(input).map_err(|e| format!("{iname}: {e}"))?;
-    let read_blp = || Blp::from_bytes(&data).map_err(|e| format!("{iname}: {e}"));
+    // Leniently if need be (a mip table entry outside the file), saying so.
+    let read_blp = || {
+        let loaded = crate::kind::read(crate::kind::Kind::Blp, &data)
+            .map_err(|e| format!("{iname}: {e}"))?;
+        if let Some(note) = loaded.lenient_note(&iname.to_string()) {
+            eprintln!("warning: {note}");
+        }
+        match loaded.document {
+            crate::kind::Document::Blp(blp) => Ok(blp),
+            _ => Err(format!("{iname}: not a BLP texture")),
+        }
+    };
     let from_dds = is_dds(input);
     let read_dds = |level: usize| {
         let level = u32::try_from(level).unwrap_or(u32::MAX);
@@ -292,8 +347,15 @@ pub fn convert(
                 }
             };
             let bytes = blp.to_bytes().map_err(|e| format!("{oname}: {e}"))?;
-            // What is written must read back.
-            let back = Blp::from_bytes(&bytes).map_err(|e| format!("{oname}: {e}"))?;
+            // What is written must read back (a damaged BLP written back as
+            // it is, as damaged: leniently).
+            let back = Blp::from_bytes(&bytes)
+                .or_else(|e| {
+                    Blp::from_bytes_lenient(&bytes)
+                        .map(|(b, _)| b)
+                        .map_err(|_| e)
+                })
+                .map_err(|e| format!("{oname}: {e}"))?;
             eprintln!(
                 "wrote {oname} (BLP{} {}, {}x{}, {}, {} bytes)",
                 back.version(),
@@ -379,17 +441,40 @@ mod tests {
         blp.levels[2] = blp.levels[1].clone();
         blp.levels[3] = blp.levels[1].clone();
         assert_eq!(levels_to_decode(&blp), [0, 1]);
-        assert_eq!(decode_all(&blp), Ok(4));
+        assert!(level_errors(&blp).is_empty());
         for level in 2..4 {
             assert!(blp.decode_level(level).is_ok(), "what check skips decodes");
         }
         // A level that does not decode is still found when it is distinct.
         blp.levels[3] = vec![0; 3];
         assert_eq!(levels_to_decode(&blp), [0, 1, 3]);
-        let err = decode_all(&blp).unwrap_err();
+        let errors = level_errors(&blp);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].0, 3);
         assert!(
-            err.contains("level 3: 1x1 BGRA: 4 bytes needed, 3 there"),
-            "{err}"
+            errors[0]
+                .1
+                .contains("level 3: 1x1 BGRA: 4 bytes needed, 3 there"),
+            "{errors:?}"
         );
+        assert_eq!(
+            undecodable(&errors).as_deref(),
+            Some(
+                "level 0 decodes, level 3 does NOT decode (a warning: viewers and the game show level 0)"
+            )
+        );
+        // Level 0 too: no longer a warning.
+        blp.levels[0] = vec![0; 5];
+        let errors = level_errors(&blp);
+        assert_eq!(errors.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [0, 3]);
+        assert_eq!(
+            undecodable(&errors).as_deref(),
+            Some("levels 0, 3 do NOT decode")
+        );
+        // A texture without levels: level 0 is tried, and missing.
+        blp.levels.clear();
+        let errors = level_errors(&blp);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].1.contains("no level 0"), "{errors:?}");
     }
 }

@@ -1,6 +1,12 @@
 //! `formats check`: every supported file under the paths read, written back
 //! and compared (textures also decoded, every level); a line per file, a
 //! summary table, or JSON.
+//!
+//! A texture fails when its level 0 does not decode: that is what viewers
+//! (Pillow, the World Editor) and the game show. A smaller level that does
+//! not decode (a JPEG 1 x 1 level whose frame header is cut short) is a
+//! warning, named on the file's line and counted under the table; `--strict`
+//! counts it as a failure, as it does a file only the lenient reader takes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -41,21 +47,40 @@ struct FileReport {
     /// other tools is not byte-exact (the writer has one canonical layout),
     /// so for MDL this is the round trip that must hold.
     same_model: Option<bool>,
-    /// BLP only: every mip level decodes to pixels.
+    /// Textures only: every mip level decodes to pixels.
     decodes: Option<bool>,
+    /// Textures only: the levels that do not decode, each with its error.
+    /// Level 0 among them fails the file; smaller ones alone are a warning
+    /// (a failure with `--strict`).
+    undecodable_levels: Vec<LevelError>,
     /// The error (with offset and path).
     message: Option<String>,
 }
 
+/// A mip level of a texture that does not decode.
+#[derive(Serialize)]
+struct LevelError {
+    level: usize,
+    error: String,
+}
+
 impl FileReport {
     /// Whether the file failed; with `strict`, a file only the lenient
-    /// reader took fails too.
+    /// reader took fails too, and so does a texture with any level that does
+    /// not decode (level 0 fails it in any case).
     fn failed(&self, strict: bool) -> bool {
         self.parse == Parse::Failed
             || (strict && self.parse == Parse::Lenient)
             || self.same_model == Some(false)
-            || self.decodes == Some(false)
+            || self.undecodable_levels.iter().any(|l| l.level == 0)
+            || (strict && self.decodes == Some(false))
             || (self.same_model.is_none() && self.byte_exact == Some(false))
+    }
+
+    /// A texture whose level 0 decodes but a smaller level does not: a
+    /// warning (unless `--strict` made it a failure).
+    fn level_warning(&self) -> bool {
+        self.decodes == Some(false) && !self.undecodable_levels.iter().any(|l| l.level == 0)
     }
 
     fn line(&self) -> String {
@@ -82,10 +107,16 @@ impl FileReport {
             (Some(false), None) => ", NOT byte-exact".to_string(),
             (None, _) => String::new(),
         };
-        let decodes = match self.decodes {
-            Some(true) => ", every level decodes",
-            Some(false) => ", a level does NOT decode",
-            None => "",
+        let errors: Vec<(usize, String)> = self
+            .undecodable_levels
+            .iter()
+            .map(|l| (l.level, l.error.clone()))
+            .collect();
+        let decodes = match (self.decodes, crate::blp::undecodable(&errors)) {
+            (Some(true), _) => ", every level decodes".to_string(),
+            (Some(false), Some(which)) => format!(", {which}"),
+            (Some(false), None) => ", a level does NOT decode".to_string(),
+            (None, _) => String::new(),
         };
         let message = self
             .message
@@ -106,6 +137,7 @@ fn check_file(path: &Path) -> FileReport {
         first_difference: None,
         same_model: None,
         decodes: None,
+        undecodable_levels: Vec::new(),
         message: None,
     };
     let (kind, data) = match kind::open(path) {
@@ -156,16 +188,25 @@ fn check_file(path: &Path) -> FileReport {
             report.message = Some(format!("writing: {e}"));
         }
     }
-    let decoded = match &loaded.document {
-        kind::Document::Blp(blp) => Some(crate::blp::decode_all(blp).map(drop)),
-        kind::Document::Dds(dds) => Some(crate::blp::dds_decode_all(dds)),
+    let errors = match &loaded.document {
+        kind::Document::Blp(blp) => Some(crate::blp::level_errors(blp)),
+        kind::Document::Dds(dds) => Some(crate::blp::dds_level_errors(dds)),
         _ => None,
     };
-    if let Some(decoded) = decoded {
-        report.decodes = Some(decoded.is_ok());
-        if let Err(e) = decoded {
-            report.message = Some(e);
+    if let Some(errors) = errors {
+        report.decodes = Some(errors.is_empty());
+        if !errors.is_empty() {
+            let why: Vec<&str> = errors.iter().map(|(_, e)| e.as_str()).collect();
+            let why = why.join("; ");
+            report.message = Some(match report.message.take() {
+                Some(earlier) => format!("{earlier}; {why}"),
+                None => why,
+            });
         }
+        report.undecodable_levels = errors
+            .into_iter()
+            .map(|(level, error)| LevelError { level, error })
+            .collect();
     }
     report
 }
@@ -184,6 +225,10 @@ pub fn run(paths: &[PathBuf], json: bool, strict: bool) -> Result<ExitCode, Stri
         }
     }
     let failed = reports.iter().filter(|r| r.failed(strict)).count();
+    let level_warnings = reports
+        .iter()
+        .filter(|r| r.level_warning() && !r.failed(strict))
+        .count();
     if json {
         let doc = serde_json::json!({
             "files": reports,
@@ -193,6 +238,7 @@ pub fn run(paths: &[PathBuf], json: bool, strict: bool) -> Result<ExitCode, Stri
                     "byte_exact": row.exact, "same_model": row.same_model})
             }).collect::<Vec<_>>(),
             "failed": failed,
+            "level_warnings": level_warnings,
         });
         let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
         crate::print_out(&text)?;
@@ -287,6 +333,22 @@ fn summary(reports: &[FileReport], strict: bool) -> String {
             out,
             "lenient: the strict reader refused the file (its error is on the file's line): a quirk \
              kept or damage; --strict counts these as failures"
+        );
+    }
+    let warned = reports
+        .iter()
+        .filter(|r| r.level_warning() && !r.failed(strict))
+        .count();
+    if warned > 0 {
+        let _ = writeln!(
+            out,
+            "warning: {} a mip level past level 0 that does not decode (its line says \
+             which); level 0, what viewers and the game show, does; --strict counts these as \
+             failures",
+            match warned {
+                1 => "1 texture has".to_string(),
+                n => format!("{n} textures have"),
+            }
         );
     }
     let failed: Vec<_> = reports.iter().filter(|r| r.failed(strict)).collect();

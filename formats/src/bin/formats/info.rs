@@ -18,7 +18,7 @@ use crate::kind::{Document, Kind, Loaded};
 /// size from its chunk header.
 pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
     match &loaded.document {
-        Document::Blp(blp) => return crate::blp::info(name, data, blp),
+        Document::Blp(blp) => return crate::blp::info(name, data, blp, loaded),
         Document::Dds(dds) => return crate::blp::dds_info(name, data, dds),
         _ => {}
     }
@@ -59,17 +59,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         kind.name(),
         data.len()
     );
-    if let Some(error) = &loaded.strict_error {
-        let _ = writeln!(out, "strict read: {error}");
-        let _ = writeln!(
-            out,
-            "read leniently ({}):",
-            crate::plural(loaded.diagnostics.len(), "diagnostic")
-        );
-        for d in &loaded.diagnostics {
-            let _ = writeln!(out, "  {d}");
-        }
-    }
+    out.push_str(&lenient_lines(loaded));
     let objects = match &loaded.document {
         Document::Mdx(model) => mdx_objects(model),
         _ => Vec::new(),
@@ -106,6 +96,24 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
             let _ = writeln!(out, "map chunks: {}", file.mcnks().count());
         }
         Document::Blp(_) | Document::Dds(_) => {}
+    }
+    out
+}
+
+/// For a file only the lenient reader took: the strict reader's error and
+/// the lenient reader's diagnostics, a line each (nothing otherwise).
+pub fn lenient_lines(loaded: &Loaded) -> String {
+    let mut out = String::new();
+    if let Some(error) = &loaded.strict_error {
+        let _ = writeln!(out, "strict read: {error}");
+        let _ = writeln!(
+            out,
+            "read leniently ({}):",
+            crate::plural(loaded.diagnostics.len(), "diagnostic")
+        );
+        for d in &loaded.diagnostics {
+            let _ = writeln!(out, "  {d}");
+        }
     }
     out
 }

@@ -184,8 +184,9 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
         Kind::Mdl => {
             formats::mdl::from_str_lenient(text(data)?).map(|(m, d)| (Document::Mdx(m), d))
         }
-        // No lenient readers: the strict error stands.
-        Kind::Blp | Kind::Dds => return Err(strict_error),
+        Kind::Blp => Blp::from_bytes_lenient(data).map(|(b, d)| (Document::Blp(b), d)),
+        // No lenient reader: the strict error stands.
+        Kind::Dds => return Err(strict_error),
     };
     match lenient {
         Ok((document, diagnostics)) => Ok(Loaded {
