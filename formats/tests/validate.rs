@@ -7,7 +7,7 @@ use crate::common;
 use formats::adt::mcnk::{McnkChunk, layer_flags};
 use formats::adt::{Adt, AdtChunk, SplitAdt};
 use formats::mdx::{Interpolation, Key, LayerTrack, Model, NodeTrack, TextureEntry, Track};
-use formats::validate::{self, Finding, Rule};
+use formats::validate::{self, Family, Finding, Rule, Severity};
 
 fn sample() -> Model {
     Model::from_bytes(&formats::sample::sample_mdx()).unwrap()
@@ -39,6 +39,15 @@ fn bone_track(model: &mut Model) -> &mut Track<[f32; 3]> {
 
 fn bone_keys(model: &mut Model) -> &mut Vec<Key<[f32; 3]>> {
     &mut bone_track(model).keys
+}
+
+/// Rewrites the model's `VERS` (nothing else changes).
+fn set_version(model: &mut Model, version: u32) {
+    for chunk in &mut model.chunks {
+        if let formats::mdx::Chunk::Version(v) = chunk {
+            v.version = version;
+        }
+    }
 }
 
 #[test]
@@ -145,6 +154,18 @@ fn the_node_tree() {
         after(|m| m.pivot_points_mut().clear()),
         one(Rule::PivotCount, "chunks[7].PIVT")
     );
+    assert_eq!(
+        after(|m| m.pivot_points_mut().push([0.0; 3])),
+        one(Rule::ExtraPivotPoints, "chunks[7].PIVT")
+    );
+    let mut model = sample();
+    model.pivot_points_mut().push([0.0; 3]);
+    let found = validate::model(&model);
+    assert_eq!(
+        found[0].message,
+        "2 pivot points for 1 nodes (one per node)"
+    );
+    assert_eq!(found[0].severity(), Severity::Warning);
 }
 
 #[test]
@@ -156,7 +177,35 @@ fn sequences_and_keys_in_order() {
     );
     assert_eq!(
         after(|m| m.sequences_mut()[1].interval = [3000, 2000]),
-        one(Rule::SequenceOrder, SEQS)
+        one(Rule::NegativeLengthSequence, SEQS)
+    );
+    // Every earlier sequence counts, not only the one before: Stand made
+    // 0..3000, Birth 100..200 inside it, and a third sequence 300..400 after
+    // Birth, inside Stand.
+    let nested = |m: &mut Model| {
+        m.sequences_mut()[0].interval = [0, 3000];
+        m.sequences_mut()[1].interval = [100, 200];
+        let mut third = m.sequences()[1];
+        third.interval = [300, 400];
+        m.sequences_mut().push(third);
+    };
+    let mut model = sample();
+    nested(&mut model);
+    let found: Vec<(Rule, String, String)> = validate::model(&model)
+        .into_iter()
+        .filter(|f| f.rule == Rule::SequenceOrder)
+        .map(|f| (f.rule, f.path, f.message))
+        .collect();
+    let order = |s: usize, message: &str| {
+        let path = format!("chunks[2].SEQS.sequences[{s}].interval");
+        (Rule::SequenceOrder, path, message.to_string())
+    };
+    assert_eq!(
+        found,
+        [
+            order(1, "starts at 100, before sequence 0 ends at 3000"),
+            order(2, "starts at 300, before sequence 0 ends at 3000")
+        ]
     );
     // A 0 ms sequence where the next starts: a key there is in both.
     let same_start = |m: &mut Model| {
@@ -170,6 +219,30 @@ fn sequences_and_keys_in_order() {
         validate::model(&model)[0].message,
         "starts at 0, where sequence 0 starts"
     );
+    assert_eq!(validate::model(&model)[0].severity(), Severity::Error);
+    // Reforged plays overlapping sequences as meant: nothing to report; a
+    // sequence ending before it starts is still a warning.
+    let reforged = |edit: fn(&mut Model)| {
+        move |m: &mut Model| {
+            set_version(m, 1000);
+            edit(m);
+        }
+    };
+    assert_eq!(after(reforged(same_start)), []);
+    assert_eq!(after(reforged(nested)), []);
+    assert_eq!(
+        after(reforged(|m| m.sequences_mut()[1].interval = [900, 3000])),
+        []
+    );
+    let mut backwards = sample();
+    reforged(|m| m.sequences_mut()[1].interval = [3000, 2000])(&mut backwards);
+    let found = validate::model(&backwards);
+    assert_eq!(
+        rule_paths(found.clone()),
+        one(Rule::NegativeLengthSequence, SEQS)
+    );
+    assert_eq!(found[0].message, "ends at 2000, before it starts at 3000");
+    assert_eq!(found[0].severity(), Severity::Warning);
     assert_eq!(
         after(|m| m.sequences_mut()[0].interval = [0, 0]),
         [(
@@ -237,6 +310,7 @@ fn real_models_break_real_rules() {
         findings[0].to_string(),
         "chunks[2].SEQS.sequences[2].interval: starts at 3000, before sequence 1 ends at 5200"
     );
+    assert_eq!(findings[0].severity(), Severity::Error, "a classic model");
     // zf_sequence: "" 0..0, then "1" from 0 (mdx-m3-viewer: "This sequence
     // starts at the same frame as sequence 0").
     let findings = read("zf_sequence.mdx");
@@ -582,7 +656,7 @@ fn the_wow_alpha_boar_has_a_node_for_every_pivot_and_breaks_when_one_goes() {
     model.alpha_bones_mut().pop();
     let found = rule_paths(validate::model(&model));
     assert!(
-        found.contains(&(Rule::PivotCount, "chunks[9].PIVT".into())),
+        found.contains(&(Rule::ExtraPivotPoints, "chunks[9].PIVT".into())),
         "{found:?}"
     );
     assert!(
@@ -601,6 +675,29 @@ fn the_wow_alpha_boar_has_a_node_for_every_pivot_and_breaks_when_one_goes() {
     );
 }
 
+/// The Lich King converted from WoW by wow-converter (version 1000, a wild
+/// file): its 21 sequences are out of order, 15 starting before an earlier
+/// one ends (8 before the one just before), which Reforged plays as meant,
+/// so `formats validate` finds no `sequence-order` in it; as a classic
+/// model it has 15, errors, as mdx-m3-viewer counts them.
+#[test]
+fn overlapping_sequences_are_errors_in_classic_models_only() {
+    let Some(data) = common::wild_file("wowconverter_7-the-lich-king-36597.mdx") else {
+        return;
+    };
+    let mut model = Model::from_bytes(&data).unwrap();
+    assert_eq!(model.version(), 1000);
+    let ordered = |model: &Model| -> Vec<Finding> {
+        let all = validate::all(model).into_iter();
+        all.filter(|f| f.rule == Rule::SequenceOrder).collect()
+    };
+    assert_eq!(ordered(&model), []);
+    set_version(&mut model, 800);
+    let found = ordered(&model);
+    assert_eq!(found.len(), 15, "{found:#?}");
+    assert!(found.iter().all(|f| f.severity() == Severity::Error));
+}
+
 // The map makers' checks (`validate::sanity`): each rule triggered by a
 // built model, silent on the clean one, and found (or not) in real models.
 
@@ -613,7 +710,6 @@ mod sanity {
         FilterMode, GeosetAnimation, GeosetAnimationTrack, Light, LightType, Node, ParticleEmitter,
         ParticleEmitter2, ParticleEmitter2Track, Texture,
     };
-    use formats::validate::Severity;
 
     /// The sample with a Death sequence (it has Stand and Birth) and an
     /// `Origin Ref` attachment (object id 1, `chunks[7].ATCH`, moving `PIVT`
@@ -659,14 +755,6 @@ mod sanity {
             parent_id: u32::MAX,
             flags: 0,
             tracks: Vec::new(),
-        }
-    }
-
-    fn set_version(model: &mut Model, version: u32) {
-        for chunk in &mut model.chunks {
-            if let Chunk::Version(v) = chunk {
-                v.version = version;
-            }
         }
     }
 
@@ -1860,27 +1948,47 @@ mod sanity {
     }
 }
 
-/// The rows `| \`id\` | severity | ...` of the markdown table in `text`.
-fn documented_rules(text: &str) -> Vec<(String, String)> {
+/// The rows `| \`id\` | severity | mdx-m3-viewer | ...` of the rule table in
+/// `text` (the module docs or the README): id, severity, mdx-m3-viewer's
+/// grade, as written.
+fn documented_rules(text: &str) -> Vec<(String, String, String)> {
     text.lines()
         .map(|l| l.trim_start_matches("//!").trim())
         .filter_map(|l| {
             let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
             let id = cells.first()?.strip_prefix('`')?.strip_suffix('`')?;
-            Some((id.to_string(), cells.get(1)?.to_string()))
+            let cell = |i: usize| cells.get(i).map(|c| c.to_string());
+            Some((id.to_string(), cell(1)?, cell(2)?))
         })
         // A rule id, or what looks like one (a typo must not slip through).
-        .filter(|(id, _)| {
+        .filter(|(id, _, _)| {
             id.contains('-') && id.chars().all(|c| c.is_ascii_lowercase() || c == '-')
         })
         .collect()
 }
 
-/// Every rule, by id and severity, in the order of `Rule::ALL`.
+/// The module docs (their table is the one the README copies).
+const DOCS: &str = include_str!("../src/validate/mod.rs");
+
+/// A rule's severity as the table writes it: `error`, or where Reforged
+/// models are graded otherwise `error (Reforged: none)` (none: not
+/// reported).
+fn severity_cell(rule: Rule) -> String {
+    let classic = rule.severity();
+    match rule.severity_in(Family::Reforged) {
+        Some(reforged) if reforged == classic => classic.to_string(),
+        reforged => {
+            let reforged = reforged.map_or("none", Severity::name);
+            format!("{classic} (Reforged: {reforged})")
+        }
+    }
+}
+
+/// Every rule, by id and severity cell, in the order of `Rule::ALL`.
 fn every_rule() -> Vec<(String, String)> {
     Rule::ALL
         .iter()
-        .map(|r| (r.id().to_string(), r.severity().to_string()))
+        .map(|r| (r.id().to_string(), severity_cell(*r)))
         .collect()
 }
 
@@ -1894,10 +2002,102 @@ fn every_rule_has_a_unique_id_and_is_documented_in_the_module_and_readme_tables(
         // serde (`--json`) names a rule by its id.
         assert_eq!(serde_json::to_value(rule).unwrap(), rule.id());
     }
-    let docs = include_str!("../src/validate/mod.rs");
-    assert_eq!(documented_rules(docs), every_rule());
+    let severities = |text: &str| -> Vec<(String, String)> {
+        let rows = documented_rules(text).into_iter();
+        rows.map(|(id, severity, _)| (id, severity)).collect()
+    };
+    assert_eq!(severities(DOCS), every_rule());
     let readme = include_str!("../../README.md");
-    assert_eq!(documented_rules(readme), every_rule());
+    assert_eq!(documented_rules(readme), documented_rules(DOCS));
+}
+
+/// How mdx-m3-viewer's sanity test grades a finding of `rule` in a model of
+/// `version`, as the module docs' table says (its mdx-m3-viewer column):
+/// `None` where it has no such check; else its grades (`error`, `severe`,
+/// `warning`, `unused`; both of `error/severe`), none where it reports
+/// nothing in that version. A cell is one grade, or entries `grades
+/// (version)` separated by `; `, the last `(others)`.
+pub(crate) fn viewer_grades(rule: Rule, version: u32) -> Option<Vec<String>> {
+    let rows = documented_rules(DOCS);
+    let (_, _, cell) = rows.iter().find(|(id, _, _)| id == rule.id()).unwrap();
+    if cell == "—" {
+        return None;
+    }
+    for entry in cell.split("; ") {
+        let (grades, scope) = match entry.split_once(" (") {
+            Some((grades, scope)) => (grades, scope.strip_suffix(')').unwrap()),
+            None => (entry, "others"),
+        };
+        if scope == "others" || scope.parse::<u32>().unwrap() == version {
+            let grades = grades.split('/').filter(|g| *g != "none");
+            return Some(grades.map(str::to_string).collect());
+        }
+    }
+    Some(Vec::new())
+}
+
+/// Whether `ours` (`None`: not reported) grades as mdx-m3-viewer's `grades`
+/// map here: its errors are errors, its severe findings errors or warnings,
+/// its warnings warnings, its unused infos, and where it reports nothing we
+/// report nothing.
+pub(crate) fn as_the_viewer(ours: Option<Severity>, grades: &[String]) -> bool {
+    let Some(ours) = ours else {
+        return grades.is_empty();
+    };
+    !grades.is_empty()
+        && grades.iter().all(|grade| match grade.as_str() {
+            "error" => ours == Severity::Error,
+            "severe" => ours != Severity::Info,
+            "warning" => ours == Severity::Warning,
+            "unused" => ours == Severity::Info,
+            other => panic!("no grade of mdx-m3-viewer's: {other}"),
+        })
+}
+
+/// Each rule graded otherwise than [`as_the_viewer`] allows, in a model of
+/// one of the versions Reforged reads (900 too), is listed (and why) under
+/// the module docs' "Where a severity differs otherwise"; each rule listed
+/// there is.
+#[test]
+fn severities_are_mdx_m3_viewers_or_the_docs_say_why() {
+    let differ: Vec<&str> = Rule::ALL
+        .iter()
+        .filter(|rule| {
+            [800, 900, 1000, 1100, 1200].iter().any(|&version| {
+                let ours = rule.severity_in(Family::of(version));
+                viewer_grades(**rule, version).is_some_and(|grades| !as_the_viewer(ours, &grades))
+            })
+        })
+        .map(|rule| rule.id())
+        .collect();
+    let list = DOCS
+        .split("//! otherwise, and why:\n//!\n")
+        .nth(1)
+        .unwrap()
+        .split("\n//!\n")
+        .next()
+        .unwrap();
+    let listed: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! - `")?.split('`').next())
+        .collect();
+    assert_eq!(differ, listed);
+    // The viewer's grades in a few versions, as the column says them.
+    let grades = |rule: Rule, version: u32| viewer_grades(rule, version);
+    assert_eq!(
+        grades(Rule::SequenceOrder, 800),
+        Some(vec!["severe".into()])
+    );
+    assert_eq!(grades(Rule::SequenceOrder, 1000), Some(vec![]));
+    assert_eq!(
+        grades(Rule::UnsupportedVersion, 900),
+        Some(vec!["error".into()])
+    );
+    assert_eq!(
+        grades(Rule::UnsupportedVersion, 1100),
+        Some(vec!["warning".into()])
+    );
+    assert_eq!(grades(Rule::ObjectIds, 800), None);
 }
 
 /// Each rule has a test that breaks it on a real or built model: it is named

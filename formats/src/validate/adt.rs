@@ -68,7 +68,7 @@ fn positions(adt: &Adt) -> Vec<super::Finding> {
                     e.to_string(),
                 );
             }
-            return f.0;
+            return f.found;
         }
     };
     let t = tile.coord;
@@ -89,7 +89,7 @@ fn positions(adt: &Adt) -> Vec<super::Finding> {
             ),
         );
     }
-    f.0
+    f.found
 }
 
 /// Every finding of a file of a split tile (`_tex0`, `_obj0`, `_obj1`,
@@ -210,7 +210,7 @@ fn check<M>(
             format!("{mcnks} MCNK map chunks, not 16 x 16 = 256"),
         );
     }
-    f.0
+    f.found
 }
 
 /// How many entries the lists that sub-chunks index have.

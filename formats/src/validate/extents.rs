@@ -140,7 +140,7 @@ fn disagreement(
 /// (the first of each kind): `MODL`'s, the sequences', the geosets', then the
 /// geosets' per-sequence lists.
 fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
-    let mut findings = Findings::default();
+    let mut findings = Findings::of(model);
     // Measured at every n-th pose (a model whose sequences are too long to
     // pose in full): the boxes may be smaller than the geometry reaches.
     let coarse = measured
@@ -213,7 +213,7 @@ fn compare(model: &Model, measured: &Extents, tolerance: f32) -> Vec<Finding> {
             findings.push(Rule::StaleExtent, path, message + &coarse);
         }
     }
-    findings.0
+    findings.found
 }
 
 /// A geoset's per-sequence list against the measured one: its length, and

@@ -1,6 +1,8 @@
 //! Checks of an MDX model's structure: indices between chunks, the node
 //! tree, sequences, keyframes, normals, and a file cut short.
 
+use core::cmp::Ordering;
+
 use super::walk::{self, NodeAt, Timing};
 use super::{Finding, Findings, Rule};
 use crate::mdx::{Chunk, Geoset, Layer, Model};
@@ -21,7 +23,7 @@ const NONE: u32 = u32::MAX;
 /// the rules; [`sanity`](super::sanity) has the map makers' checks).
 pub fn model(model: &Model) -> Vec<Finding> {
     let mut v = Validator {
-        f: Findings::default(),
+        f: Findings::of(model),
         textures: model.textures().len(),
         materials: model.materials().len(),
         texture_animations: model.texture_animations().len(),
@@ -39,7 +41,7 @@ pub fn model(model: &Model) -> Vec<Finding> {
     v.nodes(&nodes, pivots);
     walk::tracks(model, &nodes, &mut |at, timing| v.keys(at, timing));
     v.sequence_order();
-    v.f.0
+    v.f.found
 }
 
 /// The lists of the model an index points into (each with its rule).
@@ -291,12 +293,17 @@ impl Validator {
     /// Pivot count, sequential object ids, parents that exist.
     fn nodes(&mut self, nodes: &[NodeAt<'_>], pivots: Option<(String, usize)>) {
         let (pivot_path, pivot_count) = pivots.unwrap_or_else(|| ("PIVT".into(), 0));
-        if pivot_count != nodes.len() {
+        let rule = match pivot_count.cmp(&nodes.len()) {
+            Ordering::Less => Some(Rule::PivotCount),
+            Ordering::Greater => Some(Rule::ExtraPivotPoints),
+            Ordering::Equal => None,
+        };
+        if let Some(rule) = rule {
             self.f.push(
-                Rule::PivotCount,
+                rule,
                 pivot_path,
                 format!(
-                    "{pivot_count} pivot points for {} nodes (pivot count must equal node count)",
+                    "{pivot_count} pivot points for {} nodes (one per node)",
                     nodes.len()
                 ),
             );
@@ -335,36 +342,38 @@ impl Validator {
         }
     }
 
-    /// Each sequence ends after it starts, and starts after the previous
-    /// ends (and not where a 0 ms previous one starts).
+    /// Each sequence ends after it starts, and starts after every earlier
+    /// one ends and not where an earlier one starts (as mdx-m3-viewer
+    /// compares them), naming the nearest earlier one it does not.
     fn sequence_order(&mut self) {
         let (at, sequences) = (&self.sequences_at, &self.sequences);
         let path = |s: usize| format!("{at}.sequences[{s}].interval");
         for (s, &[start, end]) in sequences.iter().enumerate() {
             if end < start {
                 self.f.push(
-                    Rule::SequenceOrder,
+                    Rule::NegativeLengthSequence,
                     path(s),
                     format!("ends at {end}, before it starts at {start}"),
                 );
             }
-            let Some(&[previous_start, previous_end]) =
-                s.checked_sub(1).and_then(|p| sequences.get(p))
-            else {
-                continue;
-            };
-            let message = if start < previous_end {
-                format!(
-                    "starts at {start}, before sequence {} ends at {previous_end}",
-                    s - 1
-                )
-            } else if start == previous_start {
-                // A 0 ms sequence before it: a key at `start` is in both.
-                format!("starts at {start}, where sequence {} starts", s - 1)
-            } else {
-                continue;
-            };
-            self.f.push(Rule::SequenceOrder, path(s), message);
+            let earlier = sequences.iter().take(s).enumerate().rev();
+            let conflict = earlier
+                .into_iter()
+                .find_map(|(e, &[earlier_start, earlier_end])| {
+                    if start == earlier_start {
+                        // A key at `start` is in both (the earlier one may be 0 ms).
+                        Some(format!("starts at {start}, where sequence {e} starts"))
+                    } else if start < earlier_end {
+                        Some(format!(
+                            "starts at {start}, before sequence {e} ends at {earlier_end}"
+                        ))
+                    } else {
+                        None
+                    }
+                });
+            if let Some(message) = conflict {
+                self.f.push(Rule::SequenceOrder, path(s), message);
+            }
         }
     }
 }

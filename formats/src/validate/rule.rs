@@ -1,7 +1,8 @@
-//! Every rule, declared once: its stable id, its severity, the category of
-//! mdx-m3-viewer's sanity test it belongs to, what it finds and why that
-//! matters. The table in the [module](super) docs and the README's are
-//! checked against this list by `formats/tests/validate.rs`.
+//! Every rule, declared once: its stable id, its severity (and where
+//! Reforged models differ, theirs), the category of mdx-m3-viewer's sanity
+//! test it belongs to, what it finds and why that matters. The table in the
+//! [module](super) docs and the README's are checked against this list by
+//! `formats/tests/validate.rs`.
 
 use core::fmt;
 
@@ -37,11 +38,53 @@ impl fmt::Display for Severity {
     }
 }
 
+/// The two families of Warcraft III models, whose findings a rule may grade
+/// differently: the game fixed some of the classic client's flaws in
+/// Reforged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// Version 800, and every version Reforged does not write (older ones,
+    /// WoW alpha's 1300 and 1400). Tiles, which have no version, are graded
+    /// as these (no tile rule differs).
+    #[default]
+    Classic,
+    /// Versions above 800 and below 1300: what Reforged writes (1000, 1100,
+    /// 1200; and 900, which no game reads: `unsupported-version`).
+    Reforged,
+}
+
+impl Family {
+    /// The family of a model of `version` (mdx-m3-viewer's sanity test tells
+    /// them apart the same way: `version > 800`).
+    pub fn of(version: u32) -> Family {
+        if version > 800 && version < crate::mdx::alpha::FIRST_VERSION {
+            Family::Reforged
+        } else {
+            Family::Classic
+        }
+    }
+}
+
+/// A Reforged model's severity for a rule declared `Classic (Reforged:
+/// Other)`: `None` is not reported.
+macro_rules! reforged {
+    ($classic:ident) => {
+        Some(Severity::$classic)
+    };
+    ($classic:ident, None) => {
+        None
+    };
+    ($classic:ident, $reforged:ident) => {
+        Some(Severity::$reforged)
+    };
+}
+
 /// Declares [`Rule`] and its table: `Variant = "id", Severity, "category",
-/// "what", "why";`.
+/// "what", "why";`, where a Reforged model's severity differs `Variant =
+/// "id", Severity (Reforged: Severity), ...` (`None`: not reported there).
 macro_rules! rules {
-    ($( $variant:ident = $id:literal, $severity:ident, $category:literal,
-        $what:literal, $why:literal; )*) => {
+    ($( $variant:ident = $id:literal, $severity:ident $( (Reforged: $reforged:ident) )?,
+        $category:literal, $what:literal, $why:literal; )*) => {
         /// The rule a [`Finding`](super::Finding) breaks. Its [`id`](Rule::id)
         /// is stable (the CLI prints it, `--json` and serde use it). Ordered
         /// as in the documentation's table.
@@ -64,9 +107,23 @@ macro_rules! rules {
                 match self { $(Rule::$variant => $id,)* }
             }
 
-            /// How much a finding of this rule matters.
+            /// How much a finding of this rule matters in a classic model or
+            /// a tile. A Reforged model's may differ
+            /// ([`severity_in`](Rule::severity_in)); a finding carries its
+            /// own ([`Finding::severity`](super::Finding::severity)).
             pub fn severity(self) -> Severity {
                 match self { $(Rule::$variant => Severity::$severity,)* }
+            }
+
+            /// How much a finding of this rule matters in a model of
+            /// `family`; `None` where the rule reports nothing there.
+            pub fn severity_in(self, family: Family) -> Option<Severity> {
+                match family {
+                    Family::Classic => Some(self.severity()),
+                    Family::Reforged => match self {
+                        $(Rule::$variant => reforged!($severity $(, $reforged)?),)*
+                    },
+                }
             }
 
             /// The category of mdx-m3-viewer's sanity test the rule belongs
@@ -121,18 +178,24 @@ rules! {
         "A face's vertex index out of range of its geoset.",
         "The game draws triangles from memory past the vertices.";
     PivotCount = "pivot-count", Error, "Pivot points",
-        "`PIVT` does not have one point per node.",
-        "Nodes without a pivot rotate about the wrong point.";
+        "Fewer points in `PIVT` than nodes.",
+        "A node past the end of the list has no pivot point: it turns about whatever a reader takes for one (mdx-m3-viewer: the origin).";
+    ExtraPivotPoints = "extra-pivot-points", Warning, "Pivot points",
+        "More points in `PIVT` than nodes.",
+        "No node turns about the points past the last node: leftovers of deleted nodes (every node has its own, so the game draws the model as meant).";
     ObjectIds = "object-ids", Error, "Nodes",
         "Object ids, in file order, are not 0, 1, 2, ...",
         "The game finds nodes, pivots and vertex bindings by these ids.";
-    SequenceOrder = "sequence-order", Error, "Sequences",
-        "A sequence ending before it starts, starting before the previous one ends (overlapping sequences), or starting where a 0 ms previous one starts.",
-        "Keys of one sequence play in another.";
+    SequenceOrder = "sequence-order", Error (Reforged: None), "Sequences",
+        "A sequence starting before an earlier one ends (overlapping sequences, or sequences out of order), or where an earlier one starts (a 0 ms one).",
+        "The classic client plays such sequences wrongly: keys of one play in another. Reforged plays them as meant (mdx-m3-viewer checks version 800 only: \"Reforged fixed these weird issues with sequence ordering\"): a Reforged model's are not reported; converted to 800, it must have them laid out in order.";
+    NegativeLengthSequence = "negative-length-sequence", Warning, "Sequences",
+        "A sequence that ends before it starts.",
+        "There is no frame between its start and its end to play.";
     KeyOrder = "key-order", Error, "Tracks",
         "A track's keys not in time order.",
         "Interpolation between keys out of order jumps and warps.";
-    KeyOutsideSequence = "key-outside-sequence", Warning, "Tracks",
+    KeyOutsideSequence = "key-outside-sequence", Info, "Tracks",
         "A key outside every sequence (or outside its global sequence, `0..=length`); a model without sequences has nothing to be outside of.",
         "The key never plays: dead weight, or a sign that a sequence was moved.";
     NormalLength = "normal-length", Warning, "Geosets",

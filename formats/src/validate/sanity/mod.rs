@@ -62,11 +62,11 @@ pub fn sanity(model: &Model) -> Vec<Finding> {
     if model.version() >= alpha::FIRST_VERSION {
         return Vec::new();
     }
-    let mut f = Findings::default();
+    let mut f = Findings::of(model);
     for check in CHECKS {
         check(model, &mut f);
     }
-    f.0
+    f.found
 }
 
 /// True when `path`'s file name ends with one of `extensions` (any case).
