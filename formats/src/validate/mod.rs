@@ -88,14 +88,14 @@
 //!   other objects nothing uses.
 //!
 //! `formats/tests/convert_sanity.rs` runs both on the corpus and on its
-//! models converted to the other family: every error here is an error or
-//! severe finding there (but for the rules it does not check), each
-//! mirrored rule finds what the viewer finds, and the viewer grades each of
-//! its findings as this column says for the model's version.
+//! models converted to the other family: every error here is a finding
+//! there (but for the rules it does not check), each mirrored rule finds
+//! what the viewer finds, and the viewer grades each of its findings as
+//! this column says for the model's version.
 //!
 //! Where the rules differ from the viewer's checks: `sequence-order`
 //! reports a sequence once, naming the nearest earlier one it overlaps
-//! (the viewer: once per such sequence); `key-outside-sequence` reports
+//! (the viewer: once per earlier one); `key-outside-sequence` reports
 //! keys at frame 0 and lone keys too (the viewer skips them);
 //! `texture-path` takes `.tif` from Reforged models only (the viewer: from
 //! any); `no-textures` skips models with nothing to draw; `bind-pose-count`
