@@ -1956,6 +1956,43 @@ fn a_model_built_to_explode_is_refused_before_anything_is_made() {
     assert_eq!(out.animations, ["Stand"]);
 }
 
+/// Real models the animation budget once refused (`../shared/wild`: a
+/// classic Blizzard unit, and a v1000 model converted from WoW whose
+/// sequences overlap) export with every sequence under the default
+/// options; the Khronos validator finds nothing in them, and posed by
+/// their own animations at the start, middle and end of every sequence
+/// they stand where `formats::anim` poses them.
+#[test]
+fn real_models_the_budget_refused_export_every_sequence() {
+    for name in [
+        "runi95_headhunter_v1.mdx",
+        "wowconverter_7-the-lich-king-36597.mdx",
+    ] {
+        let Some(bytes) = common::wild_file(name) else {
+            continue;
+        };
+        let model = Model::from_bytes(&bytes).unwrap();
+        let out = export(&model, "m", &ExportOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let timeline = Timeline::from_model(&model);
+        let names: Vec<&str> = timeline.sequences.iter().map(|s| s.name.as_str()).collect();
+        assert!(names.len() > 15, "{name}: {names:?}");
+        assert_eq!(out.animations, names, "{name}");
+        let glb = out.document.to_glb().unwrap();
+        assert_glb_clean(name, &glb);
+        let moments: Vec<(Option<usize>, f64)> = timeline
+            .sequences
+            .iter()
+            .enumerate()
+            .flat_map(|(s, sequence)| {
+                let duration = f64::from(sequence.duration());
+                [0.0, (duration / 2.0).round(), duration].map(|ms| (Some(s), ms))
+            })
+            .collect();
+        assert_posed_as_sampled(name, &model, &glb, &out.geosets, &moments, 0.0);
+    }
+}
+
 /// A damaged file can hold keys that are NaN or infinite, and tracks whose
 /// exact glTF form overflows `f32` (a hermite tangent of 3e38 over a 1 ms
 /// segment is 3e41 per second): glTF forbids non-finite floats (the

@@ -230,7 +230,7 @@ const ROTATION_FIT: Fit<[f32; 4]> = Fit {
 /// The most values the animations of one export may hold (see the
 /// [module](self) docs): 2^25 (33.5 million, 512 MiB of rotations), about
 /// 8 times the most any of 2,580 public models needs (4.3 million, a WoW
-/// model of 17 sequences; 3 seconds and 110 MB for the slowest export).
+/// model of 17 sequences; their export times are in `BENCHMARKS.md`).
 pub const MAX_ANIMATION_VALUES: u64 = 1 << 25;
 
 /// What a channel counts beyond its values against
