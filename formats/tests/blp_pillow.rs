@@ -454,3 +454,72 @@ fn level_0_of_the_wild_textures_agrees_with_pillow() {
         }
     }
 }
+
+/// Where the frame header (SOF0) of a JPEG stream starts, by walking its
+/// marker segments from SOI.
+fn frame_start(stream: &[u8]) -> usize {
+    let mut at = 2;
+    while stream[at + 1] != 0xc0 {
+        at += 2 + usize::from(u16::from_be_bytes([stream[at + 2], stream[at + 3]]));
+    }
+    at
+}
+
+/// A BLP1 JPEG laid out as two public files are (`SpiritHealerBlue.blp`,
+/// written by the Intel JPEG Library 1.5.4): the shared header a whole
+/// tables-only stream (SOI, tables, EOI), each level a stream of its own
+/// (SOI, frame, scan, EOI). Built here from one our encoder wrote: every
+/// level decodes to the pixels of the plain layout, and level 0 agrees with
+/// Pillow, which decodes such files.
+#[test]
+fn a_jpeg_header_that_is_a_whole_tables_only_stream_decodes() {
+    let pixels: Vec<u8> = (0..32 * 32u32)
+        .flat_map(|i| [(i % 32) as u8 * 8, (i / 32) as u8 * 8, 96, 255])
+        .collect();
+    let image = RgbaImage::new(32, 32, pixels).unwrap();
+    let plain = Blp::encode(&image, Target::Blp1Jpeg).unwrap();
+    let header = plain.jpeg_header.clone().unwrap();
+    let streams: Vec<Vec<u8>> = plain
+        .levels
+        .iter()
+        .map(|l| [&header[..], l].concat())
+        .collect();
+    let at = frame_start(&streams[0]);
+    let tables = &streams[0][..at];
+    assert!(streams.iter().all(|s| s[..frame_start(s)] == *tables));
+    let mut quirk = plain.clone();
+    quirk.jpeg_header = Some([tables, &[0xff, 0xd9]].concat());
+    quirk.levels = streams
+        .iter()
+        .map(|s| [&[0xff, 0xd8], &s[at..]].concat())
+        .collect();
+    let bytes = quirk.to_bytes().unwrap();
+    let quirk = Blp::from_bytes(&bytes).unwrap();
+    for level in 0..plain.levels.len() {
+        assert_eq!(
+            quirk.decode_level(level).unwrap(),
+            plain.decode_level(level).unwrap(),
+            "level {level}"
+        );
+    }
+    if !common::pillow_available() {
+        return;
+    }
+    let dir = common::temp_dir("tables-only-header");
+    let path = dir.join("tables_only.blp");
+    std::fs::write(&path, &bytes).unwrap();
+    let theirs = common::pillow_read(std::slice::from_ref(&path)).unwrap();
+    let ours = quirk.decode_level(0).unwrap();
+    assert_eq!(theirs[0].size, (32, 32));
+    // Opaque (alphaBits 0): Pillow gives RGB.
+    assert_eq!(theirs[0].mode, "RGB");
+    let rgba: Vec<u8> = theirs[0]
+        .bytes
+        .chunks_exact(3)
+        .flat_map(|p| [p[0], p[1], p[2], 255])
+        .collect();
+    let mut stats = [Stat::default(); 4];
+    compare(&ours.data, &rgba, 0..4, &mut stats);
+    assert!(stats.iter().all(|s| s.max <= JPEG_MAX), "{stats:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

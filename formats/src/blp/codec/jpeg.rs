@@ -30,14 +30,15 @@ use zune_jpeg::zune_core::options::DecoderOptions;
 /// Everything is checked on the frame header before any pixel is allocated:
 /// its size against `size` and `max`, and the stream's length against the
 /// least a scan of that frame can take ([`Frame::least_scan_bytes`]). A
-/// "JPEG byte" in an error counts from the start of `jpeg_header ++ level`.
+/// "JPEG byte" in an error counts from the start of the stream decoded
+/// ([`stream`]: `jpeg_header ++ level`, but for one quirk).
 pub fn decode(
     jpeg_header: &[u8],
     level: &[u8],
     size: (u32, u32),
     max: (u32, u32),
 ) -> Result<Vec<u8>, String> {
-    let stream = [jpeg_header, level].concat();
+    let stream = stream(jpeg_header, level);
     let frame = Frame::of(&stream)?;
     let (fw, fh) = (u32::from(frame.width), u32::from(frame.height));
     if fw > max.0 || fh > max.1 {
@@ -98,6 +99,37 @@ pub fn decode(
         px.swap(0, 2);
     }
     Ok(out)
+}
+
+/// The JPEG stream of a level: `jpeg_header ++ level`, as the format has it
+/// (the header holds SOI and the tables, the level the frame, its scan and
+/// EOI). One quirk, of real files (`SpiritHealerBlue.blp` and
+/// `SpiritHealerWingBlue.blp` of a public map, written by the "Intel(R)
+/// JPEG Library, version 1,5,4"): the header is a whole tables-only stream
+/// (SOI, tables, EOI) and each level a stream of its own (SOI, frame, scan,
+/// EOI) that uses those tables, JPEG's abbreviated table specification then
+/// abbreviated image (ITU T.81 B.5). Read as one stream it would end at the
+/// header's EOI; so, when the header ends with EOI and the level starts
+/// with SOI, the stream is the header without its EOI then the level without
+/// its SOI: the tables, then the frame. Pillow decodes these files so.
+///
+/// ```
+/// use formats::blp::codec::jpeg::stream;
+/// let header = [0xff, 0xd8, 0xff, 0xdb, 0x00, 0x02];
+/// let level = [0xff, 0xc0, 0xff, 0xd9];
+/// assert_eq!(stream(&header, &level), [&header[..], &level[..]].concat());
+/// let tables_only = [&header[..], &[0xff, 0xd9]].concat();
+/// let own = [&[0xff, 0xd8], &level[..]].concat();
+/// assert_eq!(stream(&tables_only, &own), [&header[..], &level[..]].concat());
+/// ```
+pub fn stream(jpeg_header: &[u8], level: &[u8]) -> Vec<u8> {
+    match (
+        jpeg_header.strip_suffix(&[0xff, 0xd9]),
+        level.strip_prefix(&[0xff, 0xd8]),
+    ) {
+        (Some(tables), Some(image)) => [tables, image].concat(),
+        _ => [jpeg_header, level].concat(),
+    }
 }
 
 /// What the frame header (SOFn) of a JPEG stream declares.
