@@ -4,8 +4,8 @@
 
 use crate::mdx::alpha::{self, CompressedQuaternion, FlipTrack, GenObjectTrack};
 use crate::mdx::{
-    AttachmentTrack, CameraTrack, Chunk, CornEmitterTrack, GeosetAnimationTrack, LayerTrack,
-    LightTrack, Model, Node, NodeTrack, ParticleEmitter2Track, ParticleEmitterTrack,
+    AttachmentTrack, CameraTrack, Chunk, CornEmitterTrack, EventTrack, GeosetAnimationTrack,
+    LayerTrack, LightTrack, Model, Node, NodeTrack, ParticleEmitter2Track, ParticleEmitterTrack,
     RibbonEmitterTrack, TextureAnimationTrack, Track,
 };
 
@@ -30,6 +30,13 @@ pub trait TrackVisitor {
     /// A track of another form (event frames, alpha flipbooks): only its
     /// global sequence id is seen.
     fn other_track(&mut self, at: &str, global_sequence_id: &mut i32);
+
+    /// An event object's `KEVT` (frames without values): by default
+    /// [`other_track`](Self::other_track) of its global sequence id; a
+    /// visitor that moves keys in time moves these frames too.
+    fn event_track(&mut self, at: &str, track: &mut EventTrack) {
+        self.other_track(at, &mut track.global_sequence_id);
+    }
 
     /// A track kept as bytes (a tag no definition knows): nothing in it can
     /// be seen, its global sequence id included.
@@ -307,7 +314,7 @@ pub fn visit_tracks(model: &mut Model, visitor: &mut impl TrackVisitor) {
                     let at = format!("{c}.objects[{i}]");
                     node(v, &format!("{at}.node"), &mut event.node);
                     if let Some(track) = &mut event.track {
-                        v.other_track(&format!("{at}.KEVT"), &mut track.global_sequence_id);
+                        v.event_track(&format!("{at}.KEVT"), track);
                     }
                 }
             }
