@@ -35,6 +35,7 @@ mod cli_export;
 mod cli_model_tools;
 mod cli_validate;
 mod convert;
+mod convert_layout;
 mod convert_proptest;
 mod convert_sanity;
 mod corpus_chunks;

@@ -2,11 +2,12 @@
 //! [`anim`](crate::anim) at every measured frame of every sequence, and the
 //! largest distance between a vertex as one skins it and as the other does.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use glam::Mat4;
 
 use super::report::SkinError;
+use super::split::Origin;
 use crate::anim::{Moment, Pose, Sampler, SequenceInfo, Skeleton, Timeline, meshes};
 use crate::mdx::Model;
 
@@ -19,19 +20,36 @@ struct Signature {
 }
 
 /// The vertices whose influences differ between `before` and `after`, which
-/// have the same nodes (geoset `i` of `after` is geoset `kept[i]` of
-/// `before`), grouped by how they differ.
-fn changed(before: &Model, after: &Model, kept: &[usize], skeleton: &Skeleton) -> Vec<Signature> {
+/// have the same nodes (`origins[i]`: where the vertices of geoset `i` of
+/// `after` come from in `before`), grouped by how they differ; a vertex of
+/// `before` in several geosets of `after` (along a cut) counts once.
+fn changed(
+    before: &Model,
+    after: &Model,
+    origins: &[Origin],
+    skeleton: &Skeleton,
+) -> Vec<Signature> {
     let old = meshes(before, skeleton);
     let new = meshes(after, skeleton);
     let mut out: Vec<Signature> = Vec::new();
     let mut index: HashMap<Vec<(usize, u32)>, usize> = HashMap::new();
-    for (g, mesh) in new.iter().enumerate() {
-        let Some(source) = kept.get(g).and_then(|&k| old.get(k)) else {
+    let mut seen: HashSet<(usize, usize)> = HashSet::new();
+    for (mesh, origin) in new.iter().zip(origins) {
+        let Some(source) = old.get(origin.geoset) else {
             continue;
         };
         for (v, position) in mesh.positions.iter().enumerate() {
-            let (a, b) = (source.skin.vertex(v), mesh.skin.vertex(v));
+            let from = match &origin.vertices {
+                Some(vertices) => match vertices.get(v) {
+                    Some(&s) => usize::from(s),
+                    None => continue,
+                },
+                None => v,
+            };
+            if !seen.insert((origin.geoset, from)) {
+                continue;
+            }
+            let (a, b) = (source.skin.vertex(from), mesh.skin.vertex(v));
             let mut deltas: Vec<(usize, f32)> =
                 a.iter().map(|i| (i.node as usize, i.weight)).collect();
             for i in b {
@@ -60,8 +78,7 @@ fn changed(before: &Model, after: &Model, kept: &[usize], skeleton: &Skeleton) -
                 out.len() - 1
             });
             if let Some(signature) = out.get_mut(at) {
-                let source = kept.get(g).copied().unwrap_or(g);
-                signature.vertices.push((source, v, *position));
+                signature.vertices.push((origin.geoset, from, *position));
             }
         }
     }
@@ -100,18 +117,18 @@ fn worst(changed: &[Signature], pose: &Pose) -> (f32, (usize, usize)) {
     (best.0.sqrt(), best.1)
 }
 
-/// The skinning error of `after` against `before` (same nodes; geoset `i`
-/// of `after` is geoset `kept[i]` of `before`) in the bind pose and every
+/// The skinning error of `after` against `before` (same nodes; the vertices
+/// of geoset `i` of `after` come from `origins[i]`) in the bind pose and every
 /// `step` milliseconds of every sequence (and at its last frame), or `None`
 /// when no vertex is skinned differently.
 pub(super) fn measure(
     before: &Model,
     after: &Model,
-    kept: &[usize],
+    origins: &[Origin],
     step: u32,
 ) -> Option<SkinError> {
     let skeleton = Skeleton::from_model(before);
-    let changed = changed(before, after, kept, &skeleton);
+    let changed = changed(before, after, origins, &skeleton);
     if changed.is_empty() {
         return None;
     }

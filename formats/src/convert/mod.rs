@@ -7,26 +7,70 @@
 //! - `SKIN` weights become matrix groups: each vertex's group is the bones
 //!   whose equal shares come nearest its weights (the smallest sum of
 //!   absolute differences, a bone left out counting its whole weight: 0.9/0.1
-//!   is one bone, 0.6/0.4 two), shared between vertices, at most 256 a geoset
-//!   (past that a vertex takes the largest smaller group that exists).
+//!   is one bone, 0.6/0.4 two), shared between vertices. A classic geoset
+//!   holds at most 256 groups (a vertex's group index is a byte): a geoset
+//!   whose vertices need more is cut (below), so that every vertex keeps its
+//!   best group. Only a geoset that cannot be cut, its faces not a triangle
+//!   list (a damaged file), is coarsened: past its first 256 groups a vertex
+//!   takes the kept group nearest its weights by the same measure (never an
+//!   empty one when it has bones), and the report says how many did.
 //!   Classic groups weigh their bones equally, so the report's
 //!   [`SkinError`] is the largest distance between a vertex as `SKIN` places
 //!   it and as its group does, both posed with [`anim`](crate::anim) in the
 //!   bind pose and every [`Options::error_step`] milliseconds (default: every
 //!   frame) of every sequence, its last frame included; global sequences run
-//!   from the sequence's start.
+//!   from the sequence's start. A vertex of a cut geoset is measured once,
+//!   against the source vertex it came from.
 //! - HD materials become classic layers: the diffuse texture with its filter
 //!   mode, flags, alpha and tracks; the normal, ORM, emissive, team colour and
 //!   reflection slots are listed as dropped, and textures no longer used go.
 //!   A `.tif` texture path (Reforged only) is named in `.dds`.
 //! - Tangents are dropped; geosets of a level of detail above 0 are dropped
 //!   (with their geoset animations and the materials only they used) unless
-//!   [`Options::keep_lods`]; a geoset of more than 7432 vertices, which the
-//!   classic renderer draws broken, is cut into geosets it draws
-//!   ([`Options::split_large_geosets`]; a geoset converted from classic comes
-//!   back as it was); popcorn emitters (`CORN`, object ids after them
+//!   [`Options::keep_lods`]; popcorn emitters (`CORN`, object ids after them
 //!   renumbered), face effects (`FAFX`) and bind poses (`BPOS`) have no
 //!   classic chunk and are dropped.
+//! - A geoset is cut into several when its vertices need more than 256
+//!   matrix groups, and when it has more than 7432 vertices, which the
+//!   classic renderer draws broken (mdx-m3-viewer's tests: 7433 failed, 7394
+//!   drew; `validate`'s `geoset-vertex-limit`), though Reforged's HD
+//!   materials do not mind ([`Options::split_large_geosets`]; a geoset
+//!   converted from classic comes back as it was): triangle by
+//!   triangle in file order, a part ending where the next triangle would
+//!   take it past 256 groups or (for a large one) 7432 vertices (pqhuy98's
+//!   wow-converter also splits at the group limit). A vertex the cut runs
+//!   through is in both parts and every vertex keeps its position, normal,
+//!   UVs and group, so the parts draw and animate as the whole did
+//!   (vertices no triangle uses are left out, and reported). Each part
+//!   keeps the whole's material, level of detail fields and extents (then
+//!   measured again where stale, below), and holds the groups its vertices
+//!   use, renumbered; the whole's geoset animation is copied for each part
+//!   (appended to `GEOA`, so the indices bones hold stay), a bone's geoset
+//!   id names the first part, and later geoset ids move down the line. The
+//!   report names each geoset cut, why, and its parts' vertices and groups.
+//! - Sequences are laid out in order. The classic game plays a sequence
+//!   that overlaps another wrongly, which Reforged files often have (a
+//!   doodad's Birth, Stand and Death all playing 0..1633, or sequences not
+//!   in time order in the file): `validate`'s `sequence-order`. When a
+//!   sequence ends before it starts, or starts before the one before it
+//!   ends or where it starts, the sequences are laid out in file order:
+//!   each keeps its interval when that starts after the one before (as laid
+//!   out) ends, else starts 1 ms after it, and each keeps its length (0 ms
+//!   for one that ended before it started). Every key of every track that
+//!   follows the sequences moves with its sequence: nodes, geoset
+//!   animations, layers, texture animations, lights, emitters, cameras and
+//!   event objects' `KEVT` (every track
+//!   [`visit_tracks`](crate::optimize::visit_tracks) reaches); a track on a
+//!   global sequence stays (an id past `GLBS` follows the sequences, as
+//!   [`anim`](crate::anim) plays it). A key that several overlapping
+//!   sequences played is copied into each. A key outside every sequence
+//!   never played (`key-outside-sequence`) and would play in a sequence
+//!   moved over it, so it is dropped ([`Report::dropped`] counts them).
+//!   Each sequence moved is listed in [`Report::moved`]. A track kept as
+//!   bytes (a tag no definition knows) cannot be moved (approximated), and
+//!   sequences that would end past `i32::MAX` ms laid out are left as they
+//!   were (approximated). Sequences in order keep their frames, their keys
+//!   outside every sequence included.
 //! - A bone that the source binds vertices to and the classic model binds
 //!   none to (it only weighed little, or only dropped levels of detail used
 //!   it: `validate`'s `bone-without-vertex`) is listed as approximated.
@@ -47,7 +91,7 @@
 //! for the other slots ([`HdMaterials`], [`PLACEHOLDERS`]; a model that names
 //! textures past its `TEXS` keeps its materials SD, as appended placeholders
 //! would take those names). Converting such a model back to 800 gives the
-//! original model.
+//! original model (with its sequences laid out, if they were out of order).
 //!
 //! Between Reforged versions, HD materials move between the 900/1000 layout
 //! (six layers) and the 1100 one (a texture list). Version 900 (the
@@ -89,6 +133,7 @@ mod materials;
 mod nodes;
 mod removal;
 mod report;
+mod sequences;
 mod skin;
 mod split;
 mod tangents;
@@ -118,7 +163,8 @@ pub struct Options {
     /// geosets keep their classic form, which Reforged also reads).
     pub skin_and_tangents: bool,
     /// Reforged to classic: cut geosets of more than 7432 vertices (which
-    /// the classic renderer draws broken) into geosets it draws.
+    /// the classic renderer draws broken) into geosets it draws (a geoset
+    /// whose vertices need more than 256 matrix groups is cut either way).
     pub split_large_geosets: bool,
     /// Milliseconds between the frames the skinning error is measured at (1:
     /// every frame; 0: not measured). Raised for a model whose sequences
@@ -273,6 +319,8 @@ fn to_classic(
     let mut regrouped = false;
     // The geosets converted from classic, given back as they were.
     let mut classic = vec![false; kept.len()];
+    // The geosets whose SKIN makes more groups than a classic geoset holds.
+    let mut wide = vec![None; kept.len()];
     for (index, geoset) in geosets_mut(model).iter_mut().enumerate() {
         let g = kept.get(index).copied().unwrap_or(index);
         match geoset.lod {
@@ -319,61 +367,72 @@ fn to_classic(
             geoset.matrix_indices = mats;
             continue;
         }
-        let groups = groups::from_skin(&skin, &geoset.matrix_indices)
-            .map_err(|why| ConvertError::Skin { geoset: g, why })?;
+        let found = groups::from_skin(&skin, &geoset.matrix_indices);
         regrouped = true;
         let at = format!("geosets[{g}]");
-        if groups.reweighted > 0 {
+        let count = found.groups.members.len();
+        if found.reweighted > 0 {
             report.approximate(
                 format!("{at}.skin"),
                 format!(
-                    "{} of {} vertices weigh their bones unequally: as {} matrix groups of \
+                    "{} of {} vertices weigh their bones unequally: as {count} matrix groups of \
                      equal weights",
-                    groups.reweighted,
-                    groups.vertex_groups.len(),
-                    groups.matrix_groups.len()
+                    found.reweighted,
+                    found.groups.vertex_groups.len(),
                 ),
             );
         }
-        for (count, what) in [
-            (groups.trimmed, "lose a bone of little weight"),
-            (
-                groups.coarsened,
-                "take a smaller group (256 groups at most)",
-            ),
-            (groups.unbound, "have no bone (an empty group)"),
+        for (n, what) in [
+            (found.trimmed, "lose a bone of little weight"),
+            (found.unbound, "have no bone (an empty group)"),
         ] {
-            if count > 0 {
-                report.approximate(format!("{at}.skin"), format!("{count} vertices {what}"));
+            if n > 0 {
+                report.approximate(format!("{at}.skin"), format!("{n} vertices {what}"));
             }
         }
-        geoset.vertex_groups = groups.vertex_groups;
-        geoset.matrix_groups = groups.matrix_groups;
-        geoset.matrix_indices = groups.matrix_indices;
+        match found.groups.classic(None) {
+            Some((gndx, mtgc, mats)) => {
+                geoset.vertex_groups = gndx;
+                geoset.matrix_groups = mtgc;
+                geoset.matrix_indices = mats;
+            }
+            // More than a classic geoset holds: cut below.
+            None => {
+                geoset.vertex_groups.clear();
+                geoset.matrix_groups.clear();
+                geoset.matrix_indices.clear();
+                if let Some(slot) = wide.get_mut(index) {
+                    *slot = Some(found);
+                }
+            }
+        }
     }
+    let origins = split::split(
+        model,
+        &kept,
+        &classic,
+        wide,
+        options.split_large_geosets,
+        report,
+    );
     if skinned && options.error_step > 0 {
-        report.skin_error = error::measure(original, model, &kept, options.error_step);
+        report.skin_error = error::measure(original, model, &origins, options.error_step);
     }
     bones::report_unbound(original, model, &kept, report);
-    let parts = if options.split_large_geosets {
-        split::split_large(model, &kept, &classic, report)
-    } else {
-        vec![1; kept.len()]
-    };
     nodes::drop_corn_emitters(model, report);
     finish_version(model, 800, report);
     textures::classic_paths(model, report);
     textures::drop_unused(model, &used, report);
+    sequences::lay_out(model, report);
     // The geometry the extents describe changed: levels of detail dropped,
     // a geoset cut, vertices skinned otherwise.
-    let cut = parts.iter().any(|&n| n > 1);
+    let cut = origins.iter().any(|o| o.vertices.is_some());
     let changed = regrouped || cut || kept.len() < original.geosets().len();
     if changed && options.recompute_extents {
         // Each geoset's source, none for the parts of a cut one.
-        let source: Vec<Option<usize>> = kept
+        let source: Vec<Option<usize>> = origins
             .iter()
-            .zip(&parts)
-            .flat_map(|(&k, &n)| vec![(n == 1).then_some(k); n])
+            .map(|o| o.vertices.is_none().then_some(o.geoset))
             .collect();
         extents::repair(original, model, &source, report);
     }
@@ -460,7 +519,8 @@ fn to_reforged(
     }
     if skinned && options.error_step > 0 {
         let kept: Vec<usize> = (0..model.geosets().len()).collect();
-        report.skin_error = error::measure(original, model, &kept, options.error_step);
+        let origins = split::Origin::whole(&kept);
+        report.skin_error = error::measure(original, model, &origins, options.error_step);
     }
     Ok(())
 }

@@ -94,6 +94,11 @@ pub struct Report {
     /// converted geometry; the paths are the converted model's, as
     /// `formats validate` names them.
     pub recomputed: Vec<Note>,
+    /// Sequences moved on the timeline so that each starts after the one
+    /// before it ends (to classic: the classic game plays overlapping
+    /// sequences wrongly), each with every key of its tracks: what plays
+    /// is unchanged, so [`Report::is_exact`] does not count them.
+    pub moved: Vec<Note>,
     /// The skinning error, when skinning changed and it was measured.
     pub skin_error: Option<SkinError>,
     /// Chunks a damaged source file ends inside ([`Chunk::Cut`], from a
@@ -121,6 +126,10 @@ impl Report {
         self.added.push(Note::new(path, what));
     }
 
+    pub(super) fn retime(&mut self, path: impl Into<String>, what: impl Into<String>) {
+        self.moved.push(Note::new(path, what));
+    }
+
     pub(super) fn recompute(&mut self, path: impl Into<String>, what: impl Into<String>) {
         self.recomputed.push(Note::new(path, what));
     }
@@ -146,6 +155,7 @@ impl fmt::Display for Report {
             ("dropped", &self.dropped),
             ("added", &self.added),
             ("repaired", &self.repaired),
+            ("moved on the timeline", &self.moved),
             ("recomputed", &self.recomputed),
             ("kept as read from a damaged file", &self.kept),
         ] {

@@ -355,6 +355,7 @@ fn table(results: &[Converted]) -> String {
         "dropped",
         "added",
         "recomputed",
+        "moved",
         "left out",
         "skin error",
         "result",
@@ -384,6 +385,7 @@ fn table(results: &[Converted]) -> String {
             count(r, |x| x.dropped.len()).to_string(),
             count(r, |x| x.added.len()).to_string(),
             count(r, |x| x.recomputed.len()).to_string(),
+            count(r, |x| x.moved.len()).to_string(),
             r.left_out.len().to_string(),
             error,
             outcome,
@@ -393,7 +395,8 @@ fn table(results: &[Converted]) -> String {
     let _ = writeln!(
         out,
         "skin error: the largest distance a vertex moves from where the source model's \
-         skinning puts it, over every measured frame (--json lists every change)"
+         skinning puts it, over every measured frame; moved: sequences laid out anew on the \
+         timeline, with their keys, so that none overlaps another (--json lists every change)"
     );
     for note in results
         .iter()
