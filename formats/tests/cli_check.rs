@@ -482,3 +482,37 @@ fn check_says_an_mdl_file_failed_as_a_model_not_as_bytes() {
     assert!(!stdout.contains("byte-exact ("), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A folder of symbolic links (to a model, to a folder of models, and one
+/// back to itself) is walked as the folders it points to: every batch
+/// command finds the models once each, and names the loop it did not follow.
+#[cfg(unix)]
+#[test]
+fn batch_commands_follow_symbolic_links_and_skip_loops() {
+    let dir = temp_dir("links");
+    let models = dir.join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::write(models.join("cube.mdx"), formats::sample::sample_mdx()).unwrap();
+    let links = dir.join("links");
+    std::fs::create_dir_all(&links).unwrap();
+    std::os::unix::fs::symlink(models.join("cube.mdx"), links.join("linked.mdx")).unwrap();
+    std::os::unix::fs::symlink(&models, links.join("more")).unwrap();
+    std::os::unix::fs::symlink(&links, links.join("again")).unwrap();
+    for command in ["check", "validate"] {
+        let out = formats().args([command]).arg(&links).assert().success();
+        let output = out.get_output();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // One model, reached by two links: one line, as given twice.
+        assert_eq!(
+            stdout.matches("cube.mdx").count() + stdout.matches("linked.mdx").count(),
+            1,
+            "{command}: {stdout}"
+        );
+        assert!(
+            stderr.contains("(a loop): not followed"),
+            "{command}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

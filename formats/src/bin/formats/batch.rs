@@ -11,7 +11,8 @@ use rayon::prelude::*;
 use crate::kind::Kind;
 
 /// The files named by `paths`: each named file (whatever its extension),
-/// and in each folder, recursively and sorted, the files whose extension
+/// and in each folder, recursively (symbolic links followed) and sorted,
+/// the files whose extension
 /// is a kind that `wanted` accepts, each file once however often it is named;
 /// an error naming `what` (`models (.mdx,
 /// .mdl)`) when paths were given and hold none, so that a folder named by
@@ -25,8 +26,24 @@ pub fn collect(
     for path in paths {
         if path.is_dir() {
             let mut found = Vec::new();
-            for entry in walkdir::WalkDir::new(path) {
-                let entry = entry.map_err(|e| format!("{}: {e}", path.display()))?;
+            // Symbolic links are followed (a folder of links to models is
+            // a folder of models); a link back into a folder being walked,
+            // a broken link or an unreadable folder is named and skipped.
+            for entry in walkdir::WalkDir::new(path).follow_links(true) {
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(e) => {
+                        let at = e.path().unwrap_or(path).display().to_string();
+                        match e.loop_ancestor() {
+                            Some(to) => eprintln!(
+                                "{at}: a link back to {} (a loop): not followed",
+                                to.display()
+                            ),
+                            None => eprintln!("{at}: skipped ({e})"),
+                        }
+                        continue;
+                    }
+                };
                 if entry.file_type().is_file() && Kind::of_path(entry.path()).is_some_and(&wanted) {
                     found.push(entry.into_path());
                 }
