@@ -382,6 +382,10 @@ fn mh2o_instances_are_world_grids_over_their_chunks() {
 #[test]
 fn mclq_layers_are_world_grids_over_their_chunks() {
     use formats::adt::mcnk::McnkChunk;
+    // The count at the end is the corpus's: without it, nothing to count.
+    let Some(_) = common::corpus_root() else {
+        return;
+    };
     let mut layers = 0;
     for (path, adt) in tiles() {
         let tile = TerrainTile::from_adt(&adt).unwrap();
@@ -443,6 +447,9 @@ fn mclq_layers_are_world_grids_over_their_chunks() {
 
 #[test]
 fn tile_meshes_have_145_vertices_and_256_upward_triangles_per_chunk_less_holes() {
+    let Some(_) = common::corpus_root() else {
+        return;
+    };
     let mut shared_edge_heights_moved = 0;
     for (path, adt) in tiles() {
         let tile = TerrainTile::from_adt(&adt).unwrap();

@@ -303,34 +303,71 @@ pub fn corpus_mdl_models() -> Vec<(String, formats::mdx::Model)> {
 }
 
 /// The folder `tests/<folder>` of a node harness whose npm `package` is
-/// installed there (`npm ci --prefix formats/tests/<folder>`, which `.ci/run`
-/// does), or `None` (with a loud message; a panic under `CI=true`) when node
-/// or the package is missing. `what` names the check in the messages.
+/// installed there, or `None` (with a loud message; a panic under `CI=true`)
+/// when node is missing or the package cannot be installed. Where node is
+/// present and the package is not, it is installed on first use with
+/// `npm ci --prefix formats/tests/<folder>` (what `.ci/run` does up front),
+/// once however many tests ask at once. `what` names the check in the
+/// messages.
 pub fn npm_harness(folder: &str, package: &str, what: &str) -> Option<PathBuf> {
+    use std::sync::Mutex;
+    /// The harness folders whose install was tried, and how it went.
+    static INSTALLS: Mutex<Vec<(String, Result<(), String>)>> = Mutex::new(Vec::new());
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests")
         .join(folder);
-    let installed = dir
-        .join("node_modules")
-        .join(package)
-        .join("package.json")
-        .is_file();
+    let installed = || {
+        dir.join("node_modules")
+            .join(package)
+            .join("package.json")
+            .is_file()
+    };
     let node = std::process::Command::new("node")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if installed && node {
+    if !node {
+        did_not_run(what, "node is not installed");
+        return None;
+    }
+    // One install per folder: the tests that share it wait for it.
+    let mut installs = INSTALLS.lock().unwrap_or_else(|e| e.into_inner());
+    if !installed() && !installs.iter().any(|(f, _)| f == folder) {
+        let _ = writeln_stderr(&format!(
+            "installing the npm package {package} for {what} (npm ci --prefix formats/tests/{folder})"
+        ));
+        let result = std::process::Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&dir)
+            .output()
+            .map_err(|e| format!("npm could not run ({e})"))
+            .and_then(|out| match out.status.success() {
+                true => Ok(()),
+                false => Err(format!(
+                    "npm ci --prefix formats/tests/{folder} failed: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )),
+            });
+        installs.push((folder.to_string(), result));
+    }
+    if installed() {
         return Some(dir);
     }
-    let why = if node {
-        format!(
+    let why = match installs.iter().find(|(f, _)| f == folder) {
+        Some((_, Err(e))) => e.clone(),
+        _ => format!(
             "the npm package {package} is not installed (npm ci --prefix formats/tests/{folder})"
-        )
-    } else {
-        "node is not installed".to_string()
+        ),
     };
+    drop(installs);
     did_not_run(what, &why);
     None
+}
+
+/// A line straight to stderr (the test harness captures `eprintln!`).
+fn writeln_stderr(line: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    writeln!(std::io::stderr(), "{line}")
 }
 
 /// Runs `node SCRIPT ARGS...` (a harness printing one JSON object per line,
