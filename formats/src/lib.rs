@@ -124,6 +124,7 @@ pub use format_core::Codec;
 pub use format_core::Error;
 /// `Result<T, formats::Error>`.
 pub use format_core::Result;
+pub use kind::FileKind;
 
 pub mod adt;
 #[cfg(feature = "anim")]
@@ -138,6 +139,7 @@ mod custom;
 pub mod dds;
 #[cfg(feature = "gltf")]
 pub mod gltf;
+mod kind;
 mod magic;
 pub mod mdl;
 pub mod mdx;

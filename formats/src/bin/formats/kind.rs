@@ -1,6 +1,6 @@
-//! Which format a file is (by extension, then by its first bytes), and the
-//! typed readers and writers behind each: the one place a new format (MDL)
-//! joins the tool.
+//! The typed readers and writers behind each kind of file
+//! ([`formats::FileKind`] says which a file is): the one place a new format
+//! (MDL) joins the tool.
 
 use std::path::Path;
 
@@ -11,73 +11,9 @@ use formats::dds::Dds;
 use formats::mdx::Model;
 use formats::wdt::Wdt;
 
-/// The file kinds the tool knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// `.mdx`: Warcraft III / Reforged binary model.
-    Mdx,
-    /// `.mdl`: the text form of a model (read into the same `Model`).
-    Mdl,
-    /// `.adt`: a monolithic tile or a Cataclysm+ root file.
-    Adt,
-    /// `_tex0.adt`, `_obj0.adt`, `_obj1.adt`, `_lod.adt`: the parts of a split tile.
-    AdtSplit,
-    /// `.wdt`: a map definition (and its `_occ`, `_lgt` companions).
-    Wdt,
-    /// `.blp`: a texture (BLP1 or BLP2).
-    Blp,
-    /// `.dds`: a texture (Reforged's HD textures).
-    Dds,
-}
-
-impl Kind {
-    /// The kind named by `path`'s extension, `None` for files the tool ignores.
-    pub fn of_path(path: &Path) -> Option<Kind> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        let stem = path.file_stem()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "mdx" => Some(Kind::Mdx),
-            "mdl" => Some(Kind::Mdl),
-            "wdt" => Some(Kind::Wdt),
-            "blp" => Some(Kind::Blp),
-            "dds" => Some(Kind::Dds),
-            "adt"
-                if ["_tex0", "_tex1", "_obj0", "_obj1", "_lod"]
-                    .iter()
-                    .any(|s| stem.ends_with(s)) =>
-            {
-                Some(Kind::AdtSplit)
-            }
-            "adt" => Some(Kind::Adt),
-            _ => None,
-        }
-    }
-
-    /// The kind of `path`, or of `data` when the extension says nothing
-    /// (`MDLX`: MDX; a reversed `MVER`: an ADT tile).
-    pub fn detect(path: &Path, data: &[u8]) -> Option<Kind> {
-        Kind::of_path(path).or_else(|| match data.first_chunk::<4>() {
-            Some(b"MDLX") => Some(Kind::Mdx),
-            Some(b"REVM") => Some(Kind::Adt),
-            Some(b"BLP1" | b"BLP2") => Some(Kind::Blp),
-            Some(b"DDS ") => Some(Kind::Dds),
-            _ => None,
-        })
-    }
-
-    /// A short name for tables.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Mdx => "MDX",
-            Kind::Mdl => "MDL",
-            Kind::Adt => "ADT",
-            Kind::AdtSplit => "ADT part",
-            Kind::Wdt => "WDT",
-            Kind::Blp => "BLP",
-            Kind::Dds => "DDS",
-        }
-    }
-}
+/// The file kinds the tool knows ([`formats::FileKind`]: by extension, then
+/// by magic).
+pub use formats::FileKind as Kind;
 
 /// A file read by its typed reader.
 #[derive(serde::Serialize)]

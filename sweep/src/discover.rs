@@ -1,0 +1,140 @@
+//! The files under the folders given: walked with symbolic links followed
+//! (a link that leads back into a folder being walked is reported and not
+//! followed), each file once however many links lead to it, sorted by its
+//! kind then its path.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+pub use formats::FileKind as Kind;
+
+/// The family of tools that run on a kind of file.
+pub fn family(kind: Kind) -> Family {
+    match kind {
+        Kind::Mdx | Kind::Mdl => Family::Models,
+        Kind::Blp | Kind::Dds => Family::Textures,
+        Kind::Adt | Kind::AdtSplit | Kind::Wdt => Family::Terrain,
+    }
+}
+
+/// Files whose tools are reported in one table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// MDX and MDL.
+    Models,
+    /// BLP and DDS.
+    Textures,
+    /// ADT and WDT.
+    Terrain,
+}
+
+impl Family {
+    /// Its name in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Models => "models",
+            Family::Textures => "textures",
+            Family::Terrain => "tiles and maps",
+        }
+    }
+}
+
+/// One file to sweep.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The path as walked (through links, as the user sees it).
+    pub path: PathBuf,
+    /// Its kind.
+    pub kind: Kind,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// What walking found: the files, and the links and folders it could not
+/// follow (loops, broken links, unreadable folders), one line each.
+pub struct Walk {
+    /// The files, each once.
+    pub files: Vec<Found>,
+    /// What was skipped, and why.
+    pub skipped: Vec<String>,
+}
+
+/// Walks `roots` (folders or files), following symbolic links.
+pub fn walk(roots: &[PathBuf]) -> Walk {
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    let mut seen = HashSet::new();
+    for root in roots {
+        for entry in walkdir::WalkDir::new(root).follow_links(true) {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let why = match e.loop_ancestor() {
+                        Some(ancestor) => {
+                            format!(
+                                "a link back to {} (a loop: not followed)",
+                                ancestor.display()
+                            )
+                        }
+                        None => e.to_string(),
+                    };
+                    let at = e
+                        .path()
+                        .map_or(String::new(), |p| format!("{}: ", p.display()));
+                    skipped.push(format!("{at}{why}"));
+                    continue;
+                }
+            };
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let Some(kind) = Kind::of_path(entry.path()) else {
+                continue;
+            };
+            // Two links to one file are one file.
+            let identity =
+                std::fs::canonicalize(entry.path()).unwrap_or_else(|_| entry.path().to_path_buf());
+            if !seen.insert(identity) {
+                continue;
+            }
+            let size = entry.metadata().map_or(0, |m| m.len());
+            files.push(Found {
+                path: entry.into_path(),
+                kind,
+                size,
+            });
+        }
+    }
+    files.sort_by(|a, b| (a.kind, &a.path).cmp(&(b.kind, &b.path)));
+    Walk { files, skipped }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_and_loops_reported() {
+        let root = std::env::temp_dir().join(format!("sweep-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let models = root.join("models");
+        std::fs::create_dir_all(&models).unwrap();
+        std::fs::write(models.join("a.mdx"), b"MDLX").unwrap();
+        let links = root.join("links");
+        std::fs::create_dir_all(&links).unwrap();
+        // A folder of links: one to a file, one to a folder, one back up.
+        std::os::unix::fs::symlink(models.join("a.mdx"), links.join("b.mdx")).unwrap();
+        std::os::unix::fs::symlink(&models, links.join("more")).unwrap();
+        std::os::unix::fs::symlink(&links, links.join("loop")).unwrap();
+        let walked = walk(std::slice::from_ref(&links));
+        let _ = std::fs::remove_dir_all(&root);
+        // a.mdx reached twice (b.mdx, more/a.mdx) is one file.
+        assert_eq!(walked.files.len(), 1, "{:?}", walked.files);
+        assert_eq!(walked.skipped.len(), 1, "{:?}", walked.skipped);
+        assert!(walked.skipped[0].contains("loop"), "{:?}", walked.skipped);
+    }
+}
