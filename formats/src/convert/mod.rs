@@ -68,9 +68,10 @@
 //!   moved over it, so it is dropped ([`Report::dropped`] counts them).
 //!   Each sequence moved is listed in [`Report::moved`]. A track kept as
 //!   bytes (a tag no definition knows) cannot be moved (approximated), and
-//!   sequences that would end past `i32::MAX` ms laid out are left as they
-//!   were (approximated). Sequences in order keep their frames, their keys
-//!   outside every sequence included.
+//!   sequences that laid out would end past `i32::MAX` ms, or need more than
+//!   16 million keys with the copies (a file made to explode), are left as
+//!   they were (approximated). Sequences in order keep their frames, their
+//!   keys outside every sequence included.
 //! - A bone that the source binds vertices to and the classic model binds
 //!   none to (it only weighed little, or only dropped levels of detail used
 //!   it: `validate`'s `bone-without-vertex`) is listed as approximated.

@@ -57,13 +57,21 @@ fn plan(intervals: &[[u32; 2]]) -> Plan {
     Plan::Move(laid)
 }
 
-/// Moves every key with its sequence: `moves` holds each sequence's
-/// interval before and after.
+/// The most keys a layout may make in all (copies of keys several
+/// sequences share included): more is a file made to explode (10,000
+/// sequences over one another), left as it was.
+const MAX_KEYS: usize = 16_000_000;
+
+/// Moves every key with its sequence (`moves`: each sequence's interval
+/// before and after), or, `counting`, only counts what it would make.
 struct Mover<'a> {
     moves: &'a [([u32; 2], [u32; 2])],
     /// The model's global sequence count: a track with an id below it runs
     /// on its global sequence and stays.
     globals: usize,
+    counting: bool,
+    /// Keys made.
+    made: usize,
     /// Keys in no sequence, dropped.
     dropped: usize,
     /// Copies made of keys in several sequences (a key in 3 makes 2).
@@ -78,24 +86,40 @@ impl Mover<'_> {
     }
 
     /// `keys` (`frame` gives a key's frame, `at` the key at another one)
-    /// moved with their sequences, in the sequences' order; the keys in no
-    /// sequence and the copies made are counted.
+    /// moved with their sequences, in the sequences' order (in each, in file
+    /// order); the keys made, those in no sequence and the copies are
+    /// counted. Counting, only the keys made are.
     fn retime<K: Copy>(
         &mut self,
         keys: &[K],
         frame: impl Fn(&K) -> i64,
         at: impl Fn(K, i64) -> K,
     ) -> Vec<K> {
-        let mut out = Vec::with_capacity(keys.len());
+        let mut order: Vec<(i64, usize)> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (frame(k), i))
+            .collect();
+        order.sort_unstable();
+        let mut out = Vec::new();
         let mut uses = vec![0usize; keys.len()];
         for &([start, end], [new_start, _]) in self.moves {
             let (start, end) = (i64::from(start), i64::from(end));
-            let shift = i64::from(new_start) - start;
-            for (key, used) in keys.iter().zip(&mut uses) {
-                let f = frame(key);
-                if start <= f && f <= end {
-                    out.push(at(*key, f + shift));
+            let from = order.partition_point(|&(f, _)| f < start);
+            let to = order.partition_point(|&(f, _)| f <= end);
+            self.made += to.saturating_sub(from);
+            if self.counting {
+                continue;
+            }
+            // File order, as the sampler plays keys that are out of order.
+            let mut inside = order.get(from..to).unwrap_or_default().to_vec();
+            inside.sort_unstable_by_key(|&(_, i)| i);
+            for &(f, i) in &inside {
+                if let Some(used) = uses.get_mut(i) {
                     *used += 1;
+                }
+                if let Some(&key) = keys.get(i) {
+                    out.push(at(key, f - start + i64::from(new_start)));
                 }
             }
         }
@@ -126,7 +150,9 @@ impl TrackVisitor for Mover<'_> {
                 ..k
             },
         );
-        track.set_key_frames(moved);
+        if !self.counting {
+            track.set_key_frames(moved);
+        }
         true
     }
 
@@ -136,11 +162,14 @@ impl TrackVisitor for Mover<'_> {
         if !self.follows_sequences(track.global_sequence_id) {
             return;
         }
-        track.tracks = self.retime(
+        let moved = self.retime(
             &track.tracks,
             |&f| i64::from(f),
             |_, f| u32::try_from(f).unwrap_or(u32::MAX),
         );
+        if !self.counting {
+            track.tracks = moved;
+        }
     }
 
     fn unknown_track(&mut self, at: &str) {
@@ -173,9 +202,32 @@ pub(super) fn lay_out(model: &mut Model, report: &mut Report) {
     let mut mover = Mover {
         moves: &moves,
         globals: model.global_sequences().len(),
+        counting: true,
+        made: 0,
         dropped: 0,
         copies: 0,
         unknown: Vec::new(),
+    };
+    visit_tracks(model, &mut mover);
+    if mover.made > MAX_KEYS {
+        report.approximate(
+            "sequences",
+            format!(
+                "they overlap or are out of order, but laid out one after another with a copy \
+                 of each key for each sequence that plays it they would need {} keys (at most \
+                 {MAX_KEYS}): left as they were (the classic game plays keys of one in another)",
+                mover.made
+            ),
+        );
+        return;
+    }
+    let mut mover = Mover {
+        counting: false,
+        made: 0,
+        dropped: 0,
+        copies: 0,
+        unknown: Vec::new(),
+        ..mover
     };
     visit_tracks(model, &mut mover);
     let (dropped, copies, unknown) = (mover.dropped, mover.copies, mover.unknown);
@@ -220,6 +272,7 @@ pub(super) fn lay_out(model: &mut Model, report: &mut Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mdx::{Key, NodeTrack};
 
     #[test]
     fn sequences_move_only_as_far_as_order_needs() {
@@ -248,5 +301,37 @@ mod tests {
         // Past what a track's signed frame holds.
         let long = [[0, u32::MAX - 1], [0, 10]];
         assert!(matches!(plan(&long), Plan::TooLong(_)));
+    }
+
+    #[test]
+    fn a_layout_that_would_explode_is_not_made() {
+        // 4,000 sequences over one another and a track of 5,000 keys in
+        // each: 20 million keys laid out.
+        let mut model = Model::from_bytes(&crate::sample::sample_mdx()).unwrap();
+        let first = model.sequences()[0];
+        *model.sequences_mut() = vec![first; 4000];
+        let keys = (0..5000)
+            .map(|i| Key::new(i / 5, [0.0, 0.0, 1.0]))
+            .collect();
+        model.bones_mut()[0].node.tracks = vec![NodeTrack::Translation(Track::new(
+            crate::mdx::Interpolation::Linear,
+            keys,
+        ))];
+        let before = model.clone();
+        let mut report = Report::default();
+        lay_out(&mut model, &mut report);
+        assert_eq!(model, before);
+        assert!(
+            report.approximated[0].what.contains("20000000 keys"),
+            "{report}"
+        );
+        // 3 of them: laid out, each with its copy of the keys.
+        model.sequences_mut().truncate(3);
+        lay_out(&mut model, &mut report);
+        let NodeTrack::Translation(track) = &model.bones()[0].node.tracks[0] else {
+            unreachable!()
+        };
+        assert_eq!(track.keys.len(), 15000);
+        assert_eq!(report.moved.len(), 3, "{report}");
     }
 }
