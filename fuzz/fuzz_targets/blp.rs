@@ -3,13 +3,44 @@
 //! it decodes or errors; laid out afresh, it writes a file that reads back to
 //! the same levels with nothing kept. A small decoded level 0 encodes to
 //! every target, and what it encodes to decodes to an image of its size.
+//! Whatever the lenient reader accepts (mip entries outside the file kept
+//! as read, their levels missing) writes back to the exact input too, reads
+//! again to the same value, and each level, held or missing, decodes or
+//! errors; what the strict reader accepts, it reads the same, silently.
 #![no_main]
 
 use formats::blp::{Blp, Target};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(blp) = Blp::from_bytes(data) else {
+    let strict = Blp::from_bytes(data);
+    if let Ok((lenient, diagnostics)) = Blp::from_bytes_lenient(data) {
+        let bytes = lenient
+            .to_bytes()
+            .expect("a BLP the lenient reader takes writes");
+        assert_eq!(bytes, data, "leniently read bytes written back differ");
+        let (again, _) = Blp::from_bytes_lenient(&bytes).expect("re-reads leniently");
+        assert_eq!(again, lenient);
+        for d in &diagnostics {
+            let _ = d.to_string();
+        }
+        match &strict {
+            Ok(blp) => {
+                assert_eq!(blp, &lenient, "the readers disagree on a valid file");
+                assert!(diagnostics.is_empty(), "a valid file has diagnostics");
+            }
+            Err(_) => assert!(!diagnostics.is_empty(), "lenient took it silently"),
+        }
+        let missing = lenient.missing_levels();
+        assert!(missing.start == lenient.levels.len() && missing.end <= 16);
+        for level in missing {
+            assert!(
+                lenient.decode_level(level).is_err(),
+                "a missing level decodes"
+            );
+        }
+    }
+    let Ok(blp) = strict else {
         return;
     };
     let bytes = blp.to_bytes().expect("a BLP that reads writes");
