@@ -156,13 +156,14 @@ fn info_on_a_map() {
 #[test]
 fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
     let dir = common::temp_dir("cli-bad");
-    // SEQS says 263 bytes: not a whole number of 132-byte sequences, which
-    // neither reader takes (the lenient one keeps only a chunk cut short by
-    // the end of the file, see the next test).
+    // SEQS says 263 bytes: not a whole number of 132-byte sequences (the
+    // lenient reader would keep that chunk as bytes), and the file ends 2
+    // bytes after them, inside the next tag, where neither reader can go on.
     let damaged = dir.join("damaged.mdx");
     let mut data = formats::sample::sample_mdx();
     let seqs = data.windows(4).position(|w| w == b"SEQS").unwrap();
     data[seqs + 4..seqs + 8].copy_from_slice(&263u32.to_le_bytes());
+    data.truncate(seqs + 8 + 263 + 2);
     std::fs::write(&damaged, &data).unwrap();
     // (`validate` takes many files and reports each: tests/cli_validate.rs.)
     for command in ["info", "dump"] {
