@@ -525,3 +525,48 @@ fn a_version_chunk_that_does_not_decode_sets_no_version() {
     assert_eq!(model.chunks[1..], sample.chunks[1..]);
     assert!(model.to_bytes().unwrap() == data);
 }
+
+/// A model whose `GEOS` does not decode (its first geoset claims more bytes
+/// than the chunk holds) says where its geometry went, as one cut inside its
+/// geosets does: `Model::cut_geosets`, which `export` and `render` give as
+/// their warning.
+#[test]
+fn a_model_whose_geosets_do_not_decode_says_so_in_export_and_render() {
+    let mut data = formats::sample::sample_mdx();
+    let geos = data.windows(4).position(|w| w == b"GEOS").unwrap();
+    data[geos + 8..geos + 12].copy_from_slice(&9999u32.to_le_bytes());
+    let (model, _) = Model::from_bytes_lenient(&data).unwrap();
+    let (index, kept) = model.undecoded_chunks().next().unwrap();
+    assert_eq!(kept.tag.to_string(), "GEOS");
+    assert!(model.geosets().is_empty());
+    let why = model.cut_geosets().unwrap();
+    assert!(
+        why.starts_with(&format!(
+            "the model's geosets are in a GEOS chunk whose content does not decode (its {} \
+             bytes are kept as read): chunks[{index}].GEOS.geosets[0]: inclusive size 9999",
+            kept.bytes.len()
+        )),
+        "{why}"
+    );
+    let dir = common::temp_dir("undecoded-geosets");
+    let file = dir.join("damaged.mdx");
+    std::fs::write(&file, &data).unwrap();
+    common::formats()
+        .arg("export")
+        .arg(&file)
+        .arg(dir.join("damaged.glb"))
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "{why}: only its nodes are exported"
+        )));
+    common::formats()
+        .arg("render")
+        .arg(&file)
+        .arg("--wireframe")
+        .arg(dir.join("damaged.png"))
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!("{why}: nothing to draw")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
