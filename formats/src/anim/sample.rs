@@ -120,6 +120,24 @@ impl<'a> Sampler<'a> {
         }
     }
 
+    /// [`sample`](Self::sample) of a track whose [`KeyIndex`] is known: the
+    /// same value, found without looking at every key (a skeleton's tracks,
+    /// posed at every frame of long sequences).
+    pub(crate) fn sample_indexed<T: Interpolate + PartialEq>(
+        &self,
+        track: &Track<T>,
+        index: &KeyIndex,
+        default: &T,
+    ) -> T::Output {
+        match self.window(track.global_sequence_id) {
+            Some(window) => {
+                SequenceKeys::build(track, Some(index), window.interval, window.global, default)
+                    .value_at(track.interpolation_type, window.frame)
+            }
+            None => default.output(),
+        }
+    }
+
     /// [`sample`](Self::sample) of an optional track: `default` without one.
     pub fn sample_or<T: Interpolate + PartialEq>(
         &self,
@@ -130,6 +148,64 @@ impl<'a> Sampler<'a> {
             Some(track) => self.sample(track, default),
             None => default.output(),
         }
+    }
+}
+
+/// What sampling needs to know of all of a track's keys, worked out once
+/// for a track sampled many times: whether its keys are in order (rule 2
+/// then finds an interval's keys by binary search), and where each run of
+/// equal values ends (whether an interval's keys are all one value, rule 2,
+/// without comparing them). Without it each sample looks at every key,
+/// which for the thousands of keys of a model converted from WoW, posed at
+/// every frame, is most of the work.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct KeyIndex {
+    /// The keys are in time order.
+    sorted: bool,
+    /// For each key, the index one past the last key of the run of keys
+    /// from it on whose values all equal its own.
+    run_end: Vec<u32>,
+}
+
+impl KeyIndex {
+    /// The index of `track`'s keys as they are now.
+    pub(crate) fn new<T: PartialEq>(track: &Track<T>) -> KeyIndex {
+        let keys = &track.keys;
+        // Backwards: a key's run is the next key's when the two are equal.
+        // A value unequal to itself (NaN) is in no run, not even its own, as
+        // `all(|k| k.value == first.value)` has it.
+        let mut run_end = vec![0u32; keys.len()];
+        let at = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+        for (i, key) in keys.iter().enumerate().rev() {
+            // `T` is only `PartialEq`: comparing a value with itself is how
+            // a NaN (in any component) is told apart.
+            #[allow(clippy::eq_op)]
+            let unequal_to_itself = key.value != key.value;
+            let end = if unequal_to_itself {
+                at(i)
+            } else {
+                match keys.get(i + 1) {
+                    Some(next) if next.value == key.value => {
+                        run_end.get(i + 1).copied().unwrap_or(at(i + 1))
+                    }
+                    _ => at(i + 1),
+                }
+            };
+            if let Some(slot) = run_end.get_mut(i) {
+                *slot = end;
+            }
+        }
+        KeyIndex {
+            sorted: keys.is_sorted_by_key(|k| k.frame),
+            run_end,
+        }
+    }
+
+    /// Whether the keys `from..to` all have one value.
+    fn all_equal(&self, from: usize, to: usize) -> bool {
+        self.run_end
+            .get(from)
+            .is_some_and(|&end| end as usize >= to)
     }
 }
 
@@ -157,7 +233,20 @@ impl<'a, T: Copy + PartialEq> SequenceKeys<'a, T> {
     /// The keys of `track` for `interval` (`global`: the interval is a global
     /// sequence's), with `default` for the value the track has without keys.
     pub fn new(track: &'a Track<T>, interval: [i64; 2], global: bool, default: &T) -> Self {
+        Self::build(track, None, interval, global, default)
+    }
+
+    /// [`new`](Self::new), with the track's [`KeyIndex`] where it is known
+    /// (an index of another key list is not used).
+    pub(crate) fn build(
+        track: &'a Track<T>,
+        index: Option<&KeyIndex>,
+        interval: [i64; 2],
+        global: bool,
+        default: &T,
+    ) -> Self {
         let [start, end] = interval;
+        let index = index.filter(|i| i.run_end.len() == track.keys.len());
         let keys = track.keys.as_slice();
         // Tangents that do not pair with the keys (a track built by hand and
         // not yet checked by a write) are read as flat.
@@ -177,9 +266,12 @@ impl<'a, T: Copy + PartialEq> SequenceKeys<'a, T> {
             return constant(&first.value);
         }
         let within = |k: &Key<T>| (start..=end).contains(&i64::from(k.frame));
-        let (inside, inside_tangents): Inside<'a, T> = if keys.is_sorted_by_key(|k| k.frame) {
+        let sorted = index.map_or_else(|| keys.is_sorted_by_key(|k| k.frame), |i| i.sorted);
+        let mut range = None;
+        let (inside, inside_tangents): Inside<'a, T> = if sorted {
             let from = keys.partition_point(|k| i64::from(k.frame) < start);
             let to = keys.partition_point(|k| i64::from(k.frame) <= end);
+            range = Some((from, to));
             (
                 Cow::Borrowed(keys.get(from..to).unwrap_or(&[])),
                 Cow::Borrowed(tangents.get(from..to).unwrap_or(&[])),
@@ -194,7 +286,11 @@ impl<'a, T: Copy + PartialEq> SequenceKeys<'a, T> {
         let Some(first) = inside.first() else {
             return constant(default);
         };
-        if inside.iter().all(|k| k.value == first.value) {
+        let all_equal = match (index, range) {
+            (Some(index), Some((from, to))) => index.all_equal(from, to),
+            _ => inside.iter().all(|k| k.value == first.value),
+        };
+        if all_equal {
             return constant(&first.value);
         }
         let opening = (i64::from(first.frame) != start).then(|| KeyFrame {
@@ -308,6 +404,69 @@ fn clamp_frame(frame: i64) -> i32 {
 mod tests {
     use super::*;
     use crate::anim::timeline::SequenceInfo;
+
+    /// An indexed track samples as the plain one, at every frame of many
+    /// intervals: keys in order and not, runs of equal values (inside and
+    /// across an interval's edges), a NaN (never equal to itself), one key.
+    #[test]
+    fn an_indexed_track_samples_as_its_keys_do() {
+        let tracks: Vec<Vec<(i32, f32)>> = vec![
+            vec![
+                (0, 1.0),
+                (100, 1.0),
+                (200, 1.0),
+                (300, 2.0),
+                (400, 2.0),
+                (500, 1.0),
+            ],
+            vec![(0, 5.0), (250, 5.0), (500, 5.0)],
+            vec![(0, 1.0), (300, f32::NAN), (400, f32::NAN), (500, 1.0)],
+            vec![(200, 3.0), (100, 3.0), (300, 4.0), (50, 3.0)],
+            vec![(250, 7.0)],
+            vec![],
+        ];
+        for interpolation in [
+            Interpolation::Linear,
+            Interpolation::Hermite,
+            Interpolation::None,
+        ] {
+            for keys in &tracks {
+                let mut track = Track::new(
+                    interpolation,
+                    keys.iter().map(|&(f, v)| Key::new(f, v)).collect(),
+                );
+                if interpolation.has_tangents() {
+                    track.tangents = keys
+                        .iter()
+                        .map(|&(_, v)| Tangents {
+                            in_tan: v + 1.0,
+                            out_tan: v - 1.0,
+                        })
+                        .collect();
+                }
+                let index = KeyIndex::new(&track);
+                for start in (0..=500).step_by(50) {
+                    for end in (start..=550).step_by(50) {
+                        let interval = [i64::from(start), i64::from(end)];
+                        let plain = SequenceKeys::new(&track, interval, false, &0.0);
+                        let indexed =
+                            SequenceKeys::build(&track, Some(&index), interval, false, &0.0);
+                        for frame in start..=end {
+                            let (a, b) = (
+                                plain.value_at(interpolation, f64::from(frame)),
+                                indexed.value_at(interpolation, f64::from(frame)),
+                            );
+                            assert_eq!(
+                                a.to_bits(),
+                                b.to_bits(),
+                                "{keys:?} {interval:?} at {frame}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     fn timeline() -> Timeline {
         Timeline {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Quat, Vec3};
 
-use super::sample::Sampler;
+use super::sample::{KeyIndex, Sampler};
 use crate::mdx::alpha::{CompressedQuaternion, GenObject, GenObjectTrack};
 use crate::mdx::node::node_flags;
 use crate::mdx::{Model, Node, NodeTrack, Track};
@@ -177,6 +177,11 @@ pub struct Pose {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Skeleton {
     nodes: Vec<SkeletonNode>,
+    /// Each node's translation, rotation and scaling [`KeyIndex`], so that
+    /// posing at every frame of a long sequence does not look at every key
+    /// each time (the nodes' tracks are the skeleton's own: they cannot
+    /// change under it).
+    indexes: Vec<[KeyIndex; 3]>,
     /// Node indices, every parent before its children.
     order: Vec<usize>,
     by_object_id: HashMap<u32, usize>,
@@ -267,13 +272,25 @@ impl Skeleton {
             })
             .collect();
         let (parents, order) = break_cycles(parents);
-        let nodes = found
+        let nodes: Vec<SkeletonNode> = found
             .into_iter()
             .zip(parents)
             .map(|((node, _), parent)| SkeletonNode { parent, ..node })
             .collect();
+        let index = |track: Option<&Track<[f32; 3]>>| track.map(KeyIndex::new).unwrap_or_default();
+        let indexes = nodes
+            .iter()
+            .map(|n| {
+                [
+                    index(n.translation.as_ref()),
+                    n.rotation.as_ref().map(KeyIndex::new).unwrap_or_default(),
+                    index(n.scaling.as_ref()),
+                ]
+            })
+            .collect();
         Skeleton {
             nodes,
+            indexes,
             order,
             by_object_id,
         }
@@ -320,10 +337,19 @@ impl Skeleton {
             return LocalTransform::IDENTITY;
         };
         let id = LocalTransform::IDENTITY;
+        let Some([translation, rotation, scaling]) = self.indexes.get(index) else {
+            return LocalTransform::IDENTITY;
+        };
         LocalTransform {
-            translation: sampler.sample_or(node.translation.as_ref(), &id.translation),
-            rotation: sampler.sample_or(node.rotation.as_ref(), &id.rotation),
-            scaling: sampler.sample_or(node.scaling.as_ref(), &id.scaling),
+            translation: node.translation.as_ref().map_or(id.translation, |t| {
+                sampler.sample_indexed(t, translation, &id.translation)
+            }),
+            rotation: node.rotation.as_ref().map_or(id.rotation, |t| {
+                sampler.sample_indexed(t, rotation, &id.rotation)
+            }),
+            scaling: node.scaling.as_ref().map_or(id.scaling, |t| {
+                sampler.sample_indexed(t, scaling, &id.scaling)
+            }),
         }
     }
 
