@@ -133,7 +133,12 @@ pub(super) fn measure(
         return None;
     }
     let timeline = Timeline::from_model(before);
-    let step = bounded_step(&timeline, step);
+    let per_pose = skeleton.nodes().len()
+        + changed
+            .iter()
+            .map(|s| s.deltas.len() + s.vertices.len())
+            .sum::<usize>();
+    let step = bounded_step(&timeline, step, per_pose as u64);
     let mut error = SkinError {
         distance: 0.0,
         geoset: 0,
@@ -169,20 +174,25 @@ pub(super) fn measure(
     Some(error)
 }
 
-/// The most poses one measurement takes (about 20 s in a release build for
-/// a model of 2,000 skinned vertices): a file whose sequences last longer
-/// than this many milliseconds is measured at a coarser step.
-pub(super) const MAX_POSES: u64 = 250_000;
+/// The most work one measurement does, in vertices and nodes posed (each
+/// pose poses every node and moves every vertex whose skinning changed):
+/// about 10 s in a release build. A model whose sequences would take more
+/// at the step asked for (a unit of 20,000 converted vertices over 100
+/// seconds of sequences, or a file whose sequences last for days) is
+/// measured at a coarser step, the one [`SkinError::step`] reports.
+pub(super) const MAX_WORK: u64 = 1 << 28;
 
-/// `step` (at least 1), raised so that the sequences of `timeline` give at
-/// most [`MAX_POSES`] poses.
-fn bounded_step(timeline: &Timeline, step: u32) -> u32 {
+/// `step` (at least 1), raised so that the sequences of `timeline`, each
+/// pose costing `per_pose` (nodes and vertices), take at most
+/// [`MAX_WORK`].
+fn bounded_step(timeline: &Timeline, step: u32, per_pose: u64) -> u32 {
     let frames: u64 = timeline
         .sequences
         .iter()
         .map(|s| u64::from(s.duration()) + 1)
         .sum();
-    let least = u32::try_from(frames.div_ceil(MAX_POSES)).unwrap_or(u32::MAX);
+    let poses = (MAX_WORK / per_pose.max(1)).max(1);
+    let least = u32::try_from(frames.div_ceil(poses)).unwrap_or(u32::MAX);
     step.max(least).max(1)
 }
 
@@ -227,14 +237,25 @@ mod tests {
 
     #[test]
     fn the_step_grows_so_that_no_file_is_measured_forever() {
-        // Every frame of ordinary sequences.
-        assert_eq!(bounded_step(&timeline(&[[0, 1000], [2000, 5333]]), 1), 1);
-        assert_eq!(bounded_step(&timeline(&[[0, 1000]]), 0), 1);
-        assert_eq!(bounded_step(&timeline(&[[0, 1000]]), 20), 20);
-        // A sequence of 4 billion milliseconds: about MAX_POSES poses.
-        let step = bounded_step(&timeline(&[[0, 4_000_000_000]]), 1);
-        let poses = frames(&timeline(&[[0, 4_000_000_000]]).sequences[0], step).count();
-        assert!(poses as u64 <= MAX_POSES + 1, "{poses} poses at {step} ms");
-        assert!(poses as u64 > MAX_POSES / 2, "{poses} poses at {step} ms");
+        // Every frame of ordinary sequences, for a unit of 2,000 vertices
+        // and 100 nodes.
+        let unit = 2_100;
+        assert_eq!(
+            bounded_step(&timeline(&[[0, 1000], [2000, 5333]]), 1, unit),
+            1
+        );
+        assert_eq!(bounded_step(&timeline(&[[0, 1000]]), 0, unit), 1);
+        assert_eq!(bounded_step(&timeline(&[[0, 1000]]), 20, unit), 20);
+        // 100 seconds of sequences over 20,000 vertices: every few frames.
+        let big = bounded_step(&timeline(&[[0, 100_000]]), 1, 20_000);
+        assert!((2..=16).contains(&big), "{big}");
+        // A sequence of 4 billion milliseconds: about MAX_WORK in all.
+        let step = bounded_step(&timeline(&[[0, 4_000_000_000]]), 1, unit);
+        let poses = frames(&timeline(&[[0, 4_000_000_000]]).sequences[0], step).count() as u64;
+        assert!(
+            poses * unit <= MAX_WORK + unit,
+            "{poses} poses at {step} ms"
+        );
+        assert!(poses * unit > MAX_WORK / 2, "{poses} poses at {step} ms");
     }
 }

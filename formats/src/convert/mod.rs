@@ -168,9 +168,11 @@ pub struct Options {
     /// whose vertices need more than 256 matrix groups is cut either way).
     pub split_large_geosets: bool,
     /// Milliseconds between the frames the skinning error is measured at (1:
-    /// every frame; 0: not measured). Raised for a model whose sequences
-    /// last longer than 250,000 frames in all, so that a measurement ends
-    /// (the report's [`SkinError::step`] says the step used).
+    /// every frame; 0: not measured). Raised for a model whose measurement
+    /// would pose more than 2^28 nodes and vertices in all (a unit of
+    /// 20,000 converted vertices over 100 seconds of sequences, or
+    /// sequences lasting days), so that it ends in seconds (the report's
+    /// [`SkinError::step`] says the step used).
     pub error_step: u32,
     /// Reforged to classic: measure again the extents the conversion leaves
     /// stale (off: they stay as the source stored them, for a caller that
