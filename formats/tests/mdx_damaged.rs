@@ -231,7 +231,7 @@ fn a_version_conversion_keeps_a_cut_chunk_last_and_reports_it() {
         error_step: 0,
         ..Options::default()
     };
-    let mut converted = 0;
+    let (mut converted, mut exact) = (0, 0);
     for name in [
         "zf_all",
         "rms_PackHorse",
@@ -293,11 +293,18 @@ fn a_version_conversion_keeps_a_cut_chunk_last_and_reports_it() {
             converted += 1;
         }
         assert_eq!(index, model.chunks.len() - 1);
-        if from == 800 {
+        // Back in 800, the same bytes; but for a model whose sequences
+        // overlap, which the way back lays out in order (convert's docs).
+        let overlapping = formats::validate::model(&model)
+            .iter()
+            .any(|f| f.rule == formats::validate::Rule::SequenceOrder);
+        if from == 800 && !overlapping {
             assert!(at.to_bytes().unwrap() == cut, "{name}: 800 -> 1000 -> 800");
+            exact += 1;
         }
     }
     assert_eq!(converted, 6 * 2);
+    assert!(exact >= 2, "{exact} classic models came back byte-exact");
 }
 
 /// A cut chunk moved before another chunk is refused on write: the chunks
