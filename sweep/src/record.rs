@@ -14,6 +14,10 @@ use crate::discover::Kind;
 pub enum Outcome {
     /// It did its job.
     Ok,
+    /// It did its job, and warned of something in the file it could not
+    /// use (a texture's smaller level that does not decode, where level 0,
+    /// what the game shows, does).
+    Warned(String),
     /// It refused the file with an error (the message).
     Refused(String),
     /// It finished, but what it made fails a check (not byte-exact, not the
@@ -26,10 +30,11 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// `ok`, `refused`, `wrong`, `panic` or `skipped`.
+    /// `ok`, `warned`, `refused`, `wrong`, `panic` or `skipped`.
     pub fn name(&self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
+            Outcome::Warned(_) => "warned",
             Outcome::Refused(_) => "refused",
             Outcome::Wrong(_) => "wrong",
             Outcome::Panic(_) => "panic",

@@ -67,6 +67,7 @@ pub fn cause(message: &str) -> String {
 #[derive(Default)]
 struct Row {
     ok: usize,
+    warned: usize,
     refused: usize,
     wrong: usize,
     panic: usize,
@@ -159,6 +160,7 @@ fn outcome_table(files: &[&FileResult], tools: &[&str], budget: Budget) -> Strin
             let row = rows.entry(tool).or_default();
             match run.outcome {
                 Outcome::Ok => row.ok += 1,
+                Outcome::Warned(_) => row.warned += 1,
                 Outcome::Refused(_) => row.refused += 1,
                 Outcome::Wrong(_) => row.wrong += 1,
                 Outcome::Panic(_) => row.panic += 1,
@@ -171,6 +173,7 @@ fn outcome_table(files: &[&FileResult], tools: &[&str], budget: Budget) -> Strin
     let mut table = Table::new(&[
         "tool",
         "ok",
+        "warned",
         "refused",
         "wrong",
         "panic",
@@ -183,6 +186,7 @@ fn outcome_table(files: &[&FileResult], tools: &[&str], budget: Budget) -> Strin
         table.row([
             tool.to_string(),
             row.ok.to_string(),
+            row.warned.to_string(),
             row.refused.to_string(),
             row.wrong.to_string(),
             row.panic.to_string(),
@@ -194,7 +198,7 @@ fn outcome_table(files: &[&FileResult], tools: &[&str], budget: Budget) -> Strin
     table.render()
 }
 
-/// The failures (refused, wrong, panic) by tool and cause.
+/// The warnings and failures (warned, refused, wrong, panic) by tool and cause.
 fn failures(files: &[&FileResult], tools: &[&str]) -> String {
     // (tool, outcome, cause) -> files
     let mut groups: BTreeMap<(usize, &str, String), Vec<&str>> = BTreeMap::new();
@@ -203,7 +207,9 @@ fn failures(files: &[&FileResult], tools: &[&str]) -> String {
             let Some(tool) = tools.iter().position(|t| *t == run.tool) else {
                 continue;
             };
-            let (Outcome::Refused(m) | Outcome::Wrong(m) | Outcome::Panic(m)) = &run.outcome else {
+            let (Outcome::Warned(m) | Outcome::Refused(m) | Outcome::Wrong(m) | Outcome::Panic(m)) =
+                &run.outcome
+            else {
                 continue;
             };
             groups
@@ -215,7 +221,7 @@ fn failures(files: &[&FileResult], tools: &[&str]) -> String {
     if groups.is_empty() {
         return String::new();
     }
-    let mut out = String::from("failures, by tool and cause:\n");
+    let mut out = String::from("warnings and failures, by tool and cause:\n");
     let mut sorted: Vec<_> = groups.into_iter().collect();
     sorted.sort_by(|a, b| {
         (a.0.0, std::cmp::Reverse(a.1.len())).cmp(&(b.0.0, std::cmp::Reverse(b.1.len())))

@@ -55,8 +55,9 @@ pub struct Job<'a> {
 }
 
 impl Job<'_> {
-    /// Runs `tool`: `Ok` is its result, `Err` how it failed otherwise; a
-    /// panic is caught and recorded. `None` unless it succeeded.
+    /// Runs `tool`: `Ok` is its result, `Err` how it failed otherwise (or
+    /// its warning); a panic is caught and recorded. `None` unless it
+    /// succeeded without a warning.
     pub fn tool<T>(
         &mut self,
         tool: &'static str,

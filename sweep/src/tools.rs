@@ -14,8 +14,8 @@
 //! | model | `optimize` | `optimize` with the default tolerance | it does not read back |
 //! | model | `fix-extents` | `Model::recompute_extents` | it does not read back |
 //! | model | `render` | the wireframe posed halfway into the first sequence (bind pose without one), as PNG | |
-//! | texture | `read`, `write` | the reader, the writer | not byte-exact |
-//! | texture | `decode` | every level to RGBA (a level whose bytes an earlier level has is decoded once) | |
+//! | texture | `read`, `read-lenient` (BLP), `write` | the readers, the writer | not byte-exact |
+//! | texture | `decode` | every level to RGBA (a level whose bytes an earlier level has is decoded once) | warned: a smaller level does not decode, level 0 does |
 //! | texture | `png` | level 0 as PNG | |
 //! | tile | `read`, `read-lenient`, `write` | as models | not byte-exact |
 //! | tile | `export` | the tile to glTF | |
@@ -72,7 +72,10 @@ pub const TOOLS: &[(&str, &[&str])] = &[
             "render",
         ],
     ),
-    ("textures", &["read", "write", "decode", "png"]),
+    (
+        "textures",
+        &["read", "read-lenient", "write", "decode", "png"],
+    ),
     (
         "tiles and maps",
         &[
@@ -99,8 +102,15 @@ pub fn sweep(found: &Found, job: &mut Job<'_>, options: &Options, index: usize) 
     match std::fs::read(&found.path) {
         Ok(data) => match found.kind {
             Kind::Mdx | Kind::Mdl => model(found, &data, job, options, index, &mut result),
-            Kind::Blp => texture(&data, job, options, Blp::from_bytes, blp_levels),
-            Kind::Dds => texture(&data, job, options, Dds::from_bytes, dds_levels),
+            Kind::Blp => texture(
+                &data,
+                job,
+                options,
+                Blp::from_bytes,
+                Some(|d| Blp::from_bytes_lenient(d).map(|(b, _)| b)),
+                blp_levels,
+            ),
+            Kind::Dds => texture(&data, job, options, Dds::from_bytes, None, dds_levels),
             Kind::Adt => tile(found, &data, job, options),
             Kind::AdtSplit => exact(
                 &data,
@@ -247,12 +257,17 @@ fn map(found: &Found, data: &[u8], job: &mut Job<'_>, options: &Options) {
     });
 }
 
-/// The levels of a BLP to decode: those whose bytes no earlier level has.
+/// The levels of a BLP to decode: level 0, and each level whose bytes no
+/// earlier level has (as `formats check` decodes them).
 fn blp_levels(blp: &Blp) -> Vec<usize> {
     let levels = &blp.levels;
-    (0..levels.len())
+    let mut chosen: Vec<usize> = (0..levels.len())
         .filter(|&i| !levels[..i].contains(&levels[i]))
-        .collect()
+        .collect();
+    if chosen.first() != Some(&0) {
+        chosen.insert(0, 0);
+    }
+    chosen
 }
 
 fn dds_levels(dds: &Dds) -> Vec<usize> {
@@ -284,15 +299,26 @@ impl Texture for Dds {
     }
 }
 
-/// A BLP or DDS.
+/// A reader of a file's bytes.
+type Reader<T> = fn(&[u8]) -> Result<T, formats::Error>;
+
+/// A BLP or DDS: read (and, where there is a lenient reader, leniently),
+/// written back, every level decoded (refused when level 0, what the game
+/// shows, does not decode; a warning when a smaller level does not, as
+/// `formats check` has it), level 0 as PNG.
 fn texture<T: Texture>(
     data: &[u8],
     job: &mut Job<'_>,
     options: &Options,
     read: impl FnOnce(&[u8]) -> Result<T, formats::Error>,
+    lenient: Option<Reader<T>>,
     levels: impl Fn(&T) -> Vec<usize>,
 ) {
-    let Some(texture) = job.tool("read", || read(data).map_err(Outcome::refused)) else {
+    let texture = match lenient {
+        Some(lenient) => read_both(job, || read(data), || lenient(data)),
+        None => job.tool("read", || read(data).map_err(Outcome::refused)),
+    };
+    let Some(texture) = texture else {
         for tool in ["write", "decode", "png"] {
             job.skip(tool, "not read");
         }
@@ -303,12 +329,18 @@ fn texture<T: Texture>(
     });
     if options.on("decode") {
         job.tool("decode", || {
-            for level in levels(&texture) {
-                texture
-                    .decode(level)
-                    .map_err(|e| Outcome::Refused(format!("level {level}: {e}")))?;
+            let failed: Vec<(usize, formats::Error)> = levels(&texture)
+                .into_iter()
+                .filter_map(|level| texture.decode(level).err().map(|e| (level, e)))
+                .collect();
+            match failed.first() {
+                None => Ok(()),
+                Some((0, e)) => Err(Outcome::Refused(format!("level 0: {e}"))),
+                Some((level, e)) => Err(Outcome::Warned(format!(
+                    "level 0 decodes; {} of the smaller levels do not, the first {level}: {e}",
+                    failed.len()
+                ))),
             }
-            Ok(())
         });
     }
     if options.on("png") {
@@ -328,12 +360,37 @@ fn error_rules(model: &Model) -> BTreeSet<&'static str> {
         .collect()
 }
 
-/// `model` written as MDX and read back strictly, as a tool's check.
-fn reads_back(model: &Model) -> Result<Vec<u8>, Outcome> {
+/// How a tool's output must read back: as its source did (a model only
+/// the lenient reader took keeps what it could not decode, which only the
+/// lenient reader takes again).
+#[derive(Clone, Copy)]
+struct ReadBack {
+    lenient: bool,
+}
+
+impl ReadBack {
+    fn mdx(self, bytes: &[u8]) -> Result<Model, formats::Error> {
+        match self.lenient {
+            false => Model::from_bytes(bytes),
+            true => Model::from_bytes_lenient(bytes).map(|(m, _)| m),
+        }
+    }
+
+    fn mdl(self, text: &str) -> Result<Model, formats::Error> {
+        match self.lenient {
+            false => formats::mdl::from_str(text),
+            true => formats::mdl::from_str_lenient(text).map(|(m, _)| m),
+        }
+    }
+}
+
+/// `model` written as MDX and read back, as a tool's check.
+fn reads_back(model: &Model, how: ReadBack) -> Result<Vec<u8>, Outcome> {
     let bytes = model
         .to_bytes()
         .map_err(|e| Outcome::Wrong(format!("writing: {e}")))?;
-    Model::from_bytes(&bytes).map_err(|e| Outcome::Wrong(format!("does not read back: {e}")))?;
+    how.mdx(&bytes)
+        .map_err(|e| Outcome::Wrong(format!("does not read back: {e}")))?;
     Ok(bytes)
 }
 
@@ -357,6 +414,7 @@ fn model(
         std::str::from_utf8(data)
             .map_err(|e| formats::Error::other(format!("MDL text is not UTF-8: {e}")))
     };
+    let strict = |job: &Job<'_>| job.runs.first().is_some_and(|r| r.outcome == Outcome::Ok);
     let model = read_both(
         job,
         || match mdl {
@@ -376,20 +434,24 @@ fn model(
         return;
     };
     result.version = Some(model.version());
+    let how = ReadBack {
+        lenient: !strict(job),
+    };
     // Its own format, then the other one.
     job.tool("write", || match mdl {
         false => same_bytes(&model.to_bytes().map_err(Outcome::refused)?, data),
-        true => same_model(&formats::mdl::to_string(&model), &model),
+        true => same_model(&formats::mdl::to_string(&model), &model, how),
     });
     if !mdl && options.on("mdl") {
         job.tool("mdl", || {
-            same_model(&formats::mdl::to_string(&model), &model)
+            same_model(&formats::mdl::to_string(&model), &model, how)
         });
     }
     if mdl && options.on("mdx") {
         job.tool("mdx", || {
             let bytes = model.to_bytes().map_err(Outcome::refused)?;
-            let back = Model::from_bytes(&bytes)
+            let back = how
+                .mdx(&bytes)
                 .map_err(|e| Outcome::Wrong(format!("does not read back: {e}")))?;
             match back.to_bytes().map_err(Outcome::refused)? == bytes {
                 true => Ok(()),
@@ -464,7 +526,7 @@ fn model(
                         &formats::convert::Options::default(),
                     )
                     .map_err(Outcome::refused)?;
-                    reads_back(&converted)?;
+                    reads_back(&converted, how)?;
                     let added: Vec<&str> = error_rules(&converted)
                         .into_iter()
                         .filter(|r| !errors.contains(r))
@@ -488,14 +550,14 @@ fn model(
         job.tool("optimize", || {
             let mut optimized = model.clone();
             formats::optimize::optimize(&mut optimized, &formats::optimize::Options::default());
-            reads_back(&optimized).map(drop)
+            reads_back(&optimized, how).map(drop)
         });
     }
     if options.on("fix-extents") {
         job.tool("fix-extents", || {
             let mut fixed = model.clone();
             fixed.recompute_extents();
-            reads_back(&fixed).map(drop)
+            reads_back(&fixed, how).map(drop)
         });
     }
     if options.on("render") {
@@ -515,8 +577,9 @@ fn model(
 }
 
 /// MDL `text` reads back to `model` (compared by their MDX bytes).
-fn same_model(text: &str, model: &Model) -> Result<(), Outcome> {
-    let back = formats::mdl::from_str(text)
+fn same_model(text: &str, model: &Model, how: ReadBack) -> Result<(), Outcome> {
+    let back = how
+        .mdl(text)
         .map_err(|e| Outcome::Wrong(format!("the MDL written does not read back: {e}")))?;
     let mdx = |m: &Model| m.to_bytes().map_err(Outcome::refused);
     match mdx(&back)? == mdx(model)? {
