@@ -60,7 +60,7 @@ pub struct UndecodedChunk {
 
 impl UndecodedChunk {
     /// What is wrong with it, for a report: "its content does not decode
-    /// (its 108 bytes are kept as read): chunks[9].CLID.shapes[0]…".
+    /// (its 108 bytes are kept as read): `chunks[9].CLID.shapes[0]…`".
     pub fn damage(&self) -> String {
         let kept = format!(
             "its content does not decode (its {} bytes are kept as read)",

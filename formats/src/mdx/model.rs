@@ -115,7 +115,7 @@ impl Model {
     /// are in a `GEOS` chunk kept as bytes: "the model's geosets are in the
     /// GEOS chunk the file ends inside (4992 of its 15960 bytes), kept as
     /// bytes", or "… in a GEOS chunk whose content does not decode (its 15960
-    /// bytes are kept as read): chunks[5].GEOS.geosets[0]…".
+    /// bytes are kept as read): `chunks[5].GEOS.geosets[0]…`".
     pub fn cut_geosets(&self) -> Option<String> {
         if let Some(cut) = self.cut_chunk().filter(|cut| cut.tag == *b"GEOS") {
             return Some(format!(
