@@ -70,6 +70,35 @@ fn lenient_reads_keep_undecodable_chunks_as_bytes() {
     assert!(tile.to_bytes().unwrap() == data);
 }
 
+/// An empty fixed-size sub-chunk (size 0, as every MCSH of three public
+/// Gilneas tiles has it: "no shadow map") is the format as written, not
+/// damage: the strict reader keeps it as an empty sub-chunk, and the tile
+/// writes back byte for byte, its terrain whole.
+#[test]
+fn an_empty_shadow_map_reads_strictly() {
+    let heights = McnkChunk::Mcvt(formats::adt::mcnk::Mcvt { height: [2.0; 145] });
+    let empty = McnkChunk::Unknown(UnknownChunk {
+        tag: (*b"MCSH").into(),
+        bytes: Vec::new(),
+    });
+    let (tile, _) = one_mcnk_tile(vec![heights, empty]);
+    let bytes = tile.to_bytes().unwrap();
+    let strict = Adt::from_bytes(&bytes).unwrap();
+    assert_eq!(strict, tile);
+    assert_eq!(strict.to_bytes().unwrap(), bytes);
+    let (lenient, notes) = Adt::from_bytes_lenient(&bytes).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(lenient, tile);
+    // An MCSH that is neither empty nor whole is still an error.
+    let short = McnkChunk::Unknown(UnknownChunk {
+        tag: (*b"MCSH").into(),
+        bytes: vec![0; 8],
+    });
+    let (tile, _) = one_mcnk_tile(vec![short]);
+    let e = Adt::from_bytes(&tile.to_bytes().unwrap()).unwrap_err();
+    assert!(e.to_string().contains("MCSH: need 512 bytes"), "{e}");
+}
+
 #[test]
 fn a_chunk_kept_whole_as_bytes_has_one_note_not_its_sub_chunks_too() {
     // MCNK 0's MCVT says size 0: the sub-chunk walk keeps those 8 bytes as

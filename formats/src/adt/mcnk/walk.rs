@@ -92,6 +92,9 @@ fn walks_to_end(body: &[u8], len: usize) -> bool {
     false
 }
 
+/// The sub-chunks of a fixed size (their bodies are inline arrays).
+const FIXED: [&[u8; 4]; 5] = [b"MCVT", b"MCCV", b"MCLV", b"MCSH", b"MCNR"];
+
 /// How many sub-chunks [`walks_to_end`] follows (real MCNKs have up to 12).
 const WALK_LIMIT: usize = 32;
 
@@ -101,7 +104,10 @@ const WALK_LIMIT: usize = 32;
 /// Beyond the size quirks: MCRF is split at `nDoodadRefs` or its end, whichever
 /// comes first (a larger count is kept as a header value); an MCSE whose size
 /// fits `nSndEmitters` 52-byte emitters (≤ BC) but not 28-byte ones is kept as
-/// bytes. In lenient mode a known sub-chunk whose body does not decode is kept
+/// bytes; so is a fixed-size sub-chunk (MCVT, MCCV, MCLV, MCSH, MCNR) of size
+/// 0, a header with nothing after it (every MCNK's MCSH in three public
+/// Gilneas tiles, `Helias/mod-bg-battle-for-gilneas`, with `sizeShadow` 0:
+/// "no shadow map"), in strict mode too. In lenient mode a known sub-chunk whose body does not decode is kept
 /// as bytes too, with a diagnostic; in strict mode that is an error.
 pub(super) fn read(
     r: &mut Reader<'_>,
@@ -134,6 +140,8 @@ pub(super) fn read(
             && (declared % 28 != 0
                 || (u64::from(n_snd_emitters) * 28 != u64::from(declared)
                     && u64::from(n_snd_emitters) * 52 == u64::from(declared)));
+        // An empty fixed-size sub-chunk: a header that says "none here".
+        let empty = declared == 0 && FIXED.iter().any(|t| **t == tag.bytes());
         let args = (SubArgs {
             n_doodad_refs: n_doodad_refs.min(declared / 4),
         },);
@@ -141,7 +149,7 @@ pub(super) fn read(
             r.push_anchor(tag, start, r.pos() - start);
             continue;
         }
-        let decoded = if classic_emitters {
+        let decoded = if classic_emitters || empty {
             UnknownChunk::decode(r, ()).map(McnkChunk::Unknown)
         } else if real == declared {
             McnkChunk::decode(r, args)
