@@ -44,7 +44,7 @@ fn fix_extents_of_a_stale_model() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "  warning  stale-extent            chunks[1].MODL.extent: the geometry reaches 200.000 beyond",
+            "  warning  stale-extent            chunks[2].SEQS.sequences[0].extent: the geometry reaches 180.112 beyond",
         ));
     let text = stdout(
         formats()
@@ -62,12 +62,12 @@ fn fix_extents_of_a_stale_model() {
         text.contains("\nmodels  fixed  up to date  no vertices  failed\n1           1"),
         "{text}"
     );
-    // What is left is no Death sequence and no Origin Ref (sanity
-    // warnings), no stale extent.
+    // What is left is no Death sequence (a sanity warning), no stale
+    // extent.
     let text = stdout(formats().arg("validate").arg(&fixed));
     assert!(
         text.contains(
-            "cube.mdx: 0 errors, 2 warnings, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n  warning  missing-origin-ref"
+            "cube.mdx: 0 errors, 1 warning, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n"
         ),
         "{text}"
     );

@@ -45,19 +45,20 @@ fn warnings_and_infos_alone_do_not_fail() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    // tm_blob: long normals, 2 stale extents (the geometry beyond MODL's
-    // box and its geoset's; five sequence boxes larger than the geometry are
-    // not stale: it has emitters) and a light's attenuation (warnings), two
+    // tm_blob: long normals and a light's attenuation (warnings; its
+    // extents hold: MODL's stands for no sequence, its geoset's are not set,
+    // and its sequences' larger boxes are not stale: it has emitters), two
     // tracks with keys outside the sequences, three bones without vertices
-    // and five tracks with redundant keys (infos); zf_cube: no Death, no
-    // Origin Ref and 4 stale extents (its cube swings 200 units beyond them;
-    // warnings).
+    // and five tracks with redundant keys (infos); zf_cube: no Death, and 2
+    // stale extents (its cube swings 200 units beyond its sequence's box,
+    // and its geoset lists 3 for 1 sequence; warnings). Neither is a unit:
+    // no Origin Ref needed.
     let (ok, stdout, stderr) = run_in(&root, &["validate", "mdx/tm_blob.mdx", "mdx/zf_cube.mdx"]);
     assert!(ok, "{stdout}{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines[0], "mdx/tm_blob.mdx: 0 errors, 4 warnings, 10 infos");
+    assert_eq!(lines[0], "mdx/tm_blob.mdx: 0 errors, 2 warnings, 10 infos");
     assert!(
-        stdout.contains("\nmdx/zf_cube.mdx: 0 errors, 6 warnings, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n  warning  missing-origin-ref      ATCH: no attachment points, so no \"Origin Ref\"\n  warning  stale-extent            chunks[1].MODL.extent: the geometry reaches 200.000 beyond the box"),
+        stdout.contains("\nmdx/zf_cube.mdx: 0 errors, 3 warnings, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n  warning  stale-extent            chunks[2].SEQS.sequences[0].extent: the geometry reaches 180.112 beyond the box and its bounds sphere"),
         "{stdout}"
     );
     assert!(
@@ -194,10 +195,10 @@ fn damaged_cut_and_unchecked_files() {
         "./damaged.mdx: FAILED: chunks[2].SEQS.sequences: invalid value at 0x194: size 263 is \
          not a multiple of the 132-byte element size"
     );
-    // (The warnings: no Death, no Origin Ref.)
+    // (The warning: no Death.)
     assert_eq!(
         lines[1],
-        "./truncated.mdx: 2 errors, 2 warnings, 0 infos (read leniently: 1 diagnostic)"
+        "./truncated.mdx: 2 errors, 1 warning, 0 infos (read leniently: 1 diagnostic)"
     );
     assert!(
         lines.contains(

@@ -789,9 +789,10 @@ mod sanity {
     fn the_clean_model_is_clean_of_every_rule() {
         assert_eq!(validate::model(&clean()), Vec::<Finding>::new());
         assert_eq!(validate::sanity(&clean()), Vec::<Finding>::new());
-        // The sample itself is no unit: no Death, no attachment points.
+        // The sample itself has no Death; it is no unit (no Attack, Walk or
+        // collision shape), so it needs no Origin Ref.
         let rules: Vec<Rule> = validate::sanity(&sample()).iter().map(|f| f.rule).collect();
-        assert_eq!(rules, [Rule::MissingDeathSequence, Rule::MissingOriginRef]);
+        assert_eq!(rules, [Rule::MissingDeathSequence]);
     }
 
     #[test]
@@ -1274,7 +1275,7 @@ mod sanity {
         assert_eq!(
             rules("mdx/pqw3_BossMinimapIcon.mdx"),
             // Stand 4000..4000
-            [ZeroLengthSequence, MissingDeathSequence, MissingOriginRef]
+            [ZeroLengthSequence, MissingDeathSequence]
         );
         assert_eq!(
             rules("mdx/wowconv_5-high-overlord-saurfang-37192.mdx"),
@@ -1290,7 +1291,6 @@ mod sanity {
             rules("mdx/w3mt_Hero_Glow.mdx"),
             [
                 MissingStandSequence,
-                MissingOriginRef,
                 TrackWithoutSequence,
                 UnusedTexture,
                 UnusedTexture,
@@ -1300,7 +1300,6 @@ mod sanity {
         assert_eq!(
             rules("mdx/rms_TunableKaelSpheres.mdx"),
             [
-                MissingOriginRef,
                 UnusedGlobalSequence,
                 UnusedGlobalSequence,
                 UnusedGlobalSequence,
@@ -1328,7 +1327,6 @@ mod sanity {
             rules("mdx/zf_attachment.mdx"),
             [
                 MissingStandSequence,
-                MissingOriginRef,
                 AttachmentPath,
                 TrackWithoutSequence,
                 VisibilityInterpolation
@@ -1338,7 +1336,6 @@ mod sanity {
             rules_but("mdx/zf_particle_emitter.mdx", &[TrackWithoutSequence]),
             [
                 MissingStandSequence,
-                MissingOriginRef,
                 EmitterPath,
                 EmitterPath,
                 VisibilityInterpolation
@@ -1358,25 +1355,28 @@ mod sanity {
             );
         }
         // Clean of every rule, structure and map makers' alike: a Reforged
-        // unit; and but for the Origin Ref a classic one, an HD doodad, a
-        // spell effect (whose light also starts at 0).
+        // unit, a classic ship and a spell effect (no Origin Ref in either,
+        // nor an Attack, a Walk or a collision shape to say they are units:
+        // not reported); an HD doodad but for the Origin Ref (its collision
+        // shape makes it selectable), a fountain but for its light (which
+        // starts at 0).
         let clean = |path: &str, expected: &[Rule]| {
             let data = common::corpus_file(path).unwrap();
             let model = Model::from_bytes_lenient(&data).unwrap().0;
             assert_eq!(validate::model(&model), [], "{path}");
             assert_eq!(rules(path), expected, "{path}");
         };
-        clean("mdx/risk_HumanBattleship_v1200.mdx", &[]);
         for path in [
+            "mdx/risk_HumanBattleship_v1200.mdx",
             "mdx/risk_HumanBattleship_v800.mdx",
-            "mdx/pqw3_Wood-floor-01.mdx",
             "mdx/pqw3_BlueUnsummon.mdx",
         ] {
-            clean(path, &[MissingOriginRef]);
+            clean(path, &[]);
         }
+        clean("mdx/pqw3_Wood-floor-01.mdx", &[MissingOriginRef]);
         clean(
             "mdx/dbz_FountainOfSouls_rev-294411b2.mdx",
-            &[LightAttenuation, MissingOriginRef],
+            &[LightAttenuation],
         );
     }
 
@@ -1626,33 +1626,65 @@ mod sanity {
 
     #[test]
     fn a_unit_has_an_origin_attachment_point() {
-        // The sample has no attachment points; the clean model its Origin Ref.
+        // The clean model (Stand, Death) is no unit: it needs no Origin Ref,
+        // as the sample, which has no attachment point, does not.
         let sample_rules = rule_paths(validate::sanity(&sample()));
-        assert!(sample_rules.contains(&(Rule::MissingOriginRef, "ATCH".to_string())));
+        assert!(
+            !sample_rules
+                .iter()
+                .any(|(r, _)| *r == Rule::MissingOriginRef)
+        );
         let rename = |name: &'static str| {
             move |m: &mut Model| m.attachments_mut()[0].node.name.set(name).unwrap()
         };
-        assert_eq!(after(rename("origin ref 2")), []);
-        assert_eq!(after(rename("Origin Reference")), []);
+        assert_eq!(after(rename("Chest Ref")), []);
+        // With a Walk it is a unit.
+        let unit = |name: &'static str| {
+            move |m: &mut Model| {
+                let mut walk = m.sequences()[0];
+                walk.name.set("Walk").unwrap();
+                walk.interval = [4000, 5000];
+                m.sequences_mut().push(walk);
+                rename(name)(m);
+            }
+        };
+        assert_eq!(after(unit("Origin Ref")), []);
+        assert_eq!(after(unit("origin ref 2")), []);
+        assert_eq!(after(unit("Origin Reference")), []);
+        // Read word by word, as Blizzard's war eagle's `Origin  Ref` is.
+        assert_eq!(after(unit("Origin  Ref")), []);
         assert_eq!(
-            after(rename("Chest Ref")),
+            after(unit("Chest Ref")),
             one(Rule::MissingOriginRef, "chunks[7].ATCH")
         );
         assert_eq!(
-            message(rename("Chest Ref")),
+            after(unit("OriginRef")),
+            one(Rule::MissingOriginRef, "chunks[7].ATCH")
+        );
+        assert_eq!(
+            message(unit("Chest Ref")),
             "no \"Origin Ref\" among the 1 attachment points"
         );
         if common::corpus_root().is_none() {
             return;
         }
+        // The cube swings in Stand alone: no unit.
         assert_eq!(
             found_at("mdx/zf_cube.mdx", Rule::MissingOriginRef),
-            ["ATCH"]
+            Vec::<String>::new()
         );
         assert_eq!(
             found_at("mdx/tm_TM_DruidBear.mdx", Rule::MissingOriginRef),
             Vec::<String>::new()
         );
+        // Selectable (collision shapes), without sequences to tell: a floor
+        // tile, and Saurfang converted from WoW with Stand 1 and Stand 2.
+        for path in [
+            "mdx/pqw3_Wood-floor-01.mdx",
+            "mdx/wowconv_5-high-overlord-saurfang-37192.mdx",
+        ] {
+            assert_eq!(found_at(path, Rule::MissingOriginRef).len(), 1, "{path}");
+        }
     }
 
     #[test]

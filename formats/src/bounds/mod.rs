@@ -10,6 +10,9 @@
 //!
 //! - [`measure`]: the extents the geometry gives ([`Extents`]), sampled as
 //!   [`ExtentOptions`] says (a pose every 10 ms and at every key).
+//! - [`escapes`]: how far the geometry, posed as Blizzard's exporter posed
+//!   it ([`BLIZZARD_STEP`]), reaches beyond the extents a model stores
+//!   ([`Escapes`]), what `validate` calls stale.
 //! - [`Model::recompute_extents`] and [`Model::store_extents`]: written into
 //!   the model, each change listed ([`ExtentChange`]).
 //! - [`Aabb`]: a box grown point by point.
@@ -21,6 +24,10 @@
 //! empty extent ([`EMPTY_CORNER`] to its negative, radius 0) for it.
 //! A geoset's extent covers its sequences (its bind pose when it shows in
 //! none or the model has no sequences); the model's covers its geosets'.
+//! Vertices a billboarded node turns to the camera count wherever they can
+//! turn (the cube about its pivot, as far as they reach), and each sequence
+//! is posed until the longest global sequence has run ([`measure`] says
+//! how): the game shows both every way.
 //!
 //! Particles and ribbons reach beyond the vertices, by as far as their
 //! emitters throw them, which no vertex says; so in a model with emitters
@@ -34,7 +41,9 @@
 
 mod aabb;
 mod apply;
+mod escape;
 mod measure;
+mod pose;
 
 use crate::mdx::Model;
 
@@ -52,4 +61,5 @@ pub fn has_emitters(model: &Model) -> bool {
 
 pub use aabb::{Aabb, EMPTY_CORNER};
 pub use apply::ExtentChange;
+pub use escape::{BLIZZARD_STEP, Escapes, GeosetEscapes, escapes, is_set};
 pub use measure::{ExtentOptions, Extents, GeosetExtents, MAX_POSE_WORK, MAX_STEPS, measure};

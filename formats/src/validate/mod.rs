@@ -102,7 +102,15 @@
 //! wants one matrix per node and camera (Blizzard's portraits), where the
 //! viewer wants one more than the nodes; `redundant-key` keeps hermite and
 //! bezier keys whose tangents bend the curve; attachments' tracks are
-//! checked too. Left out: "negative extents" and the per-sequence extent
+//! checked too; `missing-origin-ref` is reported only in models the game
+//! attaches effects to (collision shapes: what players select; or an
+//! `Attack` or `Walk` sequence: a unit), and reads names word by word, any
+//! case (the viewer checks every model for a name starting `Origin Ref`:
+//! it warns of 581 of Blizzard's 1,120 classic models, the spell effects,
+//! missiles and spawned models among them, which nothing attaches to; of
+//! the 502 with collision shapes or an `Attack` or `Walk` sequence, 9 have
+//! no such point, and the war eagle's is `Origin  Ref`). Left out:
+//! "negative extents" and the per-sequence extent
 //! count (`stale-extent` measures the extents against the geometry, and
 //! Blizzard's files mark a geoset hidden in a sequence with an inverted
 //! box), and "skin and vertex groups together" (Blizzard's own Reforged
@@ -127,7 +135,7 @@
 //! | `key-outside-sequence` | info | unused | Tracks | a key outside every sequence (or its global sequence) | it never plays: dead weight |
 //! | `normal-length` | warning | — | Geosets | a normal whose length is not 1 (within 1%) | lighting too bright or too dark |
 //! | `cut-chunk` | error | — | File | the file (a model or a tile) ends inside its last chunk, or a model's chunk does not decode though its size fits (a lenient read keeps either as bytes) | the file is damaged; what the chunk held is lost |
-//! | `stale-extent` | warning | — | Extents | a stored extent (`MODL`, a sequence's, a geoset's, a geoset's per-sequence list) that disagrees with the geometry posed over the sequences by more than 1 % of the model's size | the game culls a model whose box is off screen while its geometry shows |
+//! | `stale-extent` | warning | — | Extents | a stored extent (`MODL`, a sequence's, a geoset's, a geoset's per-sequence list) that disagrees with the geometry by more than a tenth of the model's size: geometry beyond both its box and its bounds sphere (posed every 100 ms, as Blizzard's exporter did), a box larger than anything the geometry reaches; extents not set (empty, or a point) are not compared | the game culls a model whose extent is off screen while its geometry shows; a box much larger was left behind by an edit |
 //! | `unsupported-version` | error | error (900); warning (others) | Header | a version Warcraft III does not read (not 800, 1000, 1100 or 1200; 900 included) | the game refuses the model |
 //! | `missing-header` | warning | — | Header | no `VERS` (readers assume 800) or no `MODL` (name and extents) | every model the game ships has both: the file is damaged or not a whole model |
 //! | `animation-file` | warning | warning | Header | `MODL` names an animation file | unused by the game, an exporter's leftover |
@@ -157,11 +165,11 @@
 //! | `invisible-bone-geoset` | warning | severe | Bones | a bone whose geoset animation has alpha below 0.1 and no alpha track | its geoset may be invisible |
 //! | `light-attenuation` | warning | warning | Lights | attenuation starting below 80, ending above 200, or not ending after it starts | the light reaches too little or too far, or nowhere |
 //! | `attachment-path` | error | error | Attachments | an attachment path that is not an `.mdl`/`.mdx` | the game cannot attach it |
-//! | `missing-origin-ref` | warning | warning | Attachments | no attachment named `Origin Ref` (any case, numbered or not) | effects the game attaches to the origin have no point |
+//! | `missing-origin-ref` | warning | warning | Attachments | no attachment named `Origin Ref` (any case, numbered or not, word by word) in a model with collision shapes or an `Attack` or `Walk` sequence (what players select, a unit) | effects the game attaches to the origin have no point |
 //! | `emitter-missing-texture` | error | — | Emitters | a particle emitter 2 whose texture has no path and no replaceable id, a ribbon emitter whose material has no layer with a texture (out-of-range indices: `texture-index`, `material-index`) | its particles draw nothing |
 //! | `emitter-path` | error | error | Emitters | a particle emitter's model not `.mdl`/`.mdx`, a popcorn emitter's file not `.pkfx` | the game cannot spawn it |
 //! | `xy-quad-without-speed` | error | severe | Emitters | an `XYQuad` particle emitter 2 with speed or latitude 0 | its particles have no motion to lie along |
-//! | `emitter-time-middle` | error | severe | Emitters | a particle emitter 2's time middle outside 0..1 | colour, alpha and scale overshoot |
+//! | `emitter-time-middle` | error | severe | Emitters | a particle emitter 2's time middle outside 0..1 | above 1 its particles die before their middle colour, alpha and scale; below 0 they are born past them |
 //! | `squirt-without-track` | error | severe | Emitters | a squirting particle emitter 2 without an emission rate track (`KP2E`) | it never emits |
 //! | `popcorn-without-guide` | error | severe | Emitters | a popcorn emitter with no animation visibility guide | the game does not know when to play it |
 //! | `event-without-keys` | error | error | Event objects | an event object with no `KEVT` keys | it never fires |
@@ -221,9 +229,13 @@ use crate::mdx::{Chunk, Model};
 /// let ids = |model: &Model| -> Vec<&str> {
 ///     validate::all(model).iter().map(|f| f.rule.id()).collect()
 /// };
-/// // The sample is no unit: no Death, no "Origin Ref" attachment point.
-/// assert_eq!(ids(&model), ["missing-death-sequence", "missing-origin-ref"]);
-/// model.sequences_mut()[0].extent.maximum[2] = 0.5; // "Stand" lifts the cube to 1
+/// // No Death; no unit (no Attack, Walk or collision shape), so no need of
+/// // an "Origin Ref" attachment point.
+/// assert_eq!(ids(&model), ["missing-death-sequence"]);
+/// model.sequences_mut()[1].name.set("Walk")?; // was Birth: a unit now
+/// // "Stand" lifts the cube to 1: say it stays below 0.5, in no sphere.
+/// let stand = &mut model.sequences_mut()[0].extent;
+/// (stand.maximum[2], stand.bounds_radius) = (0.5, 0.0);
 /// assert_eq!(
 ///     ids(&model),
 ///     ["missing-death-sequence", "missing-origin-ref", "stale-extent"]

@@ -206,8 +206,8 @@ rules! {
         "The file is damaged: the game reads past its end or misreads the chunk; what the chunk held is lost.";
     // The geometry: run by `validate::extents::model` (feature `anim`).
     StaleExtent = "stale-extent", Warning, "Extents",
-        "A stored extent (`MODL`, a sequence's, a geoset's, or a geoset's list per sequence) that disagrees with the geometry posed over the sequences by more than 1 % of the model's size: geometry beyond the box, a box much larger, a wrong bounds radius, a list of another length than the sequences.",
-        "The game culls a model whose box is off screen: geometry beyond it vanishes while it should show.";
+        "A stored extent (`MODL`, a sequence's, a geoset's, or a geoset's list per sequence) that disagrees with the geometry by more than a tenth of the model's size: geometry beyond both its box and its bounds sphere, posed every 100 ms as Blizzard's exporter posed it; a box larger than anything the geometry reaches; a list of another length than the sequences. Extents not set (empty, or a point) are not compared.",
+        "The game culls a model whose extent is off screen: geometry beyond it vanishes while it should show. A box much larger than the geometry was left behind by an edit.";
     // The map-maker checks: run by `validate::sanity`.
     UnsupportedVersion = "unsupported-version", Error, "Header",
         "A `VERS` version Warcraft III does not read (800 classic, 1000, 1100, 1200 Reforged; 900 is not read).",
@@ -297,7 +297,7 @@ rules! {
         "An attachment path that is not an `.mdl` or `.mdx` model.",
         "The game cannot attach it.";
     MissingOriginRef = "missing-origin-ref", Warning, "Attachments",
-        "No attachment whose name starts with `Origin Ref` (any case).",
+        "No attachment named `Origin Ref` (any case, numbered or not, the words read as the game reads them) in a model the game attaches effects to: one with collision shapes (what players select: units, buildings, items) or an `Attack` or `Walk` sequence (a unit).",
         "Effects the game attaches to `origin` (buffs, auras, spell effects) have no point to attach to.";
     EmitterMissingTexture = "emitter-missing-texture", Error, "Emitters",
         "A particle emitter 2 without a replaceable id whose texture has neither a path nor a replaceable id, or a ribbon emitter whose material has no layer with such a texture (indices out of range are `texture-index` and `material-index`).",
@@ -310,7 +310,7 @@ rules! {
         "XY quad particles lie along their motion: without speed and spread they have none to lie along and draw wrongly.";
     EmitterTimeMiddle = "emitter-time-middle", Error, "Emitters",
         "A particle emitter 2 whose time middle (`time`) is not between 0 and 1.",
-        "It is the fraction of a particle's life where its colour, alpha and scale reach their middle values: outside 0..1 they overshoot.";
+        "It is the fraction of a particle's life at which its colour, alpha and scale reach their middle values: above 1 the particle dies before it reaches them (or its end values), below 0 it is born past them (its start values never show).";
     SquirtWithoutTrack = "squirt-without-track", Error, "Emitters",
         "A particle emitter 2 with `squirt` set and no emission rate track (`KP2E`).",
         "A squirting emitter emits a burst at each emission rate key: without keys it never emits.";

@@ -49,13 +49,18 @@ const CHECKS: &[Check] = &[
 ///
 /// let mut model = Model::from_bytes(&formats::sample::sample_mdx())?;
 /// model.sequences_mut()[1].name.set("Death")?; // was Birth
-/// // What is left: the sample has no attachment points, so no "Origin Ref".
-/// let rules: Vec<Rule> = validate::sanity(&model).iter().map(|f| f.rule).collect();
-/// assert_eq!(rules, [Rule::MissingOriginRef]);
+/// // Nothing is left: the sample is no unit, so it needs no "Origin Ref".
+/// assert!(validate::sanity(&model).is_empty());
 /// model.textures_mut()[0].file_name.set("Textures\\Sample.png")?;
 /// let findings = validate::sanity(&model);
 /// assert_eq!(findings[0].rule, Rule::TexturePath);
 /// assert_eq!(findings[0].path, "chunks[3].TEXS.textures[0].file_name");
+/// model.sequences_mut()[1].name.set("Walk")?; // a unit, without one
+/// let rules: Vec<Rule> = validate::sanity(&model).iter().map(|f| f.rule).collect();
+/// assert_eq!(
+///     rules,
+///     [Rule::MissingDeathSequence, Rule::TexturePath, Rule::MissingOriginRef]
+/// );
 /// # Ok::<(), formats::Error>(())
 /// ```
 pub fn sanity(model: &Model) -> Vec<Finding> {

@@ -14,8 +14,9 @@ const HIDDEN_ALPHA: f32 = 0.1;
 /// The attenuation the game's lights are made for (mdx-m3-viewer's bounds).
 const ATTENUATION: [f32; 2] = [80.0, 200.0];
 
-/// The name (its start, any case) of the attachment point at a unit's origin.
-const ORIGIN: &str = "origin ref";
+/// The words (any case) that start the name of the attachment point at a
+/// unit's origin: `Origin`, then `Ref` (`Ref 2`, `Ref2`: numbered).
+const ORIGIN: [&str; 2] = ["origin", "ref"];
 
 pub(super) fn check(model: &Model, f: &mut Findings) {
     bones(model, f);
@@ -89,13 +90,44 @@ fn lights(model: &Model, f: &mut Findings) {
     }
 }
 
-/// An attachment named `Origin Ref` (or `Origin Ref 2`, ...).
+/// Whether the game attaches effects to `model`'s origin: a model players
+/// select (it has collision shapes: units, buildings, items), or a unit (it
+/// has an `Attack` or a `Walk` sequence). Spell effects, missiles and the
+/// models they spawn are neither.
+fn takes_effects(model: &Model) -> bool {
+    let acts = |name: &str| {
+        let words = super::names::words(name);
+        matches!(super::names::action(&words), Some("attack" | "walk"))
+    };
+    !model.collision_shapes().is_empty()
+        || model
+            .sequences()
+            .iter()
+            .any(|s| acts(&s.name.to_string_lossy()))
+}
+
+/// Whether an attachment's name is `Origin Ref` (or `Origin Ref 2`, ...),
+/// read word by word as the game reads it (Blizzard's war eagle has
+/// `Origin  Ref`, with two spaces).
+fn is_origin(name: &[u8]) -> bool {
+    let name = String::from_utf8_lossy(name);
+    let [origin, reference] = ORIGIN;
+    let mut words = name.split_whitespace();
+    let first = words.next().is_some_and(|w| w.eq_ignore_ascii_case(origin));
+    let second = words.next().is_some_and(|w| {
+        w.get(..reference.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(reference))
+    });
+    first && second
+}
+
+/// An attachment named `Origin Ref` (or `Origin Ref 2`, ...) in a model
+/// the game attaches effects to.
 fn origin(model: &Model, f: &mut Findings) {
     let attachments = model.attachments();
-    let is_origin = |name: &[u8]| {
-        name.get(..ORIGIN.len())
-            .is_some_and(|start| start.eq_ignore_ascii_case(ORIGIN.as_bytes()))
-    };
+    if !takes_effects(model) {
+        return;
+    }
     if !attachments.iter().any(|a| is_origin(a.node.name.text())) {
         let message = match attachments.len() {
             0 => "no attachment points, so no \"Origin Ref\"".to_string(),
