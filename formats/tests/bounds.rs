@@ -537,3 +537,28 @@ fn billboards_and_global_sequences_are_measured_every_way_they_turn() {
     let across = measured.sequences[0].maximum[0];
     assert!((across - 0.5f32.sqrt()).abs() < 1e-3, "{across}");
 }
+
+/// A geoset fainter than 1/255 draws nothing (8-bit colour): the sample's
+/// cube, at alpha 0.002 from 401 to 599 ms of "Stand", while it rises
+/// highest (its top to 1 at 500), is measured as it shows, up to 0.9 (at
+/// 400 and 600), and a box that stops there is not stale.
+#[test]
+fn geosets_fainter_than_one_in_255_draw_nothing() {
+    use formats::mdx::{GeosetAnimation, GeosetAnimationTrack, Interpolation, Key, Track};
+    let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    let keys = [(0, 1.0), (401, 0.002), (600, 1.0)];
+    let keys = keys.map(|(frame, alpha)| Key::new(frame, alpha)).to_vec();
+    model.geoset_animations_mut().push(GeosetAnimation {
+        alpha: 1.0,
+        geoset_id: 0,
+        tracks: vec![GeosetAnimationTrack::Alpha(Track::new(
+            Interpolation::None,
+            keys,
+        ))],
+        ..GeosetAnimation::default()
+    });
+    let measured = measure(&model, &ExtentOptions::EVERY_FRAME).unwrap();
+    assert_eq!(measured.sequences[0].maximum[2], 0.9);
+    model.sequences_mut()[0].extent = measured.sequences[0];
+    assert_eq!(validate::extents::model(&model), []);
+}

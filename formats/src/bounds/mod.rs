@@ -18,8 +18,8 @@
 //! - [`Aabb`]: a box grown point by point.
 //!
 //! What is measured, as Blizzard's own models have it: a box holds every
-//! vertex of the geosets showing (geoset animation alpha above 0) at each
-//! posed frame; a bounds radius is the distance from the box's centre to the
+//! vertex of the geosets showing (geoset animation alpha at least 1/255:
+//! fainter, 8-bit colour draws nothing) at each posed frame; a bounds radius is the distance from the box's centre to the
 //! farthest of those vertices; a geoset hidden throughout a sequence has the
 //! empty extent ([`EMPTY_CORNER`] to its negative, radius 0) for it.
 //! A geoset's extent covers its sequences (its bind pose when it shows in

@@ -353,6 +353,13 @@ pub(super) struct Pose {
     shown: Vec<bool>,
 }
 
+/// The least geoset alpha that shows anything: colours are 8-bit, so a
+/// geoset fainter than 1/255 draws nothing. Blizzard's exporter left such
+/// frames out: the mortar's scattershot target (runi95's
+/// abilities/weapons/mortar) fades its shell to 0.002 as it falls 600 units
+/// into the ground, and its box stops where the alpha falls below 1/255.
+pub(super) const VISIBLE_ALPHA: f32 = 1.0 / 255.0;
+
 /// The most node transforms kept between two passes (48 MB), a pose
 /// counting 4 more for its own keeping (its two lists: about 200 bytes); a
 /// model that needs more is posed again for each pass.
@@ -417,7 +424,9 @@ impl<'m> Posing<'m> {
                     shown: self
                         .meshes
                         .iter()
-                        .map(|mesh| geoset_state(self.model, mesh.geoset, &sampler).alpha > 0.0)
+                        .map(|mesh| {
+                            geoset_state(self.model, mesh.geoset, &sampler).alpha >= VISIBLE_ALPHA
+                        })
                         .collect(),
                 });
             }

@@ -49,10 +49,10 @@ use crate::mdx::{Chunk, Extent, Model};
 
 /// How far a stored extent may be from the geometry, as a fraction of the
 /// measured model box's diagonal. A tenth: of Blizzard's 1,120 classic
-/// models (runi95/wc3-slk-edit-electron-resources) 80 have an extent the
+/// models (runi95/wc3-slk-edit-electron-resources) 78 have an extent the
 /// geometry escapes or a box it does not fill by more than 5 % of the
 /// model's size (the wind serpent falling out of its `Death` box and sphere,
-/// a spell effect's box reaching far below anything it does), 35 by more
+/// a spell effect's box reaching far below anything it does), 34 by more
 /// than 10 %; of the community models of
 /// dbz-tribute-reforged (842), 546 and 519, of nazarpunk's
 /// wc3-map-edemium-legacy (481), 231 and 205: theirs are stale through and
