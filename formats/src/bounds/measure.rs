@@ -38,13 +38,13 @@ impl Default for ExtentOptions {
 pub const MAX_STEPS: u32 = 10_000;
 
 /// The most work one measurement does, 2^27 (about a second), counted as
-/// poses times what each pose visits: every vertex, and every key of the
-/// tracks it samples (a track's keys are searched at each pose). The
-/// largest corpus model needs 4.3e7 (HarvestGolem: 1 489 poses of 26 040
-/// vertices and 2 879 keys, 0.8 s). A model that needs more is posed at a
-/// longer step (every key still posed), and if that is not enough (a file
-/// declaring thousands of sequences of 49 days), at every n-th of those
-/// frames (each sequence's first and last kept): [`Extents::stretch`] and
+/// poses times what each pose visits: every vertex, every node track, and
+/// every key of the geoset alpha tracks. The largest corpus model needs
+/// 3.9e7 (HarvestGolem: 1 489 poses of 26 040 vertices). A model that
+/// needs more is posed at a longer step (every key still posed), and if
+/// that is not enough (a file declaring thousands of sequences of 49
+/// days), at every n-th of those frames (each sequence's first and last
+/// kept): [`Extents::stretch`] and
 /// [`Extents::every`] say how.
 pub const MAX_POSE_WORK: u64 = 1 << 27;
 

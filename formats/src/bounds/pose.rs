@@ -194,17 +194,18 @@ pub(super) fn pose_count(sequence: &SequenceInfo, step: u32, keys: &[i64], span:
     frame_count(sequence.interval, step, keys) + tail_count(sequence, span, step)
 }
 
-/// What one pose visits: every vertex, every key of the node tracks and
-/// the geoset alpha tracks, every geoset animation for each mesh.
+/// What one pose visits: every vertex, every node track (the skeleton
+/// finds a track's keys by binary search), every key of the geoset alpha
+/// tracks, every geoset animation for each mesh.
 pub(super) fn pose_work(model: &Model, skeleton: &Skeleton, meshes: &[Mesh]) -> u64 {
     let vertices: usize = meshes.iter().map(|m| m.positions.len()).sum();
-    let node_keys: usize = skeleton
+    let node_tracks: usize = skeleton
         .nodes()
         .iter()
         .map(|n| {
-            n.translation.as_ref().map_or(0, |t| t.keys.len())
-                + n.rotation.as_ref().map_or(0, |t| t.keys.len())
-                + n.scaling.as_ref().map_or(0, |t| t.keys.len())
+            usize::from(n.translation.is_some())
+                + usize::from(n.rotation.is_some())
+                + usize::from(n.scaling.is_some())
         })
         .sum();
     let wc3_alpha = model.geoset_animations().iter().flat_map(|a| &a.tracks);
@@ -226,7 +227,7 @@ pub(super) fn pose_work(model: &Model, skeleton: &Skeleton, meshes: &[Mesh]) -> 
         .sum();
     let animations = model.geoset_animations().len() + model.alpha_geoset_animations().len();
     let found = meshes.len().saturating_mul(animations);
-    [vertices, node_keys, wc3_alpha, alpha_alpha, found]
+    [vertices, node_tracks, wc3_alpha, alpha_alpha, found]
         .into_iter()
         .fold(0u64, |a, n| a.saturating_add(n as u64))
         .max(1)
@@ -507,17 +508,7 @@ impl Affine {
     /// Calls `f(x, y, z)` with every point moved, the non-finite left out.
     #[inline(always)]
     pub fn each(&self, points: &[[f32; 3]], mut f: impl FnMut(f32, f32, f32)) {
-        let [a0, a1, a2, b0, b1, b2, c0, c1, c2, d0, d1, d2] = self.0;
-        for &[x, y, z] in points {
-            let px = a0 * x + b0 * y + c0 * z + d0;
-            let py = a1 * x + b1 * y + c1 * z + d1;
-            let pz = a2 * x + b2 * y + c2 * z + d2;
-            // All finite exactly when each times 0 is 0 (an infinity or a
-            // NaN gives NaN).
-            if px * 0.0 + py * 0.0 + pz * 0.0 == 0.0 {
-                f(px, py, pz);
-            }
-        }
+        self.each_with_rest(points, |[x, y, z], _| f(x, y, z));
     }
 
     /// Calls `f(moved, rest)` with every point moved and where it was, the
@@ -529,6 +520,8 @@ impl Affine {
             let px = a0 * x + b0 * y + c0 * z + d0;
             let py = a1 * x + b1 * y + c1 * z + d1;
             let pz = a2 * x + b2 * y + c2 * z + d2;
+            // All finite exactly when each times 0 is 0 (an infinity or a
+            // NaN gives NaN).
             if px * 0.0 + py * 0.0 + pz * 0.0 == 0.0 {
                 f([px, py, pz], [x, y, z]);
             }
