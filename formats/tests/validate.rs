@@ -861,6 +861,19 @@ mod sanity {
             after(rename(1, "Decay")),
             one(Rule::MissingDeathSequence, SEQS)
         );
+        // A one-shot effect (every sequence a Birth or a Death: blood, an
+        // impact) needs neither; one Stand among them makes it loop, and
+        // then it needs a Death.
+        let one_shot = |m: &mut Model| {
+            rename(0, "Birth")(m);
+            rename(1, "Death - 2")(m);
+        };
+        assert_eq!(after(one_shot), []);
+        let looping = |m: &mut Model| {
+            rename(0, "Birth")(m);
+            rename(1, "Stand")(m);
+        };
+        assert_eq!(after(looping), one(Rule::MissingDeathSequence, SEQS));
         // Stand and Death may carry qualifiers and variation numbers.
         assert_eq!(after(rename(0, "Stand Ready - 2")), []);
         assert_eq!(after(rename(1, "Alternate Death 1")), []);

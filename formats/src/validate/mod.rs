@@ -139,8 +139,8 @@
 //! | `unsupported-version` | error | error (900); warning (others) | Header | a version Warcraft III does not read (not 800, 1000, 1100 or 1200; 900 included) | the game refuses the model |
 //! | `missing-header` | warning | — | Header | no `VERS` (readers assume 800) or no `MODL` (name and extents) | every model the game ships has both: the file is damaged or not a whole model |
 //! | `animation-file` | warning | warning | Header | `MODL` names an animation file | unused by the game, an exporter's leftover |
-//! | `missing-stand-sequence` | warning | severe/warning | Sequences | no `Stand` (or no sequences at all), in a model that is not a portrait | idle models play `Stand`: without it they freeze |
-//! | `missing-death-sequence` | warning | severe | Sequences | no `Death`, in a model with sequences that is not a portrait | dying units, destroyed doodads, missiles that hit play `Death` |
+//! | `missing-stand-sequence` | warning | severe/warning | Sequences | no `Stand` (or no sequences at all), in a model that is not a portrait or a one-shot effect (every sequence a `Birth` or a `Death`: blood, an impact) | idle models play `Stand`: without it they freeze |
+//! | `missing-death-sequence` | warning | severe | Sequences | no `Death`, in a model with sequences that is not a portrait or a one-shot effect | dying units, destroyed doodads, missiles that hit play `Death` |
 //! | `missing-portrait-sequence` | warning | — | Sequences | a portrait model (`..._Portrait`, or Portrait sequences only) without `Portrait` or `Portrait Talk` | the portrait frame plays them |
 //! | `sequence-name` | warning | warning | Sequences | a name whose first word (after `Alternate`) is no action, or with a word that is neither action nor qualifier (numbers and what follows a `-` are variation marks) | the game picks sequences by these words: this one never plays |
 //! | `zero-length-sequence` | warning | warning | Sequences | a sequence that ends where it starts | nothing moves while it plays |
