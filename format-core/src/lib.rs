@@ -49,6 +49,7 @@ extern crate alloc;
 extern crate self as format_core;
 
 pub mod anchor;
+pub mod chunk_list;
 mod codec;
 mod context;
 mod cut;
@@ -63,6 +64,7 @@ mod placed_read;
 mod placed_write;
 mod plain;
 mod reader;
+pub mod records;
 #[cfg(feature = "serde")]
 pub mod serde_array;
 #[cfg(feature = "serde")]
@@ -75,6 +77,7 @@ mod writer;
 pub mod __private;
 
 pub use anchor::Anchor;
+pub use chunk_list::{AfterChunk, UndecodedChunk};
 pub use codec::{
     ChunkTag, Decode, Encode, HasTag, Tagged, decode, decode_each, decode_tagged, decode_until_end,
     encode,
@@ -90,6 +93,7 @@ pub use layout::LayoutRow;
 pub use placed_write::{SiblingTarget, Slots};
 pub use plain::Plain;
 pub use reader::{MAX_NESTING, Reader};
+pub use records::Record;
 pub use unknown::{UnknownChunk, UnknownTail};
 pub use writer::{SizeSlot, Writer};
 

@@ -78,6 +78,13 @@ pub struct SizeSpec {
     pub body: bool,
 }
 
+/// `split(tails, if = <condition>)`: the records of this `Vec` continue,
+/// when the condition holds, with the elements of field `tails`.
+pub struct SplitSpec {
+    pub tails: Ident,
+    pub cond: Option<Expr>,
+}
+
 /// `write_assert(condition, "message")`.
 pub struct Assert {
     pub cond: Expr,
@@ -110,6 +117,8 @@ pub struct ContainerAttrs {
     pub bound: Option<At<Vec<WherePredicate>>>,
     pub repr: Option<At<Ident>>,
     pub krate: Option<At<syn::Path>>,
+    pub record: Option<At<()>>,
+    pub chunk_list: Option<At<()>>,
 }
 
 #[derive(Default)]
@@ -136,6 +145,8 @@ pub struct FieldAttrs {
     pub kept: Option<At<()>>,
     pub skip: Option<At<()>>,
     pub sets_version: Option<At<()>>,
+    pub split: Option<At<SplitSpec>>,
+    pub clamp: Option<At<()>>,
 }
 
 impl FieldAttrs {
@@ -163,6 +174,8 @@ impl FieldAttrs {
             span(self.kept.as_ref().map(|x| x.span), KEPT),
             span(self.skip.as_ref().map(|x| x.span), SKIP),
             span(self.sets_version.as_ref().map(|x| x.span), SETS_VERSION),
+            span(self.split.as_ref().map(|x| x.span), SPLIT),
+            span(self.clamp.as_ref().map(|x| x.span), CLAMP),
         ]
         .into_iter()
         .flatten()
@@ -180,7 +193,11 @@ pub struct VariantAttrs {
     pub not_read: Option<At<()>>,
     pub cond: Option<At<Expr>>,
     pub when: Option<At<Expr>>,
+    pub read_when: Option<At<Expr>>,
     pub args: Option<At<Vec<Expr>>>,
+    pub cut: Option<At<()>>,
+    pub undecoded: Option<At<()>>,
+    pub after_chunk: Option<At<()>>,
 }
 
 fn key_name(meta: &ParseNestedMeta) -> String {
@@ -401,6 +418,35 @@ fn parse_size(meta: &ParseNestedMeta) -> syn::Result<SizeSpec> {
     Ok(SizeSpec { of, body })
 }
 
+fn parse_split(meta: &ParseNestedMeta) -> syn::Result<SplitSpec> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let shape = |span: Span| {
+        syn::Error::new(
+            span,
+            "`split` names the field that takes the rest of each record, and optionally when \
+             records have a rest: `split(<field>)` or `split(<field>, if = <condition>)`",
+        )
+    };
+    let tails: Ident = content.parse().map_err(|e| shape(e.span()))?;
+    let mut cond = None;
+    if !content.is_empty() {
+        content.parse::<Token![,]>()?;
+        if !content.is_empty() {
+            content.parse::<Token![if]>().map_err(|e| shape(e.span()))?;
+            content.parse::<Token![=]>()?;
+            cond = Some(content.parse()?);
+            if !content.is_empty() {
+                content.parse::<Token![,]>()?;
+            }
+        }
+    }
+    if !content.is_empty() {
+        return Err(shape(content.span()));
+    }
+    Ok(SplitSpec { tails, cond })
+}
+
 fn parse_assert(meta: &ParseNestedMeta) -> syn::Result<Assert> {
     let content;
     syn::parenthesized!(content in meta.input);
@@ -477,6 +523,10 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         } else if p.is_ident(CRATE) {
             let lit: LitStr = meta.value()?.parse()?;
             set(cx, &mut out.krate, meta, lit.parse()?);
+        } else if p.is_ident(RECORD) {
+            flag(cx, &mut out.record, meta);
+        } else if p.is_ident(CHUNK_LIST) {
+            flag(cx, &mut out.chunk_list, meta);
         } else {
             return Ok(false);
         }
@@ -536,6 +586,10 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             flag(cx, &mut out.skip, meta);
         } else if p.is_ident(SETS_VERSION) {
             flag(cx, &mut out.sets_version, meta);
+        } else if p.is_ident(SPLIT) {
+            set(cx, &mut out.split, meta, parse_split(meta)?);
+        } else if p.is_ident(CLAMP) {
+            flag(cx, &mut out.clamp, meta);
         } else {
             return Ok(false);
         }
@@ -556,6 +610,8 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             set(cx, &mut out.cond, meta, parse_expr(meta)?);
         } else if p.is_ident(WHEN) {
             set(cx, &mut out.when, meta, parse_expr(meta)?);
+        } else if p.is_ident(READ_WHEN) {
+            set(cx, &mut out.read_when, meta, parse_expr(meta)?);
         } else if p.is_ident(ARGS) {
             set(cx, &mut out.args, meta, parse_paren(meta, parse_one_expr)?);
         } else if p.is_ident(CHUNK) {
@@ -564,6 +620,12 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             flag(cx, &mut out.unknown, meta);
         } else if p.is_ident(NOT_READ) {
             flag(cx, &mut out.not_read, meta);
+        } else if p.is_ident(CUT) {
+            flag(cx, &mut out.cut, meta);
+        } else if p.is_ident(UNDECODED) {
+            flag(cx, &mut out.undecoded, meta);
+        } else if p.is_ident(AFTER_CHUNK) {
+            flag(cx, &mut out.after_chunk, meta);
         } else {
             return Ok(false);
         }

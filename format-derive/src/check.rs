@@ -17,11 +17,18 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     container(cx, cont);
     match &cont.body {
         Body::Struct(fields) => {
+            // A field whose keys failed to parse may have named others (a
+            // `split`'s tails): what they lack is not reported again.
+            let broken = fields.iter().any(|f| f.broken);
             for f in fields {
-                field(cx, f);
+                field(cx, f, broken);
             }
             offsets(cx, cont, fields);
             order(cx, fields);
+            splits(cx, fields);
+            if cont.record.is_some() {
+                record(cx, cont);
+            }
         }
         Body::Plain(_) => plain(cx, cont),
         Body::TagEnum(_) => tag_enum(cx, cont),
@@ -53,6 +60,18 @@ fn container(cx: &Ctxt, cont: &Container) {
     }
     if let (Data::Enum(_), Some(plain)) = (&cont.input.data, &a.plain) {
         cx.error_at(plain.span, "`plain` applies to structs only");
+    }
+    if let (false, Some(list)) = (matches!(cont.body, Body::TagEnum(_)), &a.chunk_list) {
+        cx.error_at(
+            list.span,
+            "`chunk_list` applies to an enum of chunks dispatched on their tags",
+        );
+    }
+    if let (false, Some(record)) = (matches!(cont.body, Body::Struct(_)), &a.record) {
+        cx.error_at(
+            record.span,
+            "`record` applies to structs (not `plain` ones, which are records already)",
+        );
     }
     if let Data::Enum(data) = &cont.input.data
         && data.variants.is_empty()
@@ -101,6 +120,112 @@ fn plain(cx: &Ctxt, cont: &Container) {
     }
 }
 
+/// A `#[format(record)]` struct: fixed-size fields one after another.
+fn record(cx: &Ctxt, cont: &Container) {
+    let a = &cont.attrs;
+    let framing = [
+        a.magic.as_ref().map(|x| (x.span, MAGIC)),
+        a.chunk.as_ref().map(|x| (x.span, CHUNK)),
+        a.inclusive_size.as_ref().map(|x| (x.span, INCLUSIVE_SIZE)),
+        a.region.as_ref().map(|x| (x.span, REGION)),
+        a.args.as_ref().map(|x| (x.span, ARGS)),
+    ];
+    for (span, key) in framing.into_iter().flatten() {
+        cx.error_at(
+            span,
+            format!("`{key}` cannot be combined with `record`: a record is exactly its fields"),
+        );
+    }
+    for f in cont.fields() {
+        for (_, span) in &f.keys {
+            cx.error_at(
+                *span,
+                "fields of a `record` take no format attributes: each is a fixed-size `Record`",
+            );
+        }
+    }
+}
+
+/// `split(tails, ..)`: a counted list whose records continue with the
+/// elements of a later field that is a `Vec` without attributes.
+fn splits(cx: &Ctxt, fields: &[Field]) {
+    for (pos, f) in fields.iter().enumerate() {
+        let FieldKind::Data(d) = &f.kind else {
+            continue;
+        };
+        let Some(split) = &d.split else { continue };
+        let span = f.key_span(SPLIT);
+        let counted = matches!(
+            &d.value,
+            ValueSpec::Vec {
+                len: Len::Prefix(_) | Len::Expr(_),
+                ..
+            }
+        );
+        if !counted {
+            cx.error_at(
+                span,
+                "`split` reads a run of records into two arrays: it needs a `Vec` with \
+                 `count = u32` or `count = <expr>`",
+            );
+        }
+        for key in [
+            TAG, OPTIONAL, IF, READ_IF, READ_WITH, WRITE_WITH, PLACED, ARGS, CLAMP,
+        ] {
+            if has(f, key) {
+                cx.error_at(
+                    f.key_span(key),
+                    format!(
+                        "`{key}` does not apply to a `split` list (its records are read in one run)"
+                    ),
+                );
+            }
+        }
+        let tails = &split.tails;
+        match fields.iter().position(|t| t.local == *tails) {
+            None => cx.error_spanned(
+                tails,
+                format!(
+                    "`split` names the field that takes the rest of each record: no field `{tails}`"
+                ),
+            ),
+            Some(at) if at <= pos => cx.error_spanned(
+                tails,
+                format!(
+                    "`{tails}` is read with `{}`'s records, so it must be declared after it",
+                    f.name
+                ),
+            ),
+            Some(at) => {
+                let t = &fields[at];
+                if let Some((_, key_span)) = t.keys.first() {
+                    cx.error_at(
+                        *key_span,
+                        format!("`{tails}` is read and written with `{}`'s records (`split`): it takes no attribute", f.name),
+                    );
+                } else if split.tail_elem.is_none() {
+                    cx.error_spanned(
+                        t.ty,
+                        format!(
+                            "`{tails}` takes the rest of each record of `{}`: it must be a `Vec`",
+                            f.name
+                        ),
+                    );
+                }
+                let named_twice = fields.iter().filter(|o| {
+                    matches!(&o.kind, FieldKind::Data(od) if od.split.as_ref().is_some_and(|s| s.tails == *tails))
+                });
+                if named_twice.count() > 1 {
+                    cx.error_spanned(
+                        tails,
+                        format!("`{tails}` is named by more than one `split`"),
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Keys that make a field complete on its own.
 fn alone(cx: &Ctxt, f: &Field, key: &str, message: &str) {
     for (k, span) in &f.keys {
@@ -114,7 +239,7 @@ fn has(f: &Field, key: &str) -> bool {
     f.keys.iter().any(|(k, _)| *k == key)
 }
 
-fn field(cx: &Ctxt, f: &Field) {
+fn field(cx: &Ctxt, f: &Field, broken: bool) {
     if f.broken {
         return;
     }
@@ -194,11 +319,11 @@ fn field(cx: &Ctxt, f: &Field) {
         }
     }
     if let FieldKind::Data(d) = &f.kind {
-        data(cx, f, d);
+        data(cx, f, d, broken);
     }
 }
 
-fn data(cx: &Ctxt, f: &Field, d: &DataField) {
+fn data(cx: &Ctxt, f: &Field, d: &DataField, broken: bool) {
     let is_option = generic_arg(f.ty, "Option").is_some();
     let presence = [IF, OPTIONAL, READ_IF]
         .into_iter()
@@ -261,6 +386,22 @@ fn data(cx: &Ctxt, f: &Field, d: &DataField) {
             "a `Vec` field takes one of `count`, `until_end` and `tagged`",
         );
     }
+    if d.clamp {
+        let counted = matches!(
+            &d.value,
+            ValueSpec::Vec {
+                len: Len::Prefix(_) | Len::Expr(_),
+                ..
+            }
+        );
+        if !counted || d.read_with.is_some() || d.placed {
+            cx.error_at(
+                f.key_span(CLAMP),
+                "`clamp` fits a count read from the file to the bytes left: it needs a `Vec` \
+                 with `count = u32` or `count = <expr>`, read in sequence without `read_with`",
+            );
+        }
+    }
     let both_hooks = d.read_with.is_some() && d.write_with.is_some();
     if let (true, Some(key)) = (both_hooks, lens.first()) {
         cx.error_at(
@@ -269,12 +410,14 @@ fn data(cx: &Ctxt, f: &Field, d: &DataField) {
         );
     }
     let is_vec = generic_arg(d.value_ty, "Vec").is_some();
+    // A list a broken field may have named in its `split` is not reported.
+    let maybe_tails = broken && f.keys.is_empty();
     match (lens.first(), is_vec) {
         (Some(key), false) => cx.error_at(
             f.key_span(key),
             "`count`, `until_end` and `tagged` give the length of a `Vec<T>`; this field is not a Vec",
         ),
-        (None, true) if !both_hooks && !d.placed => cx.error_spanned(
+        (None, true) if !(both_hooks || d.placed || maybe_tails) => cx.error_spanned(
             d.value_ty,
             "a `Vec` field needs its length: `count = u32` (a prefix), `count = <expr>`, `count = size / N`, `until_end` or `tagged`",
         ),
@@ -457,22 +600,42 @@ fn tag_enum(cx: &Ctxt, cont: &Container) {
                 "a variant of a tag-dispatched enum holds exactly one value: `Name(Type)`",
             );
         }
-        let framing: Vec<Span> = [TAG, CHUNK, UNKNOWN, NOT_READ]
+        let framing: Vec<Span> = [TAG, CHUNK, UNKNOWN, NOT_READ, CUT, UNDECODED]
             .into_iter()
             .filter_map(|k| v.key_span(k))
             .collect();
         for span in framing.iter().skip(1) {
             cx.error_at(
                 *span,
-                "a variant takes one of `tag`, `chunk`, `unknown` and `not_read`",
+                "a variant takes one of `tag`, `chunk`, `unknown`, `not_read`, `cut` and `undecoded`",
             );
         }
-        if v.key_span(NOT_READ).is_some()
-            && let Some(cond) = v.key_span(IF)
-        {
+        let built = [NOT_READ, CUT, UNDECODED]
+            .into_iter()
+            .find(|k| v.key_span(k).is_some());
+        if let (Some(key), Some(cond)) = (built, v.key_span(IF)) {
             cx.error_at(
                 cond,
-                "a `not_read` variant is never read, so there is nothing to gate: it cannot have `if`",
+                format!("a variant marked `{key}` is never read by tag, so there is nothing to gate: it cannot have `if`"),
+            );
+        }
+        for key in [CUT, UNDECODED, AFTER_CHUNK] {
+            if let (None, Some(span)) = (cont.chunk_list, v.key_span(key)) {
+                cx.error_at(
+                    span,
+                    format!("`{key}` is a variant of a chunk list: the enum needs `#[format(chunk_list)]`"),
+                );
+            }
+        }
+        if let (Some(span), Some(key)) = (
+            v.key_span(AFTER_CHUNK),
+            [UNKNOWN, NOT_READ, CUT, UNDECODED]
+                .into_iter()
+                .find(|k| v.key_span(k).is_some()),
+        ) {
+            cx.error_at(
+                span,
+                format!("`after_chunk` reads what follows a chunk of a known tag; a variant marked `{key}` has none"),
             );
         }
         if v.key_span(UNKNOWN).is_some() {
@@ -491,6 +654,9 @@ fn tag_enum(cx: &Ctxt, cont: &Container) {
     let Body::TagEnum(variants) = &cont.body else {
         return;
     };
+    if let Some(list) = cont.chunk_list {
+        chunk_list(cx, cont, list);
+    }
     for v in variants {
         if let Dispatch::Tag(t) | Dispatch::Chunk(t) = &v.dispatch {
             let conditional = v.cond.is_some();
@@ -511,6 +677,57 @@ fn tag_enum(cx: &Ctxt, cont: &Container) {
     }
 }
 
+/// A `#[format(chunk_list)]` enum: the variants its reader keeps chunks in.
+fn chunk_list(cx: &Ctxt, cont: &Container, list: Span) {
+    let count = |key| {
+        cont.variants
+            .iter()
+            .filter_map(|v| v.key_span(key))
+            .collect::<Vec<_>>()
+    };
+    let needs = [
+        (
+            UNKNOWN,
+            "a chunk list keeps the chunks it does not know in place: it needs an \
+             `#[format(unknown)] Unknown(UnknownChunk)` variant",
+        ),
+        (
+            CUT,
+            "a chunk list keeps the chunk a cut file ends inside (lenient reads): it needs a \
+             `#[format(cut)] Cut(CutChunk)` variant",
+        ),
+    ];
+    for (key, message) in needs {
+        if count(key).is_empty() {
+            cx.error_at(list, message);
+        }
+    }
+    for key in [CUT, UNDECODED] {
+        for span in count(key).iter().skip(1) {
+            cx.error_at(*span, format!("only one variant can be the `{key}` one"));
+        }
+    }
+    let a = &cont.attrs;
+    let framing = [
+        a.magic.as_ref().map(|x| (x.span, MAGIC)),
+        a.chunk.as_ref().map(|x| (x.span, CHUNK)),
+        a.inclusive_size.as_ref().map(|x| (x.span, INCLUSIVE_SIZE)),
+    ];
+    for (span, key) in framing.into_iter().flatten() {
+        cx.error_at(
+            span,
+            format!("`{key}` cannot be combined with `chunk_list`: each chunk is framed by its own tag and size"),
+        );
+    }
+    // The model has taken the declarations: they are reported at the first.
+    if let Some(arg) = cont.args.first() {
+        cx.error_spanned(
+            &arg.name,
+            "a chunk list takes no `args`: it is read as a whole file's chunks, in the file's context",
+        );
+    }
+}
+
 fn cond_enum(cx: &Ctxt, cont: &Container) {
     for v in &cont.variants {
         if v.shape != Shape::One {
@@ -519,17 +736,23 @@ fn cond_enum(cx: &Ctxt, cont: &Container) {
                 "a variant chosen by `when` holds exactly one value: `Name(Type)`",
             );
         }
-        if v.key_span(WHEN).is_none() {
-            cx.error_at(
+        match (v.key_span(WHEN), v.key_span(READ_WHEN)) {
+            (None, None) => cx.error_at(
                 v.span,
-                "in an enum whose variants are chosen by `when`, every variant needs `when = <condition>`",
-            );
+                "in an enum whose variants are chosen by `when`, every variant needs `when = <condition>` \
+                 (or `read_when = <condition>`)",
+            ),
+            (Some(_), Some(span)) => cx.error_at(
+                span,
+                "a variant takes one of `when` (checked on read and write) and `read_when` (read only)",
+            ),
+            _ => {}
         }
         variant_keys_only(
             cx,
             v,
-            &[WHEN, ARGS],
-            "a variant chosen by `when` takes only `when` and `args`",
+            &[WHEN, READ_WHEN, ARGS],
+            "a variant chosen by `when` takes only `when` (or `read_when`) and `args`",
         );
     }
 }

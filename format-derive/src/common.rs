@@ -163,7 +163,10 @@ pub fn min_size(cont: &Container) -> TokenStream {
     let body = match &cont.body {
         Body::Struct(fields) => {
             let parts = fields.iter().map(|f| match &f.kind {
-                FieldKind::Skip | FieldKind::Kept | FieldKind::ReadCalc(_) => quote!(0),
+                FieldKind::Skip
+                | FieldKind::Kept
+                | FieldKind::ReadCalc(_)
+                | FieldKind::SplitTail => quote!(0),
                 FieldKind::Derived(d) if d.cond.is_some() => quote!(0),
                 FieldKind::Derived(d) => {
                     let ty = d.disk_ty;

@@ -35,6 +35,18 @@ pub fn expand(cont: &Container) -> TokenStream {
         true => quote!(#r.nested(|#r| { #body })),
         false => body,
     };
+    let p = cont.rt.private();
+    // A chunk list is read as a list by its runtime (`until_end`).
+    let rest = cont.chunk_list.map(|_| {
+        quote! {
+            fn decode_rest(
+                #r: &mut #core::Reader<'_>,
+                #args: Self::Args,
+            ) -> #core::Result<#p::Vec<Self>> {
+                #core::chunk_list::read::<Self>(#r)
+            }
+        }
+    });
     quote! {
         #attrs
         impl #ig #core::Decode for #ident #tg #wc {
@@ -48,6 +60,8 @@ pub fn expand(cont: &Container) -> TokenStream {
                 #bind
                 #body
             }
+
+            #rest
         }
     }
 }
@@ -120,6 +134,8 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
         FieldKind::Skip => quote! {
             let #stored: #ty = ::core::default::Default::default();
         },
+        // Read with the list whose records it completes (declared before it).
+        FieldKind::SplitTail => bind_local(local, &quote!(#stored), ty),
         FieldKind::Kept => quote! {
             let mut #stored: #ty = ::core::default::Default::default();
         },
@@ -151,11 +167,12 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
                 let #stored: #ty = #core::Derived::new();
             }
         }
+        FieldKind::Data(d) if d.split.is_some() => split_read(cont, fields, f, d),
         FieldKind::Data(d) => {
             let read = if d.placed {
                 placed_read(cont, fields, f, d)
             } else {
-                data_read(cont, d)
+                data_read(cont, fields, d)
             };
             let bind = bind_local(local, &quote!(#stored), ty);
             let ctx = context_bindings(&r);
@@ -192,8 +209,109 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
     }
 }
 
+/// A list of records split in two arrays (`split(tails, if = ..)`): both
+/// fields are read here, the tails into their field's variable.
+fn split_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let (r, e) = (names::reader(), names::error());
+    let (name, local, ty) = (&f.name, &f.local, f.ty);
+    let stored = names::stored(local);
+    let (Some(split), ValueSpec::Vec { elem, len, .. }) = (&d.split, &d.value) else {
+        return TokenStream::new();
+    };
+    let Some(tail) = split.tail_elem else {
+        // Reported by the checks.
+        return TokenStream::new();
+    };
+    let tails_stored = names::stored(&split.tails);
+    let count = count_read(cont, fields, d, len, elem);
+    let cond = match &split.cond {
+        Some(c) => quote!((#c)),
+        None => quote!(true),
+    };
+    let bind = bind_local(local, &quote!(#stored), ty);
+    let n = names::count();
+    quote! {
+        let (#stored, #tails_stored): (#ty, #p::Vec<#tail>) =
+            (|#r: &mut #core::Reader<'_>| -> #core::Result<(#ty, #p::Vec<#tail>)> {
+                let #n: u64 = #count;
+                #core::records::decode_split::<#elem, #tail>(#r, #n, #cond)
+            })(#r)
+            .map_err(|#e| #e.in_field(#name))?;
+        #bind
+    }
+}
+
+/// The count of a `Vec` with `count = u32` or `count = <expr>`, as a
+/// `u64` expression; with `clamp`, clamped (leniently) to what the bytes
+/// left hold.
+fn count_read(
+    cont: &Container,
+    fields: &[Field],
+    d: &DataField,
+    len: &Len,
+    elem: &syn::Type,
+) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let r = names::reader();
+    let (count, at) = match len {
+        Len::Prefix(c) => (
+            quote!(<#c as #p::CountPrefix>::read(#r)?),
+            // Evaluated before the prefix is read: where it is.
+            quote!(#r.pos()),
+        ),
+        Len::Expr(e) => {
+            // A count that is a derived field is reported where it is stored.
+            let stored_at = match e {
+                syn::Expr::Path(path) => path.path.get_ident().and_then(|ident| {
+                    fields
+                        .iter()
+                        .find(|f| f.local == *ident && matches!(f.kind, FieldKind::Derived(_)))
+                        .map(|f| names::field_start(&f.local))
+                }),
+                _ => None,
+            };
+            let at = stored_at.map_or_else(|| quote!(#r.pos()), |at| quote!(#at));
+            (quote!(#p::count_value(#e, #r.pos())?), at)
+        }
+        // Reported by the checks.
+        _ => (quote!(0u64), quote!(#r.pos())),
+    };
+    if !d.clamp {
+        return count;
+    }
+    let (claimed, count_at, e) = (names::claimed(), names::count_at(), names::error());
+    let name = &d_name(fields, d);
+    let tag = cont.chunk.as_ref().map(|t| {
+        let tag = tag_expr(cont, t);
+        quote!(.in_tag(#tag))
+    });
+    quote! {{
+        let #count_at: usize = #at;
+        let #claimed: u64 = #count;
+        #core::records::clamp_count(
+            #r,
+            #claimed,
+            <#elem as #core::Decode>::MIN_SIZE,
+            #count_at,
+            |#e: #core::Error| #e.in_field(#name)#tag,
+        )?
+    }}
+}
+
+/// The name of the field whose data is `d`, for paths.
+fn d_name(fields: &[Field], d: &DataField) -> String {
+    fields
+        .iter()
+        .find(|f| matches!(&f.kind, FieldKind::Data(x) if core::ptr::eq(&**x, d)))
+        .map(|f| f.name.clone())
+        .unwrap_or_default()
+}
+
 /// An expression of type `Result<field type>` reading one data field in sequence.
-fn data_read(cont: &Container, d: &DataField) -> TokenStream {
+fn data_read(cont: &Container, fields: &[Field], d: &DataField) -> TokenStream {
     let core = cont.rt.core();
     let p = cont.rt.private();
     let r = names::reader();
@@ -201,7 +319,7 @@ fn data_read(cont: &Container, d: &DataField) -> TokenStream {
         let tag = tag_expr(cont, t);
         quote!(#r.expect_tag(#tag)?;)
     });
-    let value = value_read(cont, d);
+    let value = value_read(cont, fields, d);
     let inner = quote!({ #tag_read #value });
     let peek = d.optional.then_some(d.tag.as_ref()).flatten().map(|t| {
         let tag = tag_expr(cont, t);
@@ -231,7 +349,7 @@ fn data_read(cont: &Container, d: &DataField) -> TokenStream {
     }
 }
 
-fn value_read(cont: &Container, d: &DataField) -> TokenStream {
+fn value_read(cont: &Container, fields: &[Field], d: &DataField) -> TokenStream {
     let core = cont.rt.core();
     let p = cont.rt.private();
     let r = names::reader();
@@ -245,6 +363,7 @@ fn value_read(cont: &Container, d: &DataField) -> TokenStream {
     };
     let index = names::expr::index();
     let count = match len {
+        Len::Prefix(_) | Len::Expr(_) if d.clamp => Some(count_read(cont, fields, d, len, elem)),
         Len::Prefix(c) => Some(quote!(<#c as #p::CountPrefix>::read(#r)?)),
         Len::Expr(e) => Some(quote!(#p::count_value(#e, #r.pos())?)),
         Len::Stride(n) => Some(quote!(#p::stride_count(#r, #n)?)),
@@ -500,7 +619,7 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
     // Data fields as later expressions see them; derived fields stay the raw
     // values read (already bound).
     let binds = fields.iter().filter_map(|f| match &f.kind {
-        FieldKind::Data(_) | FieldKind::Skip => {
+        FieldKind::Data(_) | FieldKind::Skip | FieldKind::SplitTail => {
             let stored = names::stored(&f.local);
             Some(bind_local(&f.local, &quote!(#stored), f.ty))
         }
@@ -710,9 +829,19 @@ fn cond_enum_body(cont: &Container, variants: &[CondVariant]) -> TokenStream {
     let r = names::reader();
     let ctx = context_bindings(&r);
     let name = cont.ident.to_string();
+    let reader = names::expr::reader();
     let arms = variants.iter().map(|v| {
         let (ident, ty, when) = (v.ident, v.ty, &v.when);
         let args = args_value(v.args.as_ref());
+        // A `read_when` condition may look at the reader.
+        let when = match v.read_only {
+            true => quote! {{
+                #[allow(unused_variables)]
+                let #reader: &#core::Reader<'_> = &*#r;
+                #when
+            }},
+            false => quote!(#when),
+        };
         quote! {
             if #when {
                 return <#ty as #core::Decode>::decode(#r, #args).map(Self::#ident);

@@ -8,7 +8,7 @@ use syn::{Member, Type};
 
 use crate::common::{impl_attrs, split_generics, tag_expr};
 use crate::de::discriminant_consts;
-use crate::model::{Container, Dispatch, TagVariant, ValueVariant};
+use crate::model::{Container, Dispatch, Field, ListRole, TagVariant, ValueVariant};
 use crate::names;
 
 /// `Plain` (and bytemuck's `Pod`/`Zeroable`) for a `#[format(plain)]` struct.
@@ -201,5 +201,163 @@ pub fn values(cont: &Container, repr: &syn::Ident, variants: &[ValueVariant]) ->
             }
         }
         #from_number
+    }
+}
+
+/// `Record` for a `#[format(record)]` struct: its fields, each a `Record`,
+/// one after another; its size their sum.
+pub fn record(cont: &Container, fields: &[Field]) -> TokenStream {
+    let core = cont.rt.core();
+    let ident = cont.ident;
+    let attrs = impl_attrs();
+    let (ig, tg, wc) = split_generics(cont, &quote!(#core::Record));
+    let record = quote!(#core::Record);
+    let (bytes, out) = (names::record_bytes(), names::record_out());
+    let mut offset = quote!(0usize);
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    let mut sizes = Vec::new();
+    for f in fields {
+        let (member, ty) = (&f.member, f.ty);
+        // Spanned at the field's type: one that is no record is reported there.
+        let span = syn::spanned::Spanned::span(ty);
+        let record = quote::quote_spanned!(span=> #core::Record);
+        reads.push(quote! {
+            #member: <#ty as #record>::read_record(#core::records::from(#bytes, #offset))
+        });
+        writes.push(quote! {
+            <#ty as #record>::write_record(&self.#member, #core::records::from_mut(#out, #offset)?)?;
+        });
+        sizes.push(quote!(<#ty as #record>::SIZE));
+        offset = quote!(#offset + <#ty as #record>::SIZE);
+    }
+    quote! {
+        #attrs
+        impl #ig #record for #ident #tg #wc {
+            const SIZE: usize = 0 #(+ #sizes)*;
+
+            #[inline(always)]
+            fn read_record(#bytes: &[u8]) -> Self {
+                Self { #(#reads,)* }
+            }
+
+            #[inline(always)]
+            fn write_record(&self, #out: &mut [u8]) -> ::core::option::Option<()> {
+                #(#writes)*
+                ::core::option::Option::Some(())
+            }
+        }
+    }
+}
+
+/// `ChunkList` for a `#[format(chunk_list)]` enum: its `unknown`, `cut` and
+/// `undecoded` variants, and the `after_chunk` hooks.
+pub fn chunk_list(cont: &Container, variants: &[TagVariant]) -> TokenStream {
+    let core = cont.rt.core();
+    let ident = cont.ident;
+    let attrs = impl_attrs();
+    let (ig, tg, wc) = split_generics(
+        cont,
+        &quote!(#core::Decode<Args = ()> + #core::Encode<Args = ()>),
+    );
+    let (value, io) = (names::value(), names::list_io());
+    let find = |pred: &dyn Fn(&TagVariant) -> bool| variants.iter().find(|v| pred(v));
+    let (Some(unknown), Some(cut)) = (
+        find(&|v| matches!(v.dispatch, Dispatch::Unknown)),
+        find(&|v| v.role == Some(ListRole::Cut)),
+    ) else {
+        // Reported by the checks.
+        return TokenStream::new();
+    };
+    let undecoded = find(&|v| v.role == Some(ListRole::Undecoded));
+    let (unknown_id, cut_id) = (unknown.ident, cut.ident);
+    let variant_name = |v: &TagVariant| format!("{ident}::{}", v.ident);
+    let cut_name = variant_name(cut);
+    let undecoded_name = variant_name(undecoded.unwrap_or(unknown));
+    let from_undecoded = match undecoded {
+        Some(v) => {
+            let id = v.ident;
+            quote!(Self::#id(#value))
+        }
+        None => quote! {
+            Self::#unknown_id(#core::UnknownChunk { tag: #value.tag, bytes: #value.bytes })
+        },
+    };
+    let after: Vec<_> = variants.iter().filter(|v| v.after_chunk).collect();
+    let hooks = (!after.is_empty()).then(|| {
+        // Spanned at the variant's type: one without the hook is reported there.
+        let hook = |ty: &Type| {
+            let span = syn::spanned::Spanned::span(ty);
+            quote::quote_spanned!(span=> #core::AfterChunk)
+        };
+        let read = after.iter().map(|v| {
+            let (id, ty) = (v.ident, v.ty);
+            let hook = hook(ty);
+            quote!(Self::#id(#value) => <#ty as #hook>::read_after(#value, #io),)
+        });
+        let write = after.iter().map(|v| {
+            let (id, ty) = (v.ident, v.ty);
+            let hook = hook(ty);
+            quote!(Self::#id(#value) => <#ty as #hook>::write_after(#value, #io),)
+        });
+        quote! {
+            fn read_after(&mut self, #io: &mut #core::Reader<'_>) -> #core::Result<()> {
+                match self {
+                    #(#read)*
+                    _ => ::core::result::Result::Ok(()),
+                }
+            }
+
+            fn write_after(&self, #io: &mut #core::Writer) -> #core::Result<()> {
+                match self {
+                    #(#write)*
+                    _ => ::core::result::Result::Ok(()),
+                }
+            }
+        }
+    });
+    let some = quote!(::core::option::Option::Some);
+    let none = quote!(::core::option::Option::None);
+    quote! {
+        #attrs
+        impl #ig #core::chunk_list::ChunkList for #ident #tg #wc {
+            const CUT: &'static str = #cut_name;
+            const UNDECODED: &'static str = #undecoded_name;
+
+            fn as_unknown(&self) -> ::core::option::Option<&#core::UnknownChunk> {
+                match self {
+                    Self::#unknown_id(#value) => #some(#value),
+                    _ => #none,
+                }
+            }
+
+            fn as_unknown_mut(&mut self) -> ::core::option::Option<&mut #core::UnknownChunk> {
+                match self {
+                    Self::#unknown_id(#value) => #some(#value),
+                    _ => #none,
+                }
+            }
+
+            fn from_unknown(#value: #core::UnknownChunk) -> Self {
+                Self::#unknown_id(#value)
+            }
+
+            fn as_cut(&self) -> ::core::option::Option<&#core::CutChunk> {
+                match self {
+                    Self::#cut_id(#value) => #some(#value),
+                    _ => #none,
+                }
+            }
+
+            fn from_cut(#value: #core::CutChunk) -> Self {
+                Self::#cut_id(#value)
+            }
+
+            fn from_undecoded(#value: #core::UndecodedChunk) -> Self {
+                #from_undecoded
+            }
+
+            #hooks
+        }
     }
 }

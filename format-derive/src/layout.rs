@@ -72,7 +72,8 @@ fn tag_row(tag: &crate::attr::TagLit, what: &str) -> Row {
 
 fn field_rows(f: &Field, rows: &mut Vec<Row>) {
     match &f.kind {
-        FieldKind::Skip | FieldKind::Kept | FieldKind::ReadCalc(_) => {}
+        // Described by the row of the list whose records it completes.
+        FieldKind::Skip | FieldKind::Kept | FieldKind::ReadCalc(_) | FieldKind::SplitTail => {}
         FieldKind::Derived(d) => rows.push(Row {
             field: f.name.clone(),
             ty: type_text(d.disk_ty),
@@ -139,6 +140,20 @@ fn data_rows(f: &Field, d: &DataField, rows: &mut Vec<Row>) {
     }
     if d.optional {
         condition.push("if the next tag matches".to_string());
+    }
+    if let Some(split) = &d.split {
+        let tail = split.tail_elem.map(type_text).unwrap_or_default();
+        condition.push(match &split.cond {
+            Some(cond) => format!(
+                "each record followed by a `{tail}` of `{}` if `{}`",
+                split.tails,
+                expr_text(cond)
+            ),
+            None => format!("each record followed by a `{tail}` of `{}`", split.tails),
+        });
+    }
+    if d.clamp {
+        condition.push("a count beyond the bytes left is clamped when read leniently".into());
     }
     if let Some(tag) = &d.tag {
         let mut row = tag_row(tag, "tag");

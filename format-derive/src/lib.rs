@@ -15,6 +15,8 @@
 //! | `inclusive_size` | a leading `u32` counting the object including itself; read bounded by it, back-patched on write |
 //! | `plain` | a `#[repr(C)]` struct of plain fields with no padding: read and written as its memory image, arrays of it in one copy |
 //! | `region` | parts placed by offset (`placed` fields, here or in fields' types) lie in this value, which reads to the end of its enclosing region and keeps where a file put them and the bytes between them (needs a `kept` field). A value with placed parts needs a region: its own (required when it has a `chunk` or `inclusive_size`, whose size covers them) or an enclosing one; a type read and written on its own must be one |
+//! | `record` | a struct of fixed-size fields (each a `Plain` type or another `record`; generics allowed) that is also a `format_core::Record`: read from and written to a run of records checked once (a `split` list's elements) |
+//! | `chunk_list` | on the tag-dispatched enum of a file's chunks: a `Vec` of it with `until_end` is read and written as the file's chunk list (`format_core::chunk_list`): unknown chunks kept in place (`unknown` variant), the chunk a cut file ends inside kept as bytes by a lenient read (`cut` variant), a chunk whose size fits but whose content does not decode kept as bytes (`undecoded` variant, else the `unknown` one), bytes stored after a chunk read by its type (`after_chunk` variant); typed chunks of the user's own through `chunk_list::chunk`/`set_chunk` |
 //! | `args(name: Type, ...)` | arguments the caller passes (a key track passes its interpolation type to each key) |
 //! | `bound = "T: ..."` | replaces the inferred `T: Decode<Args = ()>` / `T: Encode<Args = ()>` bounds |
 //! | `repr = u32` | the on-disk type of an enum of values (or use `#[repr(u32)]`; where both are given, this one is the type on disk) |
@@ -43,6 +45,8 @@
 //! | `size(of = <target>[, body])` | a `Derived<u32>` (or a table) holding `<target>`'s length (`body`: without its 8-byte chunk header) |
 //! | `placed` | the field is read where its `offset` points (bounded by its `size` if one names it) and written after the enclosing `region`'s inline part; `Option`: absent at offset 0; `Vec` with a table of offsets: one element per entry until an entry is 0 (in lenient mode also until an entry whose part lies outside the region: a diagnostic, and that entry and the ones after it stay in the table as read, entries without a part, so the file writes back unchanged); `Vec` with `count`: one run at one offset |
 //! | `kept` | the field of type `Kept` that records what a file said that a fresh layout would not give (see `format_core::kept`) |
+//! | `split(tails, if = <expr>)` | on a counted `Vec` (`count = u32` or `count = <expr>`) of `Record`s: a struct-of-arrays layout; each record on disk continues, when the condition holds (always without `if`), with an element of the later `Vec` field `tails` (which takes no attribute), so each array takes in memory exactly its bytes on disk; read from one checked slice, written in place; on write, `tails` must have one element per record when the condition holds and none otherwise |
+//! | `clamp` | *read*: with `count = u32` or `count = <expr>`, a count larger than the bytes left can hold (in elements of the element's `MIN_SIZE`) is an error in strict mode; in lenient mode it is clamped to the elements there, with a diagnostic at the count (write the count as a `calc` of the list's length, so the file is fixed on write) |
 //! | `read_calc = <expr>` | *read*: a value computed from earlier fields, nothing on disk, nothing written |
 //! | `read_with = f` / `read_with = f(a, b)` | *read*: a hand-written reader `f(&mut Reader, a, b) -> Result<T>` (without a call, the field's `args`) |
 //! | `write_with = g` / `write_with = g(a, b)` | *write*: a hand-written writer `g(&T, &mut Writer, a, b) -> Result<()>` |
@@ -80,12 +84,19 @@
 //! bounded body), no attribute (`Type` has its own `chunk`/`magic` tag), or
 //! `unknown` (the fallback: `Unknown(UnknownChunk)` in a chunk list, `Unknown(UnknownTail)`
 //! for sub-chunks inside a sized object), or `not_read` (never produced by the
-//! derived reader: hand-written code builds it, as a lenient reader keeps a
-//! chunk cut short by the end of the file as `Cut(CutChunk)`; written by its
-//! type, its tag the value's own); `if = <expr>` gates a variant on the
-//! version. Such an enum gets a `tag()` method (the `FourCC` of the variant it
+//! derived reader: hand-written code builds it; written by its type, its tag
+//! the value's own); `if = <expr>` gates a variant on the version. In a
+//! `chunk_list` enum, `cut` marks the `Cut(CutChunk)` variant and `undecoded`
+//! the `Undecoded(UndecodedChunk)` one (both built by the list's lenient
+//! reader, never by tag), and `after_chunk` a variant whose type implements
+//! `format_core::AfterChunk` (it reads and writes bytes a file stores right
+//! after the chunk, outside its size). Such an enum gets a `tag()` method (the `FourCC` of the variant it
 //! holds). An enum whose variants have `when = <expr>` reads the first variant
-//! whose condition holds (a vertex format stored elsewhere, passed in `args`).
+//! whose condition holds (a vertex format stored elsewhere, passed in `args`);
+//! on write, the held variant's condition must hold. `read_when = <expr>`
+//! instead may look at the input (`reader`, as `read_if`: which of two forms
+//! ends where the next tag starts) and is not checked on write (the variant
+//! held is written).
 //! An enum of values has unit variants with discriminants and an optional
 //! `#[format(unknown)] Other(u32)` that keeps unknown values; it gets
 //! `From<Enum> for u32` (the number written) and, with the fallback, the
@@ -139,8 +150,13 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     };
     let extra = match &cont.body {
         model::Body::Plain(fields) => extras::plain(&cont, fields),
-        model::Body::TagEnum(variants) => extras::tagged(&cont, variants),
+        model::Body::TagEnum(variants) => {
+            let list = cont.chunk_list.map(|_| extras::chunk_list(&cont, variants));
+            let tagged = extras::tagged(&cont, variants);
+            quote!(#tagged #list)
+        }
         model::Body::ValueEnum { repr, variants } => extras::values(&cont, repr, variants),
+        model::Body::Struct(fields) if cont.record.is_some() => extras::record(&cont, fields),
         _ => proc_macro2::TokenStream::new(),
     };
     let decode = de::expand(&cont);

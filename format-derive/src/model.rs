@@ -23,6 +23,11 @@ pub struct Container<'a> {
     /// `#[format(region)]`: parts placed by offset inside it are laid out, and
     /// the bytes between them kept, by this value.
     pub region: Option<Span>,
+    /// `#[format(record)]`: a struct of fixed-size fields, also a `Record`.
+    pub record: Option<Span>,
+    /// `#[format(chunk_list)]`: the enum of a file's chunks, read and
+    /// written as a list (`until_end`) by the chunk-list runtime.
+    pub chunk_list: Option<Span>,
     pub args: Vec<ArgDecl>,
     pub bound: Option<Vec<syn::WherePredicate>>,
     pub rt: Runtime,
@@ -88,6 +93,9 @@ pub enum FieldKind<'a> {
     Derived(Box<DerivedField<'a>>),
     /// Stored data.
     Data(Box<DataField<'a>>),
+    /// The rest of each record of the list that names it in `split(..)`:
+    /// read and written with that list.
+    SplitTail,
 }
 
 pub struct DerivedField<'a> {
@@ -160,6 +168,19 @@ pub struct DataField<'a> {
     pub anchored: bool,
     /// An offset names this field as a whole: where it lands is recorded.
     pub marked: bool,
+    /// `split(tails, if = ..)`: each record continues with an element of `tails`.
+    pub split: Option<Split<'a>>,
+    /// `clamp`: a count larger than the bytes hold is clamped in lenient mode.
+    pub clamp: bool,
+}
+
+/// A struct-of-arrays layout: records whose head goes in this field, whose
+/// rest (when `cond` holds) goes in field `tails`.
+pub struct Split<'a> {
+    pub tails: Ident,
+    /// The element type of `tails` (`None` until linked, or if it is no `Vec`).
+    pub tail_elem: Option<&'a Type>,
+    pub cond: Option<Expr>,
 }
 
 impl DataField<'_> {
@@ -210,6 +231,19 @@ pub struct TagVariant<'a> {
     pub cond: Option<Expr>,
     pub args: Option<Vec<Expr>>,
     pub doc: String,
+    /// In a chunk list: the variant its reader keeps damaged chunks in.
+    pub role: Option<ListRole>,
+    /// In a chunk list: the type owns bytes stored after the chunk.
+    pub after_chunk: bool,
+}
+
+/// The variants a chunk list's reader builds itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ListRole {
+    /// `cut`: the chunk a cut file ends inside (`CutChunk`).
+    Cut,
+    /// `undecoded`: a chunk whose content does not decode (`UndecodedChunk`).
+    Undecoded,
 }
 
 pub enum Dispatch {
@@ -231,6 +265,9 @@ pub struct CondVariant<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
     pub when: Expr,
+    /// `read_when`: the condition may look at the reader, and is not checked
+    /// on write (the variant held is written).
+    pub read_only: bool,
     pub args: Option<Vec<Expr>>,
     pub doc: String,
 }
@@ -315,6 +352,8 @@ impl<'a> Container<'a> {
             chunk: attrs.chunk.as_ref().map(|c| c.value),
             inclusive: attrs.inclusive_size.is_some(),
             region: attrs.region.as_ref().map(|r| r.span),
+            record: attrs.record.as_ref().map(|r| r.span),
+            chunk_list: attrs.chunk_list.as_ref().map(|r| r.span),
             args: attrs.args.take_decls(),
             bound: attrs.bound.as_ref().map(|b| b.value.clone()),
             rt: Runtime::find(attrs.krate.as_ref().map(|k| &k.value)),
@@ -417,7 +456,38 @@ fn struct_fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
         })
         .collect();
     link_targets(&mut out);
+    link_splits(&mut out);
     out
+}
+
+/// The fields a `split(..)` names become its tails.
+fn link_splits<'a>(fields: &mut [Field<'a>]) {
+    let named: Vec<Ident> = fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            FieldKind::Data(d) => d.split.as_ref().map(|s| s.tails.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut elems: Vec<(Ident, &'a Type)> = Vec::new();
+    for f in fields.iter_mut() {
+        if named.contains(&f.local) && f.keys.is_empty() && !f.broken {
+            if let Some(elem) = generic_arg(f.ty, "Vec") {
+                elems.push((f.local.clone(), elem));
+            }
+            f.kind = FieldKind::SplitTail;
+        }
+    }
+    for f in fields.iter_mut() {
+        if let FieldKind::Data(d) = &mut f.kind
+            && let Some(split) = &mut d.split
+        {
+            split.tail_elem = elems
+                .iter()
+                .find(|(name, _)| *name == split.tails)
+                .map(|(_, elem)| *elem);
+        }
+    }
 }
 
 /// Marks the fields offsets name (placed or recorded) and gives derived
@@ -536,6 +606,12 @@ fn field_kind<'a>(f: &'a syn::Field, mut a: FieldAttrs) -> FieldKind<'a> {
         placed,
         anchored: false,
         marked: false,
+        split: a.split.map(|s| Split {
+            tails: s.value.tails,
+            tail_elem: None,
+            cond: s.value.cond,
+        }),
+        clamp: a.clamp.is_some(),
     }))
 }
 

@@ -159,6 +159,16 @@ idents! {
     variant_read = "__read";
     /// A tag as peeked, before it is bound to [`tag`].
     peeked = "__t";
+    /// The reader or writer a chunk list's `after_chunk` hooks are given.
+    list_io = "__io";
+    /// The bytes a `Record` is read from.
+    record_bytes = "__bytes";
+    /// The bytes a `Record` is written into.
+    record_out = "__out";
+    /// A count as read, before a `clamp` fits it to the bytes left.
+    claimed = "__claimed";
+    /// Where that count is stored, for the diagnostic a clamp gives.
+    count_at = "__count_at";
     /// The elements of a placed `Vec` read so far.
     list = "__list";
     /// The size a size field gives a placed part (`Option<u32>`).

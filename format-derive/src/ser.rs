@@ -36,11 +36,22 @@ pub fn expand(cont: &Container) -> TokenStream {
                 _ => return TokenStream::new(),
             };
             let body = framed(cont, body);
+            // A chunk list is written as a list by its runtime (`until_end`).
+            let many = cont.chunk_list.map(|_| {
+                let items = names::value();
+                quote! {
+                    fn encode_many(#items: &[Self], #w: &mut #core::Writer, #args: Self::Args) -> #core::Result<()> {
+                        #core::chunk_list::write::<Self>(#items, #w)
+                    }
+                }
+            });
             quote! {
                 fn encode(&self, #w: &mut #core::Writer, #args: Self::Args) -> #core::Result<()> {
                     #bind
                     #body
                 }
+
+                #many
             }
         }
     };
@@ -192,7 +203,7 @@ fn struct_items(cont: &Container, fields: &[Field]) -> TokenStream {
 fn bind_field(f: &Field) -> Option<TokenStream> {
     let member = &f.member;
     match &f.kind {
-        FieldKind::Data(_) | FieldKind::Kept | FieldKind::Skip => {
+        FieldKind::Data(_) | FieldKind::Kept | FieldKind::Skip | FieldKind::SplitTail => {
             Some(bind_local(&f.local, &quote!(self.#member), f.ty))
         }
         FieldKind::ReadCalc(_) | FieldKind::Derived(_) => None,
@@ -236,6 +247,23 @@ fn inline_body(cont: &Container, fields: &[Field], push_start: bool) -> TokenStr
                         }
                     }}
                 })
+                .collect::<Vec<_>>()
+                .into_iter()
+                .chain(d.split.as_ref().map(|split| {
+                    // Before anything is written, and outside the list's
+                    // own path: the tails disagree, not the list.
+                    let core = cont.rt.core();
+                    let (local, tails) = (&f.local, &split.tails);
+                    let tails_name = tails.to_string();
+                    let (cond, text) = match &split.cond {
+                        Some(c) => (quote!((#c)), crate::common::expr_text(c)),
+                        None => (quote!(true), "true".to_string()),
+                    };
+                    quote! {{
+                        #(#all)*
+                        #core::records::check_split(#w, #local.len(), #tails.len(), #cond, #tails_name, #text)?;
+                    }}
+                }))
                 .collect::<Vec<_>>(),
             _ => Vec::new(),
         }
@@ -309,6 +337,11 @@ fn field_write(cont: &Container, f: &Field) -> TokenStream {
     let member = &f.member;
     match &f.kind {
         FieldKind::Skip | FieldKind::Kept | FieldKind::ReadCalc(_) => quote!(),
+        // Written with the list whose records it completes.
+        FieldKind::SplitTail => {
+            let bind = bind_field(f);
+            quote!(#bind)
+        }
         FieldKind::Derived(d) => {
             let write = derived_write(cont, f, d);
             match &d.cond {
@@ -889,6 +922,9 @@ fn value_write(cont: &Container, d: &DataField, name: &str, v: &TokenStream) -> 
     let ValueSpec::Vec { elem, len, .. } = &d.value else {
         return quote!(<#ty as #core::Encode>::encode_inline(#v, #w, #args));
     };
+    if let Some(split) = &d.split {
+        return split_write(cont, split, elem, len, name, v);
+    }
     let index = names::expr::index();
     let each = (d.anchored || d.indexed()).then(|| {
         let anchored = d.anchored;
@@ -919,6 +955,45 @@ fn value_write(cont: &Container, d: &DataField, name: &str, v: &TokenStream) -> 
             each.unwrap_or_else(|| quote!(#p::encode_inline_many::<#elem>(#v, #w, #args)))
         }
     }
+}
+
+/// A list of records split in two arrays (`split(tails, if = ..)`): its
+/// count, then each record's head and (when the condition holds) its tail.
+fn split_write(
+    cont: &Container,
+    split: &crate::model::Split,
+    elem: &Type,
+    len: &Len,
+    name: &str,
+    v: &TokenStream,
+) -> TokenStream {
+    let core = cont.rt.core();
+    let p = cont.rt.private();
+    let w = names::writer();
+    let count_id = names::count();
+    let Some(tail) = split.tail_elem else {
+        // Reported by the checks.
+        return quote!(::core::result::Result::Ok(()));
+    };
+    let tails = &split.tails;
+    let tails_name = tails.to_string();
+    let (cond, cond_text) = match &split.cond {
+        Some(c) => (quote!((#c)), expr_text(c)),
+        None => (quote!(true), "true".to_string()),
+    };
+    let count = match len {
+        Len::Prefix(c) => quote!(<#c as #p::CountPrefix>::write(#w, (#v).len(), #name)?;),
+        Len::Expr(e) => quote! {
+            let #count_id = #p::count_value(#e, #w.pos())?;
+            #p::check_len(#w, #name, (#v).len(), #count_id)?;
+        },
+        // Reported by the checks (a split list has a count).
+        _ => quote!(),
+    };
+    quote! {{
+        #count
+        #core::records::encode_split::<#elem, #tail>(#w, #v, &self.#tails, #cond, #tails_name, #cond_text)
+    }}
 }
 
 /// A hook call: `f(value, writer, args...)`, the arguments from the call
@@ -1017,11 +1092,17 @@ fn cond_enum_body(cont: &Container, variants: &[CondVariant]) -> TokenStream {
         let args = args_value(v.args.as_ref());
         let name = ident.to_string();
         let text = expr_text(when);
-        quote! {
-            Self::#ident(#value_id) => {
+        // A `read_when` looks at the input: the variant held is written.
+        let gate = (!v.read_only).then(|| {
+            quote! {
                 if !(#when) {
                     return ::core::result::Result::Err(#p::variant_gate(#w, #name, #text));
                 }
+            }
+        });
+        quote! {
+            Self::#ident(#value_id) => {
+                #gate
                 <#ty as #core::Encode>::encode(#value_id, #w, #args)
             }
         }

@@ -49,6 +49,8 @@ keys! {
     BOUND = "bound", [Container], Both;
     REPR = "repr", [Container], Both;
     CRATE = "crate", [Container], Both;
+    RECORD = "record", [Container], Both;
+    CHUNK_LIST = "chunk_list", [Container], Both;
     TAG = "tag", [Field, Variant], Both;
     COUNT = "count", [Field], Both;
     UNTIL_END = "until_end", [Field], Both;
@@ -67,9 +69,15 @@ keys! {
     KEPT = "kept", [Field], Both;
     SKIP = "skip", [Field], Both;
     SETS_VERSION = "sets_version", [Field], Both;
+    SPLIT = "split", [Field], Both;
+    CLAMP = "clamp", [Field], Read;
     UNKNOWN = "unknown", [Variant], Read;
     NOT_READ = "not_read", [Variant], Read;
     WHEN = "when", [Variant], Both;
+    READ_WHEN = "read_when", [Variant], Read;
+    CUT = "cut", [Variant], Read;
+    UNDECODED = "undecoded", [Variant], Read;
+    AFTER_CHUNK = "after_chunk", [Variant], Both;
 }
 
 /// Inside `offset(...)` and `size(...)`.

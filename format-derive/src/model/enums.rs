@@ -4,7 +4,7 @@ use proc_macro2::Span;
 use quote::format_ident;
 use syn::{DeriveInput, Fields, Ident, Type};
 
-use super::{Body, CondVariant, Dispatch, TagVariant, ValueVariant};
+use super::{Body, CondVariant, Dispatch, ListRole, TagVariant, ValueVariant};
 use crate::attr::{self, VariantAttrs};
 use crate::ctxt::Ctxt;
 use crate::symbol;
@@ -40,6 +40,10 @@ fn keys(a: &VariantAttrs) -> Vec<(&'static str, Span)> {
         (NOT_READ, a.not_read.as_ref().map(|x| x.span)),
         (IF, a.cond.as_ref().map(|x| x.span)),
         (WHEN, a.when.as_ref().map(|x| x.span)),
+        (READ_WHEN, a.read_when.as_ref().map(|x| x.span)),
+        (CUT, a.cut.as_ref().map(|x| x.span)),
+        (UNDECODED, a.undecoded.as_ref().map(|x| x.span)),
+        (AFTER_CHUNK, a.after_chunk.as_ref().map(|x| x.span)),
         (ARGS, a.args.as_ref().map(|x| x.span)),
     ]
     .into_iter()
@@ -86,16 +90,21 @@ pub(super) fn enum_body<'a>(
         .any(|v| matches!(v.fields, Fields::Unit))
     {
         value_enum(input, attrs, parsed)
-    } else if parsed.iter().any(|(_, a)| a.when.is_some()) {
+    } else if parsed
+        .iter()
+        .any(|(_, a)| a.when.is_some() || a.read_when.is_some())
+    {
         Body::CondEnum(
             parsed
                 .into_iter()
                 .filter(|(_, a)| !a.broken)
                 .filter_map(|(v, a)| {
+                    let read_only = a.when.is_none();
                     Some(CondVariant {
                         ident: &v.ident,
                         ty: single_type(&v.fields)?,
-                        when: a.when?.value,
+                        when: a.when.or(a.read_when)?.value,
+                        read_only,
                         args: a.args.map(|x| x.value),
                         doc: attr::doc_summary(&v.attrs),
                     })
@@ -108,12 +117,19 @@ pub(super) fn enum_body<'a>(
                 .into_iter()
                 .filter(|(_, a)| !a.broken)
                 .filter_map(|(v, a)| {
-                    let dispatch = match (a.tag, a.chunk, a.unknown, a.not_read) {
+                    // The chunk list's own variants are built by its reader.
+                    let not_read = a.not_read.is_some() || a.cut.is_some() || a.undecoded.is_some();
+                    let dispatch = match (a.tag, a.chunk, a.unknown, not_read) {
                         (Some(t), _, _, _) => Dispatch::Tag(t.value),
                         (None, Some(c), _, _) => Dispatch::Chunk(c.value),
                         (None, None, Some(_), _) => Dispatch::Unknown,
-                        (None, None, None, Some(_)) => Dispatch::NotRead,
-                        (None, None, None, None) => Dispatch::Inner,
+                        (None, None, None, true) => Dispatch::NotRead,
+                        (None, None, None, false) => Dispatch::Inner,
+                    };
+                    let role = match (a.cut.is_some(), a.undecoded.is_some()) {
+                        (true, _) => Some(ListRole::Cut),
+                        (false, true) => Some(ListRole::Undecoded),
+                        _ => None,
                     };
                     Some(TagVariant {
                         ident: &v.ident,
@@ -122,6 +138,8 @@ pub(super) fn enum_body<'a>(
                         cond: a.cond.map(|c| c.value),
                         args: a.args.map(|x| x.value),
                         doc: attr::doc_summary(&v.attrs),
+                        role,
+                        after_chunk: a.after_chunk.is_some(),
                     })
                 })
                 .collect(),

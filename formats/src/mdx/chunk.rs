@@ -2,11 +2,10 @@
 //! spec defines, dispatched on its tag and gated on the `VERS` version, and
 //! [`UnknownChunk`] for the rest, kept in place.
 
-use format_core::{Codec, CutChunk, UnknownChunk};
+use format_core::{Codec, CutChunk, UndecodedChunk, UnknownChunk};
 
 use super::alpha;
 use super::camera::CameraChunk;
-use super::cut::UndecodedChunk;
 use super::emitter::{
     CornEmitterChunk, ParticleEmitter2Chunk, ParticleEmitterChunk, RibbonEmitterChunk,
 };
@@ -25,7 +24,13 @@ use super::texture::{SoundTrackChunk, TextureAnimationChunk, TextureChunk};
 /// order" (seed 000); unknown ones (`MDVI`, `INFO`, ...) are kept verbatim,
 /// and so, by a lenient read, are a last chunk the file ends inside and a
 /// chunk whose content does not decode (the module docs' quirks table).
+///
+/// The list of them, [`Model::chunks`](super::Model::chunks), is read and
+/// written by the derived chunk list (`#[format(chunk_list)]`), with the
+/// light tracks a writer stored after a `LITE` chunk (`after_chunk`, see
+/// [`LightChunk`]).
 #[derive(Codec, Clone, Debug, PartialEq)]
+#[format(chunk_list)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 // `MODL` (372 bytes inline) is the largest; a file has a few dozen chunks at
 // most, so boxing it would only add an indirection.
@@ -61,8 +66,9 @@ pub enum Chunk {
     /// `BONE`
     #[format(if = version < 1300)]
     Bones(BoneChunk),
-    /// `LITE`
-    #[format(if = version < 1300)]
+    /// `LITE` (with the light tracks a writer stored after it, outside
+    /// every size: `MDX_VERSIONS.md` §8.3)
+    #[format(if = version < 1300, after_chunk)]
     Lights(LightChunk),
     /// `HELP`
     #[format(if = version < 1300)]
@@ -158,14 +164,35 @@ pub enum Chunk {
     /// writing gives the cut bytes back.
     ///
     /// [`Model::from_bytes_lenient`]: super::Model::from_bytes_lenient
-    #[format(not_read)]
+    #[format(cut)]
     Cut(CutChunk),
     /// A known chunk whose size fits the file but whose content does not
     /// decode, kept as its bytes in its place: only a lenient read makes one
     /// (see [`Model::from_bytes_lenient`]), and writing gives its bytes back.
+    /// The model lacks what the chunk holds (its `CLID` shapes, say): the
+    /// accessors see no such chunk. The MDL reader in lenient mode makes one
+    /// from an `ExtChunk` that does not decode.
+    ///
+    /// ```
+    /// use formats::mdx::{Chunk, Model};
+    ///
+    /// let mut data = formats::sample::sample_mdx();
+    /// // The sample's last chunk is PIVT, one point (12 bytes): declare 11.
+    /// let size_at = data.len() - 16;
+    /// data[size_at] = 11;
+    /// data.pop();
+    /// let strict = Model::from_bytes(&data).unwrap_err();
+    /// let (model, diagnostics) = Model::from_bytes_lenient(&data)?;
+    /// let Some(Chunk::Undecoded(kept)) = model.chunks.last() else { panic!() };
+    /// assert_eq!((kept.tag.to_string(), kept.bytes.len()), ("PIVT".to_string(), 11));
+    /// assert_eq!(kept.error, strict.to_string()); // why, as the strict reader said
+    /// assert_eq!(diagnostics[0].offset, strict.offset());
+    /// assert_eq!(model.to_bytes()?, data); // written back as read
+    /// # Ok::<(), formats::Error>(())
+    /// ```
     ///
     /// [`Model::from_bytes_lenient`]: super::Model::from_bytes_lenient
-    #[format(not_read)]
+    #[format(undecoded)]
     Undecoded(UndecodedChunk),
     /// Any other chunk, kept verbatim at its position.
     #[format(unknown)]

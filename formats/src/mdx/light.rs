@@ -1,12 +1,12 @@
 //! Lights (seed 000 `Light`; `shadowIntensity` from `MDX_VERSIONS.md` §4.1):
 //! `LITE`, and the one quirk no declaration describes: light tracks a writer
-//! stored after the chunk (`MDX_VERSIONS.md` §8.3), read and written by
-//! [`Model`]'s chunk list.
+//! stored after the chunk (`MDX_VERSIONS.md` §8.3), read and written by the
+//! model's chunk list through [`AfterChunk`].
 
-use format_core::{Codec, Decode, Encode, Error, FourCC, HasTag, Reader, Result, Tagged, Writer};
+use format_core::{
+    AfterChunk, Codec, Decode, Encode, Error, FourCC, HasTag, Reader, Result, Tagged, Writer,
+};
 
-use super::chunk::Chunk;
-use super::model::Model;
 use super::node::Node;
 use super::track::tracks;
 
@@ -95,7 +95,7 @@ pub struct Light {
     /// bug seen in two corpus files, `MDX_VERSIONS.md` §8.3). Only a lenient
     /// read fills this (on the last light of the chunk); writing puts them back
     /// after the chunk, so the file stays byte-exact.
-    /// [`Model::repair_sizes`] moves them into
+    /// [`Model::repair_sizes`](super::Model::repair_sizes) moves them into
     /// `tracks`.
     #[format(skip)]
     pub tracks_after_chunk: Vec<LightTrack>,
@@ -118,121 +118,89 @@ pub struct LightChunk {
     pub lights: Vec<Light>,
 }
 
-/// [`Model::chunks`], read by hand for one reason: two real files store a
-/// light track *after* the `LITE` chunk, outside every size
-/// (`MDX_VERSIONS.md` §8.3). No declaration can say this: the track belongs to
-/// no chunk (so no chunk type can read it) and to no position a condition on
-/// the chunk list could name (it is found only by what follows a `LITE`).
-/// Everything else is the derived [`Chunk`] reader, one chunk after another
-/// (and, in lenient mode, a last chunk cut short kept as bytes: see `cut.rs`).
-pub(super) fn read_chunks(r: &mut Reader<'_>) -> Result<Vec<Chunk>> {
-    let mut chunks = Vec::new();
-    while !r.is_empty() {
-        let index = chunks.len();
-        let mut chunk = super::cut::read_chunk(r, index)?;
-        if let Chunk::Lights(lights) = &mut chunk {
-            read_tracks_after_lights(r, lights).map_err(|e| e.at_index(index))?;
-        }
-        chunks.push(chunk);
-    }
-    Ok(chunks)
-}
-
-/// Light tracks right after a `LITE` chunk: an error in strict mode; in
-/// lenient mode they are attached to the chunk's last light. Only the tags the
-/// spec lists are looked for (`LightTrack::Unknown` would take any tag).
-fn read_tracks_after_lights(r: &mut Reader<'_>, chunk: &mut LightChunk) -> Result<()> {
-    while let Some(tag) = r.peek_tag().filter(|tag| LightTrack::TAGS.contains(tag)) {
-        let offset = r.pos();
-        let Some(light) = chunk.lights.last_mut() else {
-            return Err(Error::invalid(
+/// The one quirk no chunk's declaration describes: light tracks a writer
+/// stored *after* the `LITE` chunk, outside both the chunk's size and the
+/// last light's inclusive size (`MDX_VERSIONS.md` §8.3, two corpus files).
+/// The track belongs to no chunk, and is found only by what follows a
+/// `LITE`: the chunk list reads and writes it through this hook
+/// (`#[format(after_chunk)]` on [`Chunk::Lights`](super::Chunk::Lights)).
+impl AfterChunk for LightChunk {
+    /// Light tracks right after the chunk: an error in strict mode; in
+    /// lenient mode they are attached to the chunk's last light. Only the
+    /// tags the spec lists are looked for (`LightTrack::Unknown` would take
+    /// any tag).
+    fn read_after(&mut self, r: &mut Reader<'_>) -> Result<()> {
+        while let Some(tag) = r.peek_tag().filter(|tag| LightTrack::TAGS.contains(tag)) {
+            let offset = r.pos();
+            let Some(light) = self.lights.last_mut() else {
+                return Err(Error::invalid(
+                    offset,
+                    format!("light track `{tag}` follows a LITE chunk that has no light"),
+                ));
+            };
+            let error = Error::invalid(
                 offset,
-                format!("light track `{tag}` follows a LITE chunk that has no light"),
-            ));
-        };
-        let error = Error::invalid(
-            offset,
-            format!(
-                "light track `{tag}` follows the LITE chunk, outside its size and the \
-                 inclusive size of light `{}` (a writer bug; read leniently to keep it)",
-                light.node.name.to_string_lossy()
-            ),
-        )
-        .in_tag(LITE);
-        r.recover(
-            error,
-            "attached it to the chunk's last light, to be written back after the chunk \
-             (Model::repair_sizes moves it inside the light)",
-        )?;
-        let track = LightTrack::decode(r, ()).map_err(|e| e.in_tag(LITE))?;
-        light.tracks_after_chunk.push(track);
+                format!(
+                    "light track `{tag}` follows the LITE chunk, outside its size and the \
+                     inclusive size of light `{}` (a writer bug; read leniently to keep it)",
+                    light.node.name.to_string_lossy()
+                ),
+            )
+            .in_tag(LITE);
+            r.recover(
+                error,
+                "attached it to the chunk's last light, to be written back after the chunk \
+                 (Model::repair_sizes moves it inside the light)",
+            )?;
+            let track = LightTrack::decode(r, ()).map_err(|e| e.in_tag(LITE))?;
+            light.tracks_after_chunk.push(track);
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// The tracks a lenient read found after the chunk, in the same place.
+    fn write_after(&self, w: &mut Writer) -> Result<()> {
+        let last = self.lights.len().saturating_sub(1);
+        for (index, light) in self.lights.iter().enumerate() {
+            if light.tracks_after_chunk.is_empty() {
+                continue;
+            }
+            if index != last {
+                return Err(Error::inconsistent(
+                    w.pos(),
+                    "only the last light of a LITE chunk can have tracks after the chunk",
+                )
+                .in_field("tracks_after_chunk")
+                .at_index(index)
+                .in_tag(LITE));
+            }
+            for track in &light.tracks_after_chunk {
+                track.encode(w, ())?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The tag errors about the quirk are placed in.
 const LITE: FourCC = <LightChunk as HasTag>::TAG;
 
-/// [`Model::chunks`], written back with the tracks a lenient read found after
-/// a `LITE` chunk in the same place.
-pub(super) fn write_chunks(chunks: &[Chunk], w: &mut Writer) -> Result<()> {
-    for (index, chunk) in chunks.iter().enumerate() {
-        // A cut chunk declares more bytes than it holds: anything written
-        // after it would be read back as the rest of it.
-        if let Chunk::Cut(cut) = chunk {
-            cut.check_last(index, chunks.len(), w.pos())
-                .map_err(|e| e.at_index(index).in_field("chunks"))?;
-        }
-        chunk.encode(w, ()).map_err(|e| e.at_index(index))?;
-        if let Chunk::Lights(lights) = chunk {
-            write_tracks_after_lights(w, lights).map_err(|e| e.at_index(index))?;
-        }
-    }
-    Ok(())
-}
-
-fn write_tracks_after_lights(w: &mut Writer, chunk: &LightChunk) -> Result<()> {
-    let last = chunk.lights.len().saturating_sub(1);
-    for (index, light) in chunk.lights.iter().enumerate() {
-        if light.tracks_after_chunk.is_empty() {
-            continue;
-        }
-        if index != last {
-            return Err(Error::inconsistent(
-                w.pos(),
-                "only the last light of a LITE chunk can have tracks after the chunk",
-            )
-            .in_field("tracks_after_chunk")
-            .at_index(index)
-            .in_tag(LITE));
-        }
-        for track in &light.tracks_after_chunk {
-            track.encode(w, ())?;
-        }
-    }
-    Ok(())
-}
-
-impl Model {
-    /// Moves every light track a file stored after its `LITE` chunk into its
-    /// light, so the written sizes include it (`MDX_VERSIONS.md` §8.3). Returns
-    /// how many tracks moved.
-    pub fn repair_sizes(&mut self) -> usize {
+impl LightChunk {
+    /// Moves every light track a file stored after the chunk into its light,
+    /// so the written sizes include it (`MDX_VERSIONS.md` §8.3). Returns how
+    /// many tracks moved.
+    pub(super) fn repair_sizes(&mut self) -> usize {
         let mut moved = 0;
-        for chunk in &mut self.chunks {
-            if let Chunk::Lights(lights) = chunk {
-                for light in &mut lights.lights {
-                    moved += light.tracks_after_chunk.len();
-                    // Before a trailing unknown sub-chunk, which ends the light.
-                    let at = match light.tracks.last() {
-                        Some(LightTrack::Unknown(_)) => light.tracks.len() - 1,
-                        _ => light.tracks.len(),
-                    };
-                    light
-                        .tracks
-                        .splice(at..at, light.tracks_after_chunk.drain(..));
-                }
-            }
+        for light in &mut self.lights {
+            moved += light.tracks_after_chunk.len();
+            // Before a trailing unknown sub-chunk, which ends the light.
+            let at = match light.tracks.last() {
+                Some(LightTrack::Unknown(_)) => light.tracks.len() - 1,
+                _ => light.tracks.len(),
+            };
+            light
+                .tracks
+                .splice(at..at, light.tracks_after_chunk.drain(..));
         }
         moved
     }

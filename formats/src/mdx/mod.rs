@@ -62,7 +62,6 @@ mod access;
 pub mod alpha;
 pub mod camera;
 mod chunk;
-mod cut;
 pub mod emitter;
 pub mod geoset;
 pub mod header;
@@ -79,12 +78,12 @@ mod version;
 
 pub use camera::{Camera, CameraChunk, CameraTrack};
 pub use chunk::Chunk;
-pub use cut::UndecodedChunk;
 pub use emitter::{
     CornEmitter, CornEmitterChunk, CornEmitterTrack, ParticleEmitter, ParticleEmitter2,
     ParticleEmitter2Chunk, ParticleEmitter2Track, ParticleEmitterChunk, ParticleEmitterTrack,
     RibbonEmitter, RibbonEmitterChunk, RibbonEmitterTrack,
 };
+pub use format_core::UndecodedChunk;
 pub use geoset::{
     Geoset, GeosetAnimation, GeosetAnimationChunk, GeosetAnimationTrack, GeosetChunk,
     TextureCoordinateSet,

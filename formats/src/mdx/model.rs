@@ -2,25 +2,21 @@
 //! written, and what it says about itself (version, `MODL`, unknown chunks).
 
 use format_core::{
-    Codec, Context, Decode, Diagnostic, Encode, HasTag, Mode, Reader, Result, UnknownChunk,
+    Codec, Context, Decode, Diagnostic, Encode, HasTag, Mode, Reader, Result, UndecodedChunk,
+    UnknownChunk, chunk_list,
 };
 
+use super::alpha;
 use super::chunk::Chunk;
-use super::cut::UndecodedChunk;
 use super::header::{ModelChunk, VersionChunk};
-use super::{alpha, light};
-use crate::custom;
 
 /// A whole MDX file: `"MDLX"`, then its chunks in file order.
 #[derive(Codec, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(magic = "MDLX")]
 pub struct Model {
-    /// Every chunk, in file order.
-    // The one hand-written part of the MDX definitions: a light track stored
-    // after the `LITE` chunk, outside every size (`MDX_VERSIONS.md` §8.3), has
-    // no declared layout (it belongs to no chunk); see `light.rs`.
-    #[format(read_with = light::read_chunks, write_with = light::write_chunks)]
+    /// Every chunk, in file order (the derived chunk list of [`Chunk`]).
+    #[format(until_end)]
     pub chunks: Vec<Chunk>,
 }
 
@@ -209,7 +205,7 @@ impl Model {
     /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn chunk<T: Decode<Args = ()> + HasTag>(&self) -> Option<Result<T>> {
-        custom::chunk(&self.chunks, self.context())
+        chunk_list::chunk(&self.chunks, self.context())
     }
 
     /// Puts `value` in place of the first chunk with its tag, or after the
@@ -217,7 +213,20 @@ impl Model {
     /// encode as one chunk, or if its tag is one this crate reads itself.
     pub fn set_chunk<T: Encode<Args = ()> + HasTag>(&mut self, value: &T) -> Result<()> {
         let ctx = self.context();
-        custom::set_chunk(&mut self.chunks, value, ctx)
+        chunk_list::set_chunk(&mut self.chunks, value, ctx)
+    }
+
+    /// Moves every light track a file stored after its `LITE` chunk into its
+    /// light, so the written sizes include it (`MDX_VERSIONS.md` §8.3). Returns
+    /// how many tracks moved.
+    pub fn repair_sizes(&mut self) -> usize {
+        let mut moved = 0;
+        for chunk in &mut self.chunks {
+            if let Chunk::Lights(lights) = chunk {
+                moved += lights.repair_sizes();
+            }
+        }
+        moved
     }
 
     /// The context the model's chunks are read and written in: its version.
@@ -225,5 +234,3 @@ impl Model {
         Context::new().with_version(self.version())
     }
 }
-
-custom::unknown_slot!(Chunk);

@@ -2,7 +2,7 @@
 //! `MDX_VERSIONS.md` §5.2, §5.3): `BPOS`, `FAFX`. (`CORN`, an emitter, is in
 //! [`emitter`](super::emitter).)
 
-use format_core::{Codec, Derived, Error, FixedStr, Reader, Result};
+use format_core::{Codec, Derived, FixedStr};
 
 /// `BPOS { uint32 count; float[count][12] bindPose }`: one 3x4 matrix per node
 /// and camera.
@@ -19,41 +19,9 @@ pub struct BindPoseChunk {
     #[format(calc = bind_pose.len())]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub count: Derived<u32>,
-    /// The matrices.
-    // Read by hand: a lenient read clamps a count larger than the chunk (see
-    // `read_bind_pose`), a recovery no declared count can make.
-    #[format(count = count, read_with = read_bind_pose(count))]
+    /// The matrices (a lenient read clamps a count larger than the chunk).
+    #[format(count = count, clamp)]
     pub bind_pose: Vec<[f32; 12]>,
-}
-
-/// Read by hand (written as the declared `count = count`): a lenient read
-/// clamps a count larger than the chunk to the matrices that are there and
-/// says so, a recovery with a diagnostic that no declared count can make (a
-/// declared count is either honoured or an error).
-fn read_bind_pose(r: &mut Reader<'_>, count: u32) -> Result<Vec<[f32; 12]>> {
-    let available = r.remaining() / 48;
-    let count = count as usize;
-    if count > available {
-        let error = Error::invalid(
-            r.pos().saturating_sub(4),
-            format!("BPOS count {count} is more than the {available} matrices the chunk holds"),
-        );
-        r.recover(
-            error,
-            format!("read {available} matrices; the count will be written as {available}"),
-        )?;
-        let matrices = r.plain_vec(available)?;
-        // Keep nothing unexplained: the bytes after the last whole matrix.
-        if !r.is_empty() {
-            let extra = r.remaining();
-            return Err(Error::invalid(
-                r.pos(),
-                format!("{extra} bytes after the last matrix"),
-            ));
-        }
-        return Ok(matrices);
-    }
-    r.plain_vec(count)
 }
 
 /// `FaceEffect { char[80] target; char[260] path }`: 340 bytes (the seed's

@@ -3,9 +3,7 @@
 //! globalSequenceId, Track[tracksCount]`; the tag says what is animated and the
 //! type of its values (the table at the end of the seed).
 
-use core::mem::size_of;
-
-use format_core::{Codec, Decode, Derived, Encode, Error, Plain, Reader, Result, Writer};
+use format_core::{Codec, Derived, Plain};
 
 /// `uint32 interpolationType // 0: none 1: linear 2: hermite 3: bezier`
 #[derive(Codec, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -49,8 +47,9 @@ impl Interpolation {
 /// value, 20 for a quaternion): keys are most of an animated model, and
 /// holding the tangents beside each key (as `Option`s) made a parse write
 /// two to three times the bytes it read.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Codec, Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(record, bound = "T: Plain")]
 pub struct Key<T> {
     /// Time in milliseconds.
     pub frame: i32,
@@ -66,8 +65,9 @@ impl<T> Key<T> {
 }
 
 /// `X inTan; X outTan`: the tangents of one key of a hermite or bezier track.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Codec, Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(record, bound = "T: Plain")]
 pub struct Tangents<T> {
     /// Incoming tangent.
     pub in_tan: T,
@@ -153,13 +153,12 @@ impl<T: Copy> KeyFrame<T> {
 /// `TracksChunk { uint32 tracksCount; uint32 interpolationType; uint32 globalSequenceId; Track[tracksCount] tracks }`
 /// (the tag in front is read by the enum of the object's tracks).
 ///
-/// The key records are split on read: `frame` and `value` into [`keys`],
-/// `inTan` and `outTan` (present when `interpolationType > 1`) into
-/// [`tangents`], one per key. The codec is written by hand because no
-/// declaration can read one run of records into two arrays: the derive maps
-/// a field to its bytes, and here both fields share every record. It checks
-/// the run once and decodes it from one slice, and the write fills the
-/// records in place after one capacity check.
+/// The key records are split on read (`#[format(split(..))]`, a
+/// struct-of-arrays layout): `frame` and `value` into [`keys`], `inTan` and
+/// `outTan` (present when `interpolationType > 1`) into [`tangents`], one
+/// per key, so each takes in memory exactly its bytes on disk. The run is
+/// checked once and decoded from one slice, and the write fills the records
+/// in place after one capacity check.
 ///
 /// [`keys`]: Track::keys
 /// [`tangents`]: Track::tangents
@@ -180,10 +179,12 @@ impl<T: Copy> KeyFrame<T> {
 /// assert_eq!(Track::<f32>::decode(&mut Reader::new(&bytes), ())?, track);
 /// # Ok::<(), formats::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Codec, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(bound = "T: Plain")]
 pub struct Track<T> {
     /// `tracksCount`, computed from `keys` on write.
+    #[format(calc = keys.len())]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub tracks_count: Derived<u32>,
     /// How values between keys are found.
@@ -191,6 +192,7 @@ pub struct Track<T> {
     /// Index into `GLBS`, or -1 when the track follows the sequences.
     pub global_sequence_id: i32,
     /// The keys (`frame`, `value`), in file order.
+    #[format(count = tracks_count, split(tangents, if = interpolation_type.has_tangents()))]
     pub keys: Vec<Key<T>>,
     /// `inTan`, `outTan` of each key when `interpolation_type` has tangents
     /// (as many as `keys`), empty otherwise; checked on write.
@@ -260,175 +262,6 @@ impl<T: Copy> Track<T> {
     }
 }
 
-/// A track's keys and their tangents, as a read splits the records.
-type KeysAndTangents<T> = (Vec<Key<T>>, Vec<Tangents<T>>);
-
-/// The size of one key record with or without tangents.
-const fn record_size<T>(tangents: bool) -> usize {
-    4 + size_of::<T>() * if tangents { 3 } else { 1 }
-}
-
-impl<T: Plain> Decode for Track<T> {
-    type Args = ();
-    const MIN_SIZE: usize = 12;
-
-    fn decode(r: &mut Reader<'_>, (): ()) -> Result<Self> {
-        let tracks_count = r.u32().map_err(|e| e.in_field("tracks_count"))?;
-        let interpolation_type =
-            Interpolation::decode(r, ()).map_err(|e| e.in_field("interpolation_type"))?;
-        let global_sequence_id = r.i32().map_err(|e| e.in_field("global_sequence_id"))?;
-        let (keys, tangents) = decode_keys(r, tracks_count, interpolation_type.has_tangents())
-            .map_err(|e| e.in_field("keys"))?;
-        Ok(Track {
-            tracks_count: Derived::default(),
-            interpolation_type,
-            global_sequence_id,
-            keys,
-            tangents,
-        })
-    }
-}
-
-/// `Track[tracksCount]`: the count is checked against the bytes left, then
-/// the records are decoded from one slice in a loop with constant record
-/// sizes (so the compiler drops the per-field bounds checks).
-fn decode_keys<T: Plain>(
-    r: &mut Reader<'_>,
-    count: u32,
-    tangents: bool,
-) -> Result<KeysAndTangents<T>> {
-    let size = record_size::<T>(tangents);
-    let Ok(bytes) = r.records(usize::try_from(count).unwrap_or(usize::MAX), size) else {
-        // Short input: a count that cannot fit even keys without tangents is
-        // refused before anything is allocated; otherwise the key-by-key
-        // reader names the key and field that ran out.
-        let count = r.check_count(u64::from(count), record_size::<T>(false))?;
-        return decode_key_by_key(r, count, tangents);
-    };
-    // Every record has exactly `size` bytes, so each read below succeeds;
-    // the zero fallbacks are never taken, and keep the maps infallible so
-    // that `collect` allocates once and writes without a capacity check.
-    let records = bytes.chunks_exact(size);
-    let value = |record: &[u8], i: usize| {
-        let at = 4 + i * size_of::<T>();
-        record
-            .get(at..)
-            .and_then(T::read_le)
-            .unwrap_or_else(T::zeroed)
-    };
-    let keys = records
-        .clone()
-        .map(|record| Key {
-            frame: record.first_chunk().map_or(0, |b| i32::from_le_bytes(*b)),
-            value: value(record, 0),
-        })
-        .collect();
-    let tans = match tangents {
-        true => records
-            .map(|record| Tangents {
-                in_tan: value(record, 1),
-                out_tan: value(record, 2),
-            })
-            .collect(),
-        false => Vec::new(),
-    };
-    Ok((keys, tans))
-}
-
-/// The keys one field at a time: for input that ends inside them, so the
-/// error names the key and the field.
-#[cold]
-fn decode_key_by_key<T: Plain>(
-    r: &mut Reader<'_>,
-    count: usize,
-    tangents: bool,
-) -> Result<KeysAndTangents<T>> {
-    let mut keys = Vec::with_capacity(count);
-    let mut tans = Vec::new();
-    for i in 0..count {
-        let field = |name| move |e: Error| e.in_field(name).at_index(i);
-        let frame = r.i32().map_err(field("frame"))?;
-        keys.push(Key::new(frame, r.plain::<T>().map_err(field("value"))?));
-        if tangents {
-            let in_tan = r.plain::<T>().map_err(field("in_tan"))?;
-            let out_tan = r.plain::<T>().map_err(field("out_tan"))?;
-            tans.push(Tangents { in_tan, out_tan });
-        }
-    }
-    Ok((keys, tans))
-}
-
-impl<T: Plain> Encode for Track<T> {
-    type Args = ();
-
-    fn encode(&self, w: &mut Writer, (): ()) -> Result<()> {
-        let tangents = self.interpolation_type.has_tangents();
-        let expected = if tangents { self.keys.len() } else { 0 };
-        if self.tangents.len() != expected {
-            return Err(tangent_mismatch(w, self, expected));
-        }
-        w.count_u32(self.keys.len(), "tracksCount")
-            .map_err(|e| e.in_field("tracks_count"))?;
-        self.interpolation_type.encode(w, ())?;
-        w.i32(self.global_sequence_id);
-        let size = record_size::<T>(tangents);
-        let filled = w.fill(self.keys.len() * size, |out| {
-            let records = out.chunks_exact_mut(size);
-            if tangents {
-                records
-                    .zip(self.keys.iter().zip(&self.tangents))
-                    .all(|(record, (key, tan))| {
-                        write_record(record, key, [&tan.in_tan, &tan.out_tan]).is_some()
-                    })
-            } else {
-                records
-                    .zip(&self.keys)
-                    .all(|(record, key)| write_record(record, key, []).is_some())
-            }
-        });
-        if filled {
-            Ok(())
-        } else {
-            Err(
-                Error::inconsistent(w.pos(), "key records shorter than their size")
-                    .in_field("keys"),
-            )
-        }
-    }
-}
-
-/// One key record: `frame`, `value`, then the tangents given.
-#[inline(always)]
-fn write_record<T: Plain, const N: usize>(
-    record: &mut [u8],
-    key: &Key<T>,
-    tangents: [&T; N],
-) -> Option<()> {
-    let (frame, values) = record.split_first_chunk_mut::<4>()?;
-    *frame = key.frame.to_le_bytes();
-    let mut values = values.chunks_exact_mut(size_of::<T>());
-    key.value.write_le(values.next()?)?;
-    for tangent in tangents {
-        tangent.write_le(values.next()?)?;
-    }
-    Some(())
-}
-
-/// The error for tangents that disagree with the track's interpolation.
-#[cold]
-fn tangent_mismatch<T>(w: &Writer, track: &Track<T>, expected: usize) -> Error {
-    let interpolation = track.interpolation_type;
-    let (keys, found) = (track.keys.len(), track.tangents.len());
-    let message = if expected == 0 {
-        format!(
-            "{found} tangents, but `interpolation_type.has_tangents()` is false ({interpolation:?})"
-        )
-    } else {
-        format!("{found} tangents for {keys} keys: `{interpolation:?}` needs one per key")
-    };
-    Error::inconsistent(w.pos(), message).in_field("tangents")
-}
-
 /// Declares the enum of the keyframe tracks an object may carry: one variant
 /// per tag of the seed's table, with its value type, plus `Unknown` for tags
 /// the spec does not list (kept verbatim to the end of the object, see
@@ -460,6 +293,7 @@ pub(crate) use tracks;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use format_core::{Decode, Encode, Reader, Writer};
 
     fn hermite_track() -> Track<[f32; 3]> {
         let frames = (0..5)
@@ -496,8 +330,14 @@ mod tests {
         let bytes = bits(&track);
         assert_eq!(bytes.len(), 12 + 5 * 40);
         let bulk = Track::<[f32; 3]>::decode(&mut Reader::new(&bytes), ()).unwrap();
+        // Record by record, through each part's own decoder.
         let mut r = Reader::new(&bytes[12..]);
-        let (keys, tangents) = decode_key_by_key::<[f32; 3]>(&mut r, 5, true).unwrap();
+        let (mut keys, mut tangents) = (Vec::new(), Vec::new());
+        for _ in 0..5 {
+            keys.push(Key::<[f32; 3]>::decode(&mut r, ()).unwrap());
+            tangents.push(Tangents::<[f32; 3]>::decode(&mut r, ()).unwrap());
+        }
+        assert!(r.is_empty());
         let single = Track {
             keys,
             tangents,
@@ -561,12 +401,13 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "tangents: cannot write at output offset 0x0: 0 tangents for 1 keys: `Bezier` needs one per key"
+            "tangents: cannot write at output offset 0x0: 0 elements for 1 records: \
+             `interpolation_type.has_tangents()` holds, so each record needs one"
         );
         let mut track = hermite_track();
         track.interpolation_type = Interpolation::Linear;
         let err = track.encode(&mut w, ()).unwrap_err();
-        assert!(err.to_string().contains("5 tangents, but"), "{err}");
+        assert!(err.to_string().contains("5 elements, but"), "{err}");
         // A hermite track built from keys without tangents gets flat ones.
         let flat = Track::from_key_frames(Interpolation::Hermite, vec![KeyFrame::new(0, 2.0f32)]);
         assert_eq!(

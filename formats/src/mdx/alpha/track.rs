@@ -6,7 +6,7 @@
 //! `MDLKEYTRACK<T>` itself is the WC3 key track ([`Track`]): `count, type,
 //! globalSeqId, keys` with tangents when the type is hermite or bezier.
 
-use format_core::{Codec, Decode, Derived, Encode, Error, FourCC, Reader, Result, Writer};
+use format_core::{Codec, Derived, FourCC, Reader};
 
 use crate::mdx::track::{Interpolation, Track};
 
@@ -139,85 +139,63 @@ impl<T> SimpleTrack<T> {
 /// CONFLICT (`MDX_VERSIONS.md` §6.4): seed 003 and GMP read it as a
 /// `MDLSIMPLEKEYTRACK<MDLINTKEY>`, WMV and WEX as a key track with an
 /// interpolation field. No real file has one, so the form is decided from the
-/// data: the one that ends exactly at the end of the object, or at the next
-/// tag of the object's tracks, is taken (the simple form when both fit), and
-/// it is written back in the same form.
-#[derive(Clone, Debug, PartialEq)]
+/// data (`read_when`): the one that ends exactly at the end of the object, or
+/// at the next tag of the object's tracks (the argument), is taken (the
+/// simple form when both fit), and it is written back in the same form.
+#[derive(Codec, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(args(next_tags: &'static [FourCC]))]
 pub enum FlipTrack {
     /// `uint32_t count; uint32_t globalSeqId; MDLINTKEY keys[count]` (seed 003, GMP).
+    #[format(read_when = flip_form_fits(reader, next_tags, FlipForm::Simple))]
     Simple(SimpleTrack<IntKey>),
     /// `uint32_t count; MDLTRACKTYPE type; uint32_t globalSeqId; keys` (WMV, WEX).
+    #[format(read_when = flip_form_fits(reader, next_tags, FlipForm::Key))]
     Key(Track<u32>),
 }
 
-/// Where a flipbook track in one form would end (bytes after its tag), if the
+/// The two forms of a flipbook track.
+#[derive(Clone, Copy)]
+enum FlipForm {
+    Simple,
+    Key,
+}
+
+/// Where a flipbook track in `form` would end (bytes after its tag), if its
 /// counts are plausible.
-fn flip_track_ends(r: &Reader<'_>) -> (Option<u64>, Option<u64>) {
+fn flip_form_end(r: &Reader<'_>, form: FlipForm) -> Option<u64> {
     let word = |at: usize| {
         r.peek_bytes(at + 4)
             .and_then(|b| b.get(at..at + 4))
             .and_then(|b| b.try_into().ok())
             .map(u32::from_le_bytes)
     };
-    let Some(count) = word(0).map(u64::from) else {
-        return (None, None);
-    };
-    let simple = Some(8 + 8 * count);
-    let key = word(4).filter(|t| *t <= 3).map(|interpolation| {
-        let values = if interpolation > 1 { 3 } else { 1 };
-        12 + count * (4 + 4 * values)
-    });
-    (simple, key)
-}
-
-impl Decode for FlipTrack {
-    type Args = (&'static [FourCC],);
-    const MIN_SIZE: usize = 8;
-
-    /// Hand-written: which layout applies is decided from where each would end
-    /// (the derive reads one declared layout). `Args` are the track tags that
-    /// may follow in the same object.
-    fn decode(r: &mut Reader<'_>, (next_tags,): Self::Args) -> Result<Self> {
-        let remaining = r.remaining() as u64;
-        let lands = |end: Option<u64>| {
-            end.is_some_and(|end| {
-                end == remaining
-                    || (end < remaining
-                        && usize::try_from(end)
-                            .ok()
-                            .and_then(|end| {
-                                r.peek_bytes(end + 4)
-                                    .and_then(|b| b.get(end..end + 4))
-                                    .and_then(|b| <[u8; 4]>::try_from(b).ok())
-                            })
-                            .is_some_and(|tag| next_tags.contains(&FourCC::new(tag))))
-            })
-        };
-        let (simple, key) = flip_track_ends(r);
-        if lands(simple) {
-            SimpleTrack::decode(r, ()).map(FlipTrack::Simple)
-        } else if lands(key) {
-            Track::decode(r, ()).map(FlipTrack::Key)
-        } else {
-            Err(Error::invalid(
-                r.pos(),
-                "flipbook track ends at no tag and not at the object's end, read either \
-                 as a simple track (seed 003) or as a key track (WMV)",
-            ))
-        }
+    let count = word(0).map(u64::from)?;
+    match form {
+        FlipForm::Simple => Some(8 + 8 * count),
+        FlipForm::Key => word(4).filter(|t| *t <= 3).map(|interpolation| {
+            let values = if interpolation > 1 { 3 } else { 1 };
+            12 + count * (4 + 4 * values)
+        }),
     }
 }
 
-impl Encode for FlipTrack {
-    type Args = (&'static [FourCC],);
-
-    fn encode(&self, w: &mut Writer, _: Self::Args) -> Result<()> {
-        match self {
-            FlipTrack::Simple(track) => track.encode(w, ()),
-            FlipTrack::Key(track) => track.encode(w, ()),
-        }
-    }
+/// True if a flipbook track in `form` ends exactly at the end of the
+/// object, or where one of `next_tags` (the object's track tags) follows.
+fn flip_form_fits(r: &Reader<'_>, next_tags: &[FourCC], form: FlipForm) -> bool {
+    let remaining = r.remaining() as u64;
+    flip_form_end(r, form).is_some_and(|end| {
+        end == remaining
+            || (end < remaining
+                && usize::try_from(end)
+                    .ok()
+                    .and_then(|end| {
+                        r.peek_bytes(end + 4)
+                            .and_then(|b| b.get(end..end + 4))
+                            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+                    })
+                    .is_some_and(|tag| next_tags.contains(&FourCC::new(tag))))
+    })
 }
 
 impl FlipTrack {
