@@ -1,7 +1,7 @@
 //! The typed MDX reader and writer (`formats::mdx::Model`), each input next to
 //! a copy of the same bytes and the chunk-level walk (the floor):
 //!
-//! - `mdx_largest`: the three largest corpus files the strict reader accepts;
+//! - `mdx_largest`: the five largest corpus files the strict reader accepts;
 //! - `mdx_generated`: the large generated model (1M vertices, 540k keys);
 //! - `mdx_by_version`: every corpus file of each version, measured together.
 //!
@@ -27,7 +27,7 @@ fn largest(c: &mut Criterion) {
     let mut inputs: Vec<Input> = benches::corpus_files("mdx", ".mdx")
         .into_iter()
         .filter(|(_, data)| parse(data).is_some())
-        .take(3)
+        .take(5)
         .map(|(name, data)| Input::file(name, data))
         .collect();
     if inputs.is_empty() {
