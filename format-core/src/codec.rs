@@ -4,9 +4,7 @@
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use crate::{
-    Context, Error, FourCC, Plain, Reader, Result, Slots, UnknownChunk, UnknownTail, Writer,
-};
+use crate::{Context, Error, FourCC, Plain, Reader, Result, UnknownChunk, UnknownTail, Writer};
 
 /// A type that can be read from a [`Reader`].
 ///
@@ -109,32 +107,11 @@ pub trait Encode {
     /// What the caller passes in (mirrors [`Decode::Args`]).
     type Args: Clone;
 
-    /// True if the value has parts placed by offset (`#[format(placed)]`,
-    /// here or in a field), which an enclosing value writes after its own
-    /// inline part: see [`encode_inline`](Encode::encode_inline).
-    const PLACES: bool = false;
-
-    /// Writes one value: its inline part, then (for a type that
-    /// [`PLACES`](Encode::PLACES)) its placed parts right after it.
+    /// Writes one value. Offsets, sizes and counts derived from where things
+    /// land are reserved and resolved by the writer (see
+    /// [`Writer::scope`]); parts placed by offset go where their region lays
+    /// them out: one call writes a value whole.
     fn encode(&self, w: &mut Writer, args: Self::Args) -> Result<()>;
-
-    /// Writes the inline part only, reserving the offsets and sizes of placed
-    /// parts ([`Writer::push_slot`]); the same as [`encode`](Encode::encode)
-    /// for a type that places nothing. Generated code; an enclosing value
-    /// calls it, then [`encode_placed`](Encode::encode_placed) once its own
-    /// inline part is written.
-    #[inline]
-    fn encode_inline(&self, w: &mut Writer, args: Self::Args) -> Result<()> {
-        self.encode(w, args)
-    }
-
-    /// Writes the placed parts, taking the slots [`encode_inline`](Encode::encode_inline)
-    /// reserved, in the same order. Nothing for a type that places nothing.
-    #[inline]
-    fn encode_placed(&self, w: &mut Writer, args: Self::Args, slots: &mut Slots) -> Result<()> {
-        let _ = (w, args, slots);
-        Ok(())
-    }
 
     /// Writes all of `items`. Plain types override it with one bulk copy.
     fn encode_many(items: &[Self], w: &mut Writer, args: Self::Args) -> Result<()>

@@ -62,10 +62,40 @@ pub struct Placement {
     pub gaps: Vec<(u32, Vec<u8>)>,
 }
 
+/// THE decision, for the values of one group (one struct's values resolved
+/// together, or one value alone): `(kept, now)` pairs, each what the file said
+/// (if kept) and what the data gives now. True when at least one value is
+/// kept and every kept value still derives to what it did when read: then
+/// they are written as read. Every offset, size and count the writer derives
+/// is decided here ([`Writer`](crate::Writer)'s reservations, computed
+/// counts), so "why was this value written as read?" has one answer.
+pub fn group_holds(values: impl IntoIterator<Item = (Option<KeptValue>, Option<u32>)>) -> bool {
+    let mut any = false;
+    for (kept, now) in values {
+        if let Some(kept) = kept {
+            if kept.derived != now {
+                return false;
+            }
+            any = true;
+        }
+    }
+    any
+}
+
+/// The value written for one derived value: what the file said while its
+/// group [holds](group_holds), else what the data gives (0 for an absent target).
+#[inline]
+pub fn decide(kept: Option<KeptValue>, now: Option<u32>, holds: bool) -> u32 {
+    match kept {
+        Some(kept) if holds => kept.raw,
+        _ => now.unwrap_or(0),
+    }
+}
+
 /// What a file said that a fresh layout would not give; see the [module](self) docs.
 ///
 /// ```
-/// use format_core::Kept;
+/// use format_core::{Kept, kept};
 ///
 /// let mut kept = Kept::new();
 /// // Read: the file says 428 where its data gives 436; slot 1 agrees.
@@ -74,10 +104,12 @@ pub struct Placement {
 /// kept.settle();
 /// assert_eq!(kept.values().len(), 2);
 /// // Written back as read while the data still gives what it gave...
-/// assert!(kept.unchanged(&[(0, Some(436)), (1, Some(20))]));
-/// assert_eq!(kept.raw(0), Some(428));
+/// let now = [(kept.get(0), Some(436)), (kept.get(1), Some(20))];
+/// assert!(kept::group_holds(now));
+/// assert_eq!(kept::decide(kept.get(0), Some(436), true), 428);
 /// // ...and derived, all of them, once one changes.
-/// assert!(!kept.unchanged(&[(0, Some(436)), (1, Some(24))]));
+/// assert!(!kept::group_holds([(kept.get(0), Some(436)), (kept.get(1), Some(24))]));
+/// assert_eq!(kept::decide(kept.get(0), Some(436), false), 436);
 ///
 /// // A struct whose values all agree keeps nothing.
 /// let mut agree = Kept::new();
@@ -171,44 +203,10 @@ impl Kept {
         }
     }
 
-    /// True if the values kept for these slots (what the data gives now) all
-    /// still derive to what they did when read: then they are written as
-    /// read ([`raw`](Self::raw)). False when nothing is kept.
-    pub fn unchanged(&self, now: &[(u16, Option<u32>)]) -> bool {
-        if self.values.is_empty() {
-            return false;
-        }
-        if !now.is_sorted_by(|a, b| a.0 < b.0) {
-            return now
-                .iter()
-                .all(|(slot, derived)| self.get(*slot).is_none_or(|k| k.derived == *derived));
-        }
-        // Both lists by slot (a derived writer lists its slots in declaration
-        // order): one merge walk compares them.
-        let mut kept = self.values.iter().peekable();
-        now.iter().all(|&(slot, derived)| {
-            while kept.next_if(|k| k.slot < slot).is_some() {}
-            kept.next_if(|k| k.slot == slot)
-                .is_none_or(|k| k.derived == derived)
-        })
-    }
-
     /// The value read for `slot`, if kept.
     #[inline]
     pub fn raw(&self, slot: u16) -> Option<u32> {
         self.get(slot).map(|k| k.raw)
-    }
-
-    /// The value to write for `slot` where the data now gives `derived`,
-    /// taken alone: the value read if the data still gives what it gave then,
-    /// else `derived` (0 for an absent target). For entries of a placed table
-    /// without a part.
-    #[inline]
-    pub fn resolve(&self, slot: u16, derived: Option<u32>) -> u32 {
-        match self.get(slot) {
-            Some(kept) if kept.derived == derived => kept.raw,
-            _ => derived.unwrap_or(0),
-        }
     }
 
     /// The kept entry of `slot`, if any.
@@ -276,7 +274,12 @@ mod tests {
         for (raw, derived) in [(5, Some(5)), (5, Some(13)), (0, None), (8, None)] {
             let mut kept = Kept::new();
             kept.capture(3, raw, derived);
-            assert_eq!(kept.resolve(3, derived), raw, "{raw} {derived:?}");
+            let holds = group_holds([(kept.get(3), derived)]);
+            assert_eq!(
+                decide(kept.get(3), derived, holds),
+                raw,
+                "{raw} {derived:?}"
+            );
         }
     }
 
@@ -287,9 +290,13 @@ mod tests {
         kept.capture(1, 100, Some(100));
         kept.capture(2, 7, Some(7));
         kept.settle();
-        assert!(kept.unchanged(&[(0, None), (1, Some(100))]));
-        assert!(!kept.unchanged(&[(0, None), (1, Some(104))]));
-        assert_eq!(kept.resolve(0, Some(812)), 812);
+        assert!(group_holds([(kept.get(0), None), (kept.get(1), Some(100))]));
+        assert!(!group_holds([
+            (kept.get(0), None),
+            (kept.get(1), Some(104))
+        ]));
+        let alone = group_holds([(kept.get(0), Some(812))]);
+        assert_eq!(decide(kept.get(0), Some(812), alone), 812);
         // Captured out of order, kept in slot order.
         let mut shuffled = Kept::new();
         shuffled.capture(2, 1, None);
@@ -339,35 +346,24 @@ mod tests {
     }
 
     #[test]
-    fn unchanged_compares_slot_by_slot_in_any_order() {
-        let mut kept = Kept::new();
-        for (slot, derived) in [(1, Some(10)), (3, None), (4, Some(40))] {
-            kept.capture(slot, 99, derived);
-        }
-        // Slots the kept list lacks (0, 2, 5) are not compared.
-        let now = [
-            (0, Some(7)),
-            (1, Some(10)),
-            (2, None),
-            (3, None),
-            (4, Some(40)),
-            (5, None),
-        ];
-        assert!(kept.unchanged(&now));
-        let mut reversed = now;
-        reversed.reverse();
-        assert!(kept.unchanged(&reversed));
-        for changed in [1, 3, 4] {
-            let mut edited = now;
-            for entry in &mut edited {
-                if entry.0 == changed {
-                    entry.1 = Some(1234);
-                }
-            }
-            assert!(!kept.unchanged(&edited), "slot {changed}");
-            edited.reverse();
-            assert!(!kept.unchanged(&edited), "slot {changed}, reversed");
-        }
-        assert!(!Kept::new().unchanged(&now));
+    fn a_group_holds_only_with_a_kept_value_and_all_of_them_true() {
+        let k = |raw, derived| {
+            Some(KeptValue {
+                slot: 0,
+                raw,
+                derived,
+            })
+        };
+        // Values without a kept entry are not compared.
+        assert!(group_holds([(k(9, Some(10)), Some(10)), (None, Some(7))]));
+        assert!(!group_holds([(None, Some(7)), (None, None)]));
+        assert!(!group_holds([
+            (k(9, Some(10)), Some(10)),
+            (k(1, None), Some(4))
+        ]));
+        assert!(!group_holds(core::iter::empty()));
+        assert_eq!(decide(k(9, Some(10)), Some(10), true), 9);
+        assert_eq!(decide(k(9, Some(10)), None, false), 0);
+        assert_eq!(decide(None, Some(3), true), 3);
     }
 }

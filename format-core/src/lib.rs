@@ -90,7 +90,6 @@ pub use fixed_str::FixedStr;
 pub use fourcc::FourCC;
 pub use kept::{Kept, KeptValue, Placement};
 pub use layout::LayoutRow;
-pub use placed_write::{SiblingTarget, Slots};
 pub use plain::Plain;
 pub use reader::{MAX_NESTING, Reader};
 pub use records::Record;

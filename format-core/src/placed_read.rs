@@ -25,23 +25,38 @@ impl<'a> Reader<'a> {
         self.anchors.push(Anchor { tag, start, len });
     }
 
-    /// How many anchors are recorded: the mark a list's own anchors start at.
+    /// How many anchors are recorded: where a field's own anchors start.
     #[inline]
-    pub fn anchor_mark(&self) -> usize {
+    pub(crate) fn anchor_count(&self) -> usize {
         self.anchors.len()
     }
 
     /// The anchors recorded from `mark` to `end`.
     #[inline]
-    pub fn anchors(&self, mark: usize, end: usize) -> &[Anchor] {
+    pub(crate) fn anchors(&self, mark: usize, end: usize) -> &[Anchor] {
         self.anchors.get(mark..end).unwrap_or_default()
     }
 
-    /// Forgets the anchors recorded from `mark` on (a struct does so once its
-    /// offsets are resolved).
+    /// Runs `body` as a scope: the anchors it records (the elements of the
+    /// lists it reads, which its offsets were resolved against) are
+    /// forgotten once it ends.
+    ///
+    /// ```
+    /// use format_core::{FourCC, Reader};
+    /// let mut r = Reader::new(&[1, 2]);
+    /// let first = r.scope(|r| {
+    ///     r.push_anchor(FourCC::new(*b"MVER"), 0, 1);
+    ///     r.u8()
+    /// })?;
+    /// assert_eq!(first, 1);
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
     #[inline]
-    pub fn truncate_anchors(&mut self, mark: usize) {
+    pub fn scope<T>(&mut self, body: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let mark = self.anchors.len();
+        let value = body(self);
         self.anchors.truncate(mark);
+        value
     }
 
     /// Runs `body` with `siblings` as the elements of the enclosing list, the
@@ -64,17 +79,34 @@ impl<'a> Reader<'a> {
         self.siblings.as_deref()
     }
 
-    /// Starts a region whose parts are placed by offset: it spans from here to
-    /// the end of the current bounded region. Returns the region's id for
-    /// [`end_region`](Self::end_region).
-    pub fn begin_region(&mut self) -> usize {
+    /// Runs `body` as a region whose parts are placed by offset, spanning
+    /// from here to the end of the current bounded region, which is consumed;
+    /// unless the parts lie one after the other right after the inline part
+    /// (a fresh layout), the layout read is returned to be kept, with the
+    /// bytes no part covers.
+    pub(crate) fn region<T>(
+        &mut self,
+        body: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<(T, Option<Placement>)> {
         self.regions.push(ReadRegion {
             start: self.pos(),
             end: self.end(),
             targets: Vec::new(),
             starts: None,
         });
-        self.regions.len() - 1
+        let depth = self.regions.len();
+        let value = body(self);
+        if self.regions.len() != depth {
+            return Err(Error::inconsistent(
+                self.pos(),
+                "a region ended while an inner one was still open",
+            ));
+        }
+        let Some(region) = self.regions.pop() else {
+            return Err(Error::inconsistent(self.pos(), "no region to end"));
+        };
+        let value = value?;
+        Ok((value, self.end_region(region)))
     }
 
     /// Reads a part placed at `base + offset` (absolute), of exactly `len`
@@ -85,7 +117,7 @@ impl<'a> Reader<'a> {
     /// an error at `origin`, where the offset itself is stored; a part that
     /// reads past `len`, or not all of it, is an error naming `len_origin`,
     /// where the size is stored.
-    pub fn placed<T>(
+    pub(crate) fn placed<T>(
         &mut self,
         base: usize,
         offset: u32,
@@ -184,20 +216,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Ends region `id` (the innermost): everything up to the region's end is
-    /// consumed, and unless its parts lie one after the other right after
-    /// the inline part (a fresh layout), the layout read is returned to be
-    /// kept, with the bytes no part covers.
-    pub fn end_region(&mut self, id: usize) -> Result<Option<Placement>> {
-        if self.regions.len() != id + 1 {
-            return Err(Error::inconsistent(
-                self.pos(),
-                "a region ended while an inner one was still open",
-            ));
-        }
-        let Some(region) = self.regions.pop() else {
-            return Err(Error::inconsistent(self.pos(), "no region to end"));
-        };
+    /// Ends `region`: its layout, if not a fresh one.
+    fn end_region(&mut self, region: ReadRegion) -> Option<Placement> {
         let inline_end = self.pos();
         let (start, end) = (region.start, region.end);
         self.set_bounds(end, self.end());
@@ -208,7 +228,7 @@ impl<'a> Reader<'a> {
             ok
         }) && expected == end;
         if fresh {
-            return Ok(None);
+            return None;
         }
         let mut covered: Vec<(usize, usize)> = Vec::with_capacity(region.targets.len() + 1);
         covered.push((start, inline_end));
@@ -223,7 +243,7 @@ impl<'a> Reader<'a> {
             }
             cursor = cursor.max(to);
         }
-        Ok(Some(Placement {
+        Some(Placement {
             len: u32_of(end - start),
             inline_len: u32_of(inline_end - start),
             targets: region
@@ -232,6 +252,6 @@ impl<'a> Reader<'a> {
                 .map(|&(at, len)| (u32_of(at - start), u32_of(len)))
                 .collect(),
             gaps,
-        }))
+        })
     }
 }

@@ -1,22 +1,35 @@
-//! Writing what offsets point at: anchors of the lists being written, offsets
-//! into the enclosing list patched once it is written, and parts placed by
-//! offset inside a region, laid out afresh or where a file had them.
+//! The one layout mechanism of the writer: a list of reservations.
 //!
-//! A region is written in two phases, as `object`'s writers do: the inline
-//! part first, with every offset and size of a placed part reserved (a
-//! *slot*); then the placed parts one after the other, each slot patched as
-//! its part lands. If the value keeps a [`Placement`] from the file it was
-//! read from, and that placement still fits (the same parts with the same
-//! lengths, overlapping parts agreeing on their shared bytes), the freshly
-//! written region is then rearranged into it, slots re-patched, and the gaps
-//! put back: an unedited value comes out byte for byte.
+//! Every offset, size or count that is derived on write from where things
+//! land is a [`Reservation`]: a reserved `u32` in the output (the *slot*),
+//! what its value is derived from (the *target*), the value a file said
+//! (the *kept value*, see [`Kept`](crate::Kept)), and the *group* of values
+//! kept or derived together. Reservations wait in one list until everything
+//! their targets depend on is written, then are resolved in one pass, where
+//! the single decision "are the kept values still true?" is made
+//! ([`kept::group_holds`](crate::kept::group_holds)).
+//!
+//! What a target depends on decides when it is resolved:
+//!
+//! - offsets and sizes of what a value writes in sequence, and computed
+//!   counts: at the end of the value's [`scope`](Writer::scope);
+//! - an element of the enclosing list (`parent[...]`): at the end of that
+//!   list ([`with_siblings`](Writer::with_siblings));
+//! - a part placed by offset: at the end of its *region*. A placed part is
+//!   written where the writer is when its field comes, as a node of the
+//!   innermost region; when the region ends its bytes are laid out, each
+//!   node's own bytes after its parent's (a fresh layout), or where a file had
+//!   them while that still fits (a kept [`Placement`]), and the positions of
+//!   every reservation made inside follow.
+//!
+//! A type without offsets, sizes or computed counts makes no reservation, and
+//! its generated code calls none of this.
 
-use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::anchor::{Anchor, Siblings};
-use crate::kept::{KeptValue, Placement};
+use crate::kept::{self, KeptValue, Placement};
 use crate::{Error, FourCC, Result, SizeSlot, Writer};
 
 /// What a `parent[...]` offset or size names in the enclosing list.
@@ -45,68 +58,97 @@ impl SiblingTarget {
     }
 }
 
-/// A `parent[...]` value waiting for the enclosing list.
+/// A placed part: a node of the innermost region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartId(usize);
+
+/// What a reserved value is derived from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A value known when it is reserved (a computed count), or nothing
+    /// (`None`: the target is absent, whose fresh value is 0).
+    Value(Option<u32>),
+    /// `len` bytes written from `start`: their offset from `base` (`Some`),
+    /// or their length less `minus` (`None`).
+    Span {
+        /// Where the bytes start.
+        start: usize,
+        /// How many.
+        len: usize,
+        /// The offset's base, or `None` for a length.
+        base: Option<usize>,
+        /// Bytes not counted in a length.
+        minus: usize,
+    },
+    /// An element of the enclosing list, known once the list is written.
+    Sibling(SiblingTarget),
+    /// A placed part of the innermost region: its offset from `base`
+    /// (`Some`), or its length (`None`), known once the region is laid out.
+    Part {
+        /// The part.
+        part: PartId,
+        /// The offset's base, or `None` for a length.
+        base: Option<usize>,
+    },
+}
+
+/// The values of one struct kept or derived together, or `ALONE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Group(u32);
+
+impl Group {
+    /// A value decided on its own (an entry of a table of placed parts, a
+    /// computed count of another width than `u32`).
+    pub const ALONE: Group = Group(0);
+}
+
+/// One reserved value waiting for its target (see the [module](self) docs).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Pending {
-    slot: SizeSlot,
-    target: SiblingTarget,
+pub(crate) struct Reservation {
+    /// The output offset of the reserved `u32` (`None`: a value not written,
+    /// which still takes part in its group's decision).
+    slot: Option<usize>,
+    target: Target,
     kept: Option<KeptValue>,
-    /// The struct it belongs to: its values are kept or derived together.
-    group: usize,
+    group: Group,
 }
 
-/// A region being written.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct WriteRegion {
-    start: usize,
-    inline_end: Option<usize>,
-    targets: Vec<(usize, usize)>,
-    patches: Vec<Patch>,
-}
-
-/// A slot patched with where a placed part landed.
+/// A list being written whose elements `parent[...]` values name.
 #[derive(Debug, Clone, Copy)]
-struct Patch {
-    slot: usize,
-    target: usize,
-    /// `Some(base)`: an offset from `base`; `None`: the part's length.
-    base: Option<usize>,
+struct List {
+    anchors: usize,
+    reservations: usize,
 }
 
-/// The reserved slots of one value's placed parts, taken in the order the
-/// value reserved them (generated code; see [`Writer::push_slot`]).
-#[derive(Debug)]
-pub struct Slots {
-    next: usize,
+/// A region whose parts are placed by offset, being written.
+#[derive(Debug, Clone, Default)]
+struct Region {
+    start: usize,
+    reservations: usize,
+    anchors: usize,
+    /// Node 0 is the region itself, then every part in the order it was
+    /// opened; each node's write-order span and its parent.
+    nodes: Vec<Node>,
+    /// The nodes being written, innermost last.
+    open: Vec<usize>,
 }
 
-impl Slots {
-    /// The slots reserved from `mark` on.
-    pub fn from_mark(mark: usize) -> Self {
-        Slots { next: mark }
-    }
-
-    /// The next reserved position, as a plain number (a value's own start).
-    pub fn take_pos(&mut self, w: &Writer) -> Result<usize> {
-        self.take(w).map(SizeSlot::offset)
-    }
-
-    /// The next reserved slot.
-    pub fn take(&mut self, w: &Writer) -> Result<SizeSlot> {
-        let slot = w.slots.get(self.next).copied().ok_or_else(|| {
-            Error::inconsistent(
-                w.pos(),
-                "a placed part has no reserved offset (written without its inline part)",
-            )
-        })?;
-        self.next += 1;
-        Ok(SizeSlot::at(slot))
-    }
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    parent: usize,
+    start: usize,
+    end: usize,
 }
 
-fn u32_of(n: usize, w: &Writer) -> Result<u32> {
-    u32::try_from(n)
-        .map_err(|_| Error::inconsistent(w.pos(), format!("offset {n} does not fit in a u32")))
+/// The layout state of a [`Writer`]: reservations, the anchors of the lists
+/// being written, and the open lists and regions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Layout {
+    reservations: Vec<Reservation>,
+    pub(crate) anchors: Vec<Anchor>,
+    lists: Vec<List>,
+    regions: Vec<Region>,
+    groups: u32,
 }
 
 impl Writer {
@@ -114,305 +156,734 @@ impl Writer {
     /// is `len` bytes long (see [`Reader::push_anchor`](crate::Reader::push_anchor)).
     #[inline]
     pub fn push_anchor(&mut self, tag: FourCC, start: usize, len: usize) {
-        self.anchors.push(Anchor { tag, start, len });
+        self.layout.anchors.push(Anchor { tag, start, len });
     }
 
-    /// How many anchors are recorded.
+    /// Runs `body` as a scope: the values it reserves are resolved once it
+    /// ends (those waiting for an enclosing list or region wait on), and the
+    /// anchors it records are forgotten.
+    ///
+    /// ```
+    /// use format_core::{FourCC, Writer};
+    /// let mut w = Writer::new();
+    /// w.scope(|w| {
+    ///     w.push_anchor(FourCC::new(*b"MVER"), 0, 12);
+    ///     Ok(())
+    /// })?;
+    /// # Ok::<(), format_core::Error>(())
+    /// ```
     #[inline]
-    pub fn anchor_mark(&self) -> usize {
-        self.anchors.len()
-    }
-
-    /// The anchors recorded from `mark` to `end`.
-    #[inline]
-    pub fn anchors(&self, mark: usize, end: usize) -> &[Anchor] {
-        self.anchors.get(mark..end).unwrap_or_default()
-    }
-
-    /// Forgets the anchors recorded from `mark` on.
-    #[inline]
-    pub fn truncate_anchors(&mut self, mark: usize) {
-        self.anchors.truncate(mark);
+    pub fn scope<T>(&mut self, body: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let (anchors, reservations) = (self.layout.anchors.len(), self.layout.reservations.len());
+        let value = body(self)?;
+        self.settle(reservations)?;
+        self.layout.anchors.truncate(anchors);
+        Ok(value)
     }
 
     /// Writes a list with `body`, which records each element's anchor
-    /// ([`push_anchor`](Self::push_anchor)); then patches the `parent[...]`
-    /// offsets and sizes its elements deferred ([`defer_to_sibling`](Self::defer_to_sibling)).
+    /// ([`push_anchor`](Self::push_anchor)); then resolves the `parent[...]`
+    /// offsets and sizes its elements reserved against where the elements
+    /// landed.
     pub fn with_siblings(&mut self, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
-        let (pending_mark, anchor_mark) = (self.pending.len(), self.anchors.len());
-        self.sibling_depth += 1;
+        let list = List {
+            anchors: self.layout.anchors.len(),
+            reservations: self.layout.reservations.len(),
+        };
+        self.layout.lists.push(list);
         let written = body(self);
-        self.sibling_depth -= 1;
+        self.layout.lists.pop();
         written?;
-        let pending = self.pending.split_off(pending_mark.min(self.pending.len()));
-        let siblings = Siblings::new(self.anchors.get(anchor_mark..).unwrap_or_default().to_vec());
-        let derived: Vec<Option<u32>> = pending
-            .iter()
-            .map(|p| p.target.derive(Some(&siblings)))
-            .collect();
-        // A struct's values are written as read only if every one of them
-        // still derives to what it did (see `Kept`): one verdict per group.
-        let mut verdicts: Vec<(usize, bool)> = pending
-            .iter()
-            .zip(&derived)
-            .map(|(p, now)| (p.group, p.kept.is_some_and(|k| k.derived == *now)))
-            .collect();
-        verdicts.sort_unstable_by_key(|(group, _)| *group);
-        verdicts.dedup_by(|next, kept| {
-            let same = next.0 == kept.0;
-            if same {
-                kept.1 &= next.1;
+        let layout = &mut self.layout;
+        let siblings = Siblings::new(
+            layout
+                .anchors
+                .get(list.anchors..)
+                .unwrap_or_default()
+                .to_vec(),
+        );
+        for r in layout.reservations.iter_mut().skip(list.reservations) {
+            if let Target::Sibling(t) = r.target {
+                r.target = Target::Value(t.derive(Some(&siblings)));
             }
-            same
-        });
-        let unchanged = |group: usize| {
-            verdicts
-                .binary_search_by_key(&group, |(g, _)| *g)
-                .ok()
-                .and_then(|i| verdicts.get(i))
-                .is_some_and(|(_, ok)| *ok)
-        };
-        for (p, now) in pending.iter().zip(&derived) {
-            let value = match p.kept {
-                Some(kept) if unchanged(p.group) => kept.raw,
-                _ => now.unwrap_or(0),
-            };
-            self.patch_u32(p.slot, value)?;
         }
-        self.anchors.truncate(anchor_mark);
-        Ok(())
+        layout.anchors.truncate(list.anchors);
+        self.settle(list.reservations)
     }
 
-    /// A new group id for [`defer_to_sibling`](Self::defer_to_sibling): the
-    /// values of one struct, kept or derived together.
-    pub fn new_group(&mut self) -> usize {
-        self.groups += 1;
-        self.groups
-    }
-
-    /// Leaves `slot` to be patched with what `target` gives once the enclosing
-    /// list is written ([`with_siblings`](Self::with_siblings)); `kept` is what
-    /// the file said, written instead while every value of `group` still
-    /// derives to what it did. Outside such a list the slot gets what an
-    /// absent target gets.
-    pub fn defer_to_sibling(
+    /// Runs `body` as a region whose parts are placed by offset ([`part`](Self::part)):
+    /// once it ends, each part's bytes come after the bytes of what placed it
+    /// (its parent part, or the region's inline part), in the order the parts
+    /// were written, unless `kept`, where a file had them, still fits them
+    /// (the same parts with the same lengths, overlapping parts agreeing on
+    /// their shared bytes). Then the offsets and sizes of the parts are
+    /// resolved.
+    pub(crate) fn region<T>(
         &mut self,
-        slot: SizeSlot,
-        target: SiblingTarget,
-        kept: Option<KeptValue>,
-        group: usize,
-    ) -> Result<()> {
-        // A list owner is writing: wait for it. Otherwise there is no list.
-        if self.in_sibling_list() {
-            self.pending.push(Pending {
-                slot,
-                target,
-                kept,
-                group,
-            });
-            Ok(())
-        } else {
-            let value = kept.filter(|k| k.derived.is_none()).map_or(0, |k| k.raw);
-            self.patch_u32(slot, value)
-        }
-    }
-
-    fn in_sibling_list(&self) -> bool {
-        self.sibling_depth > 0
-    }
-
-    /// Reserves a slot for a placed part's offset or size, to be taken by the
-    /// same value's placing phase ([`Slots::take`]).
-    #[inline]
-    pub fn push_slot(&mut self, slot: SizeSlot) {
-        self.slots.push(slot.offset());
-    }
-
-    /// Pushes a position for the same value's placing phase to take
-    /// ([`Slots::take_pos`]): where a value with placed parts starts.
-    #[inline]
-    pub fn push_pos(&mut self, pos: usize) {
-        self.slots.push(pos);
-    }
-
-    /// How many slots are reserved: where one value's slots start.
-    #[inline]
-    pub fn slot_mark(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// Forgets the slots reserved from `mark` on.
-    #[inline]
-    pub fn truncate_slots(&mut self, mark: usize) {
-        self.slots.truncate(mark);
-    }
-
-    /// Starts a region whose parts are placed by offset; returns its id.
-    pub fn begin_region(&mut self) -> usize {
-        self.regions.push(WriteRegion {
-            start: self.pos(),
-            ..WriteRegion::default()
+        kept: Option<&Placement>,
+        body: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        let start = self.pos();
+        self.layout.regions.push(Region {
+            start,
+            reservations: self.layout.reservations.len(),
+            anchors: self.layout.anchors.len(),
+            nodes: vec![Node {
+                parent: 0,
+                start,
+                end: start,
+            }],
+            open: vec![0],
         });
-        self.regions.len() - 1
-    }
-
-    /// Marks the end of the innermost region's inline part.
-    pub fn region_inline_end(&mut self) {
-        let pos = self.pos();
-        if let Some(region) = self.regions.last_mut() {
-            region.inline_end = Some(pos);
-        }
-    }
-
-    /// A placed part starts here; returns its id in the innermost region.
-    pub fn target_begin(&mut self) -> Option<usize> {
-        let pos = self.pos();
-        self.regions.last_mut().map(|region| {
-            region.targets.push((pos, 0));
-            region.targets.len() - 1
-        })
-    }
-
-    /// Placed part `id` (its inline bytes) ends here.
-    pub fn target_end(&mut self, id: Option<usize>) {
-        let pos = self.pos();
-        if let Some(target) = id
-            .zip(self.regions.last_mut())
-            .and_then(|(id, region)| region.targets.get_mut(id))
-        {
-            target.1 = pos - target.0;
-        }
-    }
-
-    /// Patches `slot` with the offset from `base` of a placed part that starts
-    /// at `start` (`Some(base)`), or with its length `len` (`None`), and
-    /// remembers the slot so that a kept placement can re-patch it.
-    pub fn patch_placed(
-        &mut self,
-        slot: SizeSlot,
-        target: Option<usize>,
-        start: usize,
-        len: usize,
-        base: Option<usize>,
-    ) -> Result<()> {
-        let value = match base {
-            Some(base) => start.checked_sub(base).ok_or_else(|| {
-                Error::inconsistent(
-                    start,
-                    format!("a placed part at {start:#x} lies before its base {base:#x}"),
-                )
-            })?,
-            None => len,
-        };
-        let value = u32_of(value, self)?;
-        self.patch_u32(slot, value)?;
-        if let (Some(target), Some(region)) = (target, self.regions.last_mut()) {
-            region.patches.push(Patch {
-                slot: slot.offset(),
-                target,
-                base,
-            });
-        }
-        Ok(())
-    }
-
-    /// Ends region `id` (the innermost): if `kept` is the placement a file had
-    /// and it still fits what was written, the region is rearranged into it.
-    pub fn end_region(&mut self, id: usize, kept: Option<&Placement>) -> Result<()> {
-        if self.regions.len() != id + 1 {
+        let depth = self.layout.regions.len();
+        let written = body(self);
+        if self.layout.regions.len() != depth {
             return Err(Error::inconsistent(
                 self.pos(),
                 "a region ended while an inner one was still open",
             ));
         }
-        let Some(region) = self.regions.pop() else {
+        let Some(region) = self.layout.regions.pop() else {
             return Err(Error::inconsistent(self.pos(), "no region to end"));
         };
+        let value = written?;
+        self.end_region(region, kept)?;
+        Ok(value)
+    }
+
+    /// [`region`](Self::region) if no region is open, else `body` alone: a
+    /// value with placed parts inside a region places them there.
+    #[inline]
+    pub(crate) fn region_if_none<T>(
+        &mut self,
+        body: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        if self.layout.regions.is_empty() {
+            self.region(None, body)
+        } else {
+            body(self)
+        }
+    }
+
+    /// Writes a part placed by offset with `body`, as a node of the innermost
+    /// region (its bytes are laid out when the region ends); the parts it
+    /// places itself are its children.
+    pub(crate) fn part(&mut self, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<PartId> {
+        let start = self.pos();
+        let Some(region) = self.layout.regions.last_mut() else {
+            return Err(Error::inconsistent(
+                start,
+                "a placed part written outside a region",
+            ));
+        };
+        let parent = region.open.last().copied().unwrap_or(0);
+        let id = region.nodes.len();
+        region.nodes.push(Node {
+            parent,
+            start,
+            end: start,
+        });
+        region.open.push(id);
+        let written = body(self);
+        let end = self.pos();
+        if let Some(region) = self.layout.regions.last_mut() {
+            region.open.pop();
+            if let Some(node) = region.nodes.get_mut(id) {
+                node.end = end;
+            }
+        }
+        written.map(|()| PartId(id))
+    }
+
+    /// A new group: values of one struct, kept or derived together.
+    #[inline]
+    pub(crate) fn new_group(&mut self) -> Group {
+        self.layout.groups = self.layout.groups.wrapping_add(1).max(1);
+        Group(self.layout.groups)
+    }
+
+    /// Reserves a value: `slot` (the `u32` reserved for it, `None` for a value
+    /// not written that still takes part in its group's decision) is written
+    /// once `target` is known, with `kept` (what the file said) while every
+    /// kept value of `group` still holds. Outside a list a `parent[...]`
+    /// target is absent.
+    #[inline]
+    pub(crate) fn reserve_value(
+        &mut self,
+        slot: Option<SizeSlot>,
+        target: Target,
+        kept: Option<KeptValue>,
+        group: Group,
+    ) {
+        let target = match target {
+            Target::Sibling(_) if self.layout.lists.is_empty() => Target::Value(None),
+            other => other,
+        };
+        self.layout.reservations.push(Reservation {
+            slot: slot.map(SizeSlot::offset),
+            target,
+            kept,
+            group,
+        });
+    }
+
+    /// Resolves the reservations made from `from` on that are ready: none
+    /// while a region is open (its layout moves them), and none waiting for
+    /// a list.
+    fn settle(&mut self, from: usize) -> Result<()> {
+        let layout = &mut self.layout;
+        if !layout.regions.is_empty() || layout.reservations.len() <= from {
+            return Ok(());
+        }
+        let tail = layout.reservations.get(from..).unwrap_or_default();
+        if tail.iter().any(|r| matches!(r.target, Target::Sibling(_))) {
+            let (waiting, ready): (Vec<Reservation>, Vec<Reservation>) = layout
+                .reservations
+                .split_off(from)
+                .into_iter()
+                .partition(|r| matches!(r.target, Target::Sibling(_)));
+            layout.reservations.extend(waiting);
+            resolve(&mut self.buf, 0, &ready)
+        } else {
+            resolve(&mut self.buf, 0, tail)?;
+            layout.reservations.truncate(from);
+            Ok(())
+        }
+    }
+
+    fn end_region(&mut self, region: Region, kept: Option<&Placement>) -> Result<()> {
+        let start = region.start;
+        let end = self.pos();
+        let mut nodes = region.nodes;
+        if let Some(root) = nodes.first_mut() {
+            root.end = end;
+        }
+        let plan = Plan::new(&nodes);
+        let outer = !self.layout.regions.is_empty();
+        let from = region.reservations.min(self.layout.reservations.len());
+        let entries: Vec<Reservation> = self.layout.reservations.split_off(from);
+        // The targets at their laid-out places; with no region around, the
+        // ready ones are written into `bytes` (the region's bytes as written,
+        // from `start`) before the bytes are laid out.
+        let place =
+            |bytes: &mut [u8], finals: &[usize], total: usize| -> Result<Vec<Reservation>> {
+                let map = |p: usize| plan.map(p, start, end, finals, total);
+                let moved: Vec<Reservation> = entries
+                    .iter()
+                    .map(|r| plan.moved(r, start, end, finals, &map))
+                    .collect();
+                if !outer {
+                    let ready: Vec<Reservation> = entries
+                        .iter()
+                        .zip(&moved)
+                        .filter(|(_, m)| !matches!(m.target, Target::Sibling(_)))
+                        .map(|(r, m)| Reservation { slot: r.slot, ..*m })
+                        .collect();
+                    resolve(bytes, start, &ready)?;
+                }
+                Ok(moved)
+            };
+        let mut laid = None;
         if let Some(kept) = kept
-            && let Some(bytes) = replay(&self.buf, &region, kept)
+            && let Some(finals) = plan.kept_finals(kept)
         {
-            self.buf.truncate(region.start);
+            let mut bytes = self.buf.get(start..).unwrap_or_default().to_vec();
+            let moved = place(&mut bytes, &finals, kept.len as usize)?;
+            if let Some(out) = plan.assemble_kept(&bytes, start, &finals, kept) {
+                laid = Some((Some(out), moved, finals));
+            }
+        }
+        let (bytes, moved, finals) = match laid {
+            Some(done) => done,
+            None => {
+                let finals = plan.fresh_finals();
+                let region_bytes = self.buf.get_mut(start..).unwrap_or_default();
+                let moved = place(region_bytes, &finals, plan.total())?;
+                (
+                    plan.assemble_fresh(&self.buf, start, &finals),
+                    moved,
+                    finals,
+                )
+            }
+        };
+        if let Some(bytes) = bytes {
+            self.buf.truncate(start);
             self.buf.extend_from_slice(&bytes);
+        }
+        // What waits (a `parent[...]` value, or everything while an outer
+        // region is open) stays, at its laid-out place.
+        self.layout.reservations.extend(
+            moved
+                .into_iter()
+                .filter(|r| outer || matches!(r.target, Target::Sibling(_))),
+        );
+        // Anchors recorded inside move with their bytes.
+        let total = self.pos() - start;
+        for a in self.layout.anchors.iter_mut().skip(region.anchors) {
+            a.start = plan.map(a.start, start, end, &finals, total);
         }
         Ok(())
     }
 }
 
-/// The region laid out as `kept` says, if it fits what was written; `None`
-/// otherwise (the fresh layout stands).
-fn replay(buf: &[u8], region: &WriteRegion, kept: &Placement) -> Option<Vec<u8>> {
-    let start = region.start;
-    let fresh = buf.get(start..)?;
-    let inline_len = region.inline_end.unwrap_or(buf.len()).checked_sub(start)?;
-    let same_shape = kept.inline_len as usize == inline_len
-        && kept.targets.len() == region.targets.len()
-        && kept
-            .targets
+/// Writes every reservation of `ready` into `buf` (which holds the output
+/// from `origin` on), each group's kept values as read while they all still
+/// hold ([`kept::group_holds`]), each value as [`kept::decide`] says.
+fn resolve(buf: &mut [u8], origin: usize, ready: &[Reservation]) -> Result<()> {
+    let Some(first) = ready.first() else {
+        return Ok(());
+    };
+    // Most of the time the values of one struct come together: one group,
+    // decided once, without allocating.
+    let single = first.group != Group::ALONE && ready.iter().all(|r| r.group == first.group);
+    let verdicts: Vec<(Group, bool)> = if single {
+        Vec::new()
+    } else {
+        let mut pairs: Vec<(Group, Option<KeptValue>, Option<u32>)> = ready
             .iter()
-            .zip(&region.targets)
-            .all(|(k, t)| k.1 as usize == t.1);
-    if !same_shape {
-        return None;
-    }
-    // Where a byte of the fresh layout goes in the kept one (relative positions).
-    let moved = |pos: usize| -> Option<usize> {
-        let rel = pos.checked_sub(start)?;
-        if rel < inline_len {
-            return Some(rel);
-        }
-        let i = region
-            .targets
-            .partition_point(|t| t.0 <= pos)
-            .checked_sub(1)?;
-        let (at, len) = *region.targets.get(i)?;
-        let (kept_at, _) = *kept.targets.get(i)?;
-        (pos < at + len).then(|| kept_at as usize + (pos - at))
+            .filter(|r| r.group != Group::ALONE)
+            .map(|r| (r.group, r.kept, now(&r.target)))
+            .collect();
+        pairs.sort_by_key(|(g, _, _)| *g);
+        pairs
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter_map(|run| {
+                let holds = kept::group_holds(run.iter().map(|(_, k, n)| (*k, *n)));
+                run.first().map(|(group, _, _)| (*group, holds))
+            })
+            .collect()
     };
-    // Re-patch the slots in a copy of the fresh bytes, with kept positions.
-    let mut fresh = fresh.to_vec();
-    for patch in &region.patches {
-        let value = match patch.base {
-            Some(base) => {
-                let (kept_at, _) = *kept.targets.get(patch.target)?;
-                // A base inside the region moves with it; one outside (the
-                // file's start, for absolute offsets) stays put.
-                let base = match moved(base) {
-                    Some(rel) => start + rel,
-                    None => base,
-                };
-                (start + kept_at as usize).checked_sub(base)?
-            }
-            None => region.targets.get(patch.target)?.1,
+    let single_holds = single && kept::group_holds(ready.iter().map(|r| (r.kept, now(&r.target))));
+    for r in ready {
+        let Some(slot) = r.slot else { continue };
+        let now = now(&r.target);
+        let holds = if single {
+            single_holds
+        } else if r.group == Group::ALONE {
+            kept::group_holds([(r.kept, now)])
+        } else {
+            verdicts
+                .binary_search_by_key(&r.group, |(g, _)| *g)
+                .ok()
+                .and_then(|i| verdicts.get(i))
+                .is_some_and(|(_, holds)| *holds)
         };
-        let value = u32::try_from(value).ok()?;
-        let slot = patch.slot.checked_sub(start)?;
-        fresh
-            .get_mut(slot..slot + 4)?
-            .copy_from_slice(&value.to_le_bytes());
-    }
-    // Lay the parts out where they were, overlaps agreeing.
-    let len = kept.len as usize;
-    let mut out = vec![0u8; len];
-    let mut covered = vec![false; len];
-    let mut place = |at: usize, bytes: &[u8]| -> Option<()> {
-        let dest = out.get_mut(at..at + bytes.len())?;
-        let mask = covered.get_mut(at..at + bytes.len())?;
-        for ((d, c), b) in dest.iter_mut().zip(mask.iter_mut()).zip(bytes) {
-            if *c && *d != *b {
-                return None;
+        let value = kept::decide(r.kept, now, holds);
+        match slot
+            .checked_sub(origin)
+            .and_then(|at| buf.get_mut(at..))
+            .and_then(|b| b.first_chunk_mut::<4>())
+        {
+            Some(bytes) => *bytes = value.to_le_bytes(),
+            None => {
+                return Err(Error::inconsistent(
+                    slot,
+                    "a reserved value lies outside the output written so far",
+                ));
             }
-            *d = *b;
-            *c = true;
         }
-        Some(())
-    };
-    place(0, fresh.get(..inline_len)?)?;
-    for ((at, len), (kept_at, _)) in region.targets.iter().zip(&kept.targets) {
-        let rel = at.checked_sub(start)?;
-        place(*kept_at as usize, fresh.get(rel..rel + len)?)?;
     }
-    for (at, bytes) in &kept.gaps {
-        place(*at as usize, bytes)?;
+    Ok(())
+}
+
+/// What a resolved target gives now.
+fn now(target: &Target) -> Option<u32> {
+    match *target {
+        Target::Value(v) => v,
+        Target::Span {
+            start,
+            len,
+            base,
+            minus,
+        } => {
+            let value = match base {
+                Some(base) => start.checked_sub(base)?,
+                None => len.checked_sub(minus)?,
+            };
+            u32::try_from(value).ok()
+        }
+        Target::Sibling(_) | Target::Part { .. } => None,
     }
-    covered.iter().all(|c| *c).then_some(out)
+}
+
+/// A region's nodes, cut into the pieces of each node's own bytes (its span
+/// without its children's), in the order of a fresh layout.
+struct Plan {
+    /// `(write start, write end, node, offset in the node's own bytes)`, by node.
+    pieces: Vec<(usize, usize, usize, usize)>,
+    /// Indices into `pieces`, by write start.
+    by_start: Vec<usize>,
+    /// Each node's own length.
+    own: Vec<usize>,
+}
+
+impl Plan {
+    fn new(nodes: &[Node]) -> Plan {
+        let mut pieces = Vec::with_capacity(nodes.len() * 2);
+        let mut own = vec![0usize; nodes.len()];
+        for (n, node) in nodes.iter().enumerate() {
+            let mut cursor = node.start;
+            let mut offset = 0;
+            // Nodes are in pre-order: the children of `n` are the following
+            // nodes whose parent is `n`, until one whose parent comes before it.
+            let children = nodes
+                .iter()
+                .enumerate()
+                .skip(n + 1)
+                .take_while(|(_, c)| c.parent >= n)
+                .filter(|(_, c)| c.parent == n);
+            for (_, child) in children {
+                if child.start > cursor {
+                    pieces.push((cursor, child.start, n, offset));
+                    offset += child.start - cursor;
+                }
+                cursor = cursor.max(child.end);
+            }
+            if node.end > cursor {
+                pieces.push((cursor, node.end, n, offset));
+                offset += node.end - cursor;
+            }
+            if let Some(o) = own.get_mut(n) {
+                *o = offset;
+            }
+        }
+        let mut by_start: Vec<usize> = (0..pieces.len()).collect();
+        by_start.sort_by_key(|&i| pieces.get(i).map_or(0, |p| p.0));
+        Plan {
+            pieces,
+            by_start,
+            own,
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.own.iter().sum()
+    }
+
+    /// Each node's start in a fresh layout (relative to the region).
+    fn fresh_finals(&self) -> Vec<usize> {
+        let mut at = 0;
+        self.own
+            .iter()
+            .map(|len| {
+                let start = at;
+                at += len;
+                start
+            })
+            .collect()
+    }
+
+    /// Each node's start as `kept` says, if it has the same parts with the
+    /// same lengths.
+    fn kept_finals(&self, kept: &Placement) -> Option<Vec<usize>> {
+        let (root, parts) = self.own.split_first()?;
+        let same = kept.inline_len as usize == *root
+            && kept.targets.len() == parts.len()
+            && kept
+                .targets
+                .iter()
+                .zip(parts)
+                .all(|(k, len)| k.1 as usize == *len);
+        same.then(|| {
+            core::iter::once(0)
+                .chain(kept.targets.iter().map(|k| k.0 as usize))
+                .collect()
+        })
+    }
+
+    /// Where write position `p` of a region written from `start` to `end`
+    /// lands (absolute); positions outside the region stay.
+    fn map(&self, p: usize, start: usize, end: usize, finals: &[usize], total: usize) -> usize {
+        if p < start || p > end {
+            return p;
+        }
+        if p == end {
+            return start + total;
+        }
+        let i = self
+            .by_start
+            .partition_point(|&i| self.pieces.get(i).is_some_and(|piece| piece.0 <= p));
+        let found = i
+            .checked_sub(1)
+            .and_then(|i| self.by_start.get(i))
+            .and_then(|&i| self.pieces.get(i));
+        match found {
+            Some(&(from, to, node, offset)) if p < to => {
+                start + finals.get(node).copied().unwrap_or(0) + offset + (p - from)
+            }
+            _ => p,
+        }
+    }
+
+    /// The own bytes of the node holding `p`, from `p` on, within `len` bytes.
+    fn own_len(&self, p: usize, len: usize) -> usize {
+        let Some(&(_, _, node, _)) = self
+            .by_start
+            .partition_point(|&i| self.pieces.get(i).is_some_and(|piece| piece.0 <= p))
+            .checked_sub(1)
+            .and_then(|i| self.by_start.get(i))
+            .and_then(|&i| self.pieces.get(i))
+        else {
+            return len;
+        };
+        let end = p.saturating_add(len);
+        self.pieces
+            .iter()
+            .filter(|piece| piece.2 == node)
+            .map(|&(from, to, _, _)| to.min(end).saturating_sub(from.max(p)))
+            .sum()
+    }
+
+    /// `r` with its target at the place the layout gives (its slot too, for a
+    /// reservation that waits on).
+    fn moved(
+        &self,
+        r: &Reservation,
+        start: usize,
+        end: usize,
+        finals: &[usize],
+        map: &impl Fn(usize) -> usize,
+    ) -> Reservation {
+        let target = match r.target {
+            Target::Part { part, base } => {
+                let node = part.0;
+                let at = start + finals.get(node).copied().unwrap_or(0);
+                let len = self.own.get(node).copied().unwrap_or(0);
+                Target::Span {
+                    start: at,
+                    len,
+                    base: base.map(map),
+                    minus: 0,
+                }
+            }
+            Target::Span {
+                start: s,
+                len,
+                base,
+                minus,
+            } => {
+                let len = if (start..end).contains(&s) {
+                    self.own_len(s, len)
+                } else {
+                    len
+                };
+                Target::Span {
+                    start: map(s),
+                    len,
+                    base: base.map(map),
+                    minus,
+                }
+            }
+            other => other,
+        };
+        Reservation {
+            slot: r.slot.map(map),
+            target,
+            ..*r
+        }
+    }
+
+    /// The bytes laid out afresh, or `None` if they already are.
+    fn assemble_fresh(&self, buf: &[u8], start: usize, finals: &[usize]) -> Option<Vec<u8>> {
+        let in_place = self.pieces.iter().all(|&(from, _, node, offset)| {
+            finals.get(node).is_some_and(|f| start + f + offset == from)
+        });
+        if in_place {
+            return None;
+        }
+        let mut out = Vec::with_capacity(self.total());
+        for &(from, to, _, _) in &self.pieces {
+            out.extend_from_slice(buf.get(from..to).unwrap_or_default());
+        }
+        Some(out)
+    }
+
+    /// The bytes laid out as `kept` says, if overlapping parts agree and
+    /// every byte is covered.
+    fn assemble_kept(
+        &self,
+        bytes: &[u8],
+        start: usize,
+        finals: &[usize],
+        kept: &Placement,
+    ) -> Option<Vec<u8>> {
+        let len = kept.len as usize;
+        let mut out = vec![0u8; len];
+        let mut covered = vec![false; len];
+        let mut place = |at: usize, bytes: &[u8]| -> Option<()> {
+            let dest = out.get_mut(at..at.checked_add(bytes.len())?)?;
+            let mask = covered.get_mut(at..at + bytes.len())?;
+            for ((d, c), b) in dest.iter_mut().zip(mask.iter_mut()).zip(bytes) {
+                if *c && *d != *b {
+                    return None;
+                }
+                *d = *b;
+                *c = true;
+            }
+            Some(())
+        };
+        for &(from, to, node, offset) in &self.pieces {
+            place(
+                *finals.get(node)? + offset,
+                bytes.get(from.checked_sub(start)?..to.checked_sub(start)?)?,
+            )?;
+        }
+        for (at, bytes) in &kept.gaps {
+            place(*at as usize, bytes)?;
+        }
+        covered.iter().all(|c| *c).then_some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u32_at(bytes: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+    }
+
+    #[test]
+    fn a_part_comes_after_the_inline_bytes_and_its_offset_follows() {
+        let mut w = Writer::new();
+        w.region(None, |w| {
+            let slot = w.reserve_u32();
+            let part = w.part(|w| {
+                w.u8(7);
+                Ok(())
+            })?;
+            w.u8(1); // inline: comes before the part
+            w.reserve_value(
+                Some(slot),
+                Target::Part {
+                    part,
+                    base: Some(0),
+                },
+                None,
+                Group::ALONE,
+            );
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(w.as_bytes(), [5, 0, 0, 0, 1, 7]);
+    }
+
+    #[test]
+    fn a_region_inside_a_region_is_laid_out_with_it() {
+        // Outer: [slot a][inner region][1], part A = [9]. Inner: [slot b][2],
+        // part B = [8], its offset from the outer start.
+        let mut w = Writer::new();
+        w.u8(0xEE); // before the regions: offsets count from 0, not 1
+        w.region(None, |w| {
+            let a = w.reserve_u32();
+            let part_a = w.part(|w| {
+                w.u8(9);
+                Ok(())
+            })?;
+            w.reserve_value(
+                Some(a),
+                Target::Part {
+                    part: part_a,
+                    base: Some(0),
+                },
+                None,
+                Group::ALONE,
+            );
+            w.region(None, |w| {
+                let b = w.reserve_u32();
+                let part_b = w.part(|w| {
+                    w.u8(8);
+                    Ok(())
+                })?;
+                w.u8(2);
+                w.reserve_value(
+                    Some(b),
+                    Target::Part {
+                        part: part_b,
+                        base: Some(0),
+                    },
+                    None,
+                    Group::ALONE,
+                );
+                Ok(())
+            })?;
+            w.u8(1);
+            Ok(())
+        })
+        .unwrap();
+        let out = w.as_bytes();
+        // 0xEE, a, [b, 2, 8], 1, 9
+        assert_eq!(out.len(), 1 + 4 + 4 + 1 + 1 + 1 + 1);
+        assert_eq!(out[u32_at(out, 1) as usize], 9);
+        assert_eq!(out[u32_at(out, 5) as usize], 8);
+        assert_eq!(&out[9..11], [2, 8]);
+    }
+
+    #[test]
+    fn a_group_is_written_as_kept_only_while_every_value_holds() {
+        let kept = |slot, raw, derived| Some(KeptValue { slot, raw, derived });
+        for (now_b, expect) in [(Some(20), [5, 6]), (Some(21), [10, 21])] {
+            let mut w = Writer::new();
+            w.scope(|w| {
+                let group = w.new_group();
+                let a = w.reserve_u32();
+                let b = w.reserve_u32();
+                w.reserve_value(
+                    Some(a),
+                    Target::Value(Some(10)),
+                    kept(0, 5, Some(10)),
+                    group,
+                );
+                w.reserve_value(Some(b), Target::Value(now_b), kept(1, 6, Some(20)), group);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!([u32_at(w.as_bytes(), 0), u32_at(w.as_bytes(), 4)], expect);
+        }
+    }
+
+    #[test]
+    fn a_sibling_value_waits_for_its_list_and_is_absent_outside_one() {
+        let target = SiblingTarget {
+            tag: FourCC::new(*b"MCNK"),
+            nth: None,
+            base: Some(0),
+            minus: 0,
+        };
+        let mut w = Writer::new();
+        w.with_siblings(|w| {
+            let slot = w.reserve_u32();
+            w.scope(|w| {
+                w.reserve_value(Some(slot), Target::Sibling(target), None, Group::ALONE);
+                Ok(())
+            })?;
+            let start = w.pos();
+            w.u32(0);
+            w.push_anchor(FourCC::new(*b"MCNK"), start, 4);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(u32_at(w.as_bytes(), 0), 4);
+        let mut alone = Writer::new();
+        let slot = alone.reserve_u32();
+        alone.reserve_value(
+            Some(slot),
+            Target::Sibling(target),
+            Some(KeptValue {
+                slot: 0,
+                raw: 77,
+                derived: None,
+            }),
+            Group::ALONE,
+        );
+        alone.scope(|_| Ok(())).unwrap();
+        alone.settle(0).unwrap();
+        assert_eq!(u32_at(alone.as_bytes(), 0), 77, "kept while still absent");
+    }
+
+    #[test]
+    fn a_part_outside_a_region_is_an_error() {
+        let mut w = Writer::new();
+        assert!(w.part(|_| Ok(())).is_err());
+    }
 }

@@ -11,7 +11,13 @@ pub use core::result::Result::{Err, Ok};
 
 use alloc::format;
 
-use crate::{Decode, Encode, Error, FourCC, Kept, Reader, Result, SizeSlot, Slots, Tagged, Writer};
+use crate::anchor::Anchor;
+use crate::{
+    Decode, Encode, Error, FourCC, Kept, Placement, Reader, Result, SizeSlot, Tagged, Writer,
+};
+
+pub use crate::kept::KeptValue;
+pub use crate::placed_write::{Group, PartId, SiblingTarget, Target};
 
 /// A count stored in front of its array (`count = u32`).
 pub trait CountPrefix {
@@ -202,42 +208,10 @@ pub fn encode_prefixed<C: CountPrefix, T: Encode>(
     field: &'static str,
 ) -> Result<()> {
     C::write(w, items.len(), field)?;
-    encode_inline_many(items, w, args)
+    T::encode_many(items, w, args)
 }
 
-/// Writes the inline parts of `items`: in bulk ([`Encode::encode_many`]) for
-/// a type that places nothing, else one by one.
-#[inline]
-pub fn encode_inline_many<T: Encode>(items: &[T], w: &mut Writer, args: T::Args) -> Result<()> {
-    if T::PLACES {
-        for (i, item) in items.iter().enumerate() {
-            item.encode_inline(w, args.clone())
-                .map_err(|e| e.at_index(i))?;
-        }
-        Ok(())
-    } else {
-        T::encode_many(items, w, args)
-    }
-}
-
-/// Writes the placed parts of `items`, in order (nothing for a type that places nothing).
-#[inline]
-pub fn encode_placed_many<T: Encode>(
-    items: &[T],
-    w: &mut Writer,
-    args: T::Args,
-    slots: &mut Slots,
-) -> Result<()> {
-    if T::PLACES {
-        for (i, item) in items.iter().enumerate() {
-            item.encode_placed(w, args.clone(), slots)
-                .map_err(|e| e.at_index(i))?;
-        }
-    }
-    Ok(())
-}
-
-/// Writes the inline parts of `items` one by one, each with `args_of(index)`,
+/// Writes `items` one by one, each with `args_of(index)`,
 /// recording each element's anchor if `anchored` (its tag read back from the
 /// bytes written).
 pub fn encode_each<T: Encode, A: Fn(usize) -> T::Args>(
@@ -248,8 +222,7 @@ pub fn encode_each<T: Encode, A: Fn(usize) -> T::Args>(
 ) -> Result<()> {
     for (i, item) in items.iter().enumerate() {
         let start = w.pos();
-        item.encode_inline(w, args_of(i))
-            .map_err(|e| e.at_index(i))?;
+        item.encode(w, args_of(i)).map_err(|e| e.at_index(i))?;
         if anchored {
             let tag = w
                 .as_bytes()
@@ -284,26 +257,141 @@ pub fn check_stride(
     }
 }
 
-/// The value a computed field is written with: as read while the data gives
-/// what it gave then (see [`Kept`]).
+/// The value a computed field of another width than a reserved `u32` is
+/// written with, decided alone: as read while the data gives what it gave
+/// then (see [`kept::group_holds`](crate::kept::group_holds)).
 #[inline]
 pub fn kept_calc<T>(kept: &Kept, slot: u16, derived: T) -> T
 where
     T: Copy + TryFrom<u32> + TryInto<u32>,
 {
     match derived.try_into() {
-        Ok(value) => T::try_from(kept.resolve(slot, Some(value))).unwrap_or(derived),
+        Ok(value) => {
+            let k = kept.get(slot);
+            let holds = crate::kept::group_holds([(k, Some(value))]);
+            T::try_from(crate::kept::decide(k, Some(value), holds)).unwrap_or(derived)
+        }
         Err(_) => derived,
     }
 }
 
-/// `N` reserved slots of a table of offsets or sizes, in order.
-pub fn take_slots<const N: usize>(slots: &mut Slots, w: &Writer) -> Result<[SizeSlot; N]> {
-    let mut out = [SizeSlot::at(0); N];
-    for slot in &mut out {
-        *slot = slots.take(w)?;
+/// The anchors recorded while reading or writing (list elements that
+/// offsets point into).
+pub trait AnchorList {
+    /// How many are recorded: where a field's own anchors start.
+    fn anchor_count(&self) -> usize;
+    /// Those recorded from `mark` to `end`.
+    fn anchor_slice(&self, mark: usize, end: usize) -> &[Anchor];
+}
+
+impl AnchorList for Reader<'_> {
+    #[inline]
+    fn anchor_count(&self) -> usize {
+        Reader::anchor_count(self)
     }
-    Ok(out)
+    #[inline]
+    fn anchor_slice(&self, mark: usize, end: usize) -> &[Anchor] {
+        self.anchors(mark, end)
+    }
+}
+
+impl AnchorList for Writer {
+    #[inline]
+    fn anchor_count(&self) -> usize {
+        self.layout.anchors.len()
+    }
+    #[inline]
+    fn anchor_slice(&self, mark: usize, end: usize) -> &[Anchor] {
+        self.layout.anchors.get(mark..end).unwrap_or_default()
+    }
+}
+
+/// `len` bytes from `start`, as an offset from `base` (`Some`) or a length
+/// less `minus`.
+#[inline]
+pub fn span(start: usize, len: usize, base: Option<usize>, minus: usize) -> Target {
+    Target::Span {
+        start,
+        len,
+        base,
+        minus,
+    }
+}
+
+/// The target an anchor gives (absent: `None`).
+#[inline]
+pub fn anchor_target(found: Option<Anchor>, base: Option<usize>, minus: usize) -> Target {
+    match found {
+        Some(a) => span(a.start, a.len, base, minus),
+        None => Target::Value(None),
+    }
+}
+
+/// A new group: one struct's values, kept or derived together.
+#[inline]
+pub fn new_group(w: &mut Writer) -> Group {
+    w.new_group()
+}
+
+/// Reserves a value to be written once `target` is known (see the writer's
+/// reservations).
+#[inline]
+pub fn reserve(
+    w: &mut Writer,
+    slot: Option<SizeSlot>,
+    target: Target,
+    kept: Option<KeptValue>,
+    group: Group,
+) {
+    w.reserve_value(slot, target, kept, group);
+}
+
+/// Writes `body` as a region whose parts are placed by offset, laid out as
+/// `kept` says while that fits.
+#[inline]
+pub fn region(
+    w: &mut Writer,
+    kept: Option<&Placement>,
+    body: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
+    w.region(kept, body)
+}
+
+/// Writes `body` in a region unless one is open (a value whose parts go
+/// where an enclosing region lays them out).
+#[inline]
+pub fn region_if_none(w: &mut Writer, body: impl FnOnce(&mut Writer) -> Result<()>) -> Result<()> {
+    w.region_if_none(body)
+}
+
+/// Writes a part placed by offset in the innermost region.
+#[inline]
+pub fn part(w: &mut Writer, body: impl FnOnce(&mut Writer) -> Result<()>) -> Result<PartId> {
+    w.part(body)
+}
+
+/// Reads `body` as a region whose parts are placed by offset, returning the
+/// layout read unless it is the fresh one.
+#[inline]
+pub fn read_region<'a, T>(
+    r: &mut Reader<'a>,
+    body: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<(T, Option<Placement>)> {
+    r.region(body)
+}
+
+/// Reads a part placed at `base + offset` (see `Reader::check_placed`).
+#[inline]
+pub fn read_placed<'a, T>(
+    r: &mut Reader<'a>,
+    base: usize,
+    offset: u32,
+    len: Option<u32>,
+    origin: usize,
+    len_origin: usize,
+    body: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    r.placed(base, offset, len, origin, len_origin, body)
 }
 
 /// The error for a `write_assert` that does not hold.
@@ -355,7 +443,7 @@ pub fn encode_stride<T: Encode>(
     field: &'static str,
 ) -> Result<()> {
     let start = w.pos();
-    encode_inline_many(items, w, args)?;
+    T::encode_many(items, w, args)?;
     let written = w.pos() - start;
     if Some(written) == items.len().checked_mul(stride) {
         Ok(())

@@ -3,8 +3,7 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use crate::anchor::Anchor;
-use crate::placed_write::{Pending, WriteRegion};
+use crate::placed_write::Layout;
 use crate::{Context, Error, FourCC, Plain, Result};
 
 /// Writes little-endian data into a growing `Vec<u8>`.
@@ -29,18 +28,9 @@ use crate::{Context, Error, FourCC, Plain, Result};
 pub struct Writer {
     pub(crate) buf: Vec<u8>,
     ctx: Context,
-    /// Elements of the lists being written that offsets point into.
-    pub(crate) anchors: Vec<Anchor>,
-    /// `parent[...]` offsets waiting for the enclosing list to be written.
-    pub(crate) pending: Vec<Pending>,
-    /// Reserved offsets and sizes of placed parts, waiting for their parts.
-    pub(crate) slots: Vec<usize>,
-    /// Regions whose parts are placed by offset, innermost last.
-    pub(crate) regions: Vec<WriteRegion>,
-    /// How many [`with_siblings`](Writer::with_siblings) lists are being written.
-    pub(crate) sibling_depth: u32,
-    /// The last group id given out ([`new_group`](Writer::new_group)).
-    pub(crate) groups: usize,
+    /// Derived values waiting for their targets, and what they wait for
+    /// (reservations, resolved in one pass where their targets are known).
+    pub(crate) layout: Layout,
 }
 
 /// A reserved `u32` in the output, to be patched later.
@@ -49,11 +39,6 @@ pub struct Writer {
 pub struct SizeSlot(usize);
 
 impl SizeSlot {
-    /// The slot at output offset `offset`.
-    pub(crate) fn at(offset: usize) -> Self {
-        SizeSlot(offset)
-    }
-
     /// The output offset of the reserved bytes.
     pub fn offset(self) -> usize {
         self.0
@@ -86,12 +71,7 @@ impl Writer {
         Writer {
             buf: Vec::with_capacity(capacity),
             ctx,
-            anchors: Vec::new(),
-            pending: Vec::new(),
-            slots: Vec::new(),
-            regions: Vec::new(),
-            sibling_depth: 0,
-            groups: 0,
+            layout: Layout::default(),
         }
     }
 

@@ -284,8 +284,10 @@ pub fn sequential_value(
     io: &syn::Ident,
 ) -> TokenStream {
     let core = cont.rt.core();
+    let p = cont.rt.private();
     let some = quote!(::core::option::Option::Some);
     let none = quote!(::core::option::Option::None);
+    let anchors = |mark: &syn::Ident, end: &syn::Ident| quote!(#p::AnchorList::anchor_slice(&*#io, #mark, #end));
     let (of, from, minus) = match &d.source {
         Source::Offset { of, from } => (of, Some(from), 0usize),
         Source::Size { of, body } => (of, None, if *body { 8 } else { 0 }),
@@ -301,7 +303,8 @@ pub fn sequential_value(
         Target::Field { ident, .. } => match index {
             Some(i) => {
                 let (mark, end) = names::anchor_marks(ident);
-                of_anchor(quote!(#core::anchor::at(#io.anchors(#mark, #end), #i)))
+                let list = anchors(&mark, &end);
+                of_anchor(quote!(#core::anchor::at(#list, #i)))
             }
             None => {
                 let (at, end) = (names::field_start(ident), names::field_end(ident));
@@ -313,10 +316,11 @@ pub fn sequential_value(
         },
         Target::Tagged { list, tag, nth } => {
             let (mark, end) = names::anchor_marks(list);
+            let list = anchors(&mark, &end);
             let tag = tag_expr(cont, tag);
             of_anchor(match nth {
-                None => quote!(#core::anchor::first(#io.anchors(#mark, #end), #tag)),
-                Some(n) => quote!(#core::anchor::nth(#io.anchors(#mark, #end), #tag, #n)),
+                None => quote!(#core::anchor::first(#list, #tag)),
+                Some(n) => quote!(#core::anchor::nth(#list, #tag, #n)),
             })
         }
         Target::Parent { tag, nth } => {
@@ -324,7 +328,7 @@ pub fn sequential_value(
             let nth = nth.as_ref().map_or(none.clone(), |n| quote!(#some(#n)));
             let base = from.map_or(none.clone(), |f| quote!(#some(#f)));
             quote! {
-                #core::SiblingTarget { tag: #tag, nth: #nth, base: #base, minus: #minus }
+                #p::SiblingTarget { tag: #tag, nth: #nth, base: #base, minus: #minus }
                     .derive(#io.siblings())
             }
         }

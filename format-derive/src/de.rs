@@ -91,35 +91,47 @@ fn framed(cont: &Container, body: TokenStream) -> TokenStream {
 }
 
 fn struct_body(cont: &Container, fields: &[Field]) -> TokenStream {
+    let p = cont.rt.private();
     let r = names::reader();
     let ctx = context_bindings(&r);
     let start = bind_start(&r);
     let anchored = fields
         .iter()
         .any(|f| matches!(&f.kind, FieldKind::Data(d) if d.anchored));
-    let anchor_base = names::anchor_base();
-    let anchor_mark = anchored.then(|| quote!(let #anchor_base = #r.anchor_mark();));
-    let region = names::region();
-    let begin_region = cont
-        .region
-        .map(|_| quote!(let #region = #r.begin_region();));
     let reads = fields.iter().map(|f| field_read(cont, fields, f));
     let end = struct_end(cont, fields);
-    let release = anchored.then(|| quote!(#r.truncate_anchors(#anchor_base);));
     let inits = fields.iter().map(|f| {
         let member = &f.member;
         let stored = names::stored(&f.local);
         quote!(#member: #stored)
     });
+    let mut body = quote! {
+        #(#reads)*
+        #end
+        ::core::result::Result::Ok(Self { #(#inits,)* })
+    };
+    // The anchors of the lists a struct reads are its own: forgotten once
+    // its offsets are resolved.
+    if anchored {
+        body = quote!(#r.scope(|#r| { #body }));
+    }
+    if cont.region.is_some() {
+        let (value, placement) = (names::region_value(), names::placement());
+        let keep = cont.kept_field().map(|kept| {
+            let member = &kept.member;
+            quote!(#value.#member.set_placement(#placement);)
+        });
+        body = quote! {
+            #[allow(unused_mut, unused_variables)]
+            let (mut #value, #placement) = #p::read_region(#r, |#r| { #body })?;
+            #keep
+            ::core::result::Result::Ok(#value)
+        };
+    }
     quote! {
         #ctx
         #start
-        #begin_region
-        #anchor_mark
-        #(#reads)*
-        #end
-        #release
-        ::core::result::Result::Ok(Self { #(#inits,)* })
+        #body
     }
 }
 
@@ -186,14 +198,15 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
             });
             let (at, end) = (names::field_start(local), names::field_end(local));
             let (mark, mark_end) = names::anchor_marks(local);
+            let p = cont.rt.private();
+            let count = quote!(#p::AnchorList::anchor_count(&*#r));
             let before = [
                 d.marked.then(|| quote!(let #at = #r.pos();)),
-                d.anchored.then(|| quote!(let #mark = #r.anchor_mark();)),
+                d.anchored.then(|| quote!(let #mark = #count;)),
             ];
             let after = [
                 d.marked.then(|| quote!(let #end = #r.pos();)),
-                d.anchored
-                    .then(|| quote!(let #mark_end = #r.anchor_mark();)),
+                d.anchored.then(|| quote!(let #mark_end = #count;)),
             ];
             quote! {
                 #(#before)*
@@ -543,7 +556,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                         }
                     }
                     #list.push(
-                        #r.placed(#base_var, #ofs[#entry], #size_var, #origin + 4 * #entry, #size_at, |#r| #one)
+                        #p::read_placed(#r, #base_var, #ofs[#entry], #size_var, #origin + 4 * #entry, #size_at, |#r| #one)
                             .map_err(|#e| #e.at_index(#entry))?,
                     );
                 }
@@ -558,7 +571,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
             };
             let size = size_of(None);
             let size_at = size_origin(None);
-            let run = quote!(#r.placed(#base_var, #ofs, #size, #origin, #size_at, |#r| #p::decode_vec::<#elem>(#r, #count_var, #args)));
+            let run = quote!(#p::read_placed(#r, #base_var, #ofs, #size, #origin, #size_at, |#r| #p::decode_vec::<#elem>(#r, #count_var, #args)));
             if is_option {
                 // Present where the offset is not 0, whatever its length.
                 quote! {{
@@ -585,7 +598,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
                 if #ofs == 0 || #size_var == #some(0) {
                     #ok(#none)
                 } else {
-                    #r.placed(#base_var, #ofs, #size_var, #origin, #size_at, |#r| #one).map(#some)
+                    #p::read_placed(#r, #base_var, #ofs, #size_var, #origin, #size_at, |#r| #one).map(#some)
                 }
             }}
         }
@@ -595,7 +608,7 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
             let one = read_one(d.value_ty);
             quote! {{
                 #base
-                #r.placed(#base_var, #ofs, #size, #origin, #size_at, |#r| #one)
+                #p::read_placed(#r, #base_var, #ofs, #size, #origin, #size_at, |#r| #one)
             }}
         }
     }
@@ -604,7 +617,6 @@ fn placed_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> 
 /// After the fields: what a file said that its data does not give is kept,
 /// and a region records where its parts were.
 fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
-    let r = names::reader();
     let Some(kept) = cont.kept_field() else {
         return TokenStream::new();
     };
@@ -625,10 +637,6 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
         }
         _ => None,
     });
-    let region = names::region();
-    let end_region = cont
-        .region
-        .map(|_| quote!(#kept.set_placement(#r.end_region(#region)?);));
     let slots: usize = fields
         .iter()
         .map(|f| match &f.kind {
@@ -651,7 +659,6 @@ fn struct_end(cont: &Container, fields: &[Field]) -> TokenStream {
                 #kept.keep_group(&#captured);
             }
         }
-        #end_region
     }
 }
 

@@ -43,7 +43,7 @@
 //! | `calc = <expr>` | *write*: a `Derived<T>` field, `T` on disk, computed from the data on write, never stored |
 //! | `offset(of = <target>, from = <base>)` | a `Derived<u32>` (or `Derived<[u32; N]>`, one per element) holding where `<target>` is, counted from the position `<base>` (`0` for absolute, `start` for where this struct's fields begin, an argument) |
 //! | `size(of = <target>[, body])` | a `Derived<u32>` (or a table) holding `<target>`'s length (`body`: without its 8-byte chunk header) |
-//! | `placed` | the field is read where its `offset` points (bounded by its `size` if one names it) and written after the enclosing `region`'s inline part; `Option`: absent at offset 0; `Vec` with a table of offsets: one element per entry until an entry is 0 (in lenient mode also until an entry whose part lies outside the region: a diagnostic, and that entry and the ones after it stay in the table as read, entries without a part, so the file writes back unchanged); `Vec` with `count`: one run at one offset |
+//! | `placed` | the field is read where its `offset` points (bounded by its `size` if one names it) and written where the field comes as a part of the innermost `region` (a struct with placed fields and no region around it is its own), which lays each part out after the bytes of what placed it (or where a file had it, see `format_core::kept`); `Option`: absent at offset 0; `Vec` with a table of offsets: one element per entry until an entry is 0 (in lenient mode also until an entry whose part lies outside the region: a diagnostic, and that entry and the ones after it stay in the table as read, entries without a part, so the file writes back unchanged); `Vec` with `count`: one run at one offset |
 //! | `kept` | the field of type `Kept` that records what a file said that a fresh layout would not give (see `format_core::kept`) |
 //! | `split(tails, if = <expr>)` | on a counted `Vec` (`count = u32` or `count = <expr>`) of `Record`s: a struct-of-arrays layout; each record on disk continues, when the condition holds (always without `if`), with an element of the later `Vec` field `tails` (which takes no attribute), so each array takes in memory exactly its bytes on disk; read from one checked slice, written in place; on write, `tails` must have one element per record when the condition holds and none otherwise |
 //! | `clamp` | *read*: with `count = u32` or `count = <expr>`, a count larger than the bytes left can hold (in elements of the element's `MIN_SIZE`) is an error in strict mode; in lenient mode it is clamped to the elements there, with a diagnostic at the count (write the count as a `calc` of the list's length, so the file is fixed on write) |
@@ -63,8 +63,10 @@
 //! the enclosing list (`parent["MCIN"]`, `parent["MCNK"][index]`: the list's
 //! owner installs its elements with `Reader::with_siblings` and patches them
 //! with `Writer::with_siblings`). On write, offsets and sizes are derived from
-//! where their targets land: reserved first, patched once the targets are
-//! written. With a `kept` field, what a file wrote differently is written back
+//! where their targets land: reserved in one list and resolved in one pass once
+//! the targets are known (at the end of the struct, of the enclosing list, or
+//! of the region). A type without offsets, sizes or `kept` counts generates
+//! none of this: only its fields are written. With a `kept` field, what a file wrote differently is written back
 //! while the data still gives what it gave (see `format_core::kept`).
 //!
 //! In expressions, earlier fields are in scope by name (integers, floats and

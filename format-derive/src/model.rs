@@ -162,7 +162,7 @@ pub struct DataField<'a> {
     pub write_with: Option<Expr>,
     /// Checked before writing.
     pub asserts: Vec<Assert>,
-    /// Read at the offset that names it, written after the inline part.
+    /// Read at the offset that names it, written as a part of the innermost region.
     pub placed: bool,
     /// An offset names elements of this list: their anchors are recorded.
     pub anchored: bool,
@@ -367,12 +367,6 @@ impl<'a> Container<'a> {
     /// True if the encoding starts with a fixed tag (`magic` or `chunk`).
     pub fn leading_tag(&self) -> Option<TagLit> {
         self.magic.or(self.chunk)
-    }
-
-    /// True if the value is framed (magic, chunk header or inclusive size):
-    /// its placed parts stay inside the frame.
-    pub fn framed(&self) -> bool {
-        self.magic.is_some() || self.chunk.is_some() || self.inclusive
     }
 
     /// The struct's fields (empty for other bodies).

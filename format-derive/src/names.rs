@@ -111,14 +111,14 @@ idents! {
     args = "__args";
     /// The position the value starts at (`start` in expressions).
     start = "__start";
-    /// The slots of placed parts, in `encode_placed`.
-    slots = "__slots";
-    /// The region id of a `#[format(region)]`.
-    region = "__region";
-    /// The first anchor mark of a struct (anchors after it are its own).
-    anchor_base = "__anchor_base";
-    /// The group id of a struct's `parent[...]` values.
+    /// The group of a struct's values kept or derived together.
     group = "__group_id";
+    /// The group of a struct's `parent[...]` values.
+    parent_group = "__parent_group";
+    /// A read region's value, before its layout is kept.
+    region_value = "__region_value";
+    /// The layout a read region had.
+    placement = "__placement";
     /// A peeked tag in a tag-dispatched enum.
     tag = "__tag";
     /// The context in `Tagged::accepts`.
@@ -129,11 +129,9 @@ idents! {
     value = "__v";
     /// An error in a `map_err` closure.
     error = "__e";
-    /// An element in a loop over a list (spelled as [`error`]: where an
-    /// error is mapped inside such a loop, it is [`element_error`]).
+    /// An element in a loop over a list (spelled as [`error`], never in
+    /// the same scope).
     element = "__e";
-    /// An error mapped inside a loop over [`element`]s.
-    element_error = "__err";
     /// An anchor found for a list element an offset names.
     anchor = "__a";
     /// The entry of a table of offsets, or a slot's index in a group.
@@ -190,27 +188,12 @@ idents! {
     captured_entry = "__entry";
 
     // Writing.
-    /// The writer's slot mark before a value's own slots.
-    slot_mark = "__mark";
-    /// The `Slots` a value's placing phase takes from.
-    owned_slots = "__owned_slots";
-    /// A slot just reserved for a value patched later (spelled as
-    /// [`part_start`], never in the same scope).
+    /// A slot just reserved for a value resolved later.
     reserved = "__s";
-    /// Whether a group of derived values is written as kept.
-    keep = "__keep";
-    /// The reserved slots of a table in a group, as patched.
-    patch_slots = "__slots";
-    /// A placed part's target id (where it lands, for the region).
-    part_target = "__t";
-    /// Where a placed part starts.
-    part_start = "__s";
-    /// The writer's slot mark before a placed part's own slots.
-    part_mark = "__m";
-    /// A placed part's length.
-    part_len = "__len";
-    /// The `Slots` a placed part's own placing phase takes from.
-    part_slots = "__ss";
+    /// What a reserved value is derived from, before it is reserved.
+    target = "__target";
+    /// A placed part just written (its id in the region).
+    part = "__part";
     /// A placed run of elements being written.
     run = "__run";
     /// The value a write hook is given (bound at the hook's span, so that a
@@ -236,11 +219,6 @@ pub fn calc(local: &Ident) -> Ident {
 /// The reserved slot(s) of an offset or size field.
 pub fn slot(local: &Ident) -> Ident {
     format_ident!("__slot_{}", local)
-}
-
-/// What a derived value's data gives now, on write.
-pub fn now(local: &Ident) -> Ident {
-    format_ident!("__now_{}", local)
 }
 
 /// Where a field starts (sequential offset targets).

@@ -1,7 +1,8 @@
 //! Generates `impl Encode`, the mirror of `de`: same field order; counts,
 //! offsets and sizes derived from the data; presence checked against the
-//! context; parts placed by offset written after the inline part, their
-//! offsets reserved first and patched as they land.
+//! context; parts placed by offset written where their fields come, as parts
+//! of the innermost region (which lays them out), their offsets reserved and
+//! resolved once the region ends.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -14,7 +15,7 @@ use crate::common::{
 use crate::de::{discriminant_consts, placed_by};
 use crate::model::{
     Body, CondVariant, Container, DataField, DerivedField, Dispatch, Field, FieldKind, Len, Source,
-    TagVariant, Target, ValueSpec, ValueVariant, generic_arg, is_scalar,
+    TagVariant, Target, ValueSpec, ValueVariant, generic_arg,
 };
 use crate::names;
 
@@ -85,118 +86,49 @@ fn framed(cont: &Container, body: TokenStream) -> TokenStream {
     body
 }
 
-/// True for types whose values cannot place parts (so no placing phase is generated).
-fn never_places(ty: &Type) -> bool {
-    is_scalar(ty) || matches!(ty, Type::Array(_))
-}
-
-/// The type whose placing phase a data field forwards to, if any.
-fn placing_type<'a>(d: &'a DataField<'a>) -> Option<&'a Type> {
-    if d.write_with.is_some() || d.placed {
-        return None;
-    }
-    let ty = match &d.value {
-        ValueSpec::Single => d.value_ty,
-        ValueSpec::Vec { elem, .. } => elem,
-    };
-    (!never_places(ty)).then_some(ty)
-}
-
 fn struct_items(cont: &Container, fields: &[Field]) -> TokenStream {
-    let slot_mark_id = names::slot_mark();
-    let owned_slots_id = names::owned_slots();
     let core = cont.rt.core();
+    let p = cont.rt.private();
     let (w, args) = (names::writer(), names::args());
     let bind = bind_args(cont);
-    let has_placed = cont.has_placed();
-    let whole = cont.framed() || cont.region.is_some();
-    let slots = names::slots();
-    if whole {
-        // The placed parts stay inside the frame (or region): inline part,
-        // then placed parts, in one function.
-        let inline = inline_body(cont, fields, false);
-        let placed = placed_body(cont, fields, false);
-        let region = names::region();
-        let (begin, inline_end, end) = match (cont.region, cont.kept_field()) {
-            (Some(_), Some(kept)) => {
+    let mut body = struct_body(cont, fields);
+    // Only a struct that reserves values or records anchors needs a scope,
+    // and only one with placed parts a region: every other type (all of
+    // MDX) writes its fields and nothing else.
+    let anchored = fields
+        .iter()
+        .any(|f| matches!(&f.kind, FieldKind::Data(d) if d.anchored));
+    if anchored || reserves(cont, fields) {
+        body = quote!(#w.scope(|#w| { #body }));
+    }
+    if cont.region.is_some() {
+        let kept = match cont.kept_field() {
+            Some(kept) => {
                 let member = &kept.member;
-                (
-                    quote!(let #region = #w.begin_region();),
-                    quote!(#w.region_inline_end();),
-                    quote!(#w.end_region(#region, self.#member.placement())?;),
-                )
+                quote!(self.#member.placement())
             }
-            _ => (quote!(), quote!(), quote!()),
+            None => quote!(#p::None),
         };
-        let body = framed(
-            cont,
-            quote! {
-                #begin
-                let #slot_mark_id = #w.slot_mark();
-                #inline
-                #inline_end
-                let mut #owned_slots_id = #core::Slots::from_mark(#slot_mark_id);
-                let #slots = &mut #owned_slots_id;
-                #placed
-                #w.truncate_slots(#slot_mark_id);
-                #end
-                ::core::result::Result::Ok(())
-            },
-        );
-        return quote! {
-            fn encode(&self, #w: &mut #core::Writer, #args: Self::Args) -> #core::Result<()> {
-                #bind
-                #body
-            }
-        };
+        body = quote!(#p::region(#w, #kept, |#w| { #body }));
+    } else if cont.has_placed() {
+        body = quote!(#p::region_if_none(#w, |#w| { #body }));
     }
-    let places = {
-        // A field of the type itself (`kids: Vec<Node>`) adds nothing to
-        // whether it places (its `PLACES` is this one), and naming it here
-        // would make the constant depend on itself.
-        let parts = fields.iter().filter_map(|f| match &f.kind {
-            FieldKind::Data(d) => placing_type(d)
-                .filter(|ty| !crate::common::mentions(ty, cont.ident))
-                .map(|ty| quote!(<#ty as #core::Encode>::PLACES)),
-            _ => None,
-        });
-        quote!(#has_placed #(|| #parts)*)
-    };
-    let inline = inline_body(cont, fields, has_placed);
-    let placed = placed_body(cont, fields, has_placed);
+    let body = framed(cont, body);
     quote! {
-        const PLACES: bool = #places;
-
         fn encode(&self, #w: &mut #core::Writer, #args: Self::Args) -> #core::Result<()> {
-            if <Self as #core::Encode>::PLACES {
-                let #slot_mark_id = #w.slot_mark();
-                self.encode_inline(#w, ::core::clone::Clone::clone(&#args))?;
-                let mut #owned_slots_id = #core::Slots::from_mark(#slot_mark_id);
-                self.encode_placed(#w, #args, &mut #owned_slots_id)?;
-                #w.truncate_slots(#slot_mark_id);
-                ::core::result::Result::Ok(())
-            } else {
-                self.encode_inline(#w, #args)
-            }
-        }
-
-        fn encode_inline(&self, #w: &mut #core::Writer, #args: Self::Args) -> #core::Result<()> {
             #bind
-            #inline
-            ::core::result::Result::Ok(())
-        }
-
-        fn encode_placed(
-            &self,
-            #w: &mut #core::Writer,
-            #args: Self::Args,
-            #slots: &mut #core::Slots,
-        ) -> #core::Result<()> {
-            #bind
-            #placed
-            ::core::result::Result::Ok(())
+            #body
         }
     }
+}
+
+/// True if the struct reserves a value (an offset, a size, or a `u32` count
+/// kept with its group).
+fn reserves(cont: &Container, fields: &[Field]) -> bool {
+    fields.iter().any(|f| match &f.kind {
+        FieldKind::Derived(d) => d.source.target().is_some() || grouped(cont, d),
+        _ => false,
+    })
 }
 
 /// Binds a stored field for the expressions after it (see `common::bind_local`).
@@ -218,15 +150,23 @@ fn kept_expr(cont: &Container) -> Option<TokenStream> {
     })
 }
 
-/// Statements writing the inline part: every field read in sequence, with
-/// the slots of offsets and sizes reserved.
-fn inline_body(cont: &Container, fields: &[Field], push_start: bool) -> TokenStream {
+/// The kept entry of `slot` (an expression of type `u16`), if the struct keeps one.
+fn kept_entry(cont: &Container, slot: &TokenStream) -> TokenStream {
+    let p = cont.rt.private();
+    match kept_expr(cont) {
+        Some(kept) => quote!(#kept.get(#slot)),
+        None => quote!(#p::None),
+    }
+}
+
+/// Statements writing the struct: every field in order, placed parts where
+/// their fields come (their region lays them out), the values derived from
+/// where things land reserved.
+fn struct_body(cont: &Container, fields: &[Field]) -> TokenStream {
     let p = cont.rt.private();
     let w = names::writer();
     let ctx = context_bindings(&w);
     let start = bind_start(&w);
-    let start_var = names::start();
-    let push_start = push_start.then(|| quote!(#w.push_pos(#start_var);));
     let all_fields: Vec<TokenStream> = fields.iter().filter_map(bind_field).collect();
     // Invariants first, each seeing every field.
     let asserts = fields.iter().flat_map(|f| {
@@ -300,34 +240,32 @@ fn inline_body(cont: &Container, fields: &[Field], push_start: bool) -> TokenStr
             };
         })
     });
-    let anchored = fields
-        .iter()
-        .any(|f| matches!(&f.kind, FieldKind::Data(d) if d.anchored));
-    let anchor_base = names::anchor_base();
-    let anchor_mark = anchored.then(|| quote!(let #anchor_base = #w.anchor_mark();));
-    let release = anchored.then(|| quote!(#w.truncate_anchors(#anchor_base);));
-    let writes = fields.iter().map(|f| field_write(cont, f));
-    let patches = group_patch(cont, fields);
     let has_parent = fields.iter().any(|f| {
         matches!(&f.kind, FieldKind::Derived(d) if matches!(d.source.target(), Some(Target::Parent { .. })))
     });
-    let group = names::group();
-    let new_group = has_parent.then(|| quote!(let #group = #w.new_group();));
+    let has_group = fields
+        .iter()
+        .any(|f| matches!(&f.kind, FieldKind::Derived(d) if grouped(cont, d)));
+    let (group, parent_group) = (names::group(), names::parent_group());
+    let groups = [
+        has_group.then(|| quote!(let #group = #p::new_group(#w);)),
+        has_parent.then(|| quote!(let #parent_group = #p::new_group(#w);)),
+    ];
+    let writes = fields.iter().map(|f| field_write(cont, fields, f));
+    let reserved = group_reserve(cont, fields);
     quote! {
         #ctx
         #start
-        #push_start
         #(#asserts)*
         #(#calcs)*
-        #new_group
-        #anchor_mark
+        #(#groups)*
         #(#writes)*
-        #patches
-        #release
+        #reserved
+        ::core::result::Result::Ok(())
     }
 }
 
-fn field_write(cont: &Container, f: &Field) -> TokenStream {
+fn field_write(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
     let p = cont.rt.private();
     let error_id = names::error();
     let core = cont.rt.core();
@@ -344,19 +282,17 @@ fn field_write(cont: &Container, f: &Field) -> TokenStream {
         }
         FieldKind::Derived(d) => {
             let write = derived_write(cont, f, d);
+            let slot_var = names::slot(local);
             match &d.cond {
                 None => write,
-                Some(cond) if grouped(cont, d) => {
-                    let slot_var = names::slot(local);
-                    quote! {
-                        let #slot_var = if #cond {
-                            #write
-                            #slot_var
-                        } else {
-                            #p::None
-                        };
-                    }
-                }
+                Some(cond) if has_slot(cont, d) => quote! {
+                    let #slot_var = if #cond {
+                        #write
+                        #slot_var
+                    } else {
+                        #p::None
+                    };
+                },
                 Some(cond) => quote! {
                     if #cond {
                         #write
@@ -376,19 +312,20 @@ fn field_write(cont: &Container, f: &Field) -> TokenStream {
                 }
             });
             if d.placed {
-                return quote!(#bind);
+                let write = placed_write(cont, fields, f, d);
+                return quote!(#write #bind);
             }
             let write = data_write(cont, d, name, &quote!(&self.#member));
             let (at, end) = (names::field_start(local), names::field_end(local));
             let (mark, mark_end) = names::anchor_marks(local);
+            let count = quote!(#p::AnchorList::anchor_count(&*#w));
             let before = [
                 d.marked.then(|| quote!(let #at = #w.pos();)),
-                d.anchored.then(|| quote!(let #mark = #w.anchor_mark();)),
+                d.anchored.then(|| quote!(let #mark = #count;)),
             ];
             let after = [
                 d.marked.then(|| quote!(let #end = #w.pos();)),
-                d.anchored
-                    .then(|| quote!(let #mark_end = #w.anchor_mark();)),
+                d.anchored.then(|| quote!(let #mark_end = #count;)),
             ];
             quote! {
                 #(#before)*
@@ -402,8 +339,8 @@ fn field_write(cont: &Container, f: &Field) -> TokenStream {
     }
 }
 
-/// True for the derived values written at the end of the inline part, kept
-/// or derived together (see `Kept`): the struct's counts (`u32` ones, with a
+/// True for the derived values reserved at the end of the struct, kept or
+/// derived together (see `Kept`): the struct's counts (`u32` ones, with a
 /// `kept` field) and the offsets and sizes of what it writes in sequence.
 fn grouped(cont: &Container, d: &DerivedField) -> bool {
     match d.source.target() {
@@ -416,6 +353,13 @@ fn grouped(cont: &Container, d: &DerivedField) -> bool {
         Some(Target::Tagged { .. }) => true,
         Some(Target::Parent { .. }) => false,
     }
+}
+
+/// True for the derived values whose reserved slots a later statement takes
+/// (`Option<SizeSlot>`, or `Option<[SizeSlot; N]>` for a table): the grouped
+/// ones, and the offsets and sizes of placed fields.
+fn has_slot(cont: &Container, d: &DerivedField) -> bool {
+    grouped(cont, d) || matches!(d.source.target(), Some(Target::Field { placed: true, .. }))
 }
 
 /// Writing a derived field: a computed value, or the reserved slot(s) of an offset or size.
@@ -454,263 +398,161 @@ fn derived_write(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
                     .map_err(|#error_id| #error_id.in_field(#name))?;
             }
         }
-        Source::Offset { of, .. } | Source::Size { of, .. } => {
-            let n = d.array.unwrap_or(1);
-            match of {
-                Target::Field { placed: true, .. } => quote! {
-                    for _ in 0..#n {
-                        let #reserved_id = #w.reserve_u32();
-                        #w.push_slot(#reserved_id);
-                    }
-                },
-                Target::Parent { tag, nth } => {
-                    let tag = tag_expr(cont, tag);
-                    let nth = match nth {
-                        Some(n) => quote!(#some(#n)),
-                        None => none.clone(),
-                    };
-                    let (base, minus) = match &d.source {
-                        Source::Offset { from, .. } => (quote!(#some(#from)), quote!(0usize)),
-                        Source::Size { body, .. } => (
-                            none.clone(),
-                            if *body {
-                                quote!(8usize)
-                            } else {
-                                quote!(0usize)
-                            },
-                        ),
-                        Source::Calc(_) => (none.clone(), quote!(0usize)),
-                    };
-                    let kept = match kept_expr(cont) {
-                        Some(kept) => quote!(#kept.get(#slot)),
-                        None => none.clone(),
-                    };
-                    let group = names::group();
-                    quote! {
-                        let #reserved_id = #w.reserve_u32();
-                        #w.defer_to_sibling(
-                            #reserved_id,
-                            #core::SiblingTarget { tag: #tag, nth: #nth, base: #base, minus: #minus },
-                            #kept,
-                            #group,
-                        ).map_err(|#error_id| #error_id.in_field(#name))?;
-                    }
+        Source::Offset { of, .. } | Source::Size { of, .. } => match of {
+            Target::Parent { tag, nth } => {
+                let tag = tag_expr(cont, tag);
+                let nth = match nth {
+                    Some(n) => quote!(#some(#n)),
+                    None => none.clone(),
+                };
+                let (base, minus) = match &d.source {
+                    Source::Offset { from, .. } => (quote!(#some(#from)), quote!(0usize)),
+                    Source::Size { body, .. } => (
+                        none.clone(),
+                        if *body {
+                            quote!(8usize)
+                        } else {
+                            quote!(0usize)
+                        },
+                    ),
+                    Source::Calc(_) => (none.clone(), quote!(0usize)),
+                };
+                let kept = kept_entry(cont, &quote!(#slot));
+                let parent_group = names::parent_group();
+                quote! {
+                    let #reserved_id = #w.reserve_u32();
+                    #p::reserve(
+                        #w,
+                        #some(#reserved_id),
+                        #p::Target::Sibling(#p::SiblingTarget { tag: #tag, nth: #nth, base: #base, minus: #minus }),
+                        #kept,
+                        #parent_group,
+                    );
                 }
-                _ => match d.array {
-                    Some(n) => quote! {
-                        let #slot_var: #p::Option<[#core::SizeSlot; #n]> =
-                            #p::Some(::core::array::from_fn(|_| #w.reserve_u32()));
-                    },
-                    None => quote!(let #slot_var = #p::Some(#w.reserve_u32());),
-                },
             }
-        }
+            _ => match d.array {
+                Some(n) => quote! {
+                    let #slot_var: #p::Option<[#core::SizeSlot; #n]> =
+                        #p::Some(::core::array::from_fn(|_| #w.reserve_u32()));
+                },
+                None => quote!(let #slot_var = #p::Some(#w.reserve_u32());),
+            },
+        },
     }
 }
 
-/// After the inline fields: the counts, and the offsets and sizes of fields
-/// and list elements written in sequence, patched from where they landed,
-/// as read while every one of them still derives to what it did.
-fn group_patch(cont: &Container, fields: &[Field]) -> TokenStream {
+/// After the fields: the counts, and the offsets and sizes of fields and
+/// list elements written in sequence, reserved as one group (kept as read
+/// while every one of them still derives to what it did), resolved when the
+/// struct's scope ends.
+fn group_reserve(cont: &Container, fields: &[Field]) -> TokenStream {
     let entry_id = names::entry();
-    let raw_id = names::raw();
-    let keep_id = names::keep();
-    let patch_slots_id = names::patch_slots();
-    let number_id = names::number();
-    let kept_slot_id = names::kept_slot();
     let p = cont.rt.private();
     let w = names::writer();
-    let members: Vec<(&Field, &DerivedField)> = fields
-        .iter()
-        .filter_map(|f| match &f.kind {
-            FieldKind::Derived(d) if grouped(cont, d) => Some((f, &**d)),
-            _ => None,
-        })
-        .collect();
-    if members.is_empty() {
-        return TokenStream::new();
-    }
-    let now = |f: &Field, d: &DerivedField, index: Option<TokenStream>| match &d.source {
-        Source::Calc(_) => {
-            let local = &f.local;
-            quote!(#p::Some(#local))
+    let group = names::group();
+    let target_id = names::target();
+    let reserves = fields.iter().filter_map(|f| {
+        let FieldKind::Derived(d) = &f.kind else {
+            return None;
+        };
+        if !grouped(cont, d) {
+            return None;
         }
-        _ => crate::common::sequential_value(cont, d, index.as_ref(), &w),
-    };
-    let nows = members.iter().map(|(f, d)| {
-        let var = names::now(&f.local);
-        match d.array {
-            Some(n) => {
-                let value = now(f, d, Some(quote!(#entry_id)));
-                quote!(let #var: [#p::Option<u32>; #n] = ::core::array::from_fn(|#entry_id| #value);)
-            }
-            None => {
-                let value = now(f, d, None);
-                quote!(let #var: #p::Option<u32> = #value;)
-            }
-        }
-    });
-    // The group's (slot, value now) pairs, in slot order: an array on the
-    // stack, its elements known here.
-    let pairs = members.iter().flat_map(|(f, d)| {
-        let var = names::now(&f.local);
-        let slot = d.slot;
-        match d.array {
-            Some(n) => (0..n)
-                .map(|i| {
-                    let at = slot + i as u16;
-                    quote!((#at, #var[#i]))
-                })
-                .collect::<Vec<_>>(),
-            None => vec![quote!((#slot, #var))],
-        }
-    });
-    let keep = match kept_expr(cont) {
-        Some(kept) => quote! {
-            !#kept.values().is_empty() && #kept.unchanged(&[#(#pairs),*])
-        },
-        None => quote!(false),
-    };
-    let value = |slot: TokenStream, now: TokenStream| match kept_expr(cont) {
-        Some(kept) => quote! {
-            match #kept.raw(#slot) {
-                #p::Some(#raw_id) if #keep_id => #raw_id,
-                _ => #now.unwrap_or(0),
-            }
-        },
-        None => quote!(#now.unwrap_or(0)),
-    };
-    let patches = members.iter().map(|(f, d)| {
-        let var = names::now(&f.local);
         let slot_var = names::slot(&f.local);
         let slot = d.slot;
-        match d.array {
-            Some(n) => {
-                let v = value(quote!(#slot + #entry_id as u16), quote!(#var[#entry_id]));
+        Some(match d.array {
+            Some(_) => {
+                let target = sequential_target(cont, d, Some(&quote!(#entry_id)));
+                let kept = kept_entry(cont, &quote!(#slot + #entry_id as u16));
                 quote! {
-                    if let #p::Some(#patch_slots_id) = #slot_var {
-                        for #entry_id in 0..#n {
-                            let #number_id: u32 = #v;
-                            #w.patch_u32(#patch_slots_id[#entry_id], #number_id)?;
-                        }
+                    for #entry_id in 0..#slot_var.map_or(0, |s| s.len()) {
+                        let #target_id = #target;
+                        #p::reserve(#w, #slot_var.and_then(|s| s.get(#entry_id).copied()), #target_id, #kept, #group);
                     }
                 }
             }
             None => {
-                let v = value(quote!(#slot), quote!(#var));
-                quote! {
-                    if let #p::Some(#kept_slot_id) = #slot_var {
-                        let #number_id: u32 = #v;
-                        #w.patch_u32(#kept_slot_id, #number_id)?;
+                let target = match &d.source {
+                    Source::Calc(_) => {
+                        let local = &f.local;
+                        quote!(#p::Target::Value(#p::Some(#local)))
                     }
+                    _ => sequential_target(cont, d, None),
+                };
+                let kept = kept_entry(cont, &quote!(#slot));
+                quote! {
+                    let #target_id = #target;
+                    #p::reserve(#w, #slot_var, #target_id, #kept, #group);
                 }
             }
-        }
+        })
     });
-    quote! {
-        #(#nows)*
-        let #keep_id: bool = #keep;
-        #(#patches)*
-    }
+    quote!(#(#reserves)*)
 }
 
-/// Statements writing the placed parts: the fields' own placing phases, then
-/// each placed field where the writer is, its offset and size patched.
-fn placed_body(cont: &Container, fields: &[Field], take_start: bool) -> TokenStream {
-    let value_id = names::value();
-    let error_id = names::error();
-    let element_id = names::element();
-    let element_error_id = names::element_error();
-    let start_id = names::expr::start();
+/// The target of an offset or size of what the struct writes in sequence:
+/// a field (an element of it, for a table), or a tagged element of a list.
+fn sequential_target(
+    cont: &Container,
+    d: &DerivedField,
+    index: Option<&TokenStream>,
+) -> TokenStream {
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
-    let slots = names::slots();
-    let ctx = context_bindings(&w);
-    let start_var = names::start();
-    let start = take_start.then(|| {
-        quote! {
-            #[allow(unused_variables)]
-            let #start_var: usize = #slots.take_pos(#w)?;
-            #[allow(unused_variables)]
-            let #start_id: usize = #start_var;
-        }
-    });
-    let binds = fields.iter().filter_map(bind_field);
-    let steps = fields.iter().filter_map(|f| match &f.kind {
-        FieldKind::Derived(d) => match d.source.target() {
-            Some(Target::Field { placed: true, .. }) => {
-                let slot_var = names::slot(&f.local);
-                Some(match d.array {
-                    Some(n) => quote! {
-                        let #slot_var: [#core::SizeSlot; #n] = #p::take_slots::<#n>(#slots, #w)?;
-                    },
-                    None => quote!(let #slot_var = #slots.take(#w)?;),
-                })
-            }
-            _ => None,
-        },
-        FieldKind::Data(d) if !d.placed => placing_type(d).map(|ty| {
-            let member = &f.member;
-            let args = args_value(d.args.as_ref());
-            let name = &f.name;
-            let present = d.cond.is_some() || d.optional || d.read_cond.is_some();
-            let value = if present {
-                quote!(match &self.#member { ::core::option::Option::Some(#value_id) => #value_id, ::core::option::Option::None => return ::core::result::Result::Ok(()) })
+    let some = quote!(::core::option::Option::Some);
+    let none = quote!(::core::option::Option::None);
+    let (of, base, minus) = match &d.source {
+        Source::Offset { of, from } => (of, quote!(#some(#from)), quote!(0usize)),
+        Source::Size { of, body } => (
+            of,
+            none.clone(),
+            if *body {
+                quote!(8usize)
             } else {
-                quote!(&self.#member)
-            };
-            let index = names::expr::index();
-            let call = match &d.value {
-                ValueSpec::Vec { .. } if d.indexed() => quote! {
-                    for (#index, #element_id) in #value_id.iter().enumerate() {
-                        <#ty as #core::Encode>::encode_placed(#element_id, #w, #args, #slots)
-                            .map_err(|#element_error_id| #element_error_id.at_index(#index))?;
-                    }
-                    ::core::result::Result::Ok(())
-                },
-                ValueSpec::Vec { .. } => quote!(#p::encode_placed_many::<#ty>(#value_id, #w, #args, #slots)),
-                ValueSpec::Single => quote!(<#ty as #core::Encode>::encode_placed(#value_id, #w, #args, #slots)),
-            };
-            quote! {
-                if <#ty as #core::Encode>::PLACES {
-                    (|| -> #core::Result<()> {
-                        let #value_id = #value;
-                        #call
-                    })()
-                    .map_err(|#error_id| #error_id.in_field(#name))?;
-                }
+                quote!(0usize)
+            },
+        ),
+        Source::Calc(_) => return quote!(#p::Target::Value(#none)),
+    };
+    let anchors = |mark: &syn::Ident, end: &syn::Ident| quote!(#p::AnchorList::anchor_slice(&*#w, #mark, #end));
+    match of {
+        Target::Field { ident, .. } => match index {
+            Some(i) => {
+                let (mark, end) = names::anchor_marks(ident);
+                let list = anchors(&mark, &end);
+                quote!(#p::anchor_target(#core::anchor::at(#list, #i), #base, #minus))
             }
-        }),
-        _ => None,
-    });
-    let placed = fields.iter().filter_map(|f| match &f.kind {
-        FieldKind::Data(d) if d.placed => Some(placed_write(cont, fields, f, d)),
-        _ => None,
-    });
-    quote! {
-        #ctx
-        #start
-        #(#binds)*
-        #(#steps)*
-        #(#placed)*
+            None => {
+                let (at, end) = (names::field_start(ident), names::field_end(ident));
+                quote!(#p::span(#at, #end - #at, #base, #minus))
+            }
+        },
+        Target::Tagged { list, tag, nth } => {
+            let (mark, end) = names::anchor_marks(list);
+            let list = anchors(&mark, &end);
+            let tag = tag_expr(cont, tag);
+            let found = match nth {
+                None => quote!(#core::anchor::first(#list, #tag)),
+                Some(n) => quote!(#core::anchor::nth(#list, #tag, #n)),
+            };
+            quote!(#p::anchor_target(#found, #base, #minus))
+        }
+        // Not grouped: reserved where the field is written.
+        Target::Parent { .. } => quote!(#p::Target::Value(#none)),
     }
 }
 
-/// Writing one placed field where the writer is, and patching its offset
-/// (and size) slots.
+/// Writing one placed field where the writer is, as a part of the innermost
+/// region, and reserving its offset (and size) for when the region is laid out.
 fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> TokenStream {
-    let part_slots_id = names::part_slots();
-    let part_target_id = names::part_target();
-    let part_start_id = names::part_start();
-    let part_len_id = names::part_len();
-    let part_mark_id = names::part_mark();
     let base_id = names::base();
     let entry_id = names::entry();
     let run_id = names::run();
     let value_id = names::value();
     let error_id = names::error();
     let element_id = names::element();
+    let part_id = names::part();
     let core = cont.rt.core();
     let p = cont.rt.private();
     let w = names::writer();
@@ -724,60 +566,44 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
     let ofs_slot = names::slot(&by.offset.local);
     let ofs_kept = by.offset_derived.slot;
     let size = by.size.map(|(s, sd)| (names::slot(&s.local), sd.slot));
-    let kept = kept_expr(cont).unwrap_or_else(|| quote!((&#core::Kept::new())));
-    let index = |slot: &syn::Ident, i: Option<&TokenStream>| match i {
-        Some(i) => quote!(#slot[#i]),
+    let slot_of = |slot: &syn::Ident, i: Option<&TokenStream>| match i {
+        Some(i) => quote!(#slot.and_then(|s| s.get(#i).copied())),
         None => quote!(#slot),
     };
-    // One part: `value` written at the writer, slots patched.
-    let one = |ty: &Type, value: TokenStream, i: Option<&TokenStream>| {
-        let inline = match generic_arg(ty, "Vec") {
-            Some(inner) => quote!(<#inner as #core::Encode>::encode_many(#value, #w, #args)?;),
-            None => quote!(<#ty as #core::Encode>::encode_inline(#value, #w, #args)?;),
-        };
-        let placed = match generic_arg(ty, "Vec") {
-            Some(_) => quote!(),
-            None => {
-                quote!(<#ty as #core::Encode>::encode_placed(#value, #w, #args, &mut #part_slots_id)?;)
-            }
-        };
-        let ofs = index(&ofs_slot, i);
-        let size_patch = size.as_ref().map(|(s, _)| {
-            let s = index(s, i);
-            quote!(#w.patch_placed(#s, #part_target_id, #part_start_id, #part_len_id, ::core::option::Option::None)?;)
+    let alone = quote!(#p::Group::ALONE);
+    // A part written here, its offset (and size) reserved.
+    let one = |write: TokenStream, i: Option<&TokenStream>| {
+        let ofs = slot_of(&ofs_slot, i);
+        let size_reserve = size.as_ref().map(|(s, _)| {
+            let s = slot_of(s, i);
+            quote!(#p::reserve(#w, #s, #p::Target::Part { part: #part_id, base: #p::None }, #p::None, #alone);)
         });
         quote! {{
-            let #part_target_id = #w.target_begin();
-            let #part_start_id = #w.pos();
-            let #part_mark_id = #w.slot_mark();
-            #inline
-            #w.target_end(#part_target_id);
-            let #part_len_id = #w.pos() - #part_start_id;
-            let mut #part_slots_id = #core::Slots::from_mark(#part_mark_id);
-            #placed
-            #w.truncate_slots(#part_mark_id);
-            #w.patch_placed(#ofs, #part_target_id, #part_start_id, #part_len_id, ::core::option::Option::Some(#base_id))?;
-            #size_patch
+            let #part_id = #p::part(#w, |#w| #write)?;
+            #p::reserve(#w, #ofs, #p::Target::Part { part: #part_id, base: #p::Some(#base_id) }, #p::None, #alone);
+            #size_reserve
         }}
     };
-    // An absent part: its offset (and size) as kept, else 0.
+    let write_one = |ty: &Type, value: TokenStream| match generic_arg(ty, "Vec") {
+        Some(inner) => quote!(<#inner as #core::Encode>::encode_many(#value, #w, #args)),
+        None => quote!(<#ty as #core::Encode>::encode(#value, #w, #args)),
+    };
+    // An absent part: its offset (and size) as kept while it stays absent, else 0.
     let absent = |i: Option<&TokenStream>| {
-        let ofs = index(&ofs_slot, i);
-        let k = match i {
-            Some(i) => quote!(#ofs_kept + #i as u16),
-            None => quote!(#ofs_kept),
+        let ofs = slot_of(&ofs_slot, i);
+        let k = |slot: u16| match i {
+            Some(i) => kept_entry(cont, &quote!(#slot + #i as u16)),
+            None => kept_entry(cont, &quote!(#slot)),
         };
-        let size_patch = size.as_ref().map(|(s, sk)| {
-            let s = index(s, i);
-            let k = match i {
-                Some(i) => quote!(#sk + #i as u16),
-                None => quote!(#sk),
-            };
-            quote!(#w.patch_u32(#s, #kept.resolve(#k, ::core::option::Option::None))?;)
+        let ofs_k = k(ofs_kept);
+        let size_reserve = size.as_ref().map(|(s, sk)| {
+            let s = slot_of(s, i);
+            let sk = k(*sk);
+            quote!(#p::reserve(#w, #s, #p::Target::Value(#p::None), #sk, #alone);)
         });
         quote! {
-            #w.patch_u32(#ofs, #kept.resolve(#k, ::core::option::Option::None))?;
-            #size_patch
+            #p::reserve(#w, #ofs, #p::Target::Value(#p::None), #ofs_k, #alone);
+            #size_reserve
         }
     };
     let is_option = generic_arg(f.ty, "Option").is_some();
@@ -789,7 +615,7 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
         } => {
             let n = by.offset_derived.array.unwrap_or(0);
             let i = quote!(#entry_id);
-            let present = one(elem, quote!(#element_id), Some(&i));
+            let present = one(write_one(elem, quote!(#element_id)), Some(&i));
             let missing = absent(Some(&i));
             quote! {
                 if self.#member.len() > #n {
@@ -805,23 +631,10 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
         }
         ValueSpec::Vec { elem, .. } => {
             let missing = absent(None);
-            let ofs = &ofs_slot;
-            let size_patch = size.as_ref().map(|(s, _)| {
-                quote!(#w.patch_placed(#s, #part_target_id, #part_start_id, #part_len_id, ::core::option::Option::None)?;)
-            });
-            let run = quote! {{
-                let #part_target_id = #w.target_begin();
-                let #part_start_id = #w.pos();
-                let #part_mark_id = #w.slot_mark();
-                #p::encode_inline_many::<#elem>(#run_id, #w, #args)?;
-                #w.target_end(#part_target_id);
-                let #part_len_id = #w.pos() - #part_start_id;
-                let mut #part_slots_id = #core::Slots::from_mark(#part_mark_id);
-                #p::encode_placed_many::<#elem>(#run_id, #w, #args, &mut #part_slots_id)?;
-                #w.truncate_slots(#part_mark_id);
-                #w.patch_placed(#ofs, #part_target_id, #part_start_id, #part_len_id, ::core::option::Option::Some(#base_id))?;
-                #size_patch
-            }};
+            let run = one(
+                quote!(<#elem as #core::Encode>::encode_many(#run_id, #w, #args)),
+                None,
+            );
             if is_option {
                 quote! {
                     match &self.#member {
@@ -841,7 +654,7 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
             }
         }
         ValueSpec::Single if is_option => {
-            let present = one(d.value_ty, quote!(#value_id), None);
+            let present = one(write_one(d.value_ty, quote!(#value_id)), None);
             let missing = absent(None);
             quote! {
                 match &self.#member {
@@ -850,7 +663,7 @@ fn placed_write(cont: &Container, fields: &[Field], f: &Field, d: &DataField) ->
                 }
             }
         }
-        ValueSpec::Single => one(d.value_ty, quote!(&self.#member), None),
+        ValueSpec::Single => one(write_one(d.value_ty, quote!(&self.#member)), None),
     };
     quote! {
         (|#w: &mut #core::Writer| -> #core::Result<()> {
@@ -920,7 +733,7 @@ fn value_write(cont: &Container, d: &DataField, name: &str, v: &TokenStream) -> 
         return hook_call(write, v, &w, d.args.as_ref());
     }
     let ValueSpec::Vec { elem, len, .. } = &d.value else {
-        return quote!(<#ty as #core::Encode>::encode_inline(#v, #w, #args));
+        return quote!(<#ty as #core::Encode>::encode(#v, #w, #args));
     };
     if let Some(split) = &d.split {
         return split_write(cont, split, elem, len, name, v);
@@ -939,8 +752,8 @@ fn value_write(cont: &Container, d: &DataField, name: &str, v: &TokenStream) -> 
             None => quote!(#p::encode_prefixed::<#c, #elem>(#w, #v, #args, #name)),
         },
         Len::Expr(e) => {
-            let write =
-                each.unwrap_or_else(|| quote!(#p::encode_inline_many::<#elem>(#v, #w, #args)));
+            let write = each
+                .unwrap_or_else(|| quote!(<#elem as #core::Encode>::encode_many(#v, #w, #args)));
             quote! {{
                 let #count_id = #p::count_value(#e, #w.pos())?;
                 #p::check_len(#w, #name, (#v).len(), #count_id)?;
@@ -952,7 +765,7 @@ fn value_write(cont: &Container, d: &DataField, name: &str, v: &TokenStream) -> 
             None => quote!(#p::encode_stride::<#elem>(#w, #v, #n, #args, #name)),
         },
         Len::UntilEnd | Len::Tagged | Len::Table => {
-            each.unwrap_or_else(|| quote!(#p::encode_inline_many::<#elem>(#v, #w, #args)))
+            each.unwrap_or_else(|| quote!(<#elem as #core::Encode>::encode_many(#v, #w, #args)))
         }
     }
 }
