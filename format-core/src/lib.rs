@@ -60,6 +60,7 @@ mod fourcc;
 mod hex;
 pub mod kept;
 mod layout;
+pub mod mdl;
 mod placed_read;
 mod placed_write;
 mod plain;
@@ -101,3 +102,9 @@ pub use writer::{SizeSlot, Writer};
 /// `format-derive` crate for the attribute reference.
 #[cfg(feature = "derive")]
 pub use format_derive::Codec;
+
+/// Derives [`mdl::Block`] (a value as a block of MDL text) or [`mdl::Words`]
+/// (a value enum as words) from `#[mdl(...)]` attributes; see the
+/// `format-derive` crate for the attribute reference.
+#[cfg(feature = "derive")]
+pub use format_derive::Mdl;

@@ -121,6 +121,7 @@ mod ctxt;
 mod de;
 mod extras;
 mod layout;
+mod mdl;
 mod model;
 mod names;
 mod ser;
@@ -136,6 +137,17 @@ use syn::{DeriveInput, parse_macro_input};
 pub fn derive_codec(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Derives `format_core::mdl::Block` (a struct as one block of MDL text, its
+/// reader and writer) or `format_core::mdl::Words` (a value enum as words)
+/// from `#[mdl(...)]` attributes (the reference is in this crate's `mdl` module).
+#[proc_macro_derive(Mdl, attributes(mdl))]
+pub fn derive_mdl(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    mdl::expand(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

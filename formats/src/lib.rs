@@ -122,6 +122,10 @@ pub use format_core::Codec;
 /// The error every reader and writer gives: what went wrong, the byte offset
 /// and the path of fields (`chunks[5].GEOS.geosets[0]`).
 pub use format_core::Error;
+/// `#[derive(Mdl)]`: the same definition as a block of MDL text, for a chunk
+/// of your own that [`mdl::to_string_with`] and [`mdl::from_str_with`] write
+/// and read as a block (see [`mdl::Blocks`]).
+pub use format_core::Mdl;
 /// `Result<T, formats::Error>`.
 pub use format_core::Result;
 pub use kind::FileKind;

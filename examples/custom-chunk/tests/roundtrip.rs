@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use custom_chunk::Marks;
+use custom_chunk::{Marks, mdl_blocks};
 use formats::adt::Adt;
 use formats::core::{Context, TagOrder, encode};
 use formats::mdx::Model;
@@ -99,4 +99,76 @@ fn a_map_carries_marks() {
     let reread = Wdt::from_bytes(&map.to_bytes().unwrap()).unwrap();
     assert_eq!(reread.chunk::<Marks>().unwrap().unwrap(), spawn_points());
     assert_eq!(reread, map);
+}
+
+#[test]
+fn a_model_carries_marks_through_mdl() {
+    let Some(data) = corpus_file("mdx/zf_all.mdx") else {
+        return;
+    };
+    let mut model = Model::from_bytes(&data).unwrap();
+    model.set_chunk(&spawn_points()).unwrap();
+    let blocks = mdl_blocks().unwrap();
+
+    let text = formats::mdl::to_string_with(&model, &blocks);
+    // A block of its own, after the model's last block, not `ExtChunk` bytes.
+    let block = "Marks \"spawn points\" {\n\tPoints 3 {\n\t\t{ 0, 0, 0 },\n\t\t{ 64, -32, 12.5 },\n\t\t{ -1.5, 2.25, 1000000 },\n\t}\n}\n";
+    assert!(
+        text.ends_with(block),
+        "{}",
+        &text[text.len().saturating_sub(400)..]
+    );
+    assert!(!text.contains("ExtChunk"));
+
+    // Read back (strict and lenient): the same model, byte for byte.
+    let back = formats::mdl::from_str_with(&text, &blocks).unwrap();
+    assert_eq!(back, model);
+    assert_eq!(back.to_bytes().unwrap(), model.to_bytes().unwrap());
+    assert_eq!(back.chunk::<Marks>().unwrap().unwrap(), spawn_points());
+    let (lenient, diagnostics) = formats::mdl::from_str_lenient_with(&text, &blocks).unwrap();
+    assert_eq!((lenient, diagnostics.len()), (model.clone(), 0));
+
+    // Plain MDL keeps the block too (it has no `Ext*` key).
+    let plain = formats::mdl::to_string_plain_with(&model, &blocks).unwrap();
+    assert!(plain.text.ends_with(block));
+
+    // Without the blocks, the same chunk is `ExtChunk` bytes, and a reader
+    // that does not know `Marks` refuses the block (strict) or skips it.
+    assert!(formats::mdl::to_string(&model).contains("ExtChunk #\"4d59434b"));
+    let e = formats::mdl::from_str(&text).unwrap_err().to_string();
+    assert!(e.contains("unknown statement `Marks`"), "{e}");
+
+    // A field of the block given twice is refused, with both places.
+    let twice = text.replace(
+        "\t\t{ -1.5, 2.25, 1000000 },\n\t}\n}",
+        "\t\t{ -1.5, 2.25, 1000000 },\n\t}\n\tPoints 1 {\n\t\t{ 1, 1, 1 },\n\t}\n}",
+    );
+    let e = formats::mdl::from_str_with(&twice, &blocks)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("Marks \"spawn points\"") && e.contains("`Points` is given twice"),
+        "{e}"
+    );
+}
+
+#[test]
+fn mdl_blocks_refuse_a_block_formats_reads() {
+    use formats::core::FixedStr;
+
+    /// A chunk of the user's whose block keyword is one `formats` reads.
+    #[derive(formats::Codec, formats::Mdl, Debug, PartialEq)]
+    #[format(chunk = "XLIT")]
+    #[mdl(block = "Light", name = name)]
+    struct NotALight {
+        name: FixedStr<8>,
+    }
+    let e = formats::mdl::Blocks::new().with::<NotALight>().unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("`Light` is a block MDL reads itself"),
+        "{e}"
+    );
+    let e = mdl_blocks().unwrap().with::<Marks>().unwrap_err();
+    assert!(e.to_string().contains("share a tag or a keyword"), "{e}");
 }

@@ -1,5 +1,7 @@
-//! Emitters: `ParticleEmitter`, `ParticleEmitter2`, `RibbonEmitter` and the
-//! Reforged `ParticleEmitterPopcorn`.
+//! Emitters: `ParticleEmitter` and `ParticleEmitter2`, hand-written (see
+//! each), and the tracks of `RibbonEmitter` and the Reforged
+//! `ParticleEmitterPopcorn`, whose blocks are derived from their
+//! definitions (`mdx::RibbonEmitter`, `mdx::CornEmitter`).
 
 use format_core::{FixedStr, Result};
 
@@ -9,8 +11,8 @@ use super::tracks::{TrackSet, mdl_tracks, read_into, write_track_in, write_track
 use super::value::{Cx, Out, Rgb};
 use crate::mdx::node::node_flags as nf;
 use crate::mdx::{
-    CornEmitter, CornEmitterTrack, ParticleEmitter, ParticleEmitter2, ParticleEmitter2Track,
-    ParticleEmitterTrack, RibbonEmitter, RibbonEmitterTrack,
+    CornEmitterTrack, ParticleEmitter, ParticleEmitter2, ParticleEmitter2Track,
+    ParticleEmitterTrack, RibbonEmitterTrack,
 };
 
 mdl_tracks!(ParticleEmitterTrack {
@@ -35,6 +37,9 @@ pub(crate) static PARTICLE_EMITTER: NodeKind = NodeKind {
 /// `ParticleEmitter "name" { node, statics, Particle { LifeSpan, InitVelocity, Path }, tracks }`:
 /// an animated `LifeSpan` or `InitVelocity` is written in its own
 /// `Particle { }` block where it comes in the track list, so the order survives.
+///
+/// Hand-written: fields and tracks of the definition are read from and
+/// written into another block (`Particle { }`).
 pub(crate) fn write_particle_emitter(out: &mut Out, e: &ParticleEmitter) {
     open_node(out, &e.node, &PARTICLE_EMITTER);
     out.fixed("EmissionRate", &e.emission_rate);
@@ -138,6 +143,11 @@ fn write_choice(out: &mut Out, value: u32, words: &[&str], ext: &str) {
 }
 
 /// `ParticleEmitter2 "name" { ... }`
+///
+/// Hand-written: its `SegmentColor { Color, Color, Color }` block is three
+/// fields of the definition (`float[3][3]`) in one block, its head/tail
+/// and filter mode are words or `Ext*` numbers, and `Squirt` is a word for
+/// a `u32` that is `ExtSquirt n` when not 0 or 1.
 pub(crate) fn write_particle_emitter2(out: &mut Out, e: &ParticleEmitter2) {
     open_node(out, &e.node, &PARTICLE_EMITTER2);
     out.fixed("Speed", &e.speed);
@@ -275,73 +285,6 @@ mdl_tracks!(RibbonEmitterTrack {
     Visibility => "Visibility",
 });
 
-pub(crate) static RIBBON_EMITTER: NodeKind = NodeKind {
-    block: "RibbonEmitter",
-    bit: nf::RIBBON_EMITTER,
-    flags: &[],
-};
-
-/// `RibbonEmitter "name" { ... }`
-pub(crate) fn write_ribbon_emitter(out: &mut Out, e: &RibbonEmitter) {
-    open_node(out, &e.node, &RIBBON_EMITTER);
-    out.fixed("HeightAbove", &e.height_above);
-    out.fixed("HeightBelow", &e.height_below);
-    out.fixed("Alpha", &e.alpha);
-    out.fixed("Color", &Rgb::of_bgr(e.color));
-    out.fixed("TextureSlot", &e.texture_slot);
-    out.field("LifeSpan", &e.lifespan);
-    out.field("EmissionRate", &e.emission_rate);
-    out.field("Rows", &e.rows);
-    out.field("Columns", &e.columns);
-    out.field("MaterialID", &e.material_id);
-    out.field("Gravity", &e.gravity);
-    write_tracks(out, &e.node.tracks);
-    write_tracks(out, &e.tracks);
-    out.close();
-}
-
-pub(crate) fn read_ribbon_emitter(stmt: &Stmt, cx: &mut Cx) -> Result<RibbonEmitter> {
-    let mut e = RibbonEmitter {
-        node: super::nodes::placeholder(),
-        height_above: 0.0,
-        height_below: 0.0,
-        alpha: 1.0,
-        // Absent: black, as mdx-m3-viewer reads it and war3mdlx (since
-        // commit fd45aec) converts it.
-        color: [0.0; 3],
-        lifespan: 0.0,
-        texture_slot: 0,
-        emission_rate: 0,
-        rows: 1,
-        columns: 1,
-        material_id: 0,
-        gravity: 0.0,
-        tracks: Vec::new(),
-    };
-    let node = read_node_block(stmt, cx, &RIBBON_EMITTER, |s, cx| {
-        if read_into(s, cx, &mut e.tracks)? {
-            return Ok(true);
-        }
-        match s.key().1 {
-            "HeightAbove" => e.height_above = s.value(cx)?,
-            "HeightBelow" => e.height_below = s.value(cx)?,
-            "Alpha" => e.alpha = s.value(cx)?,
-            "Color" => e.color = s.value::<Rgb>(cx)?.bgr(),
-            "TextureSlot" => e.texture_slot = s.value(cx)?,
-            "LifeSpan" | "Lifespan" => e.lifespan = s.value(cx)?,
-            "EmissionRate" => e.emission_rate = s.value(cx)?,
-            "Rows" => e.rows = s.value(cx)?,
-            "Columns" => e.columns = s.value(cx)?,
-            "MaterialID" => e.material_id = s.value(cx)?,
-            "Gravity" => e.gravity = s.value(cx)?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    })?;
-    e.node = node;
-    Ok(e)
-}
-
 mdl_tracks!(CornEmitterTrack {
     Alpha => "Alpha",
     Color => "Color",
@@ -350,59 +293,3 @@ mdl_tracks!(CornEmitterTrack {
     Speed => "Speed",
     Visibility => "Visibility",
 });
-
-pub(crate) static POPCORN: NodeKind = NodeKind {
-    block: "ParticleEmitterPopcorn",
-    bit: nf::PARTICLE_EMITTER,
-    flags: &[],
-};
-
-/// `ParticleEmitterPopcorn "name" { ... }` (version > 800)
-pub(crate) fn write_popcorn(out: &mut Out, e: &CornEmitter) {
-    open_node(out, &e.node, &POPCORN);
-    out.fixed("LifeSpan", &e.life_span);
-    out.fixed("EmissionRate", &e.emission_rate);
-    out.fixed("Speed", &e.speed);
-    out.fixed("Color", &e.color);
-    out.fixed("Alpha", &e.alpha);
-    out.field("ReplaceableId", &e.replaceable_id);
-    out.field("Path", &e.path);
-    out.field("AnimVisibilityGuide", &e.flags);
-    write_tracks(out, &e.node.tracks);
-    write_tracks(out, &e.tracks);
-    out.close();
-}
-
-pub(crate) fn read_popcorn(stmt: &Stmt, cx: &mut Cx) -> Result<CornEmitter> {
-    let mut e = CornEmitter {
-        node: super::nodes::placeholder(),
-        life_span: 0.0,
-        emission_rate: 0.0,
-        speed: 0.0,
-        color: [1.0; 3],
-        alpha: 1.0,
-        replaceable_id: 0,
-        path: FixedStr::default(),
-        flags: FixedStr::default(),
-        tracks: Vec::new(),
-    };
-    let node = read_node_block(stmt, cx, &POPCORN, |s, cx| {
-        if read_into(s, cx, &mut e.tracks)? {
-            return Ok(true);
-        }
-        match s.key().1 {
-            "LifeSpan" | "Lifespan" => e.life_span = s.value(cx)?,
-            "EmissionRate" => e.emission_rate = s.value(cx)?,
-            "Speed" => e.speed = s.value(cx)?,
-            "Color" => e.color = s.value(cx)?,
-            "Alpha" => e.alpha = s.value(cx)?,
-            "ReplaceableId" => e.replaceable_id = s.value(cx)?,
-            "Path" => e.path = s.value(cx)?,
-            "AnimVisibilityGuide" => e.flags = s.value(cx)?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    })?;
-    e.node = node;
-    Ok(e)
-}

@@ -41,6 +41,11 @@ fn matrices_are_regular(g: &Geoset) -> bool {
 }
 
 /// `Geoset { ... }`
+///
+/// Hand-written: vertices, faces and matrices are written as the groups
+/// MDL has (`Faces n m { Triangles { ... } }`, `Groups n m { Matrices }`)
+/// rebuilt from the binary's flat lists and counts, with the `Ext*` lists
+/// where those do not add up, which no field attribute describes.
 pub(crate) fn write_geoset(out: &mut Out, g: &Geoset) {
     out.open("Geoset");
     write_list(out, "Vertices", &g.vertex_positions);
@@ -191,17 +196,6 @@ fn list_text<T: Value + Copy>(values: &[T]) -> String {
     }
     s.push_str(" }");
     s
-}
-
-impl Value for u16 {
-    fn read(item: &super::syntax::Item, cx: &Cx) -> Result<Self> {
-        let wide = u32::read(item, cx)?;
-        u16::try_from(wide).map_err(|_| cx.error(item.pos, format!("{wide} is out of range")))
-    }
-
-    fn write(&self, out: &mut String) {
-        out.push_str(&self.to_string());
-    }
 }
 
 /// Every number in the `{ }` groups of `body` (`{ 0, 1, 2 }, { 3, 4, 5 }`).
@@ -405,6 +399,10 @@ const USE_COLOR: u32 = 2;
 /// flag is set and no `Color` track sets it; `ExtFlags` only when the flags
 /// differ from what the words say (so plain MDL, which has no `ExtFlags`,
 /// reads back as the flags the words give, and writes the same words again).
+///
+/// Hand-written: its colour flag has no word; a `static Color` or a
+/// `Color` track sets it, and writing decides from the flag, the colour and
+/// the tracks together whether `static Color` is written.
 pub(crate) fn write_geoset_anim(out: &mut Out, a: &GeosetAnimation) {
     out.open("GeosetAnim");
     out.field("GeosetId", &a.geoset_id);
@@ -450,7 +448,7 @@ pub(crate) fn read_geoset_anim(stmt: &Stmt, cx: &mut Cx) -> Result<GeosetAnimati
             continue;
         }
         match s.key().1 {
-            "GeosetId" => a.geoset_id = super::header::id_or_none(s, cx)?,
+            "GeosetId" => a.geoset_id = format_core::mdl::id_or_none(s, cx, &["None", "Multiple"])?,
             "Alpha" => a.alpha = s.value(cx)?,
             "Color" => {
                 a.color = s.value::<Rgb>(cx)?.bgr();

@@ -60,6 +60,13 @@ const DEFAULT_FRESNEL: Fresnel = Fresnel {
 };
 
 /// `Materials n { Material { ... } }`
+///
+/// Hand-written: a layer's v1100 texture list has three forms in keys (the
+/// diffuse `TextureID`, the `*TextureID` slot keys, `TextureEntry` blocks)
+/// chosen by what the list holds, `FilterMode` is a word or a number,
+/// `RenderMode n` of war3-model reads too, and which keys exist depends on
+/// the version (`Shader` in 900 and 1000 only): choices across fields no
+/// field attribute says.
 pub(crate) fn write_materials(out: &mut Out, chunk: &MaterialChunk) {
     out.open(&format!("Materials {}", chunk.materials.len()));
     for m in &chunk.materials {

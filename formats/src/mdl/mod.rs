@@ -38,6 +38,26 @@
 //! Static values are always written (`static Alpha 1`), also when a track
 //! drives them, because the binary file stores both.
 //!
+//! # Derived from the chunk definitions
+//!
+//! Most blocks are not written here: their reader and writer are derived
+//! (`#[derive(Mdl)]`, `format_core::mdl`) from the same definitions that
+//! carry the binary layout, with `#[mdl(...)]` attributes for what the text
+//! adds (keys and the aliases read but never written, `static`, RGB
+//! colours, flag words, defaults, tracks, lists): `Version`, `Sequences` and
+//! its `Anim`s, `GlobalSequences`, `Textures` and its `Bitmap`s,
+//! `TextureAnims`, `PivotPoints`, `Bone`, `Light`, `Helper`, `Attachment`,
+//! `RibbonEmitter`, `ParticleEmitterPopcorn`, `FaceFX` and `BindPose`; the
+//! node every object starts with and the extent are parts of them
+//! (`format_core::mdl::Part`). What this module still writes by hand, each
+//! with its reason at the function: the `Model` block (counts of the whole
+//! model), `Materials`, `Geoset`, `GeosetAnim`, `ParticleEmitter`,
+//! `ParticleEmitter2`, `EventObject`, `CollisionShape` and `Camera`; the
+//! chunk order, `ExtChunk` and the plain writer's repairs are the model's,
+//! not a block's.
+//!
+//! A chunk of the user's own is a block too: see [`Blocks`].
+//!
 //! # Colours
 //!
 //! MDX stores every colour blue, green, red (`FLOAT[3] Color`, BGR); MDL
@@ -133,36 +153,58 @@ mod geoset;
 mod header;
 mod material;
 mod nodes;
-mod syntax;
 mod tracks;
-mod value;
+mod user;
+
+pub use user::Blocks;
+
+/// The syntax and the values are `format_core::mdl`'s, the runtime that
+/// derived blocks share with these hand-written ones.
+mod syntax {
+    pub(crate) use format_core::mdl::{Item, Kind, Stmt, comment_count, parse};
+}
+mod value {
+    pub(crate) use format_core::mdl::{Cx, Out, Rgb, Value, items, list, raw_of, write_list};
+}
 
 use std::collections::HashMap;
 
+use format_core::mdl::Block;
 use format_core::{Context, Diagnostic, Result};
 
-use crate::mdx::{BindPoseChunk, Chunk, FaceEffect, Model, UndecodedChunk};
+use crate::mdx::{
+    Attachment, Bone, Chunk, CornEmitter, FaceEffect, Helper, Light, Model, RibbonEmitter,
+    UndecodedChunk,
+};
+pub use format_core::mdl::LeftOut;
 use syntax::Stmt;
-pub use value::LeftOut;
-use value::{Cx, Out, list, raw_of, write_list};
+use value::{Cx, Out, raw_of};
 
 /// Reads MDL text in strict mode: anything out of spec is an error naming the
 /// line, column and block path.
 pub fn from_str(text: &str) -> Result<Model> {
-    read(text, false).map(|(model, _)| model)
+    from_str_with(text, &Blocks::new())
+}
+
+/// [`from_str`], with blocks of the user's own (see [`Blocks`]): each is
+/// read into its chunk, kept in the model as bytes as the MDX reader keeps it.
+pub fn from_str_with(text: &str, blocks: &Blocks) -> Result<Model> {
+    read(text, false, blocks).map(|(model, _)| model)
 }
 
 /// Reads MDL text in lenient mode: the quirks real files have (see the module
 /// docs) are accepted, each with a [`Diagnostic`] (its `offset` is the byte
 /// offset in the text, its message names line, column and block).
 pub fn from_str_lenient(text: &str) -> Result<(Model, Vec<Diagnostic>)> {
-    read(text, true)
+    read(text, true, &Blocks::new())
 }
 
-/// How the comment this module's writers put first begins (the only
-/// comment they write): a rewrite that finds it has no comment of the
-/// user's to drop.
-pub const WRITER_MARK: &str = "// Written by formats::mdl";
+/// [`from_str_lenient`], with blocks of the user's own (see [`Blocks`]).
+pub fn from_str_lenient_with(text: &str, blocks: &Blocks) -> Result<(Model, Vec<Diagnostic>)> {
+    read(text, true, blocks)
+}
+
+pub use format_core::mdl::WRITER_MARK;
 
 /// How many comments MDL `text` holds (but the [`WRITER_MARK`] header):
 /// what a rewrite in the canonical layout drops, counted by the reader's own
@@ -180,11 +222,17 @@ pub fn comment_count(text: &str) -> usize {
 /// Writes the model as MDL. [`from_str`] reads it back to an equal model, whose
 /// [`Model::to_bytes`] gives the same bytes as the original.
 pub fn to_string(model: &Model) -> String {
+    to_string_with(model, &Blocks::new())
+}
+
+/// [`to_string`], with blocks of the user's own (see [`Blocks`]): a chunk
+/// of one of their types is written as its block, not as `ExtChunk` bytes.
+pub fn to_string_with(model: &Model, blocks: &Blocks) -> String {
     let mut out = Out::new();
     out.line(&format!(
         "{WRITER_MARK}; `Ext*` keys and #\"hex\" carry what MDL has no words for."
     ));
-    write_model(&mut out, model);
+    write_model(&mut out, model, blocks);
     out.text
 }
 
@@ -224,6 +272,12 @@ pub struct PlainMdl {
 ///
 /// WoW alpha models (1300 and later) have no MDL form: an error.
 pub fn to_string_plain(model: &Model) -> Result<PlainMdl> {
+    to_string_plain_with(model, &Blocks::new())
+}
+
+/// [`to_string_plain`], with blocks of the user's own (see [`Blocks`]),
+/// written as blocks (other tools skip or refuse a block they do not know).
+pub fn to_string_plain_with(model: &Model, blocks: &Blocks) -> Result<PlainMdl> {
     let version = model.version();
     if !(800..=1200).contains(&version) {
         return Err(format_core::Error::other(format!(
@@ -244,7 +298,7 @@ pub fn to_string_plain(model: &Model) -> Result<PlainMdl> {
         ));
         repaired
     });
-    write_model(&mut out, repaired.as_ref().unwrap_or(model));
+    write_model(&mut out, repaired.as_ref().unwrap_or(model), blocks);
     let left_out = out.left_out();
     Ok(PlainMdl {
         text: out.text,
@@ -254,7 +308,7 @@ pub fn to_string_plain(model: &Model) -> Result<PlainMdl> {
 
 /// Writes the chunks as blocks: in a plain writer, a chunk of objects right
 /// after one of its kind joins it (its objects are read into the first).
-fn write_model(out: &mut Out, model: &Model) {
+fn write_model(out: &mut Out, model: &Model, blocks: &Blocks) {
     let mut version = 0;
     let mut previous: Option<&Chunk> = None;
     for chunk in &model.chunks {
@@ -282,6 +336,10 @@ fn write_model(out: &mut Out, model: &Model) {
                 kept.tag,
                 kept.bytes.len()
             ));
+        } else if let Chunk::Unknown(kept) = chunk
+            && blocks.write(out, kept, version)
+        {
+            // A block of the user's own.
         } else if !kept_apart && write_chunk(out, chunk, model) {
             if let Chunk::Version(v) = chunk {
                 version = v.version;
@@ -326,37 +384,33 @@ fn each<T>(out: &mut Out, items: &[T], write: fn(&mut Out, &T)) -> bool {
 /// Writes a chunk as MDL blocks; false if MDL has no form for it.
 fn write_chunk(out: &mut Out, chunk: &Chunk, model: &Model) -> bool {
     match chunk {
-        Chunk::Version(c) => header::write_version(out, c),
+        Chunk::Version(c) => c.write_block(out),
         Chunk::Model(c) => header::write_model(out, c, model),
-        Chunk::Sequences(c) => header::write_sequences(out, c),
-        Chunk::GlobalSequences(c) => header::write_global_sequences(out, c),
-        Chunk::Textures(c) => header::write_textures(out, c),
+        Chunk::Sequences(c) => c.write_block(out),
+        Chunk::GlobalSequences(c) => c.write_block(out),
+        Chunk::Textures(c) => c.write_block(out),
         Chunk::Materials(c) => material::write_materials(out, c),
-        Chunk::TextureAnimations(c) => header::write_texture_anims(out, c),
-        Chunk::PivotPoints(c) => header::write_pivots(out, c),
+        Chunk::TextureAnimations(c) => c.write_block(out),
+        Chunk::PivotPoints(c) => c.write_block(out),
         Chunk::Geosets(c) => return each(out, &c.geosets, geoset::write_geoset),
         Chunk::GeosetAnimations(c) => return each(out, &c.animations, geoset::write_geoset_anim),
-        Chunk::Bones(c) => return each(out, &c.bones, nodes::write_bone),
-        Chunk::Lights(c) => return each(out, &c.lights, nodes::write_light),
-        Chunk::Helpers(c) => return each(out, &c.helpers, nodes::write_helper),
-        Chunk::Attachments(c) => return each(out, &c.attachments, nodes::write_attachment),
+        Chunk::Bones(c) => return each(out, &c.bones, |out, b| b.write_block(out)),
+        Chunk::Lights(c) => return each(out, &c.lights, |out, l| l.write_block(out)),
+        Chunk::Helpers(c) => return each(out, &c.helpers, |out, h| h.write_block(out)),
+        Chunk::Attachments(c) => return each(out, &c.attachments, |out, a| a.write_block(out)),
         Chunk::ParticleEmitters(c) => {
             return each(out, &c.emitters, emitters::write_particle_emitter);
         }
         Chunk::ParticleEmitters2(c) => {
             return each(out, &c.emitters, emitters::write_particle_emitter2);
         }
-        Chunk::RibbonEmitters(c) => return each(out, &c.emitters, emitters::write_ribbon_emitter),
-        Chunk::CornEmitters(c) => return each(out, &c.emitters, emitters::write_popcorn),
+        Chunk::RibbonEmitters(c) => return each(out, &c.emitters, |out, e| e.write_block(out)),
+        Chunk::CornEmitters(c) => return each(out, &c.emitters, |out, e| e.write_block(out)),
         Chunk::Cameras(c) => return each(out, &c.cameras, nodes::write_camera),
         Chunk::EventObjects(c) => return each(out, &c.objects, nodes::write_event_object),
         Chunk::CollisionShapes(c) => return each(out, &c.shapes, nodes::write_collision_shape),
-        Chunk::FaceEffects(c) => return each(out, &c.face_effects, write_face_effect),
-        Chunk::BindPoses(c) => {
-            out.open("BindPose");
-            write_list(out, "Matrices", &c.bind_pose);
-            out.close();
-        }
+        Chunk::FaceEffects(c) => return each(out, &c.face_effects, |out, f| f.write_block(out)),
+        Chunk::BindPoses(c) => c.write_block(out),
         // Unknown chunks, and any variant added later: binary, in `ExtChunk`.
         _ => return false,
     }
@@ -382,43 +436,7 @@ fn write_ext_chunk(out: &mut Out, chunk: &Chunk, version: u32) {
     }
 }
 
-/// `FaceFX "target" { Path "..." }`
-fn write_face_effect(out: &mut Out, f: &FaceEffect) {
-    out.open_named("FaceFX", &f.target);
-    out.field("Path", &f.path);
-    out.close();
-}
-
-fn read_face_effect(stmt: &Stmt, cx: &mut Cx) -> Result<FaceEffect> {
-    let mut f = FaceEffect {
-        target: stmt.name(cx)?,
-        path: format_core::FixedStr::default(),
-    };
-    let (_, body) = stmt.block(cx)?;
-    cx.once_each(body, &[])?;
-    for s in body {
-        match s.key().1 {
-            "Path" => f.path = s.value(cx)?,
-            _ => cx.unknown(s)?,
-        }
-    }
-    Ok(f)
-}
-
-fn read_bind_pose(stmt: &Stmt, cx: &mut Cx) -> Result<BindPoseChunk> {
-    let (_, body) = stmt.block(cx)?;
-    cx.once_each(body, &[])?;
-    let mut chunk = BindPoseChunk::default();
-    for s in body {
-        match s.key().1 {
-            "Matrices" => chunk.bind_pose = list(s, cx, "matrices")?,
-            _ => cx.unknown(s)?,
-        }
-    }
-    Ok(chunk)
-}
-
-fn read(text: &str, lenient: bool) -> Result<(Model, Vec<Diagnostic>)> {
+fn read(text: &str, lenient: bool, blocks: &Blocks) -> Result<(Model, Vec<Diagnostic>)> {
     let tree = syntax::parse(text)?;
     let mut cx = Cx::new(lenient);
     let mut chunks = Vec::new();
@@ -443,9 +461,9 @@ fn read(text: &str, lenient: bool) -> Result<(Model, Vec<Diagnostic>)> {
             let index = seen.entry(key.to_owned()).or_default();
             let name = format!("{key} {index}");
             *index += 1;
-            cx.within(name, |cx| read_block(s, cx, &mut chunks))?;
+            cx.within(name, |cx| read_block(s, cx, &mut chunks, blocks))?;
         } else {
-            read_block(s, &mut cx, &mut chunks)?;
+            read_block(s, &mut cx, &mut chunks, blocks)?;
         }
     }
     let model = Model { chunks };
@@ -453,7 +471,7 @@ fn read(text: &str, lenient: bool) -> Result<(Model, Vec<Diagnostic>)> {
     Ok((model, cx.diagnostics.into_inner()))
 }
 
-fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {
+fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>, blocks: &Blocks) -> Result<()> {
     macro_rules! item {
         ($variant:ident . $field:ident, $read:expr) => {{
             // Appended to the last chunk if it is of the same kind.
@@ -467,31 +485,29 @@ fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {
         }};
     }
     match s.key().1 {
-        "Version" => chunks.push(Chunk::Version(header::read_version(s, cx)?)),
+        "Version" => chunks.push(Chunk::Version(Block::read_block(s, cx)?)),
         "Model" => chunks.push(Chunk::Model(header::read_model(s, cx)?)),
-        "Sequences" => chunks.push(Chunk::Sequences(header::read_sequences(s, cx)?)),
-        "GlobalSequences" => chunks.push(Chunk::GlobalSequences(header::read_global_sequences(
-            s, cx,
-        )?)),
-        "Textures" => chunks.push(Chunk::Textures(header::read_textures(s, cx)?)),
+        "Sequences" => chunks.push(Chunk::Sequences(Block::read_block(s, cx)?)),
+        "GlobalSequences" => chunks.push(Chunk::GlobalSequences(Block::read_block(s, cx)?)),
+        "Textures" => chunks.push(Chunk::Textures(Block::read_block(s, cx)?)),
         "Materials" => chunks.push(Chunk::Materials(material::read_materials(s, cx)?)),
-        "TextureAnims" => chunks.push(Chunk::TextureAnimations(header::read_texture_anims(s, cx)?)),
-        "PivotPoints" => chunks.push(Chunk::PivotPoints(header::read_pivots(s, cx)?)),
-        "BindPose" => chunks.push(Chunk::BindPoses(read_bind_pose(s, cx)?)),
+        "TextureAnims" => chunks.push(Chunk::TextureAnimations(Block::read_block(s, cx)?)),
+        "PivotPoints" => chunks.push(Chunk::PivotPoints(Block::read_block(s, cx)?)),
+        "BindPose" => chunks.push(Chunk::BindPoses(Block::read_block(s, cx)?)),
         "Geoset" => item!(Geosets.geosets, geoset::read_geoset),
         "GeosetAnim" => item!(GeosetAnimations.animations, geoset::read_geoset_anim),
-        "Bone" => item!(Bones.bones, nodes::read_bone),
-        "Light" => item!(Lights.lights, nodes::read_light),
-        "Helper" => item!(Helpers.helpers, nodes::read_helper),
-        "Attachment" => item!(Attachments.attachments, nodes::read_attachment),
+        "Bone" => item!(Bones.bones, Bone::read_block),
+        "Light" => item!(Lights.lights, Light::read_block),
+        "Helper" => item!(Helpers.helpers, Helper::read_block),
+        "Attachment" => item!(Attachments.attachments, Attachment::read_block),
         "ParticleEmitter" => item!(ParticleEmitters.emitters, emitters::read_particle_emitter),
         "ParticleEmitter2" => item!(ParticleEmitters2.emitters, emitters::read_particle_emitter2),
-        "RibbonEmitter" => item!(RibbonEmitters.emitters, emitters::read_ribbon_emitter),
-        "ParticleEmitterPopcorn" => item!(CornEmitters.emitters, emitters::read_popcorn),
+        "RibbonEmitter" => item!(RibbonEmitters.emitters, RibbonEmitter::read_block),
+        "ParticleEmitterPopcorn" => item!(CornEmitters.emitters, CornEmitter::read_block),
         "Camera" => item!(Cameras.cameras, nodes::read_camera),
         "EventObject" => item!(EventObjects.objects, nodes::read_event_object),
         "CollisionShape" => item!(CollisionShapes.shapes, nodes::read_collision_shape),
-        "FaceFX" => item!(FaceEffects.face_effects, read_face_effect),
+        "FaceFX" => item!(FaceEffects.face_effects, FaceEffect::read_block),
         "ExtChunk" => {
             let bytes = raw_of(s, cx)?;
             let ctx = Context::new().with_version(cx.binary_version);
@@ -535,7 +551,10 @@ fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>) -> Result<()> {
             }
             chunks.push(chunk);
         }
-        _ => cx.unknown(s)?,
+        _ => match blocks.read(s, cx) {
+            Some(kept) => chunks.push(Chunk::Unknown(kept?)),
+            None => cx.unknown(s)?,
+        },
     }
     Ok(())
 }

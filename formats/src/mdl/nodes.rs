@@ -3,22 +3,32 @@
 //! emitters: `Bone`, `Light`, `Helper`, `Attachment`, `EventObject`,
 //! `CollisionShape`, and `Camera` (no node, but named the same way).
 
+use format_core::mdl::Part;
 use format_core::{FixedStr, Result};
 
-use super::header::{id_or_none, write_id};
 use super::syntax::Stmt;
 use super::tracks::{TrackSet, mdl_tracks, read_into, write_track_in, write_tracks};
-use super::value::{Cx, Out, Rgb, list, write_list};
+use super::value::{Cx, Out, list, write_list};
 use crate::mdx::node::node_flags as nf;
 use crate::mdx::{
-    Attachment, AttachmentTrack, Bone, Camera, CameraTrack, CollisionShape, EventObject,
-    EventTrack, Helper, Light, LightTrack, LightType, Node, NodeTrack, ShapeType,
+    AttachmentTrack, Camera, CameraTrack, CollisionShape, EventObject, EventTrack, LightTrack,
+    Node, NodeTrack, ShapeType,
 };
 
 mdl_tracks!(NodeTrack, tail = "ExtNodeTail", {
     Translation => "Translation",
     Rotation => "Rotation",
     Scaling => "Scaling",
+});
+
+mdl_tracks!(LightTrack {
+    AttenuationStart => "AttenuationStart",
+    AttenuationEnd => "AttenuationEnd",
+    Color => "Color" in rgb,
+    Intensity => "Intensity",
+    AmbientIntensity => "AmbIntensity" | "AmbientIntensity",
+    AmbientColor => "AmbColor" | "AmbientColor" in rgb,
+    Visibility => "Visibility",
 });
 
 /// Flag words every node may have.
@@ -53,18 +63,25 @@ pub(crate) struct NodeKind {
 /// Writes `Kind "name" {` and the node's fields (not its tracks).
 pub(crate) fn open_node(out: &mut Out, node: &Node, kind: &NodeKind) {
     out.open_named(kind.block, &node.name);
+    write_node_fields(out, node, kind.bit, kind.flags);
+}
+
+/// The node's fields (not its tracks): `ObjectId`, `Parent`, `DontInherit`,
+/// the flag words (`bit` is the kind's type bit, `flags` its own words) and
+/// `ExtNodeFlags` for the bits no word gives back.
+fn write_node_fields(out: &mut Out, node: &Node, bit: u32, flags: &[(u32, &str)]) {
     out.field("ObjectId", &node.object_id);
     if node.parent_id != u32::MAX {
         out.field("Parent", &node.parent_id);
     }
-    let mut rebuilt = kind.bit;
+    let mut rebuilt = bit;
     for &(bit, word) in DONT_INHERIT {
         if node.flags & bit != 0 {
             out.line(&format!("DontInherit {{ {word} }},"));
             rebuilt |= bit;
         }
     }
-    for &(bit, word) in NODE_FLAGS.iter().chain(kind.flags) {
+    for &(bit, word) in NODE_FLAGS.iter().chain(flags) {
         if node.flags & bit != 0 {
             out.flag(word);
             rebuilt |= bit;
@@ -75,25 +92,80 @@ pub(crate) fn open_node(out: &mut Out, node: &Node, kind: &NodeKind) {
     }
 }
 
+/// The node of a derived object block (`#[mdl(part(args = (bit, words)))]`
+/// on its `node`): its type bit and its own flag words are the arguments.
+/// Hand-written because what it reads depends on them and on each other
+/// (the type bit in the flags read, the flags rebuilt from the words on
+/// write, `ExtNodeFlags` for what they do not give back), which no field
+/// attribute says.
+impl Part for Node {
+    type Args = (u32, &'static [(u32, &'static str)]);
+    type Partial = NodeReader;
+    // `DontInherit { }` blocks add their bits; a `ParticleEmitter`'s
+    // `Particle { }` blocks their fields (each one checked on its own).
+    const REPEATABLE: &'static [&'static str] = &["DontInherit", "Particle"];
+
+    fn begin(stmt: &Stmt, cx: &mut Cx, (bit, flags): Self::Args) -> Result<NodeReader> {
+        NodeReader::new(stmt, cx, bit, flags)
+    }
+
+    fn read_stmt(reader: &mut NodeReader, s: &Stmt, cx: &mut Cx) -> Result<bool> {
+        if reader.field(s, cx)? {
+            return Ok(true);
+        }
+        static_visibility(s, cx)
+    }
+
+    fn finish(reader: NodeReader, _: &mut Cx) -> Result<Node> {
+        Ok(reader.finish())
+    }
+
+    fn write_head(&self, out: &mut Out, (bit, flags): Self::Args) {
+        write_node_fields(out, self, bit, flags);
+    }
+
+    fn write_tail(&self, out: &mut Out) {
+        write_tracks(out, &self.tracks);
+    }
+}
+
+/// `static Visibility`, which real files give nodes that have only a
+/// `Visibility` track: an error, or dropped in lenient mode. False for
+/// any other statement.
+fn static_visibility(s: &Stmt, cx: &Cx) -> Result<bool> {
+    if s.key() != (true, "Visibility") {
+        return Ok(false);
+    }
+    let done = "dropped it (only a Visibility track has a binary form)";
+    cx.quirk(s.pos, "`static Visibility` has no binary field", done)?;
+    Ok(true)
+}
+
 /// A node being read.
-pub(crate) struct NodeReader {
+pub struct NodeReader {
     pub node: Node,
     ext_flags: Option<u32>,
-    kind: &'static NodeKind,
+    /// The kind's own flag words.
+    flags: &'static [(u32, &'static str)],
 }
 
 impl NodeReader {
-    pub fn new(stmt: &Stmt, cx: &Cx, kind: &'static NodeKind) -> Result<Self> {
+    pub fn new(
+        stmt: &Stmt,
+        cx: &Cx,
+        bit: u32,
+        flags: &'static [(u32, &'static str)],
+    ) -> Result<Self> {
         Ok(NodeReader {
             node: Node {
                 name: stmt.name(cx)?,
                 object_id: 0,
                 parent_id: u32::MAX,
-                flags: kind.bit,
+                flags: bit,
                 tracks: Vec::new(),
             },
             ext_flags: None,
-            kind,
+            flags,
         })
     }
 
@@ -119,7 +191,7 @@ impl NodeReader {
             _ => match NODE_FLAGS
                 .iter()
                 .chain(NODE_FLAG_ALIASES)
-                .chain(self.kind.flags)
+                .chain(self.flags)
                 .find(|(_, w)| *w == key)
             {
                 Some((bit, _)) => {
@@ -148,183 +220,21 @@ pub(crate) fn read_node_block(
     kind: &'static NodeKind,
     mut field: impl FnMut(&Stmt, &mut Cx) -> Result<bool>,
 ) -> Result<Node> {
-    let mut reader = NodeReader::new(stmt, cx, kind)?;
+    let mut reader = NodeReader::new(stmt, cx, kind.bit, kind.flags)?;
     let (_, body) = stmt.block(cx)?;
     let name = format!("{} \"{}\"", kind.block, reader.node.name.to_string_lossy());
     cx.within(name, |cx| {
         // `DontInherit { }` blocks add their bits; a `ParticleEmitter`'s
         // `Particle { }` blocks their fields (each one checked on its own).
-        cx.once_each(body, &["DontInherit", "Particle"])?;
+        cx.once_each(body, <Node as Part>::REPEATABLE)?;
         for s in body {
-            if !field(s, cx)? && !reader.field(s, cx)? {
-                if s.key() == (true, "Visibility") {
-                    let done = "dropped it (only a Visibility track has a binary form)";
-                    cx.quirk(s.pos, "`static Visibility` has no binary field", done)?;
-                } else {
-                    cx.unknown(s)?;
-                }
+            if !field(s, cx)? && !<Node as Part>::read_stmt(&mut reader, s, cx)? {
+                cx.unknown(s)?;
             }
         }
         Ok(())
     })?;
     Ok(reader.finish())
-}
-
-pub(crate) static BONE: NodeKind = NodeKind {
-    block: "Bone",
-    bit: nf::BONE,
-    flags: &[],
-};
-
-/// `Bone "name" { node, GeosetId, GeosetAnimId }`
-pub(crate) fn write_bone(out: &mut Out, bone: &Bone) {
-    open_node(out, &bone.node, &BONE);
-    write_id(out, "GeosetId", bone.geoset_id, "Multiple");
-    write_id(out, "GeosetAnimId", bone.geoset_animation_id, "None");
-    write_tracks(out, &bone.node.tracks);
-    out.close();
-}
-
-pub(crate) fn read_bone(stmt: &Stmt, cx: &mut Cx) -> Result<Bone> {
-    let (mut geoset_id, mut geoset_animation_id) = (u32::MAX, u32::MAX);
-    let node = read_node_block(stmt, cx, &BONE, |s, cx| {
-        match s.key().1 {
-            "GeosetId" => geoset_id = id_or_none(s, cx)?,
-            "GeosetAnimId" => geoset_animation_id = id_or_none(s, cx)?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    })?;
-    Ok(Bone {
-        node,
-        geoset_id,
-        geoset_animation_id,
-    })
-}
-
-pub(crate) static HELPER: NodeKind = NodeKind {
-    block: "Helper",
-    bit: nf::HELPER,
-    flags: &[],
-};
-
-/// `Helper "name" { node }`
-pub(crate) fn write_helper(out: &mut Out, helper: &Helper) {
-    open_node(out, &helper.node, &HELPER);
-    write_tracks(out, &helper.node.tracks);
-    out.close();
-}
-
-pub(crate) fn read_helper(stmt: &Stmt, cx: &mut Cx) -> Result<Helper> {
-    let node = read_node_block(stmt, cx, &HELPER, |_, _| Ok(false))?;
-    Ok(Helper { node })
-}
-
-mdl_tracks!(LightTrack {
-    AttenuationStart => "AttenuationStart",
-    AttenuationEnd => "AttenuationEnd",
-    Color => "Color" in rgb,
-    Intensity => "Intensity",
-    AmbientIntensity => "AmbIntensity" | "AmbientIntensity",
-    AmbientColor => "AmbColor" | "AmbientColor" in rgb,
-    Visibility => "Visibility",
-});
-
-pub(crate) static LIGHT: NodeKind = NodeKind {
-    block: "Light",
-    bit: nf::LIGHT,
-    flags: &[],
-};
-
-const LIGHT_TYPES: &[(LightType, &str)] = &[
-    (LightType::Omni, "Omnidirectional"),
-    (LightType::Directional, "Directional"),
-    (LightType::Ambient, "Ambient"),
-];
-
-/// `Light "name" { node, type, statics, tracks }`; tracks a file stored after
-/// the `LITE` chunk go in `ExtTracksAfterChunk { }`.
-pub(crate) fn write_light(out: &mut Out, light: &Light) {
-    open_node(out, &light.node, &LIGHT);
-    match LIGHT_TYPES.iter().find(|(t, _)| *t == light.light_type) {
-        Some((_, word)) => out.flag(word),
-        None => out.unnamed("LightType", light.light_type.into(), "Omnidirectional"),
-    }
-    out.fixed("AttenuationStart", &light.attenuation_start);
-    out.fixed("AttenuationEnd", &light.attenuation_end);
-    out.fixed("Color", &Rgb::of_bgr(light.color));
-    out.fixed("Intensity", &light.intensity);
-    out.fixed("AmbColor", &Rgb::of_bgr(light.ambient_color));
-    out.fixed("AmbIntensity", &light.ambient_intensity);
-    if let Some(shadow) = &light.shadow_intensity {
-        out.fixed("ShadowIntensity", shadow);
-    }
-    write_tracks(out, &light.node.tracks);
-    write_tracks(out, &light.tracks);
-    if !light.tracks_after_chunk.is_empty() {
-        out.open("ExtTracksAfterChunk");
-        write_tracks(out, &light.tracks_after_chunk);
-        out.close();
-    }
-    out.close();
-}
-
-pub(crate) fn read_light(stmt: &Stmt, cx: &mut Cx) -> Result<Light> {
-    let mut shadow_at = None;
-    let mut light = Light {
-        node: placeholder(),
-        light_type: LightType::Omni,
-        attenuation_start: 0.0,
-        attenuation_end: 0.0,
-        // Absent colours: black, as war3mdlx converts them and mdx-m3-viewer
-        // reads them (the intensities are 0 too).
-        color: [0.0; 3],
-        intensity: 0.0,
-        ambient_color: [0.0; 3],
-        ambient_intensity: 0.0,
-        shadow_intensity: (cx.version >= 1200).then_some(0.0),
-        tracks: Vec::new(),
-        tracks_after_chunk: Vec::new(),
-    };
-    let node = read_node_block(stmt, cx, &LIGHT, |s, cx| {
-        if read_into(s, cx, &mut light.tracks)? {
-            return Ok(true);
-        }
-        let key = s.key().1;
-        if let Some((t, _)) = LIGHT_TYPES.iter().find(|(_, w)| *w == key) {
-            light.light_type = *t;
-            return Ok(true);
-        }
-        match key {
-            "LightType" => light.light_type = s.value::<u32>(cx)?.into(),
-            "AttenuationStart" => light.attenuation_start = s.value(cx)?,
-            "AttenuationEnd" => light.attenuation_end = s.value(cx)?,
-            "Color" => light.color = s.value::<Rgb>(cx)?.bgr(),
-            "Intensity" => light.intensity = s.value(cx)?,
-            "AmbColor" | "AmbientColor" => light.ambient_color = s.value::<Rgb>(cx)?.bgr(),
-            "AmbIntensity" | "AmbientIntensity" => light.ambient_intensity = s.value(cx)?,
-            "ShadowIntensity" => {
-                light.shadow_intensity = Some(s.value(cx)?);
-                shadow_at = Some((s.pos, "ShadowIntensity".to_owned()));
-            }
-            "ExtTracksAfterChunk" => {
-                let (_, body) = s.block(cx)?;
-                for t in body {
-                    if !read_into(t, cx, &mut light.tracks_after_chunk)? {
-                        cx.unknown(t)?;
-                    }
-                }
-            }
-            _ => return Ok(false),
-        }
-        Ok(true)
-    })?;
-    light.node = node;
-    cx.not_in_version(shadow_at, 1200)?;
-    if cx.version < 1200 {
-        light.shadow_intensity = None;
-    }
-    Ok(light)
 }
 
 /// A node to fill in once its block is read.
@@ -342,43 +252,6 @@ mdl_tracks!(AttachmentTrack {
     Visibility => "Visibility",
 });
 
-pub(crate) static ATTACHMENT: NodeKind = NodeKind {
-    block: "Attachment",
-    bit: nf::ATTACHMENT,
-    flags: &[],
-};
-
-/// `Attachment "name" { node, AttachmentID, Path, Visibility }`
-pub(crate) fn write_attachment(out: &mut Out, a: &Attachment) {
-    open_node(out, &a.node, &ATTACHMENT);
-    out.field("AttachmentID", &a.attachment_id);
-    out.optional_str("Path", &a.path);
-    write_tracks(out, &a.node.tracks);
-    write_tracks(out, &a.tracks);
-    out.close();
-}
-
-pub(crate) fn read_attachment(stmt: &Stmt, cx: &mut Cx) -> Result<Attachment> {
-    let (mut path, mut attachment_id, mut tracks) = (FixedStr::default(), 0, Vec::new());
-    let node = read_node_block(stmt, cx, &ATTACHMENT, |s, cx| {
-        if read_into(s, cx, &mut tracks)? {
-            return Ok(true);
-        }
-        match s.key().1 {
-            "AttachmentID" => attachment_id = s.value(cx)?,
-            "Path" => path = s.value(cx)?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    })?;
-    Ok(Attachment {
-        node,
-        path,
-        attachment_id,
-        tracks,
-    })
-}
-
 pub(crate) static EVENT_OBJECT: NodeKind = NodeKind {
     block: "EventObject",
     bit: nf::EVENT_OBJECT,
@@ -389,6 +262,10 @@ pub(crate) static EVENT_OBJECT: NodeKind = NodeKind {
 /// Other tools leave out an empty `EventTrack` (and MDX readers other than
 /// this one need `KEVT`), so an event object without one reads as an empty
 /// `KEVT`; one with no `KEVT` at all is `ExtNoEventTrack`.
+///
+/// Hand-written: an absent `EventTrack` and an empty one are different
+/// files (a default no declaration gives, and the `ExtNoEventTrack` word for
+/// the other), and the track's frames share their block with `GlobalSeqId`.
 pub(crate) fn write_event_object(out: &mut Out, e: &EventObject) {
     open_node(out, &e.node, &EVENT_OBJECT);
     if e.track.is_none() {
@@ -462,6 +339,10 @@ const SHAPES: &[(ShapeType, &str)] = &[
 ];
 
 /// `CollisionShape "name" { node, Box|Plane|Sphere|Cylinder, Vertices, BoundsRadius }`
+///
+/// Hand-written: the shape word is required and decides how many vertices
+/// the block must have and whether it has a `BoundsRadius`, a rule across
+/// fields that the reader checks.
 pub(crate) fn write_collision_shape(out: &mut Out, c: &CollisionShape) {
     open_node(out, &c.node, &COLLISION_SHAPE);
     if let Some((_, word)) = SHAPES.iter().find(|(t, _)| *t == c.shape_type) {
@@ -524,6 +405,9 @@ mdl_tracks!(CameraTrack {
 /// `Camera "name" { Position, FieldOfView, FarClip, NearClip, Target { Position }, tracks }`:
 /// the target's `Translation` track is written in its own `Target { }` block
 /// where it comes in the track list, so the order survives.
+///
+/// Hand-written: one track of the definition's list is written inside
+/// another block (`Target { }`), at its place among the others.
 pub(crate) fn write_camera(out: &mut Out, c: &Camera) {
     out.open_named("Camera", &c.name);
     out.field("Position", &c.position);

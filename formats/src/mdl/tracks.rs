@@ -2,10 +2,11 @@
 //! `InTan`/`OutTan` after each key of a `Hermite` or `Bezier` track; and the
 //! track lists of every object, mapped to MDL keywords by [`mdl_tracks!`].
 
-use format_core::{FourCC, Result, UnknownTail};
+pub(crate) use format_core::mdl::{TrackSet, read_into, read_tail, write_tail_as, write_tracks};
+use format_core::{Result, UnknownTail};
 
 use super::syntax::{Item, Kind, Stmt};
-use super::value::{Cx, Out, Rgb, Value, raw_of};
+use super::value::{Cx, Out, Rgb, Value};
 use crate::mdx::{Interpolation, Key, Tangents, Track};
 
 /// Writes `name count { interpolation, GlobalSeqId, keys }`.
@@ -155,68 +156,6 @@ pub(crate) fn write_tail(out: &mut Out, tail: &UnknownTail) {
     write_tail_as(out, "ExtTail", tail);
 }
 
-/// `key #"tag and bytes"`.
-pub(crate) fn write_tail_as(out: &mut Out, key: &str, tail: &UnknownTail) {
-    let mut bytes = tail.tag.0.to_vec();
-    bytes.extend_from_slice(&tail.bytes);
-    out.raw(key, &bytes);
-}
-
-/// Reads `ExtTail #"..."`.
-pub(crate) fn read_tail(stmt: &Stmt, cx: &Cx) -> Result<UnknownTail> {
-    let bytes = raw_of(stmt, cx)?;
-    match bytes.split_first_chunk::<4>() {
-        Some((tag, rest)) => Ok(UnknownTail {
-            tag: FourCC(*tag),
-            bytes: rest.to_vec(),
-        }),
-        None => Err(cx.error(stmt.pos, "an ExtTail needs at least its 4-byte tag")),
-    }
-}
-
-/// The tracks of one kind of object, by MDL keyword.
-pub(crate) trait TrackSet: Sized {
-    /// The keyword of an unknown tail in this list (the node's own tail is
-    /// `ExtNodeTail`, so it is not taken for the object's).
-    const TAIL: &'static str = "ExtTail";
-    /// Writes the track (or an `ExtTail`).
-    fn write(&self, out: &mut Out);
-    /// Reads `stmt` if its keyword names one of these tracks.
-    fn read(stmt: &Stmt, cx: &mut Cx) -> Option<Result<Self>>;
-    /// An unknown tail in the list.
-    fn tail(tail: UnknownTail) -> Self;
-}
-
-/// Writes every track of a list, in order.
-pub(crate) fn write_tracks<T: TrackSet>(out: &mut Out, tracks: &[T]) {
-    for track in tracks {
-        track.write(out);
-    }
-}
-
-/// If `stmt` is a track of `T` (or an `ExtTail`), reads it into `tracks`.
-/// Returns whether it was one.
-pub(crate) fn read_into<T: TrackSet>(
-    stmt: &Stmt,
-    cx: &mut Cx,
-    tracks: &mut Vec<T>,
-) -> Result<bool> {
-    if stmt.key() == (false, T::TAIL) {
-        tracks.push(T::tail(read_tail(stmt, cx)?));
-        return Ok(true);
-    }
-    if !stmt.is_track() {
-        return Ok(false);
-    }
-    match T::read(stmt, cx) {
-        Some(track) => {
-            tracks.push(track?);
-            Ok(true)
-        }
-        None => Ok(false),
-    }
-}
-
 /// Maps the variants of a track enum to their MDL keywords (the first is
 /// written, every one is read); `in rgb` marks a colour track (see [`Rgb`]).
 macro_rules! mdl_tracks {
@@ -236,19 +175,19 @@ macro_rules! mdl_tracks {
         $crate::mdl::tracks::mdl_tracks!($ty, tail = "ExtTail", { $($body)* });
     };
     ($ty:ident, tail = $tail:literal, { $($variant:ident => $name:literal $(| $alias:literal)* $(in $as:ident)?,)* }) => {
-        impl $crate::mdl::tracks::TrackSet for $ty {
+        impl format_core::mdl::TrackSet for $ty {
             const TAIL: &'static str = $tail;
 
-            fn write(&self, out: &mut $crate::mdl::value::Out) {
+            fn write(&self, out: &mut format_core::mdl::Out) {
                 match self {
                     $( Self::$variant(t) => $crate::mdl::tracks::mdl_tracks!(@write $($as)? out, $name, t), )*
-                    Self::Unknown(tail) => $crate::mdl::tracks::write_tail_as(out, $tail, tail),
+                    Self::Unknown(tail) => format_core::mdl::write_tail_as(out, $tail, tail),
                 }
             }
 
             fn read(
-                stmt: &$crate::mdl::syntax::Stmt,
-                cx: &mut $crate::mdl::value::Cx,
+                stmt: &format_core::mdl::Stmt,
+                cx: &mut format_core::mdl::Cx,
             ) -> Option<format_core::Result<Self>> {
                 let key = stmt.key().1;
                 $(

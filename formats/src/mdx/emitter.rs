@@ -1,9 +1,9 @@
 //! Emitters (seed 000): `PREM` (models), `PRE2` (quads), `RIBB` (ribbons) and,
 //! for version > 800, `CORN` (PopcornFX; layout from `MDX_VERSIONS.md` §5.4).
 
-use format_core::{Codec, FixedStr};
+use format_core::{Codec, FixedStr, Mdl};
 
-use super::node::Node;
+use super::node::{Node, node_flags};
 use super::track::tracks;
 
 tracks! {
@@ -191,36 +191,59 @@ tracks! {
 }
 
 /// `RibbonEmitter { uint32 inclusiveSize; Node node; float heightAbove; float heightBelow; float alpha; float[3] color; float lifespan; uint32 textureSlot; uint32 emissionRate; uint32 rows; uint32 columns; uint32 materialId; float gravity; (KRHA) (KRHB) (KRAL) (KRCO) (KRTX) (KRVS) }`
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `RibbonEmitter "name" { node, statics, LifeSpan, ..., tracks }`; a
+/// colour left out is black (as mdx-m3-viewer reads it and war3mdlx, since
+/// commit fd45aec, converts it), alpha 1, one row and one column.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(
+    block = "RibbonEmitter",
+    name = node.name,
+    order(
+        node, height_above, height_below, alpha, color, texture_slot, lifespan, emission_rate,
+        rows, columns, material_id, gravity, tracks
+    )
+)]
 pub struct RibbonEmitter {
     /// The node.
+    #[mdl(part(args = (node_flags::RIBBON_EMITTER, &[])))]
     pub node: Node,
     /// Height above the emitter.
+    #[mdl(static)]
     pub height_above: f32,
     /// Height below the emitter.
+    #[mdl(static)]
     pub height_below: f32,
     /// Alpha.
+    #[mdl(static, default = 1.0)]
     pub alpha: f32,
     /// Colour.
+    #[mdl(static, rgb)]
     pub color: [f32; 3],
     /// Lifespan of a segment.
+    #[mdl(key = "LifeSpan", alias = "Lifespan")]
     pub lifespan: f32,
     /// Texture slot.
+    #[mdl(static)]
     pub texture_slot: u32,
     /// Segments per second.
     pub emission_rate: u32,
     /// Rows of the texture atlas.
+    #[mdl(default = 1)]
     pub rows: u32,
     /// Columns of the texture atlas.
+    #[mdl(default = 1)]
     pub columns: u32,
     /// Index into `MTLS`.
+    #[mdl(key = "MaterialID")]
     pub material_id: u32,
     /// Gravity.
     pub gravity: f32,
     /// The tracks, in file order.
     #[format(tagged)]
+    #[mdl(tracks, tail)]
     pub tracks: Vec<RibbonEmitterTrack>,
 }
 
@@ -255,30 +278,43 @@ tracks! {
 
 /// `CornEmitter { uint32 inclusiveSize; Node node; float lifeSpan; float emissionRate; float speed; float[3] color; float alpha; uint32 replaceableId; char[260] path; char[260] flags; (KPPA) (KPPC) (KPPE) (KPPL) (KPPS) (KPPV) }`
 /// (552 bytes after the node; the seed's `float[4] color` is colour and alpha).
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `ParticleEmitterPopcorn "name" { node, statics, ReplaceableId, Path,
+/// AnimVisibilityGuide, tracks }`; the colour is written as stored (no
+/// writer of it is known to say its order), white and opaque when left out.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(block = "ParticleEmitterPopcorn", name = node.name)]
 pub struct CornEmitter {
     /// The node.
+    #[mdl(part(args = (node_flags::PARTICLE_EMITTER, &[])))]
     pub node: Node,
     /// Particle lifespan.
+    #[mdl(static, key = "LifeSpan", alias = "Lifespan")]
     pub life_span: f32,
     /// Particles per second.
+    #[mdl(static)]
     pub emission_rate: f32,
     /// Speed.
+    #[mdl(static)]
     pub speed: f32,
     /// Colour.
+    #[mdl(static, default = [1.0; 3])]
     pub color: [f32; 3],
     /// Alpha.
+    #[mdl(static, default = 1.0)]
     pub alpha: f32,
     /// Replaceable texture id.
     pub replaceable_id: u32,
     /// Path of the `.pkfx` effect.
     pub path: FixedStr<260>,
     /// The "animation visibility guide" (`Always=off, Death=on`).
+    #[mdl(key = "AnimVisibilityGuide")]
     pub flags: FixedStr<260>,
     /// The tracks, in file order.
     #[format(tagged)]
+    #[mdl(tracks, tail)]
     pub tracks: Vec<CornEmitterTrack>,
 }
 

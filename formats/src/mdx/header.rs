@@ -1,7 +1,7 @@
 //! The model's header chunks (seed 000): `VERS`, `MODL`, and the `Extent` they
 //! and many objects share.
 
-use format_core::{Codec, FixedStr};
+use format_core::{Codec, FixedStr, Mdl};
 
 /// `Extent { float boundsRadius; float[3] minimum; float[3] maximum }`
 #[derive(Codec, Clone, Copy, Debug, PartialEq, Default)]
@@ -19,12 +19,17 @@ pub struct Extent {
 
 /// `VERS { uint32 version }`: 800 for Warcraft 3: RoC and TFT, >800 for Reforged.
 /// Every chunk after it is read and written with this version.
-#[derive(Codec, Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// MDL: `Version { FormatVersion 800 }`, which sets the version the blocks
+/// after it are read in.
+#[derive(Codec, Mdl, Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(chunk = "VERS")]
+#[mdl(block = "Version")]
 pub struct VersionChunk {
     /// 800, 900, 1000, 1100 or 1200.
     #[format(sets_version)]
+    #[mdl(key = "FormatVersion", required, sets_version)]
     pub version: u32,
 }
 

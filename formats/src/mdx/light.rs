@@ -4,23 +4,29 @@
 //! model's chunk list through [`AfterChunk`].
 
 use format_core::{
-    AfterChunk, Codec, Decode, Encode, Error, FourCC, HasTag, Reader, Result, Tagged, Writer,
+    AfterChunk, Codec, Decode, Encode, Error, FourCC, HasTag, Mdl, Reader, Result, Tagged, Writer,
 };
 
-use super::node::Node;
+use super::node::{Node, node_flags};
 use super::track::tracks;
 
 /// `uint32 type // 0: omni light 1: directional light 2: ambient light`
-#[derive(Codec, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+///
+/// MDL: the words `Omnidirectional`, `Directional`, `Ambient` (`LightType n`
+/// for a value with none).
+#[derive(Codec, Mdl, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u32)]
 pub enum LightType {
     /// 0: omni light.
     #[default]
+    #[mdl(word = "Omnidirectional")]
     Omni = 0,
     /// 1: directional light.
+    #[mdl(word = "Directional")]
     Directional = 1,
     /// 2: ambient light.
+    #[mdl(word = "Ambient")]
     Ambient = 2,
     /// A value the spec does not name, kept as read.
     #[format(unknown)]
@@ -64,31 +70,47 @@ tracks! {
 ///   (KLAS) (KLAE) (KLAC) (KLAI) (KLBI) (KLBC) (KLAV)
 /// }
 /// ```
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `Light "name" { node, type word, static values, tracks }`. A key
+/// left out reads as 0 (colours black, as war3mdlx converts them and
+/// mdx-m3-viewer reads them); tracks a file stored after the chunk are
+/// `ExtTracksAfterChunk { }`.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(block = "Light", name = node.name)]
 pub struct Light {
     /// The node.
+    #[mdl(part(args = (node_flags::LIGHT, &[])))]
     pub node: Node,
     /// Omni, directional or ambient.
+    #[mdl(word = "LightType")]
     pub light_type: LightType,
     /// Attenuation start.
+    #[mdl(static)]
     pub attenuation_start: f32,
     /// Attenuation end.
+    #[mdl(static)]
     pub attenuation_end: f32,
     /// Colour (blue, green, red).
+    #[mdl(static, rgb)]
     pub color: [f32; 3],
     /// Intensity.
+    #[mdl(static)]
     pub intensity: f32,
     /// Ambient colour.
+    #[mdl(static, rgb, key = "AmbColor", alias = "AmbientColor")]
     pub ambient_color: [f32; 3],
     /// Ambient intensity.
+    #[mdl(static, key = "AmbIntensity", alias = "AmbientIntensity")]
     pub ambient_intensity: f32,
     /// Shadow intensity (version >= 1200).
     #[format(if = version >= 1200)]
+    #[mdl(static, since = 1200)]
     pub shadow_intensity: Option<f32>,
     /// The tracks inside the light's inclusive size, in file order.
     #[format(tagged)]
+    #[mdl(tracks, tail)]
     pub tracks: Vec<LightTrack>,
     /// Tracks of this light that the file stores *after* the `LITE` chunk,
     /// outside both the chunk's size and the light's inclusive size (a writer
@@ -98,6 +120,7 @@ pub struct Light {
     /// [`Model::repair_sizes`](super::Model::repair_sizes) moves them into
     /// `tracks`.
     #[format(skip)]
+    #[mdl(tracks_in = "ExtTracksAfterChunk")]
     pub tracks_after_chunk: Vec<LightTrack>,
 }
 

@@ -1,20 +1,26 @@
 //! The node-based objects without emitters or lights (seed 000): `BONE`,
 //! `HELP`, `ATCH`, `PIVT`, `EVTS` (+`KEVT`), `CLID`.
 
-use format_core::{Codec, Derived, FixedStr};
+use format_core::{Codec, Derived, FixedStr, Mdl};
 
-use super::node::Node;
+use super::node::{Node, node_flags};
 use super::track::tracks;
 
 /// `Bone { Node node; uint32 geosetId; uint32 geosetAnimationId }` (no inclusive size of its own)
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `Bone "name" { node, GeosetId n|Multiple, GeosetAnimId n|None }`.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[mdl(block = "Bone", name = node.name)]
 pub struct Bone {
     /// The node.
+    #[mdl(part(args = (node_flags::BONE, &[])))]
     pub node: Node,
     /// Index into `GEOS`, or `0xffffffff`.
+    #[mdl(key = "GeosetId", none("Multiple", "None"), default = u32::MAX)]
     pub geoset_id: u32,
     /// Index into `GEOA`, or `0xffffffff`.
+    #[mdl(key = "GeosetAnimId", none("None", "Multiple"), default = u32::MAX)]
     pub geoset_animation_id: u32,
 }
 
@@ -29,10 +35,14 @@ pub struct BoneChunk {
 }
 
 /// `Helper { Node node }`
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `Helper "name" { node }`.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[mdl(block = "Helper", name = node.name)]
 pub struct Helper {
     /// The node.
+    #[mdl(part(args = (node_flags::HELPER, &[])))]
     pub node: Node,
 }
 
@@ -55,18 +65,25 @@ tracks! {
 }
 
 /// `Attachment { uint32 inclusiveSize; Node node; char[260] path; uint32 attachmentId; (KATV) }`
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `Attachment "name" { node, AttachmentID n, Path "...", tracks }`.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(block = "Attachment", name = node.name, order(node, attachment_id, path, tracks))]
 pub struct Attachment {
     /// The node.
+    #[mdl(part(args = (node_flags::ATTACHMENT, &[])))]
     pub node: Node,
     /// Path of an attached model.
+    #[mdl(nonzero)]
     pub path: FixedStr<260>,
     /// First attachment 0, second 1, ...
+    #[mdl(key = "AttachmentID")]
     pub attachment_id: u32,
     /// The tracks, in file order.
     #[format(tagged)]
+    #[mdl(tracks, tail)]
     pub tracks: Vec<AttachmentTrack>,
 }
 
@@ -81,12 +98,16 @@ pub struct AttachmentChunk {
 }
 
 /// `PIVT { float[size / 12][3] points }`: one pivot per node, by object id.
-#[derive(Codec, Clone, Debug, PartialEq, Default)]
+///
+/// MDL: `PivotPoints n { { x, y, z }, ... }`.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(chunk = "PIVT")]
+#[mdl(block = "PivotPoints")]
 pub struct PivotPointChunk {
     /// The pivot points.
     #[format(count = size / 12)]
+    #[mdl(values = "pivot points")]
     pub points: Vec<[f32; 3]>,
 }
 

@@ -1,30 +1,38 @@
 //! Textures and what animates them (seed 000): `TEXS`, `SNDS`, `TXAN`.
 
-use format_core::{Codec, FixedStr};
+use format_core::{Codec, FixedStr, Mdl};
 
 use super::track::tracks;
 
 /// `Texture { uint32 replaceableId; char[260] fileName; uint32 flags }` (268 bytes)
-#[derive(Codec, Clone, Copy, Debug, PartialEq)]
+///
+/// MDL: `Bitmap { Image "path", ReplaceableId n, WrapWidth, WrapHeight }`.
+#[derive(Codec, Mdl, Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(plain)]
+#[mdl(block = "Bitmap", order(file_name, replaceable_id, flags))]
 #[repr(C)]
 pub struct Texture {
     /// 0: the file below; 1: team colour, 2: team glow, 11+: game-chosen textures.
+    #[mdl(nonzero)]
     pub replaceable_id: u32,
     /// Path of the image, empty for a replaceable texture.
+    #[mdl(key = "Image", alias = "Path")]
     pub file_name: FixedStr<260>,
     /// 0x1: wrap width, 0x2: wrap height (seed 002).
+    #[mdl(flags(WrapWidth = 1, WrapHeight = 2))]
     pub flags: u32,
 }
 
 /// `TEXS { Texture[size / 268] textures }`
-#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[derive(Codec, Mdl, Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(chunk = "TEXS")]
+#[mdl(block = "Textures")]
 pub struct TextureChunk {
     /// The textures; layers refer to them by index.
     #[format(count = size / 268)]
+    #[mdl(items)]
     pub textures: Vec<Texture>,
 }
 
@@ -68,21 +76,27 @@ tracks! {
 }
 
 /// `TextureAnimation { uint32 inclusiveSize; (KTAT) (KTAR) (KTAS) }`
-#[derive(Codec, Clone, Debug, PartialEq, Default)]
+///
+/// MDL: `TVertexAnim { tracks }`.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(block = "TVertexAnim")]
 pub struct TextureAnimation {
     /// The tracks, in file order.
     #[format(tagged)]
+    #[mdl(tracks)]
     pub tracks: Vec<TextureAnimationTrack>,
 }
 
 /// `TXAN { TextureAnimation[?] animations }`
-#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[derive(Codec, Mdl, Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(chunk = "TXAN")]
+#[mdl(block = "TextureAnims")]
 pub struct TextureAnimationChunk {
     /// The texture animations; layers refer to them by index.
     #[format(until_end)]
+    #[mdl(items = "texture animations")]
     pub animations: Vec<TextureAnimation>,
 }

@@ -6,19 +6,27 @@
 //! included), so they read back to the same bits; a NaN other than the quiet
 //! NaN `0x7fc00000` (written `NaN`) is written as its bits, `0x7fc00001`.
 
-use std::cell::RefCell;
-use std::fmt::Write as _;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::cell::RefCell;
+use core::fmt::Write as _;
 
-use format_core::{Diagnostic, Error, FixedStr, Result};
+use crate::{Diagnostic, Error, FixedStr, Result};
 
+use super::out::Out;
 use super::syntax::{Item, Kind, Pos, Stmt, to_hex};
 
 /// The reading context: the path of blocks (for errors), strict or lenient,
 /// what a lenient read accepted, and the format version read so far.
-pub(crate) struct Cx {
+pub struct Cx {
+    /// The blocks being read, outermost first (`Geoset 3`, `Vertices`).
     pub path: Vec<String>,
+    /// Lenient mode: quirks are diagnostics, not errors.
     pub lenient: bool,
+    /// What a lenient read accepted, in order.
     pub diagnostics: RefCell<Vec<Diagnostic>>,
+    /// The format version read so far (800 until a `Version` block says).
     pub version: u32,
     /// The version `ExtChunk`s are decoded with: 0 before the `Version` block,
     /// as in a binary file.
@@ -28,6 +36,7 @@ pub(crate) struct Cx {
 }
 
 impl Cx {
+    /// A context at the start of a text, strict or lenient.
     pub fn new(lenient: bool) -> Self {
         Cx {
             path: Vec::new(),
@@ -104,7 +113,7 @@ impl Cx {
     /// lines without a keyword, and the keywords of `repeatable` (`Layer` in
     /// a `Material`, `TVertices` in a `Geoset`).
     pub fn once_each(&self, body: &[Stmt], repeatable: &[&str]) -> Result<()> {
-        let mut seen: std::collections::HashMap<&str, Pos> = std::collections::HashMap::new();
+        let mut seen: alloc::collections::BTreeMap<&str, Pos> = alloc::collections::BTreeMap::new();
         for s in body {
             let key = s.key().1;
             if key.is_empty()
@@ -312,14 +321,26 @@ fn usize_of(item: &Item, cx: &Cx) -> Result<usize> {
 }
 
 /// A declared count (`Vertices 12 {`) and where it is.
-pub(crate) type Count = (Pos, usize);
+pub type Count = (Pos, usize);
 
 /// One value as MDL writes it.
-pub(crate) trait Value: Sized {
+pub trait Value: Sized {
     /// Reads the value from one item.
     fn read(item: &Item, cx: &Cx) -> Result<Self>;
     /// Appends the value's text.
     fn write(&self, out: &mut String);
+    /// Whether the value is zero in all its bits (`-0.0` is not): what a
+    /// reader takes a missing key for, so `#[mdl(nonzero)]` leaves it out.
+    fn is_zero(&self) -> bool {
+        false
+    }
+    /// For a value that is not zero ([`Value::is_zero`]) but whose plain
+    /// form would read back as zero (a string of no text with bytes after
+    /// its NUL, written `""`): what a plain writer notes instead of
+    /// writing it. `None`, the default: the plain form reads back as it is.
+    fn plain_absent(&self) -> Option<&'static str> {
+        None
+    }
     /// Appends the value's text in plain MDL, without the extension's
     /// `#"hex"`, and says what that changed (`None`: nothing, the default).
     fn write_plain(&self, out: &mut String) -> Option<String> {
@@ -364,6 +385,10 @@ impl Value for f32 {
             .map_err(|_| cx.error(item.pos, format!("expected a number, found {text}")))
     }
 
+    fn is_zero(&self) -> bool {
+        self.to_bits() == 0
+    }
+
     fn write(&self, out: &mut String) {
         let v = *self;
         if v.is_nan() {
@@ -402,10 +427,31 @@ macro_rules! integer {
             fn write(&self, out: &mut String) {
                 let _ = write!(out, "{self}");
             }
+
+            fn is_zero(&self) -> bool {
+                *self == 0
+            }
         }
     )*};
 }
 integer!(u32, i32, u8, usize);
+
+/// A `u16` (a vertex index): read as a `u32` then checked, so `-1` and
+/// 70000 are out of range rather than wrapped.
+impl Value for u16 {
+    fn read(item: &Item, cx: &Cx) -> Result<Self> {
+        let wide = u32::read(item, cx)?;
+        u16::try_from(wide).map_err(|_| cx.error(item.pos, format!("{wide} is out of range")))
+    }
+
+    fn write(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
+}
 
 impl<T: Value + Default + Copy, const N: usize> Value for [T; N] {
     fn read(item: &Item, cx: &Cx) -> Result<Self> {
@@ -427,6 +473,10 @@ impl<T: Value + Default + Copy, const N: usize> Value for [T; N] {
         Ok(out)
     }
 
+    fn is_zero(&self) -> bool {
+        self.iter().all(Value::is_zero)
+    }
+
     fn write(&self, out: &mut String) {
         out.push_str("{ ");
         for (i, v) in self.iter().enumerate() {
@@ -444,7 +494,7 @@ impl<T: Value + Default + Copy, const N: usize> Value for [T; N] {
 /// War3ModelView, Retera's tools and mdx-m3-viewer write (the corpus pairs
 /// `wc3lib_Orc_Exp`, `amisd_File00001202_98f1fm0`, `pqw3_BlueUnsummon`).
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Rgb(pub [f32; 3]);
+pub struct Rgb(pub [f32; 3]);
 
 impl Rgb {
     /// The MDL colour of an MDX (BGR) one.
@@ -480,6 +530,17 @@ fn padded<const N: usize>(bytes: &[u8]) -> Option<FixedStr<N>> {
 /// (and the text needs no escaping); otherwise all its bytes, trailing zeros
 /// dropped, as `#"hex"`.
 impl<const N: usize> Value for FixedStr<N> {
+    /// All its bytes are zero (a string with bytes after its NUL is not).
+    fn is_zero(&self) -> bool {
+        self.as_bytes().iter().all(|&b| b == 0)
+    }
+
+    fn plain_absent(&self) -> Option<&'static str> {
+        self.text()
+            .is_empty()
+            .then_some("no text, bytes after its NUL left out")
+    }
+
     fn read(item: &Item, cx: &Cx) -> Result<Self> {
         match &item.kind {
             Kind::Str(text) => match FixedStr::try_from(text.as_str()) {
@@ -565,357 +626,8 @@ impl<const N: usize> Value for FixedStr<N> {
     }
 }
 
-/// MDL text being written, with its indentation.
-pub(crate) struct Out {
-    pub text: String,
-    depth: usize,
-    /// Writing plain MDL (see [`super::to_string_plain`]): what is left out.
-    plain: Option<Plain>,
-}
-
-/// How a plain writer's note calls the name of the block it opens (the
-/// block's path shows the name as written).
-const NAME: &str = "its name";
-
-/// The state of a plain MDL writer: what it left out, where it is.
-#[derive(Default)]
-struct Plain {
-    left_out: Vec<LeftOut>,
-    /// Depth inside a block left out (0: writing).
-    skipping: usize,
-    /// The open blocks (`Geoset 2`, `Bone "Root"`), and for each how many
-    /// unnamed blocks of each kind it holds so far.
-    path: Vec<(String, Vec<(String, usize)>)>,
-    /// Unnamed blocks of each kind at the top level.
-    top: Vec<(String, usize)>,
-}
-
-impl Plain {
-    /// The path of the open blocks, `Geoset 2 > Anim 0`.
-    fn here(&self) -> String {
-        let names: Vec<&str> = self.path.iter().map(|(name, _)| name.as_str()).collect();
-        if names.is_empty() {
-            "model".to_string()
-        } else {
-            names.join(" > ")
-        }
-    }
-
-    fn note(&mut self, what: String) {
-        let path = self.here();
-        self.left_out.push(LeftOut { path, what });
-    }
-
-    /// Enters a block: named ones name themselves, others are numbered
-    /// among their siblings of one kind (from 0, as the reader's errors do).
-    fn enter(&mut self, head: &str, name: Option<String>) {
-        let kind = head.split_whitespace().next().unwrap_or(head).to_string();
-        let label = match name {
-            Some(name) => format!("{kind} {name}"),
-            None => {
-                let seen = match self.path.last_mut() {
-                    Some((_, seen)) => seen,
-                    None => &mut self.top,
-                };
-                let index = match seen.iter_mut().find(|(k, _)| *k == kind) {
-                    Some((_, n)) => {
-                        *n += 1;
-                        *n - 1
-                    }
-                    None => {
-                        seen.push((kind.clone(), 1));
-                        0
-                    }
-                };
-                format!("{kind} {index}")
-            }
-        };
-        self.path.push((label, Vec::new()));
-    }
-}
-
-/// Something plain MDL has no words for, left out of it: where (the block
-/// path, `Bone "Root"`, `Geoset 2`) and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct LeftOut {
-    /// The MDL block it was in (`model` at the top level).
-    pub path: String,
-    /// What, with its value.
-    pub what: String,
-}
-
-impl core::fmt::Display for LeftOut {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}: {}", self.path, self.what)
-    }
-}
-
-impl Out {
-    pub fn new() -> Self {
-        Out {
-            text: String::new(),
-            depth: 0,
-            plain: None,
-        }
-    }
-
-    /// A writer of plain MDL: every `Ext*` key and block and every raw
-    /// value is left out, and noted.
-    pub fn plain() -> Self {
-        Out {
-            plain: Some(Plain::default()),
-            ..Out::new()
-        }
-    }
-
-    /// Whether this writes plain MDL.
-    pub fn is_plain(&self) -> bool {
-        self.plain.is_some()
-    }
-
-    /// What a plain writer left out.
-    pub fn left_out(&mut self) -> Vec<LeftOut> {
-        self.plain
-            .as_mut()
-            .map(|p| std::mem::take(&mut p.left_out))
-            .unwrap_or_default()
-    }
-
-    /// Notes, in a plain writer, something left out at the current block.
-    pub fn note(&mut self, what: String) {
-        if let Some(plain) = &mut self.plain {
-            plain.note(what);
-        }
-    }
-
-    /// Inside a block a plain writer leaves out: nothing is written.
-    fn skipping(&self) -> bool {
-        self.plain.as_ref().is_some_and(|p| p.skipping > 0)
-    }
-
-    /// True if nothing is to be written: inside a block left out, or (in a
-    /// plain writer) `key` is the extension's (noted with `value`).
-    fn skips(&mut self, key: &str, value: impl FnOnce() -> String) -> bool {
-        if self.skipping() {
-            return true;
-        }
-        let extension = self.is_plain() && key.starts_with("Ext");
-        if extension {
-            self.note(format!("`{}` (no MDL word for it)", value()));
-        }
-        extension
-    }
-
-    /// Notes, in a plain writer, a value `key n` with no MDL word, written
-    /// as `word` (the word a reader assumes without one).
-    pub fn note_unnamed(&mut self, key: &str, n: u32, word: &str) {
-        self.note(format!(
-            "`{key} {n}` (no MDL word for it; written as {word})"
-        ));
-    }
-
-    /// A value `n` of `key` that no word names: `key n,`; in plain MDL the
-    /// flag `word,` (the word a reader assumes without one), noted.
-    pub fn unnamed(&mut self, key: &str, n: u32, word: &str) {
-        if self.is_plain() {
-            self.note_unnamed(key, n, word);
-            self.flag(word);
-        } else {
-            self.field(key, &n);
-        }
-    }
-
-    /// Appends `value` of `key`, in plain MDL if this writer is plain (and
-    /// notes what that changed, as `key "written": change`).
-    fn value(&mut self, key: &str, value: &impl Value) {
-        match &mut self.plain {
-            Some(plain) => {
-                let start = self.text.len();
-                if let Some(change) = value.write_plain(&mut self.text) {
-                    let written = self.text.get(start..).unwrap_or_default();
-                    plain.note(format!("{key} {written}: {change}"));
-                }
-            }
-            None => value.write(&mut self.text),
-        }
-    }
-
-    fn indent(&mut self) {
-        for _ in 0..self.depth {
-            self.text.push('\t');
-        }
-    }
-
-    /// `text` on its own line.
-    pub fn line(&mut self, text: &str) {
-        if self.skipping() {
-            return;
-        }
-        self.indent();
-        self.text.push_str(text);
-        self.text.push('\n');
-    }
-
-    /// `text,`
-    pub fn flag(&mut self, text: &str) {
-        if self.skips(text, || text.to_string()) {
-            return;
-        }
-        self.indent();
-        self.text.push_str(text);
-        self.text.push_str(",\n");
-    }
-
-    /// `key value,`
-    pub fn field(&mut self, key: &str, value: &impl Value) {
-        if self.skips(key, || {
-            let mut text = format!("{key} ");
-            value.write(&mut text);
-            text
-        }) {
-            return;
-        }
-        self.indent();
-        self.text.push_str(key);
-        self.text.push(' ');
-        self.value(key, value);
-        self.text.push_str(",\n");
-    }
-
-    /// `key "text",` for a string a reader takes as empty when there is
-    /// none: written unless all its bytes are zero. Plain, only if it has
-    /// text before its NUL (`key ""` would read as none; noted).
-    pub fn optional_str<const N: usize>(&mut self, key: &str, value: &FixedStr<N>) {
-        if *value == FixedStr::default() {
-            return;
-        }
-        if self.is_plain() && value.text().is_empty() {
-            self.note(format!("`{key}`: no text, bytes after its NUL left out"));
-            return;
-        }
-        self.field(key, value);
-    }
-
-    /// `static key value,`
-    pub fn fixed(&mut self, key: &str, value: &impl Value) {
-        if self.skipping() {
-            return;
-        }
-        self.indent();
-        self.text.push_str("static ");
-        self.text.push_str(key);
-        self.text.push(' ');
-        self.value(key, value);
-        self.text.push_str(",\n");
-    }
-
-    /// `{ value },` on its own line (a vertex, a pivot point).
-    pub fn item(&mut self, value: &impl Value) {
-        if self.skipping() {
-            return;
-        }
-        self.indent();
-        self.value("item", value);
-        self.text.push_str(",\n");
-    }
-
-    /// Whether a block opened with `head` is left out (and then noted, and
-    /// its contents skipped up to its `close`).
-    fn skips_block(&mut self, head: &str, name: Option<String>) -> bool {
-        let Some(plain) = &mut self.plain else {
-            return false;
-        };
-        if plain.skipping > 0 {
-            plain.skipping += 1;
-            return true;
-        }
-        if head.starts_with("Ext") {
-            let kind = head.split_whitespace().next().unwrap_or(head);
-            plain.note(format!("`{kind} {{ ... }}` (no MDL block for it)"));
-            plain.skipping = 1;
-            return true;
-        }
-        plain.enter(head, name);
-        false
-    }
-
-    /// `head {` and one level deeper.
-    pub fn open(&mut self, head: &str) {
-        if self.skips_block(head, None) {
-            return;
-        }
-        self.indent();
-        self.text.push_str(head);
-        self.text.push_str(" {\n");
-        self.depth += 1;
-    }
-
-    /// `head "name" {`
-    pub fn open_named(&mut self, head: &str, name: &impl Value) {
-        let mut text = String::new();
-        // Plain: the name as written labels the block in the notes.
-        let plain = self.is_plain();
-        let change = if plain {
-            name.write_plain(&mut text)
-        } else {
-            name.write(&mut text);
-            None
-        };
-        if self.skips_block(head, plain.then(|| text.clone())) {
-            return;
-        }
-        if let Some(change) = change {
-            self.note(format!("{NAME}: {change}"));
-        }
-        self.indent();
-        self.text.push_str(head);
-        self.text.push(' ');
-        self.text.push_str(&text);
-        self.text.push_str(" {\n");
-        self.depth += 1;
-    }
-
-    /// `}`
-    pub fn close(&mut self) {
-        if let Some(plain) = &mut self.plain {
-            if plain.skipping > 0 {
-                plain.skipping -= 1;
-                return;
-            }
-            plain.path.pop();
-        }
-        self.depth = self.depth.saturating_sub(1);
-        self.indent();
-        self.text.push_str("}\n");
-    }
-
-    /// `key #"hex",`: bytes MDL has no words for (see the module docs).
-    pub fn raw(&mut self, key: &str, bytes: &[u8]) {
-        if let Some(plain) = &mut self.plain {
-            if plain.skipping == 0 {
-                let what = match bytes.first_chunk::<4>() {
-                    Some(tag) if tag.iter().all(u8::is_ascii_graphic) => format!(
-                        "`{key}`: `{}` and {} bytes",
-                        String::from_utf8_lossy(tag),
-                        bytes.len() - 4
-                    ),
-                    _ => format!("`{key}`: {} bytes", bytes.len()),
-                };
-                plain.note(what);
-            }
-            return;
-        }
-        self.indent();
-        self.text.push_str(key);
-        self.text.push_str(" #\"");
-        self.text.push_str(&to_hex(bytes));
-        self.text.push_str("\",\n");
-    }
-}
-
 /// Reads the raw bytes of `key #"hex"`.
-pub(crate) fn raw_of<'a>(stmt: &'a Stmt, cx: &Cx) -> Result<&'a [u8]> {
+pub fn raw_of<'a>(stmt: &'a Stmt, cx: &Cx) -> Result<&'a [u8]> {
     match stmt.single(cx)? {
         Item {
             kind: Kind::Raw(bytes),
@@ -936,7 +648,8 @@ fn integer_from_float(item: &Item, cx: &Cx, text: &str) -> Result<i64> {
     if !value.is_finite() || value.abs() > 4_294_967_295.0 {
         return Err(error());
     }
-    let truncated = value.trunc() as i64;
+    // `as` truncates toward zero, and the value is in range (checked above).
+    let truncated = value as i64;
     cx.quirk(
         item.pos,
         format!("expected an integer, found {text}"),
@@ -947,7 +660,7 @@ fn integer_from_float(item: &Item, cx: &Cx, text: &str) -> Result<i64> {
 
 /// A list of `{ values }` statements (`Vertices`, `Normals`, `PivotPoints`...),
 /// checked against the declared count.
-pub(crate) fn list<T: Value>(stmt: &Stmt, cx: &mut Cx, what: &str) -> Result<Vec<T>> {
+pub fn list<T: Value>(stmt: &Stmt, cx: &mut Cx, what: &str) -> Result<Vec<T>> {
     let (count, body) = stmt.block(cx)?;
     if let Some((pos, declared)) = count {
         cx.count(pos, what, declared, body.len())?;
@@ -965,7 +678,7 @@ pub(crate) fn list<T: Value>(stmt: &Stmt, cx: &mut Cx, what: &str) -> Result<Vec
 /// Reads `Block n { Item { ... } Item { ... } }` (`Sequences`/`Anim`,
 /// `Textures`/`Bitmap`, ...): `read` reads each item inside the path
 /// `Block > Item i`, and `n` is checked against the items.
-pub(crate) fn items<T>(
+pub fn items<T>(
     stmt: &Stmt,
     cx: &mut Cx,
     (block, item, what): (&str, &str, &str),
@@ -990,7 +703,7 @@ pub(crate) fn items<T>(
 }
 
 /// Writes `Keyword count { values }`, one value per line.
-pub(crate) fn write_list<T: Value>(out: &mut Out, key: &str, items: &[T]) {
+pub fn write_list<T: Value>(out: &mut Out, key: &str, items: &[T]) {
     out.open(&format!("{key} {}", items.len()));
     for item in items {
         out.item(item);

@@ -6,19 +6,27 @@
 //! the `}` of its enclosing group; `//` and `/* */` are comments. Every item
 //! knows its byte offset, line and column, for errors.
 
-use format_core::{Error, Result};
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::{Error, Result};
 
 /// Where an item starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Pos {
+pub struct Pos {
+    /// Byte offset in the text.
     pub offset: usize,
+    /// Line, from 1.
     pub line: usize,
+    /// Column in characters, from 1.
     pub column: usize,
 }
 
 /// What an item is.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// `Geoset`, `static`, `Linear`, `NaN`...
     Word(String),
     /// `"text"` (no escapes: paths keep their backslashes).
@@ -35,15 +43,19 @@ pub(crate) enum Kind {
 
 /// One item with its position.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Item {
+pub struct Item {
+    /// Where it starts.
     pub pos: Pos,
+    /// What it is.
     pub kind: Kind,
 }
 
 /// One statement: `Vertices 3 { ... }`, `static Alpha 1,`, `0: { 1, 2, 3 },`.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Stmt {
+pub struct Stmt {
+    /// Where it starts.
     pub pos: Pos,
+    /// Its items, in order.
     pub items: Vec<Item>,
 }
 
@@ -259,7 +271,7 @@ impl<'a> Lexer<'a> {
 }
 
 /// Parses MDL text into its statements.
-pub(crate) fn parse(text: &str) -> Result<Vec<Stmt>> {
+pub fn parse(text: &str) -> Result<Vec<Stmt>> {
     let mut lexer = Lexer::new(text);
     let out = lexer.statements(0)?;
     if lexer.peek().is_some() {
@@ -274,7 +286,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Stmt>> {
 /// and not the header this module's writers put first. Text that does not
 /// lex is counted to the end all the same (a string left open ends at its
 /// `"`).
-pub(crate) fn comment_count(text: &str) -> usize {
+pub fn comment_count(text: &str) -> usize {
     let mut lexer = Lexer::new(text);
     loop {
         // An unterminated `/*` runs to the end: counted, nothing after it.
@@ -309,8 +321,8 @@ fn from_hex(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Lower-case hex, two digits per byte.
-pub(crate) fn to_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
+pub fn to_hex(bytes: &[u8]) -> String {
+    use core::fmt::Write;
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
         let _ = write!(s, "{b:02x}");
@@ -320,7 +332,7 @@ pub(crate) fn to_hex(bytes: &[u8]) -> String {
 
 impl Kind {
     /// How the item looks, for error messages.
-    pub(crate) fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         match self {
             Kind::Word(w) => format!("`{w}`"),
             Kind::Str(s) => format!("\"{s}\""),

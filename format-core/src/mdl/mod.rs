@@ -1,0 +1,306 @@
+//! The runtime of MDL-style text, the text twin of a chunked binary format:
+//! its syntax ([`parse`] into [`Stmt`]s), the reading context ([`Cx`]: block
+//! path for errors, strict or lenient, diagnostics), the text being written
+//! ([`Out`], plain or with the extension), how one value looks ([`Value`]),
+//! and the traits `#[derive(Mdl)]` implements ([`Block`], [`Part`],
+//! [`TrackSet`], [`Words`]).
+//!
+//! A type with `#[derive(Mdl)]` and `#[mdl(block = "Marks", name = name)]`
+//! is one block of text, `Marks "spawn" { Points 2 { { 0, 0, 0 }, ... } }`,
+//! read by [`Block::read_block`] with the positions and strictness of every
+//! other block, and written by [`Block::write_block`]:
+//!
+//! ```
+//! use format_core::{FixedStr, Mdl};
+//! use format_core::mdl::{Block, Cx, Out, parse};
+//!
+//! #[derive(Mdl, Debug, PartialEq)]
+//! #[mdl(block = "Marks", name = name)]
+//! struct Marks {
+//!     name: FixedStr<32>,
+//!     #[mdl(list)]
+//!     points: Vec<[f32; 3]>,
+//!     #[mdl(key = "Radius", alias = "Size", default = 1.0)]
+//!     radius: f32,
+//! }
+//!
+//! let marks = Marks { name: FixedStr::try_from("spawn")?, points: vec![[0.0, 1.0, 2.0]], radius: 0.5 };
+//! let mut out = Out::new();
+//! marks.write_block(&mut out);
+//! assert_eq!(out.text, "Marks \"spawn\" {\n\tPoints 1 {\n\t\t{ 0, 1, 2 },\n\t}\n\tRadius 0.5,\n}\n");
+//!
+//! let tree = parse("Marks \"spawn\" { Points 1 { { 0, 1, 2 }, }, Size 0.5, }")?;
+//! assert_eq!(Marks::read_block(&tree[0], &mut Cx::new(false))?, marks);
+//! // A key given twice is refused, with where both are.
+//! let tree = parse("Marks \"spawn\" {\n Radius 1,\n Radius 2,\n}")?;
+//! let e = Marks::read_block(&tree[0], &mut Cx::new(false)).unwrap_err();
+//! assert!(e.to_string().contains("line 3, column 2"), "{e}");
+//! # Ok::<(), format_core::Error>(())
+//! ```
+
+mod out;
+mod syntax;
+mod value;
+
+use alloc::vec::Vec;
+
+pub use out::{LeftOut, Out};
+pub use syntax::{Item, Kind, Pos, Stmt, comment_count, parse, to_hex};
+pub use value::{Count, Cx, Rgb, Value, items, list, raw_of, write_list};
+
+use crate::{FourCC, Result, UnknownTail};
+
+/// How the comment the writers put first begins (the only comment they
+/// write): a rewrite that finds it has no comment of the user's to drop.
+pub const WRITER_MARK: &str = "// Written by formats::mdl";
+
+/// One block of MDL text that stands for a value (`FaceFX "target" { ... }`,
+/// `BindPose { ... }`, a user's `Marks "name" { ... }`). Derive it with
+/// `#[derive(Mdl)]`.
+pub trait Block: Sized {
+    /// The keyword that opens the block (`FaceFX`).
+    const KEYWORD: &'static str;
+    /// Reads the block `stmt` (whose keyword is [`Self::KEYWORD`]), its
+    /// label (`FaceFX "target"`) in the path of errors.
+    fn read_block(stmt: &Stmt, cx: &mut Cx) -> Result<Self>;
+    /// Reads the block as an item of a list whose reader has put it in the
+    /// path of errors already (`Textures > Bitmap 3`).
+    fn read_item(stmt: &Stmt, cx: &mut Cx) -> Result<Self>;
+    /// Writes the block.
+    fn write_block(&self, out: &mut Out);
+}
+
+/// A part shared by several blocks and written in each of them (a node's
+/// `ObjectId`, `Parent`, flag words and tracks in every object block), read
+/// from the statements the block's own fields do not take. Declared with
+/// `#[mdl(part)]` (or `#[mdl(part(args = <expr>))]`) on the field.
+pub trait Part: Sized {
+    /// What the block passes (a node's type bit).
+    type Args: Copy;
+    /// The part while its block is read.
+    type Partial;
+    /// Keywords the part allows more than once in a block (see
+    /// [`Cx::once_each`]).
+    const REPEATABLE: &'static [&'static str] = &[];
+    /// Starts reading the part of the block `stmt`.
+    fn begin(stmt: &Stmt, cx: &mut Cx, args: Self::Args) -> Result<Self::Partial>;
+    /// Reads `stmt` if it is one of the part's; returns whether it was.
+    fn read_stmt(partial: &mut Self::Partial, stmt: &Stmt, cx: &mut Cx) -> Result<bool>;
+    /// The part, once every statement of the block is read.
+    fn finish(partial: Self::Partial, cx: &mut Cx) -> Result<Self>;
+    /// Writes the part's statements where the field is declared.
+    fn write_head(&self, out: &mut Out, args: Self::Args);
+    /// Writes what the part puts after the block's own fields (a node's
+    /// tracks), where `#[mdl(tail)]` or the block's end puts it.
+    fn write_tail(&self, out: &mut Out);
+}
+
+/// The tracks of one kind of object, by keyword (`Alpha 2 { Linear, 0: 1,
+/// ... }`), with a fallback for what has no keyword.
+pub trait TrackSet: Sized {
+    /// The keyword of an unknown tail in this list (a node's own tail is
+    /// `ExtNodeTail`, so it is not taken for the object's).
+    const TAIL: &'static str = "ExtTail";
+    /// Writes the track (or its tail).
+    fn write(&self, out: &mut Out);
+    /// Reads `stmt` if its keyword names one of these tracks.
+    fn read(stmt: &Stmt, cx: &mut Cx) -> Option<Result<Self>>;
+    /// An unknown tail in the list.
+    fn tail(tail: UnknownTail) -> Self;
+}
+
+/// Writes every track of a list, in order.
+pub fn write_tracks<T: TrackSet>(out: &mut Out, tracks: &[T]) {
+    for track in tracks {
+        track.write(out);
+    }
+}
+
+/// If `stmt` is a track of `T` (or its tail), reads it into `tracks`.
+/// Returns whether it was one.
+pub fn read_into<T: TrackSet>(stmt: &Stmt, cx: &mut Cx, tracks: &mut Vec<T>) -> Result<bool> {
+    if stmt.key() == (false, T::TAIL) {
+        tracks.push(T::tail(read_tail(stmt, cx)?));
+        return Ok(true);
+    }
+    if !stmt.is_track() {
+        return Ok(false);
+    }
+    match T::read(stmt, cx) {
+        Some(track) => {
+            tracks.push(track?);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// `key #"tag and bytes"`: an unknown sub-chunk and the rest of its object.
+pub fn write_tail_as(out: &mut Out, key: &str, tail: &UnknownTail) {
+    let mut bytes = tail.tag.0.to_vec();
+    bytes.extend_from_slice(&tail.bytes);
+    out.raw(key, &bytes);
+}
+
+/// Reads `ExtTail #"..."` (or any key's `#"tag and bytes"`).
+pub fn read_tail(stmt: &Stmt, cx: &Cx) -> Result<UnknownTail> {
+    let bytes = raw_of(stmt, cx)?;
+    match bytes.split_first_chunk::<4>() {
+        Some((tag, rest)) => Ok(UnknownTail {
+            tag: FourCC(*tag),
+            bytes: rest.to_vec(),
+        }),
+        None => Err(cx.error(stmt.pos, "an ExtTail needs at least its 4-byte tag")),
+    }
+}
+
+/// Values written as a word of their own (`Omnidirectional,`): a value enum
+/// with `#[derive(Mdl)]` and `#[mdl(word = "...")]` on its variants. Values
+/// no word names are written as `Key n` (the field's `#[mdl(word = "Key")]`);
+/// a plain writer writes [`Words::FALLBACK`] instead, and notes it.
+pub trait Words: Sized + Copy + PartialEq + 'static {
+    /// Each value with a word, and its word.
+    const WORDS: &'static [(Self, &'static str)];
+    /// The word a reader assumes when there is none (the first).
+    const FALLBACK: &'static str;
+    /// The value a number stands for (`Key n`).
+    fn from_number(n: u32) -> Self;
+    /// The number of a value.
+    fn to_number(self) -> u32;
+
+    /// The word of the value, if it has one.
+    fn word(self) -> Option<&'static str> {
+        Self::WORDS
+            .iter()
+            .find(|(v, _)| *v == self)
+            .map(|(_, w)| *w)
+    }
+
+    /// The value a word names.
+    fn of_word(word: &str) -> Option<Self> {
+        Self::WORDS
+            .iter()
+            .find(|(_, w)| *w == word)
+            .map(|(v, _)| *v)
+    }
+}
+
+/// Writes a [`Words`] value: its word, or `key n` (plain: the fallback
+/// word, noted).
+pub fn write_word<W: Words>(out: &mut Out, key: &str, value: W) {
+    match value.word() {
+        Some(word) => out.flag(word),
+        None => out.unnamed(key, value.to_number(), W::FALLBACK),
+    }
+}
+
+/// The label of a named block in error paths: `Keyword "name"`.
+/// Generated code calls it.
+#[doc(hidden)]
+pub fn named_label(keyword: &str, name: &dyn core::fmt::Display) -> alloc::string::String {
+    alloc::format!("{keyword} \"{name}\"")
+}
+
+/// The label of a block without a name in error paths: its keyword.
+/// Generated code calls it.
+#[doc(hidden)]
+pub fn unnamed_label(keyword: &str) -> alloc::string::String {
+    keyword.into()
+}
+
+/// Reads a `u32` that may also be a word meaning `0xffffffff`
+/// (`GeosetId Multiple`, `GeosetAnimId None`): any of `words`.
+pub fn id_or_none(stmt: &Stmt, cx: &Cx, words: &[&str]) -> Result<u32> {
+    match &stmt.single(cx)?.kind {
+        Kind::Word(w) if words.contains(&w.as_str()) => Ok(u32::MAX),
+        _ => stmt.value(cx),
+    }
+}
+
+/// Writes `key value`, or `key word` for `0xffffffff`.
+pub fn write_id(out: &mut Out, key: &str, value: u32, word: &str) {
+    if value == u32::MAX {
+        out.field(key, &Word(word));
+    } else {
+        out.field(key, &value);
+    }
+}
+
+/// A bare word as a value, written only.
+struct Word<'a>(&'a str);
+
+impl Value for Word<'_> {
+    fn read(item: &Item, cx: &Cx) -> Result<Self> {
+        Err(cx.error(item.pos, "a word is only written"))
+    }
+
+    fn write(&self, out: &mut alloc::string::String) {
+        out.push_str(self.0);
+    }
+}
+
+/// Writes the flag words of `table` for the bits of `flags` they name, then
+/// `ExtFlags n` with every bit if a bit is left that no word names.
+pub fn write_flags(out: &mut Out, flags: u32, table: &[(u32, &str)]) {
+    let mut named = 0;
+    for &(bit, word) in table {
+        if flags & bit == bit && bit != 0 {
+            out.flag(word);
+            named |= bit;
+        }
+    }
+    if named != flags {
+        out.field("ExtFlags", &flags);
+    }
+}
+
+/// Reads a flag word of `table` (or `ExtFlags n`, which sets every bit)
+/// into `flags`; returns whether `stmt` was one.
+pub fn read_flag(stmt: &Stmt, cx: &Cx, flags: &mut u32, table: &[(u32, &str)]) -> Result<bool> {
+    let key = stmt.key().1;
+    if key == "ExtFlags" {
+        *flags = stmt.value(cx)?;
+        return Ok(true);
+    }
+    match table.iter().find(|(_, word)| *word == key) {
+        Some((bit, _)) => {
+            stmt.bare(cx)?;
+            *flags |= bit;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// The keywords of several lists in one (what a block allows more than
+/// once). Generated code calls it.
+#[doc(hidden)]
+pub fn keywords(lists: &[&[&'static str]]) -> Vec<&'static str> {
+    lists.iter().flat_map(|list| list.iter().copied()).collect()
+}
+
+/// Reads `stmt` into `items` if it is an item block of theirs (`Bitmap` in
+/// `Textures`), in the path of errors as `Bitmap 3`; returns whether it was.
+/// Generated code calls it.
+#[doc(hidden)]
+pub fn read_item_into<T: Block>(stmt: &Stmt, cx: &mut Cx, items: &mut Vec<T>) -> Result<bool> {
+    if stmt.key() != (false, T::KEYWORD) {
+        return Ok(false);
+    }
+    let label = alloc::format!("{} {}", T::KEYWORD, items.len());
+    let item = cx.within(label, |cx| T::read_item(stmt, cx))?;
+    items.push(item);
+    Ok(true)
+}
+
+/// The keyword of the items of a list. Generated code calls it.
+#[doc(hidden)]
+pub fn item_keyword<T: Block>(_: &[T]) -> &'static str {
+    T::KEYWORD
+}
+
+/// `Keyword n`, the head of a counted block. Generated code calls it.
+#[doc(hidden)]
+pub fn counted(keyword: &str, n: usize) -> alloc::string::String {
+    alloc::format!("{keyword} {n}")
+}

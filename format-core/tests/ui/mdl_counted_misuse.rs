@@ -1,0 +1,27 @@
+use format_core::{FixedStr, Mdl};
+
+#[derive(Mdl)]
+#[mdl(block = "Bitmap")]
+struct Bitmap {
+    image: FixedStr<8>,
+}
+
+#[derive(Mdl)]
+#[mdl(block = "Textures", name = name)]
+struct Textures {
+    name: FixedStr<8>,
+    #[mdl(items)]
+    textures: Vec<Bitmap>,
+    #[mdl(each = "Duration")]
+    durations: Vec<u32>,
+}
+
+#[derive(Mdl)]
+#[mdl(block = "PivotPoints")]
+struct Pivots {
+    #[mdl(values)]
+    points: Vec<[f32; 3]>,
+    radius: f32,
+}
+
+fn main() {}

@@ -1,0 +1,64 @@
+//! `#[derive(Mdl)]`: the text twin (MDL) of a binary definition, from
+//! `#[mdl(...)]` attributes on the same struct that carries `#[format(...)]`.
+//! A struct is one block of text ([`Block`]: reader and writer); a value
+//! enum is words ([`Words`]).
+//!
+//! # Container attributes
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `block = "Light"` | the keyword that opens the block (a struct needs one) |
+//! | `name = name` / `name = node.name` | the field holding the block's name, `Light "name" {`; read first, in error paths as `Light "name"`. A name inside a field is inside the block's `part` |
+//! | `crate = "path"` | the path generated code names the runtime by (found by default, as `Codec` finds it) |
+//!
+//! # Field attributes
+//!
+//! Without one, a field is `Key value,`, its key the field's name in
+//! `UpperCamelCase` (`attenuation_start` is `AttenuationStart`), read into
+//! the field's type through `mdl::Value`, `Default` when missing.
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `key = "AmbColor"` | the key written and read |
+//! | `alias = "AmbientColor"` | another spelling, read but never written (repeatable) |
+//! | `static` | written `static Key value,` (a static beside a track of the same key) |
+//! | `rgb` | a `[f32; 3]` stored blue, green, red, written red, green, blue (`mdl::Rgb`) |
+//! | `default = <expr>` | the value when the key is missing (for `optional`: `Some` of it) |
+//! | `optional` | an `Option<T>`, written when `Some` |
+//! | `since = 1200` | an `Option<T>` the format has from that version on: a key before it is dropped (strict: an error; lenient: a diagnostic), missing from it on is `Some(default)` |
+//! | `list` | a `Vec<T>` as `Key n { value, value, }`, its count checked |
+//! | `tracks` | a `Vec<T: mdl::TrackSet>`: tracks among the block's statements, each read by its keyword, written in order |
+//! | `tracks_in = "ExtTracksAfterChunk"` | tracks in a block of their own, written if there are any |
+//! | `word = "LightType"` | a `T: mdl::Words` written as its word (`Omnidirectional,`), or `LightType n` when it has none |
+//! | `part` / `part(args = <expr>)` | a `T: mdl::Part` shared by several blocks (a node): it reads the statements the block's own keys do not, and writes its head here and its tail at the end (or before the field marked `tail`) |
+//! | `tail` | the part's tail is written right before this field |
+//! | `skip` | not in the text (`Default`, or `default`, on read) |
+//!
+//! # Variant attributes (value enums)
+//!
+//! `word = "Omnidirectional"` on a unit variant; the first word is what a
+//! plain writer writes for a value with none. The enum converts from and to
+//! `u32` (`Codec` gives a value enum with an `Other(u32)` fallback both).
+//!
+//! The reader is the one every block has: strict (anything unknown, a key
+//! given twice, a missing `,` are errors with line, column and block path)
+//! or lenient (quirks kept with a diagnostic each).
+//!
+//! [`Block`]: https://docs.rs/format-core/latest/format_core/mdl/trait.Block.html
+//! [`Words`]: https://docs.rs/format-core/latest/format_core/mdl/trait.Words.html
+
+mod expand;
+mod model;
+
+use proc_macro2::TokenStream;
+use syn::DeriveInput;
+
+use crate::ctxt::Ctxt;
+
+/// Expands `#[derive(Mdl)]`, or the attribute errors, all at once.
+pub fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let cx = Ctxt::default();
+    let cont = model::Container::from_ast(&cx, input);
+    cx.check()?;
+    Ok(cont.map(|c| expand::expand(&c)).unwrap_or_default())
+}

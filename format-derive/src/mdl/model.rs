@@ -1,0 +1,829 @@
+//! `#[mdl(...)]` attributes, parsed into a checked model: every key is
+//! spanned, misuse is reported at the key (all errors at once), and the
+//! expansion in `expand` only sees what makes sense.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, Data, DeriveInput, Expr, Fields, Ident, LitInt, LitStr, Type};
+
+use crate::ctxt::Ctxt;
+use crate::names::Runtime;
+
+/// The keys of a container (`#[mdl(...)]` on the struct or enum).
+const CONTAINER_KEYS: &[&str] = &["block", "name", "order", "crate"];
+/// The keys of a field.
+const FIELD_KEYS: &[&str] = &[
+    "key",
+    "alias",
+    "static",
+    "rgb",
+    "default",
+    "optional",
+    "since",
+    "list",
+    "tracks",
+    "tracks_in",
+    "word",
+    "part",
+    "tail",
+    "skip",
+    "none",
+    "flags",
+    "nonzero",
+    "items",
+    "each",
+    "values",
+    "required",
+    "sets_version",
+];
+/// The keys of an enum variant.
+const VARIANT_KEYS: &[&str] = &["word"];
+
+/// A derived type.
+pub struct Container<'a> {
+    pub ident: &'a Ident,
+    pub generics: &'a syn::Generics,
+    pub rt: Runtime,
+    pub body: Body<'a>,
+}
+
+pub enum Body<'a> {
+    /// A struct: one block.
+    Block(Block<'a>),
+    /// A value enum: words.
+    Words(Vec<(&'a Ident, LitStr)>),
+}
+
+/// A struct written as one block.
+pub struct Block<'a> {
+    pub keyword: LitStr,
+    /// The field path of the block's name (`name`, `node.name`).
+    pub name: Option<Vec<Ident>>,
+    /// `order(a, b)`: the order fields are written in (else declaration order).
+    pub order: Option<Vec<Ident>>,
+    pub fields: Vec<Field<'a>>,
+}
+
+/// How a field is in the text.
+pub enum Kind {
+    /// `Key value,` (or `static Key value,`), `rgb`: a BGR colour as RGB.
+    Value { statik: bool, rgb: bool },
+    /// `Option<T>`: written when `Some`.
+    Optional { statik: bool, rgb: bool },
+    /// `Option<T>` present from a version on.
+    Since {
+        statik: bool,
+        rgb: bool,
+        version: LitInt,
+    },
+    /// `Key n { value, ... }`.
+    List,
+    /// Tracks among the block's statements.
+    Tracks,
+    /// Tracks in a block of their own, `Key { tracks }`, written if any.
+    TracksIn,
+    /// A word of its own (`Omnidirectional,`), or `Key n`.
+    Word,
+    /// A part shared by several blocks.
+    Part { args: Option<Expr> },
+    /// The block's name, or not in the text.
+    Skip,
+    /// A `u32` of flag words (`WrapWidth,`), `ExtFlags n` for the rest.
+    Flags { table: Vec<(Ident, Expr)> },
+    /// A `Vec<T: Block>` of item blocks (`Bitmap { }` in `Textures n { }`),
+    /// counted by the block's header.
+    Items { what: String },
+    /// A `Vec<T>` of `Key value,` statements (`Duration 100,` in
+    /// `GlobalSequences n { }`), counted by the block's header.
+    Each { what: String },
+    /// A `Vec<T>` that is the whole body of the block, one value a line
+    /// (`PivotPoints n { { 0, 0, 0 }, }`), counted by its header.
+    Values { what: String },
+}
+
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    pub key: String,
+    pub aliases: Vec<String>,
+    pub default: Option<Expr>,
+    pub kind: Kind,
+    /// The part's tail is written before this field.
+    pub tail: bool,
+    /// `none("Multiple", "None")`: a `u32` whose `0xffffffff` is a word
+    /// (the first written, every one read).
+    pub none: Vec<LitStr>,
+    /// Written unless zero in all its bits.
+    pub nonzero: bool,
+    /// A missing key is an error.
+    pub required: bool,
+    /// Its value becomes the version the rest of the text is read in.
+    pub sets_version: bool,
+}
+
+/// `snake_case` to `UpperCamelCase`: a field's key when it names none.
+fn camel(ident: &Ident) -> String {
+    let text = ident.to_string();
+    let text = text.strip_prefix("r#").unwrap_or(&text);
+    text.split('_')
+        .map(|part| {
+            let mut chars = part.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+fn mdl_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
+    attrs.iter().filter(|a| a.path().is_ident("mdl"))
+}
+
+fn key_of(meta: &ParseNestedMeta) -> (String, Span) {
+    match meta.path.get_ident() {
+        Some(ident) => (ident.to_string(), ident.span()),
+        None => ("?".into(), Span::call_site()),
+    }
+}
+
+/// Records `span` for `key`, or an error if the key was given already.
+fn once(cx: &Ctxt, seen: &mut Vec<(String, Span)>, key: &str, span: Span) {
+    if seen.iter().any(|(k, _)| k == key) {
+        cx.error_at(span, format!("duplicate `{key}` attribute"));
+    } else {
+        seen.push((key.into(), span));
+    }
+}
+
+fn unknown(cx: &Ctxt, key: &str, span: Span, allowed: &[&str], place: &str) {
+    let list = allowed
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    cx.error_at(
+        span,
+        format!("unknown #[mdl] attribute `{key}` on {place}; expected one of {list}"),
+    );
+}
+
+/// An MDL keyword: a word of letters, digits and `_` (a key the reader can
+/// match; `"Ext Tracks"` or `""` could never be read back).
+fn keyword(cx: &Ctxt, lit: &LitStr) {
+    let text = lit.value();
+    let ok = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        cx.error_spanned(
+            lit,
+            format!("`{text}` is not an MDL keyword (letters, digits and `_`, from a letter)"),
+        );
+    }
+}
+
+/// The type inside `Option<..>` or `Vec<..>`, if `ty` is one.
+fn wrapped<'t>(ty: &'t Type, wrapper: &str) -> Option<&'t Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != wrapper {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args) => match args.args.first()? {
+            syn::GenericArgument::Type(inner) => Some(inner),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl<'a> Container<'a> {
+    pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Container<'a>> {
+        let mut seen = Vec::new();
+        let mut block: Option<LitStr> = None;
+        let mut name: Option<(Vec<Ident>, Span)> = None;
+        let mut krate: Option<syn::Path> = None;
+        let mut order: Option<(Vec<Ident>, Span)> = None;
+        for attr in mdl_attrs(&input.attrs) {
+            let parsed = attr.parse_nested_meta(|meta| {
+                let (key, span) = key_of(&meta);
+                match key.as_str() {
+                    "block" => {
+                        once(cx, &mut seen, &key, span);
+                        let lit: LitStr = meta.value()?.parse()?;
+                        keyword(cx, &lit);
+                        block = Some(lit);
+                    }
+                    "name" => {
+                        once(cx, &mut seen, &key, span);
+                        let expr: Expr = meta.value()?.parse()?;
+                        match field_path(&expr) {
+                            Some(path) => name = Some((path, span)),
+                            None => cx.error_spanned(
+                                &expr,
+                                "`name` names the field that holds the block's name \
+                                 (`name = name`, `name = node.name`)",
+                            ),
+                        }
+                    }
+                    "order" => {
+                        once(cx, &mut seen, &key, span);
+                        let content;
+                        syn::parenthesized!(content in meta.input);
+                        let idents =
+                            syn::punctuated::Punctuated::<Ident, syn::Token![,]>::parse_terminated(
+                                &content,
+                            )?;
+                        order = Some((idents.into_iter().collect(), span));
+                    }
+                    "crate" => {
+                        once(cx, &mut seen, &key, span);
+                        let lit: LitStr = meta.value()?.parse()?;
+                        match lit.parse::<syn::Path>() {
+                            Ok(path) => krate = Some(path),
+                            Err(_) => cx.error_spanned(&lit, "`crate` must be a path"),
+                        }
+                    }
+                    _ => {
+                        unknown(cx, &key, span, CONTAINER_KEYS, "a container");
+                        // Skip its value, if any, to go on to the next key.
+                        if meta.input.peek(syn::Token![=]) {
+                            let _: Expr = meta.value()?.parse()?;
+                        }
+                    }
+                }
+                Ok(())
+            });
+            if let Err(e) = parsed {
+                cx.syn_error(e);
+            }
+        }
+        let rt = Runtime::find(krate.as_ref());
+        let body = match &input.data {
+            Data::Struct(data) => {
+                let Some(keyword) = block else {
+                    cx.error_spanned(
+                        &input.ident,
+                        "#[derive(Mdl)] on a struct needs #[mdl(block = \"Keyword\")]: the \
+                         keyword that opens its block",
+                    );
+                    return None;
+                };
+                let Fields::Named(named) = &data.fields else {
+                    cx.error_spanned(
+                        &input.ident,
+                        "#[derive(Mdl)] needs named fields: each is a key of the block",
+                    );
+                    return None;
+                };
+                let fields: Vec<Field> = named.named.iter().filter_map(|f| field(cx, f)).collect();
+                check_block(cx, &fields, name.as_ref());
+                if let Some((order, span)) = &order {
+                    check_order(cx, &fields, name.as_ref(), order, *span);
+                }
+                Body::Block(Block {
+                    keyword,
+                    name: name.map(|(path, _)| path),
+                    order: order.map(|(o, _)| o),
+                    fields,
+                })
+            }
+            Data::Enum(data) => {
+                if let Some(lit) = &block {
+                    cx.error_spanned(
+                        lit,
+                        "`block` is for a struct; an enum's variants are words \
+                         (#[mdl(word = \"...\")] on each)",
+                    );
+                }
+                if let Some((_, span)) = &name {
+                    cx.error_at(*span, "`name` is for a struct");
+                }
+                if let Some((_, span)) = &order {
+                    cx.error_at(*span, "`order` is for a struct");
+                }
+                let mut words = Vec::new();
+                for v in &data.variants {
+                    let mut word: Option<LitStr> = None;
+                    let mut vseen = Vec::new();
+                    for attr in mdl_attrs(&v.attrs) {
+                        let parsed = attr.parse_nested_meta(|meta| {
+                            let (key, span) = key_of(&meta);
+                            if key == "word" {
+                                once(cx, &mut vseen, &key, span);
+                                let lit: LitStr = meta.value()?.parse()?;
+                                keyword(cx, &lit);
+                                if let Some((other, _)) = words
+                                    .iter()
+                                    .find(|(_, w): &&(&Ident, LitStr)| w.value() == lit.value())
+                                {
+                                    cx.error_spanned(
+                                        &lit,
+                                        format!(
+                                            "the word `{}` is `{other}`'s already",
+                                            lit.value()
+                                        ),
+                                    );
+                                }
+                                word = Some(lit);
+                            } else {
+                                unknown(cx, &key, span, VARIANT_KEYS, "a variant");
+                            }
+                            Ok(())
+                        });
+                        if let Err(e) = parsed {
+                            cx.syn_error(e);
+                        }
+                    }
+                    match (word, &v.fields) {
+                        (Some(word), Fields::Unit) => words.push((&v.ident, word)),
+                        (Some(word), _) => cx.error_spanned(
+                            &word,
+                            "a word names a unit variant (a value); this one holds data",
+                        ),
+                        // The fallback (`Other(u32)`) and values with no word.
+                        (None, _) => {}
+                    }
+                }
+                if words.is_empty() {
+                    cx.error_spanned(
+                        &input.ident,
+                        "#[derive(Mdl)] on an enum needs #[mdl(word = \"...\")] on at least \
+                         one unit variant",
+                    );
+                }
+                Body::Words(words)
+            }
+            Data::Union(_) => {
+                cx.error_spanned(&input.ident, "#[derive(Mdl)] does not support unions");
+                return None;
+            }
+        };
+        Some(Container {
+            ident: &input.ident,
+            generics: &input.generics,
+            rt,
+            body,
+        })
+    }
+}
+
+/// `name` or `node.name`: the fields of a path to a field.
+fn field_path(expr: &Expr) -> Option<Vec<Ident>> {
+    match expr {
+        Expr::Path(p) => Some(vec![p.path.get_ident()?.clone()]),
+        Expr::Field(f) => {
+            let mut path = field_path(&f.base)?;
+            match &f.member {
+                syn::Member::Named(ident) => path.push(ident.clone()),
+                syn::Member::Unnamed(_) => return None,
+            }
+            Some(path)
+        }
+        _ => None,
+    }
+}
+
+/// One field's attributes.
+fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
+    let ident = f.ident.as_ref()?;
+    let mut seen: Vec<(String, Span)> = Vec::new();
+    let mut key: Option<LitStr> = None;
+    let mut aliases: Vec<LitStr> = Vec::new();
+    let mut default = None;
+    let mut since: Option<LitInt> = None;
+    let mut tracks_in: Option<LitStr> = None;
+    let mut word: Option<LitStr> = None;
+    let mut part_args: Option<Option<Expr>> = None;
+    let mut none: Vec<LitStr> = Vec::new();
+    let mut table: Vec<(Ident, Expr)> = Vec::new();
+    let mut items_what: Option<LitStr> = None;
+    let mut each_key: Option<LitStr> = None;
+    for attr in mdl_attrs(&f.attrs) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            let (k, span) = key_of(&meta);
+            if k != "alias" {
+                once(cx, &mut seen, &k, span);
+            } else {
+                seen.push((k.clone(), span));
+            }
+            match k.as_str() {
+                "key" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    keyword(cx, &lit);
+                    key = Some(lit);
+                }
+                "alias" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    keyword(cx, &lit);
+                    aliases.push(lit);
+                }
+                "default" => default = Some(meta.value()?.parse::<Expr>()?),
+                "since" => since = Some(meta.value()?.parse()?),
+                "tracks_in" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    keyword(cx, &lit);
+                    tracks_in = Some(lit);
+                }
+                "word" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    keyword(cx, &lit);
+                    word = Some(lit);
+                }
+                "part" => {
+                    let mut args = None;
+                    if meta.input.peek(syn::token::Paren) {
+                        meta.parse_nested_meta(|inner| {
+                            if inner.path.is_ident("args") {
+                                args = Some(inner.value()?.parse::<Expr>()?);
+                                Ok(())
+                            } else {
+                                Err(inner.error("expected `args = <expr>`"))
+                            }
+                        })?;
+                    }
+                    part_args = Some(args);
+                }
+                "none" => {
+                    let content;
+                    syn::parenthesized!(content in meta.input);
+                    let words =
+                        syn::punctuated::Punctuated::<LitStr, syn::Token![,]>::parse_terminated(
+                            &content,
+                        )?;
+                    for lit in &words {
+                        keyword(cx, lit);
+                    }
+                    if words.is_empty() {
+                        cx.error_at(span, "`none` needs at least one word: `none(\"None\")`");
+                    }
+                    none = words.into_iter().collect();
+                }
+                "flags" => {
+                    let content;
+                    syn::parenthesized!(content in meta.input);
+                    let pairs = syn::punctuated::Punctuated::<
+                            syn::MetaNameValue,
+                            syn::Token![,],
+                        >::parse_terminated(&content)?;
+                    for pair in pairs {
+                        match pair.path.get_ident() {
+                            Some(word) => {
+                                if table.iter().any(|(w, _)| w == word) {
+                                    cx.error_spanned(
+                                        word,
+                                        format!("the flag word `{word}` is given twice"),
+                                    );
+                                }
+                                table.push((word.clone(), pair.value));
+                            }
+                            None => cx.error_spanned(
+                                &pair.path,
+                                "a flag word is one word: `WrapWidth = 1`",
+                            ),
+                        }
+                    }
+                    if table.is_empty() {
+                        cx.error_at(
+                            span,
+                            "`flags` needs at least one word: `flags(WrapWidth = 1)`",
+                        );
+                    }
+                }
+                "items" | "values" => {
+                    if meta.input.peek(syn::Token![=]) {
+                        items_what = Some(meta.value()?.parse()?);
+                    }
+                }
+                "each" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    keyword(cx, &lit);
+                    each_key = Some(lit);
+                }
+                "required" | "sets_version" | "static" | "rgb" | "nonzero" | "optional"
+                | "list" | "tracks" | "tail" | "skip" => {}
+                _ => {
+                    unknown(cx, &k, span, FIELD_KEYS, "a field");
+                    if meta.input.peek(syn::Token![=]) {
+                        let _: Expr = meta.value()?.parse()?;
+                    }
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = parsed {
+            cx.syn_error(e);
+            return None;
+        }
+    }
+    let has = |k: &str| seen.iter().find(|(s, _)| s == k).map(|(_, span)| *span);
+    let statik = has("static").is_some();
+    let rgb = has("rgb").is_some();
+    // The kind words, of which a field has at most one.
+    let kinds: Vec<(&str, Span)> = [
+        "optional",
+        "since",
+        "list",
+        "tracks",
+        "tracks_in",
+        "word",
+        "part",
+        "skip",
+        "flags",
+        "items",
+        "each",
+        "values",
+    ]
+    .into_iter()
+    .filter_map(|k| has(k).map(|span| (k, span)))
+    .collect();
+    if let [(first, _), (second, span), ..] = kinds.as_slice() {
+        cx.error_at(
+            *span,
+            format!("`{second}` and `{first}` cannot be combined"),
+        );
+    }
+    let kind_word = kinds.first().map(|(k, _)| *k);
+    // `static` and `rgb` are how a value is written: not for what is not a value.
+    if let Some(k) = kind_word.filter(|k| !matches!(*k, "optional" | "since")) {
+        for modifier in ["static", "rgb", "nonzero"] {
+            if let Some(span) = has(modifier) {
+                cx.error_at(span, format!("`{modifier}` is for a value, not with `{k}`"));
+            }
+        }
+    }
+    // Keys are for what is read by a key.
+    if matches!(
+        kind_word,
+        Some("tracks" | "part" | "skip" | "flags" | "items" | "values")
+    ) {
+        for k in ["key", "alias"] {
+            if let Some(span) = has(k) {
+                cx.error_at(
+                    span,
+                    format!(
+                        "`{k}` is for a keyed field; `{}` has none",
+                        kind_word.unwrap_or("")
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(span) = has("default")
+        && matches!(kind_word, Some("tracks" | "tracks_in" | "part"))
+    {
+        cx.error_at(
+            span,
+            "`default` is for a value; tracks and parts start empty",
+        );
+    }
+    if let Some(span) = has("none") {
+        if let Some(k) = kind_word {
+            cx.error_at(span, format!("`none` is for a `u32` value, not with `{k}`"));
+        }
+        for modifier in ["static", "rgb"] {
+            if has(modifier).is_some() {
+                cx.error_at(span, format!("`none` and `{modifier}` cannot be combined"));
+            }
+        }
+    }
+    for (k, wrapper) in [("optional", "Option"), ("since", "Option")] {
+        if kind_word == Some(k) && wrapped(&f.ty, wrapper).is_none() {
+            cx.error_spanned(&f.ty, format!("`{k}` is for an `Option<T>` field"));
+        }
+    }
+    if let Some(span) = has("nonzero")
+        && has("none").is_some()
+    {
+        cx.error_at(span, "`nonzero` and `none` cannot be combined");
+    }
+    for k in ["required", "sets_version"] {
+        if let Some(span) = has(k)
+            && kind_word.is_some()
+        {
+            cx.error_at(
+                span,
+                format!(
+                    "`{k}` is for a plain value, not with `{}`",
+                    kind_word.unwrap_or("")
+                ),
+            );
+        }
+    }
+    if let (Some(span), Some(_)) = (has("required"), has("default")) {
+        cx.error_at(
+            span,
+            "`required` and `default` cannot be combined: a missing key is an error",
+        );
+    }
+    for k in ["list", "tracks", "tracks_in", "items", "each", "values"] {
+        if kind_word == Some(k) && wrapped(&f.ty, "Vec").is_none() {
+            cx.error_spanned(&f.ty, format!("`{k}` is for a `Vec<T>` field"));
+        }
+    }
+    let kind = match kind_word {
+        Some("optional") => Kind::Optional { statik, rgb },
+        Some("since") => Kind::Since {
+            statik,
+            rgb,
+            version: since?,
+        },
+        Some("list") => Kind::List,
+        Some("tracks") => Kind::Tracks,
+        Some("tracks_in") => Kind::TracksIn,
+        Some("word") => Kind::Word,
+        Some("part") => Kind::Part { args: part_args? },
+        Some("skip") => Kind::Skip,
+        Some("flags") => Kind::Flags { table },
+        Some("items") => Kind::Items {
+            what: items_what.map_or_else(|| ident.to_string().replace('_', " "), |w| w.value()),
+        },
+        Some("values") => Kind::Values {
+            what: items_what.map_or_else(|| ident.to_string().replace('_', " "), |w| w.value()),
+        },
+        Some("each") => Kind::Each {
+            what: ident.to_string().replace('_', " "),
+        },
+        _ => Kind::Value { statik, rgb },
+    };
+    let key = match (&kind, tracks_in.or(each_key), word, key) {
+        (Kind::TracksIn | Kind::Each { .. }, Some(lit), _, _) | (Kind::Word, _, Some(lit), _) => {
+            lit.value()
+        }
+        (_, _, _, Some(lit)) => lit.value(),
+        _ => camel(ident),
+    };
+    Some(Field {
+        ident,
+        ty: &f.ty,
+        key,
+        aliases: aliases.iter().map(LitStr::value).collect(),
+        default,
+        kind,
+        tail: has("tail").is_some(),
+        none,
+        nonzero: has("nonzero").is_some(),
+        required: has("required").is_some(),
+        sets_version: has("sets_version").is_some(),
+    })
+}
+
+/// Checks across the fields: one part, a tail with it, no key twice, the
+/// name a field.
+fn check_block(cx: &Ctxt, fields: &[Field], name: Option<&(Vec<Ident>, Span)>) {
+    let parts: Vec<&Field> = fields
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Part { .. }))
+        .collect();
+    if let [_, second, ..] = parts.as_slice() {
+        cx.error_spanned(second.ident, "a block has at most one `part`");
+    }
+    let tails: Vec<&Field> = fields.iter().filter(|f| f.tail).collect();
+    if let Some(tail) = tails.first()
+        && parts.is_empty()
+    {
+        cx.error_spanned(
+            tail.ident,
+            "`tail` says where a `part`'s tail is written; this block has no part",
+        );
+    }
+    if let [_, second, ..] = tails.as_slice() {
+        cx.error_spanned(second.ident, "`tail` is given on one field only");
+    }
+    let flags: Vec<&Field> = fields
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Flags { .. }))
+        .collect();
+    if let [_, second, ..] = flags.as_slice() {
+        cx.error_spanned(
+            second.ident,
+            "a block has at most one `flags` field: they share `ExtFlags`",
+        );
+    }
+    let counted: Vec<&Field> = fields
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.kind,
+                Kind::Items { .. } | Kind::Each { .. } | Kind::Values { .. }
+            )
+        })
+        .collect();
+    if let [_, second, ..] = counted.as_slice() {
+        cx.error_spanned(
+            second.ident,
+            "a block has at most one field of `items`, `each` or `values`: the block's header \
+             counts it",
+        );
+    }
+    if let Some(values) = fields
+        .iter()
+        .find(|f| matches!(f.kind, Kind::Values { .. }))
+    {
+        for f in fields {
+            if f.ident != values.ident && !matches!(f.kind, Kind::Skip) {
+                cx.error_spanned(
+                    f.ident,
+                    format!(
+                        "`{}` is the whole block (`values`): other fields are `skip`",
+                        values.ident
+                    ),
+                );
+            }
+        }
+    }
+    if let (Some((_, span)), Some(first)) = (name, counted.first()) {
+        cx.error_at(
+            *span,
+            format!("a block whose header counts `{}` has no name", first.ident),
+        );
+    }
+    let mut keys: Vec<(&str, &Ident)> = Vec::new();
+    for f in fields {
+        if matches!(
+            f.kind,
+            Kind::Tracks
+                | Kind::Part { .. }
+                | Kind::Skip
+                | Kind::Flags { .. }
+                | Kind::Items { .. }
+                | Kind::Values { .. }
+        ) {
+            continue;
+        }
+        for k in std::iter::once(f.key.as_str()).chain(f.aliases.iter().map(String::as_str)) {
+            match keys.iter().find(|(seen, _)| *seen == k) {
+                Some((_, other)) => cx.error_spanned(
+                    f.ident,
+                    format!(
+                        "the key `{k}` is `{other}`'s already: the reader could not tell them apart"
+                    ),
+                ),
+                None => keys.push((k, f.ident)),
+            }
+        }
+    }
+    if let Some((path, span)) = name {
+        match path
+            .first()
+            .and_then(|first| fields.iter().find(|f| f.ident == first))
+        {
+            None => cx.error_at(*span, "`name` must name a field of this struct"),
+            Some(f)
+                if path.len() == 1
+                    && !matches!(
+                        f.kind,
+                        Kind::Value {
+                            statik: false,
+                            rgb: false
+                        }
+                    ) =>
+            {
+                cx.error_at(*span, "the name field takes no other #[mdl] attribute")
+            }
+            Some(f) if path.len() > 1 && !matches!(f.kind, Kind::Part { .. }) => cx.error_at(
+                *span,
+                "a name inside a field (`node.name`) is in the block's `part`",
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+/// `order(..)` names every field that is written, once each, and nothing else.
+fn check_order(
+    cx: &Ctxt,
+    fields: &[Field],
+    name: Option<&(Vec<Ident>, Span)>,
+    order: &[Ident],
+    span: Span,
+) {
+    let name_field = name.and_then(|(path, _)| (path.len() == 1).then(|| path.first()).flatten());
+    for (i, ident) in order.iter().enumerate() {
+        if order.iter().take(i).any(|o| o == ident) {
+            cx.error_spanned(ident, format!("`{ident}` is in `order` twice"));
+        }
+        match fields.iter().find(|f| f.ident == ident) {
+            None => cx.error_spanned(ident, format!("`{ident}` is not a field of this struct")),
+            Some(f) if matches!(f.kind, Kind::Skip) || Some(ident) == name_field => cx
+                .error_spanned(
+                    ident,
+                    format!("`{ident}` is not written in the block (the name or `skip`)"),
+                ),
+            Some(_) => {}
+        }
+    }
+    for f in fields {
+        let written = !matches!(f.kind, Kind::Skip) && Some(f.ident) != name_field;
+        if written && !order.iter().any(|o| o == f.ident) {
+            cx.error_at(
+                span,
+                format!(
+                    "`order` leaves out `{}`: it names every field written",
+                    f.ident
+                ),
+            );
+        }
+    }
+}
