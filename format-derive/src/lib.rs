@@ -104,6 +104,17 @@
 //! `From<Enum> for u32` (the number written) and, with the fallback, the
 //! total `From<u32> for Enum` (the number read).
 //!
+//! # The text twin: `#[derive(Mdl)]`
+//!
+//! The same struct can carry `#[mdl(...)]` attributes: `#[derive(Mdl)]`
+//! (through `format_core::Mdl`) makes it one block of MDL-style text, with
+//! a reader (strict and lenient, errors with line, column and block path)
+//! and a writer, both from the one definition: block keyword and name, keys
+//! and aliases, `static` values, RGB colours over BGR storage, flag words,
+//! defaults, versioned keys, lists, tracks, item blocks, and parts shared by
+//! several blocks. The attribute reference is in this crate's `mdl` module;
+//! the runtime is `format_core::mdl`.
+//!
 //! [`Decode`]: https://docs.rs/format-core/latest/format_core/trait.Decode.html
 //! [`Encode`]: https://docs.rs/format-core/latest/format_core/trait.Encode.html
 
