@@ -66,6 +66,12 @@ pub trait ChunkList: Decode<Args = ()> + Encode<Args = ()> + ChunkTag + Tagged {
     /// The name of the variant that keeps a chunk whose content does not
     /// decode (`"Chunk::Undecoded"`), or of the unknown one.
     const UNDECODED: &'static str;
+    /// `chunk_list(parent)`: offsets in the chunks name other chunks of the
+    /// list (`parent["MCNK"][index]`, ADT's `MHDR` and `MCIN`), so the list
+    /// installs its chunks as the siblings those offsets resolve in, found
+    /// by a walk over the chunk headers on read, recorded as written on
+    /// write.
+    const PARENT: bool = false;
 
     /// The chunk kept as bytes because no variant knows its tag, if it is one.
     fn as_unknown(&self) -> Option<&UnknownChunk>;
@@ -124,7 +130,16 @@ fn at(error: Error, index: usize) -> Error {
 /// chunk are placed at it (`chunks[3].`). Errors name the chunk by index;
 /// the caller adds the field (`chunks`).
 pub fn read<C: ChunkList>(r: &mut Reader<'_>) -> Result<Vec<C>> {
-    let mut chunks = Vec::new();
+    if !C::PARENT {
+        return read_all(r, Vec::new());
+    }
+    let siblings = crate::anchor::scan_chunks(r);
+    // One allocation for the list (a tile's chunks are up to ~200 bytes each).
+    let chunks = Vec::with_capacity(siblings.len());
+    r.with_siblings(siblings, |r| read_all(r, chunks))
+}
+
+fn read_all<C: ChunkList>(r: &mut Reader<'_>, mut chunks: Vec<C>) -> Result<Vec<C>> {
     while !r.is_empty() {
         let index = chunks.len();
         let mut chunk = read_one::<C>(r, index)?;
@@ -198,14 +213,31 @@ fn read_one<C: ChunkList>(r: &mut Reader<'_>, index: usize) -> Result<C> {
 
 /// Writes the chunks in order, each followed by what its
 /// [`ChunkList::write_after`] writes. A cut chunk can only be the last
-/// (anything after it would read back as the rest of it).
+/// (anything after it would read back as the rest of it). Errors name the
+/// chunk by index; the caller adds the field (`chunks`).
 pub fn write<C: ChunkList>(chunks: &[C], w: &mut Writer) -> Result<()> {
+    if C::PARENT {
+        // The offsets into the list are patched once it is written.
+        w.with_siblings(|w| write_all(chunks, w))
+    } else {
+        write_all(chunks, w)
+    }
+}
+
+fn write_all<C: ChunkList>(chunks: &[C], w: &mut Writer) -> Result<()> {
     for (index, chunk) in chunks.iter().enumerate() {
-        if let Some(cut) = chunk.as_cut() {
-            cut.check_last(index, chunks.len(), w.pos())
-                .map_err(|e| at(e, index))?;
+        let start = w.pos();
+        let cut = chunk.as_cut();
+        if let Some(cut) = cut {
+            cut.check_last(index, chunks.len(), start)
+                .map_err(|e| e.at_index(index))?;
         }
         chunk.encode(w, ()).map_err(|e| e.at_index(index))?;
+        // A cut chunk is no target: offsets to its tag found none when the
+        // file was read (the walk stops at it), and find none now.
+        if C::PARENT && cut.is_none() {
+            w.push_anchor(chunk.tag(), start, w.pos() - start);
+        }
         chunk.write_after(w).map_err(|e| e.at_index(index))?;
     }
     Ok(())

@@ -118,7 +118,8 @@ pub struct ContainerAttrs {
     pub repr: Option<At<Ident>>,
     pub krate: Option<At<syn::Path>>,
     pub record: Option<At<()>>,
-    pub chunk_list: Option<At<()>>,
+    /// `chunk_list`, and whether `(parent)` was given.
+    pub chunk_list: Option<At<bool>>,
 }
 
 #[derive(Default)]
@@ -526,7 +527,24 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         } else if p.is_ident(RECORD) {
             flag(cx, &mut out.record, meta);
         } else if p.is_ident(CHUNK_LIST) {
-            flag(cx, &mut out.chunk_list, meta);
+            let parent = if meta.input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let word: Ident = content.parse()?;
+                // Reported, but the enum is still a chunk list: its
+                // variants' keys are not reported again.
+                if word != symbol::PARENT || !content.is_empty() {
+                    cx.error_at(
+                        word.span(),
+                        "`chunk_list` takes `(parent)` when offsets in its chunks name other \
+                         chunks of the list (`parent[\"MCNK\"]`), and nothing else",
+                    );
+                }
+                word == symbol::PARENT
+            } else {
+                false
+            };
+            set(cx, &mut out.chunk_list, meta, parent);
         } else {
             return Ok(false);
         }

@@ -318,11 +318,13 @@ pub fn chunk_list(cont: &Container, variants: &[TagVariant]) -> TokenStream {
     });
     let some = quote!(::core::option::Option::Some);
     let none = quote!(::core::option::Option::None);
+    let parent = cont.list_parent;
     quote! {
         #attrs
         impl #ig #core::chunk_list::ChunkList for #ident #tg #wc {
             const CUT: &'static str = #cut_name;
             const UNDECODED: &'static str = #undecoded_name;
+            const PARENT: bool = #parent;
 
             fn as_unknown(&self) -> ::core::option::Option<&#core::UnknownChunk> {
                 match self {

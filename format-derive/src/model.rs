@@ -28,6 +28,8 @@ pub struct Container<'a> {
     /// `#[format(chunk_list)]`: the enum of a file's chunks, read and
     /// written as a list (`until_end`) by the chunk-list runtime.
     pub chunk_list: Option<Span>,
+    /// `chunk_list(parent)`: the list is the `parent` its chunks' offsets name.
+    pub list_parent: bool,
     pub args: Vec<ArgDecl>,
     pub bound: Option<Vec<syn::WherePredicate>>,
     pub rt: Runtime,
@@ -354,6 +356,7 @@ impl<'a> Container<'a> {
             region: attrs.region.as_ref().map(|r| r.span),
             record: attrs.record.as_ref().map(|r| r.span),
             chunk_list: attrs.chunk_list.as_ref().map(|r| r.span),
+            list_parent: attrs.chunk_list.as_ref().is_some_and(|r| r.value),
             args: attrs.args.take_decls(),
             bound: attrs.bound.as_ref().map(|b| b.value.clone()),
             rt: Runtime::find(attrs.krate.as_ref().map(|k| &k.value)),

@@ -22,7 +22,12 @@ use crate::names;
 pub fn expand(cont: &Container) -> TokenStream {
     let core = cont.rt.core();
     let ident = cont.ident;
-    let (ig, tg, wc) = split_generics(cont, &quote!(#core::Encode<Args = ()>));
+    // A chunk list's writer is its `ChunkList` impl, which reads too.
+    let bound = match cont.chunk_list {
+        Some(_) => quote!(#core::Decode<Args = ()> + #core::Encode<Args = ()>),
+        None => quote!(#core::Encode<Args = ()>),
+    };
+    let (ig, tg, wc) = split_generics(cont, &bound);
     let args_ty = args_type(cont);
     let bind = bind_args(cont);
     let attrs = impl_attrs();

@@ -1,8 +1,9 @@
 //! Chunks of the user's own, in a list of chunks that keeps the ones its
 //! format does not know as [`UnknownChunk`]s in place: the logic behind
-//! `chunk::<T>()` and `set_chunk(&T)` of [`adt::Adt`](crate::adt::Adt),
-//! [`adt::mcnk::Mcnk`](crate::adt::mcnk::Mcnk) and [`wdt::Wdt`](crate::wdt::Wdt)
-//! (a model's chunk list is derived: `format_core::chunk_list`).
+//! `chunk::<T>()` and `set_chunk(&T)` of [`adt::mcnk::Mcnk`](crate::adt::mcnk::Mcnk),
+//! whose sub-chunks are walked by hand (`adt/mcnk/walk.rs`). The files'
+//! own chunk lists (`Model`, `Adt`, `Wdt`, `SplitFile`) are derived and
+//! have theirs from `format_core::chunk_list`.
 //!
 //! A user type derives `Codec` with `#[format(chunk = "MYCK")]` (so it has a
 //! [`HasTag`]); its chunk is found by that tag, decoded from the kept bytes in

@@ -38,7 +38,6 @@ use crate::adt::header::Mver;
 use crate::adt::names::FileNames;
 use crate::adt::placement::Modf;
 use crate::adt::terrain_context;
-use crate::custom;
 
 /// `MPHD` flags.
 pub mod mphd_flags {
@@ -173,6 +172,7 @@ pub struct Maid {
 /// One chunk of a WDT, in file order.
 #[derive(Codec, Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk_list)]
 pub enum WdtChunk {
     /// `MVER` (18; 20 for Legion light WDTs)
     #[format(chunk = "MVER")]
@@ -195,14 +195,12 @@ pub enum WdtChunk {
     /// The last chunk of a file that ends inside it, kept as its bytes: only
     /// a lenient read makes one (see [`Wdt::from_bytes_lenient`]), and
     /// writing gives the cut bytes back.
-    #[format(not_read)]
+    #[format(cut)]
     Cut(CutChunk),
     /// Any other chunk (`_occ`: `MAOI`, `MAOH`; `_lgt`: `MPL2`, `MSLT`, …), kept in place.
     #[format(unknown)]
     Unknown(UnknownChunk),
 }
-
-crate::adt::list_chunk!({impl} WdtChunk, "WdtChunk::Cut", "a WDT file");
 
 /// What kind of WDT a file is, from its chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,17 +217,18 @@ pub enum WdtKind {
 
 /// A WDT file: every chunk in file order, read and written as a tile's
 /// chunk list is ([`Adt`](crate::adt::Adt)), strictly or leniently.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Codec, Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Wdt {
-    /// Every chunk, in file order.
+    /// Every chunk, in file order (the derived chunk list of [`WdtChunk`]).
+    #[format(until_end)]
     pub chunks: Vec<WdtChunk>,
 }
 
 impl Wdt {
     /// Reads a WDT (any kind).
     pub fn from_bytes(data: &[u8]) -> Result<Wdt, Error> {
-        crate::adt::read_chunk_list(data, terrain_context()).map(|(chunks, _)| Wdt { chunks })
+        crate::adt::read_file(data, Mode::Strict, "a WDT file").map(|(wdt, _)| wdt)
     }
 
     /// Reads a WDT leniently: a known chunk whose body does not decode is
@@ -237,14 +236,13 @@ impl Wdt {
     /// ends inside as [`WdtChunk::Cut`], each with a diagnostic; the file
     /// writes back byte for byte.
     pub fn from_bytes_lenient(data: &[u8]) -> Result<(Wdt, Vec<Diagnostic>), Error> {
-        let ctx = terrain_context().with_mode(Mode::Lenient);
-        crate::adt::read_chunk_list(data, ctx).map(|(chunks, notes)| (Wdt { chunks }, notes))
+        crate::adt::read_file(data, Mode::Lenient, "a WDT file")
     }
 
     /// Writes the WDT (by the writer tiles have: a cut chunk can only be
     /// the last one).
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
-        crate::adt::write_chunk_list(&self.chunks, terrain_context())
+        crate::adt::write_file(self, self.chunks.len())
     }
 
     /// `MVER.version`.
@@ -282,13 +280,13 @@ impl Wdt {
     /// [`WdtChunk::Unknown`] in place. See
     /// [`mdx::Model::chunk`](crate::mdx::Model::chunk).
     pub fn chunk<T: Decode<Args = ()> + HasTag>(&self) -> Option<Result<T, Error>> {
-        custom::chunk(&self.chunks, terrain_context())
+        format_core::chunk_list::chunk(&self.chunks, terrain_context())
     }
 
     /// Puts `value` in place of the first chunk with its tag, or after the
     /// last chunk. See [`mdx::Model::set_chunk`](crate::mdx::Model::set_chunk).
     pub fn set_chunk<T: Encode<Args = ()> + HasTag>(&mut self, value: &T) -> Result<(), Error> {
-        custom::set_chunk(&mut self.chunks, value, terrain_context())
+        format_core::chunk_list::set_chunk(&mut self.chunks, value, terrain_context())
     }
 
     /// What kind of WDT this is.
@@ -305,5 +303,3 @@ impl Wdt {
         }
     }
 }
-
-custom::unknown_slot!(WdtChunk);

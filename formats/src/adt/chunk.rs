@@ -19,6 +19,7 @@ use super::textures::{Mamp, Mtxf, Mtxp};
 /// files among them) are kept where they are.
 #[derive(Codec, Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(chunk_list(parent))]
 pub enum AdtChunk<M = Mcnk> {
     /// `MVER` (all files)
     #[format(chunk = "MVER")]
@@ -136,7 +137,7 @@ pub enum AdtChunk<M = Mcnk> {
     /// writing gives the cut bytes back.
     ///
     /// [`Adt::from_bytes_lenient`]: super::Adt::from_bytes_lenient
-    #[format(not_read)]
+    #[format(cut)]
     Cut(CutChunk),
     /// Any other chunk, kept at its position.
     #[format(unknown)]

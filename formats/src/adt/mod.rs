@@ -73,5 +73,5 @@ mod tile;
 pub use chunk::AdtChunk;
 pub use split::{SplitAdt, SplitFile};
 pub use tile::{Adt, terrain_context};
-/// The chunk-list reader and writer, which WDT files share.
-pub(crate) use tile::{ListChunk, list_chunk, read as read_chunk_list, write as write_chunk_list};
+/// The file reader and writer, which WDT files share.
+pub(crate) use tile::{read_file, write_file};

@@ -23,25 +23,26 @@
 //! ones, such as `sizeLiquid` 0 where the file said 8 without liquid, and
 //! the real MCAL sizes where Northrend's size fields are wrong.
 
-use format_core::{Error, FourCC, Result};
+use format_core::{Codec, Error, FourCC, Mode, Result};
 
 use super::chunk::AdtChunk;
 use super::header::{Mcin, Mver, SMChunkInfo};
 use super::mcnk::{EntryRefs, McnkBody, McnkChunk, Mcrf};
-use super::tile::{self, Adt, terrain_context};
+use super::tile::{self, Adt};
 
 /// A `_tex`, `_obj` or `_lod` file: chunks, with MCNKs without headers.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Codec, Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SplitFile {
-    /// Every chunk, in file order.
+    /// Every chunk, in file order (the derived chunk list of [`AdtChunk`]).
+    #[format(until_end)]
     pub chunks: Vec<AdtChunk<McnkBody>>,
 }
 
 impl SplitFile {
     /// Reads a `_tex`, `_obj` or `_lod` file.
     pub fn from_bytes(data: &[u8]) -> Result<SplitFile> {
-        tile::read(data, terrain_context()).map(|(chunks, _)| SplitFile { chunks })
+        tile::read_file(data, Mode::Strict, "an ADT file").map(|(file, _)| file)
     }
 
     /// Reads a `_tex`, `_obj` or `_lod` file leniently, as
@@ -49,13 +50,12 @@ impl SplitFile {
     /// tile (undecodable chunks kept as bytes, a cut one as
     /// [`AdtChunk::Cut`]); the file writes back byte for byte.
     pub fn from_bytes_lenient(data: &[u8]) -> Result<(SplitFile, Vec<format_core::Diagnostic>)> {
-        let ctx = terrain_context().with_mode(format_core::Mode::Lenient);
-        tile::read(data, ctx).map(|(chunks, notes)| (SplitFile { chunks }, notes))
+        tile::read_file(data, Mode::Lenient, "an ADT file")
     }
 
     /// Writes the file.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        tile::write(&self.chunks, terrain_context())
+        tile::write_file(self, self.chunks.len())
     }
 
     /// The MCNKs, in file order.

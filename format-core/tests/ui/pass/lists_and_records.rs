@@ -95,6 +95,24 @@ struct File {
     chunks: Vec<Chunk>,
 }
 
+/// A list whose chunks' offsets may name each other (`parent["TAG"]`).
+#[derive(Codec, Debug, PartialEq)]
+#[format(chunk_list(parent))]
+enum TerrainChunk {
+    #[format(chunk = "MVER")]
+    Version(u32),
+    #[format(cut)]
+    Cut(CutChunk),
+    #[format(unknown)]
+    Unknown(UnknownChunk),
+}
+
+#[derive(Codec, Debug, PartialEq)]
+struct Terrain {
+    #[format(until_end)]
+    chunks: Vec<TerrainChunk>,
+}
+
 #[derive(Codec, Debug, PartialEq)]
 #[format(chunk = "MINE")]
 struct Mine {
@@ -194,7 +212,18 @@ fn main() {
     // A cut chunk written anywhere but last is refused.
     let mut misplaced = read_lenient(cut).0;
     misplaced.chunks.swap(2, 3);
-    assert!(encode(&misplaced, ctx).is_err());
+    let err = encode(&misplaced, ctx).unwrap_err();
+    assert!(err.to_string().starts_with("chunks[2].MATS: "), "{err}");
+
+    // A list installed as its chunks' parent reads and writes the same.
+    let terrain = Terrain {
+        chunks: vec![
+            TerrainChunk::Version(18),
+            TerrainChunk::Unknown(UnknownChunk { tag: FourCC::of("MHDR"), bytes: vec![0; 4] }),
+        ],
+    };
+    let bytes = encode(&terrain, ctx).unwrap();
+    assert_eq!(decode::<Terrain>(&bytes, ctx).unwrap(), terrain);
 
     // Typed chunks of the user's own, kept as unknown in place.
     let mut chunks = file.chunks;
