@@ -195,16 +195,24 @@ impl Writer {
         self.layout.lists.pop();
         written?;
         let layout = &mut self.layout;
-        let siblings = Siblings::new(
-            layout
-                .anchors
-                .get(list.anchors..)
-                .unwrap_or_default()
-                .to_vec(),
-        );
-        for r in layout.reservations.iter_mut().skip(list.reservations) {
-            if let Target::Sibling(t) = r.target {
-                r.target = Target::Value(t.derive(Some(&siblings)));
+        let waiting = layout
+            .reservations
+            .get(list.reservations..)
+            .unwrap_or_default();
+        // Most lists (a chunk's sub-chunks) have nothing naming an element:
+        // no index of their anchors to build.
+        if waiting.iter().any(is_sibling) {
+            let siblings = Siblings::new(
+                layout
+                    .anchors
+                    .get(list.anchors..)
+                    .unwrap_or_default()
+                    .to_vec(),
+            );
+            for r in layout.reservations.iter_mut().skip(list.reservations) {
+                if let Target::Sibling(t) = r.target {
+                    r.target = Target::Value(t.derive(Some(&siblings)));
+                }
             }
         }
         layout.anchors.truncate(list.anchors);
@@ -319,12 +327,31 @@ impl Writer {
             Target::Sibling(_) if self.layout.lists.is_empty() => Target::Value(None),
             other => other,
         };
-        self.layout.reservations.push(Reservation {
+        let reservation = Reservation {
             slot: slot.map(SizeSlot::offset),
             target,
             kept,
             group,
-        });
+        };
+        // A value that keeps nothing is written as its data gives it whatever
+        // its group decides, and takes no part in that decision: once its
+        // target is known for good (a value, or bytes no region will move) it
+        // is resolved now rather than at the end of its scope.
+        if kept.is_none()
+            && self.layout.regions.is_empty()
+            && matches!(target, Target::Value(_) | Target::Span { .. })
+        {
+            let Some(slot) = reservation.slot else {
+                return;
+            };
+            // (A slot outside the output waits, to be reported where the
+            // scope ends.)
+            if let Some(bytes) = self.buf.get_mut(slot..).and_then(|b| b.first_chunk_mut()) {
+                *bytes = kept::decide(None, now(&target), false).to_le_bytes();
+                return;
+            }
+        }
+        self.layout.reservations.push(reservation);
     }
 
     /// Resolves the reservations made from `from` on that are ready: none
@@ -335,20 +362,15 @@ impl Writer {
         if !layout.regions.is_empty() || layout.reservations.len() <= from {
             return Ok(());
         }
-        let tail = layout.reservations.get(from..).unwrap_or_default();
-        if tail.iter().any(|r| matches!(r.target, Target::Sibling(_))) {
-            let (waiting, ready): (Vec<Reservation>, Vec<Reservation>) = layout
-                .reservations
-                .split_off(from)
-                .into_iter()
-                .partition(|r| matches!(r.target, Target::Sibling(_)));
-            layout.reservations.extend(waiting);
-            resolve(&mut self.buf, 0, &ready)
-        } else {
-            resolve(&mut self.buf, 0, tail)?;
-            layout.reservations.truncate(from);
-            Ok(())
-        }
+        // What waits for a list stays, in its order, before what is ready.
+        let waiting = wait_first(&mut layout.reservations, from, is_sibling);
+        resolve(
+            &mut self.buf,
+            0,
+            layout.reservations.get(waiting..).unwrap_or_default(),
+        )?;
+        layout.reservations.truncate(waiting);
+        Ok(())
     }
 
     fn end_region(&mut self, region: Region, kept: Option<&Placement>) -> Result<()> {
@@ -361,48 +383,60 @@ impl Writer {
         let plan = Plan::new(&nodes);
         let outer = !self.layout.regions.is_empty();
         let from = region.reservations.min(self.layout.reservations.len());
-        let entries: Vec<Reservation> = self.layout.reservations.split_off(from);
-        // The targets at their laid-out places; with no region around, the
-        // ready ones are written into `bytes` (the region's bytes as written,
-        // from `start`) before the bytes are laid out.
-        let place =
-            |bytes: &mut [u8], finals: &[usize], total: usize| -> Result<Vec<Reservation>> {
-                let map = |p: usize| plan.map(p, start, end, finals, total);
-                let moved: Vec<Reservation> = entries
-                    .iter()
-                    .map(|r| plan.moved(r, start, end, finals, &map))
-                    .collect();
-                if !outer {
-                    let ready: Vec<Reservation> = entries
-                        .iter()
-                        .zip(&moved)
-                        .filter(|(_, m)| !matches!(m.target, Target::Sibling(_)))
-                        .map(|(r, m)| Reservation { slot: r.slot, ..*m })
-                        .collect();
-                    resolve(bytes, start, &ready)?;
-                }
-                Ok(moved)
-            };
-        let mut laid = None;
+        // Each reservation made inside gets its target at its laid-out place
+        // (its slot stays where it was written until the bytes are laid out);
+        // with no region around, the ready ones are written into the region's
+        // bytes as written (from `start`) before those are laid out.
+        let place = |entries: &mut Vec<Reservation>,
+                     at: usize,
+                     bytes: &mut [u8],
+                     finals: &[usize],
+                     total| {
+            for r in entries.iter_mut().skip(at) {
+                r.target = plan.moved_target(&r.target, start, end, finals, total);
+            }
+            if outer {
+                return Ok(());
+            }
+            let waiting = wait_first(entries, at, is_sibling);
+            resolve(bytes, start, entries.get(waiting..).unwrap_or_default())
+        };
+        let mut laid: Option<(Option<Vec<u8>>, Vec<usize>, usize)> = None;
         if let Some(kept) = kept
             && let Some(finals) = plan.kept_finals(kept)
         {
+            let total = kept.len as usize;
+            let mut entries = self
+                .layout
+                .reservations
+                .get(from..)
+                .unwrap_or_default()
+                .to_vec();
             let mut bytes = self.buf.get(start..).unwrap_or_default().to_vec();
-            let moved = place(&mut bytes, &finals, kept.len as usize)?;
+            place(&mut entries, 0, &mut bytes, &finals, total)?;
             if let Some(out) = plan.assemble_kept(&bytes, start, &finals, kept) {
-                laid = Some((Some(out), moved, finals));
+                self.layout.reservations.truncate(from);
+                self.layout.reservations.extend(entries);
+                laid = Some((Some(out), finals, total));
             }
         }
-        let (bytes, moved, finals) = match laid {
+        let (bytes, finals, total) = match laid {
             Some(done) => done,
             None => {
                 let finals = plan.fresh_finals();
+                let total = plan.total();
                 let region_bytes = self.buf.get_mut(start..).unwrap_or_default();
-                let moved = place(region_bytes, &finals, plan.total())?;
+                place(
+                    &mut self.layout.reservations,
+                    from,
+                    region_bytes,
+                    &finals,
+                    total,
+                )?;
                 (
                     plan.assemble_fresh(&self.buf, start, &finals),
-                    moved,
                     finals,
+                    total,
                 )
             }
         };
@@ -411,14 +445,14 @@ impl Writer {
             self.buf.extend_from_slice(&bytes);
         }
         // What waits (a `parent[...]` value, or everything while an outer
-        // region is open) stays, at its laid-out place.
-        self.layout.reservations.extend(
-            moved
-                .into_iter()
-                .filter(|r| outer || matches!(r.target, Target::Sibling(_))),
-        );
+        // region is open) stays, in its order, its slot at its laid-out place.
+        let reservations = &mut self.layout.reservations;
+        let waiting = wait_first(reservations, from, |r| outer || is_sibling(r));
+        reservations.truncate(waiting);
+        for r in reservations.iter_mut().skip(from) {
+            r.slot = r.slot.map(|p| plan.map(p, start, end, &finals, total));
+        }
         // Anchors recorded inside move with their bytes.
-        let total = self.pos() - start;
         for a in self.layout.anchors.iter_mut().skip(region.anchors) {
             a.start = plan.map(a.start, start, end, &finals, total);
         }
@@ -433,57 +467,99 @@ fn resolve(buf: &mut [u8], origin: usize, ready: &[Reservation]) -> Result<()> {
     let Some(first) = ready.first() else {
         return Ok(());
     };
+    // Only kept values take part in a group's decision (a group without one
+    // does not hold).
+    let kept_now = |r: &Reservation| r.kept.map(|k| (r.group, Some(k), now(&r.target)));
     // Most of the time the values of one struct come together: one group,
     // decided once, without allocating.
-    let single = first.group != Group::ALONE && ready.iter().all(|r| r.group == first.group);
-    let verdicts: Vec<(Group, bool)> = if single {
-        Vec::new()
-    } else {
-        let mut pairs: Vec<(Group, Option<KeptValue>, Option<u32>)> = ready
-            .iter()
-            .filter(|r| r.group != Group::ALONE)
-            .map(|r| (r.group, r.kept, now(&r.target)))
-            .collect();
-        pairs.sort_by_key(|(g, _, _)| *g);
-        pairs
-            .chunk_by(|a, b| a.0 == b.0)
-            .filter_map(|run| {
-                let holds = kept::group_holds(run.iter().map(|(_, k, n)| (*k, *n)));
-                run.first().map(|(group, _, _)| (*group, holds))
-            })
-            .collect()
-    };
-    let single_holds = single && kept::group_holds(ready.iter().map(|r| (r.kept, now(&r.target))));
+    if first.group != Group::ALONE && ready.iter().all(|r| r.group == first.group) {
+        let holds = kept::group_holds(ready.iter().filter_map(kept_now).map(|(_, k, n)| (k, n)));
+        for r in ready {
+            if let Some(slot) = r.slot {
+                write_at(
+                    buf,
+                    origin,
+                    slot,
+                    kept::decide(r.kept, now(&r.target), holds),
+                )?;
+            }
+        }
+        return Ok(());
+    }
+    let mut pairs: Vec<(Group, Option<KeptValue>, Option<u32>)> = ready
+        .iter()
+        .filter(|r| r.group != Group::ALONE)
+        .filter_map(kept_now)
+        .collect();
+    pairs.sort_by_key(|(g, _, _)| *g);
+    let verdicts: Vec<(Group, bool)> = pairs
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|run| {
+            let holds = kept::group_holds(run.iter().map(|(_, k, n)| (*k, *n)));
+            run.first().map(|(group, _, _)| (*group, holds))
+        })
+        .collect();
     for r in ready {
         let Some(slot) = r.slot else { continue };
         let now = now(&r.target);
-        let holds = if single {
-            single_holds
-        } else if r.group == Group::ALONE {
-            kept::group_holds([(r.kept, now)])
-        } else {
-            verdicts
-                .binary_search_by_key(&r.group, |(g, _)| *g)
-                .ok()
-                .and_then(|i| verdicts.get(i))
-                .is_some_and(|(_, holds)| *holds)
-        };
-        let value = kept::decide(r.kept, now, holds);
-        match slot
-            .checked_sub(origin)
-            .and_then(|at| buf.get_mut(at..))
-            .and_then(|b| b.first_chunk_mut::<4>())
-        {
-            Some(bytes) => *bytes = value.to_le_bytes(),
-            None => {
-                return Err(Error::inconsistent(
-                    slot,
-                    "a reserved value lies outside the output written so far",
-                ));
-            }
-        }
+        let holds = r.kept.is_some()
+            && if r.group == Group::ALONE {
+                kept::group_holds([(r.kept, now)])
+            } else {
+                verdicts
+                    .binary_search_by_key(&r.group, |(g, _)| *g)
+                    .ok()
+                    .and_then(|i| verdicts.get(i))
+                    .is_some_and(|(_, holds)| *holds)
+            };
+        write_at(buf, origin, slot, kept::decide(r.kept, now, holds))?;
     }
     Ok(())
+}
+
+/// Writes `value` at output offset `slot` of `buf` (which holds the output
+/// from `origin` on).
+#[inline]
+fn write_at(buf: &mut [u8], origin: usize, slot: usize, value: u32) -> Result<()> {
+    match slot
+        .checked_sub(origin)
+        .and_then(|at| buf.get_mut(at..))
+        .and_then(|b| b.first_chunk_mut::<4>())
+    {
+        Some(bytes) => {
+            *bytes = value.to_le_bytes();
+            Ok(())
+        }
+        None => Err(Error::inconsistent(
+            slot,
+            "a reserved value lies outside the output written so far",
+        )),
+    }
+}
+
+/// Moves the reservations from `from` on that `waits` to the front of that
+/// tail, in their order (those that do not, after them, in any order), and
+/// returns where the others start.
+#[inline]
+fn wait_first(
+    reservations: &mut [Reservation],
+    from: usize,
+    waits: impl Fn(&Reservation) -> bool,
+) -> usize {
+    let mut waiting = from;
+    for i in from..reservations.len() {
+        if reservations.get(i).is_some_and(&waits) {
+            reservations.swap(waiting, i);
+            waiting += 1;
+        }
+    }
+    waiting
+}
+
+/// A value waiting for the enclosing list.
+#[inline]
+fn is_sibling(r: &Reservation) -> bool {
+    matches!(r.target, Target::Sibling(_))
 }
 
 /// What a resolved target gives now.
@@ -515,13 +591,18 @@ struct Plan {
     by_start: Vec<usize>,
     /// Each node's own length.
     own: Vec<usize>,
+    /// Each node's pieces, as a range of `pieces` (a node's pieces are
+    /// consecutive).
+    node_pieces: Vec<(usize, usize)>,
 }
 
 impl Plan {
     fn new(nodes: &[Node]) -> Plan {
         let mut pieces = Vec::with_capacity(nodes.len() * 2);
         let mut own = vec![0usize; nodes.len()];
+        let mut node_pieces = vec![(0usize, 0usize); nodes.len()];
         for (n, node) in nodes.iter().enumerate() {
+            let first = pieces.len();
             let mut cursor = node.start;
             let mut offset = 0;
             // Nodes are in pre-order: the children of `n` are the following
@@ -546,6 +627,9 @@ impl Plan {
             if let Some(o) = own.get_mut(n) {
                 *o = offset;
             }
+            if let Some(range) = node_pieces.get_mut(n) {
+                *range = (first, pieces.len());
+            }
         }
         let mut by_start: Vec<usize> = (0..pieces.len()).collect();
         by_start.sort_by_key(|&i| pieces.get(i).map_or(0, |p| p.0));
@@ -553,6 +637,7 @@ impl Plan {
             pieces,
             by_start,
             own,
+            node_pieces,
         }
     }
 
@@ -627,24 +712,26 @@ impl Plan {
             return len;
         };
         let end = p.saturating_add(len);
+        let (first, last) = self.node_pieces.get(node).copied().unwrap_or_default();
         self.pieces
+            .get(first..last)
+            .unwrap_or_default()
             .iter()
-            .filter(|piece| piece.2 == node)
             .map(|&(from, to, _, _)| to.min(end).saturating_sub(from.max(p)))
             .sum()
     }
 
-    /// `r` with its target at the place the layout gives (its slot too, for a
-    /// reservation that waits on).
-    fn moved(
+    /// `target` at the place the layout gives.
+    fn moved_target(
         &self,
-        r: &Reservation,
+        target: &Target,
         start: usize,
         end: usize,
         finals: &[usize],
-        map: &impl Fn(usize) -> usize,
-    ) -> Reservation {
-        let target = match r.target {
+        total: usize,
+    ) -> Target {
+        let map = |p: usize| self.map(p, start, end, finals, total);
+        match *target {
             Target::Part { part, base } => {
                 let node = part.0;
                 let at = start + finals.get(node).copied().unwrap_or(0);
@@ -675,11 +762,6 @@ impl Plan {
                 }
             }
             other => other,
-        };
-        Reservation {
-            slot: r.slot.map(map),
-            target,
-            ..*r
         }
     }
 
