@@ -155,7 +155,7 @@ impl<'a> Reader<'a> {
         result
     }
 
-    /// The error [`placed`](Self::placed) gives for a part at `base +
+    /// The error reading a placed part gives for a part at `base +
     /// offset` of `len` bytes (if given) that does not lie in the enclosing
     /// region (or the current one), at `origin`, where the offset is stored;
     /// `Ok` if it does. For a lenient reader that stops before such a part
