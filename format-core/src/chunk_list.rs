@@ -56,10 +56,23 @@ use crate::{
     UnknownChunk, Writer, decode, encode,
 };
 
+/// A list of chunks that keeps the ones no variant knows as
+/// [`UnknownChunk`]s in place: what [`chunk`] and [`set_chunk`] need. Every
+/// derived [`ChunkList`] is one; a list walked by hand (ADT's `MCNK`
+/// sub-chunks) implements it itself.
+pub trait UnknownSlot: ChunkTag + Tagged + Sized {
+    /// The chunk kept as bytes because no variant knows its tag, if it is one.
+    fn as_unknown(&self) -> Option<&UnknownChunk>;
+    /// The same, to replace its bytes.
+    fn as_unknown_mut(&mut self) -> Option<&mut UnknownChunk>;
+    /// A chunk no variant knows.
+    fn from_unknown(chunk: UnknownChunk) -> Self;
+}
+
 /// The enum of a file's chunks, derived with `#[format(chunk_list)]`: what
 /// the list reader and writer need of it. Generated; the derive documents
 /// the variants it takes (`unknown`, `cut`, `undecoded`, `after_chunk`).
-pub trait ChunkList: Decode<Args = ()> + Encode<Args = ()> + ChunkTag + Tagged {
+pub trait ChunkList: Decode<Args = ()> + Encode<Args = ()> + UnknownSlot {
     /// The name of the variant that keeps a cut chunk, for diagnostics
     /// (`"Chunk::Cut"`).
     const CUT: &'static str;
@@ -73,12 +86,6 @@ pub trait ChunkList: Decode<Args = ()> + Encode<Args = ()> + ChunkTag + Tagged {
     /// write.
     const PARENT: bool = false;
 
-    /// The chunk kept as bytes because no variant knows its tag, if it is one.
-    fn as_unknown(&self) -> Option<&UnknownChunk>;
-    /// The same, to replace its bytes.
-    fn as_unknown_mut(&mut self) -> Option<&mut UnknownChunk>;
-    /// A chunk no variant knows.
-    fn from_unknown(chunk: UnknownChunk) -> Self;
     /// The chunk the input ends inside, if this is it.
     fn as_cut(&self) -> Option<&CutChunk>;
     /// The chunk the input ends inside.
@@ -361,7 +368,7 @@ fn known_tag(make: fn(usize, String) -> Error, tag: FourCC) -> Error {
 pub fn chunk<T, C>(chunks: &[C], ctx: Context) -> Option<Result<T>>
 where
     T: Decode<Args = ()> + HasTag,
-    C: ChunkList,
+    C: UnknownSlot,
 {
     let (index, found) = chunks.iter().enumerate().find(|(_, c)| c.tag() == T::TAG)?;
     let decoded = match found.as_unknown() {
@@ -378,7 +385,7 @@ where
 pub fn set_chunk<T, C>(chunks: &mut Vec<C>, value: &T, ctx: Context) -> Result<()>
 where
     T: Encode<Args = ()> + HasTag,
-    C: ChunkList,
+    C: UnknownSlot,
 {
     let tag = T::TAG;
     let bytes = encode(value, ctx)?;

@@ -80,17 +80,23 @@ fn container(cx: &Ctxt, cont: &Container) {
     }
 }
 
-fn plain(cx: &Ctxt, cont: &Container) {
-    let a = &cont.attrs;
-    let framing = [
+/// The container keys that frame a struct's fields (a magic, a chunk
+/// header, a size, a region, arguments): none of them fits a `plain`
+/// struct or a `record`, which are exactly their fields.
+fn framing(a: &crate::attr::ContainerAttrs) -> [Option<(Span, &'static str)>; 5] {
+    [
         a.magic.as_ref().map(|x| (x.span, MAGIC)),
         a.chunk.as_ref().map(|x| (x.span, CHUNK)),
         a.inclusive_size.as_ref().map(|x| (x.span, INCLUSIVE_SIZE)),
         a.region.as_ref().map(|x| (x.span, REGION)),
         a.args.as_ref().map(|x| (x.span, ARGS)),
-        a.bound.as_ref().map(|x| (x.span, BOUND)),
-    ];
-    for (span, key) in framing.into_iter().flatten() {
+    ]
+}
+
+fn plain(cx: &Ctxt, cont: &Container) {
+    let a = &cont.attrs;
+    let bound = a.bound.as_ref().map(|x| (x.span, BOUND));
+    for (span, key) in framing(a).into_iter().chain([bound]).flatten() {
         cx.error_at(
             span,
             format!(
@@ -122,15 +128,7 @@ fn plain(cx: &Ctxt, cont: &Container) {
 
 /// A `#[format(record)]` struct: fixed-size fields one after another.
 fn record(cx: &Ctxt, cont: &Container) {
-    let a = &cont.attrs;
-    let framing = [
-        a.magic.as_ref().map(|x| (x.span, MAGIC)),
-        a.chunk.as_ref().map(|x| (x.span, CHUNK)),
-        a.inclusive_size.as_ref().map(|x| (x.span, INCLUSIVE_SIZE)),
-        a.region.as_ref().map(|x| (x.span, REGION)),
-        a.args.as_ref().map(|x| (x.span, ARGS)),
-    ];
-    for (span, key) in framing.into_iter().flatten() {
+    for (span, key) in framing(&cont.attrs).into_iter().flatten() {
         cx.error_at(
             span,
             format!("`{key}` cannot be combined with `record`: a record is exactly its fields"),

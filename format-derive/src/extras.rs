@@ -321,11 +321,7 @@ pub fn chunk_list(cont: &Container, variants: &[TagVariant]) -> TokenStream {
     let parent = cont.list_parent;
     quote! {
         #attrs
-        impl #ig #core::chunk_list::ChunkList for #ident #tg #wc {
-            const CUT: &'static str = #cut_name;
-            const UNDECODED: &'static str = #undecoded_name;
-            const PARENT: bool = #parent;
-
+        impl #ig #core::chunk_list::UnknownSlot for #ident #tg #wc {
             fn as_unknown(&self) -> ::core::option::Option<&#core::UnknownChunk> {
                 match self {
                     Self::#unknown_id(#value) => #some(#value),
@@ -343,6 +339,12 @@ pub fn chunk_list(cont: &Container, variants: &[TagVariant]) -> TokenStream {
             fn from_unknown(#value: #core::UnknownChunk) -> Self {
                 Self::#unknown_id(#value)
             }
+        }
+
+        impl #ig #core::chunk_list::ChunkList for #ident #tg #wc {
+            const CUT: &'static str = #cut_name;
+            const UNDECODED: &'static str = #undecoded_name;
+            const PARENT: bool = #parent;
 
             fn as_cut(&self) -> ::core::option::Option<&#core::CutChunk> {
                 match self {

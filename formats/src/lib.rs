@@ -139,7 +139,6 @@ pub mod bounds;
 pub mod chunks;
 #[cfg(feature = "convert")]
 pub mod convert;
-mod custom;
 pub mod dds;
 #[cfg(feature = "gltf")]
 pub mod gltf;

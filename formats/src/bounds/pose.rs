@@ -529,7 +529,18 @@ impl Affine {
     }
 }
 
-impl Posed<'_> {
+impl<'g> Posed<'g> {
+    /// `points` where they are (not moved): no mesh, no sequence.
+    pub fn at_rest(points: &'g [[f32; 3]]) -> Self {
+        Posed {
+            mesh: 0,
+            sequence: 0,
+            moved: Affine::IDENTITY,
+            anchor: None,
+            positions: points,
+        }
+    }
+
     /// How far the group's vertices lie from the billboarded node turning
     /// them, at most (0 without one): they reach that far from it whichever
     /// way it turns.
@@ -624,14 +635,7 @@ impl Reach {
 
     /// Grown by `points` (at rest: not moved).
     pub fn add(&mut self, points: &[[f32; 3]]) {
-        Posed {
-            mesh: 0,
-            sequence: 0,
-            moved: Affine::IDENTITY,
-            anchor: None,
-            positions: points,
-        }
-        .reach(&mut [self]);
+        Posed::at_rest(points).reach(&mut [self]);
     }
 
     pub fn radius(&self) -> f32 {
@@ -641,14 +645,7 @@ impl Reach {
 
 /// `aabb` grown by `points` at rest.
 pub(super) fn grow_at_rest(aabb: &mut Aabb, points: &[[f32; 3]]) {
-    Posed {
-        mesh: 0,
-        sequence: 0,
-        moved: Affine::IDENTITY,
-        anchor: None,
-        positions: points,
-    }
-    .grow(aabb);
+    Posed::at_rest(points).grow(aabb);
 }
 
 #[cfg(test)]
