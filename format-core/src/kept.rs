@@ -70,16 +70,68 @@ pub struct Placement {
 /// is decided here ([`Writer`](crate::Writer)'s reservations, computed
 /// counts), so "why was this value written as read?" has one answer.
 pub fn group_holds(values: impl IntoIterator<Item = (Option<KeptValue>, Option<u32>)>) -> bool {
-    let mut any = false;
+    let mut verdict = Verdict::new();
     for (kept, now) in values {
-        if let Some(kept) = kept {
-            if kept.derived != now {
-                return false;
-            }
-            any = true;
+        verdict.add(kept, now);
+        if verdict.changed {
+            return false;
         }
     }
-    any
+    verdict.holds()
+}
+
+/// [`group_holds`] taken one value at a time, for a writer that decides a
+/// group's values as they come: the same decision, the same answer.
+///
+/// ```
+/// use format_core::{KeptValue, kept::{self, Verdict}};
+/// let kept = Some(KeptValue { slot: 0, raw: 428, derived: Some(436) });
+/// let mut verdict = Verdict::new();
+/// verdict.add(kept, Some(436));
+/// verdict.add(None, Some(7));
+/// assert!(verdict.holds());
+/// assert_eq!(verdict.holds(), kept::group_holds([(kept, Some(436)), (None, Some(7))]));
+/// verdict.add(kept, Some(440));
+/// assert!(!verdict.holds());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Verdict {
+    kept: bool,
+    changed: bool,
+}
+
+impl Verdict {
+    /// No value yet (does not hold: nothing is kept).
+    pub const fn new() -> Self {
+        Verdict {
+            kept: false,
+            changed: false,
+        }
+    }
+
+    /// Takes one more value of the group: what the file said (if kept) and
+    /// what the data gives now.
+    #[inline]
+    pub fn add(&mut self, kept: Option<KeptValue>, now: Option<u32>) {
+        if let Some(kept) = kept {
+            self.kept = true;
+            self.changed |= kept.derived != now;
+        }
+    }
+
+    /// True when at least one value taken is kept and every kept value still
+    /// derives to what it did when read (see [`group_holds`]).
+    #[inline]
+    pub fn holds(self) -> bool {
+        self.kept && !self.changed
+    }
+
+    /// True once a kept value taken no longer derives to what it did: the
+    /// group does not hold, whatever comes after.
+    #[inline]
+    pub fn changed(self) -> bool {
+        self.changed
+    }
 }
 
 /// The value written for one derived value: what the file said while its

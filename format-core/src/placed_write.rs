@@ -22,6 +22,11 @@
 //!   them while that still fits (a kept [`Placement`]), and the positions of
 //!   every reservation made inside follow.
 //!
+//! A value whose target is known when it is reserved (a computed count, or
+//! bytes no region will move) is written then: alone, or as its group's
+//! verdict so far says, its group's list entries rewritten at the end of the
+//! scope only if a later value of the group changed the verdict.
+//!
 //! A type without offsets, sizes or computed counts makes no reservation, and
 //! its generated code calls none of this.
 
@@ -149,6 +154,19 @@ pub(crate) struct Layout {
     lists: Vec<List>,
     regions: Vec<Region>,
     groups: u32,
+    /// The kept values of one group being reserved outside any region, each
+    /// written as the group's verdict so far says as it comes: the last
+    /// reservations of the list, from `first` to `end`.
+    open: Option<OpenGroup>,
+}
+
+/// A group whose values are written as they come (see [`Layout::open`]).
+#[derive(Debug, Clone, Copy)]
+struct OpenGroup {
+    group: Group,
+    first: usize,
+    end: usize,
+    verdict: kept::Verdict,
 }
 
 impl Writer {
@@ -315,7 +333,7 @@ impl Writer {
     /// once `target` is known, with `kept` (what the file said) while every
     /// kept value of `group` still holds. Outside a list a `parent[...]`
     /// target is absent.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reserve_value(
         &mut self,
         slot: Option<SizeSlot>,
@@ -327,31 +345,96 @@ impl Writer {
             Target::Sibling(_) if self.layout.lists.is_empty() => Target::Value(None),
             other => other,
         };
-        let reservation = Reservation {
-            slot: slot.map(SizeSlot::offset),
-            target,
-            kept,
-            group,
+        // A target known now: a value, or bytes no region will move (what
+        // they give is kept in place of them).
+        let known = match target {
+            Target::Value(value) => Some(value),
+            Target::Span { .. } if self.layout.regions.is_empty() => Some(now(&target)),
+            _ => None,
         };
-        // A value that keeps nothing is written as its data gives it whatever
-        // its group decides, and takes no part in that decision: once its
-        // target is known for good (a value, or bytes no region will move) it
-        // is resolved now rather than at the end of its scope.
-        if kept.is_none()
-            && self.layout.regions.is_empty()
-            && matches!(target, Target::Value(_) | Target::Span { .. })
-        {
-            let Some(slot) = reservation.slot else {
-                return;
-            };
-            // (A slot outside the output waits, to be reported where the
-            // scope ends.)
-            if let Some(bytes) = self.buf.get_mut(slot..).and_then(|b| b.first_chunk_mut()) {
-                *bytes = kept::decide(None, now(&target), false).to_le_bytes();
+        if let Some(value) = known {
+            // A value that takes part in no group's decision with others (it
+            // keeps nothing, so it is written as its data gives it, or it is
+            // decided alone) is resolved now rather than at the end of its
+            // scope. Inside a region it moves with its bytes.
+            if kept.is_none() || group == Group::ALONE {
+                let Some(slot) = slot else {
+                    return;
+                };
+                // (A slot outside the output waits, to be reported where the
+                // scope ends.)
+                if let Some(bytes) = self
+                    .buf
+                    .get_mut(slot.offset()..)
+                    .and_then(|b| b.first_chunk_mut())
+                {
+                    let holds = kept::group_holds([(kept, value)]);
+                    *bytes = kept::decide(kept, value, holds).to_le_bytes();
+                    return;
+                }
+            } else if self.layout.regions.is_empty() {
+                self.reserve_kept(slot, value, kept, group);
                 return;
             }
         }
+        let reservation = Reservation {
+            slot: slot.map(SizeSlot::offset),
+            target: known.map_or(target, Target::Value),
+            kept,
+            group,
+        };
         self.layout.reservations.push(reservation);
+    }
+
+    /// Reserves a kept value of `group` whose target is known (`now`), outside
+    /// any region: it is written now as the group's verdict so far says (as
+    /// read while every kept value of the group taken so far holds), and
+    /// recorded, so that the end of its scope has only to write again, as
+    /// derived, what was written as read if a later value of the group
+    /// changed (see [`settle`](Self::settle)).
+    #[inline]
+    fn reserve_kept(
+        &mut self,
+        slot: Option<SizeSlot>,
+        now: Option<u32>,
+        kept: Option<KeptValue>,
+        group: Group,
+    ) {
+        let layout = &mut self.layout;
+        let len = layout.reservations.len();
+        let mut open = match layout.open {
+            Some(open) if open.group == group && open.end == len => open,
+            _ => OpenGroup {
+                group,
+                first: len,
+                end: len,
+                verdict: kept::Verdict::new(),
+            },
+        };
+        open.verdict.add(kept, now);
+        let written = match slot {
+            None => true,
+            Some(slot) => match self
+                .buf
+                .get_mut(slot.offset()..)
+                .and_then(|b| b.first_chunk_mut())
+            {
+                Some(bytes) => {
+                    *bytes = kept::decide(kept, now, !open.verdict.changed()).to_le_bytes();
+                    true
+                }
+                // (Reported where the scope ends.)
+                None => false,
+            },
+        };
+        open.end = len + 1;
+        layout.open = written.then_some(open);
+        layout.reservations.push(Reservation {
+            slot: slot.map(SizeSlot::offset),
+            target: Target::Value(now),
+            kept,
+            group,
+        });
     }
 
     /// Resolves the reservations made from `from` on that are ready: none
@@ -362,12 +445,37 @@ impl Writer {
         if !layout.regions.is_empty() || layout.reservations.len() <= from {
             return Ok(());
         }
+        // One group written as it came ([`reserve_kept`](Self::reserve_kept)):
+        // only what was written as read before one of its values changed is
+        // written again.
+        let open = layout.open.take();
+        if let Some(open) = open
+            && open.first == from
+            && open.end == layout.reservations.len()
+        {
+            let ready = layout.reservations.get(from..).unwrap_or_default();
+            if !open.verdict.holds() {
+                for r in ready {
+                    if let (Some(slot), Some(_)) = (r.slot, r.kept) {
+                        write_at(
+                            &mut self.buf,
+                            0,
+                            slot,
+                            kept::decide(r.kept, now(&r.target), false),
+                        )?;
+                    }
+                }
+            }
+            layout.reservations.truncate(from);
+            return Ok(());
+        }
         // What waits for a list stays, in its order, before what is ready.
         let waiting = wait_first(&mut layout.reservations, from, is_sibling);
         resolve(
             &mut self.buf,
             0,
             layout.reservations.get(waiting..).unwrap_or_default(),
+            |t| *t,
         )?;
         layout.reservations.truncate(waiting);
         Ok(())
@@ -383,40 +491,34 @@ impl Writer {
         let plan = Plan::new(&nodes);
         let outer = !self.layout.regions.is_empty();
         let from = region.reservations.min(self.layout.reservations.len());
-        // Each reservation made inside gets its target at its laid-out place
-        // (its slot stays where it was written until the bytes are laid out);
-        // with no region around, the ready ones are written into the region's
-        // bytes as written (from `start`) before those are laid out.
-        let place = |entries: &mut Vec<Reservation>,
-                     at: usize,
-                     bytes: &mut [u8],
-                     finals: &[usize],
-                     total| {
-            for r in entries.iter_mut().skip(at) {
-                r.target = plan.moved_target(&r.target, start, end, finals, total);
-            }
-            if outer {
-                return Ok(());
-            }
-            let waiting = wait_first(entries, at, is_sibling);
-            resolve(bytes, start, entries.get(waiting..).unwrap_or_default())
+        // What waits (a `parent[...]` value, or everything while an outer
+        // region is open) goes first, in its order; with no region around, the
+        // rest is written into the region's bytes as written (its slots stay
+        // where they were written until the bytes are laid out), each target
+        // taken at its laid-out place.
+        let waiting = wait_first(&mut self.layout.reservations, from, |r| {
+            outer || is_sibling(r)
+        });
+        let resolve_at = |buf: &mut Vec<u8>, ready: &[Reservation], finals: &[usize], total| {
+            resolve(
+                buf.get_mut(start..).unwrap_or_default(),
+                start,
+                ready,
+                |t| plan.moved_target(t, start, end, finals, total),
+            )
         };
+        let ready = self.layout.reservations.get(waiting..).unwrap_or_default();
+        // A kept layout is tried first. Its values are written in place: if
+        // it does not fit after all, the fresh layout writes every one of them
+        // again.
         let mut laid: Option<(Option<Vec<u8>>, Vec<usize>, usize)> = None;
         if let Some(kept) = kept
             && let Some(finals) = plan.kept_finals(kept)
         {
             let total = kept.len as usize;
-            let mut entries = self
-                .layout
-                .reservations
-                .get(from..)
-                .unwrap_or_default()
-                .to_vec();
-            let mut bytes = self.buf.get(start..).unwrap_or_default().to_vec();
-            place(&mut entries, 0, &mut bytes, &finals, total)?;
-            if let Some(out) = plan.assemble_kept(&bytes, start, &finals, kept) {
-                self.layout.reservations.truncate(from);
-                self.layout.reservations.extend(entries);
+            resolve_at(&mut self.buf, ready, &finals, total)?;
+            let region_bytes = self.buf.get(start..).unwrap_or_default();
+            if let Some(out) = plan.assemble_kept(region_bytes, start, &finals, kept) {
                 laid = Some((Some(out), finals, total));
             }
         }
@@ -425,14 +527,7 @@ impl Writer {
             None => {
                 let finals = plan.fresh_finals();
                 let total = plan.total();
-                let region_bytes = self.buf.get_mut(start..).unwrap_or_default();
-                place(
-                    &mut self.layout.reservations,
-                    from,
-                    region_bytes,
-                    &finals,
-                    total,
-                )?;
+                resolve_at(&mut self.buf, ready, &finals, total)?;
                 (
                     plan.assemble_fresh(&self.buf, start, &finals),
                     finals,
@@ -444,14 +539,14 @@ impl Writer {
             self.buf.truncate(start);
             self.buf.extend_from_slice(&bytes);
         }
-        // What waits (a `parent[...]` value, or everything while an outer
-        // region is open) stays, in its order, its slot at its laid-out place.
+        // What waits stays, its target and its slot at their laid-out place.
         let reservations = &mut self.layout.reservations;
-        let waiting = wait_first(reservations, from, |r| outer || is_sibling(r));
         reservations.truncate(waiting);
         for r in reservations.iter_mut().skip(from) {
+            r.target = plan.moved_target(&r.target, start, end, &finals, total);
             r.slot = r.slot.map(|p| plan.map(p, start, end, &finals, total));
         }
+        self.layout.open = None;
         // Anchors recorded inside move with their bytes.
         for a in self.layout.anchors.iter_mut().skip(region.anchors) {
             a.start = plan.map(a.start, start, end, &finals, total);
@@ -461,35 +556,40 @@ impl Writer {
 }
 
 /// Writes every reservation of `ready` into `buf` (which holds the output
-/// from `origin` on), each group's kept values as read while they all still
+/// from `origin` on), its target as `target_at` gives it (where a region's
+/// layout puts it), each group's kept values as read while they all still
 /// hold ([`kept::group_holds`]), each value as [`kept::decide`] says.
-fn resolve(buf: &mut [u8], origin: usize, ready: &[Reservation]) -> Result<()> {
+fn resolve(
+    buf: &mut [u8],
+    origin: usize,
+    ready: &[Reservation],
+    target_at: impl Fn(&Target) -> Target,
+) -> Result<()> {
     let Some(first) = ready.first() else {
         return Ok(());
     };
-    // Only kept values take part in a group's decision (a group without one
-    // does not hold).
-    let kept_now = |r: &Reservation| r.kept.map(|k| (r.group, Some(k), now(&r.target)));
+    let now_of = |r: &Reservation| now(&target_at(&r.target));
     // Most of the time the values of one struct come together: one group,
-    // decided once, without allocating.
+    // decided once, without allocating. (Only kept values take part in a
+    // group's decision: a group without one does not hold.)
     if first.group != Group::ALONE && ready.iter().all(|r| r.group == first.group) {
-        let holds = kept::group_holds(ready.iter().filter_map(kept_now).map(|(_, k, n)| (k, n)));
+        let holds = kept::group_holds(
+            ready
+                .iter()
+                .filter(|r| r.kept.is_some())
+                .map(|r| (r.kept, now_of(r))),
+        );
         for r in ready {
             if let Some(slot) = r.slot {
-                write_at(
-                    buf,
-                    origin,
-                    slot,
-                    kept::decide(r.kept, now(&r.target), holds),
-                )?;
+                write_at(buf, origin, slot, kept::decide(r.kept, now_of(r), holds))?;
             }
         }
         return Ok(());
     }
     let mut pairs: Vec<(Group, Option<KeptValue>, Option<u32>)> = ready
         .iter()
-        .filter(|r| r.group != Group::ALONE)
-        .filter_map(kept_now)
+        .filter(|r| r.group != Group::ALONE && r.kept.is_some())
+        .map(|r| (r.group, r.kept, now_of(r)))
         .collect();
     pairs.sort_by_key(|(g, _, _)| *g);
     let verdicts: Vec<(Group, bool)> = pairs
@@ -501,7 +601,7 @@ fn resolve(buf: &mut [u8], origin: usize, ready: &[Reservation]) -> Result<()> {
         .collect();
     for r in ready {
         let Some(slot) = r.slot else { continue };
-        let now = now(&r.target);
+        let now = now_of(r);
         let holds = r.kept.is_some()
             && if r.group == Group::ALONE {
                 kept::group_holds([(r.kept, now)])
@@ -781,7 +881,10 @@ impl Plan {
     }
 
     /// The bytes laid out as `kept` says, if overlapping parts agree and
-    /// every byte is covered.
+    /// every byte is covered. The pieces and gaps are placed by where they
+    /// go: each one's bytes already covered by an earlier one are compared
+    /// with them, the rest appended (a byte left uncovered is a byte after
+    /// the end of what is placed when the next piece starts).
     fn assemble_kept(
         &self,
         bytes: &[u8],
@@ -790,30 +893,31 @@ impl Plan {
         kept: &Placement,
     ) -> Option<Vec<u8>> {
         let len = kept.len as usize;
-        let mut out = vec![0u8; len];
-        let mut covered = vec![false; len];
-        let mut place = |at: usize, bytes: &[u8]| -> Option<()> {
-            let dest = out.get_mut(at..at.checked_add(bytes.len())?)?;
-            let mask = covered.get_mut(at..at + bytes.len())?;
-            for ((d, c), b) in dest.iter_mut().zip(mask.iter_mut()).zip(bytes) {
-                if *c && *d != *b {
-                    return None;
-                }
-                *d = *b;
-                *c = true;
-            }
-            Some(())
-        };
+        let mut spans: Vec<(usize, &[u8])> =
+            Vec::with_capacity(self.pieces.len() + kept.gaps.len());
         for &(from, to, node, offset) in &self.pieces {
-            place(
+            spans.push((
                 *finals.get(node)? + offset,
                 bytes.get(from.checked_sub(start)?..to.checked_sub(start)?)?,
-            )?;
+            ));
         }
-        for (at, bytes) in &kept.gaps {
-            place(*at as usize, bytes)?;
+        spans.extend(kept.gaps.iter().map(|(at, b)| (*at as usize, b.as_slice())));
+        spans.sort_by_key(|(at, _)| *at);
+        let mut out = Vec::with_capacity(len);
+        for (at, piece) in spans {
+            if at.checked_add(piece.len())? > len {
+                return None;
+            }
+            if piece.is_empty() {
+                continue;
+            }
+            let shared = out.len().checked_sub(at)?.min(piece.len());
+            if out.get(at..at + shared)? != piece.get(..shared)? {
+                return None;
+            }
+            out.extend_from_slice(piece.get(shared..)?);
         }
-        covered.iter().all(|c| *c).then_some(out)
+        (out.len() == len).then_some(out)
     }
 }
 
@@ -904,7 +1008,13 @@ mod tests {
     #[test]
     fn a_group_is_written_as_kept_only_while_every_value_holds() {
         let kept = |slot, raw, derived| Some(KeptValue { slot, raw, derived });
-        for (now_b, expect) in [(Some(20), [5, 6]), (Some(21), [10, 21])] {
+        // What `b` and a value without a slot give now: the group holds, `b`
+        // changed, or the value without a slot (after both) changed.
+        for (now_b, now_hidden, expect) in [
+            (Some(20), Some(3), [5, 6]),
+            (Some(21), Some(3), [10, 21]),
+            (Some(20), Some(4), [10, 20]),
+        ] {
             let mut w = Writer::new();
             w.scope(|w| {
                 let group = w.new_group();
@@ -917,6 +1027,7 @@ mod tests {
                     group,
                 );
                 w.reserve_value(Some(b), Target::Value(now_b), kept(1, 6, Some(20)), group);
+                w.reserve_value(None, Target::Value(now_hidden), kept(2, 9, Some(3)), group);
                 Ok(())
             })
             .unwrap();

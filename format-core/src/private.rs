@@ -335,7 +335,7 @@ pub fn new_group(w: &mut Writer) -> Group {
 
 /// Reserves a value to be written once `target` is known (see the writer's
 /// reservations).
-#[inline]
+#[inline(always)]
 pub fn reserve(
     w: &mut Writer,
     slot: Option<SizeSlot>,
