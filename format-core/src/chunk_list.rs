@@ -150,26 +150,25 @@ fn read_all<C: ChunkList>(r: &mut Reader<'_>, mut chunks: Vec<C>) -> Result<Vec<
     while !r.is_empty() {
         let index = chunks.len();
         let mut chunk = read_one::<C>(r, index)?;
-        let earlier = r.take_diagnostics();
+        let mark = r.diagnostics.len();
         let after = chunk.read_after(r);
-        restore(r, earlier, index, after.is_ok());
+        restore(r, mark, index, after.is_ok());
         after.map_err(|e| e.at_index(index))?;
         chunks.push(chunk);
     }
     Ok(chunks)
 }
 
-/// Puts back the diagnostics noted before a step, and (if the step is kept)
-/// the ones it noted, placed at chunk `index`.
-fn restore(r: &mut Reader<'_>, earlier: Vec<crate::Diagnostic>, index: usize, keep: bool) {
-    let inside = r.take_diagnostics();
-    for note in earlier {
-        r.note(note.offset, note.message);
-    }
+/// Places the diagnostics a step noted (those from `mark` on) at chunk
+/// `index` if the step is kept, and forgets them if not; the ones noted
+/// before it stay as they are.
+fn restore(r: &mut Reader<'_>, mark: usize, index: usize, keep: bool) {
     if keep {
-        for note in inside {
-            r.note(note.offset, format!("chunks[{index}].{}", note.message));
+        for note in r.diagnostics.iter_mut().skip(mark) {
+            note.message = format!("chunks[{index}].{}", note.message);
         }
+    } else {
+        r.diagnostics.truncate(mark);
     }
 }
 
@@ -178,9 +177,9 @@ fn read_one<C: ChunkList>(r: &mut Reader<'_>, index: usize) -> Result<C> {
     // What a failed attempt did to the context (a `VERS` sets the version)
     // and noted (a lenient fix inside it) is undone with it.
     let ctx = *r.ctx();
-    let earlier = r.take_diagnostics();
+    let mark = r.diagnostics.len();
     let decoded = C::decode(r, ());
-    restore(r, earlier, index, decoded.is_ok());
+    restore(r, mark, index, decoded.is_ok());
     let e = match decoded {
         Ok(chunk) => return Ok(chunk),
         Err(e) => e,

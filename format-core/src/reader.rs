@@ -35,7 +35,7 @@ pub struct Reader<'a> {
     /// End of the current bounded region; `pos <= end <= data.len()` always holds.
     end: usize,
     ctx: Context,
-    diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
     /// Elements of the lists being read that offsets point into (see [`crate::anchor`]).
     pub(crate) anchors: Vec<Anchor>,
     /// The elements of the enclosing list (`parent[...]` offsets).

@@ -206,6 +206,7 @@ where
 /// let err = check_split(&w, 2, 1, false, "tangents", "has_tangents").unwrap_err();
 /// assert!(err.to_string().starts_with("tangents: "), "{err}");
 /// ```
+#[inline]
 pub fn check_split(
     w: &Writer,
     heads: usize,
@@ -218,6 +219,23 @@ pub fn check_split(
     if tails == expected {
         return Ok(());
     }
+    Err(split_error(
+        w.pos(),
+        [heads, tails],
+        with_tails,
+        [tails_field, condition],
+    ))
+}
+
+/// [`check_split`]'s error, out of the way of every track's write.
+#[cold]
+#[inline(never)]
+fn split_error(
+    at: usize,
+    [heads, tails]: [usize; 2],
+    with_tails: bool,
+    [tails_field, condition]: [&'static str; 2],
+) -> Error {
     let message = if with_tails {
         format!(
             "{tails} elements for {heads} records: `{condition}` holds, so each record needs one"
@@ -225,7 +243,7 @@ pub fn check_split(
     } else {
         format!("{tails} elements, but `{condition}` does not hold: the records have none")
     };
-    Err(Error::inconsistent(w.pos(), message).in_field(tails_field))
+    Error::inconsistent(at, message).in_field(tails_field)
 }
 
 /// The length of a list whose count may claim more elements than the
