@@ -71,8 +71,10 @@
 //! - `gltf`: the `gltf` module, `gltf-json` and `serde_json` (turns on
 //!   `anim` and `blp-pixels`); with `terrain` too, tiles export as well.
 //! - `convert`: the `convert` module and `bevy_mikktspace` (turns on `anim`).
+//! - `archive`: the `mpq` module (MPQ archives: Warcraft III maps, the
+//!   classic games' data) and its codecs `miniz_oxide`, `bzip2` and `explode`.
 //! - `cli` (default): the `formats` command-line tool (turns on `serde`,
-//!   `render`, `blp-pixels`, `gltf` and `convert`).
+//!   `render`, `blp-pixels`, `gltf`, `convert` and `archive`).
 //!
 //! With `default-features = false` only the parsers are built: a crate that
 //! reads and writes the formats, or defines chunks of its own with
@@ -146,6 +148,8 @@ mod kind;
 mod magic;
 pub mod mdl;
 pub mod mdx;
+#[cfg(feature = "archive")]
+pub mod mpq;
 #[cfg(feature = "anim")]
 pub mod optimize;
 #[cfg(any(feature = "render", feature = "blp-pixels"))]

@@ -220,3 +220,179 @@ pub fn water() -> LiquidInstance {
         ..Default::default()
     }
 }
+
+/// A small MPQ archive, built here with the format's own hashing and
+/// encryption: [`sample_mdx`] as `Units\Footman.mdx` (in 512-byte sectors,
+/// zlib-compressed, encrypted with the adjusted key), its texture
+/// [`sample_blp`] as `Textures\Sample.blp`, a script `war3map.j` stored as
+/// it is, and the `(listfile)` naming them (compressed). Feature `archive`.
+///
+/// ```
+/// let bytes = formats::sample::sample_mpq();
+/// let archive = formats::mpq::Archive::new(&bytes)?;
+/// assert_eq!(archive.read("Units\\Footman.mdx")?, formats::sample::sample_mdx());
+/// assert!(archive.diagnostics().is_empty());
+/// # Ok::<(), formats::mpq::Error>(())
+/// ```
+#[cfg(feature = "archive")]
+pub fn sample_mpq() -> Vec<u8> {
+    build_mpq().unwrap_or_default()
+}
+
+/// The sample model's texture, `Textures\Sample.blp`: a BLP1 palette image
+/// of 4 by 4 pixels, one colour, no alpha, no mipmaps, written byte by byte
+/// as the format lays it out (header, mip table, palette, level 0).
+///
+/// ```
+/// let blp = formats::blp::Blp::from_bytes(&formats::sample::sample_blp())?;
+/// assert_eq!(blp.size(), (4, 4));
+/// # Ok::<(), formats::Error>(())
+/// ```
+pub fn sample_blp() -> Vec<u8> {
+    const LEVEL: u32 = 4 + 24 + 16 * 4 * 2 + 256 * 4;
+    let mut out = b"BLP1".to_vec();
+    // compression (palette), alphaBits, width, height, extra, hasMipmaps
+    for field in [1u32, 0, 4, 4, 5, 0] {
+        out.extend(field.to_le_bytes());
+    }
+    // Mip offsets, then sizes: level 0 alone.
+    let offsets = [LEVEL].into_iter().chain([0; 15]);
+    let sizes = [16u32].into_iter().chain([0; 15]);
+    for value in offsets.chain(sizes) {
+        out.extend(value.to_le_bytes());
+    }
+    // Palette entry 0 a stone grey (B, G, R, A), the rest black.
+    out.extend([0x70, 0x80, 0x90, 0xFF]);
+    out.resize(LEVEL as usize, 0);
+    out.extend([0u8; 16]);
+    out
+}
+
+#[cfg(feature = "archive")]
+fn build_mpq() -> Result<Vec<u8>, Error> {
+    use crate::mpq::{BlockEntry, HashEntry, HashKind, Header, encrypt, flags, hash};
+    use format_core::{Context, encode};
+
+    const SECTOR: usize = 512;
+    const SLOTS: usize = 16;
+    let script = b"function main takes nothing returns nothing\nendfunction\n".to_vec();
+    let files: [(&str, Vec<u8>, u32); 4] = [
+        (
+            "Units\\Footman.mdx",
+            sample_mdx(),
+            flags::COMPRESS | flags::ENCRYPTED | flags::FIX_KEY | flags::EXISTS,
+        ),
+        (
+            "Textures\\Sample.blp",
+            sample_blp(),
+            flags::COMPRESS | flags::EXISTS,
+        ),
+        ("war3map.j", script, flags::EXISTS),
+        (
+            "(listfile)",
+            b"Units\\Footman.mdx\r\nTextures\\Sample.blp\r\nwar3map.j\r\n".to_vec(),
+            flags::COMPRESS | flags::EXISTS,
+        ),
+    ];
+    // Everything after the 32-byte header, whose offsets count from the start.
+    const HEADER: usize = 32;
+    let mut out = Vec::new();
+    let mut blocks = Vec::new();
+    let mut slots = [HashEntry {
+        name1: u32::MAX,
+        name2: u32::MAX,
+        locale: u16::MAX,
+        platform: u16::MAX,
+        block_index: HashEntry::EMPTY,
+    }; SLOTS];
+    for (index, (name, data, bits)) in files.into_iter().enumerate() {
+        let offset = (HEADER + out.len()) as u32;
+        let key = (bits & flags::ENCRYPTED != 0).then(|| {
+            let base = name.rsplit('\\').next().unwrap_or(name);
+            (hash(base.as_bytes(), HashKind::Key).wrapping_add(offset)) ^ data.len() as u32
+        });
+        let mut stored = Vec::new();
+        if bits & flags::COMPRESS != 0 {
+            let sectors: Vec<Vec<u8>> = data
+                .chunks(SECTOR)
+                .map(|chunk| {
+                    let mut packed = vec![0x02];
+                    packed.extend(miniz_oxide::deflate::compress_to_vec_zlib(chunk, 9));
+                    if packed.len() < chunk.len() {
+                        packed
+                    } else {
+                        chunk.to_vec()
+                    }
+                })
+                .collect();
+            let mut table = Vec::new();
+            let mut at = (sectors.len() as u32 + 1) * 4;
+            for sector in &sectors {
+                table.extend(at.to_le_bytes());
+                at += sector.len() as u32;
+            }
+            table.extend(at.to_le_bytes());
+            if let Some(key) = key {
+                encrypt(&mut table, key.wrapping_sub(1));
+            }
+            stored.extend(table);
+            for (i, mut sector) in sectors.into_iter().enumerate() {
+                if let Some(key) = key {
+                    encrypt(&mut sector, key.wrapping_add(i as u32));
+                }
+                stored.extend(sector);
+            }
+        } else {
+            stored.extend(&data);
+        }
+        blocks.push(BlockEntry {
+            offset,
+            compressed_size: stored.len() as u32,
+            file_size: data.len() as u32,
+            flags: bits,
+        });
+        out.extend(stored);
+        let first = hash(name.as_bytes(), HashKind::Offset) as usize;
+        let free = (0..SLOTS).map(|i| (first + i) % SLOTS).find(|&i| {
+            slots
+                .get(i)
+                .is_some_and(|s| s.block_index == HashEntry::EMPTY)
+        });
+        if let Some(slot) = free.and_then(|i| slots.get_mut(i)) {
+            *slot = HashEntry {
+                name1: hash(name.as_bytes(), HashKind::NameA),
+                name2: hash(name.as_bytes(), HashKind::NameB),
+                locale: 0,
+                platform: 0,
+                block_index: index as u32,
+            };
+        }
+    }
+    let ctx = Context::new();
+    let hash_table_offset = (HEADER + out.len()) as u32;
+    let mut table = encode(&slots, ctx)?;
+    encrypt(&mut table, hash(b"(hash table)", HashKind::Key));
+    out.extend(table);
+    let block_table_offset = (HEADER + out.len()) as u32;
+    let mut table = blocks
+        .iter()
+        .map(|block| encode(block, ctx))
+        .collect::<Result<Vec<_>, _>>()?
+        .concat();
+    encrypt(&mut table, hash(b"(block table)", HashKind::Key));
+    out.extend(table);
+    let header = Header {
+        header_size: 32,
+        archive_size: (HEADER + out.len()) as u32,
+        format_version: 0,
+        sector_size_shift: 0,
+        hash_table_offset,
+        block_table_offset,
+        hash_table_entries: SLOTS as u32,
+        block_table_entries: blocks.len() as u32,
+    };
+    let mut file = crate::mpq::HEADER_MAGIC.to_vec();
+    file.extend(encode(&header, ctx)?);
+    file.extend(out);
+    Ok(file)
+}

@@ -103,29 +103,37 @@ impl TextureFolders {
     /// );
     /// ```
     pub fn find(&self, file_name: &str) -> Option<std::path::PathBuf> {
-        let mut parts: Vec<&str> = file_name
-            .split(['/', '\\'])
-            .filter(|p| !p.is_empty() && *p != ".")
-            .collect();
-        if parts.is_empty() || parts.contains(&"..") {
-            return None;
-        }
-        let named = self
-            .folders
-            .iter()
-            .find_map(|folder| find_in(folder, &parts));
-        let last = parts.pop()?;
-        let stem = last.rsplit_once('.').map_or(last, |(stem, _)| stem);
-        named.or_else(|| {
-            ALTERNATIVES.iter().find_map(|extension| {
-                let other = format!("{stem}.{extension}");
-                let parts = [parts.as_slice(), &[other.as_str()]].concat();
-                self.folders
-                    .iter()
-                    .find_map(|folder| find_in(folder, &parts))
-            })
+        candidates(file_name).iter().find_map(|name| {
+            let parts: Vec<&str> = name.split('/').collect();
+            self.folders
+                .iter()
+                .find_map(|folder| find_in(folder, &parts))
         })
     }
+}
+
+/// The names a texture path is looked for under, in order: as named, then
+/// with each of [`ALTERNATIVES`] for its extension; its parts joined by `/`
+/// (`\` read as `/`, empty and `.` parts dropped). None for a path that
+/// names nothing or leads up (`..`).
+fn candidates(file_name: &str) -> Vec<String> {
+    let parts: Vec<&str> = file_name
+        .split(['/', '\\'])
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let Some((last, folders)) = parts.split_last() else {
+        return Vec::new();
+    };
+    if parts.contains(&"..") {
+        return Vec::new();
+    }
+    let stem = last.rsplit_once('.').map_or(*last, |(stem, _)| stem);
+    let mut names = vec![parts.join("/")];
+    for extension in ALTERNATIVES {
+        let other = format!("{stem}.{extension}");
+        names.push([folders, &[other.as_str()]].concat().join("/"));
+    }
+    names
 }
 
 /// The extensions looked for, in order, where no folder has a texture as
@@ -175,25 +183,87 @@ impl TextureFolders {
             .find(file_name)
             .ok_or_else(|| format!("not found in {}", self.folder_list()))?;
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let png = bytes.starts_with(PNG_SIGNATURE);
-        if png && !normal {
-            return Ok(bytes);
-        }
-        let image = if png {
-            crate::blp::RgbaImage::from_png(&bytes)
-        } else if bytes.starts_with(b"DDS ") {
-            crate::dds::Dds::from_bytes(&bytes).and_then(|dds| dds.decode_level(0))
-        } else {
-            crate::blp::Blp::from_bytes(&bytes).and_then(|blp| blp.decode_level(0))
-        };
-        image
-            .and_then(|mut image| {
-                if normal {
-                    crate::dds::rebuild_normal_z(&mut image);
+        png_of(bytes, normal).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// A texture file's bytes (PNG, DDS or BLP) as PNG, level 0, as it is or
+/// (`normal`) with its Z rebuilt from X and Y.
+fn png_of(bytes: Vec<u8>, normal: bool) -> Result<Vec<u8>, format_core::Error> {
+    let png = bytes.starts_with(PNG_SIGNATURE);
+    if png && !normal {
+        return Ok(bytes);
+    }
+    let mut image = if png {
+        crate::blp::RgbaImage::from_png(&bytes)
+    } else if bytes.starts_with(b"DDS ") {
+        crate::dds::Dds::from_bytes(&bytes).and_then(|dds| dds.decode_level(0))
+    } else {
+        crate::blp::Blp::from_bytes(&bytes).and_then(|blp| blp.decode_level(0))
+    }?;
+    if normal {
+        crate::dds::rebuild_normal_z(&mut image);
+    }
+    image.to_png()
+}
+
+/// Textures read from an MPQ archive, a map's imported textures (feature
+/// `archive`), where it has them, else from folders: a model in a map names
+/// its textures by their paths in the archive (`war3mapImported\Skin.blp`)
+/// or in the game's data. Names and alternatives are looked for as
+/// [`TextureFolders`] looks for them, each first in the archive.
+///
+/// ```
+/// use formats::gltf::textures::{ArchiveTextures, TextureFolders, TextureSource};
+///
+/// let bytes = formats::sample::sample_mpq();
+/// let archive = formats::mpq::Archive::new(&bytes)?;
+/// let textures = ArchiveTextures::new(&archive, TextureFolders::new(vec![]));
+/// let why = textures.png("Textures/Skin.blp").unwrap_err();
+/// assert_eq!(why, "not found in the archive");
+/// # Ok::<(), formats::mpq::Error>(())
+/// ```
+#[cfg(feature = "archive")]
+#[derive(Clone, Debug)]
+pub struct ArchiveTextures<'a> {
+    archive: &'a crate::mpq::Archive<'a>,
+    then: TextureFolders,
+}
+
+#[cfg(feature = "archive")]
+impl<'a> ArchiveTextures<'a> {
+    /// Looks in `archive`, then in the folders of `then`.
+    pub fn new(archive: &'a crate::mpq::Archive<'a>, then: TextureFolders) -> Self {
+        ArchiveTextures { archive, then }
+    }
+
+    fn load(&self, file_name: &str, normal: bool) -> Result<Vec<u8>, String> {
+        let names = candidates(file_name);
+        let Some(entry) = names.iter().find_map(|name| self.archive.entry(name)) else {
+            if self.then.folders.is_empty() {
+                return Err("not found in the archive".into());
+            }
+            return self.then.load(file_name, normal).map_err(|why| {
+                match why.strip_prefix("not found in ") {
+                    Some(folders) => format!("not found in the archive or in {folders}"),
+                    None => why,
                 }
-                image.to_png()
-            })
-            .map_err(|e| format!("{}: {e}", path.display()))
+            });
+        };
+        let name = entry.name().into_owned();
+        let bytes = self.archive.read_entry(&entry).map_err(|e| e.to_string())?;
+        png_of(bytes, normal).map_err(|e| format!("{name}: {e}"))
+    }
+}
+
+#[cfg(feature = "archive")]
+impl TextureSource for ArchiveTextures<'_> {
+    fn png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+        self.load(file_name, false)
+    }
+
+    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+        self.load(file_name, true)
     }
 }
 

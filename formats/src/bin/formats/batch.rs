@@ -10,10 +10,12 @@ use rayon::prelude::*;
 
 use crate::kind::Kind;
 
-/// The files named by `paths`: each named file (whatever its extension),
-/// and in each folder, recursively (symbolic links followed) and sorted,
-/// the files whose extension
-/// is a kind that `wanted` accepts, each file once however often it is named;
+/// The files named by `paths`: each named file (whatever its extension) or
+/// archive entry (`map.w3x:Units/Footman.mdx`), in each folder,
+/// recursively (symbolic links followed) and sorted, the files whose
+/// extension is a kind that `wanted` accepts, and in each MPQ archive
+/// (`.w3m`, `.w3x`, `.w3n`, `.mpq`) the entries whose names are; each
+/// file once however often it is named;
 /// an error naming `what` (`models (.mdx,
 /// .mdl)`) when paths were given and hold none, so that a folder named by
 /// mistake does not pass for a job done.
@@ -50,7 +52,11 @@ pub fn collect(
             }
             found.sort();
             files.extend(found);
-        } else if path.exists() {
+        } else if crate::input::is_archive(path) {
+            files.extend(crate::input::entries(path, |entry| {
+                Kind::of_path(entry).is_some_and(&wanted)
+            })?);
+        } else if path.exists() || crate::input::is_entry(path) {
             files.push(path.clone());
         } else {
             return Err(format!("{}: no such file or folder", path.display()));

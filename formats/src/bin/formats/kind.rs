@@ -165,9 +165,10 @@ pub fn mdl_reads_back_as(written: &[u8], mdx: &[u8]) -> bool {
     }
 }
 
-/// Reads a file from disk: the bytes and the kind, or an error line.
+/// Reads a file from disk, or an archive's entry (`map.w3x:Units/Footman.mdx`):
+/// the bytes and the kind, or an error line.
 pub fn open(path: &Path) -> Result<(Kind, Vec<u8>), String> {
-    let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let data = crate::input::read(path)?;
     let kind = Kind::detect(path, &data).ok_or_else(|| {
         format!(
             "{}: not a file this tool knows (.mdx, .mdl, .adt, .wdt, .blp, .dds)",

@@ -1,6 +1,7 @@
 //! The `formats` command-line tool: clap definitions and dispatch; each
 //! subcommand is a module in `formats/`.
 
+mod archive;
 mod batch;
 mod blp;
 mod check;
@@ -9,6 +10,7 @@ mod dump;
 mod export;
 mod fix;
 mod info;
+mod input;
 mod kind;
 mod optimize;
 mod progress;
@@ -44,6 +46,30 @@ enum Command {
     Info {
         /// The file (.mdx, .mdl, .adt, .wdt, .blp, .dds); omit for a small model generated in code.
         file: Option<PathBuf>,
+    },
+    /// The entries of an MPQ archive (a Warcraft III map .w3m/.w3x, a
+    /// campaign .w3n, a game's .mpq): name, size, stored size, how it is
+    /// stored. Entries the archive's listfile does not name are
+    /// File00000012.xxx (their block).
+    #[command(
+        after_help = "Example:\n  formats list \"../shared/corpus/archives/wc3lib_(4)WarChasers.w3m\""
+    )]
+    List {
+        /// The archive.
+        archive: PathBuf,
+    },
+    /// Writes the entries of an MPQ archive (those PATTERN matches) as files
+    /// under OUT, their folders made; what cannot be read is named.
+    #[command(after_help = "Examples:\n  formats extract map.w3x map/\n  \
+                            formats extract map.w3x models/ '*.mdx'")]
+    Extract {
+        /// The archive.
+        archive: PathBuf,
+        /// The folder to write into.
+        out: PathBuf,
+        /// Only the entries whose names match: `*` any run of characters,
+        /// `?` one; any case, `/` or `\`.
+        pattern: Option<String>,
     },
     /// The whole parsed file, as a readable tree or as JSON.
     #[command(
@@ -394,6 +420,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Info { file } => info::run(file.as_deref()),
         Command::Dump { file, json } => dump::run(&file, json),
+        Command::List { archive } => archive::list(&archive).map(|()| ExitCode::SUCCESS),
+        Command::Extract {
+            archive,
+            out,
+            pattern,
+        } => archive::extract(&archive, &out, pattern.as_deref()),
         Command::Convert {
             paths,
             version,

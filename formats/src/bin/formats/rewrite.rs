@@ -117,7 +117,16 @@ pub fn jobs(
             }
             jobs.into_iter().map(|(i, o)| (i, Some(o))).collect()
         }
-        Destination::InPlace => inputs.into_iter().map(|i| (i.clone(), Some(i))).collect(),
+        Destination::InPlace => {
+            if let Some(entry) = inputs.iter().find(|i| crate::input::is_entry(i)) {
+                return Err(format!(
+                    "{}: an archive's entry is not rewritten in place (`formats extract` \
+                     it first, or write to a folder)",
+                    entry.display()
+                ));
+            }
+            inputs.into_iter().map(|i| (i.clone(), Some(i))).collect()
+        }
         Destination::DryRun => inputs.into_iter().map(|i| (i, None)).collect(),
     })
 }

@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-use formats::gltf::textures::TextureFolders;
+use formats::gltf::textures::{ArchiveTextures, TextureFolders, TextureSource};
 use formats::gltf::{ExportOptions, export as export_model};
+use formats::mpq::Archive;
 
 use super::{Options, Written, is_gltf};
 use crate::kind::{self, Document, Kind};
@@ -23,9 +24,28 @@ pub fn export(
     let Document::Mdx(model) = &loaded.document else {
         return Err(format!("{name}: not a model"));
     };
-    let mut folders = vec![input.parent().unwrap_or(Path::new(".")).to_path_buf()];
+    // A model in an archive finds its textures there first, then in the
+    // `--textures` folders (not beside it: it is not in a folder).
+    let archive_bytes = crate::input::archive_of(input).transpose()?;
+    let archive = match &archive_bytes {
+        Some((bytes, path)) => {
+            Some(Archive::new(bytes).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let mut folders = Vec::new();
+    if archive.is_none() {
+        folders.push(input.parent().unwrap_or(Path::new(".")).to_path_buf());
+    }
     folders.extend(options.textures.iter().cloned());
-    let textures = TextureFolders::new(folders);
+    let in_folders = TextureFolders::new(folders);
+    let in_archive = archive
+        .as_ref()
+        .map(|a| ArchiveTextures::new(a, in_folders.clone()));
+    let textures: &dyn TextureSource = match &in_archive {
+        Some(in_archive) => in_archive,
+        None => &in_folders,
+    };
     let stem = crate::file_stem(input, "model");
     let exported = export_model(
         model,
@@ -34,7 +54,7 @@ pub fn export(
             animations: !options.no_animations,
             sequence: options.sequence.as_deref(),
             lod: options.lod,
-            textures: &textures,
+            textures,
             geoset_visibility: options.geoset_visibility,
             material_colors: options.material_colors,
             texture_animations: options.texture_animations,
