@@ -981,6 +981,12 @@ fn missing_textures_are_listed_and_leave_materials_untextured() {
             r"units\Critters\PackHorse\PackHorse.blp"
         ]
     );
+    // Why, as a value to match on.
+    assert!(
+        out.missing_textures
+            .iter()
+            .all(|(_, why)| matches!(why, formats::gltf::textures::TextureError::NotFound { .. }))
+    );
     let glb = out.document.to_glb().unwrap();
     let gltf = gltf::Gltf::from_slice(&glb).unwrap();
     assert_eq!(gltf.document.images().count(), 0);

@@ -1,16 +1,55 @@
 //! Where a model's textures come from: a [`TextureSource`] turns the path a
 //! model's `TEXS` names into PNG bytes.
 
+use std::path::PathBuf;
+
+/// Why a texture has no image.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TextureError {
+    /// No place to look in was given ([`NoTextures`]).
+    #[error("no texture folders given")]
+    NoSource,
+    /// No file has the name, or one of its alternatives.
+    #[error("not found in {searched}")]
+    NotFound {
+        /// Where it was looked for (`a, b or c`; `the archive or a`).
+        searched: String,
+    },
+    /// The file is there and cannot be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file (or archive entry) is not an image this crate decodes.
+    #[error("{name}: {source}")]
+    Decode {
+        /// The file's path, or the entry's name.
+        name: String,
+        /// Why (with its offset and path of fields).
+        #[source]
+        source: format_core::Error,
+    },
+    /// The archive's entry cannot be read.
+    #[cfg(feature = "archive")]
+    #[error(transparent)]
+    Archive(#[from] crate::mpq::Error),
+}
+
 /// Gives the image of a texture path as the model names it.
 pub trait TextureSource: Sync {
     /// The PNG bytes of the texture `file_name` (the `TEXS` path, as stored),
     /// or why there is none.
-    fn png(&self, file_name: &str) -> Result<Vec<u8>, String>;
+    fn png(&self, file_name: &str) -> Result<Vec<u8>, TextureError>;
 
     /// The PNG bytes of `file_name` used as a normal map. By default what
     /// [`png`](Self::png) gives; [`TextureFolders`] rebuilds the Z (blue)
     /// channel from X and Y (red and green), see there.
-    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, TextureError> {
         self.png(file_name)
     }
 }
@@ -20,8 +59,8 @@ pub trait TextureSource: Sync {
 pub struct NoTextures;
 
 impl TextureSource for NoTextures {
-    fn png(&self, _: &str) -> Result<Vec<u8>, String> {
-        Err("no texture folders given".into())
+    fn png(&self, _: &str) -> Result<Vec<u8>, TextureError> {
+        Err(TextureError::NoSource)
     }
 }
 
@@ -43,8 +82,11 @@ impl TextureSource for NoTextures {
 pub struct FlatTextures(pub [u8; 4]);
 
 impl TextureSource for FlatTextures {
-    fn png(&self, _: &str) -> Result<Vec<u8>, String> {
-        flat_png(self.0).map_err(|e| e.to_string())
+    fn png(&self, _: &str) -> Result<Vec<u8>, TextureError> {
+        flat_png(self.0).map_err(|source| TextureError::Decode {
+            name: "a flat colour".into(),
+            source,
+        })
     }
 }
 
@@ -178,12 +220,18 @@ impl TextureFolders {
 
     /// The PNG of the texture `file_name` names, as it is or (`normal`) with
     /// its Z rebuilt from X and Y.
-    fn load(&self, file_name: &str, normal: bool) -> Result<Vec<u8>, String> {
-        let path = self
-            .find(file_name)
-            .ok_or_else(|| format!("not found in {}", self.folder_list()))?;
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        png_of(bytes, normal).map_err(|e| format!("{}: {e}", path.display()))
+    fn load(&self, file_name: &str, normal: bool) -> Result<Vec<u8>, TextureError> {
+        let path = self.find(file_name).ok_or_else(|| TextureError::NotFound {
+            searched: self.folder_list(),
+        })?;
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(source) => return Err(TextureError::Read { path, source }),
+        };
+        png_of(bytes, normal).map_err(|source| TextureError::Decode {
+            name: path.display().to_string(),
+            source,
+        })
     }
 }
 
@@ -220,7 +268,7 @@ fn png_of(bytes: Vec<u8>, normal: bool) -> Result<Vec<u8>, format_core::Error> {
 /// let archive = formats::mpq::Archive::new(&bytes)?;
 /// let textures = ArchiveTextures::new(&archive, TextureFolders::new(vec![]));
 /// let why = textures.png("Textures/Skin.blp").unwrap_err();
-/// assert_eq!(why, "not found in the archive");
+/// assert_eq!(why.to_string(), "not found in the archive");
 /// # Ok::<(), formats::mpq::Error>(())
 /// ```
 #[cfg(feature = "archive")]
@@ -237,42 +285,46 @@ impl<'a> ArchiveTextures<'a> {
         ArchiveTextures { archive, then }
     }
 
-    fn load(&self, file_name: &str, normal: bool) -> Result<Vec<u8>, String> {
+    fn load(&self, file_name: &str, normal: bool) -> Result<Vec<u8>, TextureError> {
         let names = candidates(file_name);
         let Some(entry) = names.iter().find_map(|name| self.archive.entry(name)) else {
             if self.then.folders.is_empty() {
-                return Err("not found in the archive".into());
+                return Err(TextureError::NotFound {
+                    searched: "the archive".into(),
+                });
             }
-            return self.then.load(file_name, normal).map_err(|why| {
-                match why.strip_prefix("not found in ") {
-                    Some(folders) => format!("not found in the archive or in {folders}"),
-                    None => why,
-                }
+            return self.then.load(file_name, normal).map_err(|why| match why {
+                TextureError::NotFound { searched } => TextureError::NotFound {
+                    searched: format!("the archive or {searched}"),
+                },
+                other => other,
             });
         };
-        let name = entry.name().into_owned();
-        let bytes = self.archive.read_entry(&entry).map_err(|e| e.to_string())?;
-        png_of(bytes, normal).map_err(|e| format!("{name}: {e}"))
+        let bytes = self.archive.read_entry(&entry)?;
+        png_of(bytes, normal).map_err(|source| TextureError::Decode {
+            name: entry.name().into_owned(),
+            source,
+        })
     }
 }
 
 #[cfg(feature = "archive")]
 impl TextureSource for ArchiveTextures<'_> {
-    fn png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+    fn png(&self, file_name: &str) -> Result<Vec<u8>, TextureError> {
         self.load(file_name, false)
     }
 
-    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, TextureError> {
         self.load(file_name, true)
     }
 }
 
 impl TextureSource for TextureFolders {
-    fn png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+    fn png(&self, file_name: &str) -> Result<Vec<u8>, TextureError> {
         self.load(file_name, false)
     }
 
-    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, String> {
+    fn normal_png(&self, file_name: &str) -> Result<Vec<u8>, TextureError> {
         self.load(file_name, true)
     }
 }

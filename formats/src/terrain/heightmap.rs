@@ -58,6 +58,40 @@ pub struct HeightRange {
     pub max: f32,
 }
 
+/// Why `MIN:MAX` text is not a [`HeightRange`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HeightRangeError {
+    /// No `:` between the two heights.
+    #[error("range {range:?}: expected MIN:MAX")]
+    NoColon {
+        /// The text.
+        range: String,
+    },
+    /// A side is not a number.
+    #[error("range {range:?}: {value:?} is not a number")]
+    NotANumber {
+        /// The text.
+        range: String,
+        /// The side.
+        value: String,
+    },
+    /// A side is a number beyond what an `f32` height holds.
+    #[error("range {range:?}: {value:?} is beyond what a height can be (±3.4028235e38)")]
+    TooFar {
+        /// The text.
+        range: String,
+        /// The side.
+        value: String,
+    },
+    /// `MIN` is not below `MAX`.
+    #[error("range {range:?}: MIN must be below MAX")]
+    Empty {
+        /// The text.
+        range: String,
+    },
+}
+
 impl HeightRange {
     /// The range spanning both.
     pub fn union(self, other: HeightRange) -> HeightRange {
@@ -68,24 +102,38 @@ impl HeightRange {
     }
 
     /// The range from `MIN:MAX` text (`-100:250.5`).
-    pub fn parse(text: &str) -> Result<HeightRange, String> {
+    ///
+    /// ```
+    /// use formats::terrain::heightmap::{HeightRange, HeightRangeError};
+    ///
+    /// assert_eq!(HeightRange::parse("-100:250.5")?.max, 250.5);
+    /// assert!(matches!(HeightRange::parse("5:5"), Err(HeightRangeError::Empty { .. })));
+    /// # Ok::<(), HeightRangeError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<HeightRange, HeightRangeError> {
+        let range = || text.to_owned();
         let (min, max) = text
             .split_once(':')
-            .ok_or_else(|| format!("range {text:?}: expected MIN:MAX"))?;
+            .ok_or_else(|| HeightRangeError::NoColon { range: range() })?;
         let number = |s: &str| match s.trim().parse::<f32>() {
             Ok(v) if v.is_finite() => Ok(v),
             // `1e40` parses as infinity: a number, but not a height.
-            Ok(_) if s.trim().parse::<f64>().is_ok_and(f64::is_finite) => Err(format!(
-                "range {text:?}: {s:?} is beyond what a height can be (±{:e})",
-                f32::MAX
-            )),
-            _ => Err(format!("range {text:?}: {s:?} is not a number")),
+            Ok(_) if s.trim().parse::<f64>().is_ok_and(f64::is_finite) => {
+                Err(HeightRangeError::TooFar {
+                    range: range(),
+                    value: s.to_owned(),
+                })
+            }
+            _ => Err(HeightRangeError::NotANumber {
+                range: range(),
+                value: s.to_owned(),
+            }),
         };
         let (min, max) = (number(min)?, number(max)?);
         if min < max {
             Ok(HeightRange { min, max })
         } else {
-            Err(format!("range {text:?}: MIN must be below MAX"))
+            Err(HeightRangeError::Empty { range: range() })
         }
     }
 
@@ -531,11 +579,12 @@ mod tests {
         assert!(HeightRange::parse("1:inf").is_err());
         let huge = HeightRange::parse("1e40:1e41").unwrap_err();
         assert!(
-            huge.contains("\"1e40\" is beyond what a height can be"),
+            huge.to_string()
+                .contains("\"1e40\" is beyond what a height can be"),
             "{huge}"
         );
         let junk = HeightRange::parse("a:5").unwrap_err();
-        assert!(junk.contains("\"a\" is not a number"), "{junk}");
+        assert!(junk.to_string().contains("\"a\" is not a number"), "{junk}");
     }
 
     /// A heightmap whose sample (x, y) is `x + 1000 y`.

@@ -85,7 +85,7 @@ pub struct Materials<'a> {
     images: HashMap<(String, bool), Index<json::Image>>,
     samplers: HashMap<u32, Index<json::texture::Sampler>>,
     /// Texture paths the source could not give, with why.
-    pub missing: Vec<(String, String)>,
+    pub missing: Vec<(String, crate::gltf::textures::TextureError)>,
     /// Texture paths found and embedded.
     pub embedded: Vec<String>,
     /// Replaceable textures (team colour, team glow...) embedded as

@@ -131,7 +131,7 @@ pub struct Export {
     /// (`Replaceable Texture 1`, team colour, in red; the others in grey).
     pub placeholder_textures: Vec<String>,
     /// Texture paths not found, with why (their materials have no texture).
-    pub missing_textures: Vec<(String, String)>,
+    pub missing_textures: Vec<(String, crate::gltf::textures::TextureError)>,
     /// Anything else left out, one line each.
     pub warnings: Vec<String>,
 }

@@ -70,17 +70,18 @@ pub fn export(
         let missing = &exported.missing_textures;
         // One reason said once (the usual case: none of them is in the
         // folders looked in), else each texture with its own.
-        let (list, why): (Vec<String>, String) = if missing.iter().all(|(_, why)| why == first_why)
-        {
-            let list = missing.iter().map(|(path, _)| path.clone()).collect();
-            (list, format!(", {first_why}"))
-        } else {
-            let list = missing
-                .iter()
-                .map(|(path, why)| format!("{path} ({why})"))
-                .collect();
-            (list, String::new())
-        };
+        let first_why = first_why.to_string();
+        let (list, why): (Vec<String>, String) =
+            if missing.iter().all(|(_, why)| why.to_string() == first_why) {
+                let list = missing.iter().map(|(path, _)| path.clone()).collect();
+                (list, format!(", {first_why}"))
+            } else {
+                let list = missing
+                    .iter()
+                    .map(|(path, why)| format!("{path} ({why})"))
+                    .collect();
+                (list, String::new())
+            };
         warnings.push(format!(
             "{name}: textures left out (materials untextured){why}: {}",
             list.join(", ")
