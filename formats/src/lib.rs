@@ -85,6 +85,11 @@
 //! of the tool asks for
 //! `formats = { version = "…", default-features = false, features = ["gltf", "terrain"] }`.
 #![warn(missing_docs)]
+// No unsafe code by hand: the runtime's is `format-core`'s (each block with
+// its safety argument). `deny`, not `forbid`: `#[derive(Codec)]` on a plain
+// record generates an `unsafe impl Plain` (its layout checked by the
+// derive), under an `allow` that `forbid` would refuse.
+#![deny(unsafe_code)]
 #![cfg_attr(
     not(test),
     warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
