@@ -225,3 +225,21 @@ fn a_zlib_sector_with_a_wrong_checksum_reads_as_the_game_reads_it() {
     let archive = Archive::new(&bytes).unwrap();
     assert_ne!(archive.read(NAME).ok(), Some(texture));
 }
+
+#[test]
+fn a_header_with_any_version_number_reads_as_version_1() {
+    // Found by the fuzz target: version 0xFFFF, which protected maps may
+    // write, overflowed the version said in the diagnostic.
+    let mut bytes = formats::sample::sample_mpq();
+    bytes[12..14].copy_from_slice(&0xFFFFu16.to_le_bytes());
+    let archive = Archive::new(&bytes).unwrap();
+    assert_eq!(
+        archive.read("Units\\Footman.mdx").unwrap(),
+        formats::sample::sample_mdx()
+    );
+    let said = archive.diagnostics()[0].to_string();
+    assert!(
+        said.contains("version 65536 and 32 bytes: read as version 1"),
+        "{said}"
+    );
+}

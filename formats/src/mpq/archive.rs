@@ -137,7 +137,7 @@ impl<'a> Archive<'a> {
                         message: format!(
                             "the header says version {} and {} bytes: read as version 1 \
                              (32 bytes), as Warcraft III reads it",
-                            header.format_version + 1,
+                            u32::from(header.format_version) + 1,
                             header.header_size
                         ),
                     });
