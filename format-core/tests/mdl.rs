@@ -387,3 +387,230 @@ fn words_know_their_values() {
     assert_eq!(Shape::Other(5).word(), None);
     assert_eq!(Shape::FALLBACK, "Round");
 }
+
+/// Tracks of a `Beam`: `Alpha` at the block's top level, and the target's
+/// `Alpha`, written in a `Target { }` block of its own.
+#[derive(Clone, Debug, PartialEq)]
+enum Aim {
+    Alpha(f32),
+    TargetAlpha(f32),
+    Unknown(UnknownTail),
+}
+
+/// `Alpha 1 { 0: value, }`, the one key of an `Aim` track.
+fn read_alpha(stmt: &Stmt, cx: &mut Cx) -> Result<f32> {
+    let (_, body) = stmt.block(cx)?;
+    match body {
+        [key] => match key.items.as_slice() {
+            [_, _, value] => format_core::mdl::Value::read(value, cx),
+            _ => Err(cx.error(key.pos, "expected a key")),
+        },
+        _ => Err(cx.error(stmt.pos, "expected one key")),
+    }
+}
+
+impl TrackSet for Aim {
+    const BLOCKS: &'static [&'static str] = &["Target"];
+
+    fn write(&self, out: &mut Out) {
+        let alpha = |out: &mut Out, value: &f32| {
+            out.open("Alpha 1");
+            out.field("0:", value);
+            out.close();
+        };
+        match self {
+            Aim::Alpha(v) => alpha(out, v),
+            Aim::TargetAlpha(v) => {
+                out.open("Target");
+                alpha(out, v);
+                out.close();
+            }
+            Aim::Unknown(tail) => format_core::mdl::write_tail_as(out, Self::TAIL, tail),
+        }
+    }
+
+    fn read(stmt: &Stmt, cx: &mut Cx) -> Option<Result<Self>> {
+        (stmt.key().1 == "Alpha").then(|| read_alpha(stmt, cx).map(Aim::Alpha))
+    }
+
+    fn read_in(block: &str, stmt: &Stmt, cx: &mut Cx) -> Option<Result<Self>> {
+        if block == "Target" && stmt.key().1 == "Alpha" {
+            return Some(read_alpha(stmt, cx).map(Aim::TargetAlpha));
+        }
+        Self::read(stmt, cx)
+    }
+
+    fn tail(tail: UnknownTail) -> Self {
+        Aim::Unknown(tail)
+    }
+}
+
+/// Fields in a sub-block (`within`), one of them under a key the block
+/// itself has, and a track written in the sub-block.
+#[derive(Mdl, Clone, Debug, PartialEq)]
+#[mdl(block = "Beam", name = name)]
+struct Beam {
+    name: FixedStr<8>,
+    #[mdl(static)]
+    range: f32,
+    #[mdl(static, key = "Range", within = "Target")]
+    target_range: f32,
+    #[mdl(optional, within = "Target")]
+    label: Option<FixedStr<8>>,
+    #[mdl(tracks)]
+    tracks: Vec<Aim>,
+}
+
+fn read_beam(text: &str, lenient: bool) -> Result<(Beam, usize)> {
+    let tree = parse(text)?;
+    let mut cx = Cx::new(lenient);
+    let beam = Beam::read_block(&tree[0], &mut cx)?;
+    Ok((beam, cx.diagnostics.into_inner().len()))
+}
+
+#[test]
+fn fields_and_tracks_within_a_sub_block() {
+    let beam = Beam {
+        name: FixedStr::try_from("b").unwrap(),
+        range: 1.0,
+        target_range: 2.0,
+        label: Some(FixedStr::try_from("far").unwrap()),
+        tracks: vec![Aim::Alpha(0.5), Aim::TargetAlpha(0.25), Aim::Alpha(1.0)],
+    };
+    let text = written(&beam);
+    assert_eq!(
+        text,
+        "Beam \"b\" {\n\
+         \tstatic Range 1,\n\
+         \tTarget {\n\t\tstatic Range 2,\n\t\tLabel \"far\",\n\t}\n\
+         \tAlpha 1 {\n\t\t0: 0.5,\n\t}\n\
+         \tTarget {\n\t\tAlpha 1 {\n\t\t\t0: 0.25,\n\t\t}\n\t}\n\
+         \tAlpha 1 {\n\t\t0: 1,\n\t}\n\
+         }\n"
+    );
+    assert_eq!(read_beam(&text, false).unwrap(), (beam, 0));
+    // A sub-block's key no key of the block takes is read at the top too
+    // (an editor that flattens the sub-block); `Range` there is the block's.
+    let (beam, _) = read_beam("Beam \"b\" { Range 3, Label \"x\", }", false).unwrap();
+    assert_eq!((beam.range, beam.target_range), (3.0, 0.0));
+    assert_eq!(beam.label.unwrap().to_str(), Ok("x"));
+    let err = |text: &str| read_beam(text, false).unwrap_err().to_string();
+    assert_eq!(
+        err("Beam \"b\" {\n\tTarget {\n\t\tRange 1,\n\t\tRange 2,\n\t}\n}"),
+        "Beam \"b\": line 4, column 3: `Range` is given twice in this block (first at \
+         line 3, column 3): one would replace the other"
+    );
+    assert_eq!(
+        err("Beam \"b\" {\n\tTarget {\n\t\tGlow 1,\n\t}\n}"),
+        "Beam \"b\": line 3, column 3: unknown statement `Glow`"
+    );
+    // Lenient: the unknown statement in the sub-block skipped, with a diagnostic.
+    let (beam, diagnostics) =
+        read_beam("Beam \"b\" { Target { Glow 1, Range 4, }, }", true).unwrap();
+    assert_eq!((beam.target_range, diagnostics), (4.0, 1));
+}
+
+proptest! {
+    #[test]
+    fn sub_blocks_from_arbitrary_values_read_back(
+        range in float(),
+        target_range in float(),
+        label in proptest::option::of(text(8)),
+        tracks in proptest::collection::vec(
+            prop_oneof![float().prop_map(Aim::Alpha), float().prop_map(Aim::TargetAlpha)],
+            0..4,
+        ),
+    ) {
+        let beam = Beam {
+            name: FixedStr::try_from("b").unwrap(),
+            range,
+            target_range,
+            label: label.map(|l| FixedStr::try_from(l.as_str()).unwrap()),
+            tracks,
+        };
+        let text = written(&beam);
+        let (back, diagnostics) = read_beam(&text, false)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(diagnostics, 0);
+        // Compared as text: NaNs with their payloads.
+        prop_assert_eq!(written(&back), text);
+        prop_assert_eq!(back.tracks.len(), beam.tracks.len());
+    }
+}
+
+/// Values beside a keyed value, its default written only when it is not
+/// the value a missing key reads as (`unless`).
+#[derive(Mdl, Clone, Debug, Default, PartialEq)]
+#[mdl(block = "Fires")]
+struct Fires {
+    #[mdl(key = "GlobalSeqId", unless = -1)]
+    global_sequence_id: i32,
+    #[mdl(values = "frames")]
+    frames: Vec<u32>,
+}
+
+/// A block in a block (`nested`), an `Option` whose `None` is a word.
+#[derive(Mdl, Clone, Debug, PartialEq)]
+#[mdl(block = "Trigger", name = name)]
+struct Trigger {
+    name: FixedStr<8>,
+    #[mdl(
+        nested,
+        absent = "ExtNoFires",
+        default = Fires { global_sequence_id: -1, frames: Vec::new() }
+    )]
+    fires: Option<Fires>,
+}
+
+fn read_trigger(text: &str) -> Result<Trigger> {
+    let tree = parse(text)?;
+    Trigger::read_block(&tree[0], &mut Cx::new(false))
+}
+
+#[test]
+fn nested_blocks_absent_words_and_values_beside_keys() {
+    let trigger = Trigger {
+        name: FixedStr::try_from("t").unwrap(),
+        fires: Some(Fires {
+            global_sequence_id: 2,
+            frames: vec![10, 20],
+        }),
+    };
+    let text = written(&trigger);
+    assert_eq!(
+        text,
+        "Trigger \"t\" {\n\tFires 2 {\n\t\tGlobalSeqId 2,\n\t\t10,\n\t\t20,\n\t}\n}\n"
+    );
+    assert_eq!(read_trigger(&text).unwrap(), trigger);
+    // -1 is not written, and reads back from its absence.
+    let quiet = Trigger {
+        fires: Some(Fires {
+            global_sequence_id: -1,
+            frames: vec![5],
+        }),
+        ..trigger.clone()
+    };
+    let text = written(&quiet);
+    assert_eq!(text, "Trigger \"t\" {\n\tFires 1 {\n\t\t5,\n\t}\n}\n");
+    assert_eq!(read_trigger(&text).unwrap(), quiet);
+    // `None` is the word; a missing block is `Some` of the default.
+    let none = Trigger {
+        fires: None,
+        ..trigger.clone()
+    };
+    let text = written(&none);
+    assert_eq!(text, "Trigger \"t\" {\n\tExtNoFires,\n}\n");
+    assert_eq!(read_trigger(&text).unwrap(), none);
+    let empty = read_trigger("Trigger \"t\" { }").unwrap();
+    assert_eq!(
+        empty.fires,
+        Some(Fires {
+            global_sequence_id: -1,
+            frames: vec![]
+        })
+    );
+    // The header's count is checked against the values.
+    let e = read_trigger("Trigger \"t\" {\n\tFires 3 {\n\t\t1,\n\t}\n}").unwrap_err();
+    assert!(e.to_string().contains("Fires"), "{e}");
+    assert!(e.to_string().contains("the header says 3"), "{e}");
+}

@@ -103,8 +103,21 @@ pub trait TrackSet: Sized {
     const TAIL: &'static str = "ExtTail";
     /// Writes the track (or its tail).
     fn write(&self, out: &mut Out);
+    /// The sub-blocks some of these tracks are written inside, each in a
+    /// block of its own at its place in the list (a camera's target
+    /// `Target { Translation 2 { ... } }`): a derived block reads these
+    /// sub-blocks (`#[mdl(within = "Target")]` names them for fields).
+    const BLOCKS: &'static [&'static str] = &[];
     /// Reads `stmt` if its keyword names one of these tracks.
     fn read(stmt: &Stmt, cx: &mut Cx) -> Option<Result<Self>>;
+    /// Reads `stmt`, found inside the sub-block `block`, if its keyword
+    /// names one of these tracks: the track placed in that block first
+    /// (`Translation` in `Target` is the target's), then as
+    /// [`TrackSet::read`] reads it.
+    fn read_in(block: &str, stmt: &Stmt, cx: &mut Cx) -> Option<Result<Self>> {
+        let _ = block;
+        Self::read(stmt, cx)
+    }
     /// An unknown tail in the list.
     fn tail(tail: UnknownTail) -> Self;
 }
@@ -127,6 +140,27 @@ pub fn read_into<T: TrackSet>(stmt: &Stmt, cx: &mut Cx, tracks: &mut Vec<T>) -> 
         return Ok(false);
     }
     match T::read(stmt, cx) {
+        Some(track) => {
+            tracks.push(track?);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// If `stmt`, found inside the sub-block `block` (see
+/// [`TrackSet::read_in`]), is a track of `T`, reads it into `tracks`.
+/// Returns whether it was one.
+pub fn read_into_in<T: TrackSet>(
+    block: &str,
+    stmt: &Stmt,
+    cx: &mut Cx,
+    tracks: &mut Vec<T>,
+) -> Result<bool> {
+    if !stmt.is_track() {
+        return Ok(false);
+    }
+    match T::read_in(block, stmt, cx) {
         Some(track) => {
             tracks.push(track?);
             Ok(true)
@@ -163,8 +197,9 @@ pub trait Words: Sized + Copy + PartialEq + 'static {
     const WORDS: &'static [(Self, &'static str)];
     /// The word a reader assumes when there is none (the first).
     const FALLBACK: &'static str;
-    /// The value a number stands for (`Key n`).
-    fn from_number(n: u32) -> Self;
+    /// The value a number stands for (`Key n`), if one does (an enum
+    /// without a fallback variant has only the numbers of its words).
+    fn from_number(n: u32) -> Option<Self>;
     /// The number of a value.
     fn to_number(self) -> u32;
 
@@ -192,6 +227,31 @@ pub fn write_word<W: Words>(out: &mut Out, key: &str, value: W) {
         Some(word) => out.flag(word),
         None => out.unnamed(key, value.to_number(), W::FALLBACK),
     }
+}
+
+/// Reads `Key n`, the number of a [`Words`] value. Generated code calls it.
+#[doc(hidden)]
+pub fn word_number<W: Words>(stmt: &Stmt, cx: &Cx) -> Result<W> {
+    let n = stmt.value::<u32>(cx)?;
+    W::from_number(n).ok_or_else(|| {
+        cx.error(
+            stmt.pos,
+            alloc::format!("`{} {n}`: no value has the number {n}", stmt.key().1),
+        )
+    })
+}
+
+/// The error for a block without the word it needs (`a CollisionShape
+/// needs Box, Plane, Sphere or Cylinder`). Generated code calls it.
+#[doc(hidden)]
+pub fn missing_word<W: Words>(cx: &Cx, pos: Pos, block: &str) -> crate::Error {
+    let words: Vec<&str> = W::WORDS.iter().map(|(_, w)| *w).collect();
+    let list = match words.split_last() {
+        Some((last, [])) => alloc::string::String::from(*last),
+        Some((last, rest)) => alloc::format!("{} or {last}", rest.join(", ")),
+        None => alloc::string::String::new(),
+    };
+    cx.error(pos, alloc::format!("a {block} needs {list}"))
 }
 
 /// The label of a named block in error paths: `Keyword "name"`.
@@ -297,6 +357,13 @@ pub fn read_item_into<T: Block>(stmt: &Stmt, cx: &mut Cx, items: &mut Vec<T>) ->
 #[doc(hidden)]
 pub fn item_keyword<T: Block>(_: &[T]) -> &'static str {
     T::KEYWORD
+}
+
+/// The sub-blocks tracks of a list are written in ([`TrackSet::BLOCKS`]).
+/// Generated code calls it.
+#[doc(hidden)]
+pub fn tracks_blocks<T: TrackSet>(_: &[T]) -> &'static [&'static str] {
+    T::BLOCKS
 }
 
 /// `Keyword n`, the head of a counted block. Generated code calls it.

@@ -21,7 +21,10 @@ struct Textures {
 struct Pivots {
     #[mdl(values)]
     points: Vec<[f32; 3]>,
+    // Beside the values, a plain keyed value reads; a list would not.
     radius: f32,
+    #[mdl(list)]
+    radii: Vec<f32>,
 }
 
 fn main() {}

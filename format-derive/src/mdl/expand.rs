@@ -4,30 +4,48 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::model::{Block, Body, Container, Field, Kind};
+use super::model::{Block, Body, Container, Field, Kind, wrapped};
 use crate::common::impl_attrs;
 
 pub fn expand(cont: &Container) -> TokenStream {
     match &cont.body {
         Body::Block(block) => block_impl(cont, block),
-        Body::Words(words) => words_impl(cont, words),
+        Body::Words(words, fallback) => words_impl(cont, words, *fallback),
     }
 }
 
-fn words_impl(cont: &Container, words: &[(&syn::Ident, syn::LitStr)]) -> TokenStream {
+fn words_impl(
+    cont: &Container,
+    words: &[(&syn::Ident, syn::LitStr)],
+    fallback_variant: bool,
+) -> TokenStream {
     let core = cont.rt.core();
     let ident = cont.ident;
     let (impl_generics, ty_generics, where_clause) = cont.generics.split_for_impl();
     let attrs = impl_attrs();
     let pairs = words.iter().map(|(v, w)| quote!((#ident::#v, #w)));
     let fallback = words.first().map(|(_, w)| w);
+    // With a fallback variant every number is a value; without, only the
+    // numbers of the values with words.
+    let from_number = if fallback_variant {
+        quote!(::core::option::Option::Some(
+            <Self as ::core::convert::From<u32>>::from(n)
+        ))
+    } else {
+        quote!(
+            Self::WORDS
+                .iter()
+                .map(|(v, _)| *v)
+                .find(|v| <u32 as ::core::convert::From<Self>>::from(*v) == n)
+        )
+    };
     quote! {
         #attrs
         impl #impl_generics #core::mdl::Words for #ident #ty_generics #where_clause {
             const WORDS: &'static [(Self, &'static str)] = &[#(#pairs),*];
             const FALLBACK: &'static str = #fallback;
-            fn from_number(n: u32) -> Self {
-                <Self as ::core::convert::From<u32>>::from(n)
+            fn from_number(n: u32) -> ::core::option::Option<Self> {
+                #from_number
             }
             fn to_number(self) -> u32 {
                 <u32 as ::core::convert::From<Self>>::from(self)
@@ -68,12 +86,33 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
     // The field that is the whole block (`values`), and what its values are.
     let mut values: Option<(syn::Ident, String)> = None;
     let mut repeat_items = Vec::new();
+    // Sub-blocks (`within`): the statements read in them, by block and key,
+    // and the track lists read in them too.
+    let mut sub_arms = Vec::new();
+    let mut value_reads = Vec::new();
+    let mut sub_track_reads = Vec::new();
+    let mut track_types = Vec::new();
+    // The keys the block's own statements take: a sub-block's field is read
+    // at the block's top level too under a key none of them takes (as the
+    // hand-written readers did: an editor may flatten the sub-block).
+    let mut taken: Vec<&str> = block
+        .fields
+        .iter()
+        .filter(|f| f.within.is_none() && !is_name(block, f) && f.kind.keyed())
+        .flat_map(|f| {
+            std::iter::once(&f.key)
+                .chain(&f.aliases)
+                .map(String::as_str)
+        })
+        .collect();
     for f in &block.fields {
         let l = local(f);
         let ty = f.ty;
         let key = &f.key;
         let keys = std::iter::once(key).chain(&f.aliases);
         let pattern = quote!(#(#keys)|*);
+        // The statement a key reads, if the field is read by its key.
+        let mut arm: Option<TokenStream> = None;
         let value = |rgb: bool| {
             if rgb {
                 quote!(__s.value::<#mdl::Rgb>(__cx)?.bgr())
@@ -83,7 +122,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         };
         // Spanned at the field's type: a type without `Default` (and no
         // `default = ..`) is reported there.
-        let default = |f: &Field| match &f.default {
+        let default = |f: &Field| match f.default.as_ref().or(f.unless.as_ref()) {
             Some(e) => quote!(#e),
             None => {
                 let span = syn::spanned::Spanned::span(f.ty);
@@ -99,7 +138,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 let v = value(false);
                 let missing = format!("{} has no {}", block.keyword.value(), key);
                 decls.push(quote!(let mut #l: ::core::option::Option<#ty> = None;));
-                arms.push(quote!(#pattern => #l = ::core::option::Option::Some(#v),));
+                arm = Some(quote!(#l = ::core::option::Option::Some(#v);));
                 finals.push(quote!(match #l {
                     ::core::option::Option::Some(__v) => __v,
                     ::core::option::Option::None => {
@@ -116,16 +155,29 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 };
                 let d = default(f);
                 decls.push(quote!(let mut #l: ::core::option::Option<#ty> = None;));
-                arms.push(quote!(#pattern => #l = ::core::option::Option::Some(#v),));
+                arm = Some(quote!(#l = ::core::option::Option::Some(#v);));
                 finals.push(quote!(#l.unwrap_or_else(|| #d)));
             }
             Kind::Optional { rgb, .. } => {
                 let v = value(*rgb);
                 decls.push(quote!(let mut #l: #ty = None;));
-                arms.push(quote!(#pattern => #l = ::core::option::Option::Some(#v),));
-                match &f.default {
-                    Some(d) => finals.push(quote!(#l.or_else(|| Some(#d)))),
-                    None => finals.push(quote!(#l)),
+                arm = Some(quote!(#l = ::core::option::Option::Some(#v);));
+                finals.push(optional_final(f, &l, &mut decls, &mut word_reads));
+            }
+            Kind::Nested => {
+                let inner = wrapped(ty, "Option").unwrap_or(ty);
+                decls.push(quote!(let mut #l: ::core::option::Option<#inner> = None;));
+                track_reads.push(quote!(
+                    if __s.key() == (false, <#inner as #mdl::Block>::KEYWORD) {
+                        #l = ::core::option::Option::Some(<#inner as #mdl::Block>::read_block(__s, __cx)?);
+                        continue;
+                    }
+                ));
+                if wrapped(ty, "Option").is_some() {
+                    finals.push(optional_final(f, &l, &mut decls, &mut word_reads));
+                } else {
+                    let d = default(f);
+                    finals.push(quote!(#l.unwrap_or_else(|| #d)));
                 }
             }
             Kind::Since { rgb, version, .. } => {
@@ -140,7 +192,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                     let mut #l: #ty = None;
                     let mut #at: ::core::option::Option<(#mdl::Pos, &str)> = None;
                 ));
-                arms.push(quote!(#pattern => {
+                arm = Some(quote!({
                     #l = ::core::option::Option::Some(#v);
                     #at = Some((__s.pos, __key));
                 }));
@@ -153,7 +205,8 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 let what = key.to_lowercase();
                 let d = default(f);
                 decls.push(quote!(let mut #l: ::core::option::Option<#ty> = None;));
-                arms.push(quote!(#pattern => #l = ::core::option::Option::Some(#mdl::list(__s, __cx, #what)?),));
+                arm =
+                    Some(quote!(#l = ::core::option::Option::Some(#mdl::list(__s, __cx, #what)?);));
                 finals.push(quote!(#l.unwrap_or_else(|| #d)));
             }
             Kind::Tracks => {
@@ -161,11 +214,15 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 track_reads.push(quote!(
                     if #mdl::read_into(__s, __cx, &mut #l)? { continue; }
                 ));
+                sub_track_reads.push(quote!(
+                    if #mdl::read_into_in(__block, __s, __cx, &mut #l)? { continue; }
+                ));
+                track_types.push(quote!(#mdl::tracks_blocks(&#l)));
                 finals.push(quote!(#l));
             }
             Kind::TracksIn => {
                 decls.push(quote!(let mut #l: #ty = ::core::default::Default::default();));
-                arms.push(quote!(#pattern => {
+                arm = Some(quote!({
                     let (_, __inner) = __s.block(__cx)?;
                     for __t in __inner {
                         if !#mdl::read_into(__t, __cx, &mut #l)? {
@@ -176,10 +233,14 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 finals.push(quote!(#l));
             }
             Kind::Word => {
-                let d = default(f);
+                let d = if f.required {
+                    TokenStream::new()
+                } else {
+                    default(f)
+                };
                 decls.push(quote!(let mut #l: ::core::option::Option<#ty> = None;));
-                arms.push(quote!(#pattern => {
-                    #l = ::core::option::Option::Some(<#ty as #mdl::Words>::from_number(__s.value::<u32>(__cx)?));
+                arm = Some(quote!({
+                    #l = ::core::option::Option::Some(#mdl::word_number::<#ty>(__s, __cx)?);
                 }));
                 word_reads.push(quote!(
                     if let Some(__w) = <#ty as #mdl::Words>::of_word(__key) {
@@ -188,7 +249,18 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                         continue;
                     }
                 ));
-                finals.push(quote!(#l.unwrap_or_else(|| #d)));
+                if f.required {
+                    finals.push(quote!(match #l {
+                        ::core::option::Option::Some(__v) => __v,
+                        ::core::option::Option::None => {
+                            return ::core::result::Result::Err(
+                                #mdl::missing_word::<#ty>(__cx, __stmt.pos, #keyword),
+                            );
+                        }
+                    }));
+                } else {
+                    finals.push(quote!(#l.unwrap_or_else(|| #d)));
+                }
             }
             Kind::Part { args } => {
                 let args = args.as_ref().map_or_else(|| quote!(()), |a| quote!(#a));
@@ -215,7 +287,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
             }
             Kind::Each { what } => {
                 decls.push(quote!(let mut #l: #ty = ::core::default::Default::default();));
-                arms.push(quote!(#pattern => #l.push(__s.value(__cx)?),));
+                arm = Some(quote!(#l.push(__s.value(__cx)?);));
                 counts.push(quote!(
                     if let ::core::option::Option::Some((__pos, __declared)) = __count {
                         __cx.count(__pos, #what, __declared, #l.len())?;
@@ -226,6 +298,19 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
             }
             Kind::Values { what } => {
                 values = Some((l.clone(), what.clone()));
+                // Beside keyed values: a line of one item is a value.
+                decls.push(quote!(let mut #l: #ty = ::core::default::Default::default();));
+                value_reads.push(quote!(
+                    if let [__item] = __s.items.as_slice() {
+                        #l.push(#mdl::Value::read(__item, __cx)?);
+                        continue;
+                    }
+                ));
+                counts.push(quote!(
+                    if let ::core::option::Option::Some((__pos, __declared)) = __count {
+                        __cx.count(__pos, #what, __declared, #l.len())?;
+                    }
+                ));
                 finals.push(quote!(#l));
             }
             Kind::Items { what } => {
@@ -242,7 +327,57 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 finals.push(quote!(#l));
             }
         }
+        match (arm, &f.within) {
+            (Some(arm), Some(within)) => {
+                sub_arms.push(quote!((#within, #pattern) => { #arm }));
+                let flat: Vec<&str> = std::iter::once(key)
+                    .chain(&f.aliases)
+                    .map(String::as_str)
+                    .filter(|k| !taken.contains(k))
+                    .collect();
+                if !flat.is_empty() {
+                    arms.push(quote!(#(#flat)|* => { #arm }));
+                    taken.extend(flat);
+                }
+            }
+            (Some(arm), None) => arms.push(quote!(#pattern => { #arm })),
+            (None, _) => {}
+        }
     }
+    // Each sub-block keyword once, in the order of the fields.
+    let mut sub_blocks: Vec<&str> = Vec::new();
+    for f in &block.fields {
+        if let Some(within) = f.within.as_deref()
+            && !sub_blocks.contains(&within)
+        {
+            sub_blocks.push(within);
+        }
+    }
+    let sub_read = (!sub_blocks.is_empty() || !track_types.is_empty()).then(|| {
+        let named = if sub_blocks.is_empty() {
+            quote!(false)
+        } else {
+            quote!(matches!(__key, #(#sub_blocks)|*))
+        };
+        quote!(
+            if !__s.key().0
+                && (#named #(|| #track_types.contains(&__key))*)
+            {
+                let __block = __key;
+                let (_, __inner) = __s.block(__cx)?;
+                __cx.once_each(__inner, &[])?;
+                for __s in __inner {
+                    #(#sub_track_reads)*
+                    let __key = __s.key().1;
+                    match (__block, __key) {
+                        #(#sub_arms)*
+                        _ => __cx.unknown(__s)?,
+                    }
+                }
+                continue;
+            }
+        )
+    });
     let part_read = part.map(|p| {
         let l = local(p);
         let ty = p.ty;
@@ -252,12 +387,19 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         let ty = p.ty;
         quote!(<#ty as #mdl::Part>::REPEATABLE)
     });
-    let repeatable = match (&part_repeatable, repeat_items.as_slice()) {
-        (Some(r), []) => quote!(#r),
-        (None, []) => quote!(&[]),
-        (r, items) => {
+    // A sub-block comes once for its fields and once more for each track
+    // written in it.
+    let repeatable = match (
+        &part_repeatable,
+        repeat_items.as_slice(),
+        sub_blocks.as_slice(),
+        track_types.as_slice(),
+    ) {
+        (Some(r), [], [], []) => quote!(#r),
+        (None, [], [], []) => quote!(&[]),
+        (r, items, subs, tracks) => {
             let r = r.iter();
-            quote!(&#mdl::keywords(&[#(#r,)* &[#(#items),*]]))
+            quote!(&#mdl::keywords(&[#(#r,)* &[#(#items,)* #(#subs),*], #(#tracks),*]))
         }
     };
     let (read_name, label, set_nested_name) = match block.name.as_deref() {
@@ -288,11 +430,12 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
     });
     let read_body = match &values {
         // The block is one list: its lines are the values.
-        Some((l, what)) => quote!(
+        Some((l, what)) if arms.is_empty() => quote!(
             let _ = (__count, __body);
             let #l = #mdl::list(__stmt, __cx, #what)?;
         ),
-        None => quote!(
+        // Statements by their keys (and values beside them).
+        _ => quote!(
             #(#decls)*
             __cx.once_each(__body, #repeatable)?;
             for __s in __body {
@@ -303,6 +446,8 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                     _ => {
                         #(#word_reads)*
                         #part_read
+                        #sub_read
+                        #(#value_reads)*
                         __cx.unknown(__s)?;
                     }
                 }
@@ -310,6 +455,10 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
             #(#counts)*
         ),
     };
+    let check = block
+        .check
+        .as_ref()
+        .map(|path| quote!(#path(&mut __value, __cx, __stmt.pos)?;));
     let field_idents = block.fields.iter().map(|f| f.ident);
     let field_values = finals;
     let construct = quote! {
@@ -317,14 +466,17 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         let mut __value = #ident { #(#field_idents: #field_values,)* };
         #set_nested_name
         #(#set_version)*
+        #check
         ::core::result::Result::Ok(__value)
     };
 
     // ---- writing ----
-    let items = block
-        .fields
-        .iter()
-        .find(|f| matches!(f.kind, Kind::Items { .. } | Kind::Each { .. }));
+    let items = block.fields.iter().find(|f| {
+        matches!(
+            f.kind,
+            Kind::Items { .. } | Kind::Each { .. } | Kind::Values { .. }
+        )
+    });
     let open = match (block.name.as_deref(), items) {
         (Some(path), _) => quote!(__out.open_named(#keyword, &self.#(#path).*);),
         (None, Some(items)) => {
@@ -342,9 +494,9 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
             .collect(),
         None => block.fields.iter().collect(),
     };
-    for f in ordered {
-        let id = f.ident;
-        let key = &f.key;
+    // Sub-blocks written already: their fields all go in at the first.
+    let mut opened: Vec<&str> = Vec::new();
+    for f in &ordered {
         if f.tail
             && let Some(p) = part
         {
@@ -356,70 +508,22 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         if is_name(block, f) {
             continue;
         }
-        let put = |statik: bool, rgb: bool, v: TokenStream| {
-            let v = if rgb {
-                quote!(&#mdl::Rgb::of_bgr(*#v))
-            } else {
-                v
-            };
-            if statik {
-                quote!(__out.fixed(#key, #v);)
-            } else {
-                quote!(__out.field(#key, #v);)
-            }
-        };
-        let write = match &f.kind {
-            Kind::Value { statik, rgb } => match f.none.first() {
-                Some(word) => quote!(#mdl::write_id(__out, #key, self.#id, #word);),
-                None => put(*statik, *rgb, quote!(&self.#id)),
-            },
-            Kind::Optional { statik, rgb } | Kind::Since { statik, rgb, .. } => {
-                let w = put(*statik, *rgb, quote!(__v));
-                quote!(if let Some(__v) = &self.#id { #w })
-            }
-            Kind::List => quote!(#mdl::write_list(__out, #key, &self.#id);),
-            Kind::Tracks => quote!(#mdl::write_tracks(__out, &self.#id);),
-            Kind::TracksIn => quote!(
-                if !self.#id.is_empty() {
-                    __out.open(#key);
-                    #mdl::write_tracks(__out, &self.#id);
+        match f.within.as_deref() {
+            None => writes.push(write_field(&mdl, f)),
+            Some(within) if !opened.contains(&within) => {
+                opened.push(within);
+                let inside = ordered
+                    .iter()
+                    .filter(|g| g.within.as_deref() == Some(within))
+                    .map(|g| write_field(&mdl, g));
+                writes.push(quote!(
+                    __out.open(#within);
+                    #(#inside)*
                     __out.close();
-                }
-            ),
-            Kind::Word => quote!(#mdl::write_word(__out, #key, self.#id);),
-            Kind::Part { args } => {
-                let ty = f.ty;
-                let args = args.as_ref().map_or_else(|| quote!(()), |a| quote!(#a));
-                quote!(<#ty as #mdl::Part>::write_head(&self.#id, __out, #args);)
+                ));
             }
-            Kind::Skip => TokenStream::new(),
-            Kind::Flags { table } => {
-                let pairs = table.iter().map(|(w, v)| {
-                    let w = w.to_string();
-                    quote!((#v, #w))
-                });
-                quote!(#mdl::write_flags(__out, self.#id, &[#(#pairs),*]);)
-            }
-            Kind::Each { .. } => quote!(
-                for __v in &self.#id {
-                    __out.field(#key, __v);
-                }
-            ),
-            Kind::Values { .. } => TokenStream::new(),
-            Kind::Items { .. } => quote!(
-                for __item in &self.#id {
-                    #mdl::Block::write_block(__item, __out);
-                }
-            ),
-        };
-        writes.push(match &f.kind {
-            Kind::Value {
-                statik: false,
-                rgb: false,
-            } if f.nonzero => quote!(__out.nonzero(#key, &self.#id);),
-            _ if f.nonzero => quote!(if !#mdl::Value::is_zero(&self.#id) { #write }),
-            _ => write,
-        });
+            Some(_) => {}
+        }
     }
     if !tail_written && let Some(p) = part {
         let pid = p.ident;
@@ -427,21 +531,11 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         writes.push(quote!(<#pty as #mdl::Part>::write_tail(&self.#pid, __out);));
     }
 
-    let write_body = match block
-        .fields
-        .iter()
-        .find(|f| matches!(f.kind, Kind::Values { .. }))
-    {
-        Some(f) => {
-            let id = f.ident;
-            quote!(#mdl::write_list(__out, #keyword, &self.#id);)
-        }
-        None => quote!(
-            #open
-            #(#writes)*
-            __out.close();
-        ),
-    };
+    let write_body = quote!(
+        #open
+        #(#writes)*
+        __out.close();
+    );
     quote! {
         #attrs
         impl #impl_generics #ident #ty_generics #where_clause {
@@ -488,5 +582,137 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 #write_body
             }
         }
+    }
+}
+
+/// The statements that write field `f` (not the block's name).
+fn write_field(mdl: &TokenStream, f: &Field) -> TokenStream {
+    let id = f.ident;
+    let key = &f.key;
+    let put = |statik: bool, rgb: bool, v: TokenStream| {
+        let v = if rgb {
+            quote!(&#mdl::Rgb::of_bgr(*#v))
+        } else {
+            v
+        };
+        if statik {
+            quote!(__out.fixed(#key, #v);)
+        } else {
+            quote!(__out.field(#key, #v);)
+        }
+    };
+    let write = match &f.kind {
+        Kind::Value { statik, rgb } => match f.none.first() {
+            Some(word) => quote!(#mdl::write_id(__out, #key, self.#id, #word);),
+            None => put(*statik, *rgb, quote!(&self.#id)),
+        },
+        Kind::Optional { statik, rgb } | Kind::Since { statik, rgb, .. } => {
+            let w = put(*statik, *rgb, quote!(__v));
+            let none = absent_word(f);
+            quote!(match &self.#id { ::core::option::Option::Some(__v) => { #w } ::core::option::Option::None => { #none } })
+        }
+        Kind::Nested => match wrapped(f.ty, "Option") {
+            Some(_) => {
+                let none = absent_word(f);
+                quote!(match &self.#id {
+                    ::core::option::Option::Some(__v) => #mdl::Block::write_block(__v, __out),
+                    ::core::option::Option::None => { #none }
+                })
+            }
+            None => quote!(#mdl::Block::write_block(&self.#id, __out);),
+        },
+        Kind::List => quote!(#mdl::write_list(__out, #key, &self.#id);),
+        Kind::Tracks => quote!(#mdl::write_tracks(__out, &self.#id);),
+        Kind::TracksIn => quote!(
+            if !self.#id.is_empty() {
+                __out.open(#key);
+                #mdl::write_tracks(__out, &self.#id);
+                __out.close();
+            }
+        ),
+        Kind::Word => quote!(#mdl::write_word(__out, #key, self.#id);),
+        Kind::Part { args } => {
+            let ty = f.ty;
+            let args = args.as_ref().map_or_else(|| quote!(()), |a| quote!(#a));
+            quote!(<#ty as #mdl::Part>::write_head(&self.#id, __out, #args);)
+        }
+        Kind::Skip => TokenStream::new(),
+        Kind::Flags { table } => {
+            let pairs = table.iter().map(|(w, v)| {
+                let w = w.to_string();
+                quote!((#v, #w))
+            });
+            quote!(#mdl::write_flags(__out, self.#id, &[#(#pairs),*]);)
+        }
+        Kind::Each { .. } => quote!(
+            for __v in &self.#id {
+                __out.field(#key, __v);
+            }
+        ),
+        Kind::Values { .. } => quote!(
+            for __v in &self.#id {
+                __out.item(__v);
+            }
+        ),
+        Kind::Items { .. } => quote!(
+            for __item in &self.#id {
+                #mdl::Block::write_block(__item, __out);
+            }
+        ),
+    };
+    match &f.kind {
+        Kind::Value {
+            statik: false,
+            rgb: false,
+        } if f.nonzero => quote!(__out.nonzero(#key, &self.#id);),
+        _ if f.nonzero => quote!(if !#mdl::Value::is_zero(&self.#id) { #write }),
+        _ => match &f.unless {
+            Some(unless) => quote!(if self.#id != #unless { #write }),
+            None => write,
+        },
+    }
+}
+
+/// The value of an `Option` field once its block is read: with `absent`,
+/// `None` if the word was there and `Some` of the value or its default
+/// otherwise; else the value, or `Some(default)` with `default`.
+fn optional_final(
+    f: &Field,
+    l: &syn::Ident,
+    decls: &mut Vec<TokenStream>,
+    word_reads: &mut Vec<TokenStream>,
+) -> TokenStream {
+    let inner = wrapped(f.ty, "Option").unwrap_or(f.ty);
+    let d = match &f.default {
+        Some(e) => quote!(#e),
+        None => quote!(<#inner as ::core::default::Default>::default()),
+    };
+    match (&f.absent, &f.default) {
+        (Some(word), _) => {
+            let flag = format_ident!("__mdl_absent_{}", f.ident);
+            decls.push(quote!(let mut #flag = false;));
+            word_reads.push(quote!(
+                if __key == #word {
+                    __s.bare(__cx)?;
+                    #flag = true;
+                    continue;
+                }
+            ));
+            quote!(if #flag {
+                ::core::option::Option::None
+            } else {
+                ::core::option::Option::Some(#l.unwrap_or_else(|| #d))
+            })
+        }
+        (None, Some(_)) => quote!(#l.or_else(|| ::core::option::Option::Some(#d))),
+        (None, None) => quote!(#l),
+    }
+}
+
+/// What an `Option` field writes for `None`: its `absent` word, or nothing.
+fn absent_word(f: &Field) -> TokenStream {
+    match &f.absent {
+        Some(word) => quote!(__out.flag(#word);),
+        None => TokenStream::new(),
     }
 }

@@ -10,6 +10,7 @@
 //! | `block = "Light"` | the keyword that opens the block (a struct needs one) |
 //! | `name = name` / `name = node.name` | the field holding the block's name, `Light "name" {`; read first, in error paths as `Light "name"`. A name inside a field is inside the block's `part` |
 //! | `crate = "path"` | the path generated code names the runtime by (found by default, as `Codec` finds it) |
+//! | `check = path::to::fn` | a `fn(&mut Self, &mdl::Cx, mdl::Pos) -> Result<()>` called on the block once read, with the block's position: a rule across fields (a collision shape's vertex count decided by its shape word), and what one field settles of another |
 //!
 //! # Field attributes
 //!
@@ -30,15 +31,23 @@
 //! | `tracks` | a `Vec<T: mdl::TrackSet>`: tracks among the block's statements, each read by its keyword, written in order |
 //! | `tracks_in = "ExtTracksAfterChunk"` | tracks in a block of their own, written if there are any |
 //! | `word = "LightType"` | a `T: mdl::Words` written as its word (`Omnidirectional,`), or `LightType n` when it has none |
+//! | `required` | a missing key (or, with `word`, a missing word) is an error naming the block; for a plain value or a `word` |
+//! | `within = "Particle"` | read from and written into the sub-block `Particle { }` at the place of the first field in it (`Key value,`, `optional`, `since` or `list`); its keys are told apart from the block's, and a key no field of the block takes is read at the block's top level too. Tracks a `TrackSet` places in a sub-block (`TrackSet::BLOCKS`) are read in it |
 //! | `part` / `part(args = <expr>)` | a `T: mdl::Part` shared by several blocks (a node): it reads the statements the block's own keys do not, and writes its head here and its tail at the end (or before the field marked `tail`) |
 //! | `tail` | the part's tail is written right before this field |
 //! | `skip` | not in the text (`Default`, or `default`, on read) |
+//! | `nested` | a `T: mdl::Block` (or `Option<T>`) that is a block of its own in this one, read by its keyword (`EventTrack n { }` in an `EventObject`) |
+//! | `absent = "ExtNoEventTrack"` | on an `optional` or `nested` `Option<T>`: `None` is written as this word, and a missing key reads as `Some(default)` |
+//! | `unless = -1` | a plain value written unless it is this value, which a missing key reads as |
+//! | `values = "events"` | a `Vec<T>` of the block's values, one a line, counted by the block's header (`PivotPoints n { { 0, 0, 0 }, }`); beside it only plain keyed values (`GlobalSeqId 0,`) and `skip` |
 //!
 //! # Variant attributes (value enums)
 //!
 //! `word = "Omnidirectional"` on a unit variant; the first word is what a
-//! plain writer writes for a value with none. The enum converts from and to
-//! `u32` (`Codec` gives a value enum with an `Other(u32)` fallback both).
+//! plain writer writes for a value with none. The enum converts to `u32`,
+//! and from it if a variant holds the other numbers (`Codec` gives a value
+//! enum with an `Other(u32)` fallback both); without one (a collision
+//! shape's type), `Key n` with a number no word's value has is an error.
 //!
 //! The reader is the one every block has: strict (anything unknown, a key
 //! given twice, a missing `,` are errors with line, column and block path)

@@ -10,7 +10,7 @@ use crate::ctxt::Ctxt;
 use crate::names::Runtime;
 
 /// The keys of a container (`#[mdl(...)]` on the struct or enum).
-const CONTAINER_KEYS: &[&str] = &["block", "name", "order", "crate"];
+const CONTAINER_KEYS: &[&str] = &["block", "name", "order", "crate", "check"];
 /// The keys of a field.
 const FIELD_KEYS: &[&str] = &[
     "key",
@@ -35,6 +35,10 @@ const FIELD_KEYS: &[&str] = &[
     "values",
     "required",
     "sets_version",
+    "within",
+    "nested",
+    "absent",
+    "unless",
 ];
 /// The keys of an enum variant.
 const VARIANT_KEYS: &[&str] = &["word"];
@@ -50,8 +54,9 @@ pub struct Container<'a> {
 pub enum Body<'a> {
     /// A struct: one block.
     Block(Block<'a>),
-    /// A value enum: words.
-    Words(Vec<(&'a Ident, LitStr)>),
+    /// A value enum: words, and whether a variant holds the numbers no
+    /// word names (`Other(u32)`, a fallback).
+    Words(Vec<(&'a Ident, LitStr)>, bool),
 }
 
 /// A struct written as one block.
@@ -62,6 +67,8 @@ pub struct Block<'a> {
     /// `order(a, b)`: the order fields are written in (else declaration order).
     pub order: Option<Vec<Ident>>,
     pub fields: Vec<Field<'a>>,
+    /// `check = path`: called on the block once read.
+    pub check: Option<syn::Path>,
 }
 
 /// How a field is in the text.
@@ -96,9 +103,30 @@ pub enum Kind {
     /// A `Vec<T>` of `Key value,` statements (`Duration 100,` in
     /// `GlobalSequences n { }`), counted by the block's header.
     Each { what: String },
-    /// A `Vec<T>` that is the whole body of the block, one value a line
-    /// (`PivotPoints n { { 0, 0, 0 }, }`), counted by its header.
+    /// A `Vec<T>` of the block's values, one a line (`PivotPoints n { {
+    /// 0, 0, 0 }, }`), counted by its header; beside keyed values, if any.
     Values { what: String },
+    /// A `T: mdl::Block` (or `Option<T>`) that is a block of its own in
+    /// this one (`EventTrack n { }` in an `EventObject`).
+    Nested,
+}
+
+impl Kind {
+    /// Whether the field is read by its key (or aliases): not tracks, a
+    /// part, flag words, items, values or a nested block, which have
+    /// their own keywords, nor what is not in the text.
+    pub fn keyed(&self) -> bool {
+        !matches!(
+            self,
+            Kind::Tracks
+                | Kind::Part { .. }
+                | Kind::Skip
+                | Kind::Flags { .. }
+                | Kind::Items { .. }
+                | Kind::Values { .. }
+                | Kind::Nested
+        )
+    }
 }
 
 pub struct Field<'a> {
@@ -119,6 +147,13 @@ pub struct Field<'a> {
     pub required: bool,
     /// Its value becomes the version the rest of the text is read in.
     pub sets_version: bool,
+    /// `within = "Particle"`: read from and written into that sub-block.
+    pub within: Option<String>,
+    /// `absent = "ExtNoEventTrack"`: an `Option` whose `None` is this word;
+    /// missing, it is `Some` of its default.
+    pub absent: Option<LitStr>,
+    /// `unless = -1`: written unless it is this value, its value when missing.
+    pub unless: Option<Expr>,
 }
 
 /// `snake_case` to `UpperCamelCase`: a field's key when it names none.
@@ -168,6 +203,21 @@ fn unknown(cx: &Ctxt, key: &str, span: Span, allowed: &[&str], place: &str) {
     );
 }
 
+/// `key = "Word"`: a string that is an MDL keyword (checked).
+fn keyword_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<LitStr> {
+    let lit: LitStr = meta.value()?.parse()?;
+    keyword(cx, &lit);
+    Ok(lit)
+}
+
+/// `key(a, b, c)`: the comma-separated list in the parentheses.
+fn parenthesized<T: syn::parse::Parse>(meta: &ParseNestedMeta) -> syn::Result<Vec<T>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let list = syn::punctuated::Punctuated::<T, syn::Token![,]>::parse_terminated(&content)?;
+    Ok(list.into_iter().collect())
+}
+
 /// An MDL keyword: a word of letters, digits and `_` (a key the reader can
 /// match; `"Ext Tracks"` or `""` could never be read back).
 fn keyword(cx: &Ctxt, lit: &LitStr) {
@@ -183,7 +233,7 @@ fn keyword(cx: &Ctxt, lit: &LitStr) {
 }
 
 /// The type inside `Option<..>` or `Vec<..>`, if `ty` is one.
-fn wrapped<'t>(ty: &'t Type, wrapper: &str) -> Option<&'t Type> {
+pub fn wrapped<'t>(ty: &'t Type, wrapper: &str) -> Option<&'t Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     if last.ident != wrapper {
@@ -205,15 +255,14 @@ impl<'a> Container<'a> {
         let mut name: Option<(Vec<Ident>, Span)> = None;
         let mut krate: Option<syn::Path> = None;
         let mut order: Option<(Vec<Ident>, Span)> = None;
+        let mut check: Option<syn::Path> = None;
         for attr in mdl_attrs(&input.attrs) {
             let parsed = attr.parse_nested_meta(|meta| {
                 let (key, span) = key_of(&meta);
                 match key.as_str() {
                     "block" => {
                         once(cx, &mut seen, &key, span);
-                        let lit: LitStr = meta.value()?.parse()?;
-                        keyword(cx, &lit);
-                        block = Some(lit);
+                        block = Some(keyword_value(cx, &meta)?);
                     }
                     "name" => {
                         once(cx, &mut seen, &key, span);
@@ -229,13 +278,18 @@ impl<'a> Container<'a> {
                     }
                     "order" => {
                         once(cx, &mut seen, &key, span);
-                        let content;
-                        syn::parenthesized!(content in meta.input);
-                        let idents =
-                            syn::punctuated::Punctuated::<Ident, syn::Token![,]>::parse_terminated(
-                                &content,
-                            )?;
-                        order = Some((idents.into_iter().collect(), span));
+                        order = Some((parenthesized(&meta)?, span));
+                    }
+                    "check" => {
+                        once(cx, &mut seen, &key, span);
+                        let expr: Expr = meta.value()?.parse()?;
+                        match expr {
+                            Expr::Path(p) => check = Some(p.path),
+                            other => cx.error_spanned(
+                                &other,
+                                "`check` names a function: `check = path::to::check`",
+                            ),
+                        }
                     }
                     "crate" => {
                         once(cx, &mut seen, &key, span);
@@ -287,6 +341,7 @@ impl<'a> Container<'a> {
                     name: name.map(|(path, _)| path),
                     order: order.map(|(o, _)| o),
                     fields,
+                    check,
                 })
             }
             Data::Enum(data) => {
@@ -303,6 +358,9 @@ impl<'a> Container<'a> {
                 if let Some((_, span)) = &order {
                     cx.error_at(*span, "`order` is for a struct");
                 }
+                if let Some(path) = &check {
+                    cx.error_spanned(path, "`check` is for a struct (a block read)");
+                }
                 let mut words = Vec::new();
                 for v in &data.variants {
                     let mut word: Option<LitStr> = None;
@@ -312,8 +370,7 @@ impl<'a> Container<'a> {
                             let (key, span) = key_of(&meta);
                             if key == "word" {
                                 once(cx, &mut vseen, &key, span);
-                                let lit: LitStr = meta.value()?.parse()?;
-                                keyword(cx, &lit);
+                                let lit = keyword_value(cx, &meta)?;
                                 if let Some((other, _)) = words
                                     .iter()
                                     .find(|(_, w): &&(&Ident, LitStr)| w.value() == lit.value())
@@ -353,7 +410,8 @@ impl<'a> Container<'a> {
                          one unit variant",
                     );
                 }
-                Body::Words(words)
+                let fallback = data.variants.iter().any(|v| !v.fields.is_empty());
+                Body::Words(words, fallback)
             }
             Data::Union(_) => {
                 cx.error_spanned(&input.ident, "#[derive(Mdl)] does not support unions");
@@ -400,6 +458,9 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     let mut table: Vec<(Ident, Expr)> = Vec::new();
     let mut items_what: Option<LitStr> = None;
     let mut each_key: Option<LitStr> = None;
+    let mut within: Option<LitStr> = None;
+    let mut absent: Option<LitStr> = None;
+    let mut unless: Option<Expr> = None;
     for attr in mdl_attrs(&f.attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             let (k, span) = key_of(&meta);
@@ -409,28 +470,15 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
                 seen.push((k.clone(), span));
             }
             match k.as_str() {
-                "key" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    keyword(cx, &lit);
-                    key = Some(lit);
-                }
-                "alias" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    keyword(cx, &lit);
-                    aliases.push(lit);
-                }
+                "key" => key = Some(keyword_value(cx, &meta)?),
+                "alias" => aliases.push(keyword_value(cx, &meta)?),
+                "within" => within = Some(keyword_value(cx, &meta)?),
+                "absent" => absent = Some(keyword_value(cx, &meta)?),
+                "unless" => unless = Some(meta.value()?.parse::<Expr>()?),
                 "default" => default = Some(meta.value()?.parse::<Expr>()?),
                 "since" => since = Some(meta.value()?.parse()?),
-                "tracks_in" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    keyword(cx, &lit);
-                    tracks_in = Some(lit);
-                }
-                "word" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    keyword(cx, &lit);
-                    word = Some(lit);
-                }
+                "tracks_in" => tracks_in = Some(keyword_value(cx, &meta)?),
+                "word" => word = Some(keyword_value(cx, &meta)?),
                 "part" => {
                     let mut args = None;
                     if meta.input.peek(syn::token::Paren) {
@@ -446,27 +494,17 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
                     part_args = Some(args);
                 }
                 "none" => {
-                    let content;
-                    syn::parenthesized!(content in meta.input);
-                    let words =
-                        syn::punctuated::Punctuated::<LitStr, syn::Token![,]>::parse_terminated(
-                            &content,
-                        )?;
+                    let words: Vec<LitStr> = parenthesized(&meta)?;
                     for lit in &words {
                         keyword(cx, lit);
                     }
                     if words.is_empty() {
                         cx.error_at(span, "`none` needs at least one word: `none(\"None\")`");
                     }
-                    none = words.into_iter().collect();
+                    none = words;
                 }
                 "flags" => {
-                    let content;
-                    syn::parenthesized!(content in meta.input);
-                    let pairs = syn::punctuated::Punctuated::<
-                            syn::MetaNameValue,
-                            syn::Token![,],
-                        >::parse_terminated(&content)?;
+                    let pairs: Vec<syn::MetaNameValue> = parenthesized(&meta)?;
                     for pair in pairs {
                         match pair.path.get_ident() {
                             Some(word) => {
@@ -496,13 +534,9 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
                         items_what = Some(meta.value()?.parse()?);
                     }
                 }
-                "each" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    keyword(cx, &lit);
-                    each_key = Some(lit);
-                }
+                "each" => each_key = Some(keyword_value(cx, &meta)?),
                 "required" | "sets_version" | "static" | "rgb" | "nonzero" | "optional"
-                | "list" | "tracks" | "tail" | "skip" => {}
+                | "list" | "tracks" | "tail" | "skip" | "nested" => {}
                 _ => {
                     unknown(cx, &k, span, FIELD_KEYS, "a field");
                     if meta.input.peek(syn::Token![=]) {
@@ -534,6 +568,7 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         "items",
         "each",
         "values",
+        "nested",
     ]
     .into_iter()
     .filter_map(|k| has(k).map(|span| (k, span)))
@@ -556,7 +591,7 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     // Keys are for what is read by a key.
     if matches!(
         kind_word,
-        Some("tracks" | "part" | "skip" | "flags" | "items" | "values")
+        Some("tracks" | "part" | "skip" | "flags" | "items" | "values" | "nested")
     ) {
         for k in ["key", "alias"] {
             if let Some(span) = has(k) {
@@ -601,11 +636,18 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     for k in ["required", "sets_version"] {
         if let Some(span) = has(k)
             && kind_word.is_some()
+            // A word may be required: a block without it is refused.
+            && !(k == "required" && kind_word == Some("word"))
         {
+            let what = if k == "required" {
+                "a plain value or a `word`"
+            } else {
+                "a plain value"
+            };
             cx.error_at(
                 span,
                 format!(
-                    "`{k}` is for a plain value, not with `{}`",
+                    "`{k}` is for {what}, not with `{}`",
                     kind_word.unwrap_or("")
                 ),
             );
@@ -621,6 +663,46 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         if kind_word == Some(k) && wrapped(&f.ty, "Vec").is_none() {
             cx.error_spanned(&f.ty, format!("`{k}` is for a `Vec<T>` field"));
         }
+    }
+    // `absent` names the `None` of an `Option` read by its key or keyword.
+    if let Some(span) = has("absent") {
+        match kind_word {
+            Some("optional" | "nested") => {}
+            _ => cx.error_at(
+                span,
+                "`absent` is for an `optional` or `nested` `Option<T>` field: the word its \
+                 `None` is written as",
+            ),
+        }
+        if wrapped(&f.ty, "Option").is_none() {
+            cx.error_spanned(&f.ty, "`absent` is for an `Option<T>` field");
+        }
+    }
+    // `unless` is the one value a plain value is not written for.
+    if let Some(span) = has("unless") {
+        if let Some(k) = kind_word {
+            cx.error_at(
+                span,
+                format!("`unless` is for a plain value, not with `{k}`"),
+            );
+        }
+        for other in ["default", "nonzero", "required"] {
+            if has(other).is_some() {
+                cx.error_at(
+                    span,
+                    format!("`unless` and `{other}` cannot be combined: `unless` is the value when missing"),
+                );
+            }
+        }
+    }
+    // A sub-block holds statements read by their key.
+    if let Some(span) = has("within")
+        && let Some(k) = kind_word.filter(|k| !matches!(*k, "optional" | "since" | "list"))
+    {
+        cx.error_at(
+            span,
+            format!("`within` is for a keyed value (`Key value,`, `optional`, `since`, `list`), not with `{k}`"),
+        );
     }
     let kind = match kind_word {
         Some("optional") => Kind::Optional { statik, rgb },
@@ -642,6 +724,7 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         Some("values") => Kind::Values {
             what: items_what.map_or_else(|| ident.to_string().replace('_', " "), |w| w.value()),
         },
+        Some("nested") => Kind::Nested,
         Some("each") => Kind::Each {
             what: ident.to_string().replace('_', " "),
         },
@@ -666,6 +749,9 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         nonzero: has("nonzero").is_some(),
         required: has("required").is_some(),
         sets_version: has("sets_version").is_some(),
+        within: within.as_ref().map(LitStr::value),
+        absent,
+        unless,
     })
 }
 
@@ -722,11 +808,13 @@ fn check_block(cx: &Ctxt, fields: &[Field], name: Option<&(Vec<Ident>, Span)>) {
         .find(|f| matches!(f.kind, Kind::Values { .. }))
     {
         for f in fields {
-            if f.ident != values.ident && !matches!(f.kind, Kind::Skip) {
+            let beside = matches!(f.kind, Kind::Skip | Kind::Value { .. }) && f.within.is_none();
+            if f.ident != values.ident && !beside {
                 cx.error_spanned(
                     f.ident,
                     format!(
-                        "`{}` is the whole block (`values`): other fields are `skip`",
+                        "`{}` is the block's values (`values`): other fields are plain keyed \
+                         values (`GlobalSeqId 0,`) or `skip`",
                         values.ident
                     ),
                 );
@@ -739,29 +827,36 @@ fn check_block(cx: &Ctxt, fields: &[Field], name: Option<&(Vec<Ident>, Span)>) {
             format!("a block whose header counts `{}` has no name", first.ident),
         );
     }
-    let mut keys: Vec<(&str, &Ident)> = Vec::new();
+    // Keys are told apart within their block: the block's own, or a
+    // sub-block's (`within`).
+    let mut keys: Vec<(Option<&str>, &str, &Ident)> = Vec::new();
     for f in fields {
-        if matches!(
-            f.kind,
-            Kind::Tracks
-                | Kind::Part { .. }
-                | Kind::Skip
-                | Kind::Flags { .. }
-                | Kind::Items { .. }
-                | Kind::Values { .. }
-        ) {
+        if !f.kind.keyed() {
             continue;
         }
+        let scope = f.within.as_deref();
         for k in std::iter::once(f.key.as_str()).chain(f.aliases.iter().map(String::as_str)) {
-            match keys.iter().find(|(seen, _)| *seen == k) {
-                Some((_, other)) => cx.error_spanned(
+            match keys.iter().find(|(s, seen, _)| *s == scope && *seen == k) {
+                Some((_, _, other)) => cx.error_spanned(
                     f.ident,
                     format!(
                         "the key `{k}` is `{other}`'s already: the reader could not tell them apart"
                     ),
                 ),
-                None => keys.push((k, f.ident)),
+                None => keys.push((scope, k, f.ident)),
             }
+        }
+    }
+    // A sub-block's keyword is not a key of the block: the reader would
+    // take the block for the field.
+    for f in fields {
+        if let Some(block) = &f.within
+            && let Some((_, _, other)) = keys.iter().find(|(s, k, _)| s.is_none() && k == block)
+        {
+            cx.error_spanned(
+                f.ident,
+                format!("the sub-block `{block}` is the key of `{other}`: the reader could not tell them apart"),
+            );
         }
     }
     if let Some((path, span)) = name {
@@ -772,13 +867,14 @@ fn check_block(cx: &Ctxt, fields: &[Field], name: Option<&(Vec<Ident>, Span)>) {
             None => cx.error_at(*span, "`name` must name a field of this struct"),
             Some(f)
                 if path.len() == 1
-                    && !matches!(
-                        f.kind,
-                        Kind::Value {
-                            statik: false,
-                            rgb: false
-                        }
-                    ) =>
+                    && (f.within.is_some()
+                        || !matches!(
+                            f.kind,
+                            Kind::Value {
+                                statik: false,
+                                rgb: false
+                            }
+                        )) =>
             {
                 cx.error_at(*span, "the name field takes no other #[mdl] attribute")
             }

@@ -1,18 +1,19 @@
-//! Emitters: `ParticleEmitter` and `ParticleEmitter2`, hand-written (see
-//! each), and the tracks of `RibbonEmitter` and the Reforged
+//! Emitters: `ParticleEmitter2`, hand-written (see it), and the tracks of
+//! `ParticleEmitter`, `RibbonEmitter` and the Reforged
 //! `ParticleEmitterPopcorn`, whose blocks are derived from their
-//! definitions (`mdx::RibbonEmitter`, `mdx::CornEmitter`).
+//! definitions (`mdx::ParticleEmitter`, `mdx::RibbonEmitter`,
+//! `mdx::CornEmitter`).
 
-use format_core::{FixedStr, Result};
+use format_core::Result;
 
 use super::nodes::{NodeKind, open_node, read_node_block};
 use super::syntax::Stmt;
-use super::tracks::{TrackSet, mdl_tracks, read_into, write_track_in, write_tracks};
+use super::tracks::{mdl_tracks, read_into, write_tracks};
 use super::value::{Cx, Out, Rgb};
 use crate::mdx::node::node_flags as nf;
 use crate::mdx::{
-    CornEmitterTrack, ParticleEmitter, ParticleEmitter2, ParticleEmitter2Track,
-    ParticleEmitterTrack, RibbonEmitterTrack,
+    CornEmitterTrack, ParticleEmitter2, ParticleEmitter2Track, ParticleEmitterTrack,
+    RibbonEmitterTrack,
 };
 
 mdl_tracks!(ParticleEmitterTrack {
@@ -20,91 +21,10 @@ mdl_tracks!(ParticleEmitterTrack {
     Gravity => "Gravity",
     Longitude => "Longitude",
     Latitude => "Latitude",
-    Lifespan => "LifeSpan" | "Lifespan",
-    Speed => "InitVelocity" | "InitialVelocity" | "Speed",
+    Lifespan => "LifeSpan" | "Lifespan" within "Particle",
+    Speed => "InitVelocity" | "InitialVelocity" | "Speed" within "Particle",
     Visibility => "Visibility",
 });
-
-pub(crate) static PARTICLE_EMITTER: NodeKind = NodeKind {
-    block: "ParticleEmitter",
-    bit: nf::PARTICLE_EMITTER,
-    flags: &[
-        (nf::EMITTER_USES_MDL_OR_UNSHADED, "EmitterUsesMDL"),
-        (nf::EMITTER_USES_TGA_OR_SORT_FAR_Z, "EmitterUsesTGA"),
-    ],
-};
-
-/// `ParticleEmitter "name" { node, statics, Particle { LifeSpan, InitVelocity, Path }, tracks }`:
-/// an animated `LifeSpan` or `InitVelocity` is written in its own
-/// `Particle { }` block where it comes in the track list, so the order survives.
-///
-/// Hand-written: fields and tracks of the definition are read from and
-/// written into another block (`Particle { }`).
-pub(crate) fn write_particle_emitter(out: &mut Out, e: &ParticleEmitter) {
-    open_node(out, &e.node, &PARTICLE_EMITTER);
-    out.fixed("EmissionRate", &e.emission_rate);
-    out.fixed("Gravity", &e.gravity);
-    out.fixed("Longitude", &e.longitude);
-    out.fixed("Latitude", &e.latitude);
-    out.open("Particle");
-    out.fixed("LifeSpan", &e.lifespan);
-    out.fixed("InitVelocity", &e.initial_velocity);
-    out.field("Path", &e.spawn_model_file_name);
-    out.close();
-    write_tracks(out, &e.node.tracks);
-    for track in &e.tracks {
-        match track {
-            // Readers of MDL (the game's, mdx-m3-viewer's) look for the
-            // animated life span and speed inside `Particle { }` only.
-            ParticleEmitterTrack::Lifespan(t) => write_track_in(out, "Particle", "LifeSpan", t),
-            ParticleEmitterTrack::Speed(t) => write_track_in(out, "Particle", "InitVelocity", t),
-            other => other.write(out),
-        }
-    }
-    out.close();
-}
-
-pub(crate) fn read_particle_emitter(stmt: &Stmt, cx: &mut Cx) -> Result<ParticleEmitter> {
-    let mut e = ParticleEmitter {
-        node: super::nodes::placeholder(),
-        emission_rate: 0.0,
-        gravity: 0.0,
-        longitude: 0.0,
-        latitude: 0.0,
-        spawn_model_file_name: FixedStr::default(),
-        lifespan: 0.0,
-        initial_velocity: 0.0,
-        tracks: Vec::new(),
-    };
-    fn field(e: &mut ParticleEmitter, s: &Stmt, cx: &mut Cx) -> Result<bool> {
-        if read_into(s, cx, &mut e.tracks)? {
-            return Ok(true);
-        }
-        match s.key().1 {
-            "EmissionRate" => e.emission_rate = s.value(cx)?,
-            "Gravity" => e.gravity = s.value(cx)?,
-            "Longitude" => e.longitude = s.value(cx)?,
-            "Latitude" => e.latitude = s.value(cx)?,
-            "LifeSpan" | "Lifespan" => e.lifespan = s.value(cx)?,
-            "InitVelocity" | "InitialVelocity" => e.initial_velocity = s.value(cx)?,
-            "Path" => e.spawn_model_file_name = s.value(cx)?,
-            "Particle" => {
-                let (_, body) = s.block(cx)?;
-                cx.once_each(body, &[])?;
-                for p in body {
-                    if !field(e, p, cx)? {
-                        cx.unknown(p)?;
-                    }
-                }
-            }
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-    let node = read_node_block(stmt, cx, &PARTICLE_EMITTER, |s, cx| field(&mut e, s, cx))?;
-    e.node = node;
-    Ok(e)
-}
 
 mdl_tracks!(ParticleEmitter2Track {
     Speed => "Speed",

@@ -44,17 +44,28 @@
 //! (`#[derive(Mdl)]`, `format_core::mdl`) from the same definitions that
 //! carry the binary layout, with `#[mdl(...)]` attributes for what the text
 //! adds (keys and the aliases read but never written, `static`, RGB
-//! colours, flag words, defaults, tracks, lists): `Version`, `Sequences` and
-//! its `Anim`s, `GlobalSequences`, `Textures` and its `Bitmap`s,
-//! `TextureAnims`, `PivotPoints`, `Bone`, `Light`, `Helper`, `Attachment`,
-//! `RibbonEmitter`, `ParticleEmitterPopcorn`, `FaceFX` and `BindPose`; the
-//! node every object starts with and the extent are parts of them
-//! (`format_core::mdl::Part`). What this module still writes by hand, each
-//! with its reason at the function: the `Model` block (counts of the whole
-//! model), `Materials`, `Geoset`, `GeosetAnim`, `ParticleEmitter`,
-//! `ParticleEmitter2`, `EventObject`, `CollisionShape` and `Camera`; the
-//! chunk order, `ExtChunk` and the plain writer's repairs are the model's,
-//! not a block's.
+//! colours, flag words, defaults, tracks, lists, sub-blocks like a
+//! camera's `Target { }`, a word a block must have, a nested block, a check
+//! across fields): `Version`, `Sequences` and its `Anim`s,
+//! `GlobalSequences`, `Textures` and its `Bitmap`s, `TextureAnims`,
+//! `PivotPoints`, `Bone`, `Light`, `Helper`, `Attachment`,
+//! `ParticleEmitter` (its `Particle { }`), `RibbonEmitter`,
+//! `ParticleEmitterPopcorn`, `EventObject` and its `EventTrack`,
+//! `CollisionShape`, `Camera`, `FaceFX` and `BindPose`; the node every
+//! object starts with and the extent are parts of them
+//! (`format_core::mdl::Part`), and the track tables (`tracks.rs`) map
+//! track variants to keywords. What this module still writes by hand, each
+//! with its reason at the function: the `Model` block (`Num*` counts of the
+//! whole model), `Materials` (the v1100 texture list forms, `FilterMode` as
+//! a word or a number, war3-model's `RenderMode n`), `Geoset` (faces and
+//! matrix groups rebuilt, `Ext*` lists), `GeosetAnim` (a colour flag no
+//! word gives, set by a static `Color` or a `Color` track) and
+//! `ParticleEmitter2` (`SegmentColor { Color, Color, Color }`, words by
+//! number with `Ext*` fallbacks, `Squirt`/`ExtSquirt n`): words the derive
+//! does not have yet. The chunk order, `ExtChunk` and the plain writer's
+//! repairs are the model's, not a block's. This module was 2,788 lines
+//! before `ParticleEmitter`, `Camera`, `CollisionShape` and `EventObject`
+//! were derived, and is 2,516 since.
 //!
 //! A chunk of the user's own is a block too: see [`Blocks`].
 //!
@@ -173,8 +184,8 @@ use format_core::mdl::Block;
 use format_core::{Context, Diagnostic, Result};
 
 use crate::mdx::{
-    Attachment, Bone, Chunk, CornEmitter, FaceEffect, Helper, Light, Model, RibbonEmitter,
-    UndecodedChunk,
+    Attachment, Bone, Camera, Chunk, CollisionShape, CornEmitter, EventObject, FaceEffect, Helper,
+    Light, Model, ParticleEmitter, RibbonEmitter, UndecodedChunk,
 };
 pub use format_core::mdl::LeftOut;
 use syntax::Stmt;
@@ -398,17 +409,15 @@ fn write_chunk(out: &mut Out, chunk: &Chunk, model: &Model) -> bool {
         Chunk::Lights(c) => return each(out, &c.lights, |out, l| l.write_block(out)),
         Chunk::Helpers(c) => return each(out, &c.helpers, |out, h| h.write_block(out)),
         Chunk::Attachments(c) => return each(out, &c.attachments, |out, a| a.write_block(out)),
-        Chunk::ParticleEmitters(c) => {
-            return each(out, &c.emitters, emitters::write_particle_emitter);
-        }
+        Chunk::ParticleEmitters(c) => return each(out, &c.emitters, |out, e| e.write_block(out)),
         Chunk::ParticleEmitters2(c) => {
             return each(out, &c.emitters, emitters::write_particle_emitter2);
         }
         Chunk::RibbonEmitters(c) => return each(out, &c.emitters, |out, e| e.write_block(out)),
         Chunk::CornEmitters(c) => return each(out, &c.emitters, |out, e| e.write_block(out)),
-        Chunk::Cameras(c) => return each(out, &c.cameras, nodes::write_camera),
-        Chunk::EventObjects(c) => return each(out, &c.objects, nodes::write_event_object),
-        Chunk::CollisionShapes(c) => return each(out, &c.shapes, nodes::write_collision_shape),
+        Chunk::Cameras(c) => return each(out, &c.cameras, |out, c| c.write_block(out)),
+        Chunk::EventObjects(c) => return each(out, &c.objects, |out, e| e.write_block(out)),
+        Chunk::CollisionShapes(c) => return each(out, &c.shapes, |out, c| c.write_block(out)),
         Chunk::FaceEffects(c) => return each(out, &c.face_effects, |out, f| f.write_block(out)),
         Chunk::BindPoses(c) => c.write_block(out),
         // Unknown chunks, and any variant added later: binary, in `ExtChunk`.
@@ -500,13 +509,13 @@ fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>, blocks: &Blocks) -
         "Light" => item!(Lights.lights, Light::read_block),
         "Helper" => item!(Helpers.helpers, Helper::read_block),
         "Attachment" => item!(Attachments.attachments, Attachment::read_block),
-        "ParticleEmitter" => item!(ParticleEmitters.emitters, emitters::read_particle_emitter),
+        "ParticleEmitter" => item!(ParticleEmitters.emitters, ParticleEmitter::read_block),
         "ParticleEmitter2" => item!(ParticleEmitters2.emitters, emitters::read_particle_emitter2),
         "RibbonEmitter" => item!(RibbonEmitters.emitters, RibbonEmitter::read_block),
         "ParticleEmitterPopcorn" => item!(CornEmitters.emitters, CornEmitter::read_block),
-        "Camera" => item!(Cameras.cameras, nodes::read_camera),
-        "EventObject" => item!(EventObjects.objects, nodes::read_event_object),
-        "CollisionShape" => item!(CollisionShapes.shapes, nodes::read_collision_shape),
+        "Camera" => item!(Cameras.cameras, Camera::read_block),
+        "EventObject" => item!(EventObjects.objects, EventObject::read_block),
+        "CollisionShape" => item!(CollisionShapes.shapes, CollisionShape::read_block),
         "FaceFX" => item!(FaceEffects.face_effects, FaceEffect::read_block),
         "ExtChunk" => {
             let bytes = raw_of(s, cx)?;

@@ -2,7 +2,7 @@
 //! `InTan`/`OutTan` after each key of a `Hermite` or `Bezier` track; and the
 //! track lists of every object, mapped to MDL keywords by [`mdl_tracks!`].
 
-pub(crate) use format_core::mdl::{TrackSet, read_into, read_tail, write_tail_as, write_tracks};
+pub(crate) use format_core::mdl::{read_into, read_tail, write_tail_as, write_tracks};
 use format_core::{Result, UnknownTail};
 
 use super::syntax::{Item, Kind, Stmt};
@@ -35,14 +35,6 @@ pub(crate) fn write_track<T: Value>(out: &mut Out, name: &str, track: &Track<T>)
             out.field("\tOutTan", &t.out_tan);
         }
     }
-    out.close();
-}
-
-/// Writes `block { name count { ... } }`: a track readers look for inside a
-/// block only (a camera's `Target`, an emitter's `Particle`).
-pub(crate) fn write_track_in<T: Value>(out: &mut Out, block: &str, name: &str, track: &Track<T>) {
-    out.open(block);
-    write_track(out, name, track);
     out.close();
 }
 
@@ -157,7 +149,10 @@ pub(crate) fn write_tail(out: &mut Out, tail: &UnknownTail) {
 }
 
 /// Maps the variants of a track enum to their MDL keywords (the first is
-/// written, every one is read); `in rgb` marks a colour track (see [`Rgb`]).
+/// written, every one is read); `in rgb` marks a colour track (see [`Rgb`]),
+/// `within "Target"` one written inside a sub-block of its own at its place
+/// in the list (a camera's target track, `Target { Translation 2 { } }`),
+/// where a derived block reads it (see [`TrackSet::read_in`](format_core::mdl::TrackSet::read_in)).
 macro_rules! mdl_tracks {
     (@write $out:ident, $name:literal, $t:ident) => {
         $crate::mdl::tracks::write_track($out, $name, $t)
@@ -174,13 +169,18 @@ macro_rules! mdl_tracks {
     ($ty:ident { $($body:tt)* }) => {
         $crate::mdl::tracks::mdl_tracks!($ty, tail = "ExtTail", { $($body)* });
     };
-    ($ty:ident, tail = $tail:literal, { $($variant:ident => $name:literal $(| $alias:literal)* $(in $as:ident)?,)* }) => {
+    ($ty:ident, tail = $tail:literal, { $($variant:ident => $name:literal $(| $alias:literal)* $(in $as:ident)? $(within $block:literal)?,)* }) => {
         impl format_core::mdl::TrackSet for $ty {
             const TAIL: &'static str = $tail;
+            const BLOCKS: &'static [&'static str] = &[$($($block,)?)*];
 
             fn write(&self, out: &mut format_core::mdl::Out) {
                 match self {
-                    $( Self::$variant(t) => $crate::mdl::tracks::mdl_tracks!(@write $($as)? out, $name, t), )*
+                    $( Self::$variant(t) => {
+                        $( out.open($block); )?
+                        $crate::mdl::tracks::mdl_tracks!(@write $($as)? out, $name, t);
+                        $( let _ = $block; out.close(); )?
+                    } )*
                     Self::Unknown(tail) => format_core::mdl::write_tail_as(out, $tail, tail),
                 }
             }
@@ -196,6 +196,20 @@ macro_rules! mdl_tracks {
                     }
                 )*
                 None
+            }
+
+            fn read_in(
+                block: &str,
+                stmt: &format_core::mdl::Stmt,
+                cx: &mut format_core::mdl::Cx,
+            ) -> Option<format_core::Result<Self>> {
+                let key = stmt.key().1;
+                $(
+                    if <[&str]>::contains(&[$($block)?], &block) && (key == $name $(|| key == $alias)*) {
+                        return Some($crate::mdl::tracks::mdl_tracks!(@read $($as)? stmt, cx).map(Self::$variant));
+                    }
+                )*
+                Self::read(stmt, cx)
             }
 
             fn tail(tail: format_core::UnknownTail) -> Self {

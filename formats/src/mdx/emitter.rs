@@ -26,29 +26,63 @@ tracks! {
     }
 }
 
+/// The flag words of a `ParticleEmitter`'s node in MDL.
+const PARTICLE_EMITTER_FLAGS: &[(u32, &str)] = &[
+    (node_flags::EMITTER_USES_MDL_OR_UNSHADED, "EmitterUsesMDL"),
+    (node_flags::EMITTER_USES_TGA_OR_SORT_FAR_Z, "EmitterUsesTGA"),
+];
+
 /// `ParticleEmitter { uint32 inclusiveSize; Node node; float emissionRate; float gravity; float longitude; float latitude; char[260] spawnModelFileName; float lifespan; float initialiVelocity; (KPEE) (KPEG) (KPLN) (KPLT) (KPEL) (KPES) (KPEV) }`
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `ParticleEmitter "name" { node, statics, Particle { LifeSpan,
+/// InitVelocity, Path }, tracks }`: an animated `LifeSpan` or
+/// `InitVelocity` is written in a `Particle { }` block of its own where it
+/// comes in the track list (the game's and mdx-m3-viewer's readers look for
+/// them there only), so the order survives.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(
+    block = "ParticleEmitter",
+    name = node.name,
+    order(
+        node, emission_rate, gravity, longitude, latitude, lifespan, initial_velocity,
+        spawn_model_file_name, tracks
+    )
+)]
 pub struct ParticleEmitter {
     /// The node.
+    #[mdl(part(args = (node_flags::PARTICLE_EMITTER, PARTICLE_EMITTER_FLAGS)))]
     pub node: Node,
     /// Particles per second.
+    #[mdl(static)]
     pub emission_rate: f32,
     /// Gravity.
+    #[mdl(static)]
     pub gravity: f32,
     /// Longitude.
+    #[mdl(static)]
     pub longitude: f32,
     /// Latitude.
+    #[mdl(static)]
     pub latitude: f32,
     /// The model (or texture) emitted.
+    #[mdl(key = "Path", within = "Particle")]
     pub spawn_model_file_name: FixedStr<260>,
     /// Particle lifespan.
+    #[mdl(static, key = "LifeSpan", alias = "Lifespan", within = "Particle")]
     pub lifespan: f32,
     /// Initial velocity.
+    #[mdl(
+        static,
+        key = "InitVelocity",
+        alias = "InitialVelocity",
+        within = "Particle"
+    )]
     pub initial_velocity: f32,
     /// The tracks, in file order.
     #[format(tagged)]
+    #[mdl(tracks, tail)]
     pub tracks: Vec<ParticleEmitterTrack>,
 }
 

@@ -112,28 +112,47 @@ pub struct PivotPointChunk {
 }
 
 /// `char[4] "KEVT"; uint32 tracksCount; uint32 globalSequenceId; uint32[tracksCount] tracks`
-#[derive(Codec, Clone, Debug, PartialEq, Default)]
+///
+/// MDL: `EventTrack n { GlobalSeqId g, frame, frame, ... }`, the global
+/// sequence written unless it is -1.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[mdl(block = "EventTrack")]
 pub struct EventTrack {
     /// `tracksCount`, computed from `tracks` on write.
     #[format(calc = tracks.len())]
     #[cfg_attr(feature = "serde", serde(skip))]
+    #[mdl(skip)]
     pub tracks_count: Derived<u32>,
     /// Index into `GLBS`, or -1.
+    #[mdl(key = "GlobalSeqId", unless = -1)]
     pub global_sequence_id: i32,
     /// The frames at which the event fires.
     #[format(count = tracks_count)]
+    #[mdl(values = "events")]
     pub tracks: Vec<u32>,
 }
 
 /// `EventObject { Node node; (KEVT) }` (no inclusive size of its own)
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `EventObject "name" { node, EventTrack n { ... } }`. Other tools
+/// leave out an empty `EventTrack` (and MDX readers other than this one
+/// need `KEVT`), so an event object without one reads as an empty `KEVT`;
+/// one with no `KEVT` at all is `ExtNoEventTrack,`.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[mdl(block = "EventObject", name = node.name)]
 pub struct EventObject {
     /// The node; its name says what is triggered (`SNDxABCD`, `FTPxABCD`, ...).
+    #[mdl(part(args = (node_flags::EVENT_OBJECT, &[])))]
     pub node: Node,
     /// When it fires.
     #[format(tag = "KEVT", optional)]
+    #[mdl(
+        nested,
+        absent = "ExtNoEventTrack",
+        default = EventTrack { global_sequence_id: -1, ..EventTrack::default() }
+    )]
     pub track: Option<EventTrack>,
 }
 
@@ -151,17 +170,23 @@ pub struct EventObjectChunk {
 ///
 /// No fallback for other values: the number of vertices depends on the type,
 /// so an unknown type cannot be read.
-#[derive(Codec, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// MDL: the words `Box`, `Plane`, `Sphere`, `Cylinder`.
+#[derive(Codec, Mdl, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(repr = u32)]
 pub enum ShapeType {
     /// 0: a box (2 vertices: minimum and maximum).
+    #[mdl(word = "Box")]
     Cube = 0,
     /// 1: a plane (2 vertices).
+    #[mdl(word = "Plane")]
     Plane = 1,
     /// 2: a sphere (1 vertex and a radius).
+    #[mdl(word = "Sphere")]
     Sphere = 2,
     /// 3: a cylinder (2 vertices and a radius).
+    #[mdl(word = "Cylinder")]
     Cylinder = 3,
 }
 
@@ -178,19 +203,55 @@ impl ShapeType {
 }
 
 /// `CollisionShape { Node node; uint32 type; float[?][3] vertices; if (type == 2 || type == 3) float radius }`
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `CollisionShape "name" { node, Box|Plane|Sphere|Cylinder, Vertices,
+/// BoundsRadius }`; the shape word is required, and decides how many
+/// vertices the block must have and whether it has a radius
+/// (`CollisionShape::check_mdl`).
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[mdl(block = "CollisionShape", name = node.name, check = CollisionShape::check_mdl)]
 pub struct CollisionShape {
     /// The node.
+    #[mdl(part(args = (node_flags::COLLISION_SHAPE, &[])))]
     pub node: Node,
     /// The shape.
+    #[mdl(word = "ShapeType", required)]
     pub shape_type: ShapeType,
     /// Its vertices (see [`ShapeType::vertex_count`]).
     #[format(count = shape_type.vertex_count())]
+    #[mdl(list)]
     pub vertices: Vec<[f32; 3]>,
     /// Its radius (spheres and cylinders).
     #[format(if = shape_type.has_radius())]
+    #[mdl(optional, key = "BoundsRadius")]
     pub radius: Option<f32>,
+}
+
+impl CollisionShape {
+    /// What the shape decides of an MDL block once read: its number of
+    /// vertices (an error if the block has another), and its radius (0 for
+    /// a sphere or cylinder without `BoundsRadius`, none for another shape,
+    /// as the binary form has none).
+    fn check_mdl(
+        &mut self,
+        cx: &format_core::mdl::Cx,
+        pos: format_core::mdl::Pos,
+    ) -> format_core::Result<()> {
+        let shape = self.shape_type;
+        if self.vertices.len() != shape.vertex_count() as usize {
+            return Err(cx.error(
+                pos,
+                format!(
+                    "a {shape:?} has {} vertices, not {}",
+                    shape.vertex_count(),
+                    self.vertices.len()
+                ),
+            ));
+        }
+        self.radius = shape.has_radius().then(|| self.radius.unwrap_or(0.0));
+        Ok(())
+    }
 }
 
 /// `CLID { CollisionShape[?] shapes }`
