@@ -39,6 +39,12 @@
 //! | `nested` | a `T: mdl::Block` (or `Option<T>`) that is a block of its own in this one, read by its keyword (`EventTrack n { }` in an `EventObject`) |
 //! | `absent = "ExtNoEventTrack"` | on an `optional` or `nested` `Option<T>`: `None` is written as this word, and a missing key reads as `Some(default)` |
 //! | `unless = -1` | a plain value written unless it is this value, which a missing key reads as |
+//! | `nonzero` | a plain value written only when it is not zero (`MoveSpeed`, `Rarity` of a sequence) |
+//! | `none("None", "Multiple")` | a `u32` that is also one of these words, each meaning `0xffffffff` (`GeosetId Multiple`); the first is written for it |
+//! | `flags(NonLooping = 1, ...)` | a `u32` of flag bits, each written as its word (`NonLooping,`) and read from it; bits no word names are `ExtFlags n` |
+//! | `items` / `items = "texture animations"` | a `Vec<T: mdl::Block>` of the block's sub-blocks, one each, counted by the block's header (`Sequences 2 { Anim ... }`); the words name them in a count's message |
+//! | `each = "Duration"` | a `Vec<T>` written one `Duration value,` a line and read from each such line (`GlobalSequences n { Duration 1000, }`), counted by the header |
+//! | `sets_version` | the value read is the version the rest of the text is read in (`FormatVersion` of `Version`) |
 //! | `values = "events"` | a `Vec<T>` of the block's values, one a line, counted by the block's header (`PivotPoints n { { 0, 0, 0 }, }`); beside it only plain keyed values (`GlobalSeqId 0,`) and `skip` |
 //!
 //! # Variant attributes (value enums)
