@@ -203,6 +203,23 @@ fn unknown(cx: &Ctxt, key: &str, span: Span, allowed: &[&str], place: &str) {
     );
 }
 
+/// [`unknown`], then its value skipped, if it has one, so that the keys
+/// after it are still read (and checked).
+fn unknown_skipped(
+    cx: &Ctxt,
+    key: &str,
+    span: Span,
+    allowed: &[&str],
+    place: &str,
+    meta: &ParseNestedMeta,
+) -> syn::Result<()> {
+    unknown(cx, key, span, allowed, place);
+    if meta.input.peek(syn::Token![=]) {
+        let _: Expr = meta.value()?.parse()?;
+    }
+    Ok(())
+}
+
 /// `key = "Word"`: a string that is an MDL keyword (checked).
 fn keyword_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<LitStr> {
     let lit: LitStr = meta.value()?.parse()?;
@@ -300,11 +317,7 @@ impl<'a> Container<'a> {
                         }
                     }
                     _ => {
-                        unknown(cx, &key, span, CONTAINER_KEYS, "a container");
-                        // Skip its value, if any, to go on to the next key.
-                        if meta.input.peek(syn::Token![=]) {
-                            let _: Expr = meta.value()?.parse()?;
-                        }
+                        unknown_skipped(cx, &key, span, CONTAINER_KEYS, "a container", &meta)?;
                     }
                 }
                 Ok(())
@@ -538,10 +551,7 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
                 "required" | "sets_version" | "static" | "rgb" | "nonzero" | "optional"
                 | "list" | "tracks" | "tail" | "skip" | "nested" => {}
                 _ => {
-                    unknown(cx, &k, span, FIELD_KEYS, "a field");
-                    if meta.input.peek(syn::Token![=]) {
-                        let _: Expr = meta.value()?.parse()?;
-                    }
+                    unknown_skipped(cx, &k, span, FIELD_KEYS, "a field", &meta)?;
                 }
             }
             Ok(())

@@ -275,21 +275,8 @@ impl<'a> Archive<'a> {
     /// first), or named `File00000012.xxx` by its block index as
     /// [`Entry::name`] gives unnamed ones.
     pub fn entry(&self, name: &str) -> Option<Entry> {
-        self.find(name.as_bytes())
-            .or_else(|| self.unnamed(name))
-            .map(|mut entry| {
-                if entry.name.is_none()
-                    && self
-                        .names
-                        .contains_key(&(entry.hash.name1, entry.hash.name2))
-                {
-                    entry.name = self
-                        .names
-                        .get(&(entry.hash.name1, entry.hash.name2))
-                        .cloned();
-                }
-                entry
-            })
+        // `entry_of` names an unnamed entry too, where the archive names it.
+        self.find(name.as_bytes()).or_else(|| self.unnamed(name))
     }
 
     fn find(&self, name: &[u8]) -> Option<Entry> {

@@ -3,6 +3,7 @@
 //! before anything is allocated, and no sector grows past the size its
 //! entry gives it.
 
+use std::borrow::Cow;
 use std::io::Read;
 
 use super::crypt::decrypt;
@@ -71,7 +72,9 @@ impl Stored<'_> {
             || (!self.compressed() && size <= self.sector_size as usize)
         {
             let stored = self.bytes(|| "its data".into(), 0, block.compressed_size)?;
-            return self.sector(0, stored, size);
+            let mut out = Vec::new();
+            self.sector(0, stored, size, &mut out)?;
+            return Ok(out);
         }
         let count = size.div_ceil(self.sector_size as usize);
         let bounds = self.sector_bounds(count)?;
@@ -84,7 +87,7 @@ impl Stored<'_> {
         for (i, (&start, &end)) in bounds.iter().zip(bounds.iter().skip(1)).enumerate() {
             let expected = (size - i * self.sector_size as usize).min(self.sector_size as usize);
             let stored = self.bytes(|| format!("sector {i}"), start, end - start)?;
-            out.extend_from_slice(&self.sector(i, stored, expected)?);
+            self.sector(i, stored, expected, &mut out)?;
         }
         Ok(out)
     }
@@ -130,46 +133,60 @@ impl Stored<'_> {
         Ok(bounds)
     }
 
-    /// One sector (or a single unit): decrypted, then decompressed if it is
-    /// smaller than `expected`.
-    fn sector(&self, index: usize, stored: &[u8], expected: usize) -> Result<Vec<u8>, EntryError> {
-        let mut bytes = stored.to_vec();
-        if let Some(key) = self.key {
-            decrypt(&mut bytes, key.wrapping_add(index as u32));
-        }
+    /// One sector (or a single unit), appended to `out`: decrypted (a copy
+    /// only when it is encrypted), then decompressed if it is smaller than
+    /// `expected`.
+    fn sector(
+        &self,
+        index: usize,
+        stored: &[u8],
+        expected: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EntryError> {
+        let bytes: Cow<'_, [u8]> = match self.key {
+            Some(key) => {
+                let mut plain = stored.to_vec();
+                decrypt(&mut plain, key.wrapping_add(index as u32));
+                Cow::Owned(plain)
+            }
+            None => Cow::Borrowed(stored),
+        };
+        let mismatch = |got| EntryError::SectorSizeMismatch {
+            sector: index,
+            expected,
+            got,
+        };
         if bytes.len() >= expected || !self.compressed() {
             // Stored as it is (a sector that would not shrink); bytes past
             // the entry's size are not the entry's.
-            if bytes.len() < expected {
-                return Err(EntryError::SectorSizeMismatch {
-                    sector: index,
-                    expected,
-                    got: bytes.len(),
-                });
-            }
-            bytes.truncate(expected);
-            return Ok(bytes);
+            let kept = bytes.get(..expected).ok_or_else(|| mismatch(bytes.len()))?;
+            out.extend_from_slice(kept);
+            return Ok(());
         }
-        let out = if self.block.has(flags::IMPLODE) {
+        let unpacked = if self.block.has(flags::IMPLODE) {
             explode(index, &bytes, expected)?
         } else {
             decompress(index, &bytes, expected)?
         };
-        if out.len() != expected {
-            return Err(EntryError::SectorSizeMismatch {
-                sector: index,
-                expected,
-                got: out.len(),
-            });
+        if unpacked.len() != expected {
+            return Err(mismatch(unpacked.len()));
         }
-        Ok(out)
+        if out.is_empty() {
+            *out = unpacked;
+        } else {
+            out.extend_from_slice(&unpacked);
+        }
+        Ok(())
     }
 }
+
+/// A decompression stage: a sector's number, its input, the sector's size.
+type Stage = fn(usize, &[u8], usize) -> Result<Vec<u8>, EntryError>;
 
 /// A sector led by its compression byte, each stage undone in turn, none
 /// allowed past `expected` bytes.
 fn decompress(sector: usize, bytes: &[u8], expected: usize) -> Result<Vec<u8>, EntryError> {
-    let Some((&mask, mut data)) = bytes.split_first() else {
+    let Some((&mask, data)) = bytes.split_first() else {
         return Ok(Vec::new());
     };
     let unsupported = |name| EntryError::UnsupportedCompression { sector, mask, name };
@@ -182,20 +199,17 @@ fn decompress(sector: usize, bytes: &[u8], expected: usize) -> Result<Vec<u8>, E
     if mask & !(BZIP2 | IMPLODE | ZLIB) != 0 {
         return Err(unsupported("unknown"));
     }
-    let mut owned;
-    if mask & BZIP2 != 0 {
-        owned = bunzip(sector, data, expected)?;
-        data = &owned;
+    // Each stage's output is the next one's input; the last one's is the
+    // sector (no copy of it).
+    let mut unpacked: Option<Vec<u8>> = None;
+    let stages: [(u8, Stage); 3] = [(BZIP2, bunzip), (IMPLODE, explode), (ZLIB, inflate)];
+    for (bit, stage) in stages {
+        if mask & bit != 0 {
+            let input = unpacked.as_deref().unwrap_or(data);
+            unpacked = Some(stage(sector, input, expected)?);
+        }
     }
-    if mask & IMPLODE != 0 {
-        owned = explode(sector, data, expected)?;
-        data = &owned;
-    }
-    if mask & ZLIB != 0 {
-        owned = inflate(sector, data, expected)?;
-        data = &owned;
-    }
-    Ok(data.to_vec())
+    Ok(unpacked.unwrap_or_else(|| data.to_vec()))
 }
 
 /// A zlib stream, inflated to at most `expected` bytes. A stream whose

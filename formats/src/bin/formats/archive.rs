@@ -4,20 +4,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use formats::mpq::{Archive, Entry, flags};
-
-/// The archive's bytes, opened; its diagnostics go to stderr.
-fn open(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn opened<'a>(path: &Path, bytes: &'a [u8]) -> Result<Archive<'a>, String> {
-    let archive = Archive::new(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    for d in archive.diagnostics() {
-        eprintln!("{}: {d}", path.display());
-    }
-    Ok(archive)
-}
+use formats::mpq::{Entry, flags};
 
 /// How an entry is stored, in words (`zlib sectors, encrypted`).
 fn stored_as(entry: &Entry) -> String {
@@ -42,8 +29,8 @@ fn stored_as(entry: &Entry) -> String {
 /// `formats list ARCHIVE`: every entry, its size, stored size and how it is
 /// stored, and its locale where it has one.
 pub fn list(path: &Path) -> Result<(), String> {
-    let bytes = open(path)?;
-    let archive = opened(path, &bytes)?;
+    let bytes = crate::input::archive_bytes(path)?;
+    let archive = crate::input::opened(path, &bytes)?;
     let entries = archive.entries();
     let mut table = crate::batch::Table::new(&["entry", "size", "stored", "how", "locale"]);
     for entry in &entries {
@@ -61,7 +48,10 @@ pub fn list(path: &Path) -> Result<(), String> {
     }
     crate::print_out(&table.render())?;
     let unnamed = entries.iter().filter(|e| e.name.is_none()).count();
-    let mut summary = crate::plural(entries.len(), "entry").replace("entrys", "entries");
+    let mut summary = match entries.len() {
+        1 => "1 entry".to_owned(),
+        n => format!("{n} entries"),
+    };
     if unnamed > 0 {
         summary += &format!(" ({unnamed} not named by the archive's listfile)");
     }
@@ -122,8 +112,8 @@ pub fn extract(
     out: &Path,
     pattern: Option<&str>,
 ) -> Result<std::process::ExitCode, String> {
-    let bytes = open(path)?;
-    let archive = opened(path, &bytes)?;
+    let bytes = crate::input::archive_bytes(path)?;
+    let archive = crate::input::opened(path, &bytes)?;
     let entries: Vec<Entry> = archive
         .entries()
         .into_iter()

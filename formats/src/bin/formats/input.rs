@@ -42,7 +42,7 @@ pub fn is_archive(path: &Path) -> bool {
 }
 
 /// The archives' bytes, read once per run however many entries are read.
-fn archive_bytes(path: &Path) -> Result<Arc<[u8]>, String> {
+pub fn archive_bytes(path: &Path) -> Result<Arc<[u8]>, String> {
     static READ: OnceLock<Mutex<HashMap<PathBuf, Arc<[u8]>>>> = OnceLock::new();
     let cache = READ.get_or_init(Default::default);
     if let Some(bytes) = cache
@@ -84,15 +84,22 @@ pub fn read(path: &Path) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("{}: {e}", archive_path.display()))
 }
 
+/// The archive in `bytes` (read from `path`), opened; what it holds out of
+/// spec is said on stderr, once per command.
+pub fn opened<'a>(path: &Path, bytes: &'a [u8]) -> Result<Archive<'a>, String> {
+    let archive = Archive::new(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    for d in archive.diagnostics() {
+        eprintln!("{}: {d}", path.display());
+    }
+    Ok(archive)
+}
+
 /// The entries of the archive at `path` whose names `wanted` accepts, as
 /// addresses (`map.w3x:Units/Footman.mdx`), sorted; its diagnostics, and
 /// entries it does not name, are said on stderr.
 pub fn entries(path: &Path, wanted: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>, String> {
     let bytes = archive_bytes(path)?;
-    let archive = Archive::new(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    for d in archive.diagnostics() {
-        eprintln!("{}: {d}", path.display());
-    }
+    let archive = opened(path, &bytes)?;
     let mut found: Vec<PathBuf> = archive
         .entries()
         .iter()
