@@ -523,3 +523,34 @@ fn a_jpeg_header_that_is_a_whole_tables_only_stream_decodes() {
     assert!(stats.iter().all(|s| s.max <= JPEG_MAX), "{stats:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The sample texture (`formats::sample::sample_blp`, written byte by byte
+/// and shipped in the sample archive) is a BLP Pillow reads to the same
+/// pixels.
+#[test]
+fn pillow_reads_the_sample_texture() {
+    let dir = common::temp_dir("pillow-sample-blp");
+    let path = dir.join("Sample.blp");
+    std::fs::write(&path, formats::sample::sample_blp()).unwrap();
+    let Some(images) = common::pillow_read(std::slice::from_ref(&path)) else {
+        return;
+    };
+    let ours = Blp::from_bytes(&formats::sample::sample_blp())
+        .unwrap()
+        .decode_level(0)
+        .unwrap();
+    assert_eq!(images[0].size, (4, 4));
+    let theirs = match images[0].mode.as_str() {
+        "RGBA" => images[0].bytes.clone(),
+        "RGB" => images[0]
+            .bytes
+            .chunks(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        mode => panic!("Pillow read the sample as {mode}"),
+    };
+    assert_eq!(ours.data, theirs);
+    // Stone grey: palette entry 0 is B 0x70, G 0x80, R 0x90.
+    assert_eq!(&ours.data[..4], &[0x90, 0x80, 0x70, 0xff]);
+    let _ = std::fs::remove_dir_all(dir);
+}

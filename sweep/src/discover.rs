@@ -1,10 +1,12 @@
-//! The files under the folders given: walked with symbolic links followed
+//! The files under the folders given, and the models, textures and tiles
+//! inside the MPQ archives (maps) among them: walked with symbolic links followed
 //! (a link that leads back into a folder being walked is reported and not
 //! followed), each file once however many links lead to it, sorted by its
 //! kind then its path.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +53,63 @@ pub struct Found {
     pub kind: Kind,
     /// Its size in bytes.
     pub size: u64,
+    /// For an entry of an MPQ archive (a map), the archive's bytes (shared
+    /// by its entries, read once) and the entry's name; its `path` is
+    /// `ARCHIVE:NAME`, as the `formats` tool addresses it.
+    pub entry: Option<(Arc<[u8]>, String)>,
+}
+
+impl Found {
+    /// The file's bytes, or its entry's, read from its archive.
+    pub fn read(&self) -> Result<Vec<u8>, String> {
+        match &self.entry {
+            None => std::fs::read(&self.path).map_err(|e| e.to_string()),
+            Some((bytes, name)) => formats::mpq::Archive::new(bytes)
+                .and_then(|archive| archive.read(name))
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Whether `path` names an MPQ archive, by its extension (as `formats`
+/// takes one: `.w3m`, `.w3x`, `.w3n`, `.mpq`).
+fn is_archive(path: &std::path::Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        matches!(
+            e.to_ascii_lowercase().as_str(),
+            "w3m" | "w3x" | "w3n" | "mpq"
+        )
+    })
+}
+
+/// The entries of the archive at `path` whose names are a kind the tools
+/// run on (the archive's listfile names them); an archive that does not
+/// open is a line of `skipped`.
+fn archive_entries(path: &std::path::Path, files: &mut Vec<Found>, skipped: &mut Vec<String>) {
+    let bytes: Arc<[u8]> = match std::fs::read(path) {
+        Ok(bytes) => bytes.into(),
+        Err(e) => return skipped.push(format!("{}: {e}", path.display())),
+    };
+    let archive = match formats::mpq::Archive::new(&bytes) {
+        Ok(archive) => archive,
+        Err(e) => return skipped.push(format!("{}: {e}", path.display())),
+    };
+    for entry in archive.entries() {
+        if entry.name.is_none() {
+            continue;
+        }
+        let name = entry.name().into_owned();
+        let address = PathBuf::from(format!("{}:{}", path.display(), name.replace('\\', "/")));
+        let Some(kind) = Kind::of_path(&address) else {
+            continue;
+        };
+        files.push(Found {
+            path: address,
+            kind,
+            size: u64::from(entry.block.file_size),
+            entry: Some((bytes.clone(), name)),
+        });
+    }
 }
 
 /// What walking found: the files, and the links and folders it could not
@@ -91,6 +150,10 @@ pub fn walk(roots: &[PathBuf]) -> Walk {
             if !entry.file_type().is_file() {
                 continue;
             }
+            if is_archive(entry.path()) {
+                archive_entries(entry.path(), &mut files, &mut skipped);
+                continue;
+            }
             let Some(kind) = Kind::of_path(entry.path()) else {
                 continue;
             };
@@ -105,6 +168,7 @@ pub fn walk(roots: &[PathBuf]) -> Walk {
                 path: entry.into_path(),
                 kind,
                 size,
+                entry: None,
             });
         }
     }
@@ -136,5 +200,37 @@ mod tests {
         assert_eq!(walked.files.len(), 1, "{:?}", walked.files);
         assert_eq!(walked.skipped.len(), 1, "{:?}", walked.skipped);
         assert!(walked.skipped[0].contains("loop"), "{:?}", walked.skipped);
+    }
+
+    #[test]
+    fn an_archive_stands_for_the_files_in_it() {
+        let root = std::env::temp_dir().join(format!("sweep-archive-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("sample.w3x"), formats::sample::sample_mpq()).unwrap();
+        let walked = walk(std::slice::from_ref(&root));
+        let _ = std::fs::remove_dir_all(&root);
+        let paths: Vec<String> = walked
+            .files
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect();
+        let archive = root.join("sample.w3x").display().to_string();
+        // Its model and texture (its script and listfile are no kind of ours).
+        assert_eq!(
+            paths,
+            [
+                format!("{archive}:Units/Footman.mdx"),
+                format!("{archive}:Textures/Sample.blp")
+            ]
+        );
+        assert_eq!(
+            walked.files[0].read().unwrap(),
+            formats::sample::sample_mdx()
+        );
+        assert_eq!(
+            walked.files[1].read().unwrap(),
+            formats::sample::sample_blp()
+        );
     }
 }

@@ -99,7 +99,7 @@ pub fn sweep(found: &Found, job: &mut Job<'_>, options: &Options, index: usize) 
         runs: Vec::new(),
         rules: Vec::new(),
     };
-    match std::fs::read(&found.path) {
+    match found.read() {
         Ok(data) => match found.kind {
             Kind::Mdx | Kind::Mdl => model(found, &data, job, options, index, &mut result),
             Kind::Blp => texture(
