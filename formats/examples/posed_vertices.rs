@@ -1,6 +1,6 @@
 //! Prints a model's vertices posed and skinned by `formats::anim` at a time
 //! into one of its sequences, as JSON: what an importer of the model's glTF
-//! export should show at that time. `formats/tests/blender/run.sh` compares
+//! export should show at that time. `testkit/harness/blender/run.sh` compares
 //! it with Blender's glTF importer.
 //!
 //! ```sh

@@ -1,6 +1,6 @@
 //! Prints where a tile's glTF export should put things in world space, as
 //! JSON: every terrain mesh vertex a triangle uses and every placement's model-to-world
-//! matrix (Z up, yards: `formats::terrain`'s axes). `formats/tests/blender/run.sh`
+//! matrix (Z up, yards: `formats::terrain`'s axes). `testkit/harness/blender/run.sh`
 //! compares it with what Blender's glTF importer shows, Blender being Z up.
 //!
 //! ```sh

@@ -9,7 +9,7 @@
 //! - [`adt`] and [`wdt`]: World of Warcraft terrain tiles (ADT v18, monolithic
 //!   and split) and map definitions, typed, read and written byte-exact.
 //! - [`blp`]: BLP1 and BLP2 textures, read and written byte-exact; with the
-//!   default feature `blp-pixels`, any mip level decoded to RGBA8 and RGBA8
+//!   feature `blp-pixels`, any mip level decoded to RGBA8 and RGBA8
 //!   encoded (JPEG, palette, DXT1/3/5, BGRA) with its mip levels.
 //! - [`dds`]: DDS textures (Reforged's HD textures), read and written
 //!   byte-exact; mip levels decoded to RGBA8 (BC1 to BC5, BC7,
@@ -19,21 +19,21 @@
 //! - [`validate`]: semantic checks beyond parsing (indices in range, ordered
 //!   keys, …) and the map makers' sanity checks, each finding with a rule
 //!   id, a severity, a path and a message.
-//! - `terrain` (default feature `terrain`): tiles as geometry in world
+//! - `terrain` (feature `terrain`): tiles as geometry in world
 //!   coordinates: height grids, normals, holes, placements, liquids,
 //!   heightmaps and splat maps.
-//! - `anim` (default feature `anim`): tracks sampled at any time, skeletons
+//! - `anim` (feature `anim`): tracks sampled at any time, skeletons
 //!   posed, skinned vertices.
-//! - `bounds` (default feature `anim`): extents measured from the posed
+//! - `bounds` (feature `anim`): extents measured from the posed
 //!   geometry, `Model::recompute_extents`.
-//! - `optimize` (default feature `anim`): the keyframe optimizer, proven
+//! - `optimize` (feature `anim`): the keyframe optimizer, proven
 //!   by sampling.
 //! - `convert` (feature `convert`): classic and Reforged models converted
 //!   into each other (skin weights, HD materials, tangents), with a report.
 //! - `gltf` (feature `gltf`): models (skeleton, skin, animations, materials
 //!   and textures, cameras, lights) and terrain tiles out as glTF 2.0, on a
 //!   document builder other exporters can use.
-//! - `render` (default feature `render`): height fields, alpha maps and
+//! - `render` (feature `render`): height fields, alpha maps and
 //!   wireframes as images (PNG), posed models too, heightmaps as float TIFF.
 //!
 //! # Where to start
@@ -60,30 +60,32 @@
 //!
 //! # Cargo features
 //!
-//! - `serde` (default): every type is `Serialize` and `Deserialize`.
-//! - `terrain` (default): the `terrain` module and its `glam` dependency.
-//! - `anim` (default): the `anim` module and its `glam` dependency.
-//! - `render` (default): the `render` module and its `png` and `tiff`
-//!   dependencies (turns on `anim` and `terrain`).
-//! - `blp-pixels` (default): BLP levels decoded to RGBA8 and encoded from it,
-//!   PNG in and out (`zune-jpeg`, `jpeg-encoder`, `texpresso`, `color_quant`,
-//!   `rayon`, `png`); without it `blp` still reads and writes the files.
-//! - `gltf`: the `gltf` module, `gltf-json` and `serde_json` (turns on
-//!   `anim` and `blp-pixels`); with `terrain` too, tiles export as well.
-//! - `convert`: the `convert` module and `bevy_mikktspace` (turns on `anim`).
-//! - `archive`: the `mpq` module (MPQ archives: Warcraft III maps, the
-//!   classic games' data) and its codecs `miniz_oxide`, `bzip2` and `explode`.
-//! - `cli` (default): the `formats` command-line tool (turns on `serde`,
-//!   `render`, `blp-pixels`, `gltf`, `convert` and `archive`).
+//! The defaults are the parsers and writers with their serde view; every
+//! tool is opt-in, and the `formats` command-line tool is its own crate
+//! (`formats-cli`), so a crate that depends on `formats` builds none of the
+//! tool's dependencies. Each feature, what it adds and the crates it brings
+//! (beyond those of the features it turns on):
+//!
+//! | feature | adds | crates | turns on |
+//! |---|---|---|---|
+//! | (always) | [`mdx`], [`mdl`], [`adt`], [`wdt`], [`blp`], [`dds`], [`chunks`], [`validate`], [`sample`] | `format-core`, `format-derive` (and their `syn`, `quote`, `proc-macro2`), `thiserror` | |
+//! | `serde` (default) | `Serialize` and `Deserialize` on every type | `serde` | |
+//! | `anim` | `anim`, `bounds`, `optimize` | `glam` | |
+//! | `terrain` | `terrain` (tiles in world space, heightmaps, splat maps) | `glam` | |
+//! | `render` | `render` (PNG height fields, alpha maps, wireframes; float TIFF heightmaps) | `png`, `tiff` | `anim`, `terrain` |
+//! | `blp-pixels` | BLP and DDS levels decoded to RGBA8 and encoded from it, PNG in and out | `zune-jpeg`, `jpeg-encoder`, `texpresso`, `bcdec_rs`, `color_quant`, `rayon`, `png` | |
+//! | `gltf` | `gltf` (models out as glTF 2.0; tiles too with `terrain`) | `gltf-json`, `serde_json` | `anim`, `blp-pixels` |
+//! | `convert` | `convert` (classic and Reforged into each other) | `bevy_mikktspace` | `anim` |
+//! | `archive` | `mpq` (MPQ archives: Warcraft III maps, the classic games' data) | `miniz_oxide`, `bzip2`, `explode` | |
 //!
 //! With `default-features = false` only the parsers are built: a crate that
 //! reads and writes the formats, or defines chunks of its own with
-//! [`Codec`], needs nothing more. The default features include `cli`, which
-//! builds the tool's dependencies too (`clap`, `indicatif`, `walkdir`, and
-//! through `gltf` and `convert` `gltf-json`, `serde_json` and
-//! `bevy_mikktspace`); a library that wants, say, glTF export and nothing
-//! of the tool asks for
-//! `formats = { version = "…", default-features = false, features = ["gltf", "terrain"] }`.
+//! [`Codec`], needs nothing more. A library that wants, say, glTF export of
+//! models and tiles asks for
+//! `formats = { version = "…", features = ["gltf", "terrain"] }`. The
+//! defaults build 22 crates (`formats` among them) where, with the tool
+//! among the default features, they built 85: BENCHMARKS.md has the build
+//! times.
 #![warn(missing_docs)]
 // No unsafe code by hand: the runtime's is `format-core`'s (each block with
 // its safety argument). `deny`, not `forbid`: `#[derive(Codec)]` on a plain

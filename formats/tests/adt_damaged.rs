@@ -123,54 +123,6 @@ fn a_cut_chunk_before_another_chunk_is_refused_on_write() {
     assert!(e.to_string().starts_with(&format!("chunks[{at}].")), "{e}");
 }
 
-/// The tool on a cut tile: `info` shows the chunks there are and marks the
-/// cut one, `check` finds it read leniently and byte-exact.
-#[test]
-fn the_tool_reads_a_cut_tile_leniently() {
-    let Some(root) = common::corpus_root() else {
-        return;
-    };
-    let data = std::fs::read(root.join("adt/twinpeaks_cataclysmctf_30_27.adt")).unwrap();
-    let dir = common::temp_dir("adt-cut");
-    let file = dir.join("cut.adt");
-    std::fs::write(&file, &data[..300_000]).unwrap();
-    let out = common::formats().arg("info").arg(&file).assert().success();
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        stdout.contains("strict read: chunks[98].MCNK: chunk size 14120 at 0x469a0 exceeds"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("MCNK      293456  89 chunks, the last cut short: 10812 bytes there\n"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
-    let out = common::formats().arg("check").arg(&file).assert().success();
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        stdout.contains(
-            "cut.adt: parsed leniently (1 diagnostic; strictly: chunks[98].MCNK: chunk size 14120 \
-             at 0x469a0 exceeds"
-        ),
-        "{stdout}"
-    );
-    assert!(stdout.contains(" bytes left), byte-exact\n"), "{stdout}");
-    // `validate` reports the damage (an error: exit code 1).
-    let out = common::formats()
-        .arg("validate")
-        .arg(&file)
-        .assert()
-        .code(1);
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        stdout.contains(
-            "chunks[98].MCNK: the file ends inside this chunk: 3308 of its 14120 bytes are missing"
-        ),
-        "{stdout}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
 /// The `_tex0` and `_obj0` files of a corpus tile split as Cataclysm splits
 /// it, cut inside their last chunk: read leniently (`AdtChunk::Cut` last,
 /// a diagnostic at its start) and written back byte for byte.

@@ -2,8 +2,6 @@
 //! vertices, holes against their bits, normals against slopes, placements
 //! against the spec's matrix and the ground they stand on.
 
-#![cfg(feature = "terrain")]
-
 use crate::common;
 
 use formats::adt::Adt;

@@ -4,8 +4,6 @@
 //! file, one after the other, as many entries as levels), every level decodes
 //! at its size, and level 0's pixels are those of the file edited.
 
-#![cfg(feature = "blp-pixels")]
-
 use crate::common;
 
 use formats::blp::codec::{self, dxt::Dxt};

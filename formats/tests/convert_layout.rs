@@ -487,21 +487,4 @@ fn a_wild_model_with_overlapping_sequences_converts_to_classic() {
         (distance - error.distance).abs() <= 1e-3 * error.distance.max(1.0),
         "posed {distance}, reported {error}"
     );
-    // The tool says it.
-    let dir = common::temp_dir("convert_layout_wild");
-    let out = dir.join("classic.mdx");
-    let done = common::formats()
-        .arg("convert")
-        .arg(common::wild_path(name).unwrap())
-        .arg(&out)
-        .args(["--version", "800", "--error-step", "200"])
-        .assert()
-        .success();
-    let said = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
-    assert!(said.contains("moved on the timeline ("), "{said}");
-    assert!(
-        said.contains("sequences[2]: `Stand Channel 1` 55025..56625 moved to"),
-        "{said}"
-    );
-    assert_eq!(std::fs::read(&out).unwrap(), classic.to_bytes().unwrap());
 }

@@ -25,44 +25,7 @@ use formats::mdx::alpha::TexLayer;
 use formats::mdx::{Chunk, Layer, Model};
 use serde_json::json;
 
-/// The validator's folder, or `None` (loudly, and a panic under CI) when
-/// node or the npm package is missing.
-pub(crate) fn validator() -> Option<PathBuf> {
-    common::npm_harness("gltf_validator", "gltf-validator", "glTF validation")
-}
-
-/// Runs the validator on `files`: each has 0 errors. Gives its report on each.
-fn assert_valid(validator: &Path, files: &[PathBuf]) -> Vec<serde_json::Value> {
-    let args: Vec<&std::ffi::OsStr> = files.iter().map(|f| f.as_os_str()).collect();
-    let mut results = common::node_results(&validator.join("validate.js"), &args);
-    let reports: Vec<serde_json::Value> = files
-        .iter()
-        .filter_map(|f| results.remove(f.to_str().unwrap()))
-        .collect();
-    for report in &reports {
-        assert_eq!(report["errors"], 0, "{report}");
-    }
-    assert_eq!(reports.len(), files.len());
-    reports
-}
-
-/// Runs the validator, if there is one ([`validator`]), on `files`: each
-/// has 0 errors and 0 warnings.
-pub(crate) fn assert_all_clean(files: &[PathBuf]) {
-    if let Some(validator) = validator() {
-        assert_eq!(assert_clean(&validator, files), files.len());
-    }
-}
-
-/// Runs the validator on `files`: each has 0 errors and 0 warnings. Gives
-/// how many it validated.
-pub(crate) fn assert_clean(validator: &Path, files: &[PathBuf]) -> usize {
-    let reports = assert_valid(validator, files);
-    for report in &reports {
-        assert_eq!(report["warnings"], 0, "{report}");
-    }
-    reports.len()
-}
+use testkit::gltf_validator::{assert_clean, assert_valid, validator};
 
 /// What the validator should count in the export of `model`, its textures
 /// looked up in `folders`: the exported geosets' primitives, vertices and
@@ -309,7 +272,6 @@ fn every_corpus_export_is_valid_gltf() {
     // with six placeholders for replaceable textures.
     assert_eq!(embedded, 6);
     assert_eq!(images, 6 + 6);
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// Every Reforged corpus model (900 to 1200) with each texture file it
@@ -373,7 +335,6 @@ fn reforged_models_with_their_dds_textures_export_clean() {
     assert_eq!(files.len(), 13, "the Reforged corpus models (1000 to 1200)");
     assert!(normal_mapped > 0);
     assert_clean(&validator, &files);
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// Every corpus `.mdl` (36: the only v900 model, one without a `Version`
@@ -475,7 +436,6 @@ fn every_corpus_mdl_export_is_valid_gltf() {
             r"pqw3_icecrownraid_arthas_precipice_phase0_set0: Models\FrozenThrone\ce_artahs_stairs.blp",
         ]
     );
-    std::fs::remove_dir_all(&out).ok();
 }
 
 #[test]
@@ -500,41 +460,4 @@ fn every_corpus_tile_exports_valid_gltf() {
     assert_eq!(assert_clean(&validator, &files), 12 + 1);
     // Placements went in (Northrend alone has 2294 doodads).
     assert!(placements > 3000, "{placements}");
-    std::fs::remove_dir_all(&out).ok();
-}
-
-/// `formats export MAP.wdt DIR`, and with `--gltf`: every tile written
-/// (four of the corpus map's nine are there) is valid.
-#[cfg(feature = "cli")]
-#[test]
-fn the_map_export_writes_valid_gltf() {
-    let Some(root) = common::corpus_root() else {
-        return;
-    };
-    let Some(validator) = validator() else {
-        return;
-    };
-    let out = common::temp_dir("gltf-map");
-    let wdt = root.join("maps/cataclysmctf/cataclysmctf.wdt");
-    let mut files = Vec::new();
-    for (folder, flags, extension) in [("glb", &[][..], "glb"), ("gltf", &["--gltf"][..], "gltf")] {
-        let folder = out.join(folder);
-        common::formats()
-            .arg("export")
-            .arg(&wdt)
-            .arg(&folder)
-            .args(flags)
-            .assert()
-            .success();
-        let mut written: Vec<PathBuf> = std::fs::read_dir(&folder)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == extension))
-            .collect();
-        assert_eq!(written.len(), 4, "{}", folder.display());
-        written.sort();
-        files.extend(written);
-    }
-    assert_eq!(assert_clean(&validator, &files), 2 * 4);
-    std::fs::remove_dir_all(&out).ok();
 }

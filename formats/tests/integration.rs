@@ -5,9 +5,10 @@
 //! are named by its module: `cargo test -p formats --test integration --
 //! mdx_truncation::` runs one file's.
 //!
-//! `common` holds the helpers every file shares (the corpus, the CLI, temp
-//! folders, node), `mdx_strategies` the proptest strategies of arbitrary
-//! models.
+//! These are the library's tests; those of the `formats` tool are
+//! `formats-cli`'s. `common` holds the helpers every file shares (the
+//! `testkit` crate's: the corpus, temp folders, the independent checkers),
+//! `mdx_strategies` the proptest strategies of arbitrary models.
 
 mod common;
 mod mdx_strategies;
@@ -27,18 +28,9 @@ mod blp_pixels;
 mod blp_regenerate;
 mod blp_roundtrip;
 mod bounds;
-mod cli;
-mod cli_archive;
-mod cli_blp;
-mod cli_check;
-mod cli_convert;
-mod cli_export;
-mod cli_model_tools;
-mod cli_validate;
 mod convert;
 mod convert_layout;
 mod convert_proptest;
-mod convert_sanity;
 mod corpus_chunks;
 mod custom_chunks;
 mod dds_pillow;
@@ -66,10 +58,7 @@ mod mdx_semantics;
 mod mdx_truncation;
 mod mpq;
 mod optimize;
-mod render;
-mod terrain_cli;
 mod terrain_maps;
-mod terrain_splat_layers;
 mod validate;
 mod war3_model;
 mod wdt_roundtrip;

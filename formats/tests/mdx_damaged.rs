@@ -538,8 +538,8 @@ fn a_version_chunk_that_does_not_decode_sets_no_version() {
 
 /// A model whose `GEOS` does not decode (its first geoset claims more bytes
 /// than the chunk holds) says where its geometry went, as one cut inside its
-/// geosets does: `Model::cut_geosets`, which `export` and `render` give as
-/// their warning.
+/// geosets does: `Model::cut_geosets` (which `export` and `render` give as
+/// their warning: `cli_damaged` in formats-cli's tests).
 #[test]
 fn a_model_whose_geosets_do_not_decode_says_so_in_export_and_render() {
     let mut data = formats::sample::sample_mdx();
@@ -558,25 +558,4 @@ fn a_model_whose_geosets_do_not_decode_says_so_in_export_and_render() {
         )),
         "{why}"
     );
-    let dir = common::temp_dir("undecoded-geosets");
-    let file = dir.join("damaged.mdx");
-    std::fs::write(&file, &data).unwrap();
-    common::formats()
-        .arg("export")
-        .arg(&file)
-        .arg(dir.join("damaged.glb"))
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(format!(
-            "{why}: only its nodes are exported"
-        )));
-    common::formats()
-        .arg("render")
-        .arg(&file)
-        .arg("--wireframe")
-        .arg(dir.join("damaged.png"))
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(format!("{why}: nothing to draw")));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,8 +2,6 @@
 //! height grid, seams between neighbouring tiles at one range, WDT tiles
 //! against the files beside them, splat maps against the alpha render.
 
-#![cfg(feature = "render")]
-
 use crate::common;
 
 use std::path::PathBuf;

@@ -273,7 +273,6 @@ fn corpus_models_read_in_war3_model_as_in_ours() {
     let unreadable = agree(&harness, "corpus models", &files, refuses);
     assert_eq!(unreadable.len(), 3, "{unreadable:?}");
     assert_eq!(repaired.len(), 2, "{repaired:?}");
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// Models our conversion wrote (`formats convert --version`): every
@@ -311,7 +310,6 @@ fn converted_models_read_in_war3_model_as_in_ours() {
     }
     let unreadable = agree(&harness, "converted models", &files, refuses);
     assert!(files.len() - unreadable.len() >= 100, "{unreadable:?}");
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// Our plain MDL of every corpus model, read by war3-model's MDL parser as
@@ -332,7 +330,6 @@ fn plain_mdl_reads_in_war3_model_as_in_ours() {
     }
     let unreadable = agree(&harness, "plain MDL files", &plain, refuses);
     assert!(plain.len() - unreadable.len() >= 40, "{unreadable:?}");
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// The other way: war3-model writes MDL (`generateMDL`) of every corpus
@@ -393,7 +390,6 @@ fn war3_model_mdl_reads_in_ours() {
         files.len() - unreadable.len() >= 40 && nulls.len() <= 5,
         "{nulls:?}"
     );
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// Every corpus MDL (text written by other tools) as the MDX we write from
@@ -421,5 +417,4 @@ fn mdx_written_from_corpus_mdl_reads_in_war3_model_as_in_ours() {
     // The four with ribbon colour tracks (`KRCO`), which war3-model lacks
     // (see `refuses`); every other one reads as ours.
     assert_eq!(unreadable.len(), 4, "{unreadable:?}");
-    std::fs::remove_dir_all(&out).ok();
 }

@@ -1,5 +1,5 @@
 //! The exports checked by the Khronos glTF Validator (`--gltf-validator`):
-//! the npm package the glTF tests use (`formats/tests/gltf_validator`,
+//! the npm package the glTF tests use (`testkit/harness/gltf_validator`,
 //! installed there with `npm ci` on first use), run on the kept exports in
 //! batches, two processes at once. An export with errors becomes `wrong`,
 //! with the validator's first messages.
@@ -11,7 +11,7 @@ use crate::record::{FileResult, Outcome};
 
 /// The harness folder in this workspace.
 fn harness() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../formats/tests/gltf_validator")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testkit/harness/gltf_validator")
 }
 
 /// The harness's script, installing its package first if needed.

@@ -20,7 +20,7 @@
 //! it. Importers that turn glTF's Y up back into Z up (Blender's) show the
 //! tile at its world coordinates and each placement's empty at exactly
 //! `P`, so a model imported there the same way and parented to it (or
-//! given its transform) stands in place (`formats/tests/blender/run.sh`
+//! given its transform) stands in place (`testkit/harness/blender/run.sh`
 //! measures both on three corpus tiles).
 //!
 //! # What a tile becomes

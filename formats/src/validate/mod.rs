@@ -87,7 +87,7 @@
 //!   meant, the bone only costs more than a helper would, an info as the
 //!   other objects nothing uses.
 //!
-//! `formats/tests/convert_sanity.rs` runs both on the corpus and on its
+//! `formats-cli/tests/convert_sanity.rs` runs both on the corpus and on its
 //! models converted to the other family: every error here is a finding
 //! there (but for the rules it does not check), each mirrored rule finds
 //! what the viewer finds, and the viewer grades each of its findings as

@@ -116,7 +116,6 @@ fn a_model_without_its_header_says_so() {
         .stdout(predicate::str::contains("missing-header"))
         .stdout(predicate::str::contains("no VERS chunk"))
         .stdout(predicate::str::contains("no MODL chunk"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -233,7 +232,6 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
             .failure()
             .stderr(format!("error: no {what} under {}\n", empty.display()));
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A file that ends inside its last chunk (a download cut short): read
@@ -306,7 +304,6 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
         .assert()
         .success()
         .stderr(predicate::str::contains("read leniently").not());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -479,7 +476,6 @@ fn single_outputs_go_into_folders_made_for_them() {
         common::formats().args(&args).assert().success();
         assert!(out.is_file(), "{args:?}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// MDL whose model MDX cannot hold (edited to `FormatVersion 1300`, a WoW
@@ -507,5 +503,4 @@ fn info_on_mdl_that_cannot_be_mdx_says_why_and_shows_no_chunks() {
     );
     assert!(!stdout.contains("offset  tag"), "{stdout}");
     assert!(!stdout.contains("cut short"), "{stdout}");
-    std::fs::remove_dir_all(&dir).ok();
 }

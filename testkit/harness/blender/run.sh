@@ -13,7 +13,7 @@
 #
 # Not part of CI (Blender is 195 Debian packages); run it by hand:
 #   apt-get install blender python3-numpy
-#   bash formats/tests/blender/run.sh
+#   bash testkit/harness/blender/run.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../../.."

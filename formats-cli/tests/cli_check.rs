@@ -197,7 +197,6 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("no such file or folder"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -244,7 +243,6 @@ fn check_reads_the_parts_of_a_split_tile() {
             ("./map_42_29_tex0.adt", "ADT part", true),
         ]
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Textures that read and write back byte-exact but have a level whose bytes
@@ -394,7 +392,6 @@ fn check_fails_on_a_texture_whose_level_0_does_not_decode_and_warns_of_smaller_l
     // The size and encoding are said once, by the level's prefix.
     let short_message = files[0]["message"].as_str().unwrap();
     assert_eq!(short_message.matches("64x64").count(), 1, "{short_message}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The wild textures of `WILD_MANIFEST.md`: `dbz_Mummy2.blp` (mip levels
@@ -480,7 +477,6 @@ fn check_says_an_mdl_file_failed_as_a_model_not_as_bytes() {
         "{stdout}"
     );
     assert!(!stdout.contains("byte-exact ("), "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A folder of symbolic links (to a model, to a folder of models, and one
@@ -514,5 +510,4 @@ fn batch_commands_follow_symbolic_links_and_skip_loops() {
             "{command}: {stderr}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,6 +4,8 @@
 
 use crate::common;
 
+use std::path::PathBuf;
+
 use common::{formats, temp_dir};
 
 use predicates::prelude::*;
@@ -171,7 +173,6 @@ fn one_model_to_glb_and_to_gltf() {
         .assert()
         .success()
         .stdout(predicate::str::contains("0 animations"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -209,7 +210,6 @@ fn several_models_go_into_a_folder() {
         .success();
     assert!(dir.join("text/wowalpha_Boar.gltf").is_file());
     assert!(dir.join("text/wowalpha_Boar.bin").is_file());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A folder of models is walked: every model in it and below exports, the
@@ -247,7 +247,6 @@ fn a_folder_of_models_exports_every_model_in_it() {
         let bytes = std::fs::read(dir.join("out").join(name)).unwrap();
         gltf::Gltf::from_slice(&bytes).unwrap();
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -352,7 +351,6 @@ fn bad_exports_say_why() {
             .stderr(predicate::str::contains(message));
         assert!(!dir.join(out).exists(), "{out}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `render --wireframe` takes one model, says when there is nothing to draw
@@ -395,7 +393,6 @@ fn render_says_what_it_cannot_draw() {
         .stderr(predicate::str::contains(
             "note: --pose \"Walk@99999\": past the end of \"Walk\"",
         ));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// What an export leaves out of a model is said: triangles with an index
@@ -439,7 +436,6 @@ fn exports_say_what_they_leave_out() {
             .success()
             .stderr(predicate::str::contains(warning));
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -499,7 +495,6 @@ fn a_posed_wireframe_differs_from_the_bind_pose() {
             predicate::str::contains("no sequence \"Gallop\"")
                 .and(predicate::str::contains("Stand Ready")),
         );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Textures by the path the model names: under a `--textures` folder, beside
@@ -617,7 +612,6 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
             r"textures left out (materials untextured), not found in {}: Textures\SmileyGW.blp",
             root.join("mdx").display()
         )));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `formats export --lod N` on a Reforged model with levels 0, 1, 2 and -1
@@ -718,7 +712,6 @@ fn lod_exports_the_geosets_of_the_level_asked_for() {
         .stderr(predicate::str::contains(
             "no geoset at level of detail 1 (the model's levels: 0): no geoset is exported",
         ));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--texture-animations` on a model whose textures are found (BLP files
@@ -788,7 +781,6 @@ fn texture_animations_move_the_textures_found() {
     assert!(!untextured.to_string().contains(transform));
     let plain = export("plain.gltf", &["--textures", textures.to_str().unwrap()]);
     assert!(!plain.to_string().contains(transform));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A replaceable texture (team colour, team glow) is embedded as a
@@ -813,7 +805,6 @@ fn replaceable_textures_are_counted_as_placeholders() {
     let gltf = gltf::Gltf::from_slice(&std::fs::read(&glb).unwrap()).unwrap();
     let names: Vec<_> = gltf.images().filter_map(|i| i.name()).collect();
     assert_eq!(names, ["Replaceable Texture 2"]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A model cut short inside its geosets (read leniently: the chunk is kept
@@ -853,5 +844,41 @@ fn a_model_cut_inside_its_geosets_says_so() {
             "the model's geosets are in the GEOS chunk the file ends inside \
              (4992 of its 15960 bytes), kept as bytes: nothing to draw",
         ));
-    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `formats export MAP.wdt DIR`, and with `--gltf`: every tile written
+/// (four of the corpus map's nine are there) is valid.
+#[test]
+fn the_map_export_writes_valid_gltf() {
+    let Some(root) = common::corpus_root() else {
+        return;
+    };
+    let Some(validator) = common::gltf_validator::validator() else {
+        return;
+    };
+    let out = common::temp_dir("gltf-map");
+    let wdt = root.join("maps/cataclysmctf/cataclysmctf.wdt");
+    let mut files = Vec::new();
+    for (folder, flags, extension) in [("glb", &[][..], "glb"), ("gltf", &["--gltf"][..], "gltf")] {
+        let folder = out.join(folder);
+        common::formats()
+            .arg("export")
+            .arg(&wdt)
+            .arg(&folder)
+            .args(flags)
+            .assert()
+            .success();
+        let mut written: Vec<PathBuf> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == extension))
+            .collect();
+        assert_eq!(written.len(), 4, "{}", folder.display());
+        written.sort();
+        files.extend(written);
+    }
+    assert_eq!(
+        common::gltf_validator::assert_clean(&validator, &files),
+        2 * 4
+    );
 }

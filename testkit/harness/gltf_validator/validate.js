@@ -13,7 +13,7 @@ let validator;
 try {
   validator = require("gltf-validator");
 } catch (e) {
-  console.error("gltf-validator is not installed: npm ci --prefix formats/tests/gltf_validator");
+  console.error("gltf-validator is not installed: npm ci --prefix testkit/harness/gltf_validator");
   process.exit(2);
 }
 

@@ -217,7 +217,6 @@ fn damaged_cut_and_unchecked_files() {
     let (ok, _, stderr) = run_in(&dir, &["validate", "missing.mdx"]);
     assert!(!ok);
     assert_eq!(stderr, "error: missing.mdx: no such file or folder\n");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The files of a split tile: each checked on its own (`validate::split_file`
@@ -252,5 +251,4 @@ fn split_tile_files() {
         stdout.contains("texture-index") && stdout.contains("there are 0 MTEX textures"),
         "{stdout}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

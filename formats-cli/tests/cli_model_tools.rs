@@ -87,7 +87,6 @@ fn fix_extents_of_a_stale_model() {
         model.model_chunk().unwrap().extent.maximum,
         [220.0, 20.0, 40.0]
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A model named twice in place (a folder and a file in it, and a second
@@ -127,7 +126,6 @@ fn fix_in_place_names_each_model_once() {
         fixed.model_chunk().unwrap().extent.maximum,
         [220.0, 20.0, 40.0]
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A dry run over models of every kind, as JSON: each change with its path,
@@ -238,7 +236,6 @@ fn fix_many_into_a_folder_and_bad_arguments() {
         .arg(root.join("mdx/zf_cube.mdx"))
         .assert()
         .failure();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// One model optimized into a file: the table's sizes are the files', the
@@ -284,7 +281,6 @@ fn optimize_one_model() {
     assert_eq!(file["bytes_after"], size(&out));
     assert_eq!(json["total"]["saved"], before - size(&out));
     assert!(file["keys_after"].as_u64().unwrap() < 2354);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A folder of models into a folder: one row per model and a total; the
@@ -361,7 +357,6 @@ fn optimize_a_folder() {
             .success()
             .stdout(predicate::str::contains("Example"));
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Rewriting MDL text (in place, or to another `.mdl`) keeps no comments:
@@ -420,5 +415,4 @@ fn rewriting_mdl_says_its_comments_go() {
         .assert()
         .success()
         .stderr(predicate::str::contains("not kept: MDL is written").not());
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -5,7 +5,7 @@
 // findings, those of the warnings and unused ones, and what the parser read
 // of the parts our tools change: see digest()), or
 // {"file", "unreadable"} when the parser throws. Exits 2 if mdx-m3-viewer is
-// missing. Run by formats/tests/convert_sanity.rs.
+// missing. Run by formats-cli/tests/convert_sanity.rs.
 "use strict";
 const fs = require("fs");
 
@@ -14,7 +14,7 @@ try {
   Model = require("mdx-m3-viewer/dist/cjs/parsers/mdlx/model").default;
   sanityTest = require("mdx-m3-viewer/dist/cjs/utils/mdlx/sanitytest/sanitytest").default;
 } catch (e) {
-  console.error("mdx-m3-viewer is not installed: npm ci --prefix formats/tests/convert_sanity");
+  console.error("mdx-m3-viewer is not installed: npm ci --prefix testkit/harness/convert_sanity");
   process.exit(2);
 }
 

@@ -2,8 +2,6 @@
 //! files they write, read back with the png crate, serde_json and
 //! (independently) Pillow, which reads every PNG and TIFF written here.
 
-#![cfg(feature = "cli")]
-
 use crate::common;
 
 use common::{formats, temp_dir};
@@ -17,7 +15,7 @@ use predicates::prelude::*;
 
 /// The corpus map folder `maps/cataclysmctf` and a fresh output folder
 /// `name` (`None` without the corpus).
-fn map_and_out(name: &str) -> Option<(PathBuf, PathBuf)> {
+fn map_and_out(name: &str) -> Option<(PathBuf, common::TempDir)> {
     Some((
         common::corpus_root()?.join("maps/cataclysmctf"),
         temp_dir(name),
@@ -276,7 +274,6 @@ fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
         "Pillow read {} heightmaps (PNG and TIFF), their overview and {layers} splat maps",
         maps.len(),
     );
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
@@ -410,7 +407,6 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
             assert!(layer["texture"].as_str().unwrap().ends_with(".blp"));
         }
     }
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
@@ -516,7 +512,6 @@ fn tiles_render_with_a_given_range_and_as_float() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("--heightmap DIR"));
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
@@ -560,7 +555,6 @@ fn a_tile_exports_to_glb_and_gltf() {
     assert!(out.join("continent.bin").is_file());
     let text = std::fs::read_to_string(out.join("continent.gltf")).unwrap();
     assert!(text.contains("\"uri\":\"continent.bin\""));
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
@@ -725,7 +719,6 @@ fn a_map_exports_its_tiles_into_a_folder() {
         ))
         .stderr(predicate::str::contains("wowserfmt_pvpzone_30_29.adt").not());
     assert!(!out.join("none").exists() && !out.join("none-splat").exists());
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// The README's picture of the `cataclysmctf` overview is what the last
@@ -768,7 +761,6 @@ fn the_readme_overview_is_what_its_command_draws() {
         "docs/terrain-overview.png is stale: run the README's command and copy \
          tiles/cataclysmctf_overview.png over it"
     );
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// A folder stands for the map and tiles in it: `export` finds the WDT and
@@ -823,7 +815,6 @@ fn a_map_folder_exports_and_renders_as_its_map() {
             "twinpeaks_cataclysmctf_30_27.adt is not one of the tiles of",
         ));
     assert!(!out.join("refused").exists());
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// Copies the corpus file `relative` into `folder` as `name` (a temp folder
@@ -837,7 +828,7 @@ fn copy_as(root: &Path, relative: &str, folder: &Path, name: &str) -> PathBuf {
 
 /// The corpus map's WDT and the tiles `tiles` (`30_27`, ...) copied into a
 /// fresh folder `name`.
-fn map_copy(root: &Path, name: &str, tiles: &[&str]) -> PathBuf {
+fn map_copy(root: &Path, name: &str, tiles: &[&str]) -> common::TempDir {
     let folder = temp_dir(name);
     copy_as(
         root,
@@ -914,8 +905,6 @@ fn companion_wdts_beside_a_map_are_skipped() {
             "cataclysmctf_lgt.wdt is a light WDT (_lgt.wdt), not a map's",
         ));
     assert!(!out.join("light").exists());
-    std::fs::remove_dir_all(&folder).unwrap();
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// `--wdt` gives the alpha maps' bit depth (its `MPHD` flags): a companion
@@ -957,7 +946,6 @@ fn only_a_maps_wdt_gives_the_alpha_bit_depth() {
         .arg(root.join("wdt/bfgilneas_Gilneas_BG_2.wdt"))
         .assert()
         .success();
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// A chunk moved off the grid: export and render place it by its indices
@@ -1003,7 +991,6 @@ fn a_chunk_off_the_grid_is_warned_of() {
         .assert()
         .success()
         .stderr(predicate::str::contains("off the grid").not());
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// A tile cut short has chunks without heights: its heightmap is drawn,
@@ -1067,7 +1054,6 @@ fn a_tile_cut_short_warns_of_chunks_without_heights() {
         .failure()
         .stderr(predicate::str::contains("error: "))
         .stderr(predicate::str::contains("wrote splat maps").not());
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// One tile's 16-bit PNG says its range: in the `wrote` line and in its
@@ -1116,7 +1102,6 @@ fn a_tile_png_says_its_range() {
         assert_eq!(value("height_min"), range("min"), "{png}");
         assert_eq!(value("height_max"), range("max"), "{png}");
     }
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// `--range` says how many samples it clamps: of one tile, and of several
@@ -1171,7 +1156,6 @@ fn a_range_says_what_it_clamps() {
         .assert()
         .success()
         .stderr(predicate::str::contains("warning").not());
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// In a map where a tile cannot be read, `heightmap.json` lists it as
@@ -1202,8 +1186,6 @@ fn a_failed_tile_is_listed_in_the_index() {
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0]["file"], "cataclysmctf_31_27.adt");
     assert!(!failed[0]["error"].as_str().unwrap().is_empty());
-    std::fs::remove_dir_all(&folder).unwrap();
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// Two tiles of one file name from two folders would write their images
@@ -1228,7 +1210,6 @@ fn tiles_of_one_name_are_refused() {
             .stderr(predicate::str::contains("would both be written to"));
         assert!(!out.join("images").exists(), "{option}");
     }
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// Tiles that do not go together: two files of one tile are refused before
@@ -1323,8 +1304,6 @@ fn tiles_in_conflict_are_refused_or_warned() {
         "warning: the tiles are of 2 maps by their file names: blizzardry_azeroth \
          (blizzardry_Azeroth_38_46.adt), tswowassets_kalimdor (tswowassets_kalimdor_1_1.adt)",
     ));
-    std::fs::remove_dir_all(&folder).unwrap();
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// Output names that say another format, or a file where a folder goes,
@@ -1395,7 +1374,6 @@ fn output_names_and_sizes_are_checked() {
         ),
         (4, 3)
     );
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// The README and the glTF module docs say what `COLOR_0` and `_MCCV` hold,
@@ -1462,7 +1440,6 @@ fn the_docs_say_what_mccv_becomes_in_gltf() {
             assert!((c - (v / 127.0).min(1.0)).abs() < 1e-6);
         }
     }
-    std::fs::remove_dir_all(&out).unwrap();
 }
 /// `export` of a map's folder holding a companion WDT and a tile that
 /// cannot be read: the companion skipped, the tile listed as failed in
@@ -1495,8 +1472,6 @@ fn a_map_folder_exports_without_companions_and_lists_failed_tiles() {
     let index = read_json(&out.join("cataclysmctf.json"));
     assert_eq!(index["tiles"].as_array().unwrap().len(), 1);
     assert_eq!(index["failed"][0]["file"], "cataclysmctf_31_27.adt");
-    std::fs::remove_dir_all(&folder).unwrap();
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// A Cataclysm+ tile is three files: the root (heights), `_tex0` (textures,
@@ -1596,7 +1571,6 @@ fn a_split_tile_exports_and_renders_with_its_parts() {
                 ));
         }
     }
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// Every position of every mesh of a `.glb` (terrain and liquids), read
@@ -1690,7 +1664,6 @@ fn heights_that_are_not_numbers_are_left_out_of_the_export() {
     assert!(map.get(5 * 16 + 3, 3).unwrap().is_nan());
     assert!(map.get(7 * 16 + 3, 3).unwrap().is_nan());
     assert!(map.get(6 * 16 + 3, 3).unwrap().is_finite());
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// A tile only the lenient reader takes (cut short: its last 42 chunks
@@ -1734,8 +1707,6 @@ fn a_damaged_tile_shares_its_edges_in_a_map_export() {
         }
     }
     assert_eq!(compared, 13 * 9);
-    std::fs::remove_dir_all(&folder).unwrap();
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// A tile cut before its first MCNK is an error that says where it is cut
@@ -1804,8 +1775,6 @@ fn a_file_cut_short_says_where() {
             "skipped 1 WDT that is not a map's: cataclysmctf_lgt.wdt (a light WDT (_lgt.wdt))",
         ))
         .stderr(predicate::str::contains(wdt_error));
-    std::fs::remove_dir_all(&folder).unwrap();
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// `--range` draws 16-bit PNGs; given for one tile's float TIFF, which holds
@@ -1840,5 +1809,4 @@ fn a_range_for_a_float_tiff_is_said_to_be_unused() {
         std::fs::read(&with).unwrap(),
         std::fs::read(&without).unwrap()
     );
-    std::fs::remove_dir_all(&out).unwrap();
 }

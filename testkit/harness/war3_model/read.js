@@ -10,7 +10,7 @@ let war3;
 try {
   war3 = require("war3-model");
 } catch (e) {
-  console.error("war3-model is not installed: npm ci --prefix formats/tests/war3_model");
+  console.error("war3-model is not installed: npm ci --prefix testkit/harness/war3_model");
   process.exit(2);
 }
 

@@ -10,7 +10,7 @@ use predicates::prelude::*;
 use crate::common::{self, formats, temp_dir};
 
 /// The sample archive written to a fresh folder.
-fn sample_archive(name: &str) -> (PathBuf, PathBuf) {
+fn sample_archive(name: &str) -> (common::TempDir, PathBuf) {
     let dir = temp_dir(name);
     let archive = dir.join("sample.w3x");
     std::fs::write(&archive, formats::sample::sample_mpq()).unwrap();
@@ -19,7 +19,7 @@ fn sample_archive(name: &str) -> (PathBuf, PathBuf) {
 
 #[test]
 fn list_names_every_entry_with_its_sizes() {
-    let (dir, archive) = sample_archive("list");
+    let (_dir, archive) = sample_archive("list");
     formats()
         .arg("list")
         .arg(&archive)
@@ -28,7 +28,6 @@ fn list_names_every_entry_with_its_sizes() {
         .stdout(predicate::str::contains("Units\\Footman.mdx"))
         .stdout(predicate::str::contains("compressed, encrypted"))
         .stdout(predicate::str::contains("4 entries"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -54,7 +53,6 @@ fn extract_writes_the_entries_a_pattern_matches() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("no entry matches \"*.tga\""));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -101,7 +99,6 @@ fn model_commands_take_an_archive_and_its_entries() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("not rewritten in place"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -137,7 +134,6 @@ fn a_map_from_the_corpus_lists_extracts_and_checks() {
         .assert()
         .success()
         .stdout(predicate::str::contains("BLP        1       1"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -170,5 +166,4 @@ fn a_damaged_archive_is_an_error_naming_the_entry() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("no MPQ header"));
-    let _ = std::fs::remove_dir_all(dir);
 }
