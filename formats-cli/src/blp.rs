@@ -26,7 +26,7 @@ pub fn info(name: &str, data: &[u8], blp: &Blp, loaded: &crate::kind::Loaded) ->
         blp.version(),
         data.len()
     );
-    out.push_str(&crate::info::lenient_lines(loaded));
+    out.push_str(&loaded.lenient_lines());
     let encoding = blp
         .encoding()
         .map_or_else(|e| format!("unknown ({e})"), |e| e.name().into());

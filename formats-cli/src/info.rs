@@ -59,7 +59,7 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
         kind.name(),
         data.len()
     );
-    out.push_str(&lenient_lines(loaded));
+    out.push_str(&loaded.lenient_lines());
     let objects = match &loaded.document {
         Document::Mdx(model) => mdx_objects(model),
         _ => Vec::new(),
@@ -100,23 +100,6 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
     out
 }
 
-/// For a file only the lenient reader took: the strict reader's error and
-/// the lenient reader's diagnostics, a line each (nothing otherwise).
-pub fn lenient_lines(loaded: &Loaded) -> String {
-    let mut out = String::new();
-    if let Some(error) = &loaded.strict_error {
-        let _ = writeln!(out, "strict read: {error}");
-        let _ = writeln!(
-            out,
-            "read leniently ({}):",
-            crate::plural(loaded.diagnostics.len(), "diagnostic")
-        );
-        for d in &loaded.diagnostics {
-            let _ = writeln!(out, "  {d}");
-        }
-    }
-    out
-}
 
 /// Where each top-level chunk of `document` is in `bytes` (the file it was
 /// read from, or for MDL text the model written as MDX): tags from the typed

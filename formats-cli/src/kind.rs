@@ -2,6 +2,7 @@
 //! ([`formats::FileKind`] says which a file is): the one place a new format
 //! (MDL) joins the tool.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use format_core::{Diagnostic, Error};
@@ -55,6 +56,24 @@ impl Loaded {
             "{name}: read leniently ({}; `formats info` lists them), the strict reader's error: {error}",
             crate::plural(self.diagnostics.len(), "diagnostic")
         ))
+    }
+
+    /// For a file only the lenient reader took: the strict reader's error and
+    /// the lenient reader's diagnostics, a line each (nothing otherwise).
+    pub fn lenient_lines(&self) -> String {
+        let mut out = String::new();
+        if let Some(error) = &self.strict_error {
+            let _ = writeln!(out, "strict read: {error}");
+            let _ = writeln!(
+                out,
+                "read leniently ({}):",
+                crate::plural(self.diagnostics.len(), "diagnostic")
+            );
+            for d in &self.diagnostics {
+                let _ = writeln!(out, "  {d}");
+            }
+        }
+        out
     }
 }
 
