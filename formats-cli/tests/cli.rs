@@ -5,14 +5,18 @@
 
 use crate::common;
 
-use common::formats;
+use common::{formats, formats_command};
 
 use predicates::prelude::*;
 
 /// Runs `formats args` in the corpus folder; stdout, or `None` without corpus.
 fn in_corpus(args: &[&str]) -> Option<(bool, String, String)> {
     let root = common::corpus_root()?;
-    let out = formats().current_dir(root).args(args).output().ok()?;
+    let out = formats_command()
+        .current_dir(root)
+        .args(args)
+        .output()
+        .ok()?;
     Some((
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -29,7 +33,7 @@ fn succeeds_in_corpus(args: &[&str]) -> Option<String> {
 
 #[test]
 fn info_without_a_file_shows_the_built_in_sample() {
-    let out = formats().arg("info").assert().success();
+    let out = formats!["info"].success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     insta::assert_snapshot!(stdout);
 }
@@ -101,18 +105,12 @@ fn a_model_without_its_header_says_so() {
     let dir = common::temp_dir("bare");
     let file = dir.join("bare.mdx");
     std::fs::write(&file, b"MDLX").unwrap();
-    formats()
-        .arg("info")
-        .arg(&file)
-        .assert()
+    formats!["info", &file]
         .success()
         .stdout(predicate::str::contains(
             "MDX version 800 (no VERS chunk: assumed), 4 bytes, 0 chunks",
         ));
-    formats()
-        .arg("validate")
-        .arg(&file)
-        .assert()
+    formats!["validate", &file]
         .stdout(predicate::str::contains("missing-header"))
         .stdout(predicate::str::contains("no VERS chunk"))
         .stdout(predicate::str::contains("no MODL chunk"));
@@ -166,7 +164,7 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
     std::fs::write(&damaged, &data).unwrap();
     // (`validate` takes many files and reports each: tests/cli_validate.rs.)
     for command in ["info", "dump"] {
-        let out = formats().args([command]).arg(&damaged).assert().failure();
+        let out = formats![command, &damaged].failure();
         let output = out.get_output();
         assert!(output.stdout.is_empty(), "{command}");
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -179,20 +177,12 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
             "{command}: {stderr}"
         );
     }
-    formats()
-        .arg("info")
-        .arg(dir.join("missing.mdx"))
-        .assert()
-        .failure()
-        .stderr(
-            predicate::str::starts_with("error: ").and(predicate::str::contains("missing.mdx")),
-        );
+    formats!["info", dir.join("missing.mdx")].failure().stderr(
+        predicate::str::starts_with("error: ").and(predicate::str::contains("missing.mdx")),
+    );
     let text = dir.join("notes.txt");
     std::fs::write(&text, "hello").unwrap();
-    formats()
-        .arg("info")
-        .arg(&text)
-        .assert()
+    formats!["info", &text]
         .failure()
         .stderr(predicate::str::contains("not a file this tool knows"));
     // A folder with nothing to work on (named by mistake, say) is an error
@@ -212,7 +202,7 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
             "tiles or maps (.adt, .wdt)",
         ),
     ] {
-        formats()
+        formats_command()
             .args(args)
             .arg(&empty)
             .assert()
@@ -224,11 +214,7 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
         ("optimize", "models (.mdx, .mdl)"),
         ("export", "models, tiles or maps (.mdx, .mdl, .adt, .wdt)"),
     ] {
-        formats()
-            .arg(command)
-            .arg(&empty)
-            .arg(&out)
-            .assert()
+        formats![command, &empty, &out]
             .failure()
             .stderr(format!("error: no {what} under {}\n", empty.display()));
     }
@@ -244,7 +230,7 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
     let mut data = formats::sample::sample_mdx();
     data.truncate(100); // 76 of MODL's 372 bytes
     std::fs::write(&truncated, &data).unwrap();
-    let out = formats().arg("info").arg(&truncated).assert().success();
+    let out = formats!["info", &truncated].success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(
@@ -268,7 +254,7 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
         "{stdout}"
     );
     assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
-    let out = formats().arg("check").arg(&truncated).assert().success();
+    let out = formats!["check", &truncated].success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         stdout.contains(
@@ -289,7 +275,7 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
         &["optimize", "truncated.mdx", "out/optimized.mdx"],
         &["fix", "--extents", "truncated.mdx", "--dry-run"],
     ] {
-        formats()
+        formats_command()
             .current_dir(&dir)
             .args(args)
             .assert()
@@ -298,7 +284,7 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
     assert!(out.join("converted.mdl").is_file() && out.join("optimized.mdx").is_file());
     // Read strictly: no such warning.
     std::fs::write(&truncated, formats::sample::sample_mdx()).unwrap();
-    formats()
+    formats_command()
         .current_dir(&dir)
         .args(["convert", "truncated.mdx", "out/converted.mdl"])
         .assert()
@@ -309,9 +295,7 @@ fn a_file_cut_inside_its_last_chunk_is_read_leniently() {
 #[test]
 fn every_subcommand_has_help_with_an_example() {
     for command in ["info", "dump", "convert", "check", "validate", "render"] {
-        formats()
-            .args([command, "--help"])
-            .assert()
+        formats![command, "--help"]
             .success()
             .stdout(predicate::str::contains("Example"));
     }
@@ -434,7 +418,11 @@ fn commands_over_many_files_draw_a_progress_bar_on_a_terminal_only() {
             "formats {args:?} drew no bar up to {done}: {shown}"
         );
         // Piped, the same command shows no bar.
-        let piped = formats().current_dir(&root).args(&args).output().unwrap();
+        let piped = formats_command()
+            .current_dir(&root)
+            .args(&args)
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&piped.stderr);
         assert!(piped.status.success(), "formats {args:?}: {stderr}");
         assert!(!stderr.contains('█'), "formats {args:?} piped: {stderr}");
@@ -473,7 +461,7 @@ fn single_outputs_go_into_folders_made_for_them() {
                 other => other.into(),
             })
             .collect();
-        common::formats().args(&args).assert().success();
+        common::formats_command().args(&args).assert().success();
         assert!(out.is_file(), "{args:?}");
     }
 }
@@ -488,7 +476,7 @@ fn info_on_mdl_that_cannot_be_mdx_says_why_and_shows_no_chunks() {
     let file = dir.join("alpha.mdl");
     let text = "Version {\n\tFormatVersion 1300,\n}\nModel \"m\" {\n\tBlendTime 150,\n}\n";
     std::fs::write(&file, text).unwrap();
-    let out = formats().arg("info").arg(&file).assert().success();
+    let out = formats!["info", &file].success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(

@@ -20,10 +20,7 @@ fn sample_archive(name: &str) -> (common::TempDir, PathBuf) {
 #[test]
 fn list_names_every_entry_with_its_sizes() {
     let (_dir, archive) = sample_archive("list");
-    formats()
-        .arg("list")
-        .arg(&archive)
-        .assert()
+    formats!["list", &archive]
         .success()
         .stdout(predicate::str::contains("Units\\Footman.mdx"))
         .stdout(predicate::str::contains("compressed, encrypted"))
@@ -34,23 +31,13 @@ fn list_names_every_entry_with_its_sizes() {
 fn extract_writes_the_entries_a_pattern_matches() {
     let (dir, archive) = sample_archive("extract");
     let out = dir.join("out");
-    formats()
-        .arg("extract")
-        .arg(&archive)
-        .arg(&out)
-        .arg("units/*.MDX")
-        .assert()
+    formats!["extract", &archive, &out, "units/*.MDX"]
         .success()
         .stdout(predicate::str::contains("1 file written"));
     let model = std::fs::read(out.join("Units/Footman.mdx")).unwrap();
     assert_eq!(model, formats::sample::sample_mdx());
     assert!(!out.join("war3map.j").exists());
-    formats()
-        .arg("extract")
-        .arg(&archive)
-        .arg(&out)
-        .arg("*.tga")
-        .assert()
+    formats!["extract", &archive, &out, "*.tga"]
         .failure()
         .stderr(predicate::str::contains("no entry matches \"*.tga\""));
 }
@@ -59,44 +46,28 @@ fn extract_writes_the_entries_a_pattern_matches() {
 fn model_commands_take_an_archive_and_its_entries() {
     let (dir, archive) = sample_archive("commands");
     let entry = format!("{}:Units/Footman.mdx", archive.display());
-    formats()
-        .args(["info", &entry])
-        .assert()
+    formats!["info", &entry]
         .success()
         .stdout(predicate::str::contains("MDX version 800"));
     // An archive stands for the models and textures in it.
-    formats()
-        .arg("check")
-        .arg(&archive)
-        .assert()
+    formats!["check", &archive]
         .success()
         .stdout(predicate::str::contains("MDX        1"))
         .stdout(predicate::str::contains("BLP        1"));
-    formats().arg("validate").arg(&archive).assert().success();
+    formats!["validate", &archive].success();
     let glb = dir.join("footman.glb");
     // Its texture comes from the archive.
-    formats()
-        .args(["export", &entry])
-        .arg(&glb)
-        .assert()
+    formats!["export", &entry, &glb]
         .success()
         .stdout(predicate::str::contains("1 texture embedded"))
         .stderr(predicate::str::contains("left out").not());
     assert!(std::fs::read(&glb).unwrap().starts_with(b"glTF"));
     let converted = dir.join("converted");
-    formats()
-        .arg("convert")
-        .arg(&archive)
-        .arg(&converted)
-        .args(["--to", "mdl"])
-        .assert()
-        .success();
+    formats!["convert", &archive, &converted, "--to", "mdl"].success();
     let text = std::fs::read_to_string(converted.join("Footman.mdl")).unwrap();
     assert!(text.contains("Version {"));
     // Not rewritten inside the archive.
-    formats()
-        .args(["fix", "--extents", "--in-place", &entry])
-        .assert()
+    formats!["fix", "--extents", "--in-place", &entry]
         .failure()
         .stderr(predicate::str::contains("not rewritten in place"));
 }
@@ -107,19 +78,12 @@ fn a_map_from_the_corpus_lists_extracts_and_checks() {
         return;
     };
     let map = root.join("archives/wc3lib_(4)WarChasers.w3m");
-    formats()
-        .arg("list")
-        .arg(&map)
-        .assert()
+    formats!["list", &map]
         .success()
         .stdout(predicate::str::contains("war3mapMap.blp"))
         .stdout(predicate::str::contains("18 entries"));
     let dir = temp_dir("map");
-    formats()
-        .arg("extract")
-        .arg(&map)
-        .arg(&dir)
-        .assert()
+    formats!["extract", &map, &dir]
         .success()
         .stdout(predicate::str::contains("18 files written"));
     assert_eq!(
@@ -128,10 +92,7 @@ fn a_map_from_the_corpus_lists_extracts_and_checks() {
     );
     // The minimap is the one texture in it: read from the archive, checked
     // byte-exact.
-    formats()
-        .arg("check")
-        .arg(&map)
-        .assert()
+    formats!["check", &map]
         .success()
         .stdout(predicate::str::contains("BLP        1       1"));
 }
@@ -145,25 +106,14 @@ fn a_damaged_archive_is_an_error_naming_the_entry() {
         *b ^= 0x5a;
     }
     std::fs::write(&archive, &bytes).unwrap();
-    formats()
-        .arg("extract")
-        .arg(&archive)
-        .arg(dir.join("out"))
-        .assert()
+    formats!["extract", &archive, dir.join("out")]
         .failure()
         .stderr(predicate::str::contains(
             "Units\\Footman.mdx (its bytes at 0x20)",
         ));
-    formats()
-        .arg("list")
-        .arg(dir.join("nothing.w3x"))
-        .assert()
-        .failure();
+    formats!["list", dir.join("nothing.w3x")].failure();
     std::fs::write(dir.join("empty.w3x"), b"HM3W").unwrap();
-    formats()
-        .arg("list")
-        .arg(dir.join("empty.w3x"))
-        .assert()
+    formats!["list", dir.join("empty.w3x")]
         .failure()
         .stderr(predicate::str::contains("no MPQ header"));
 }

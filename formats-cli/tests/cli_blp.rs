@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{formats, temp_dir};
+use common::{formats, formats_command, temp_dir};
 
 use formats::blp::{Blp, RgbaImage, Target};
 use predicates::prelude::*;
@@ -14,13 +14,13 @@ fn info_on_a_texture_shows_encoding_alpha_size_and_mip_table() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let out = formats()
+    let out = formats_command()
         .current_dir(&root)
         .args(["info", "blp/dbz_GutsArm.blp"])
         .assert()
         .success();
     insta::assert_snapshot!(String::from_utf8_lossy(&out.get_output().stdout));
-    let out = formats()
+    let out = formats_command()
         .current_dir(common::corpus_root().unwrap())
         .args(["info", "blp/slk_furbolgshaman.blp"])
         .assert()
@@ -33,7 +33,7 @@ fn dump_json_has_the_header_palette_and_levels() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let out = formats()
+    let out = formats_command()
         .current_dir(&root)
         .args([
             "dump",
@@ -72,7 +72,7 @@ fn dump_json_has_the_header_palette_and_levels() {
     assert_eq!(blp["mip_offsets"], serde_json::json!(offsets));
     assert_eq!(blp["mip_sizes"], serde_json::json!(sizes));
     // Six entries at one stream, as the file has them.
-    let out = formats()
+    let out = formats_command()
         .current_dir(&root)
         .args(["dump", "--json", "blp/pqw3_DISPASLichKing.blp"])
         .assert()
@@ -88,7 +88,7 @@ fn dump_json_has_the_header_palette_and_levels() {
     assert_eq!(blp["mip_offsets"], serde_json::json!(offsets));
     assert_eq!(blp["mip_sizes"], serde_json::json!(sizes));
     // And in the tree the same table shows.
-    let out = formats()
+    let out = formats_command()
         .current_dir(&root)
         .args(["dump", "blp/pqw3_DISPASLichKing.blp"])
         .assert()
@@ -109,25 +109,14 @@ fn convert_blp_to_png_and_back_in_every_encoding() {
     let input = root.join("blp/twinpeaks_Gilneas_CornBramble_01.blp");
     let blp = Blp::from_bytes(&std::fs::read(&input).unwrap()).unwrap();
     let png = dir.join("level1.png");
-    formats()
-        .arg("convert")
-        .arg(&input)
-        .arg(&png)
-        .args(["--level", "1"])
-        .assert()
+    formats!["convert", &input, &png, "--level", "1"]
         .success()
         .stderr(predicate::str::contains("level 1, 64x128 RGBA"));
     let image = RgbaImage::from_png(&std::fs::read(&png).unwrap()).unwrap();
     assert_eq!(image, blp.decode_level(1).unwrap());
     for (target, name) in Target::ALL {
         let out = dir.join(format!("{name}.blp"));
-        formats()
-            .arg("convert")
-            .arg(&png)
-            .arg(&out)
-            .args(["--encoding", name])
-            .assert()
-            .success();
+        formats!["convert", &png, &out, "--encoding", name].success();
         let written = Blp::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
         assert_eq!(written.size(), (64, 128), "{name}");
         assert_eq!(written.levels.len(), 8, "{name}: 64x128 down to 1x1");
@@ -137,12 +126,7 @@ fn convert_blp_to_png_and_back_in_every_encoding() {
         }
         // And back to PNG.
         let again = dir.join(format!("{name}.png"));
-        formats()
-            .arg("convert")
-            .arg(&out)
-            .arg(&again)
-            .assert()
-            .success();
+        formats!["convert", &out, &again].success();
         assert_eq!(
             RgbaImage::from_png(&std::fs::read(&again).unwrap()).unwrap(),
             back
@@ -150,12 +134,7 @@ fn convert_blp_to_png_and_back_in_every_encoding() {
     }
     // A BLP to another encoding (from its level 0).
     let out = dir.join("reencoded.blp");
-    formats()
-        .arg("convert")
-        .arg(&input)
-        .arg(&out)
-        .args(["--encoding", "blp1-palette"])
-        .assert()
+    formats!["convert", &input, &out, "--encoding", "blp1-palette"]
         .success()
         .stderr(predicate::str::contains("BLP1 palette, 128x256, 9 levels"));
 }
@@ -166,7 +145,7 @@ fn convert_says_what_it_cannot_do_with_textures() {
     let blp = dir.join("tiny.blp");
     std::fs::write(&blp, formats::blp::tiny_blp2_bgra()).unwrap();
     let png = dir.join("tiny.png");
-    let convert = |args: &[&std::ffi::OsStr]| formats().arg("convert").args(args).assert();
+    let convert = |args: &[&std::ffi::OsStr]| formats_command().arg("convert").args(args).assert();
     convert(&[
         blp.as_os_str(),
         png.as_os_str(),
@@ -197,10 +176,7 @@ fn convert_says_what_it_cannot_do_with_textures() {
     // A model named .blp (two public files are).
     let fake = dir.join("model.blp");
     std::fs::write(&fake, formats::sample::sample_mdx()).unwrap();
-    formats()
-        .arg("info")
-        .arg(&fake)
-        .assert()
+    formats!["info", &fake]
         .failure()
         .stderr(predicate::str::contains("(an MDX model)"));
 }
@@ -221,12 +197,7 @@ fn convert_warns_of_a_side_that_is_not_a_power_of_two() {
     let npot = write_png("npot100x60.png", 100, 60);
     let out = dir.join("npot.blp");
     // Warned, and still encoded: the user may know better.
-    formats()
-        .arg("convert")
-        .arg(&npot)
-        .arg(&out)
-        .args(["--encoding", "dxt1"])
-        .assert()
+    formats!["convert", &npot, &out, "--encoding", "dxt1"]
         .success()
         .stderr(predicate::str::contains("warning: "))
         .stderr(predicate::str::contains(
@@ -238,12 +209,7 @@ fn convert_warns_of_a_side_that_is_not_a_power_of_two() {
     assert_eq!(written.size(), (100, 60));
     // A power-of-two texture: no warning.
     let pot = write_png("pot128x64.png", 128, 64);
-    formats()
-        .arg("convert")
-        .arg(&pot)
-        .arg(dir.join("pot.blp"))
-        .args(["--encoding", "dxt1"])
-        .assert()
+    formats!["convert", &pot, dir.join("pot.blp"), "--encoding", "dxt1"]
         .success()
         .stderr(predicate::str::contains("warning").not());
 }
@@ -263,13 +229,7 @@ fn convert_weights_mip_levels_by_alpha() {
     let image = RgbaImage::new(8, 8, pixels).unwrap();
     std::fs::write(&png, image.to_png().unwrap()).unwrap();
     let out = dir.join("checker.blp");
-    formats()
-        .arg("convert")
-        .arg(&png)
-        .arg(&out)
-        .args(["--encoding", "bgra"])
-        .assert()
-        .success();
+    formats!["convert", &png, &out, "--encoding", "bgra"].success();
     let written = Blp::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(written.levels.len(), 4);
     for level in 1..4 {
@@ -294,10 +254,7 @@ fn check_refuses_a_small_texture_declaring_a_huge_jpeg_frame() {
     let dir = temp_dir("hostile");
     let file = dir.join("hostile.blp");
     std::fs::write(&file, common::hostile_jpeg(16384, 16, 1_100_000)).unwrap();
-    formats()
-        .arg("check")
-        .arg(&file)
-        .assert()
+    formats!["check", &file]
         .failure()
         .stdout(predicate::str::contains(
             "level 0 does NOT decode: levels[0]: invalid value at 0xa0: level 0: \
@@ -318,10 +275,7 @@ fn info_says_what_the_data_decided_for_odd_alpha_bits() {
     header.alpha_bits = 9;
     let opaque = dir.join("opaque.blp");
     std::fs::write(&opaque, blp.to_bytes().unwrap()).unwrap();
-    formats()
-        .arg("info")
-        .arg(&opaque)
-        .assert()
+    formats!["info", &opaque]
         .success()
         .stdout(predicate::str::contains(
             "alpha: alphaBits 9 (neither 0 nor 8), so the JPEG's fourth channel decides \
@@ -332,7 +286,7 @@ fn info_says_what_the_data_decided_for_odd_alpha_bits() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    formats()
+    formats_command()
         .current_dir(&root)
         .args(["info", "blp/edem_GLOWSTAR.BLP"])
         .assert()
@@ -352,43 +306,22 @@ fn dds_textures_are_read_checked_and_converted() {
     let dds = dir.join("Hero_Diffuse.dds");
     std::fs::write(&dds, formats::dds::tiny_dds_rgba()).unwrap();
     let pixels = [255, 0, 0, 255, 0, 0, 255, 128];
-    formats()
-        .arg("info")
-        .arg(&dds)
-        .assert()
+    formats!["info", &dds]
         .success()
         .stdout(predicate::str::contains("DDS texture, 136 bytes, 2x1"))
         .stdout(predicate::str::contains("uncompressed 32-bit RGBA"))
         .stdout(predicate::str::contains("round trip: byte-exact"))
         .stdout(predicate::str::contains("every level decodes"));
-    formats()
-        .arg("convert")
-        .arg(&dds)
-        .arg(dir.join("hero.png"))
-        .assert()
-        .success();
+    formats!["convert", &dds, dir.join("hero.png")].success();
     let png = RgbaImage::from_png(&std::fs::read(dir.join("hero.png")).unwrap()).unwrap();
     assert_eq!(png.data, pixels);
-    formats()
-        .arg("convert")
-        .arg(&dds)
-        .arg(dir.join("hero.blp"))
-        .args(["--encoding", "bgra"])
-        .assert()
-        .success();
+    formats!["convert", &dds, dir.join("hero.blp"), "--encoding", "bgra"].success();
     let blp = Blp::from_bytes(&std::fs::read(dir.join("hero.blp")).unwrap()).unwrap();
     assert_eq!(blp.decode_level(0).unwrap().data, pixels);
-    formats()
-        .arg("convert")
-        .arg(&dds)
-        .arg(dir.join("again.blp"))
-        .assert()
+    formats!["convert", &dds, dir.join("again.blp")]
         .failure()
         .stderr(predicate::str::contains("give --encoding"));
-    formats()
-        .arg("check")
-        .arg(&dir)
-        .assert()
+    formats!["check", &dir]
         .success()
         .stdout(predicate::str::contains(
             "Hero_Diffuse.dds: parsed, byte-exact, every level decodes",
@@ -396,10 +329,7 @@ fn dds_textures_are_read_checked_and_converted() {
     let mut cut = formats::dds::tiny_dds_rgba();
     cut.pop();
     std::fs::write(dir.join("cut.dds"), cut).unwrap();
-    formats()
-        .arg("check")
-        .arg(dir.join("cut.dds"))
-        .assert()
+    formats!["check", dir.join("cut.dds")]
         .code(1)
         .stdout(predicate::str::contains("8 bytes needed, 7 there"));
 }
@@ -415,15 +345,11 @@ fn dump_of_a_dds_shows_its_surfaces_as_hex() {
     std::fs::write(&dds, &data).unwrap();
     let surfaces = &data[128..];
     let hex: String = surfaces.iter().map(|b| format!("{b:02x}")).collect();
-    let out = formats()
-        .args(["dump", "--json"])
-        .arg(&dds)
-        .assert()
-        .success();
+    let out = formats!["dump", "--json", &dds].success();
     let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(json["Dds"]["data"], Value::String(hex.clone()));
     assert_eq!(json["Dds"]["header"]["width"], 2);
-    let out = formats().arg("dump").arg(&dds).assert().success();
+    let out = formats!["dump", &dds].success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let data_lines: Vec<&str> = text
         .lines()
@@ -448,7 +374,7 @@ fn info_and_convert_read_the_wild_textures() {
     ) else {
         return;
     };
-    let out = formats().arg("info").arg(&mummy).assert().success();
+    let out = formats!["info", &mummy].success();
     let info = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     for line in [
         "strict read: levels[8]: invalid value at 0x3c: 327 bytes at 0xb60d (offset 46605 from \
@@ -463,7 +389,7 @@ fn info_and_convert_read_the_wild_textures() {
     ] {
         assert!(info.lines().any(|l| l == line), "{line:?} not in\n{info}");
     }
-    let out = formats().arg("info").arg(&android).assert().success();
+    let out = formats!["info", &android].success();
     let info = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(!info.contains("strict read"), "{info}");
     assert!(
@@ -478,12 +404,7 @@ fn info_and_convert_read_the_wild_textures() {
     let dir = temp_dir("wild-png");
     for (input, name) in [(&mummy, "mummy.png"), (&android, "android.png")] {
         let png = dir.join(name);
-        let out = formats()
-            .arg("convert")
-            .arg(input)
-            .arg(&png)
-            .assert()
-            .success();
+        let out = formats!["convert", input, &png].success();
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
         assert_eq!(
             stderr.contains("read leniently (1 diagnostic"),
@@ -497,23 +418,13 @@ fn info_and_convert_read_the_wild_textures() {
             .unwrap();
         assert_eq!(image, blp.decode_level(0).unwrap(), "{name}");
     }
-    formats()
-        .arg("convert")
-        .arg(&mummy)
-        .arg(dir.join("level8.png"))
-        .args(["--level", "8"])
-        .assert()
+    formats!["convert", &mummy, dir.join("level8.png"), "--level", "8"]
         .failure()
         .stderr(predicate::str::contains(
             "level 8: the mip table puts its 327 bytes at 0xb60d, outside the file (46605 bytes)",
         ));
     // A damaged BLP written back as a BLP is as damaged: the same bytes.
     let copy = dir.join("copy.blp");
-    formats()
-        .arg("convert")
-        .arg(&mummy)
-        .arg(&copy)
-        .assert()
-        .success();
+    formats!["convert", &mummy, &copy].success();
     assert!(std::fs::read(&copy).unwrap() == std::fs::read(&mummy).unwrap());
 }

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{formats, temp_dir};
+use common::{formats, formats_command, temp_dir};
 
 use predicates::prelude::*;
 use serde_json::Value;
@@ -13,7 +13,7 @@ fn check_reports_every_corpus_file_byte_exact() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let out = formats()
+    let out = formats_command()
         .current_dir(&root)
         .args(["check", "--json", "."])
         .output()
@@ -105,7 +105,7 @@ fn check_prints_a_line_per_file_and_a_summary() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let out = formats()
+    let out = formats_command()
         .current_dir(&root)
         .args([
             "check",
@@ -137,7 +137,7 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
     std::fs::write(dir.join("damaged.mdx"), &data).unwrap();
     std::fs::write(dir.join("good.mdx"), formats::sample::sample_mdx()).unwrap();
     std::fs::write(dir.join("notes.md"), "ignored").unwrap();
-    let out = formats()
+    let out = formats_command()
         .current_dir(&dir)
         .args(["check", "."])
         .assert()
@@ -169,7 +169,7 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
     let mut noise = b"REVM\x04\0\0\0\x12\0\0\0".to_vec();
     noise.extend([0x5a; 52]);
     std::fs::write(dir.join("noise.adt"), noise).unwrap();
-    let lenient = formats()
+    let lenient = formats_command()
         .current_dir(&dir)
         .args(["check", "noise.adt"])
         .assert()
@@ -184,17 +184,14 @@ fn check_fails_on_a_damaged_file_with_offset_and_path() {
         stdout.contains("--strict counts these as failures"),
         "{stdout}"
     );
-    formats()
+    formats_command()
         .current_dir(&dir)
         .args(["check", "--strict", "--json", "noise.adt"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("\"strict_error\": \"chunks[1]."))
         .stdout(predicate::str::contains("\"failed\": 1"));
-    formats()
-        .args(["check"])
-        .arg(dir.join("missing"))
-        .assert()
+    formats!["check", dir.join("missing")]
         .failure()
         .stderr(predicate::str::contains("no such file or folder"));
 }
@@ -215,7 +212,7 @@ fn check_reads_the_parts_of_a_split_tile() {
     ] {
         std::fs::write(dir.join(format!("map_42_29{suffix}.adt")), bytes).unwrap();
     }
-    let out = formats()
+    let out = formats_command()
         .current_dir(&dir)
         .args(["check", "--json", "."])
         .assert()
@@ -282,7 +279,7 @@ fn check_fails_on_a_texture_whose_level_0_does_not_decode_and_warns_of_smaller_l
     let short_at = short.mip_table().unwrap().offsets[0];
     let garbled_at = garbled.mip_table().unwrap().offsets[2];
 
-    let out = formats()
+    let out = formats_command()
         .current_dir(&dir)
         .args(["check", "."])
         .assert()
@@ -329,7 +326,7 @@ fn check_fails_on_a_texture_whose_level_0_does_not_decode_and_warns_of_smaller_l
         "{stdout}"
     );
     // --strict: any level that does not decode fails the file.
-    let out = formats()
+    let out = formats_command()
         .current_dir(&dir)
         .args(["check", "--strict", "."])
         .assert()
@@ -341,7 +338,7 @@ fn check_fails_on_a_texture_whose_level_0_does_not_decode_and_warns_of_smaller_l
     );
     assert!(!stdout.contains("\nwarning:"), "{stdout}");
 
-    let out = formats()
+    let out = formats_command()
         .current_dir(&dir)
         .args(["check", "--json", "."])
         .assert()
@@ -408,12 +405,7 @@ fn check_reads_the_wild_textures_and_warns_of_what_they_lack() {
     ) else {
         return;
     };
-    let out = formats()
-        .args(["check", "--json"])
-        .arg(&mummy)
-        .arg(&android)
-        .assert()
-        .success();
+    let out = formats!["check", "--json", &mummy, &android].success();
     let report: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     let files = report["files"].as_array().unwrap();
     let mummy = &files[0];
@@ -446,12 +438,13 @@ fn check_reads_the_wild_textures_and_warns_of_what_they_lack() {
         (report["failed"].as_u64(), report["level_warnings"].as_u64()),
         (Some(0), Some(1))
     );
-    let out = formats()
-        .args(["check", "--strict"])
-        .arg(common::wild_path("dbz_Mummy2.blp").unwrap())
-        .arg(common::wild_path("dbz_Android15.blp").unwrap())
-        .assert()
-        .code(1);
+    let out = formats![
+        "check",
+        "--strict",
+        common::wild_path("dbz_Mummy2.blp").unwrap(),
+        common::wild_path("dbz_Android15.blp").unwrap()
+    ]
+    .code(1);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("2 failed:"), "{stdout}");
 }
@@ -465,7 +458,7 @@ fn check_says_an_mdl_file_failed_as_a_model_not_as_bytes() {
     let dir = temp_dir("mdl_not_same");
     let text = "Version {\n\tFormatVersion 1300,\n}\nModel \"m\" {\n\tBlendTime 150,\n}\n";
     std::fs::write(dir.join("alpha.mdl"), text).unwrap();
-    let out = formats()
+    let out = formats_command()
         .current_dir(&dir)
         .args(["check", "alpha.mdl"])
         .assert()
@@ -495,7 +488,7 @@ fn batch_commands_follow_symbolic_links_and_skip_loops() {
     std::os::unix::fs::symlink(&models, links.join("more")).unwrap();
     std::os::unix::fs::symlink(&links, links.join("again")).unwrap();
     for command in ["check", "validate"] {
-        let out = formats().args([command]).arg(&links).assert().success();
+        let out = formats![command, &links].success();
         let output = out.get_output();
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{formats, temp_dir};
+use common::{formats, formats_command, temp_dir};
 
 use std::path::Path;
 
@@ -16,7 +16,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 fn convert(input: &Path, output: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    formats()
+    formats_command()
         .arg("convert")
         .arg(input)
         .arg(output)
@@ -125,7 +125,7 @@ fn a_reforged_model_converts_to_classic_and_says_what_changed() {
 /// What `formats validate --json PATH` finds in a file: each finding's rule
 /// id and path.
 fn validated(path: &Path) -> Vec<(String, String)> {
-    let out = formats()
+    let out = formats_command()
         .args(["validate", "--json"])
         .arg(path)
         .output()
@@ -251,7 +251,7 @@ fn several_models_and_folders_convert_in_parallel_with_a_table_or_json() {
     let golem = root.join("mdx/pqw3_HarvestGolem.mdx");
     let args = ["--version", "800", "--error-step", "25"];
     let out = dir.join("out");
-    let done = formats()
+    let done = formats_command()
         .arg("convert")
         .args([&folder, &golem, &out])
         .args(args)
@@ -298,7 +298,7 @@ fn several_models_and_folders_convert_in_parallel_with_a_table_or_json() {
 
     // --json: per model the versions, the lists and the error bound.
     let json_out = dir.join("json");
-    let done = formats()
+    let done = formats_command()
         .arg("convert")
         .args([&folder, &golem, &json_out])
         .args(args)
@@ -348,12 +348,7 @@ fn a_model_that_fails_fails_alone() {
     std::fs::write(folder.join("good.mdx"), formats::sample::sample_mdx()).unwrap();
     std::fs::write(folder.join("damaged.mdx"), b"not a model at all").unwrap();
     let out = dir.join("out");
-    let done = formats()
-        .arg("convert")
-        .args([&folder, &out])
-        .args(["--version", "1000"])
-        .assert()
-        .code(1);
+    let done = formats!["convert", &folder, &out, "--version", "1000"].code(1);
     let table = stdout(&done);
     let lines: Vec<&str> = table.lines().collect();
     assert!(
@@ -385,12 +380,7 @@ fn a_model_named_otherwise_goes_into_a_folder_as_mdx() {
     let blp = formats::blp::Blp::encode(&image, formats::blp::Target::Bgra).unwrap();
     std::fs::write(&texture, blp.to_bytes().unwrap()).unwrap();
     let out = dir.join("out");
-    let done = formats()
-        .arg("convert")
-        .args([&model, &texture, &out])
-        .args(["--version", "1000"])
-        .assert()
-        .code(1);
+    let done = formats!["convert", &model, &texture, &out, "--version", "1000"].code(1);
     let table = stdout(&done);
     assert!(
         table.contains("texture.blp: a BLP file, not a model (.mdx, .mdl)"),
@@ -522,13 +512,17 @@ fn plain_mdl_says_what_it_left_out() {
     assert_eq!(plain.geosets().len(), read(&input).geosets().len());
 
     let json = stdout(
-        &formats()
-            .args(["convert", "--to", "mdl", "--plain", "--json"])
-            .arg(&input)
-            .arg(root.join("mdx/zf_minimal.mdx"))
-            .arg(dir.join("both"))
-            .assert()
-            .success(),
+        &formats![
+            "convert",
+            "--to",
+            "mdl",
+            "--plain",
+            "--json",
+            &input,
+            root.join("mdx/zf_minimal.mdx"),
+            dir.join("both")
+        ]
+        .success(),
     );
     let doc: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(per_file(&doc, "left_out"), [2, 1], "{json}");
@@ -687,7 +681,7 @@ fn convert_says_what_it_cannot_do() {
     let input = dir.join("in.mdx");
     std::fs::write(&input, formats::sample::sample_mdx()).unwrap();
     let fails = |args: &[&std::ffi::OsStr], why: &str| {
-        formats()
+        formats_command()
             .arg("convert")
             .args(args)
             .assert()
@@ -740,10 +734,7 @@ fn convert_says_what_it_cannot_do() {
         "2 inputs go into a folder, not into",
     );
     // One file named twice is one input (and said so).
-    formats()
-        .arg("convert")
-        .args([i, i, dir.join("once.mdx").as_os_str()])
-        .assert()
+    formats!["convert", i, i, dir.join("once.mdx").as_os_str()]
         .success()
         .stderr(predicate::str::contains(
             "in.mdx is given twice: taken once",
@@ -810,13 +801,16 @@ fn a_wild_model_with_overlapping_sequences_converts_to_classic_and_says_what_mov
     formats::convert::convert(&mut classic, 800, &options).unwrap();
     let dir = common::temp_dir("convert_layout_wild");
     let out = dir.join("classic.mdx");
-    let done = common::formats()
-        .arg("convert")
-        .arg(common::wild_path(name).unwrap())
-        .arg(&out)
-        .args(["--version", "800", "--error-step", "200"])
-        .assert()
-        .success();
+    let done = common::formats![
+        "convert",
+        common::wild_path(name).unwrap(),
+        &out,
+        "--version",
+        "800",
+        "--error-step",
+        "200"
+    ]
+    .success();
     let said = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
     assert!(said.contains("moved on the timeline ("), "{said}");
     assert!(

@@ -19,21 +19,12 @@ fn a_model_whose_geosets_do_not_decode_says_so_in_export_and_render() {
     let dir = common::temp_dir("undecoded-geosets");
     let file = dir.join("damaged.mdx");
     std::fs::write(&file, &data).unwrap();
-    common::formats()
-        .arg("export")
-        .arg(&file)
-        .arg(dir.join("damaged.glb"))
-        .assert()
+    common::formats!["export", &file, dir.join("damaged.glb")]
         .success()
         .stderr(predicates::str::contains(format!(
             "{why}: only its nodes are exported"
         )));
-    common::formats()
-        .arg("render")
-        .arg(&file)
-        .arg("--wireframe")
-        .arg(dir.join("damaged.png"))
-        .assert()
+    common::formats!["render", &file, "--wireframe", dir.join("damaged.png")]
         .success()
         .stderr(predicates::str::contains(format!("{why}: nothing to draw")));
 }
@@ -49,7 +40,7 @@ fn the_tool_reads_a_cut_tile_leniently() {
     let dir = common::temp_dir("adt-cut");
     let file = dir.join("cut.adt");
     std::fs::write(&file, &data[..300_000]).unwrap();
-    let out = common::formats().arg("info").arg(&file).assert().success();
+    let out = common::formats!["info", &file].success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         stdout.contains("strict read: chunks[98].MCNK: chunk size 14120 at 0x469a0 exceeds"),
@@ -60,7 +51,7 @@ fn the_tool_reads_a_cut_tile_leniently() {
         "{stdout}"
     );
     assert!(stdout.contains("round trip: byte-exact\n"), "{stdout}");
-    let out = common::formats().arg("check").arg(&file).assert().success();
+    let out = common::formats!["check", &file].success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         stdout.contains(
@@ -71,11 +62,7 @@ fn the_tool_reads_a_cut_tile_leniently() {
     );
     assert!(stdout.contains(" bytes left), byte-exact\n"), "{stdout}");
     // `validate` reports the damage (an error: exit code 1).
-    let out = common::formats()
-        .arg("validate")
-        .arg(&file)
-        .assert()
-        .code(1);
+    let out = common::formats!["validate", &file].code(1);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         stdout.contains(

@@ -6,7 +6,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use common::{formats, temp_dir};
+use common::{formats, formats_command, temp_dir};
 
 use predicates::prelude::*;
 
@@ -18,11 +18,7 @@ fn one_model_to_glb_and_to_gltf() {
     let dir = temp_dir("one");
     let horse = root.join("mdx/rms_PackHorse.mdx");
     let glb = dir.join("horse.glb");
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(&glb)
-        .assert()
+    formats!["export", &horse, &glb]
         .success()
         .stdout(predicate::str::contains(
             "3 primitives, 76 joints, 14 animations, 0 textures embedded",
@@ -45,13 +41,7 @@ fn one_model_to_glb_and_to_gltf() {
     };
     assert!(cubic(&gltf) > 0);
     let linear = dir.join("linear.glb");
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(&linear)
-        .arg("--resample-splines")
-        .assert()
-        .success();
+    formats!["export", &horse, &linear, "--resample-splines"].success();
     let resampled = gltf::Gltf::from_slice(&std::fs::read(&linear).unwrap()).unwrap();
     assert_eq!(resampled.document.animations().count(), 14);
     assert_eq!(cubic(&resampled), 0);
@@ -59,12 +49,7 @@ fn one_model_to_glb_and_to_gltf() {
     // folder that is made for it.
     let nested = dir.join("new/folder");
     let out = nested.join("walk.gltf");
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(&out)
-        .args(["--sequence", "Walk"])
-        .assert()
+    formats!["export", &horse, &out, "--sequence", "Walk"]
         .success()
         .stdout(predicate::str::contains("1 animation,"));
     assert!(nested.join("walk.bin").is_file());
@@ -79,13 +64,7 @@ fn one_model_to_glb_and_to_gltf() {
     // the animations pointer channels (gltf_visibility.rs checks what they
     // say); without it, neither.
     let shown = dir.join("shown.gltf");
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(&shown)
-        .arg("--geoset-visibility")
-        .assert()
-        .success();
+    formats!["export", &horse, &shown, "--geoset-visibility"].success();
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&shown).unwrap()).unwrap();
     let used = json["extensionsUsed"].to_string();
     assert!(used.contains("KHR_node_visibility") && used.contains("KHR_animation_pointer"));
@@ -107,13 +86,7 @@ fn one_model_to_glb_and_to_gltf() {
     // --material-colors: the geosets that fade get materials of their own,
     // animated by pointer channels (gltf_colors.rs checks what they say).
     let tinted = dir.join("tinted.gltf");
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(&tinted)
-        .arg("--material-colors")
-        .assert()
-        .success();
+    formats!["export", &horse, &tinted, "--material-colors"].success();
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&tinted).unwrap()).unwrap();
     assert!(
         json["extensionsUsed"]
@@ -149,13 +122,7 @@ fn one_model_to_glb_and_to_gltf() {
     // --pointer-animations: all four options, so the same materials of
     // their own and the visibility of the geosets' nodes.
     let all = dir.join("all.gltf");
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(&all)
-        .arg("--pointer-animations")
-        .assert()
-        .success();
+    formats!["export", &horse, &all, "--pointer-animations"].success();
     let all: serde_json::Value = serde_json::from_slice(&std::fs::read(&all).unwrap()).unwrap();
     assert_eq!(own_materials(&all), own);
     assert!(
@@ -165,12 +132,7 @@ fn one_model_to_glb_and_to_gltf() {
     );
     // MDL in.
     let mdl = root.join("mdl/rms_PackHorse_magos.mdl");
-    formats()
-        .arg("export")
-        .arg(&mdl)
-        .arg(dir.join("magos.glb"))
-        .arg("--no-animations")
-        .assert()
+    formats!["export", &mdl, dir.join("magos.glb"), "--no-animations"]
         .success()
         .stdout(predicate::str::contains("0 animations"));
 }
@@ -187,7 +149,7 @@ fn several_models_go_into_a_folder() {
         "mv_SmileyGW_004",
         "zf_minimal",
     ];
-    let mut cmd = formats();
+    let mut cmd = formats_command();
     cmd.arg("export");
     for name in names {
         cmd.arg(root.join(format!("mdx/{name}.mdx")));
@@ -200,14 +162,14 @@ fn several_models_go_into_a_folder() {
         gltf::Gltf::from_slice(&bytes).unwrap();
     }
     // --gltf writes .gltf files into the folder.
-    formats()
-        .arg("export")
-        .arg(root.join("mdx/zf_minimal.mdx"))
-        .arg(root.join("mdx/wowalpha_Boar.mdx"))
-        .arg(dir.join("text"))
-        .arg("--gltf")
-        .assert()
-        .success();
+    formats![
+        "export",
+        root.join("mdx/zf_minimal.mdx"),
+        root.join("mdx/wowalpha_Boar.mdx"),
+        dir.join("text"),
+        "--gltf"
+    ]
+    .success();
     assert!(dir.join("text/wowalpha_Boar.gltf").is_file());
     assert!(dir.join("text/wowalpha_Boar.bin").is_file());
 }
@@ -233,11 +195,7 @@ fn a_folder_of_models_exports_every_model_in_it() {
     )
     .unwrap();
     std::fs::write(units.join("notes.txt"), "not a model").unwrap();
-    formats()
-        .arg("export")
-        .arg(&units)
-        .arg(dir.join("out"))
-        .assert()
+    formats!["export", &units, dir.join("out")]
         .success()
         .stdout(predicate::str::contains("zf_minimal.glb"))
         .stdout(predicate::str::contains("wowalpha_Boar.glb"));
@@ -256,31 +214,26 @@ fn bad_exports_say_why() {
     };
     let dir = temp_dir("bad");
     let horse = root.join("mdx/rms_PackHorse.mdx");
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(dir.join("x.glb"))
-        .args(["--sequence", "Fly"])
-        .assert()
+    formats!["export", &horse, dir.join("x.glb"), "--sequence", "Fly"]
         .failure()
         .stderr(predicate::str::contains(
             "no sequence \"Fly\"; the model has \"Walk\", \"Stand -1\", \"Stand -2\", ",
         ));
     // Options may stand between the inputs and the output, as anywhere.
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .args(["--sequence", "Walk", "--lod", "0"])
-        .arg(dir.join("between.glb"))
-        .assert()
-        .success();
+    formats![
+        "export",
+        &horse,
+        "--sequence",
+        "Walk",
+        "--lod",
+        "0",
+        dir.join("between.glb")
+    ]
+    .success();
     assert!(dir.join("between.glb").is_file());
     // One path is a usage error (exit code 2), for each IN... OUT command.
     for command in ["export", "convert", "optimize"] {
-        formats()
-            .arg(command)
-            .arg(&horse)
-            .assert()
+        formats![command, &horse]
             .code(2)
             .stderr(predicate::str::contains(format!(
                 "{command} takes the inputs, then where to write (IN... OUT)"
@@ -288,36 +241,36 @@ fn bad_exports_say_why() {
             .stderr(predicate::str::contains("Usage:"));
     }
     // Two inputs cannot go into one file (one named twice is one input).
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(root.join("mdl/rms_PackHorse.mdl"))
-        .arg(dir.join("x.glb"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("go into a folder"));
+    formats![
+        "export",
+        &horse,
+        root.join("mdl/rms_PackHorse.mdl"),
+        dir.join("x.glb")
+    ]
+    .failure()
+    .stderr(predicate::str::contains("go into a folder"));
     // Two inputs with one name would overwrite each other.
-    formats()
-        .arg("export")
-        .arg(&horse)
-        .arg(root.join("mdl/rms_PackHorse.mdl"))
-        .arg(dir.join("same"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("would both be written to"));
+    formats![
+        "export",
+        &horse,
+        root.join("mdl/rms_PackHorse.mdl"),
+        dir.join("same")
+    ]
+    .failure()
+    .stderr(predicate::str::contains("would both be written to"));
     // A texture has no glTF export; the other inputs (a tile, a model)
     // still export.
     let texture = common::files_in(&root, "blp", ".blp").remove(0);
     let tile = root.join("adt/blizzardry_Azeroth_38_46.adt");
-    formats()
-        .arg("export")
-        .arg(root.join(texture))
-        .arg(&tile)
-        .arg(&horse)
-        .arg(dir.join("mixed"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("BLP files have no glTF export"));
+    formats![
+        "export",
+        root.join(texture),
+        &tile,
+        &horse,
+        dir.join("mixed")
+    ]
+    .failure()
+    .stderr(predicate::str::contains("BLP files have no glTF export"));
     assert!(dir.join("mixed/rms_PackHorse.glb").is_file());
     assert!(dir.join("mixed/blizzardry_Azeroth_38_46.glb").is_file());
     // Options that would be ignored, and an output that is neither a glTF
@@ -340,7 +293,7 @@ fn bad_exports_say_why() {
         ),
     ];
     for (flags, out, message) in refused {
-        formats()
+        formats_command()
             .current_dir(&dir)
             .arg("export")
             .arg(&horse)
@@ -362,37 +315,39 @@ fn render_says_what_it_cannot_draw() {
     };
     let dir = temp_dir("render-says");
     let horse = root.join("mdx/rms_PackHorse.mdx");
-    formats()
-        .arg("render")
-        .arg(&horse)
-        .arg(root.join("mdx/zf_cube.mdx"))
-        .arg("--wireframe")
-        .arg(dir.join("w.png"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
-            "--wireframe draws one model (.mdx, .mdl) at a time",
-        ));
-    formats()
-        .arg("render")
-        .arg(root.join("mdx/zf_bone.mdx"))
-        .arg("--wireframe")
-        .arg(dir.join("bone.png"))
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "the model has no geosets: nothing to draw",
-        ));
-    formats()
-        .arg("render")
-        .arg(&horse)
-        .args(["--pose", "Walk@99999", "--wireframe"])
-        .arg(dir.join("late.png"))
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "note: --pose \"Walk@99999\": past the end of \"Walk\"",
-        ));
+    formats![
+        "render",
+        &horse,
+        root.join("mdx/zf_cube.mdx"),
+        "--wireframe",
+        dir.join("w.png")
+    ]
+    .failure()
+    .stderr(predicate::str::contains(
+        "--wireframe draws one model (.mdx, .mdl) at a time",
+    ));
+    formats![
+        "render",
+        root.join("mdx/zf_bone.mdx"),
+        "--wireframe",
+        dir.join("bone.png")
+    ]
+    .success()
+    .stderr(predicate::str::contains(
+        "the model has no geosets: nothing to draw",
+    ));
+    formats![
+        "render",
+        &horse,
+        "--pose",
+        "Walk@99999",
+        "--wireframe",
+        dir.join("late.png")
+    ]
+    .success()
+    .stderr(predicate::str::contains(
+        "note: --pose \"Walk@99999\": past the end of \"Walk\"",
+    ));
 }
 
 /// What an export leaves out of a model is said: triangles with an index
@@ -405,11 +360,7 @@ fn exports_say_what_they_leave_out() {
     let vertices = model.geosets()[0].vertex_positions.len();
     let input = dir.join("cube.mdx");
     std::fs::write(&input, model.to_bytes().unwrap()).unwrap();
-    formats()
-        .arg("export")
-        .arg(&input)
-        .arg(dir.join("cube.glb"))
-        .assert()
+    formats!["export", &input, dir.join("cube.glb")]
         .success()
         .stderr(predicate::str::contains(format!(
             "geoset 0: 1 triangle left out (a vertex index past its {vertices} vertices)"
@@ -428,13 +379,13 @@ fn exports_say_what_they_leave_out() {
         ),
     ];
     for (name, warning) in cases {
-        formats()
-            .arg("export")
-            .arg(root.join(format!("mdx/{name}.mdx")))
-            .arg(dir.join(format!("{name}.glb")))
-            .assert()
-            .success()
-            .stderr(predicate::str::contains(warning));
+        formats![
+            "export",
+            root.join(format!("mdx/{name}.mdx")),
+            dir.join(format!("{name}.glb"))
+        ]
+        .success()
+        .stderr(predicate::str::contains(warning));
     }
 }
 
@@ -447,7 +398,7 @@ fn a_posed_wireframe_differs_from_the_bind_pose() {
     let horse = root.join("mdx/rms_PackHorse.mdx");
     let draw = |name: &str, pose: Option<&str>| {
         let out = dir.join(name);
-        let mut cmd = formats();
+        let mut cmd = formats_command();
         cmd.arg("render")
             .arg(&horse)
             .arg("--wireframe")
@@ -474,27 +425,29 @@ fn a_posed_wireframe_differs_from_the_bind_pose() {
         .unwrap();
     let image = formats::render::posed_wireframe(&model, moment, 128);
     assert_eq!(image.to_png().unwrap(), walk);
-    formats()
-        .arg("render")
-        .arg(&horse)
-        .arg("--wireframe")
-        .arg(dir.join("x.png"))
-        .args(["--pose", "Walk"])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("expected SEQUENCE@MS"));
-    formats()
-        .arg("render")
-        .arg(&horse)
-        .arg("--wireframe")
-        .arg(dir.join("x.png"))
-        .args(["--pose", "Gallop@10"])
-        .assert()
-        .failure()
-        .stderr(
-            predicate::str::contains("no sequence \"Gallop\"")
-                .and(predicate::str::contains("Stand Ready")),
-        );
+    formats![
+        "render",
+        &horse,
+        "--wireframe",
+        dir.join("x.png"),
+        "--pose",
+        "Walk"
+    ]
+    .failure()
+    .stderr(predicate::str::contains("expected SEQUENCE@MS"));
+    formats![
+        "render",
+        &horse,
+        "--wireframe",
+        dir.join("x.png"),
+        "--pose",
+        "Gallop@10"
+    ]
+    .failure()
+    .stderr(
+        predicate::str::contains("no sequence \"Gallop\"")
+            .and(predicate::str::contains("Stand Ready")),
+    );
 }
 
 /// Textures by the path the model names: under a `--textures` folder, beside
@@ -508,26 +461,26 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
     let dir = temp_dir("textures");
     let smiley = root.join("mdx/mv_SmileyGW_004.mdx");
     // --textures: the path the model names (Textures\SmileyGW.blp) under it.
-    formats()
-        .arg("export")
-        .arg(&smiley)
-        .arg(dir.join("a.glb"))
-        .arg("--textures")
-        .arg(root.join("textures"))
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("1 texture embedded"))
-        .stderr(predicate::str::is_empty());
+    formats![
+        "export",
+        &smiley,
+        dir.join("a.glb"),
+        "--textures",
+        root.join("textures")
+    ]
+    .success()
+    .stdout(predicate::str::contains("1 texture embedded"))
+    .stderr(predicate::str::is_empty());
     // A .gltf has its image beside it, and says so.
-    formats()
-        .arg("export")
-        .arg(&smiley)
-        .arg(dir.join("a.gltf"))
-        .arg("--textures")
-        .arg(root.join("textures"))
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("1 texture written beside it"));
+    formats![
+        "export",
+        &smiley,
+        dir.join("a.gltf"),
+        "--textures",
+        root.join("textures")
+    ]
+    .success()
+    .stdout(predicate::str::contains("1 texture written beside it"));
     assert!(dir.join("a_0.png").is_file());
     // Beside the model, in other letter cases: found without --textures.
     let beside = dir.join("beside");
@@ -538,11 +491,7 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         beside.join("TEXTURES/smileygw.BLP"),
     )
     .unwrap();
-    formats()
-        .arg("export")
-        .arg(beside.join("smiley.mdx"))
-        .arg(dir.join("b.glb"))
-        .assert()
+    formats!["export", beside.join("smiley.mdx"), dir.join("b.glb")]
         .success()
         .stdout(predicate::str::contains("1 texture embedded"));
     // A TEXS path with forward slashes, in other letter cases than the
@@ -553,26 +502,22 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
     let slash = dir.join("slash");
     std::fs::create_dir_all(slash.join("Textures")).unwrap();
     std::fs::write(slash.join("smiley.mdx"), model.to_bytes().unwrap()).unwrap();
-    formats()
-        .arg("export")
-        .arg(slash.join("smiley.mdx"))
-        .arg(dir.join("d.glb"))
-        .arg("--textures")
-        .arg(root.join("textures"))
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("1 texture embedded"))
-        .stderr(predicate::str::is_empty());
+    formats![
+        "export",
+        slash.join("smiley.mdx"),
+        dir.join("d.glb"),
+        "--textures",
+        root.join("textures")
+    ]
+    .success()
+    .stdout(predicate::str::contains("1 texture embedded"))
+    .stderr(predicate::str::is_empty());
     std::fs::copy(
         root.join("textures/Textures/SmileyGW.blp"),
         slash.join("Textures/SmileyGW.blp"),
     )
     .unwrap();
-    formats()
-        .arg("export")
-        .arg(slash.join("smiley.mdx"))
-        .arg(dir.join("e.glb"))
-        .assert()
+    formats!["export", slash.join("smiley.mdx"), dir.join("e.glb")]
         .success()
         .stdout(predicate::str::contains("1 texture embedded"))
         .stderr(predicate::str::is_empty());
@@ -584,28 +529,24 @@ fn textures_are_found_beside_the_model_and_in_texture_folders() {
         formats::dds::tiny_dds_rgba(),
     )
     .unwrap();
-    formats()
-        .arg("export")
-        .arg(root.join("mdx/pqw3_Wood-floor-01.mdx"))
-        .arg(dir.join("f.glb"))
-        .arg("--textures")
-        .arg(dir.join("reforged"))
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("1 texture embedded"))
-        .stderr(predicate::str::contains("V1_Normal.tif"))
-        .stderr(predicate::str::contains(format!(
-            ", not found in {} or {}: ",
-            root.join("mdx").display(),
-            dir.join("reforged").display()
-        )))
-        .stderr(predicate::str::contains("Diffuse_Red").not());
+    formats![
+        "export",
+        root.join("mdx/pqw3_Wood-floor-01.mdx"),
+        dir.join("f.glb"),
+        "--textures",
+        dir.join("reforged")
+    ]
+    .success()
+    .stdout(predicate::str::contains("1 texture embedded"))
+    .stderr(predicate::str::contains("V1_Normal.tif"))
+    .stderr(predicate::str::contains(format!(
+        ", not found in {} or {}: ",
+        root.join("mdx").display(),
+        dir.join("reforged").display()
+    )))
+    .stderr(predicate::str::contains("Diffuse_Red").not());
     // Nowhere: a warning names it, the export still succeeds.
-    formats()
-        .arg("export")
-        .arg(&smiley)
-        .arg(dir.join("c.glb"))
-        .assert()
+    formats!["export", &smiley, dir.join("c.glb")]
         .success()
         .stdout(predicate::str::contains("0 textures embedded"))
         .stderr(predicate::str::contains(format!(
@@ -644,7 +585,7 @@ fn lod_exports_the_geosets_of_the_level_asked_for() {
     ];
     for (flags, want) in cases {
         let out = dir.join("floor.glb");
-        formats()
+        formats_command()
             .arg("export")
             .arg(&input)
             .arg(&out)
@@ -679,39 +620,30 @@ fn lod_exports_the_geosets_of_the_level_asked_for() {
     // Levels are 0 and up: -1 marks the geosets of every level, and
     // `--lod=-1` exported those alone, said to be "no geoset at level of
     // detail -1", with success. It is a usage error.
-    formats()
-        .arg("export")
-        .arg(&input)
-        .arg(dir.join("minus.glb"))
-        .arg("--lod=-1")
-        .assert()
+    formats!["export", &input, dir.join("minus.glb"), "--lod=-1"]
         .code(2)
         .stderr(predicate::str::contains("--lod <N>"));
     assert!(!dir.join("minus.glb").exists());
     // A level the model does not have is said, with the levels it has.
-    formats()
-        .arg("export")
-        .arg(&input)
-        .arg(dir.join("none.glb"))
-        .args(["--lod", "3"])
-        .assert()
+    formats!["export", &input, dir.join("none.glb"), "--lod", "3"]
         .success()
         .stdout(predicate::str::contains("2 primitives,"))
         .stderr(predicate::str::contains(
             "no geoset at level of detail 3 (the model's levels: 0, 1, 2): \
              only the 2 of every level (-1) are exported",
         ));
-    formats()
-        .arg("export")
-        .arg(common::corpus_root().unwrap().join("mdx/zf_cube.mdx"))
-        .arg(dir.join("cube.glb"))
-        .args(["--lod", "1"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("0 primitives,"))
-        .stderr(predicate::str::contains(
-            "no geoset at level of detail 1 (the model's levels: 0): no geoset is exported",
-        ));
+    formats![
+        "export",
+        common::corpus_root().unwrap().join("mdx/zf_cube.mdx"),
+        dir.join("cube.glb"),
+        "--lod",
+        "1"
+    ]
+    .success()
+    .stdout(predicate::str::contains("0 primitives,"))
+    .stderr(predicate::str::contains(
+        "no geoset at level of detail 1 (the model's levels: 0): no geoset is exported",
+    ));
 }
 
 /// `--texture-animations` on a model whose textures are found (BLP files
@@ -743,7 +675,7 @@ fn texture_animations_move_the_textures_found() {
     }
     let export = |name: &str, args: &[&str]| -> serde_json::Value {
         let out = dir.join(name);
-        formats()
+        formats_command()
             .arg("export")
             .arg(&fountain)
             .arg(&out)
@@ -793,11 +725,7 @@ fn replaceable_textures_are_counted_as_placeholders() {
     };
     let dir = temp_dir("placeholders");
     let glb = dir.join("glow.glb");
-    formats()
-        .arg("export")
-        .arg(root.join("mdx/w3mt_Hero_Glow.mdx"))
-        .arg(&glb)
-        .assert()
+    formats!["export", root.join("mdx/w3mt_Hero_Glow.mdx"), &glb]
         .success()
         .stdout(predicate::str::contains(
             "0 textures embedded (and 1 replaceable texture as a flat-colour placeholder)",
@@ -819,11 +747,7 @@ fn a_model_cut_inside_its_geosets_says_so() {
     let geos = bytes.windows(4).position(|w| w == b"GEOS").unwrap();
     let cut = dir.join("cut.mdx");
     std::fs::write(&cut, &bytes[..geos + 5000]).unwrap();
-    formats()
-        .arg("export")
-        .arg(&cut)
-        .arg(dir.join("cut.glb"))
-        .assert()
+    formats!["export", &cut, dir.join("cut.glb")]
         .success()
         .stdout(predicate::str::contains("0 primitives"))
         .stderr(
@@ -833,12 +757,7 @@ fn a_model_cut_inside_its_geosets_says_so() {
             )
             .and(predicate::str::contains("the model has no geosets").not()),
         );
-    formats()
-        .arg("render")
-        .arg(&cut)
-        .arg("--wireframe")
-        .arg(dir.join("cut.png"))
-        .assert()
+    formats!["render", &cut, "--wireframe", dir.join("cut.png")]
         .success()
         .stderr(predicate::str::contains(
             "the model's geosets are in the GEOS chunk the file ends inside \
@@ -861,7 +780,7 @@ fn the_map_export_writes_valid_gltf() {
     let mut files = Vec::new();
     for (folder, flags, extension) in [("glb", &[][..], "glb"), ("gltf", &["--gltf"][..], "gltf")] {
         let folder = out.join(folder);
-        common::formats()
+        common::formats_command()
             .arg("export")
             .arg(&wdt)
             .arg(&folder)

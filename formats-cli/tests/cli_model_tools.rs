@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{formats, temp_dir};
+use common::{formats, formats_command, temp_dir};
 
 use std::path::PathBuf;
 
@@ -38,16 +38,13 @@ fn fix_extents_of_a_stale_model() {
     };
     let dir = temp_dir("fix");
     let fixed = dir.join("cube.mdx");
-    formats()
-        .arg("validate")
-        .arg(root.join("mdx/zf_cube.mdx"))
-        .assert()
+    formats!["validate", root.join("mdx/zf_cube.mdx")]
         .success()
         .stdout(predicate::str::contains(
             "  warning  stale-extent            chunks[2].SEQS.sequences[0].extent: the geometry reaches 180.112 beyond",
         ));
     let text = stdout(
-        formats()
+        formats_command()
             .args(["fix", "--extents"])
             .arg(root.join("mdx/zf_cube.mdx"))
             .arg(&fixed),
@@ -64,7 +61,7 @@ fn fix_extents_of_a_stale_model() {
     );
     // What is left is no Death sequence (a sanity warning), no stale
     // extent.
-    let text = stdout(formats().arg("validate").arg(&fixed));
+    let text = stdout(formats_command().arg("validate").arg(&fixed));
     assert!(
         text.contains(
             "cube.mdx: 0 errors, 1 warning, 0 infos\n  warning  missing-death-sequence  chunks[2].SEQS: no \"Death\" sequence\n"
@@ -74,7 +71,7 @@ fn fix_extents_of_a_stale_model() {
     assert!(!text.contains("stale-extent"), "{text}");
     // In place: nothing left to change.
     let text = stdout(
-        formats()
+        formats_command()
             .args(["fix", "--extents", "--in-place"])
             .arg(&fixed),
     );
@@ -104,7 +101,7 @@ fn fix_in_place_names_each_model_once() {
     let again = models.join(".").join("zf_cube.mdx");
     for mode in ["--in-place", "--dry-run"] {
         let text = stdout(
-            formats()
+            formats_command()
                 .args(["fix", "--extents", mode, "--json"])
                 .arg(&models)
                 .arg(&cube)
@@ -138,7 +135,7 @@ fn fix_dry_run_as_json() {
         return;
     };
     let text = stdout(
-        formats()
+        formats_command()
             .args(["fix", "--extents", "--dry-run", "--json"])
             .arg(root.join("mdx/zf_cube.mdx"))
             .arg(root.join("mdl/zf_cube.mdl"))
@@ -184,7 +181,7 @@ fn fix_many_into_a_folder_and_bad_arguments() {
     std::fs::write(models.join("notes.txt"), "not a model").unwrap();
     let out = dir.join("out");
     let text = stdout(
-        formats()
+        formats_command()
             .args(["fix", "--extents"])
             .arg(&models)
             .arg(root.join("mdx/wowalpha_Boar.mdx"))
@@ -201,7 +198,7 @@ fn fix_many_into_a_folder_and_bad_arguments() {
         "wowalpha_Boar.mdx",
     ] {
         // (Other rules have findings: validate may fail on them.)
-        let written = formats()
+        let written = formats_command()
             .arg("validate")
             .arg(out.join(name))
             .output()
@@ -213,29 +210,23 @@ fn fix_many_into_a_folder_and_bad_arguments() {
         );
     }
     // No OUT, and no --in-place or --dry-run.
-    formats()
-        .args(["fix", "--extents"])
-        .arg(root.join("mdx/zf_cube.mdx"))
-        .assert()
+    formats!["fix", "--extents", root.join("mdx/zf_cube.mdx")]
         .failure()
         .stderr(predicate::str::contains(
             "fix takes IN... OUT, or --in-place, or --dry-run",
         ));
     // Two models into one file.
-    formats()
-        .args(["fix", "--extents"])
-        .arg(root.join("mdx/zf_cube.mdx"))
-        .arg(root.join("mdx/zf_geoset.mdx"))
-        .arg(dir.join("one.mdx"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("2 inputs go into a folder"));
+    formats![
+        "fix",
+        "--extents",
+        root.join("mdx/zf_cube.mdx"),
+        root.join("mdx/zf_geoset.mdx"),
+        dir.join("one.mdx")
+    ]
+    .failure()
+    .stderr(predicate::str::contains("2 inputs go into a folder"));
     // --extents is what there is to fix.
-    formats()
-        .args(["fix", "--dry-run"])
-        .arg(root.join("mdx/zf_cube.mdx"))
-        .assert()
-        .failure();
+    formats!["fix", "--dry-run", root.join("mdx/zf_cube.mdx")].failure();
 }
 
 /// One model optimized into a file: the table's sizes are the files', the
@@ -248,7 +239,7 @@ fn optimize_one_model() {
     let dir = temp_dir("optimize");
     let out = dir.join("horse.mdx");
     let input = root.join("mdx/rms_PackHorse.mdx");
-    let text = stdout(formats().arg("optimize").arg(&input).arg(&out));
+    let text = stdout(formats_command().arg("optimize").arg(&input).arg(&out));
     let size = |p: &PathBuf| std::fs::metadata(p).unwrap().len();
     let (before, after) = (size(&input), size(&out));
     assert!(after < before);
@@ -269,7 +260,7 @@ fn optimize_one_model() {
     Model::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
 
     let text = stdout(
-        formats()
+        formats_command()
             .args(["optimize", "--json", "--tolerance", "0.01"])
             .arg(&input)
             .arg(&out),
@@ -301,7 +292,7 @@ fn optimize_a_folder() {
         ],
     );
     let out = dir.join("out");
-    let text = stdout(formats().arg("optimize").arg(&models).arg(&out));
+    let text = stdout(formats_command().arg("optimize").arg(&models).arg(&out));
     let row = |name: &str| -> Vec<String> {
         let line = text.lines().find(|l| l.contains(name)).unwrap();
         line.split_whitespace()
@@ -321,7 +312,7 @@ fn optimize_a_folder() {
     // Written either way, a negative tolerance gets the tool's own message
     // (not clap's advice to pass `-- -1`, which would make it a path).
     for args in [&["--tolerance=-1"][..], &["--tolerance", "-1"]] {
-        formats()
+        formats_command()
             .arg("optimize")
             .args(args)
             .arg(&models)
@@ -341,7 +332,7 @@ fn optimize_a_folder() {
         (&["optimize"], &models, &models),
         (&["fix", "--extents"], &file, &file),
     ] {
-        formats()
+        formats_command()
             .args(command)
             .arg(input)
             .arg(output)
@@ -351,9 +342,7 @@ fn optimize_a_folder() {
     }
     assert_eq!(std::fs::read(&file).unwrap(), before);
     for command in ["fix", "optimize"] {
-        formats()
-            .args([command, "--help"])
-            .assert()
+        formats![command, "--help"]
             .success()
             .stdout(predicate::str::contains("Example"));
     }
@@ -387,32 +376,17 @@ fn rewriting_mdl_says_its_comments_go() {
     );
     // `convert` from MDL to MDL drops them too, and says so (it said
     // nothing); to MDX, nothing is said.
-    formats()
-        .arg("convert")
-        .arg(&file)
-        .arg(dir.join("converted.mdl"))
-        .assert()
+    formats!["convert", &file, dir.join("converted.mdl")]
         .success()
         .stderr(predicate::str::contains(&warning));
-    formats()
-        .arg("convert")
-        .arg(&file)
-        .arg(dir.join("converted.mdx"))
-        .assert()
+    formats!["convert", &file, dir.join("converted.mdx")]
         .success()
         .stderr(predicate::str::contains("not kept: MDL is written").not());
-    formats()
-        .args(["fix", "--extents", "--in-place"])
-        .arg(&file)
-        .assert()
+    formats!["fix", "--extents", "--in-place", &file]
         .success()
         .stderr(predicate::str::contains(&warning));
     // Now written by this tool: nothing more to drop.
-    formats()
-        .args(["optimize"])
-        .arg(&file)
-        .arg(dir.join("out.mdl"))
-        .assert()
+    formats!["optimize", &file, dir.join("out.mdl")]
         .success()
         .stderr(predicate::str::contains("not kept: MDL is written").not());
 }

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{formats, temp_dir};
+use common::{formats_command, temp_dir};
 
 use formats::mdx::Model;
 use formats::validate::{self, Rule};
@@ -13,7 +13,11 @@ use serde_json::Value;
 
 /// Runs `formats args` in `dir`: (success, stdout, stderr).
 fn run_in(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) {
-    let out = formats().current_dir(dir).args(args).output().unwrap();
+    let out = formats_command()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -88,7 +92,7 @@ fn json_over_folders_agrees_with_the_library() {
     let Some(root) = common::corpus_root() else {
         return;
     };
-    let out = formats()
+    let out = formats_command()
         .current_dir(&root)
         .args(["validate", "--json", "mdx", "adt"])
         .output()

@@ -460,7 +460,7 @@ fn converted_models_pass_mdx_m3_viewers_sanity_test() {
 /// Runs `formats ARGS SOURCES... OUT`; the files it wrote into `out`, one
 /// per source, with the extension `ext`.
 fn run_formats(args: &[&str], sources: &[PathBuf], out: &Path, ext: &str) -> Vec<PathBuf> {
-    common::formats()
+    common::formats_command()
         .args(args)
         .args(sources)
         .arg(out)

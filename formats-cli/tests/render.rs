@@ -252,24 +252,16 @@ fn the_render_command_writes_pngs() {
         dir.join("w.png"),
     );
     let tile = root.join("adt/bfgilneas_gilneas_bg_2_28_31.adt");
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--heightmap")
-        .arg(&height)
-        .arg("--alpha")
-        .arg(&alpha)
-        .assert()
-        .success();
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--alpha")
-        .arg(&alpha_wdt)
-        .arg("--wdt")
-        .arg(root.join("wdt/bfgilneas_Gilneas_BG_2.wdt"))
-        .assert()
-        .success();
+    formats!["render", &tile, "--heightmap", &height, "--alpha", &alpha].success();
+    formats![
+        "render",
+        &tile,
+        "--alpha",
+        &alpha_wdt,
+        "--wdt",
+        root.join("wdt/bfgilneas_Gilneas_BG_2.wdt")
+    ]
+    .success();
     let (w, h, color, depth, _) = decode(&std::fs::read(&height).unwrap());
     assert_eq!(
         (w, h, color, depth),
@@ -279,11 +271,7 @@ fn the_render_command_writes_pngs() {
     assert_eq!((w, h, color), (1024, 1024, png::ColorType::Rgb));
     assert_eq!(pixels, decode(&std::fs::read(&alpha_wdt).unwrap()).4);
     // No file: the built-in sample.
-    formats()
-        .args(["render", "--size", "32", "--wireframe"])
-        .arg(&wire)
-        .assert()
-        .success();
+    formats!["render", "--size", "32", "--wireframe", &wire].success();
     assert_eq!(decode(&std::fs::read(&wire).unwrap()).0, 32);
     // Pillow reads every file written as the png crate does.
     let files = [&height, &alpha, &alpha_wdt, &wire].map(|f| f.to_path_buf());
@@ -301,18 +289,10 @@ fn the_render_command_writes_pngs() {
         }
     }
     // Asking a tile for a wireframe, or for nothing.
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--wireframe")
-        .arg(&wire)
-        .assert()
+    formats!["render", &tile, "--wireframe", &wire]
         .failure()
         .stderr(predicate::str::contains("--wireframe draws models"));
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .assert()
+    formats!["render", &tile]
         .failure()
         .stderr(predicate::str::contains("nothing to draw"));
 }

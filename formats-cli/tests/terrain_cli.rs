@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{formats, temp_dir};
+use common::{formats, formats_command, temp_dir};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -192,7 +192,7 @@ fn pillow_reads_every_image_the_tool_writes_for_the_corpus_tiles() {
     let root = common::corpus_root().unwrap();
     let out = temp_dir("pillow");
     let (heights, splat) = (out.join("heights"), out.join("splat"));
-    formats()
+    formats_command()
         .arg("render")
         .args(tiles.iter().map(|(path, _)| root.join(path)))
         .args(["--overview-size", "1024", "--heightmap"])
@@ -282,23 +282,23 @@ fn a_whole_map_renders_at_one_range_with_missing_tiles_reported() {
         return;
     };
     let (heights, splat) = (out.join("heights"), out.join("splat"));
-    formats()
-        .arg("render")
-        .arg(folder.join("cataclysmctf.wdt"))
-        .arg("--heightmap")
-        .arg(&heights)
-        .arg("--splat")
-        .arg(&splat)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "5 of 9 tiles the WDT lists are missing",
-        ))
-        .stderr(predicate::str::contains("cataclysmctf_32_29.adt"))
-        // The three seams' own copies differ at 5, 7 and 5 samples.
-        .stderr(predicate::str::contains(
-            "17 edge samples taken from the neighbour that owns them",
-        ));
+    formats![
+        "render",
+        folder.join("cataclysmctf.wdt"),
+        "--heightmap",
+        &heights,
+        "--splat",
+        &splat
+    ]
+    .success()
+    .stderr(predicate::str::contains(
+        "5 of 9 tiles the WDT lists are missing",
+    ))
+    .stderr(predicate::str::contains("cataclysmctf_32_29.adt"))
+    // The three seams' own copies differ at 5, 7 and 5 samples.
+    .stderr(predicate::str::contains(
+        "17 edge samples taken from the neighbour that owns them",
+    ));
     let index = read_json(&heights.join("heightmap.json"));
     assert_eq!(index["tiles"].as_array().unwrap().len(), 4);
     assert_eq!(index["missing"].as_array().unwrap().len(), 5);
@@ -416,20 +416,18 @@ fn tiles_render_with_a_given_range_and_as_float() {
     };
     // Two tiles into a folder, at a range that cuts their peaks.
     let two = out.join("two");
-    formats()
-        .arg("render")
-        .arg(folder.join("cataclysmctf_30_27.adt"))
-        .arg(folder.join("cataclysmctf_31_27.adt"))
-        .args([
-            "--range",
-            "-50:100",
-            "--overview-size",
-            "400",
-            "--heightmap",
-        ])
-        .arg(&two)
-        .assert()
-        .success();
+    formats![
+        "render",
+        folder.join("cataclysmctf_30_27.adt"),
+        folder.join("cataclysmctf_31_27.adt"),
+        "--range",
+        "-50:100",
+        "--overview-size",
+        "400",
+        "--heightmap",
+        &two
+    ]
+    .success();
     // Two tiles across are 513 samples: every second one fits in 400.
     let (ow, oh, _) = gray16(&two.join("overview.png"));
     assert_eq!((ow, oh), (257, 129));
@@ -462,24 +460,18 @@ fn tiles_render_with_a_given_range_and_as_float() {
     let tile = folder.join("cataclysmctf_31_27.adt");
     let one = out.join("one");
     std::fs::create_dir_all(&one).unwrap();
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--heightmap")
-        .arg(one.join("one.tif"))
-        .assert()
-        .success();
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--heightmap")
-        .arg(one.join("one.png"))
-        .arg("--alpha")
-        .arg(one.join("alpha.png"))
-        .arg("--splat")
-        .arg(one.join("splat"))
-        .assert()
-        .success();
+    formats!["render", &tile, "--heightmap", one.join("one.tif")].success();
+    formats![
+        "render",
+        &tile,
+        "--heightmap",
+        one.join("one.png"),
+        "--alpha",
+        one.join("alpha.png"),
+        "--splat",
+        one.join("splat")
+    ]
+    .success();
     assert!(one.join("splat/cataclysmctf_31_27_splat.json").is_file());
     if let (Some(images), Some(splat)) = (pillow_folder(&one), pillow_folder(&one.join("splat"))) {
         assert_eq!(images.len(), 3);
@@ -496,22 +488,24 @@ fn tiles_render_with_a_given_range_and_as_float() {
         );
     }
     // A bad range, and a WDT asked for a wireframe.
-    formats()
-        .arg("render")
-        .arg(folder.join("cataclysmctf_31_27.adt"))
-        .args(["--range", "5:1", "--heightmap"])
-        .arg(out.join("x.png"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("MIN must be below MAX"));
-    formats()
-        .arg("render")
-        .arg(folder.join("cataclysmctf.wdt"))
-        .arg("--wireframe")
-        .arg(out.join("w.png"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("--heightmap DIR"));
+    formats![
+        "render",
+        folder.join("cataclysmctf_31_27.adt"),
+        "--range",
+        "5:1",
+        "--heightmap",
+        out.join("x.png")
+    ]
+    .failure()
+    .stderr(predicate::str::contains("MIN must be below MAX"));
+    formats![
+        "render",
+        folder.join("cataclysmctf.wdt"),
+        "--wireframe",
+        out.join("w.png")
+    ]
+    .failure()
+    .stderr(predicate::str::contains("--heightmap DIR"));
 }
 
 #[test]
@@ -523,7 +517,7 @@ fn a_tile_exports_to_glb_and_gltf() {
     let tile = root.join("adt/wowserfmt_continent4229.adt");
     let glb = out.join("continent.glb");
     // ADT_MANIFEST: one chunk with holes (8 quads); 381 doodads, 19 WMOs.
-    let export = formats().arg("export").arg(&tile).arg(&glb).assert();
+    let export = formats!["export", &tile, &glb];
     export.success().stdout(predicate::str::contains(
         "tile 42_29, 37120 vertices, 65504 triangles (8 hole quads), 660 liquid triangles, \
          381 doodads, 19 map objects",
@@ -546,12 +540,7 @@ fn a_tile_exports_to_glb_and_gltf() {
             .is_some_and(|n| n.to_ascii_lowercase().ends_with(".m2"))
     }));
     // .gltf: the JSON, and its buffer beside it.
-    formats()
-        .arg("export")
-        .arg(&tile)
-        .arg(out.join("continent.gltf"))
-        .assert()
-        .success();
+    formats!["export", &tile, out.join("continent.gltf")].success();
     assert!(out.join("continent.bin").is_file());
     let text = std::fs::read_to_string(out.join("continent.gltf")).unwrap();
     assert!(text.contains("\"uri\":\"continent.bin\""));
@@ -565,11 +554,7 @@ fn a_map_exports_its_tiles_into_a_folder() {
     let wdt = root.join("maps/cataclysmctf/cataclysmctf.wdt");
     let out = temp_dir("export-map");
     let tiles = out.join("tiles");
-    formats()
-        .arg("export")
-        .arg(&wdt)
-        .arg(&tiles)
-        .assert()
+    formats!["export", &wdt, &tiles]
         .success()
         .stdout(predicate::str::contains(
             "cataclysmctf_31_27.glb: tile 31_27",
@@ -602,13 +587,7 @@ fn a_map_exports_its_tiles_into_a_folder() {
     assert_eq!(index["missing"].as_array().unwrap().len(), 5);
     assert_eq!(index["overview"]["png"], "cataclysmctf_overview.png");
     let heights = out.join("heights");
-    formats()
-        .arg("render")
-        .arg(&wdt)
-        .arg("--heightmap")
-        .arg(&heights)
-        .assert()
-        .success();
+    formats!["render", &wdt, "--heightmap", &heights].success();
     let rendered = read_json(&heights.join("heightmap.json"));
     assert_eq!(index["range"], rendered["range"]);
     for ext in ["png", "tif"] {
@@ -633,7 +612,7 @@ fn a_map_exports_its_tiles_into_a_folder() {
         // same image.
         let (small, small_render) = (out.join("small"), out.join("small-render"));
         for (command, folder) in [("export", &small), ("render", &small_render)] {
-            let mut cmd = formats();
+            let mut cmd = formats_command();
             cmd.arg(command).arg(&wdt);
             if command == "render" {
                 cmd.arg("--heightmap");
@@ -685,39 +664,35 @@ fn a_map_exports_its_tiles_into_a_folder() {
     let heights: Vec<f32> = east.iter().map(|p| p[2]).collect();
     assert_eq!(heights, column);
     // A map goes into a folder, not one file.
-    formats()
-        .arg("export")
-        .arg(&wdt)
-        .arg(out.join("map.glb"))
-        .assert()
+    formats!["export", &wdt, out.join("map.glb")]
         .failure()
         .stderr(predicate::str::contains("a map's tiles go into a folder"));
     // A WDT with none of its tiles beside it is an error, not an empty folder.
-    formats()
-        .arg("export")
-        .arg(root.join("wdt/wowserfmt_pvpzone.wdt"))
-        .arg(out.join("none"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
-            "none of the 35 tiles the WDT lists is beside it",
-        ));
+    formats![
+        "export",
+        root.join("wdt/wowserfmt_pvpzone.wdt"),
+        out.join("none")
+    ]
+    .failure()
+    .stderr(predicate::str::contains(
+        "none of the 35 tiles the WDT lists is beside it",
+    ));
     assert!(!out.join("none").exists());
     // `render` says so too, rather than naming every tile as missing and
     // then finding nothing to draw.
-    formats()
-        .arg("render")
-        .arg(root.join("wdt/wowserfmt_pvpzone.wdt"))
-        .arg("--heightmap")
-        .arg(out.join("none/"))
-        .arg("--splat")
-        .arg(out.join("none-splat/"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
-            "none of the 35 tiles the WDT lists is beside it",
-        ))
-        .stderr(predicate::str::contains("wowserfmt_pvpzone_30_29.adt").not());
+    formats![
+        "render",
+        root.join("wdt/wowserfmt_pvpzone.wdt"),
+        "--heightmap",
+        out.join("none/"),
+        "--splat",
+        out.join("none-splat/")
+    ]
+    .failure()
+    .stderr(predicate::str::contains(
+        "none of the 35 tiles the WDT lists is beside it",
+    ))
+    .stderr(predicate::str::contains("wowserfmt_pvpzone_30_29.adt").not());
     assert!(!out.join("none").exists() && !out.join("none-splat").exists());
 }
 
@@ -753,7 +728,11 @@ fn the_readme_overview_is_what_its_command_draws() {
             None => arg.into(),
         });
     let out = temp_dir("readme-overview");
-    formats().current_dir(&out).args(args).assert().success();
+    formats_command()
+        .current_dir(&out)
+        .args(args)
+        .assert()
+        .success();
     let drawn = std::fs::read(out.join("tiles/cataclysmctf_overview.png")).unwrap();
     let shown = std::fs::read(repo.join("docs/terrain-overview.png")).unwrap();
     assert!(
@@ -773,26 +752,21 @@ fn a_map_folder_exports_and_renders_as_its_map() {
     };
     let maps = folder.parent().unwrap();
     let tiles = out.join("tiles");
-    formats()
-        .arg("export")
-        .arg(maps)
-        .arg(folder.join("cataclysmctf_30_27.adt"))
-        .arg(&tiles)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("cataclysmctf_30_27.glb").count(1))
-        .stderr(predicate::str::contains(
-            "5 of 9 tiles the WDT lists are missing",
-        ));
+    formats![
+        "export",
+        maps,
+        folder.join("cataclysmctf_30_27.adt"),
+        &tiles
+    ]
+    .success()
+    .stdout(predicate::str::contains("cataclysmctf_30_27.glb").count(1))
+    .stderr(predicate::str::contains(
+        "5 of 9 tiles the WDT lists are missing",
+    ));
     assert_eq!(common::listing(&tiles), MAP_EXPORT);
 
     let heights = out.join("heights");
-    formats()
-        .arg("render")
-        .arg(&folder)
-        .arg("--heightmap")
-        .arg(&heights)
-        .assert()
+    formats!["render", &folder, "--heightmap", &heights]
         .success()
         .stderr(predicate::str::contains("wrote 4 heightmaps"))
         .stderr(predicate::str::contains(
@@ -803,17 +777,17 @@ fn a_map_folder_exports_and_renders_as_its_map() {
     let stray = common::corpus_root()
         .unwrap()
         .join("adt/twinpeaks_cataclysmctf_30_27.adt");
-    formats()
-        .arg("render")
-        .arg(&folder)
-        .arg(&stray)
-        .arg("--heightmap")
-        .arg(out.join("refused"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
-            "twinpeaks_cataclysmctf_30_27.adt is not one of the tiles of",
-        ));
+    formats![
+        "render",
+        &folder,
+        &stray,
+        "--heightmap",
+        out.join("refused")
+    ]
+    .failure()
+    .stderr(predicate::str::contains(
+        "twinpeaks_cataclysmctf_30_27.adt is not one of the tiles of",
+    ));
     assert!(!out.join("refused").exists());
 }
 
@@ -882,24 +856,14 @@ fn companion_wdts_beside_a_map_are_skipped() {
         "cataclysmctf_occ.wdt",
     );
     let out = temp_dir("companions-out");
-    formats()
-        .arg("render")
-        .arg(&folder)
-        .arg("--heightmap")
-        .arg(out.join("heights"))
-        .assert()
+    formats!["render", &folder, "--heightmap", out.join("heights")]
         .success()
         .stderr(predicate::str::contains(
             "skipped 2 WDTs that are not a map's: cataclysmctf_lgt.wdt (a light WDT (_lgt.wdt)), \
              cataclysmctf_occ.wdt (an occlusion WDT (_occ.wdt))",
         ))
         .stderr(predicate::str::contains("wrote 2 heightmaps"));
-    formats()
-        .arg("render")
-        .arg(&light)
-        .arg("--heightmap")
-        .arg(out.join("light"))
-        .assert()
+    formats!["render", &light, "--heightmap", out.join("light")]
         .failure()
         .stderr(predicate::str::contains(
             "cataclysmctf_lgt.wdt is a light WDT (_lgt.wdt), not a map's",
@@ -924,28 +888,28 @@ fn only_a_maps_wdt_gives_the_alpha_bit_depth() {
             "a WDT without MPHD and MAIN",
         ),
     ] {
-        formats()
-            .arg("render")
-            .arg(&tile)
-            .arg("--alpha")
-            .arg(out.join("alpha.png"))
-            .arg("--wdt")
-            .arg(root.join(wdt))
-            .assert()
-            .failure()
-            .stderr(predicate::str::contains(format!("is {what}")))
-            .stderr(predicate::str::contains("not a map's WDT"));
+        formats![
+            "render",
+            &tile,
+            "--alpha",
+            out.join("alpha.png"),
+            "--wdt",
+            root.join(wdt)
+        ]
+        .failure()
+        .stderr(predicate::str::contains(format!("is {what}")))
+        .stderr(predicate::str::contains("not a map's WDT"));
     }
     assert!(!out.join("alpha.png").exists());
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--alpha")
-        .arg(out.join("alpha.png"))
-        .arg("--wdt")
-        .arg(root.join("wdt/bfgilneas_Gilneas_BG_2.wdt"))
-        .assert()
-        .success();
+    formats![
+        "render",
+        &tile,
+        "--alpha",
+        out.join("alpha.png"),
+        "--wdt",
+        root.join("wdt/bfgilneas_Gilneas_BG_2.wdt")
+    ]
+    .success();
 }
 
 /// A chunk moved off the grid: export and render place it by its indices
@@ -967,28 +931,15 @@ fn a_chunk_off_the_grid_is_warned_of() {
         )
         .unwrap()
     };
-    formats()
-        .arg("export")
-        .arg(&tile)
-        .arg(out.join("tile.glb"))
-        .assert()
+    formats!["export", &tile, out.join("tile.glb")]
         .success()
         .stderr(warned());
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--heightmap")
-        .arg(out.join("tile.png"))
-        .assert()
+    formats!["render", &tile, "--heightmap", out.join("tile.png")]
         .success()
         .stderr(warned());
     // The unmoved tile: no such warning.
     std::fs::write(&tile, &bytes).unwrap();
-    formats()
-        .arg("export")
-        .arg(&tile)
-        .arg(out.join("tile.glb"))
-        .assert()
+    formats!["export", &tile, out.join("tile.glb")]
         .success()
         .stderr(predicate::str::contains("off the grid").not());
 }
@@ -1006,12 +957,7 @@ fn a_tile_cut_short_warns_of_chunks_without_heights() {
     let tile = out.join("continent4229.adt");
     std::fs::write(&tile, &bytes[..100_000]).unwrap();
     for image in ["cut.tif", "cut.png"] {
-        formats()
-            .arg("render")
-            .arg(&tile)
-            .arg("--heightmap")
-            .arg(out.join(image))
-            .assert()
+        formats!["render", &tile, "--heightmap", out.join(image)]
             .success()
             .stderr(
                 predicate::str::is_match(
@@ -1024,33 +970,19 @@ fn a_tile_cut_short_warns_of_chunks_without_heights() {
     // exports too, each saying how it was read.
     let lenient =
         || predicate::str::is_match(r"warning: .*continent4229.adt: read leniently \(").unwrap();
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--splat")
-        .arg(out.join("splat/"))
-        .assert()
+    formats!["render", &tile, "--splat", out.join("splat/")]
         .success()
         .stderr(lenient())
         .stderr(predicate::str::contains("wrote splat maps"));
     assert!(out.join("splat/continent4229_splat.json").is_file());
-    formats()
-        .arg("export")
-        .arg(&tile)
-        .arg(out.join("cut.glb"))
-        .assert()
+    formats!["export", &tile, out.join("cut.glb")]
         .success()
         .stderr(lenient());
     // What no reader takes (not a chunk in sight) is said as an error, not
     // followed by a line saying splat maps were written.
     let junk = out.join("junk_1_2.adt");
     std::fs::write(&junk, [0xAB; 64]).unwrap();
-    formats()
-        .arg("render")
-        .arg(&junk)
-        .arg("--splat")
-        .arg(out.join("junk/"))
-        .assert()
+    formats!["render", &junk, "--splat", out.join("junk/")]
         .failure()
         .stderr(predicate::str::contains("error: "))
         .stderr(predicate::str::contains("wrote splat maps").not());
@@ -1067,12 +999,7 @@ fn a_tile_png_says_its_range() {
     let (_, alone) = heightmap(&tile);
     let range = alone.range().unwrap();
     let png = out.join("one.png");
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--heightmap")
-        .arg(&png)
-        .assert()
+    formats!["render", &tile, "--heightmap", &png]
         .success()
         .stderr(predicate::str::contains(format!(
             "0 is {} yards, 65535 is {} yards",
@@ -1086,13 +1013,13 @@ fn a_tile_png_says_its_range() {
         (range.min, range.max)
     );
     let heights = out.join("map");
-    formats()
-        .arg("render")
-        .arg(folder.join("cataclysmctf.wdt"))
-        .arg("--heightmap")
-        .arg(&heights)
-        .assert()
-        .success();
+    formats![
+        "render",
+        folder.join("cataclysmctf.wdt"),
+        "--heightmap",
+        &heights
+    ]
+    .success();
     let index = read_json(&heights.join("heightmap.json"));
     let range = |end: &str| index["range"][end].as_f64().unwrap() as f32;
     // Each tile's PNG, and the overview's, say the map's range.
@@ -1117,45 +1044,51 @@ fn a_range_says_what_it_clamps() {
     let below = alone.heights.iter().filter(|h| **h < cut.min).count();
     let above = alone.heights.iter().filter(|h| **h > cut.max).count();
     assert!(above > 0);
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .args(["--range", "-50:100", "--heightmap"])
-        .arg(out.join("cut.png"))
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(format!(
-            "warning: --range -50:100 clamps {} of {} samples ({below} below -50",
-            below + above,
-            alone.heights.len()
-        )));
+    formats![
+        "render",
+        &tile,
+        "--range",
+        "-50:100",
+        "--heightmap",
+        out.join("cut.png")
+    ]
+    .success()
+    .stderr(predicate::str::contains(format!(
+        "warning: --range -50:100 clamps {} of {} samples ({below} below -50",
+        below + above,
+        alone.heights.len()
+    )));
     let text = png_text(&out.join("cut.png"));
     assert_eq!(
         (&text["height_min"][..], &text["height_max"][..]),
         ("-50", "100")
     );
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg(folder.join("cataclysmctf_30_27.adt"))
-        .args(["--range", "-50:100", "--heightmap"])
-        .arg(out.join("two"))
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("warning: --range -50:100 clamps").count(1))
-        .stderr(predicate::str::contains(format!(
-            "of {} samples",
-            2 * alone.heights.len()
-        )));
+    formats![
+        "render",
+        &tile,
+        folder.join("cataclysmctf_30_27.adt"),
+        "--range",
+        "-50:100",
+        "--heightmap",
+        out.join("two")
+    ]
+    .success()
+    .stderr(predicate::str::contains("warning: --range -50:100 clamps").count(1))
+    .stderr(predicate::str::contains(format!(
+        "of {} samples",
+        2 * alone.heights.len()
+    )));
     // A range that holds every height says nothing.
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .args(["--range", "-1000:1000", "--heightmap"])
-        .arg(out.join("all.png"))
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("warning").not());
+    formats![
+        "render",
+        &tile,
+        "--range",
+        "-1000:1000",
+        "--heightmap",
+        out.join("all.png")
+    ]
+    .success()
+    .stderr(predicate::str::contains("warning").not());
 }
 
 /// In a map where a tile cannot be read, `heightmap.json` lists it as
@@ -1171,14 +1104,14 @@ fn a_failed_tile_is_listed_in_the_index() {
     std::fs::write(&broken, &bytes[..600]).unwrap();
     let out = temp_dir("failed-out");
     let heights = out.join("heights");
-    formats()
-        .arg("render")
-        .arg(folder.join("cataclysmctf.wdt"))
-        .arg("--heightmap")
-        .arg(&heights)
-        .assert()
-        .failure()
-        .stderr(predicate::str::is_match("error: .*cataclysmctf_31_27.adt").unwrap());
+    formats![
+        "render",
+        folder.join("cataclysmctf.wdt"),
+        "--heightmap",
+        &heights
+    ]
+    .failure()
+    .stderr(predicate::str::is_match("error: .*cataclysmctf_31_27.adt").unwrap());
     let index = read_json(&heights.join("heightmap.json"));
     assert_eq!(index["tiles"].as_array().unwrap().len(), 1);
     assert_eq!(index["missing"].as_array().unwrap().len(), 7);
@@ -1199,15 +1132,15 @@ fn tiles_of_one_name_are_refused() {
     std::fs::create_dir_all(other.parent().unwrap()).unwrap();
     std::fs::copy(folder.join("cataclysmctf_30_28.adt"), &other).unwrap();
     for option in ["--heightmap", "--splat"] {
-        formats()
-            .arg("render")
-            .arg(folder.join("cataclysmctf_31_27.adt"))
-            .arg(&other)
-            .arg(option)
-            .arg(out.join("images"))
-            .assert()
-            .failure()
-            .stderr(predicate::str::contains("would both be written to"));
+        formats![
+            "render",
+            folder.join("cataclysmctf_31_27.adt"),
+            &other,
+            option,
+            out.join("images")
+        ]
+        .failure()
+        .stderr(predicate::str::contains("would both be written to"));
         assert!(!out.join("images").exists(), "{option}");
     }
 }
@@ -1224,7 +1157,7 @@ fn tiles_in_conflict_are_refused_or_warned() {
     let map = root.join("maps/cataclysmctf");
     let out = temp_dir("conflict");
     let render = |files: &[&Path], heights: &str| {
-        let mut cmd = formats();
+        let mut cmd = formats_command();
         cmd.arg("render")
             .args(files)
             .arg("--heightmap")
@@ -1253,19 +1186,10 @@ fn tiles_in_conflict_are_refused_or_warned() {
         "cataclysmctf_31_28.adt",
     );
     let says = "the file name says tile 31_28, its chunks' positions say 30_28: placed at 30_28";
-    formats()
-        .arg("render")
-        .arg(&misnamed)
-        .arg("--heightmap")
-        .arg(out.join("misnamed.tif"))
-        .assert()
+    formats!["render", &misnamed, "--heightmap", out.join("misnamed.tif")]
         .success()
         .stderr(predicate::str::contains(says));
-    formats()
-        .arg("export")
-        .arg(&misnamed)
-        .arg(out.join("misnamed.glb"))
-        .assert()
+    formats!["export", &misnamed, out.join("misnamed.glb")]
         .success()
         .stderr(predicate::str::contains(says));
     render(&[&folder], "map")
@@ -1281,7 +1205,7 @@ fn tiles_in_conflict_are_refused_or_warned() {
             "export-same",
         ),
     ] {
-        formats()
+        formats_command()
             .arg("export")
             .args(&inputs)
             .arg(out.join(folder_out))
@@ -1315,58 +1239,47 @@ fn output_names_and_sizes_are_checked() {
     };
     let tile = folder.join("cataclysmctf_31_27.adt");
     for name in ["north.jpg", "north"] {
-        formats()
-            .arg("render")
-            .arg(&tile)
-            .arg("--heightmap")
-            .arg(out.join(name))
-            .assert()
+        formats!["render", &tile, "--heightmap", out.join(name)]
             .failure()
             .stderr(predicate::str::contains(
                 "the file name must end in .png, .tif, .tiff",
             ));
         assert!(!out.join(name).exists(), "{name}");
     }
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--alpha")
-        .arg(out.join("alpha.bmp"))
-        .assert()
+    formats!["render", &tile, "--alpha", out.join("alpha.bmp")]
         .failure()
         .stderr(predicate::str::contains("--alpha"))
         .stderr(predicate::str::contains("must end in .png"));
     let wdt = folder.join("cataclysmctf.wdt");
     for option in ["--heightmap", "--splat"] {
-        formats()
-            .arg("render")
-            .arg(&wdt)
-            .arg(option)
-            .arg(out.join("hm.png"))
-            .assert()
+        formats!["render", &wdt, option, out.join("hm.png")]
             .failure()
             .stderr(predicate::str::contains("names an image file"));
         assert!(!out.join("hm.png").exists(), "{option}");
     }
     // Three tiles across: 4 pixels at the least (one per tile corner).
-    formats()
-        .arg("render")
-        .arg(&wdt)
-        .args(["--overview-size", "3", "--heightmap"])
-        .arg(out.join("small"))
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
-            "--overview-size 3: the smallest overview of these tiles is 4x3 pixels",
-        ));
+    formats![
+        "render",
+        &wdt,
+        "--overview-size",
+        "3",
+        "--heightmap",
+        out.join("small")
+    ]
+    .failure()
+    .stderr(predicate::str::contains(
+        "--overview-size 3: the smallest overview of these tiles is 4x3 pixels",
+    ));
     assert!(!out.join("small/heightmap.json").exists());
-    formats()
-        .arg("render")
-        .arg(&wdt)
-        .args(["--overview-size", "4", "--heightmap"])
-        .arg(out.join("four"))
-        .assert()
-        .success();
+    formats![
+        "render",
+        &wdt,
+        "--overview-size",
+        "4",
+        "--heightmap",
+        out.join("four")
+    ]
+    .success();
     assert_eq!(
         (
             gray16(&out.join("four/overview.png")).0,
@@ -1404,12 +1317,7 @@ fn the_docs_say_what_mccv_becomes_in_gltf() {
     let tile = root.join("adt/warcraftnet_Northrend_37_25.adt");
     let out = temp_dir("mccv");
     let glb = out.join("north.glb");
-    formats()
-        .arg("export")
-        .arg(&tile)
-        .arg(&glb)
-        .assert()
-        .success();
+    formats!["export", &tile, &glb].success();
     let bytes = std::fs::read(&glb).unwrap();
     let (json, bin) = common::glb_parts(&bytes);
     let terrain = json["meshes"]
@@ -1460,11 +1368,7 @@ fn a_map_folder_exports_without_companions_and_lists_failed_tiles() {
     let bytes = std::fs::read(&broken).unwrap();
     std::fs::write(&broken, &bytes[..600]).unwrap();
     let out = temp_dir("export-companions-out");
-    formats()
-        .arg("export")
-        .arg(&folder)
-        .arg(&out)
-        .assert()
+    formats!["export", &folder, &out]
         .failure()
         .stderr(predicate::str::contains(
             "skipped 1 WDT that is not a map's: cataclysmctf_lgt.wdt",
@@ -1498,37 +1402,28 @@ fn a_split_tile_exports_and_renders_with_its_parts() {
         std::fs::write(path, file.to_bytes().unwrap()).unwrap();
     }
     // ADT_MANIFEST: 140 doodads (MDDF) and 4 map objects (MODF), in _obj0.
-    formats()
-        .arg("export")
-        .arg(&root)
-        .arg(out.join("split.glb"))
-        .assert()
+    formats!["export", &root, out.join("split.glb")]
         .success()
         .stdout(predicate::str::contains(
             "(with cataclysmctf_31_27_tex0.adt, cataclysmctf_31_27_obj0.adt)",
         ))
         .stdout(predicate::str::contains("140 doodads, 4 map objects"));
-    formats()
-        .arg("export")
-        .arg(&whole)
-        .arg(out.join("whole.glb"))
-        .assert()
-        .success();
+    formats!["export", &whole, out.join("whole.glb")].success();
     let read = |name: &str| std::fs::read(out.join(name)).unwrap();
     assert!(
         read("split.glb") == read("whole.glb"),
         "the split tile's glTF differs"
     );
     for (tile, name) in [(&root, "split"), (&whole, "whole")] {
-        formats()
-            .arg("render")
-            .arg(tile)
-            .arg("--splat")
-            .arg(out.join(format!("{name}-splat/")))
-            .arg("--alpha")
-            .arg(out.join(format!("{name}-alpha.png")))
-            .assert()
-            .success();
+        formats![
+            "render",
+            tile,
+            "--splat",
+            out.join(format!("{name}-splat/")),
+            "--alpha",
+            out.join(format!("{name}-alpha.png"))
+        ]
+        .success();
     }
     assert_eq!(read("split-alpha.png"), read("whole-alpha.png"));
     let files = common::listing(&out.join("whole-splat"));
@@ -1562,7 +1457,7 @@ fn a_split_tile_exports_and_renders_with_its_parts() {
                 out.join("h/"),
             ],
         ] {
-            formats()
+            formats_command()
                 .args(&command)
                 .assert()
                 .failure()
@@ -1629,11 +1524,7 @@ fn heights_that_are_not_numbers_are_left_out_of_the_export() {
     let tile = out.join("continent_42_29.adt");
     std::fs::write(&tile, adt.to_bytes().unwrap()).unwrap();
     let glb = out.join("tile.glb");
-    formats()
-        .arg("export")
-        .arg(&tile)
-        .arg(&glb)
-        .assert()
+    formats!["export", &tile, &glb]
         .success()
         .stderr(predicate::str::contains(
             "2 of 256 chunks have no heights, 2 of them with NaN or infinite heights (left out)",
@@ -1649,12 +1540,7 @@ fn heights_that_are_not_numbers_are_left_out_of_the_export() {
     assert_eq!(terrain.len(), 254 * 145);
     // The heightmap: NaN in those chunks' samples, every other one finite.
     let tif = out.join("tile.tif");
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--heightmap")
-        .arg(&tif)
-        .assert()
+    formats!["render", &tile, "--heightmap", &tif]
         .success()
         .stderr(predicate::str::contains(
             "2 of them with NaN or infinite heights",
@@ -1680,11 +1566,7 @@ fn a_damaged_tile_shares_its_edges_in_a_map_export() {
     let bytes = std::fs::read(root.join("maps/cataclysmctf/cataclysmctf_31_27.adt")).unwrap();
     std::fs::write(folder.join("cataclysmctf_31_27.adt"), &bytes[..2_000_000]).unwrap();
     let out = temp_dir("damaged-seam-out");
-    formats()
-        .arg("export")
-        .arg(folder.join("cataclysmctf.wdt"))
-        .arg(&out)
-        .assert()
+    formats!["export", folder.join("cataclysmctf.wdt"), &out]
         .success()
         .stderr(predicate::str::contains(
             "cataclysmctf_31_27.adt: read leniently",
@@ -1725,11 +1607,7 @@ fn a_file_cut_short_says_where() {
     std::fs::write(&tile, &bytes[..1000]).unwrap();
     let cut = "the tile has no MCNK; ";
     let strict = "the strict reader's error: chunks[2].MCIN: chunk size 4096 at 0x58 exceeds";
-    formats()
-        .arg("export")
-        .arg(&tile)
-        .arg(out.join("cut.glb"))
-        .assert()
+    formats!["export", &tile, out.join("cut.glb")]
         .failure()
         .stderr(predicate::str::contains(cut))
         .stderr(predicate::str::contains(strict));
@@ -1739,13 +1617,7 @@ fn a_file_cut_short_says_where() {
         &out,
         "cataclysmctf_30_27.adt",
     );
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg(&other)
-        .arg("--heightmap")
-        .arg(out.join("heights/"))
-        .assert()
+    formats!["render", &tile, &other, "--heightmap", out.join("heights/")]
         .failure()
         .stderr(predicate::str::contains(cut))
         .stderr(predicate::str::contains(strict));
@@ -1756,20 +1628,11 @@ fn a_file_cut_short_says_where() {
     let light = std::fs::read(root.join("wdt/twinpeaks_cataclysmctf_lgt.wdt")).unwrap();
     std::fs::write(folder.join("cataclysmctf_lgt.wdt"), &light[..6]).unwrap();
     let wdt_error = "cataclysmctf.wdt: chunks[1].MPHD: chunk size 32 at 0x10 exceeds";
-    formats()
-        .arg("export")
-        .arg(folder.join("cataclysmctf.wdt"))
-        .arg(out.join("map"))
-        .assert()
+    formats!["export", folder.join("cataclysmctf.wdt"), out.join("map")]
         .failure()
         .stderr(predicate::str::contains(wdt_error))
         .stderr(predicate::str::contains("not a map's").not());
-    formats()
-        .arg("render")
-        .arg(&folder)
-        .arg("--heightmap")
-        .arg(out.join("map-heights"))
-        .assert()
+    formats!["render", &folder, "--heightmap", out.join("map-heights")]
         .failure()
         .stderr(predicate::str::contains(
             "skipped 1 WDT that is not a map's: cataclysmctf_lgt.wdt (a light WDT (_lgt.wdt))",
@@ -1787,22 +1650,12 @@ fn a_range_for_a_float_tiff_is_said_to_be_unused() {
     };
     let tile = folder.join("cataclysmctf_30_27.adt");
     let (with, without) = (out.join("with.tif"), out.join("without.tif"));
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .args(["--range", "0:100", "--heightmap"])
-        .arg(&with)
-        .assert()
+    formats!["render", &tile, "--range", "0:100", "--heightmap", &with]
         .success()
         .stderr(predicate::str::contains(
             "warning: --range 0:100 is not used for",
         ));
-    formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--heightmap")
-        .arg(&without)
-        .assert()
+    formats!["render", &tile, "--heightmap", &without]
         .success()
         .stderr(predicate::str::contains("--range").not());
     assert_eq!(

@@ -264,13 +264,7 @@ fn render_splat_writes_a_map_and_manifest_entry_for_every_layer() {
     let tile = dir.join("cataclysmctf_30_27.adt");
     std::fs::write(&tile, edited.to_bytes().unwrap()).unwrap();
     let out = dir.join("splat");
-    common::formats()
-        .arg("render")
-        .arg(&tile)
-        .arg("--splat")
-        .arg(&out)
-        .assert()
-        .success();
+    common::formats!["render", &tile, "--splat", &out].success();
 
     let written = common::listing(&out);
     let mut expected: Vec<String> = (1..LAYERS)

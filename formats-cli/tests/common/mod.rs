@@ -5,6 +5,18 @@
 pub use testkit::*;
 
 /// The `formats` binary this crate builds, to run with arguments.
-pub fn formats() -> assert_cmd::Command {
+pub fn formats_command() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("formats").expect("the formats binary is built")
 }
+
+/// Runs the `formats` binary with the given arguments (each anything
+/// `Command::arg` takes) and returns what it did, to assert on:
+/// `formats!["info", &path].success()`.
+macro_rules! formats {
+    ($($arg:expr),* $(,)?) => {{
+        let mut command = $crate::common::formats_command();
+        $(command.arg($arg);)*
+        command.assert()
+    }};
+}
+pub(crate) use formats;
