@@ -100,7 +100,6 @@ pub fn report(name: &str, kind: Kind, data: &[u8], loaded: &Loaded) -> String {
     out
 }
 
-
 /// Where each top-level chunk of `document` is in `bytes` (the file it was
 /// read from, or for MDL text the model written as MDX): tags from the typed
 /// chunks, in order, and each size from the chunk's header. Chunks sit end to
