@@ -611,7 +611,7 @@ fn lod_exports_the_geosets_of_the_level_asked_for() {
                 positions[g]
                     .iter()
                     .copied()
-                    .map(formats::gltf::model::nodes::z_up_to_y_up)
+                    .map(common::z_up_to_y_up)
                     .collect()
             })
             .collect();

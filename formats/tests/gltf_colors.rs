@@ -6,7 +6,7 @@
 //!   millisecond of every sequence, each geoset's factor (its curve, or its
 //!   material's constant factor) is the colour `formats::anim` gives it
 //!   (geoset animation colour, geoset alpha times layer alpha) within the
-//!   bound the module docs of `formats::gltf::model::colors` state, and
+//!   bound the docs of `formats::gltf::ExportOptions::material_colors` state, and
 //!   exactly (to `f32`) wherever one linear or stepped track moves alone;
 //! - Babylon.js's own glTF loader (npm `@babylonjs/core` and
 //!   `@babylonjs/loaders`, installed by `.ci/run` into `tests/babylon`, run

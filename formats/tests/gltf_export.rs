@@ -11,11 +11,12 @@
 
 use crate::common;
 
+use common::z_up_to_y_up;
 use formats::anim::glam::{DQuat, Mat4, Quat, Vec3};
 use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};
-use formats::gltf::model::nodes::z_up_to_y_up;
-use formats::gltf::textures::{FlatTextures, TextureFolders};
-use formats::gltf::{ExportOptions, export};
+use formats::gltf::{
+    ExportError, ExportOptions, FlatTextures, TextureError, TextureFolders, export,
+};
 use formats::mdx::Model;
 use gltf::animation::{Interpolation, Property};
 use gltf::mesh::Semantic;
@@ -397,8 +398,7 @@ fn assert_posed_as_sampled(
     moments: &[(Option<usize>, f64)],
     slack: f32,
 ) {
-    let rest_rotation =
-        Mat4::from_quat(Quat::from_array(formats::gltf::model::nodes::Z_UP_TO_Y_UP));
+    let rest_rotation = Mat4::from_quat(Quat::from_array(common::Z_UP_TO_Y_UP));
     let gltf = gltf::Gltf::from_slice(glb).unwrap();
     let (doc, blob) = (&gltf.document, gltf.blob.as_deref().unwrap_or_default());
     let skeleton = Skeleton::from_model(model);
@@ -918,7 +918,12 @@ fn gltf_files_name_their_buffer_and_read_back() {
         sequence: Some("Fly"),
         ..Default::default()
     };
-    let err = export(&model, "horse", &options).unwrap_err().to_string();
+    let err = export(&model, "horse", &options).unwrap_err();
+    assert!(
+        matches!(&err, ExportError::NoSequence { name, .. } if name == "Fly"),
+        "{err}"
+    );
+    let err = err.to_string();
     assert!(
         err.contains("no sequence \"Fly\"") && err.contains("Walk"),
         "{err}"
@@ -983,7 +988,7 @@ fn missing_textures_are_listed_and_leave_materials_untextured() {
     assert!(
         out.missing_textures
             .iter()
-            .all(|(_, why)| matches!(why, formats::gltf::textures::TextureError::NotFound { .. }))
+            .all(|(_, why)| matches!(why, TextureError::NotFound { .. }))
     );
     let glb = out.document.to_glb().unwrap();
     let gltf = gltf::Gltf::from_slice(&glb).unwrap();
@@ -1393,8 +1398,7 @@ fn two_bone_alpha_model(version: u32) -> Model {
 /// animation (glTF's rules) puts the vertices there too.
 #[test]
 fn packed_bone_weights_pose_a_vertex_by_the_weighted_sum() {
-    let rest_rotation =
-        Mat4::from_quat(Quat::from_array(formats::gltf::model::nodes::Z_UP_TO_Y_UP));
+    let rest_rotation = Mat4::from_quat(Quat::from_array(common::Z_UP_TO_Y_UP));
     let want = [
         Vec3::new(0.0, 0.0, 5.0),
         Vec3::new(1.2, 0.8, 5.0),
@@ -1830,14 +1834,14 @@ fn rotation_keys_never_turn_the_long_way() {
 /// quaternion's components and normalising, where glTF (and the game)
 /// slerp: between keys 90° apart they differ by almost a degree. So no two
 /// neighbouring keys of an exported rotation channel turn more than
-/// `MAX_KEY_TURN` (0.1 rad), and at a quarter, half and three quarters of
+/// 0.1 rad (the `formats::gltf` docs), and at a quarter, half and three quarters of
 /// every segment of every corpus export, the two ways agree within 5e-6
 /// rad. The corpus's files have such segments (counted), so this is the
 /// export's doing.
 #[test]
 fn rotation_channels_play_alike_by_slerp_and_by_components() {
-    use formats::gltf::model::animations::MAX_KEY_TURN;
     use formats::mdx::Interpolation as Interp;
+    const MAX_KEY_TURN: f64 = 0.1;
     let turn64 = |a: DQuat, b: DQuat| {
         let d = a.conjugate() * b;
         2.0 * d.xyz().length().atan2(d.w.abs())
@@ -1900,14 +1904,14 @@ fn rotation_channels_play_alike_by_slerp_and_by_components() {
 
 /// A model built to explode, as the fuzzer built one: 600 sequences of 49
 /// days over 100 bones, each with a hermite rotation, resampled at
-/// `MAX_RESAMPLED_KEYS` keys in each sequence, 540 million samples. The
-/// first count refuses it before anything is made ("would need", with at
-/// least those samples, the limit and the way out), in well under the
-/// seconds resampling even the budget's worth would take; its first
-/// sequence alone exports.
+/// 9 000 keys in each sequence (the most a resampled channel gets), 540
+/// million samples. The first count refuses it before anything is made
+/// (`ExportError::TooManyKeys`, counted ahead, with at least those samples,
+/// past the limit; its message says "would need" and the way out), in well
+/// under the seconds resampling even the budget's worth would take; its
+/// first sequence alone exports.
 #[test]
 fn a_model_built_to_explode_is_refused_before_anything_is_made() {
-    use formats::gltf::model::animations::{MAX_ANIMATION_VALUES, MAX_RESAMPLED_KEYS};
     use formats::mdx::{Interpolation as Interp, KeyFrame, NodeTrack, Track};
     let (sequences, bones) = (600, 100);
     let mut model = common::sample_with_long_sequences(sequences);
@@ -1931,21 +1935,32 @@ fn a_model_built_to_explode_is_refused_before_anything_is_made() {
         panic!("exported {sequences} sequences of 49 days");
     };
     let refused_in = started.elapsed();
+    let ExportError::TooManyKeys {
+        needed,
+        limit,
+        sequences: counted,
+        counted_ahead,
+    } = e
+    else {
+        panic!("{e}");
+    };
+    assert!(counted_ahead, "{e}");
+    assert_eq!(counted, sequences);
+    // 2^25, as the `formats::gltf` docs give it.
+    assert_eq!(limit, 1 << 25);
+    let samples = (sequences as u64 - 2) * u64::from(bones) * 9_000;
+    assert!(needed >= samples && needed > limit, "{e}");
     let e = e.to_string();
+    assert!(
+        e.starts_with(&format!("the animations would need {needed} values")),
+        "{e}"
+    );
     assert!(
         e.contains("--sequence") && e.contains("--no-animations"),
         "{e}"
     );
     assert!(e.contains(&format!("{sequences} sequences")), "{e}");
-    let needed: u64 = e
-        .split("would need ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no count: {e}"));
-    let samples = (sequences as u64 - 2) * u64::from(bones) * u64::from(MAX_RESAMPLED_KEYS);
-    assert!(needed >= samples && needed > MAX_ANIMATION_VALUES, "{e}");
-    assert!(e.contains(&MAX_ANIMATION_VALUES.to_string()), "{e}");
+    assert!(e.contains(&limit.to_string()), "{e}");
     // Not a timing claim: far above the milliseconds the count takes, far
     // below resampling the budget's worth in a debug build.
     assert!(

@@ -47,7 +47,7 @@ fn children_named<'a>(node: &gltf::Node<'a>, name: &str) -> Vec<gltf::Node<'a>> 
 
 #[test]
 fn the_world_to_gltf_turn_is_the_root_rotation_of_models() {
-    let turn = DQuat::from_array(formats::gltf::model::nodes::Z_UP_TO_Y_UP.map(f64::from));
+    let turn = DQuat::from_array(common::Z_UP_TO_Y_UP.map(f64::from));
     let w = [1234.5, -678.25, 91.0];
     let turned = turn * DVec3::from_array(w);
     // (The f32 quaternion is unit to 1e-7.)
@@ -79,7 +79,7 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
         assert_eq!(extras(&root)["tileX"], tile.coord.x, "{path}");
         assert_eq!(extras(&root)["tileY"], tile.coord.y, "{path}");
         let (_, rotation, _) = root.transform().decomposed();
-        assert_eq!(rotation, formats::gltf::model::nodes::Z_UP_TO_Y_UP);
+        assert_eq!(rotation, common::Z_UP_TO_Y_UP);
 
         // The terrain: 145 vertices and 256 triangles per chunk, 4 fewer per
         // hole quad; the hole bits counted here from the MCNK headers (the
@@ -238,9 +238,7 @@ fn every_tile_reads_back_with_its_chunks_holes_colours_liquids_and_placements() 
             (mddf.len(), modf.len()),
             "{path}"
         );
-        let turn = DMat4::from_quat(DQuat::from_array(
-            formats::gltf::model::nodes::Z_UP_TO_Y_UP.map(f64::from),
-        ));
+        let turn = DMat4::from_quat(DQuat::from_array(common::Z_UP_TO_Y_UP.map(f64::from)));
         let all = placements(&adt);
         let (placed_doodads, placed_objects): (Vec<&Placement>, Vec<&Placement>) =
             all.iter().partition(|p| p.kind == PlacementKind::Doodad);

@@ -21,10 +21,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use formats::anim::{Timeline, UvTransform};
-use formats::gltf::model::materials::texture_animations;
-use formats::gltf::textures::FlatTextures;
-use formats::gltf::{ExportOptions, export};
-use formats::mdx::Model;
+use formats::gltf::{ExportOptions, FlatTextures, export};
+use formats::mdx::{
+    Interpolation, Key, Layer, Model, TextureAnimation, TextureAnimationTrack, Track,
+};
 use serde_json::Value;
 
 /// The largest distance allowed, in texture coordinates, between where the
@@ -126,6 +126,41 @@ fn exported_at(moving: &Moving, s: usize, ms: u32) -> [f64; 5] {
     out
 }
 
+/// The texture animation (`TXAN` index) of model material `material`'s
+/// texture (Warcraft III materials, then WoW alpha ones), as the `gltf`
+/// docs say the export takes the texture: from the material's first layer
+/// whose texture is a file (not a replaceable one), else its first layer.
+fn texture_animation_of(model: &Model, material: usize) -> Option<usize> {
+    let is_file = |id: i64| {
+        let texture = usize::try_from(id)
+            .ok()
+            .and_then(|t| model.textures().get(t));
+        texture.is_some_and(|t| t.replaceable_id == 0)
+    };
+    let Some(classic) = model.materials().get(material) else {
+        let alpha = model
+            .alpha_materials()
+            .get(material - model.materials().len())?;
+        let layers = &alpha.tex_layers;
+        let textured = layers
+            .iter()
+            .find(|l| l.texture_id != u32::MAX && is_file(i64::from(l.texture_id)));
+        let layer = textured.or(layers.first())?;
+        return (layer.transform_id != u32::MAX).then_some(layer.transform_id as usize);
+    };
+    // 1100 and later: a layer's texture is the first of its list.
+    let texture = |l: &&Layer| match &l.textures {
+        Some(entries) => entries.first().map(|e| i64::from(e.texture_id)),
+        None => Some(i64::from(l.texture_id)),
+    };
+    let textured = classic
+        .layers
+        .iter()
+        .find(|l| texture(l).is_some_and(is_file));
+    let layer = textured.or(classic.layers.first())?;
+    usize::try_from(layer.texture_animation_id).ok()
+}
+
 /// Where `formats::anim` takes the corners of model material `material`'s
 /// texture `ms` into sequence `s` (`None`: the material's texture does not
 /// move).
@@ -136,7 +171,7 @@ fn expected(
     s: usize,
     ms: u32,
 ) -> [[f64; 2]; 3] {
-    let animation = texture_animations(model)[material]
+    let animation = texture_animation_of(model, material)
         .and_then(|a| model.texture_animations().get(a))
         .unwrap();
     let sampler = common::babylon::sampler_at(timeline, s, f64::from(ms));
@@ -266,4 +301,62 @@ fn texture_animations_move_the_textures_in_babylon() {
     }
     eprintln!("texture transforms: {compared} geoset probes in Babylon.js");
     assert!(compared > 1_000, "{compared}");
+}
+
+/// A texture animation of these tracks on the sample model's first
+/// material's layer, exported as the option does, as JSON.
+fn sample_exported(tracks: Vec<TextureAnimationTrack>) -> Value {
+    let mut model = Model::from_bytes(&formats::sample::sample_mdx()).unwrap();
+    model
+        .texture_animations_mut()
+        .push(TextureAnimation { tracks });
+    for material in model.materials_mut() {
+        for layer in &mut material.layers {
+            layer.texture_animation_id = 0;
+        }
+    }
+    let options = ExportOptions {
+        texture_animations: true,
+        textures: &FlatTextures([1, 2, 3, 255]),
+        ..Default::default()
+    };
+    let out = export(&model, "m", &options).unwrap();
+    serde_json::from_slice(&out.document.to_gltf("m").unwrap().json).unwrap()
+}
+
+#[test]
+fn a_scrolling_texture_gets_a_transform_at_rest_and_channels() {
+    let scroll = Track::new(
+        Interpolation::Linear,
+        vec![Key::new(0, [0.0; 3]), Key::new(1000, [1.0, 0.0, 0.0])],
+    );
+    let json = sample_exported(vec![TextureAnimationTrack::Translation(scroll)]);
+    let info = &json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"];
+    let transform = &info["extensions"]["KHR_texture_transform"];
+    assert_eq!(transform["offset"], serde_json::json!([0.0, 0.0]));
+    assert!(
+        json["extensionsUsed"]
+            .to_string()
+            .contains("KHR_texture_transform")
+    );
+    assert!(
+        json["animations"]
+            .to_string()
+            .contains("KHR_texture_transform/offset")
+    );
+}
+
+/// NaN and infinite offsets are written as the identity's, never as the
+/// `null` JSON makes of them.
+#[test]
+fn non_finite_texture_transforms_leave_no_null() {
+    let odd = Track::new(
+        Interpolation::Linear,
+        vec![
+            Key::new(0, [f32::NAN, 0.5, 0.0]),
+            Key::new(1000, [f32::INFINITY; 3]),
+        ],
+    );
+    let json = sample_exported(vec![TextureAnimationTrack::Translation(odd)]);
+    assert!(!json.to_string().contains("null"), "{json}");
 }

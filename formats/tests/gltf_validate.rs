@@ -19,8 +19,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use formats::anim::{Skeleton, meshes};
-use formats::gltf::textures::TextureFolders;
-use formats::gltf::{Document, Export, ExportOptions, GltfFiles, export, export_tile};
+use formats::gltf::{
+    Document, Export, ExportOptions, GltfFiles, TextureFolders, export, export_tile,
+};
 use formats::mdx::alpha::TexLayer;
 use formats::mdx::{Chunk, Layer, Model};
 use serde_json::json;
@@ -78,7 +79,7 @@ fn find_texture(folders: &[PathBuf], texs_path: &str) -> Option<PathBuf> {
 }
 
 /// The `TEXS` entries the export's materials show, by the rules
-/// `formats::gltf::model::materials` documents: a classic (SD) material
+/// the `formats::gltf` docs describe (materials): a classic (SD) material
 /// shows the diffuse texture of its first layer whose texture is a file,
 /// else of its first layer (so a unit's skin rather than the team colour
 /// under it); an HD one its diffuse, normal, ORM and emissive slots (1100

@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     // Spline tracks as exact cubic splines or, for every other input (by
     // its length: the mutations reach both), resampled as for Blender.
     let options = formats::gltf::ExportOptions {
-        textures: &formats::gltf::textures::FlatTextures([128, 128, 128, 255]),
+        textures: &formats::gltf::FlatTextures([128, 128, 128, 255]),
         resample_splines: data.len() % 2 == 1,
         ..Default::default()
     }

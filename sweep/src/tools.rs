@@ -488,7 +488,7 @@ fn model(
     }
     if options.on("export") {
         let folder = found.path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        let textures = formats::gltf::textures::TextureFolders::new(vec![folder]);
+        let textures = formats::gltf::TextureFolders::new(vec![folder]);
         let name = stem(&found.path);
         job.tool("export", || {
             let exported = formats::gltf::export(

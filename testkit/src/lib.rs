@@ -515,6 +515,22 @@ pub fn raw_layers(bytes: &[u8]) -> (Vec<String>, Vec<RawChunkLayers>) {
     (names, layers)
 }
 
+/// The rotation of a glTF export's root node, as the `formats::gltf` docs
+/// give it: -90° about X, turning the game's Z up into glTF's Y up.
+pub const Z_UP_TO_Y_UP: [f32; 4] = [
+    -std::f32::consts::FRAC_1_SQRT_2,
+    0.0,
+    0.0,
+    std::f32::consts::FRAC_1_SQRT_2,
+];
+
+/// A point or direction of a model turned Y up as a glTF export writes
+/// vertices, normals and tangents (the `formats::gltf` docs): `(x, y, z)`
+/// becomes `(x, z, -y)`.
+pub fn z_up_to_y_up([x, y, z]: [f32; 3]) -> [f32; 3] {
+    [x, z, -y]
+}
+
 /// The positions and triangle indices of the `terrain` mesh of a tile's
 /// `.glb`, read back with the `gltf` crate.
 pub fn glb_terrain(glb: &[u8]) -> (Vec<[f32; 3]>, Vec<u32>) {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use formats::gltf::textures::{ArchiveTextures, TextureFolders, TextureSource};
+use formats::gltf::{ArchiveTextures, TextureFolders, TextureSource};
 use formats::gltf::{ExportOptions, export as export_model};
 use formats::mpq::Archive;
 

@@ -1,32 +1,14 @@
-//! Building a glTF document: the typed JSON of [`gltf_json`], one binary
-//! buffer filled through typed accessors, and images kept aside until the
-//! document is written (inside the buffer for `.glb`, as files for `.gltf`).
-//!
-//! Nothing here knows about models: any exporter (models, terrain) builds its
-//! nodes, meshes and animations with it.
-//!
-//! ```
-//! use formats::gltf::{Builder, json};
-//!
-//! let mut b = Builder::new("example");
-//! let positions = b.vertex_attribute(&[[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]);
-//! let indices = b.indices(&[0, 1, 2]);
-//! let mesh = b.triangle_mesh("triangle", [(json::mesh::Semantic::Positions, positions)], Some(indices), None);
-//! let node = b.push(json::Node { mesh: Some(mesh), ..Default::default() });
-//! let glb = b.finish(vec![node]).to_glb()?;
-//! assert_eq!(&glb[..4], b"glTF");
-//! # Ok::<(), formats::Error>(())
-//! ```
+//! The glTF document [`Builder`], which knows nothing of models or tiles.
 
 use std::collections::BTreeMap;
 
-use format_core::Error;
 use gltf_json as json;
 use json::accessor::{ComponentType, GenericComponentType, Type};
 use json::buffer::Target;
 use json::validation::{Checked, USize64};
 use json::{Index, Root};
 
+use super::error::ExportError;
 use super::glb;
 
 /// A value an accessor can hold: its component type, its type and its bytes.
@@ -130,7 +112,25 @@ pub struct PointerChannel {
     pub pointer: String,
 }
 
-/// Builds a glTF document (see the [module](self) docs).
+/// Builds a glTF document: the typed JSON of [`gltf_json`], one binary
+/// buffer filled through typed accessors, and images kept aside until the
+/// document is written (inside the buffer for `.glb`, as files for `.gltf`).
+///
+/// It knows nothing of models: any exporter (models, terrain) builds its
+/// nodes, meshes and animations with it.
+///
+/// ```
+/// use formats::gltf::{Builder, json};
+///
+/// let mut b = Builder::new("example");
+/// let positions = b.vertex_attribute(&[[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]);
+/// let indices = b.indices(&[0, 1, 2]);
+/// let mesh = b.triangle_mesh("triangle", [(json::mesh::Semantic::Positions, positions)], Some(indices), None);
+/// let node = b.push(json::Node { mesh: Some(mesh), ..Default::default() });
+/// let glb = b.finish(vec![node]).to_glb()?;
+/// assert_eq!(&glb[..4], b"glTF");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Builder {
     root: Root,
@@ -352,7 +352,7 @@ impl Builder {
 }
 
 /// A triangle-list primitive.
-pub fn triangles(
+pub(crate) fn triangles(
     attributes: impl IntoIterator<Item = (json::mesh::Semantic, Index<json::Accessor>)>,
     indices: Option<Index<json::Accessor>>,
     material: Option<Index<json::Material>>,
@@ -417,7 +417,7 @@ pub struct GltfFiles {
 
 impl Document {
     /// One `.glb` file: the JSON, then the buffer with every image appended.
-    pub fn to_glb(&self) -> Result<Vec<u8>, Error> {
+    pub fn to_glb(&self) -> Result<Vec<u8>, ExportError> {
         let mut root = self.root.clone();
         let mut bin = self.bin.clone();
         for image in &self.images {
@@ -446,7 +446,7 @@ impl Document {
 
     /// A `.gltf` file named `stem.gltf`: its JSON, and the files beside it
     /// (`stem.bin`, `stem_N.png`).
-    pub fn to_gltf(&self, stem: &str) -> Result<GltfFiles, Error> {
+    pub fn to_gltf(&self, stem: &str) -> Result<GltfFiles, ExportError> {
         let mut root = self.root.clone();
         let mut files = Vec::new();
         let bin_name = format!("{stem}.bin");
@@ -492,12 +492,11 @@ fn set_buffer(root: &mut Root, len: usize, uri: Option<String>) {
 const POINTER: &str = "KHR_animation_pointer";
 
 /// The document's JSON, with `pointers` among its animations' channels.
-fn json_bytes(root: &Root, pointers: &[PointerChannel]) -> Result<Vec<u8>, Error> {
-    let error = |e: serde_json::Error| Error::other(format!("glTF JSON: {e}"));
+fn json_bytes(root: &Root, pointers: &[PointerChannel]) -> Result<Vec<u8>, ExportError> {
     if pointers.is_empty() {
-        return json::serialize::to_vec(root).map_err(error);
+        return json::serialize::to_vec(root).map_err(ExportError::Json);
     }
-    let mut value = serde_json::to_value(root).map_err(error)?;
+    let mut value = serde_json::to_value(root).map_err(ExportError::Json)?;
     for channel in pointers {
         let channels = value
             .pointer_mut(&format!(
@@ -505,8 +504,8 @@ fn json_bytes(root: &Root, pointers: &[PointerChannel]) -> Result<Vec<u8>, Error
                 channel.animation.value()
             ))
             .and_then(serde_json::Value::as_array_mut)
-            .ok_or_else(|| {
-                Error::other(format!("glTF JSON: no animation {}", channel.animation))
+            .ok_or(ExportError::NoAnimation {
+                animation: channel.animation.value(),
             })?;
         channels.push(serde_json::json!({
             "sampler": channel.sampler.value(),
@@ -516,7 +515,7 @@ fn json_bytes(root: &Root, pointers: &[PointerChannel]) -> Result<Vec<u8>, Error
             },
         }));
     }
-    serde_json::to_vec(&value).map_err(error)
+    serde_json::to_vec(&value).map_err(ExportError::Json)
 }
 
 /// A file name as a relative URI (spaces and other reserved bytes escaped).

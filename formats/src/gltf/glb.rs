@@ -2,7 +2,7 @@
 //! total length), a JSON chunk padded with spaces to 4 bytes, and a binary
 //! chunk padded with zeros (left out when the buffer is empty).
 
-use format_core::Error;
+use super::error::ExportError;
 
 /// Chunk type of the JSON chunk (`JSON`).
 const JSON: u32 = 0x4E4F_534A;
@@ -11,12 +11,12 @@ const BIN: u32 = 0x004E_4942;
 
 /// The `.glb` bytes of `json` and `bin`; an error past the 4 GiB the format's
 /// 32-bit lengths hold.
-pub fn write(json: &[u8], bin: &[u8]) -> Result<Vec<u8>, Error> {
+pub(crate) fn write(json: &[u8], bin: &[u8]) -> Result<Vec<u8>, ExportError> {
     let padded = |n: usize| n.div_ceil(4) * 4;
     let json_len = padded(json.len());
     let bin_len = padded(bin.len());
     let total = 12 + 8 + json_len + if bin.is_empty() { 0 } else { 8 + bin_len };
-    let too_big = |_| Error::other(format!("a GLB of {total} bytes is past 4 GiB"));
+    let too_big = |_| ExportError::TooLarge { size: total };
     let u32_of = |n: usize| u32::try_from(n).map_err(too_big);
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(b"glTF");

@@ -1,84 +1,16 @@
-//! A terrain tile as a glTF document (features `gltf` and `terrain`): the
-//! tile's mesh, its liquids, and a node per doodad and map object placement,
-//! built on [`Builder`] from the geometry of [`crate::terrain`].
-//!
-//! # Axes
-//!
-//! Meshes and placements are in world space ([`crate::terrain`]: yards, X
-//! north, Y west, Z up, the map's centre at the origin), under a root node
-//! that turns Z up into glTF's Y up with the same -90° about X as a model's
-//! root node ([`Z_UP_TO_Y_UP`]). So glTF (x, y, z) is world (X, Z, -Y)
-//! ([`world_to_gltf`](crate::terrain::world_to_gltf)): north is +x, up +y,
-//! east +z. Tiles exported one by one line up with each other.
-//!
-//! A placement node holds a glTF asset as glTF holds any: Y up. Its
-//! transform is the placement's world transform between two turns,
-//! `R0 · P · R0⁻¹` in the scene (`R0` the root's turn, `P` the placement's
-//! [`matrix`](Placement::matrix)): a model converted to glTF the usual way
-//! (Z up turned Y up, as this crate's model export and other converters of
-//! M2 and WMO do), put under the node as it is, stands where the game puts
-//! it. Importers that turn glTF's Y up back into Z up (Blender's) show the
-//! tile at its world coordinates and each placement's empty at exactly
-//! `P`, so a model imported there the same way and parented to it (or
-//! given its transform) stands in place (`testkit/harness/blender/run.sh`
-//! measures both on three corpus tiles).
-//!
-//! # What a tile becomes
-//!
-//! - The root node, named as the tile, and under it:
-//! - `terrain`, mesh `terrain`: every chunk's 145 MCVT vertices, chunk
-//!   after chunk in file order, and 256 triangles per chunk (4 per quad,
-//!   counter-clockwise from above: the front face is up), none in holes
-//!   ([`TileMesh`]; X and Y on the map's grid, so neighbouring tiles meet
-//!   without cracks; tiles exported together, [`export_tile_in`], share their
-//!   edges' heights to the bit, while a tile exported alone keeps its own,
-//!   which may be a bit off its neighbour's). `NORMAL` is MCNR, `TEXCOORD_0` runs 0..1 over the tile
-//!   (east, south: the splat maps of `formats render --splat`),
-//!   `TEXCOORD_1` one unit per chunk (for textures that repeat). Where any
-//!   chunk has MCCV, `COLOR_0` is its colour as the multiplier the client
-//!   makes of it, value / 127 (0x7F is 1.0), **clamped to 1.0**: glTF holds
-//!   colours in 0..1, while the client brightens up to about 2x (0xFF), so
-//!   every value above 0x7F is 1.0 there. The application-specific
-//!   attribute `_MCCV` keeps the values unscaled and unclamped (unsigned
-//!   bytes, 0x7F meaning 1.0, 0xFF about 2.0) but **reordered** to `[r, g,
-//!   b, a]`, the order of `COLOR_0`: the file stores each entry as blue,
-//!   green, red, alpha. Chunks without MCCV are 0x7F (alpha 0xFF).
-//! - `liquids`, mesh `liquids` (where MH2O or MCLQ has a liquid quad): one
-//!   primitive per liquid type with a material named `liquid type N` (the
-//!   `LiquidType` id; MCLQ's river, ocean, magma and slime flags are ids 1 to
-//!   4), two triangles per quad the instance's exists-mask (MCLQ: its tiles)
-//!   marks ([`LiquidMesh`], [`liquids`]).
-//! - `doodads` and `map objects`: one node per MDDF and per MODF entry, in
-//!   file order, named by the model's file name (`FileDataID N` for a doodad
-//!   that names its model by id; `doodad 3 (nameId 7)` where the name cannot
-//!   be resolved), its translation, rotation and scale the placement's world
-//!   transform ([`Placement`]), its `extras` the record's `uniqueId`,
-//!   `nameId`, `flags` and, for map objects, `bounds` (world space, `[min,
-//!   max]`). A map object that spans tiles is in each of their MODFs, with one
-//!   `uniqueId`. The models themselves are not in the file.
-//!
-//! The root's `extras` hold the tile's `tileX` and `tileY`.
-//!
-//! ```no_run
-//! use formats::adt::Adt;
-//! use formats::gltf::terrain::export_tile;
-//!
-//! let adt = Adt::from_bytes(&std::fs::read("Azeroth_32_48.adt")?)?;
-//! let exported = export_tile(&adt, "Azeroth_32_48")?;
-//! std::fs::write("Azeroth_32_48.glb", exported.document.to_glb()?)?;
-//! println!("{} triangles, {} doodads", exported.triangles, exported.doodads);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! A terrain tile as a glTF document, built on the document builder from
+//! the geometry of [`crate::terrain`]; what it holds is in the
+//! [`gltf`](crate::gltf#what-a-tile-becomes) docs.
 
-use format_core::Error;
 use gltf_json as json;
 use json::Index;
 use json::mesh::Semantic;
 
 use glam::DQuat;
 
+use super::builder::{Builder, Document, triangles};
+use super::error::ExportError;
 use super::model::nodes::Z_UP_TO_Y_UP;
-use super::{Builder, Document, builder::triangles};
 use crate::adt::Adt;
 use crate::terrain::{
     ChunkCoord, ChunkTerrain, Heightmap, LiquidGrid, LiquidMesh, Placement, PlacementKind, QUADS,
@@ -224,7 +156,7 @@ fn liquid_node(
 
 /// The name a placement's node takes: its model's file name, or what
 /// identifies it when there is none.
-pub fn placement_name(p: &Placement) -> String {
+fn placement_name(p: &Placement) -> String {
     match &p.model {
         Some(model) => model.clone(),
         None if p.names_file_data_id() => format!("FileDataID {}", p.name_id),
@@ -240,7 +172,7 @@ pub fn placement_name(p: &Placement) -> String {
 
 /// A placement's node at its world transform (none, and `"transform":
 /// "not finite"` in its extras, where the file's numbers are NaN or infinite).
-fn placement_node(b: &mut Builder, p: &Placement) -> Result<Index<json::Node>, Error> {
+fn placement_node(b: &mut Builder, p: &Placement) -> Result<Index<json::Node>, ExportError> {
     let translation = p.position.map(|c| c as f32);
     // Under the root's turn R0: R0 · P · R0⁻¹ in the scene (see the module
     // docs); P's scale is uniform, so only the rotation changes.
@@ -279,15 +211,15 @@ fn placement_node(b: &mut Builder, p: &Placement) -> Result<Index<json::Node>, E
 }
 
 /// A JSON value as glTF `extras`.
-fn raw(value: &serde_json::Value) -> Result<Box<json::extras::RawValue>, Error> {
-    serde_json::value::to_raw_value(value).map_err(|e| Error::other(format!("glTF extras: {e}")))
+fn raw(value: &serde_json::Value) -> Result<Box<json::extras::RawValue>, ExportError> {
+    serde_json::value::to_raw_value(value).map_err(ExportError::Json)
 }
 
 /// `adt` as a glTF document whose root node is named `name` (see the
-/// [module](self) docs); an error if the tile has no MCNK or lies off the map.
+/// [`gltf`](crate::gltf#what-a-tile-becomes) docs); an error if the tile has no MCNK or lies off the map.
 /// The tile alone: its edges' heights are its own ([`TileMesh::from_tile`]).
-pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, Error> {
-    let terrain = TerrainTile::from_adt(adt)?;
+pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, ExportError> {
+    let terrain = TerrainTile::from_adt(adt).map_err(ExportError::Tile)?;
     let heights = Heightmap::from_tile(&terrain);
     // `TileMesh::from_tile`, from the heightmap already made.
     let mesh = TileMesh::with_edges(&terrain, &heights);
@@ -299,8 +231,8 @@ pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, Error> {
 /// take the heights its heightmap shares with its neighbours
 /// ([`Seams::share`], [`TileMesh::with_edges`]), so that the meshes of
 /// neighbouring tiles meet at the same `f32` heights.
-pub fn export_tile_in(adt: &Adt, name: &str, seams: &Seams) -> Result<TileExport, Error> {
-    let terrain = TerrainTile::from_adt(adt)?;
+pub fn export_tile_in(adt: &Adt, name: &str, seams: &Seams) -> Result<TileExport, ExportError> {
+    let terrain = TerrainTile::from_adt(adt).map_err(ExportError::Tile)?;
     let mut heights = Heightmap::from_tile(&terrain);
     seams.share(terrain.coord, &mut heights);
     let mesh = TileMesh::with_edges(&terrain, &heights);
@@ -314,7 +246,7 @@ fn tile_document(
     terrain: TerrainTile,
     heights: Heightmap,
     mesh: &TileMesh,
-) -> Result<TileExport, Error> {
+) -> Result<TileExport, ExportError> {
     let mut grids = liquids(adt, terrain.coord);
     let all = placements(adt);
     let mut b = Builder::new(concat!("formats ", env!("CARGO_PKG_VERSION")));
@@ -330,7 +262,7 @@ fn tile_document(
             .collect::<Result<Vec<_>, _>>()?;
         let count = nodes.len();
         children.extend(group(b, group_name, nodes));
-        Ok::<usize, Error>(count)
+        Ok::<usize, ExportError>(count)
     };
     let doodads = placed(&mut b, PlacementKind::Doodad, "doodads")?;
     let map_objects = placed(&mut b, PlacementKind::MapObject, "map objects")?;

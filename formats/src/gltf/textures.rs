@@ -64,19 +64,19 @@ impl TextureSource for NoTextures {
     }
 }
 
-/// Every texture found, as one flat colour ([`flat_png`]): the materials
+/// Every texture found, as one flat colour (a 4 by 4 PNG): the materials
 /// keep their textures (with their UV sets, texture transforms and slots)
 /// where the images themselves are not at hand or not wanted.
 ///
 /// ```
-/// use formats::gltf::textures::FlatTextures;
+/// use formats::gltf::FlatTextures;
 /// use formats::gltf::{ExportOptions, export};
 ///
 /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
 /// let grey = FlatTextures([128, 128, 128, 255]);
 /// let out = export(&model, "cube", &ExportOptions { textures: &grey, ..Default::default() })?;
 /// assert!(out.missing_textures.is_empty());
-/// # Ok::<(), formats::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlatTextures(pub [u8; 4]);
@@ -92,7 +92,7 @@ impl TextureSource for FlatTextures {
 
 /// A flat-colour PNG, 4 by 4 pixels, RGBA (placeholders for replaceable
 /// textures).
-pub fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {
+pub(crate) fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {
     crate::blp::RgbaImage::new(4, 4, rgba.repeat(16))?.to_png()
 }
 
@@ -132,7 +132,7 @@ impl TextureFolders {
     /// # let dir = std::env::temp_dir().join("formats-texture-folders-doc");
     /// # std::fs::create_dir_all(dir.join("Textures")).unwrap();
     /// # std::fs::write(dir.join("Textures/Skin.BLP"), b"BLP1").unwrap();
-    /// use formats::gltf::textures::TextureFolders;
+    /// use formats::gltf::TextureFolders;
     ///
     /// let folders = TextureFolders::new(vec![dir.clone()]);
     /// assert_eq!(folders.find(r"textures\skin.blp"), Some(dir.join("Textures/Skin.BLP")));
@@ -262,7 +262,7 @@ fn png_of(bytes: Vec<u8>, normal: bool) -> Result<Vec<u8>, format_core::Error> {
 /// [`TextureFolders`] looks for them, each first in the archive.
 ///
 /// ```
-/// use formats::gltf::textures::{ArchiveTextures, TextureFolders, TextureSource};
+/// use formats::gltf::{ArchiveTextures, TextureFolders, TextureSource};
 ///
 /// let bytes = formats::sample::sample_mpq();
 /// let archive = formats::mpq::Archive::new(&bytes)?;

@@ -1,26 +1,6 @@
-//! The model's cameras (`CAMS`: the portrait camera of a unit, cameras of
-//! cinematics) as glTF perspective cameras.
-//!
-//! A camera is an eye position and a target position (model space, Z up)
-//! with a roll about the line of sight; each can move (`KCTR` moves the eye,
-//! `KTTR` the target, both as offsets; `KCRL` is the roll in radians). glTF
-//! has a camera node instead, which looks down its own -Z with +Y up, so
-//! each camera is a node under the model's root at the eye, turned to look
-//! at the target with the model's up (+Z) kept up, then rolled (right-handed
-//! about the direction looked in). A camera that moves gets its node's
-//! translation and rotation resampled at 30 keys a second in every
-//! animation ([`animations`](super::animations)); one that does not
-//! stays at rest.
-//!
-//! | MDX | glTF `perspective` |
-//! |---|---|
-//! | field of view (radians) | `yfov` (the format does not say which; the game's portrait frame is near square, where the two agree) |
-//! | near clipping plane | `znear` |
-//! | far clipping plane | `zfar` (none, an infinite projection, where it is not beyond `znear`) |
-//!
-//! Values glTF cannot take (a field of view outside 0 to π, a near plane
-//! that is not above 0: synthetic and broken files have them) are replaced
-//! by the game's usual ones (π/4, 8) with a warning, and the camera exported.
+//! The model's cameras (either version's) as glTF perspective cameras on
+//! nodes that look at their targets; the mapping is in the
+//! [`gltf`](crate::gltf#cameras) docs.
 
 use gltf_json as json;
 use json::Index;
@@ -28,30 +8,30 @@ use json::validation::Checked;
 
 use crate::anim::Sampler;
 use crate::anim::glam::{Mat3, Quat, Vec3};
-use crate::gltf::Builder;
+use crate::gltf::builder::Builder;
 use crate::mdx::{Model, Track, alpha};
 
 /// One camera of the model, either version's.
 #[derive(Clone, Debug)]
-pub struct ModelCamera<'m> {
+pub(super) struct ModelCamera<'m> {
     /// As the model names it.
-    pub name: String,
+    pub(super) name: String,
     /// Eye position at rest.
-    pub position: [f32; 3],
+    pub(super) position: [f32; 3],
     /// Target position at rest.
-    pub target: [f32; 3],
+    pub(super) target: [f32; 3],
     /// Field of view, radians.
-    pub field_of_view: f32,
+    pub(super) field_of_view: f32,
     /// Near clipping plane.
-    pub near: f32,
+    pub(super) near: f32,
     /// Far clipping plane.
-    pub far: f32,
+    pub(super) far: f32,
     /// `KCTR`: the eye's offset.
-    pub translation: Option<&'m Track<[f32; 3]>>,
+    pub(super) translation: Option<&'m Track<[f32; 3]>>,
     /// `KTTR`: the target's offset.
-    pub target_translation: Option<&'m Track<[f32; 3]>>,
+    pub(super) target_translation: Option<&'m Track<[f32; 3]>>,
     /// `KCRL`: the roll, radians.
-    pub roll: Option<&'m Track<f32>>,
+    pub(super) roll: Option<&'m Track<f32>>,
 }
 
 impl<'m> ModelCamera<'m> {
@@ -73,14 +53,14 @@ impl<'m> ModelCamera<'m> {
     }
 
     /// Whether any track moves the camera.
-    pub fn moves(&self) -> bool {
+    pub(super) fn moves(&self) -> bool {
         self.translation.is_some() || self.target_translation.is_some() || self.roll.is_some()
     }
 
     /// The node's translation and rotation when `sampler` plays (at rest
     /// without one); a coordinate that is not finite is 0 (looking along -X
     /// if the line of sight has one).
-    pub fn transform(&self, sampler: Option<&Sampler<'_>>) -> ([f32; 3], [f32; 4]) {
+    pub(super) fn transform(&self, sampler: Option<&Sampler<'_>>) -> ([f32; 3], [f32; 4]) {
         let offset = |track: Option<&Track<[f32; 3]>>| match (sampler, track) {
             (Some(s), Some(t)) => Vec3::from(s.sample(t, &[0.0; 3])),
             _ => Vec3::ZERO,
@@ -98,7 +78,7 @@ impl<'m> ModelCamera<'m> {
 }
 
 /// Every camera of `model` (classic `CAMS`, then WoW alpha's).
-pub fn model_cameras(model: &Model) -> Vec<ModelCamera<'_>> {
+pub(super) fn model_cameras(model: &Model) -> Vec<ModelCamera<'_>> {
     use crate::mdx::CameraTrack as C;
     let classic = model.cameras().iter().map(|c| {
         let lens = [c.field_of_view, c.near_clipping_plane, c.far_clipping_plane];
@@ -134,7 +114,7 @@ pub fn model_cameras(model: &Model) -> Vec<ModelCamera<'_>> {
 /// from `eye` at `target` with +Z (the model's up) up, then by `roll` about
 /// the direction looked in. Where eye and target coincide it looks along
 /// -X (back at a model facing +X, as portraits do).
-pub fn look_at(eye: Vec3, target: Vec3, roll: f32) -> Quat {
+pub(super) fn look_at(eye: Vec3, target: Vec3, roll: f32) -> Quat {
     // `try_normalize` refuses zero, NaN and infinite lengths.
     let forward = (target - eye).try_normalize().unwrap_or(Vec3::NEG_X);
     let up = if forward.cross(Vec3::Z).length_squared() > 1e-8 {
@@ -157,7 +137,7 @@ const USUAL_NEAR: f32 = 8.0;
 /// Adds a glTF camera and a node for each camera, as children of `root`;
 /// returns the nodes, in the order of `cameras`. What glTF cannot take is
 /// replaced and said in `warnings`.
-pub fn add_cameras(
+pub(super) fn add_cameras(
     b: &mut Builder,
     cameras: &[ModelCamera<'_>],
     root: Index<json::Node>,

@@ -1,57 +1,29 @@
-//! Geoset colour and alpha as material colour ([`ExportOptions::material_colors`]).
-//!
-//! A geoset's layer is drawn as its texture times the geoset animation's
-//! colour (where its flags say the colour applies) and times the geoset
-//! animation's alpha and the layer's alpha (`KGAC`, `KGAO`, `KMTA`), as
-//! mdx-m3-viewer's shaders (the Hive Workshop's viewer) draw it. glTF multiplies the base
-//! colour texture by `baseColorFactor`, so that factor is `[red, green, blue,
-//! geoset alpha × layer alpha]`, each clamped to 0..1 (a non-finite one: 1),
-//! where the layer is the material's first, whose alpha the shared material
-//! already holds.
-//!
-//! Each geoset whose colour or alpha differs from its material's, or has a
-//! track that may change it, gets a copy of its material of its own
-//! (`Material M geoset G`) with the factor at rest; each animation then
-//! plays that factor through `KHR_animation_pointer`
-//! (`/materials/N/pbrMetallicRoughness/baseColorFactor`), `LINEAR`, sampled
-//! at each moment a key of one of the three tracks plays in the sequence
-//! (each loop of a global sequence too) and 1 ms before (a stepped track
-//! jumps between the two), 1 ms before the sequence's end (where a track
-//! closes on the value it opened with), and every 1/30 s between; a geoset
-//! whose colour is its rest colour throughout every sequence gets no
-//! channel. That is exact at every whole millisecond for linear and stepped
-//! tracks when only one of the two alphas moves at a time; a spline, two
-//! alphas moving together (their product is not linear), or a global
-//! sequence looping too often to list its keys (more than
-//! [`MAX_RESAMPLED_KEYS`](super::animations::MAX_RESAMPLED_KEYS) in a sequence) is approximated by the 1/30 s
-//! samples: on the corpus, at most 0.007 from `formats::anim` in any
-//! component at any whole millisecond (`tests/gltf_colors.rs`).
-//!
-//! As in mdx-m3-viewer, alpha only shows where the material blends (`BLEND`, and
-//! `MASK` against its cutoff): an `OPAQUE` material takes the colour only.
-//!
-//! [`ExportOptions::material_colors`]: super::ExportOptions::material_colors
+//! Geoset colour and alpha as material colour: a material of each
+//! geoset's own where its colour differs from its material's or may
+//! change, and its factor's curve in each sequence. What is exported how
+//! is in the docs of
+//! [`ExportOptions::material_colors`](crate::gltf::ExportOptions::material_colors).
 
 use gltf_json as json;
 use json::Index;
 use json::material::PbrBaseColorFactor;
 
-use super::animations::{Curve, Span, key_moments};
+use super::curve::{Curve, Span, key_moments};
 use crate::anim::{
     Moment, Sampler, Timeline, geoset_alpha_track, geoset_color_track, geoset_state, layer_alpha,
     layer_alpha_track, tex_layer_alpha, tex_layer_alpha_track,
 };
-use crate::gltf::Builder;
+use crate::gltf::builder::Builder;
 use crate::mdx::alpha::TexLayer;
 use crate::mdx::{Layer, Model, Track};
 
 /// A material's colour factor: red, green, blue, alpha.
-pub type Rgba = [f32; 4];
+pub(super) type Rgba = [f32; 4];
 
 /// The geosets exported with a material of their own, whose colour the
 /// animations play.
 #[derive(Default)]
-pub struct MaterialColors<'a> {
+pub(super) struct MaterialColors<'a> {
     model: Option<&'a Model>,
     /// Each geoset with its model material id, its own glTF material and
     /// its colour at rest.
@@ -63,7 +35,7 @@ impl<'a> MaterialColors<'a> {
     /// colour is not its material's or may change, a copy of its glTF
     /// material (from `shared`, by model material id) with the geoset's
     /// colour at rest.
-    pub fn add(
+    pub(super) fn add(
         b: &mut Builder,
         model: &'a Model,
         timeline: &Timeline,
@@ -96,14 +68,14 @@ impl<'a> MaterialColors<'a> {
     }
 
     /// The materials made, each with the model material it copies.
-    pub fn materials(&self) -> impl Iterator<Item = (Index<json::Material>, u32)> + '_ {
+    pub(super) fn materials(&self) -> impl Iterator<Item = (Index<json::Material>, u32)> + '_ {
         self.geosets
             .iter()
             .map(|&(_, material, index, _)| (index, material))
     }
 
     /// The geoset's own material, if it has one.
-    pub fn material(&self, geoset: usize) -> Option<Index<json::Material>> {
+    pub(super) fn material(&self, geoset: usize) -> Option<Index<json::Material>> {
         self.geosets
             .iter()
             .find(|(g, ..)| *g == geoset)
@@ -157,7 +129,7 @@ impl<'a> MaterialColors<'a> {
 
 /// The colour factor of geoset `geoset` (of model material `material`) at
 /// the sampler's moment.
-pub fn color(model: &Model, geoset: usize, material: u32, sampler: &Sampler<'_>) -> Rgba {
+pub(super) fn color(model: &Model, geoset: usize, material: u32, sampler: &Sampler<'_>) -> Rgba {
     let state = geoset_state(model, geoset, sampler);
     let layer = FirstLayer::of(model, material).map_or(1.0, |l| l.alpha(sampler));
     let unit = |c: f32| {
@@ -247,7 +219,8 @@ fn tracks<'m>(
     .flatten()
 }
 
-/// The colour of geoset `geoset` over `span` (see the [module](self) docs).
+/// The colour of geoset `geoset` over `span` (see
+/// [`ExportOptions::material_colors`](crate::gltf::ExportOptions::material_colors)).
 pub(super) fn color_curve(
     span: &Span<'_>,
     model: &Model,
@@ -266,7 +239,7 @@ pub(super) fn color_curve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gltf::model::animations::tests::timeline;
+    use crate::gltf::model::fixtures::timeline;
     use crate::mdx::{GeosetAnimation, GeosetAnimationTrack, Interpolation, Key, LayerTrack};
 
     /// The sample model, geoset 0 with these geoset animation tracks (colour
@@ -301,7 +274,7 @@ mod tests {
     /// The largest difference between the curve and the sampler over every
     /// whole millisecond of the sequence.
     fn worst(model: &Model, timeline: &Timeline) -> f32 {
-        let span = Span::new(timeline, &timeline.sequences[0]);
+        let span = Span::first(timeline);
         let material = model.geosets()[0].material_id;
         let curve = color_curve(&span, model, 0, material);
         assert_eq!(curve.interpolation, json::animation::Interpolation::Linear);
@@ -342,7 +315,7 @@ mod tests {
         assert!(worst(&model, &timeline()) < 1e-6);
         // The colour is stored blue, green, red; the factor is red first.
         let timeline = timeline();
-        let span = Span::new(&timeline, &timeline.sequences[0]);
+        let span = Span::first(&timeline);
         let at = color(
             &model,
             0,

@@ -1,28 +1,13 @@
 //! Nodes that do not take on all of their parent's motion (the "don't
-//! inherit" translation, rotation and scaling flags), baked for glTF, whose
-//! nodes always take on all of it.
-//!
-//! Such a node under a parent that moves gets, in every animation, its
-//! translation, rotation and scale resampled `LINEAR` at 30 keys a second
-//! (and at the sequence's end), each sample the local transform that puts
-//! it where [`Skeleton::pose`] puts it:
-//! `T(-parent pivot) · W_parent⁻¹ · W_node · T(node pivot)` (glTF node `i`
-//! stands at its pivot, see [`nodes`](super::nodes)). Its children then
-//! follow it as the game's do. Exact at every sample, up to `f32`
-//! rounding, under ancestors scaled evenly or not at all. Under one scaled
-//! unevenly that matrix can hold a shear, which glTF's translation,
-//! rotation and scale cannot, and it is dropped: with the pack horse's
-//! roots scaled by up to 1.6 along one axis and every node flagged, nodes
-//! land up to 3 yards off on a model 200 across (measured once, by hand;
-//! the tests use even scaling). Where the parent's world transform has no
-//! inverse (scaled to 0), the node's own transform is used, so it vanishes
-//! with its parent where the game still shows it.
+//! inherit" flags), their transforms baked for glTF, whose nodes always
+//! take on all of it; how, and where it cannot be exact, is in the
+//! [`gltf`](crate::gltf#animations) docs.
 
 use crate::anim::glam::{Mat4, Quat, Vec3};
 use crate::anim::skeleton::normalized;
 use crate::anim::{LocalTransform, Skeleton};
 
-use super::animations::{Curve, Span, linear_rotations};
+use super::curve::{Curve, Span, linear_rotations};
 use super::nodes::rest_translation;
 
 /// For each skeleton node, whether its glTF transform is baked: it does not

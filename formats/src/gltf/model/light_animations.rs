@@ -1,37 +1,23 @@
-//! Lights' colour, intensity and visibility tracks
-//! ([`ExportOptions::light_animations`]).
-//!
-//! Each exported light with a colour (`KLAC`), intensity (`KLAI`) or
-//! visibility (`KLAV`, alpha `KVIS`) track gets, in every animation, a
-//! `color` and an `intensity` channel through `KHR_animation_pointer`
-//! (`/extensions/KHR_lights_punctual/lights/N/color`, `.../intensity`),
-//! `LINEAR`, sampled as [material colours](super::colors) are (at the
-//! moments the tracks' keys play, the millisecond before each, and every
-//! 1/30 s): the colour clamped to 0..1 (red, green, blue; the file stores
-//! blue, green, red), the intensity to 0 or more and 0 where the visibility
-//! track hides the light (the game steps visibility tracks). A track's value
-//! outside its keys is the light's exported value (its first key: the game
-//! ignores the static value of a property with a track). Exact at every
-//! whole millisecond for linear and stepped tracks when intensity and
-//! visibility do not both change at once.
-//!
-//! [`ExportOptions::light_animations`]: super::ExportOptions::light_animations
+//! Lights' colour, intensity and visibility tracks as curves of their
+//! `KHR_lights_punctual` lights' `color` and `intensity` in each sequence.
+//! What is exported how is in the docs of
+//! [`ExportOptions::light_animations`](crate::gltf::ExportOptions::light_animations).
 
 use gltf_json as json;
 use json::Index;
 use json::extensions::scene::khr_lights_punctual::Light;
 
-use super::animations::{Curve, Span, key_moments};
+use super::curve::{Curve, Span, key_moments};
 use super::lights::{KHR_LIGHTS_PUNCTUAL, ModelLight, gltf_values};
 use crate::anim::Sampler;
 use crate::anim::visibility::visibility;
 
 /// A light's colour (red, green, blue) and intensity at a moment.
-pub type LightState = ([f32; 3], f32);
+pub(super) type LightState = ([f32; 3], f32);
 
 /// The lights whose tracks the animations play.
 #[derive(Default)]
-pub struct LightAnimations<'a> {
+pub(super) struct LightAnimations<'a> {
     lights: Vec<(Index<Light>, ModelLight<'a>)>,
 }
 
@@ -44,7 +30,7 @@ pub(super) struct LightCurves {
 impl<'a> LightAnimations<'a> {
     /// The lights of `added` (each its position in `lights` and its glTF
     /// light) that have a colour, intensity or visibility track.
-    pub fn new(lights: &[ModelLight<'a>], added: &[(usize, Index<Light>)]) -> Self {
+    pub(super) fn new(lights: &[ModelLight<'a>], added: &[(usize, Index<Light>)]) -> Self {
         let lights = added
             .iter()
             .filter_map(|&(k, index)| {
@@ -104,7 +90,7 @@ impl<'a> LightAnimations<'a> {
 }
 
 /// The light's colour and intensity at the sampler's moment.
-pub fn light_state(light: &ModelLight<'_>, sampler: &Sampler<'_>) -> LightState {
+pub(super) fn light_state(light: &ModelLight<'_>, sampler: &Sampler<'_>) -> LightState {
     let [r, g, b] = light.color;
     let color = match light.tracks.color {
         Some(track) => {
@@ -143,14 +129,14 @@ fn light_curves(span: &Span<'_>, light: &ModelLight<'_>) -> LightCurves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gltf::model::animations::tests::timeline;
+    use crate::gltf::model::fixtures::timeline;
     use crate::gltf::model::lights::LightTracks;
     use crate::mdx::{Interpolation, Key, LightType, Track};
 
     #[test]
     fn colour_turns_round_visibility_hides_and_values_are_clamped() {
         let timeline = timeline();
-        let span = Span::new(&timeline, &timeline.sequences[0]);
+        let span = Span::first(&timeline);
         // Walk is 1000 to 1600.
         let color = Track::new(
             Interpolation::Linear,

@@ -1,26 +1,6 @@
-//! The model's lights (`LITE`: torches, candles, the lighting of portrait
-//! models) as `KHR_lights_punctual` lights on their nodes.
-//!
-//! Each light already has its node ([`nodes`](super::nodes)), at its pivot
-//! and moved by its node tracks; the light is attached to that node:
-//!
-//! | MDX | `KHR_lights_punctual` |
-//! |---|---|
-//! | omni | `point` at the node |
-//! | directional | `directional`, shining down the node's -Z: the model's down at rest (the format has no direction but the node's) |
-//! | ambient | none (glTF has no ambient light): left out, with a warning |
-//! | colour (blue, green, red) | `color` (red, green, blue), each clamped to 0..1 |
-//! | intensity | `intensity` as it is, clamped to 0 or more: the game's is a multiplier without unit, glTF's is in candela (point) or lux (directional), so scale to taste |
-//! | attenuation end | `range` (none where it is not above 0) |
-//!
-//! A property with a track takes the value of the track's first key (the
-//! game ignores the static value of a property that has a track: the candle
-//! of the corpus stores an intensity of -1 there). glTF lights cannot be
-//! animated without `KHR_animation_pointer`, which few tools read: with
-//! [`ExportOptions::light_animations`](super::ExportOptions) the colour,
-//! intensity and visibility tracks play through it
-//! ([`light_animations`](super::light_animations)); attenuation tracks are
-//! not exported.
+//! The model's lights (either version's) as `KHR_lights_punctual` lights
+//! on their nodes; the mapping is in the [`gltf`](crate::gltf#lights)
+//! docs.
 
 use gltf_json as json;
 use json::Index;
@@ -29,29 +9,29 @@ use json::validation::Checked;
 
 use super::nodes::ModelNodes;
 use crate::anim::{NodeKind, Skeleton};
-use crate::gltf::Builder;
+use crate::gltf::builder::Builder;
 use crate::mdx::{LightType, Model, Track, alpha};
 
 /// The extension's name.
-pub const KHR_LIGHTS_PUNCTUAL: &str = "KHR_lights_punctual";
+pub(super) const KHR_LIGHTS_PUNCTUAL: &str = "KHR_lights_punctual";
 
 /// One light of the model, either version's, as exported.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ModelLight<'m> {
+pub(super) struct ModelLight<'m> {
     /// As the model names it.
-    pub name: String,
+    pub(super) name: String,
     /// Its object id (its node's).
-    pub object_id: u32,
+    pub(super) object_id: u32,
     /// Omni, directional or ambient.
-    pub light_type: LightType,
+    pub(super) light_type: LightType,
     /// Red, green, blue (the file's blue, green, red turned round).
-    pub color: [f32; 3],
+    pub(super) color: [f32; 3],
     /// The intensity.
-    pub intensity: f32,
+    pub(super) intensity: f32,
     /// The attenuation end.
-    pub attenuation_end: f32,
+    pub(super) attenuation_end: f32,
     /// Its tracks, for the animations.
-    pub tracks: LightTracks<'m>,
+    pub(super) tracks: LightTracks<'m>,
 }
 
 /// The value of a property with an optional track: the track's first key,
@@ -65,15 +45,15 @@ fn value<T: Copy>(track: Option<&Track<T>>, fixed: T) -> T {
 /// A light's first colour, intensity, attenuation-end and visibility
 /// tracks.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct LightTracks<'m> {
+pub(super) struct LightTracks<'m> {
     /// Colour (blue, green, red).
-    pub color: Option<&'m Track<[f32; 3]>>,
+    pub(super) color: Option<&'m Track<[f32; 3]>>,
     /// Intensity.
-    pub intensity: Option<&'m Track<f32>>,
+    pub(super) intensity: Option<&'m Track<f32>>,
     /// Attenuation end.
-    pub end: Option<&'m Track<f32>>,
+    pub(super) end: Option<&'m Track<f32>>,
     /// Visibility (shown above 0).
-    pub visibility: Option<&'m Track<f32>>,
+    pub(super) visibility: Option<&'m Track<f32>>,
 }
 
 impl<'m> ModelLight<'m> {
@@ -98,7 +78,7 @@ impl<'m> ModelLight<'m> {
 }
 
 /// Every light of `model` (classic `LITE`, then WoW alpha's).
-pub fn model_lights(model: &Model) -> Vec<ModelLight<'_>> {
+pub(super) fn model_lights(model: &Model) -> Vec<ModelLight<'_>> {
     use crate::mdx::LightTrack as L;
     let classic = model.lights().iter().map(|l| {
         let mut t = LightTracks::default();
@@ -135,7 +115,7 @@ pub fn model_lights(model: &Model) -> Vec<ModelLight<'_>> {
 /// A colour (red, green, blue) and intensity as glTF takes them: each
 /// colour component clamped to 0..1, the intensity to 0 or more, a
 /// non-finite number as 0.
-pub fn gltf_values(color: [f32; 3], intensity: f32) -> ([f32; 3], f32) {
+pub(super) fn gltf_values(color: [f32; 3], intensity: f32) -> ([f32; 3], f32) {
     let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
     (
         color.map(|c| finite(c).clamp(0.0, 1.0)),
@@ -148,7 +128,7 @@ pub fn gltf_values(color: [f32; 3], intensity: f32) -> ([f32; 3], f32) {
 /// the skeleton with its object id not yet taken); ambient lights and
 /// lights without a node are said in `warnings`. Returns the lights added,
 /// each as its position in `lights` and its glTF light.
-pub fn add_lights(
+pub(super) fn add_lights(
     b: &mut Builder,
     lights: &[ModelLight<'_>],
     skeleton: &Skeleton,

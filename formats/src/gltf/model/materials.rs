@@ -1,31 +1,6 @@
-//! Materials from the model's layers.
-//!
-//! An SD material is its first layer: its filter mode, flags and static
-//! alpha (as base colour alpha); the base colour texture is that of the first
-//! layer whose texture is a file, so a unit's skin shows rather than the team
-//! colour layer under it (texture coordinates from that layer's UV set). A
-//! path two `TEXS` entries name is embedded once. A Reforged HD material
-//! takes its textures by role: diffuse as base colour, normal map (from
-//! [`TextureSource::normal_png`]: its Z rebuilt from X and Y), ORM
-//! (occlusion in red, roughness in green, metallic in blue, as glTF reads
-//! them; the alpha, where the game keeps the team colour's strength, has no
-//! glTF meaning and is left unread) as occlusion and metallic-roughness,
-//! emissive; by slot in 1100 and later (a layer with
-//! shader type 1), by layer in the `Shader_HD_DefaultUnit` materials of 900
-//! and 1000.
-//!
-//! | filter mode | alphaMode |
-//! |---|---|
-//! | 0 none | `OPAQUE` |
-//! | 1 transparent | `MASK`, cutoff 0.75 (the game's alpha test) |
-//! | 2 blend | `BLEND` |
-//! | 3 additive, 4 add alpha | `BLEND` (approximation: glTF has no additive blending) |
-//! | 5 modulate, 6 modulate 2x | `BLEND` (approximation: glTF has no multiplicative blending) |
-//!
-//! Two-sided (shading flag 0x10) is `doubleSided`, unshaded (0x1) is
-//! `KHR_materials_unlit`. Replaceable textures (team colour 1 and team glow 2
-//! in red, the others in grey) are flat-colour placeholders; a texture the
-//! [`TextureSource`] cannot give leaves the material without it.
+//! Materials from the model's layers, and their textures from a
+//! [`TextureSource`]; the mapping is in the [`gltf`](crate::gltf#materials)
+//! docs.
 
 use std::collections::HashMap;
 
@@ -35,7 +10,7 @@ use json::material::{AlphaCutoff, AlphaMode, EmissiveFactor, PbrBaseColorFactor,
 use json::texture::{Info, WrappingMode};
 use json::validation::Checked;
 
-use crate::gltf::Builder;
+use crate::gltf::builder::Builder;
 use crate::gltf::textures::{TextureSource, flat_png};
 use crate::mdx::Model;
 use crate::mdx::material::shading_flags;
@@ -75,7 +50,7 @@ struct LayerInfo {
 }
 
 /// The materials of a model as glTF materials.
-pub struct Materials<'a> {
+pub(super) struct Materials<'a> {
     source: &'a dyn TextureSource,
     /// Textures by `TEXS` index, and whether for a normal map.
     textures: HashMap<(usize, bool), Option<Index<json::Texture>>>,
@@ -85,17 +60,17 @@ pub struct Materials<'a> {
     images: HashMap<(String, bool), Index<json::Image>>,
     samplers: HashMap<u32, Index<json::texture::Sampler>>,
     /// Texture paths the source could not give, with why.
-    pub missing: Vec<(String, crate::gltf::textures::TextureError)>,
+    pub(super) missing: Vec<(String, crate::gltf::textures::TextureError)>,
     /// Texture paths found and embedded.
-    pub embedded: Vec<String>,
+    pub(super) embedded: Vec<String>,
     /// Replaceable textures (team colour, team glow...) embedded as
     /// flat-colour placeholders, by name (`Replaceable Texture 1`).
-    pub placeholders: Vec<String>,
+    pub(super) placeholders: Vec<String>,
 }
 
 impl<'a> Materials<'a> {
     /// Materials whose textures come from `source`.
-    pub fn new(source: &'a dyn TextureSource) -> Self {
+    pub(super) fn new(source: &'a dyn TextureSource) -> Self {
         Materials {
             source,
             textures: HashMap::new(),
@@ -110,7 +85,7 @@ impl<'a> Materials<'a> {
     /// Adds every material of `model`; `uv_sets(id)` is the fewest UV sets a
     /// geoset of material `id` has (a layer's UV set past it falls back to
     /// set 0). Returns the glTF material of each model material.
-    pub fn add_all(
+    pub(super) fn add_all(
         &mut self,
         b: &mut Builder,
         model: &Model,
@@ -408,7 +383,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
 /// move by, by material id (Warcraft III materials, then alpha ones), as
 /// [`Materials::add_all`] exports them: that of the layer whose textures
 /// the material takes.
-pub fn texture_animations(model: &Model) -> Vec<Option<usize>> {
+pub(super) fn texture_animations(model: &Model) -> Vec<Option<usize>> {
     first_layers(model)
         .into_iter()
         .map(|layer| layer?.texture_animation)

@@ -1,28 +1,14 @@
-//! Geosets as skinned meshes, one each (so that each has a node of its own,
-//! to show, hide or edit apart): positions, normals, every UV
-//! set (`TEXCOORD_n`), joints and weights (as many `JOINTS_n`/`WEIGHTS_n`
-//! sets as the most influenced vertex needs, 4 per set), indices, material.
-//!
-//! Vertices are kept as they are, one glTF vertex per geoset vertex, turned
-//! Y up as the root node turns the skeleton (positions, normals and
-//! tangents: see [`super::nodes`], whose inverse bind matrices turn them
-//! back). Normals
-//! are scaled to unit length, in `f64` so that huge and tiny ones keep
-//! their direction (glTF requires it; a zero normal becomes +Z);
-//! non-finite coordinates (which glTF refuses) become 0. Reforged tangents
-//! (`TANG`) go out as `TANGENT` where the normals do (a normal map needs
-//! both): X, Y, Z scaled to unit length (a zero one becomes a unit vector
-//! perpendicular to the normal), W the bitangent's sign, -1 or +1.
-//! A geoset without vertices or triangles has no mesh.
+//! Geosets as skinned meshes, one each; what they hold is in the
+//! [`gltf`](crate::gltf#meshes) docs.
 
 use gltf_json as json;
 use json::Index;
 use json::mesh::Semantic;
 
+use super::nodes::z_up_to_y_up;
 use crate::anim::Mesh;
-use crate::gltf::Builder;
+use crate::gltf::builder::Builder;
 use crate::gltf::builder::triangles;
-use crate::gltf::model::nodes::z_up_to_y_up;
 
 /// Influences per `JOINTS_n`/`WEIGHTS_n` set.
 const PER_SET: usize = 4;
@@ -31,7 +17,7 @@ const PER_SET: usize = 4;
 /// order, with the geoset's index, named `{name} geoset {index}`;
 /// `material` gives a geoset's glTF material. Notes what
 /// was left out in `warnings`.
-pub fn add_meshes(
+pub(super) fn add_meshes(
     b: &mut Builder,
     name: &str,
     meshes: &[&Mesh],
@@ -115,7 +101,7 @@ pub fn add_meshes(
 }
 
 /// The name of geoset `geoset`'s mesh and node.
-pub fn geoset_name(model: &str, geoset: usize) -> String {
+pub(super) fn geoset_name(model: &str, geoset: usize) -> String {
     format!("{model} geoset {geoset}")
 }
 
@@ -176,17 +162,17 @@ fn tangents(tangents: &[[f32; 4]], normals: &[[f32; 3]]) -> Vec<[f32; 4]> {
 
 /// One `JOINTS_n` and `WEIGHTS_n` pair of attributes.
 #[derive(Clone, Debug, PartialEq)]
-pub struct JointSet {
+pub(super) struct JointSet {
     /// Four joint indices per vertex.
-    pub joints: Vec<[u16; 4]>,
+    pub(super) joints: Vec<[u16; 4]>,
     /// Their weights.
-    pub weights: Vec<[f32; 4]>,
+    pub(super) weights: Vec<[f32; 4]>,
 }
 
 /// The `JOINTS_n`/`WEIGHTS_n` sets: joint `i + 1` for skeleton node `i`,
 /// joint 0 (the root) with weight 1 for a vertex no node holds; unused slots
 /// are joint 0 with weight 0.
-pub fn joint_sets(mesh: &Mesh) -> Vec<JointSet> {
+pub(super) fn joint_sets(mesh: &Mesh) -> Vec<JointSet> {
     let sets = mesh.skin.max_influences().div_ceil(PER_SET).max(1);
     let n = mesh.positions.len();
     let empty = JointSet {

@@ -1,27 +1,33 @@
 //! A model as a glTF document: [`export`] puts together the skeleton
-//! ([`nodes`]), the skinned mesh ([`meshes`]), the materials ([`materials`]),
-//! the cameras ([`cameras`]), the lights ([`lights`]) and the animations
-//! ([`animations`]).
+//! ([`nodes`]), the skinned meshes ([`meshes`]), the materials
+//! ([`materials`]), the cameras ([`cameras`]), the lights ([`lights`]) and
+//! the animations ([`animations`]); what each becomes is in the
+//! [`gltf`](crate::gltf) docs.
 
-pub mod animations;
-pub mod cameras;
-pub mod colors;
+mod animations;
+mod cameras;
+mod colors;
+mod curve;
+#[cfg(test)]
+mod fixtures;
 mod inherit;
-pub mod light_animations;
-pub mod lights;
-pub mod materials;
-pub mod meshes;
-pub mod nodes;
-pub mod texture_transforms;
+mod light_animations;
+mod lights;
+mod materials;
+mod meshes;
+mod node_curves;
+pub(crate) mod nodes;
+mod texture_transforms;
+mod visibility;
 
 use std::collections::HashMap;
 
-use format_core::Error;
 use gltf_json as json;
 
 use crate::anim::{Mesh, Skeleton, Timeline, meshes as model_meshes};
+use crate::gltf::builder::{Builder, Document};
+use crate::gltf::error::ExportError;
 use crate::gltf::textures::{NoTextures, TextureSource};
-use crate::gltf::{Builder, Document};
 use crate::mdx::Model;
 
 /// What [`export`] writes.
@@ -36,27 +42,102 @@ pub struct ExportOptions<'a> {
     pub lod: i32,
     /// Where texture images come from.
     pub textures: &'a dyn TextureSource,
-    /// Geosets shown and hidden as the model's geoset animations do: each
-    /// geoset node's `KHR_node_visibility`, animated by
-    /// `KHR_animation_pointer` (see [`animations::GeosetVisibility`]).
-    /// Off by default: Babylon.js plays these channels, and loaders that do
-    /// not know `KHR_animation_pointer` should skip them, as Blender 3.4
+    /// Geosets shown and hidden as the model's geoset animations do. Each
+    /// geoset whose geoset animation hides it somewhere gets
+    /// `KHR_node_visibility` on its node (its visibility at rest) and, in
+    /// every animation, a `STEP` channel through `KHR_animation_pointer`
+    /// (`/nodes/N/extensions/KHR_node_visibility/visible`, 1 or 0): a key
+    /// where the sequence starts and one at each change, shown where its
+    /// alpha is above 0 (as `formats::render` draws posed models), exact at
+    /// every whole millisecond. Its alpha is sampled at each moment a key
+    /// of its alpha track plays in the sequence (each loop of a global
+    /// sequence too) and 1 ms after (a linear fade up from 0 shows the
+    /// geoset from the next frame on), and every 1/30 s between, at whole
+    /// milliseconds (where a spline may cross 0).
+    ///
+    /// Off by default: Babylon.js plays these channels, and loaders that
+    /// do not know `KHR_animation_pointer` should skip them, as Blender 3.4
     /// does, but some refuse the file (the `gltf` crate, and so Bevy, wants
     /// a node on every channel).
     pub geoset_visibility: bool,
-    /// Geoset colour and alpha (and layer alpha) on a material of each
-    /// geoset's own, animated by `KHR_animation_pointer` (see
-    /// [`colors`]). Off by default, for the same readers as
+    /// Geoset colour and alpha as material colour, animated by
+    /// `KHR_animation_pointer`. Off by default, for the same readers as
     /// [`geoset_visibility`](Self::geoset_visibility).
+    ///
+    /// A geoset's layer is drawn as its texture times the geoset
+    /// animation's colour (where its flags say the colour applies) and
+    /// times the geoset animation's alpha and the layer's alpha (`KGAC`,
+    /// `KGAO`, `KMTA`), as mdx-m3-viewer's shaders (the Hive Workshop's
+    /// viewer) draw it. glTF multiplies the base colour texture by
+    /// `baseColorFactor`, so that factor is `[red, green, blue, geoset
+    /// alpha × layer alpha]`, each clamped to 0..1 (a non-finite one: 1),
+    /// where the layer is the material's first, whose alpha the shared
+    /// material already holds.
+    ///
+    /// Each geoset whose colour or alpha differs from its material's, or
+    /// has a track that may change it, gets a copy of its material of its
+    /// own (`Material M geoset G`) with the factor at rest; each animation
+    /// then plays that factor through `KHR_animation_pointer`
+    /// (`/materials/N/pbrMetallicRoughness/baseColorFactor`), `LINEAR`,
+    /// sampled at each moment a key of one of the three tracks plays in the
+    /// sequence (each loop of a global sequence too) and 1 ms before (a
+    /// stepped track jumps between the two), 1 ms before the sequence's end
+    /// (where a track closes on the value it opened with), and every 1/30 s
+    /// between; a geoset whose colour is its rest colour throughout every
+    /// sequence gets no channel. That is exact at every whole millisecond
+    /// for linear and stepped tracks when only one of the two alphas moves
+    /// at a time; a spline, two alphas moving together (their product is
+    /// not linear), or a global sequence looping too often to list its keys
+    /// (more than 9 000 in a sequence) is approximated by the 1/30 s
+    /// samples: on the corpus, at most 0.007 from `formats::anim` in any
+    /// component at any whole millisecond (`tests/gltf_colors.rs`).
+    ///
+    /// As in mdx-m3-viewer, alpha only shows where the material blends
+    /// (`BLEND`, and `MASK` against its cutoff): an `OPAQUE` material takes
+    /// the colour only.
     pub material_colors: bool,
-    /// Texture animations (`TXAN`) as `KHR_texture_transform` on their
-    /// materials' textures, animated by `KHR_animation_pointer` (see
-    /// [`texture_transforms`]). Off by default, for the same readers as
+    /// Texture animations (`TXAN`: scrolling water, lava, glows) as
+    /// `KHR_texture_transform` on their materials' textures, animated by
+    /// `KHR_animation_pointer`. Off by default, for the same readers as
     /// [`geoset_visibility`](Self::geoset_visibility).
+    ///
+    /// A material whose layer has a texture animation gets
+    /// `KHR_texture_transform` on each of its textures, at the animation's
+    /// rest ([`UvTransform`](crate::anim::UvTransform), applied as
+    /// mdx-m3-viewer applies it, in glTF's terms by
+    /// [`UvTransform::offset_rotation_scale`](crate::anim::UvTransform::offset_rotation_scale));
+    /// each animation then plays its `offset`, `rotation` and `scale`
+    /// through `KHR_animation_pointer`, `LINEAR`, sampled at the moments the
+    /// texture animation's keys play and every 1/30 s (as
+    /// [material colours](Self::material_colors) are). A translation alone,
+    /// linear or stepped, is exact at every whole millisecond; a turn is
+    /// exact in its angle (unwrapped, so that a turning texture keeps
+    /// turning one way) and approximated in the offset it moves the centre
+    /// by: on the corpus (seven models, a placeholder for each texture), no
+    /// corner of a texture is more than 1e-4 from where `formats::anim`
+    /// takes it at any whole millisecond, and Babylon.js moves the textures
+    /// as the export says (`tests/gltf_texture_transforms.rs`). A number
+    /// that is not finite is the identity's (an offset or rotation of 0, a
+    /// scale of 1).
     pub texture_animations: bool,
     /// Lights' colour, intensity and visibility tracks, animated by
-    /// `KHR_animation_pointer` (see [`light_animations`]). Off by default,
-    /// for the same readers as [`geoset_visibility`](Self::geoset_visibility).
+    /// `KHR_animation_pointer`. Off by default, for the same readers as
+    /// [`geoset_visibility`](Self::geoset_visibility).
+    ///
+    /// Each exported light with a colour (`KLAC`), intensity (`KLAI`) or
+    /// visibility (`KLAV`, alpha `KVIS`) track gets, in every animation, a
+    /// `color` and an `intensity` channel through `KHR_animation_pointer`
+    /// (`/extensions/KHR_lights_punctual/lights/N/color`, `.../intensity`),
+    /// `LINEAR`, sampled as [material colours](Self::material_colors) are
+    /// (at the moments the tracks' keys play, the millisecond before each,
+    /// and every 1/30 s): the colour clamped to 0..1 (red, green, blue; the
+    /// file stores blue, green, red), the intensity to 0 or more and 0
+    /// where the visibility track hides the light (the game steps
+    /// visibility tracks). A track's value outside its keys is the light's
+    /// exported value (its first key: the game ignores the static value of
+    /// a property with a track). Exact at every whole millisecond for
+    /// linear and stepped tracks when intensity and visibility do not both
+    /// change at once.
     pub light_animations: bool,
     /// Hermite and bezier translation and scaling tracks resampled as
     /// `LINEAR` at 30 keys a second (exact at each key) instead of exact
@@ -96,7 +177,7 @@ impl ExportOptions<'_> {
     /// assert!(options.geoset_visibility && options.light_animations);
     /// let out = export(&model, "cube", &options)?;
     /// assert_eq!(out.animations, ["Stand", "Birth"]);
-    /// # Ok::<(), formats::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_pointer_animations(self) -> Self {
         ExportOptions {
@@ -134,20 +215,6 @@ pub struct Export {
     pub missing_textures: Vec<(String, crate::gltf::textures::TextureError)>,
     /// Anything else left out, one line each.
     pub warnings: Vec<String>,
-}
-
-/// A node's `KHR_node_visibility` (recorded as used).
-fn node_visibility(b: &mut Builder, visible: bool) -> json::extensions::scene::Node {
-    b.use_extension(animations::NODE_VISIBILITY, false);
-    let mut others = serde_json::Map::new();
-    others.insert(
-        animations::NODE_VISIBILITY.to_string(),
-        serde_json::json!({ "visible": visible }),
-    );
-    json::extensions::scene::Node {
-        others,
-        ..Default::default()
-    }
 }
 
 /// What the geosets exported at level of detail `lod` lack, if anything:
@@ -190,14 +257,27 @@ fn no_geometry(model: &Model, all: &[Mesh], lod: i32) -> Option<String> {
 /// assert_eq!(out.animations, ["Stand", "Birth"]);
 /// let glb = out.document.to_glb()?;
 /// assert_eq!(&glb[..4], b"glTF");
-/// # Ok::<(), formats::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<Export, Error> {
+pub fn export(
+    model: &Model,
+    name: &str,
+    options: &ExportOptions<'_>,
+) -> Result<Export, ExportError> {
     let skeleton = Skeleton::from_model(model);
     let timeline = Timeline::from_model(model);
     let sequences: Vec<usize> = match options.sequence {
         _ if !options.animations => Vec::new(),
-        Some(wanted) => vec![timeline.sequence_named(wanted)?],
+        Some(wanted) => {
+            vec![
+                timeline
+                    .sequence_named(wanted)
+                    .map_err(|source| ExportError::NoSequence {
+                        name: wanted.to_string(),
+                        source,
+                    })?,
+            ]
+        }
         None => (0..timeline.sequences.len()).collect(),
     };
     let all = model_meshes(model, &skeleton);
@@ -254,9 +334,9 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
         for &(geoset, mesh) in &geoset_meshes {
             let at_rest = options
                 .geoset_visibility
-                .then(|| animations::GeosetVisibility::at_rest(model, &timeline, geoset))
+                .then(|| visibility::GeosetVisibility::at_rest(model, &timeline, geoset))
                 .flatten();
-            let extensions = at_rest.map(|visible| node_visibility(&mut b, visible));
+            let extensions = at_rest.map(|visible| visibility::node_extension(&mut b, visible));
             let node = b.push(json::Node {
                 name: Some(meshes::geoset_name(name, geoset)),
                 mesh: Some(mesh),
@@ -281,7 +361,7 @@ pub fn export(model: &Model, name: &str, options: &ExportOptions<'_>) -> Result<
     let camera_nodes = cameras::add_cameras(&mut b, &model_cameras, nodes.root, &mut warnings);
     let cameras: Vec<_> = model_cameras.into_iter().zip(camera_nodes).collect();
     let pointed = animations::Pointed {
-        visibility: animations::GeosetVisibility::new(model, shown),
+        visibility: visibility::GeosetVisibility::new(model, shown),
         colors,
         textures,
         lights: light_animations,

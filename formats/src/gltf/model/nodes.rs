@@ -1,37 +1,22 @@
-//! The model's nodes as glTF nodes, and the skin.
-//!
-//! A root node (the model's name) turns Warcraft III's Z-up space into
-//! glTF's Y-up (-90° about X). Under it every bone, helper, attachment,
-//! light, emitter, event object and collision shape is a node named as in
-//! the model, in the model's hierarchy, at rest at its pivot: node `i`'s
-//! translation is its pivot minus its parent's. The meshes' vertices,
-//! normals and tangents are written Y up ([`z_up_to_y_up`]), where the
-//! root's rotation puts them at rest, and joint `i`'s inverse bind matrix
-//! turns them back to Z up and translates by minus its pivot: the inverse
-//! of the joint's rest world matrix. So the bind pose is the nodes' rest
-//! pose (Blender's importer builds its rest pose from the inverse bind
-//! matrices: were they not the inverse of the rest, a model would lie on
-//! its side in Blender's rest pose and edit mode), and a joint moved by the
-//! sampled `T · T(p) · R · S · T(-p)` of the model moves its vertices as the
-//! game does. The root is joint 0 (inverse bind matrix: the inverse of its
-//! rotation): vertices no bone holds follow it.
+//! The model's nodes as glTF nodes under a root that turns Z up into Y up,
+//! and the skin; how is in the [`gltf`](crate::gltf#nodes-and-skin) docs.
 
 use gltf_json as json;
 use json::Index;
 
 use crate::anim::Skeleton;
-use crate::gltf::Builder;
+use crate::gltf::builder::Builder;
 
 /// The glTF nodes made for a model.
-pub struct ModelNodes {
+pub(super) struct ModelNodes {
     /// The root (joint 0).
-    pub root: Index<json::Node>,
+    pub(super) root: Index<json::Node>,
     /// One per skeleton node, same order.
-    pub nodes: Vec<Index<json::Node>>,
+    pub(super) nodes: Vec<Index<json::Node>>,
 }
 
 /// `-90°` about X: Z up becomes Y up.
-pub const Z_UP_TO_Y_UP: [f32; 4] = [
+pub(crate) const Z_UP_TO_Y_UP: [f32; 4] = [
     -core::f32::consts::FRAC_1_SQRT_2,
     0.0,
     0.0,
@@ -41,7 +26,7 @@ pub const Z_UP_TO_Y_UP: [f32; 4] = [
 /// A point or direction of the model's Z-up space turned into glTF's Y up,
 /// as [`Z_UP_TO_Y_UP`] turns it: `(x, y, z)` becomes `(x, z, -y)`, exactly
 /// (no rounding).
-pub fn z_up_to_y_up([x, y, z]: [f32; 3]) -> [f32; 3] {
+pub(super) fn z_up_to_y_up([x, y, z]: [f32; 3]) -> [f32; 3] {
     [x, z, -y]
 }
 
@@ -50,7 +35,7 @@ pub fn z_up_to_y_up([x, y, z]: [f32; 3]) -> [f32; 3] {
 /// a difference past the largest `f32`, between two pivots near it on either
 /// side, is that largest `f32`: glTF's JSON has no infinity, and
 /// `serde_json` writes `null`, which readers refuse).
-pub fn rest_translation(skeleton: &Skeleton, i: usize) -> [f32; 3] {
+pub(super) fn rest_translation(skeleton: &Skeleton, i: usize) -> [f32; 3] {
     let Some(node) = skeleton.nodes().get(i) else {
         return [0.0; 3];
     };
@@ -64,7 +49,7 @@ pub fn rest_translation(skeleton: &Skeleton, i: usize) -> [f32; 3] {
 }
 
 /// Adds the root and one node per skeleton node, with their children.
-pub fn add_nodes(b: &mut Builder, skeleton: &Skeleton, name: &str) -> ModelNodes {
+pub(super) fn add_nodes(b: &mut Builder, skeleton: &Skeleton, name: &str) -> ModelNodes {
     let root = b.push(json::Node {
         name: Some(name.to_string()),
         rotation: Some(json::scene::UnitQuaternion(Z_UP_TO_Y_UP)),
@@ -105,7 +90,7 @@ pub fn add_nodes(b: &mut Builder, skeleton: &Skeleton, name: &str) -> ModelNodes
 /// orientation) and emitters (particles, ribbons, popcorn: their nodes are
 /// exported, their effects are not), and names that are not UTF-8 (glTF's
 /// names are).
-pub fn not_carried(skeleton: &Skeleton) -> Vec<String> {
+pub(super) fn not_carried(skeleton: &Skeleton) -> Vec<String> {
     let mut warnings = Vec::new();
     let billboarded: Vec<&str> = skeleton
         .nodes()
@@ -154,7 +139,11 @@ pub fn not_carried(skeleton: &Skeleton) -> Vec<String> {
 }
 
 /// The skin: joints root then every node, inverse bind matrices as above.
-pub fn add_skin(b: &mut Builder, skeleton: &Skeleton, nodes: &ModelNodes) -> Index<json::Skin> {
+pub(super) fn add_skin(
+    b: &mut Builder,
+    skeleton: &Skeleton,
+    nodes: &ModelNodes,
+) -> Index<json::Skin> {
     let mut matrices: Vec<[f32; 16]> = vec![inverse_rest([0.0; 3])];
     for node in skeleton.nodes() {
         matrices.push(inverse_rest(node.pivot));

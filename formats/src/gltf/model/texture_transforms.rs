@@ -1,39 +1,23 @@
-//! Texture animations as `KHR_texture_transform`
-//! ([`ExportOptions::texture_animations`]).
-//!
-//! A material whose layer has a texture animation (`TXAN`: scrolling
-//! water, lava, glows) gets `KHR_texture_transform` on each of its
-//! textures, at the animation's rest ([`UvTransform`], applied as
-//! mdx-m3-viewer applies it, in glTF's terms by
-//! [`UvTransform::offset_rotation_scale`]); each animation then plays its
-//! `offset`, `rotation` and `scale` through `KHR_animation_pointer`,
-//! `LINEAR`, sampled at the moments the texture animation's keys play and
-//! every 1/30 s (as [material colours](super::colors) are). A translation
-//! alone, linear or stepped, is exact at every whole millisecond; a turn is
-//! exact in its angle (unwrapped, so that a turning texture keeps turning
-//! one way) and approximated in the offset it moves the centre by: on the
-//! corpus (seven models, a placeholder for each texture), no corner of a
-//! texture is more than 1e-4 from where `formats::anim` takes it at any
-//! whole millisecond, and Babylon.js moves the textures as the export says
-//! (`tests/gltf_texture_transforms.rs`).
-//!
-//! [`ExportOptions::texture_animations`]: super::ExportOptions::texture_animations
+//! Texture animations as `KHR_texture_transform`: the transform at rest on
+//! each moving material's textures, and its offset, rotation and scale
+//! curves in each sequence. What is exported how is in the docs of
+//! [`ExportOptions::texture_animations`](crate::gltf::ExportOptions::texture_animations).
 
 use gltf_json as json;
 use json::Index;
 use serde_json::json as value;
 
-use super::animations::{Curve, Span, key_moments};
+use super::curve::{Curve, Span, key_moments};
 use crate::anim::{Moment, OffsetRotationScale, Sampler, Timeline, UvTransform};
-use crate::gltf::Builder;
+use crate::gltf::builder::Builder;
 use crate::mdx::{Model, TextureAnimation, TextureAnimationTrack};
 
 /// The extension the transforms are in.
-pub const TEXTURE_TRANSFORM: &str = "KHR_texture_transform";
+pub(super) const TEXTURE_TRANSFORM: &str = "KHR_texture_transform";
 
 /// The materials whose textures move, with what moves them.
 #[derive(Default)]
-pub struct TextureTransforms<'a> {
+pub(super) struct TextureTransforms<'a> {
     materials: Vec<Transformed<'a>>,
 }
 
@@ -57,7 +41,7 @@ impl<'a> TextureTransforms<'a> {
     /// Puts `KHR_texture_transform` at rest on the textures of each of
     /// `materials` (a glTF material with the model material it was made
     /// from) whose model material's layer has a texture animation.
-    pub fn add(
+    pub(super) fn add(
         b: &mut Builder,
         model: &'a Model,
         timeline: &Timeline,
@@ -253,62 +237,9 @@ fn moving(span: &Span<'_>, animation: &TextureAnimation) -> Moving {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mdx::{Interpolation, Key, Track};
-
-    /// A texture animation of these tracks on the sample model's first
-    /// material's layer, exported as the option does.
-    fn exported(tracks: Vec<TextureAnimationTrack>) -> serde_json::Value {
-        let mut model = Model::from_bytes(&crate::sample::sample_mdx()).unwrap();
-        model
-            .texture_animations_mut()
-            .push(TextureAnimation { tracks });
-        for material in model.materials_mut() {
-            for layer in &mut material.layers {
-                layer.texture_animation_id = 0;
-            }
-        }
-        let options = crate::gltf::ExportOptions {
-            texture_animations: true,
-            textures: &crate::gltf::textures::FlatTextures([1, 2, 3, 255]),
-            ..Default::default()
-        };
-        let out = crate::gltf::export(&model, "m", &options).unwrap();
-        serde_json::from_slice(&out.document.to_gltf("m").unwrap().json).unwrap()
-    }
-
-    #[test]
-    fn a_scrolling_texture_gets_a_transform_at_rest_and_channels() {
-        let scroll = Track::new(
-            Interpolation::Linear,
-            vec![Key::new(0, [0.0; 3]), Key::new(1000, [1.0, 0.0, 0.0])],
-        );
-        let json = exported(vec![TextureAnimationTrack::Translation(scroll)]);
-        let info = &json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"];
-        let transform = &info["extensions"][TEXTURE_TRANSFORM];
-        assert_eq!(transform["offset"], serde_json::json!([0.0, 0.0]));
-        assert!(
-            json["extensionsUsed"]
-                .to_string()
-                .contains(TEXTURE_TRANSFORM)
-        );
-        assert!(
-            json["animations"]
-                .to_string()
-                .contains("KHR_texture_transform/offset")
-        );
-    }
 
     #[test]
     fn non_finite_values_become_the_identity() {
-        let odd = Track::new(
-            Interpolation::Linear,
-            vec![
-                Key::new(0, [f32::NAN, 0.5, 0.0]),
-                Key::new(1000, [f32::INFINITY; 3]),
-            ],
-        );
-        let json = exported(vec![TextureAnimationTrack::Translation(odd)]);
-        assert!(!json.to_string().contains("null"), "{json}");
         let t = finite(OffsetRotationScale {
             offset: [f32::NAN, 2.0],
             rotation: f32::NEG_INFINITY,
