@@ -290,11 +290,11 @@
 //!
 //! A placement node holds a glTF asset as glTF holds any: Y up. Its
 //! transform is the placement's world transform between two turns,
-//! `R0 · P · R0⁻¹` in the scene (`R0` the root's turn, `P` the placement's
-//! [`matrix`](crate::terrain::Placement::matrix)): a model converted to glTF the usual way
-//! (Z up turned Y up, as this crate's model export and other converters of
-//! M2 and WMO do), put under the node as it is, stands where the game puts
-//! it. Importers that turn glTF's Y up back into Z up (Blender's) show the
+//! `R0 · P · R0⁻¹` in the scene (`R0` the root's turn, `P` the
+//! placement's [`matrix`](crate::terrain::Placement::matrix)): a model
+//! converted to glTF the usual way (Z up turned Y up, as this crate's model
+//! export and other converters of M2 and WMO do), put under the node as it
+//! is, stands where the game puts it. Importers that turn glTF's Y up back into Z up (Blender's) show the
 //! tile at its world coordinates and each placement's empty at exactly
 //! `P`, so a model imported there the same way and parented to it (or
 //! given its transform) stands in place (`testkit/harness/blender/run.sh`
@@ -306,10 +306,11 @@
 //! - `terrain`, mesh `terrain`: every chunk's 145 MCVT vertices, chunk
 //!   after chunk in file order, and 256 triangles per chunk (4 per quad,
 //!   counter-clockwise from above: the front face is up), none in holes
-//!   ([`TileMesh`](crate::terrain::TileMesh); X and Y on the map's grid, so neighbouring tiles meet
-//!   without cracks; tiles exported together, [`export_tile_in`], share their
-//!   edges' heights to the bit, while a tile exported alone keeps its own,
-//!   which may be a bit off its neighbour's). `NORMAL` is MCNR, `TEXCOORD_0` runs 0..1 over the tile
+//!   ([`TileMesh`](crate::terrain::TileMesh); X and Y on the map's grid,
+//!   so neighbouring tiles meet without cracks; tiles exported together,
+//!   [`export_tile_in`], share their edges' heights to the bit, while a
+//!   tile exported alone keeps its own, which may be a bit off its
+//!   neighbour's). `NORMAL` is MCNR, `TEXCOORD_0` runs 0..1 over the tile
 //!   (east, south: the splat maps of `formats render --splat`),
 //!   `TEXCOORD_1` one unit per chunk (for textures that repeat). Where any
 //!   chunk has MCCV, `COLOR_0` is its colour as the multiplier the client
@@ -324,14 +325,15 @@
 //!   primitive per liquid type with a material named `liquid type N` (the
 //!   `LiquidType` id; MCLQ's river, ocean, magma and slime flags are ids 1 to
 //!   4), two triangles per quad the instance's exists-mask (MCLQ: its tiles)
-//!   marks ([`LiquidMesh`](crate::terrain::LiquidMesh), [`liquids`](crate::terrain::liquids())).
+//!   marks ([`LiquidMesh`](crate::terrain::LiquidMesh),
+//!   [`liquids`](crate::terrain::liquids())).
 //! - `doodads` and `map objects`: one node per MDDF and per MODF entry, in
 //!   file order, named by the model's file name (`FileDataID N` for a doodad
 //!   that names its model by id; `doodad 3 (nameId 7)` where the name cannot
 //!   be resolved), its translation, rotation and scale the placement's world
-//!   transform ([`Placement`](crate::terrain::Placement)), its `extras` the record's `uniqueId`,
-//!   `nameId`, `flags` and, for map objects, `bounds` (world space, `[min,
-//!   max]`). A map object that spans tiles is in each of their MODFs, with one
+//!   transform ([`Placement`](crate::terrain::Placement)), its `extras`
+//!   the record's `uniqueId`, `nameId`, `flags` and, for map objects,
+//!   `bounds` (world space, `[min, max]`). A map object that spans tiles is in each of their MODFs, with one
 //!   `uniqueId`. The models themselves are not in the file.
 //!
 //! The root's `extras` hold the tile's `tileX` and `tileY`.

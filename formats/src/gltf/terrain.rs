@@ -216,7 +216,8 @@ fn raw(value: &serde_json::Value) -> Result<Box<json::extras::RawValue>, ExportE
 }
 
 /// `adt` as a glTF document whose root node is named `name` (see the
-/// [`gltf`](crate::gltf#what-a-tile-becomes) docs); an error if the tile has no MCNK or lies off the map.
+/// [`gltf`](crate::gltf#what-a-tile-becomes) docs); an error
+/// ([`ExportError::Tile`]) if the tile has no MCNK or lies off the map.
 /// The tile alone: its edges' heights are its own ([`TileMesh::from_tile`]).
 pub fn export_tile(adt: &Adt, name: &str) -> Result<TileExport, ExportError> {
     let terrain = TerrainTile::from_adt(adt).map_err(ExportError::Tile)?;

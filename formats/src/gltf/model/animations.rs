@@ -1,10 +1,10 @@
 //! One glTF animation per sequence: the channels of the nodes
-//! ([`node_curves`](super::node_curves)), of baked nodes
-//! ([`inherit`](super::inherit)), of moving cameras, and what is pointed at
-//! through `KHR_animation_pointer` (geoset visibility, material colours,
-//! texture transforms, lights), within the values an export may hold,
-//! counted before anything is made and as each channel is added. What is
-//! exported how is in the [`gltf`](crate::gltf#animations) docs.
+//! ([`node_curves`](super::node_curves)), of baked nodes ([`inherit`]),
+//! of moving cameras, and what is pointed at through
+//! `KHR_animation_pointer` (geoset visibility, material colours, texture
+//! transforms, lights), within the values an export may hold, counted
+//! before anything is made and as each channel is added. What is exported
+//! how is in the [`gltf`](crate::gltf#animations) docs.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -127,7 +127,8 @@ pub(super) struct Playback<'a> {
     /// Indices into the timeline's sequences.
     pub(super) sequences: &'a [usize],
     /// Hermite and bezier translations and scalings as resampled `LINEAR`
-    /// keys rather than `CUBICSPLINE` ([`ExportOptions::resample_splines`](crate::gltf::ExportOptions::resample_splines)).
+    /// keys rather than `CUBICSPLINE`
+    /// ([`ExportOptions::resample_splines`](crate::gltf::ExportOptions::resample_splines)).
     pub(super) resample_splines: bool,
 }
 

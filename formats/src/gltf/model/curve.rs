@@ -150,7 +150,8 @@ impl<T> Curve<T> {
 pub(super) struct Span<'a> {
     pub(super) timeline: &'a Timeline,
     pub(super) sequence: &'a SequenceInfo,
-    /// Spline translations and scalings resampled ([`Playback`]).
+    /// Spline translations and scalings resampled
+    /// ([`ExportOptions::resample_splines`](crate::gltf::ExportOptions::resample_splines)).
     pub(super) resample_splines: bool,
     /// Keys fitting has added so far, shared by the spans of one export
     /// ([`MAX_FITTED_KEYS`]).
@@ -219,7 +220,8 @@ impl<'a> Span<'a> {
     /// tracks' key `moments` ([`key_moments`]) and the millisecond before
     /// it (a stepped track jumps between the two), and the millisecond
     /// before the end (where a track closes on the value it opened with: the
-    /// closing key of [`SequenceKeys`]); in order, once each.
+    /// closing key of [`SequenceKeys`](crate::anim::SequenceKeys)); in
+    /// order, once each.
     pub(super) fn key_times(&self, moments: impl IntoIterator<Item = f64>) -> Vec<f64> {
         let duration = self.duration_ms();
         let mut times: Vec<f64> = self.resample_times().iter().map(|t| t.round()).collect();
