@@ -103,12 +103,9 @@ impl<'a> GeosetVisibility<'a> {
 type Shown = Curve<[u8; 1]>;
 
 /// Geoset `geoset`'s visibility over `span` as `STEP` keys (1 shown, 0
-/// hidden): a key where the sequence starts and one at each change. Its
-/// alpha is sampled at each moment a key of its alpha track plays in the
-/// sequence (each loop of a global sequence too) and 1 ms after (frames are
-/// whole milliseconds: a linear fade up from 0 shows the geoset from the
-/// next frame on), and every 1/30 s between, at whole milliseconds (where a
-/// spline may cross 0).
+/// hidden), sampled as
+/// [`ExportOptions::geoset_visibility`](crate::gltf::ExportOptions::geoset_visibility)
+/// says.
 fn visibility_curve(span: &Span<'_>, model: &Model, geoset: usize) -> Shown {
     let duration = span.duration_ms();
     // At whole milliseconds, the game's frames: a 1/30 s sample a float
