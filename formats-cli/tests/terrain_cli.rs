@@ -1301,8 +1301,8 @@ fn the_docs_say_what_mccv_becomes_in_gltf() {
     };
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
-    let docs = std::fs::read_to_string(repo.join("formats/src/gltf/terrain.rs")).unwrap();
-    for (name, text) in [("README.md", &readme), ("gltf/terrain.rs", &docs)] {
+    let docs = std::fs::read_to_string(repo.join("formats/src/gltf/mod.rs")).unwrap();
+    for (name, text) in [("README.md", &readme), ("gltf/mod.rs", &docs)] {
         let flat = text
             .replace("//!", "")
             .split_whitespace()
