@@ -57,6 +57,13 @@ impl TrackSet for Track {
         }
     }
 
+    fn keyword(&self) -> Option<&'static str> {
+        match self {
+            Track::Alpha(_) => Some("Alpha"),
+            Track::Unknown(_) => None,
+        }
+    }
+
     fn read(stmt: &Stmt, cx: &mut Cx) -> Option<Result<Self>> {
         if stmt.key().1 != "Alpha" {
             return None;
@@ -426,6 +433,13 @@ impl TrackSet for Aim {
                 out.close();
             }
             Aim::Unknown(tail) => format_core::mdl::write_tail_as(out, Self::TAIL, tail),
+        }
+    }
+
+    fn keyword(&self) -> Option<&'static str> {
+        match self {
+            Aim::Alpha(_) | Aim::TargetAlpha(_) => Some("Alpha"),
+            Aim::Unknown(_) => None,
         }
     }
 

@@ -103,6 +103,8 @@ pub trait TrackSet: Sized {
     const TAIL: &'static str = "ExtTail";
     /// Writes the track (or its tail).
     fn write(&self, out: &mut Out);
+    /// The keyword the track is written with (`None` for a tail).
+    fn keyword(&self) -> Option<&'static str>;
     /// The sub-blocks some of these tracks are written inside, each in a
     /// block of its own at its place in the list (a camera's target
     /// `Target { Translation 2 { ... } }`): a derived block reads these
@@ -223,10 +225,93 @@ pub trait Words: Sized + Copy + PartialEq + 'static {
 /// Writes a [`Words`] value: its word, or `key n` (plain: the fallback
 /// word, noted).
 pub fn write_word<W: Words>(out: &mut Out, key: &str, value: W) {
-    match value.word() {
+    word_or_number(out, key, value.word(), value.to_number(), W::FALLBACK);
+}
+
+/// `word,` if there is one, else `key n,` (plain: `fallback,`, noted).
+fn word_or_number(out: &mut Out, key: &str, word: Option<&str>, n: u32, fallback: &str) {
+    match word {
         Some(word) => out.flag(word),
-        None => out.unnamed(key, value.to_number(), W::FALLBACK),
+        None => out.unnamed(key, n, fallback),
     }
+}
+
+/// Writes a `u32` that is the index of its word in `words` (`Additive,`
+/// for 1 of `Blend`, `Additive`), or `key n` for a number no word has
+/// (plain: the first word, noted). `#[mdl(words(..))]` fields.
+pub fn write_choice(out: &mut Out, key: &str, value: u32, words: &[&str]) {
+    let word = usize::try_from(value).ok().and_then(|i| words.get(i));
+    let fallback = words.first().copied().unwrap_or_default();
+    word_or_number(out, key, word.copied(), value, fallback);
+}
+
+/// The number of `word` in `words` (its index), if it is one.
+/// Generated code calls it.
+#[doc(hidden)]
+pub fn choice_of(word: &str, words: &[&str]) -> Option<u32> {
+    let i = words.iter().position(|w| *w == word)?;
+    u32::try_from(i).ok()
+}
+
+/// Reads the sub-block `Key { Entry v, Entry v, ... }` of exactly `N`
+/// values, each read as a `V` and made a `T` by `map` (a colour's
+/// [`Rgb::bgr`]). `#[mdl(array = "Entry")]` fields; generated code calls it.
+#[doc(hidden)]
+pub fn read_array<V: Value, T, const N: usize>(
+    stmt: &Stmt,
+    cx: &Cx,
+    entry: &str,
+    map: impl Fn(V) -> T,
+) -> Result<[T; N]> {
+    let (_, body) = stmt.block(cx)?;
+    let mut values = Vec::with_capacity(N);
+    for s in body {
+        if s.key() == (false, entry) {
+            values.push(map(s.value(cx)?));
+        } else {
+            cx.unknown(s)?;
+        }
+    }
+    let found = values.len();
+    values.try_into().map_err(|_| {
+        cx.error(
+            stmt.pos,
+            alloc::format!("{} needs {N} `{entry}`, found {found}", stmt.key().1),
+        )
+    })
+}
+
+/// Writes `key { entry v, entry v, ... }`, each value made a [`Value`] by
+/// `map`. `#[mdl(array = "Entry")]` fields; generated code calls it.
+#[doc(hidden)]
+pub fn write_array<T, V: Value>(
+    out: &mut Out,
+    key: &str,
+    entry: &str,
+    values: &[T],
+    map: impl Fn(&T) -> V,
+) {
+    out.open(key);
+    for v in values {
+        out.field(entry, &map(v));
+    }
+    out.close();
+}
+
+/// Whether a statement of `body` has one of `keys` (static or not, a value
+/// or a track). Generated code calls it.
+#[doc(hidden)]
+pub fn given(body: &[Stmt], keys: &[&str]) -> bool {
+    body.iter().any(|s| keys.contains(&s.key().1))
+}
+
+/// Whether a track of `tracks` is written with one of `keys`.
+/// Generated code calls it.
+#[doc(hidden)]
+pub fn has_track<T: TrackSet>(tracks: &[T], keys: &[&str]) -> bool {
+    tracks
+        .iter()
+        .any(|t| t.keyword().is_some_and(|k| keys.contains(&k)))
 }
 
 /// Reads `Key n`, the number of a [`Words`] value. Generated code calls it.
@@ -299,26 +384,45 @@ impl Value for Word<'_> {
     }
 }
 
-/// Writes the flag words of `table` for the bits of `flags` they name, then
-/// `ExtFlags n` with every bit if a bit is left that no word names.
-pub fn write_flags(out: &mut Out, flags: u32, table: &[(u32, &str)]) {
-    let mut named = 0;
+/// The flag bits other statements of a block say (`#[mdl(says(..))]`: a
+/// geoset animation's `static Color` or `Color` track says its colour
+/// flag), which [`write_flags`] writes no word for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Said {
+    /// The bits statements say (their words are read, never written).
+    pub mask: u32,
+    /// Those of them the block's statements say as written.
+    pub bits: u32,
+}
+
+/// Writes the flag words of `table` for the bits of `flags` they name (but
+/// the bits of `said.mask`, which other statements say), then `ext n`
+/// (`ExtFlags n`) with every bit if the words and `said.bits` do not give
+/// back `flags`.
+pub fn write_flags(out: &mut Out, flags: u32, table: &[(u32, &str)], ext: &str, said: Said) {
+    let mut named = said.bits;
     for &(bit, word) in table {
-        if flags & bit == bit && bit != 0 {
+        if flags & bit == bit && bit != 0 && said.mask & bit != bit {
             out.flag(word);
             named |= bit;
         }
     }
     if named != flags {
-        out.field("ExtFlags", &flags);
+        out.field(ext, &flags);
     }
 }
 
-/// Reads a flag word of `table` (or `ExtFlags n`, which sets every bit)
-/// into `flags`; returns whether `stmt` was one.
-pub fn read_flag(stmt: &Stmt, cx: &Cx, flags: &mut u32, table: &[(u32, &str)]) -> Result<bool> {
+/// Reads a flag word of `table` (or `ext n`, `ExtFlags n`, which sets
+/// every bit) into `flags`; returns whether `stmt` was one.
+pub fn read_flag(
+    stmt: &Stmt,
+    cx: &Cx,
+    flags: &mut u32,
+    table: &[(u32, &str)],
+    ext: &str,
+) -> Result<bool> {
     let key = stmt.key().1;
-    if key == "ExtFlags" {
+    if key == ext {
         *flags = stmt.value(cx)?;
         return Ok(true);
     }

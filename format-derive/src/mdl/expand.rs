@@ -273,17 +273,51 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 let d = default(f);
                 finals.push(quote!(#d));
             }
-            Kind::Flags { table } => {
+            Kind::Flags { table, ext } => {
                 let d = default(f);
-                let pairs = table.iter().map(|(w, v)| {
-                    let w = w.to_string();
-                    quote!((#v, #w))
-                });
+                let pairs = flag_pairs(table);
                 decls.push(quote!(let mut #l: #ty = #d;));
                 word_reads.push(quote!(
-                    if #mdl::read_flag(__s, __cx, &mut #l, &[#(#pairs),*])? { continue; }
+                    if #mdl::read_flag(__s, __cx, &mut #l, &[#(#pairs),*], #ext)? { continue; }
                 ));
-                finals.push(quote!(#l));
+                // The bits other statements say, unless `ext` gives them all.
+                let said = saying(block, f).map(|g| {
+                    let bit = g.says.as_ref().map(|s| &s.bit);
+                    let keys = std::iter::once(&g.key).chain(&g.aliases);
+                    quote!(if #mdl::given(__body, &[#(#keys),*]) { #bit } else { 0 })
+                });
+                finals.push(quote!({
+                    if !#mdl::given(__body, &[#ext]) {
+                        #l |= 0 #(| #said)*;
+                    }
+                    #l
+                }));
+            }
+            Kind::Choice { words } => {
+                let d = default(f);
+                decls.push(quote!(let mut #l: ::core::option::Option<#ty> = None;));
+                arm = Some(quote!(#l = ::core::option::Option::Some(__s.value(__cx)?);));
+                word_reads.push(quote!(
+                    if let ::core::option::Option::Some(__n) = #mdl::choice_of(__key, &[#(#words),*]) {
+                        __s.bare(__cx)?;
+                        #l = ::core::option::Option::Some(__n);
+                        continue;
+                    }
+                ));
+                finals.push(quote!(#l.unwrap_or_else(|| #d)));
+            }
+            Kind::Array { entry, rgb } => {
+                let d = default(f);
+                let map = if *rgb {
+                    quote!(|__c: #mdl::Rgb| __c.bgr())
+                } else {
+                    quote!(::core::convert::identity)
+                };
+                decls.push(quote!(let mut #l: ::core::option::Option<#ty> = None;));
+                arm = Some(quote!(
+                    #l = ::core::option::Option::Some(#mdl::read_array(__s, __cx, #entry, #map)?);
+                ));
+                finals.push(quote!(#l.unwrap_or_else(|| #d)));
             }
             Kind::Each { what } => {
                 decls.push(quote!(let mut #l: #ty = ::core::default::Default::default();));
@@ -509,13 +543,13 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
             continue;
         }
         match f.within.as_deref() {
-            None => writes.push(write_field(&mdl, f)),
+            None => writes.push(write_field(&mdl, block, f)),
             Some(within) if !opened.contains(&within) => {
                 opened.push(within);
                 let inside = ordered
                     .iter()
                     .filter(|g| g.within.as_deref() == Some(within))
-                    .map(|g| write_field(&mdl, g));
+                    .map(|g| write_field(&mdl, block, g));
                 writes.push(quote!(
                     __out.open(#within);
                     #(#inside)*
@@ -531,7 +565,32 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         writes.push(quote!(<#pty as #mdl::Part>::write_tail(&self.#pid, __out);));
     }
 
+    // What the fields that say a flag bit (`says`) decide before any is
+    // written: whether each is written, and whether a track says it.
+    let says_locals = block.fields.iter().filter_map(|g| {
+        let says = g.says.as_ref()?;
+        let (id, flags, bit) = (g.ident, &says.flags, &says.bit);
+        let (track, written) = says_idents(g);
+        let keys: Vec<&String> = std::iter::once(&g.key).chain(&g.aliases).collect();
+        let tracks = block
+            .fields
+            .iter()
+            .filter(|t| matches!(t.kind, Kind::Tracks))
+            .map(|t| {
+                let t = t.ident;
+                quote!(#mdl::has_track(&self.#t, &[#(#keys),*]))
+            });
+        let d = match &g.default {
+            Some(e) => quote!(#e),
+            None => quote!(::core::default::Default::default()),
+        };
+        Some(quote!(
+            let #track = false #(|| #tracks)*;
+            let #written = self.#id != #d || (self.#flags & (#bit) != 0 && !#track);
+        ))
+    });
     let write_body = quote!(
+        #(#says_locals)*
         #open
         #(#writes)*
         __out.close();
@@ -585,8 +644,33 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
     }
 }
 
+/// The `(key, value)` pairs of a flags table.
+fn flag_pairs(table: &[(syn::Ident, syn::Expr)]) -> impl Iterator<Item = TokenStream> + '_ {
+    table.iter().map(|(w, v)| {
+        let w = w.to_string();
+        quote!((#v, #w))
+    })
+}
+
+/// The fields of `block` that say a bit of the flags field `flags`.
+fn saying<'b>(block: &'b Block, flags: &'b Field) -> impl Iterator<Item = &'b Field<'b>> {
+    block
+        .fields
+        .iter()
+        .filter(move |g| g.says.as_ref().is_some_and(|s| s.flags == *flags.ident))
+}
+
+/// The writer's locals of a field that says a bit: whether a track says
+/// it, and whether the field is written.
+fn says_idents(g: &Field) -> (syn::Ident, syn::Ident) {
+    (
+        format_ident!("__mdl_track_{}", g.ident),
+        format_ident!("__mdl_says_{}", g.ident),
+    )
+}
+
 /// The statements that write field `f` (not the block's name).
-fn write_field(mdl: &TokenStream, f: &Field) -> TokenStream {
+fn write_field(mdl: &TokenStream, block: &Block, f: &Field) -> TokenStream {
     let id = f.ident;
     let key = &f.key;
     let put = |statik: bool, rgb: bool, v: TokenStream| {
@@ -603,8 +687,8 @@ fn write_field(mdl: &TokenStream, f: &Field) -> TokenStream {
     };
     let write = match &f.kind {
         Kind::Value { statik, rgb } => match f.none.first() {
-            Some(word) => quote!(#mdl::write_id(__out, #key, self.#id, #word);),
-            None => put(*statik, *rgb, quote!(&self.#id)),
+            Some(word) if !f.numbered => quote!(#mdl::write_id(__out, #key, self.#id, #word);),
+            _ => put(*statik, *rgb, quote!(&self.#id)),
         },
         Kind::Optional { statik, rgb } | Kind::Since { statik, rgb, .. } => {
             let w = put(*statik, *rgb, quote!(__v));
@@ -637,12 +721,34 @@ fn write_field(mdl: &TokenStream, f: &Field) -> TokenStream {
             quote!(<#ty as #mdl::Part>::write_head(&self.#id, __out, #args);)
         }
         Kind::Skip => TokenStream::new(),
-        Kind::Flags { table } => {
-            let pairs = table.iter().map(|(w, v)| {
-                let w = w.to_string();
-                quote!((#v, #w))
-            });
-            quote!(#mdl::write_flags(__out, self.#id, &[#(#pairs),*]);)
+        Kind::Flags { table, ext } => {
+            let pairs = flag_pairs(table);
+            // Bits other statements say (`says`): not written as words.
+            let (mut mask, mut said) = (Vec::new(), Vec::new());
+            for g in saying(block, f) {
+                let bit = g.says.as_ref().map(|s| &s.bit);
+                let (track, written) = says_idents(g);
+                mask.push(quote!(#bit));
+                said.push(quote!(if #written || #track { #bit } else { 0 }));
+            }
+            quote!(#mdl::write_flags(
+                __out,
+                self.#id,
+                &[#(#pairs),*],
+                #ext,
+                #mdl::Said { mask: 0 #(| #mask)*, bits: 0 #(| #said)* },
+            );)
+        }
+        Kind::Choice { words } => {
+            quote!(#mdl::write_choice(__out, #key, self.#id, &[#(#words),*]);)
+        }
+        Kind::Array { entry, rgb } => {
+            let map = if *rgb {
+                quote!(|__c: &[f32; 3]| #mdl::Rgb::of_bgr(*__c))
+            } else {
+                quote!(::core::clone::Clone::clone)
+            };
+            quote!(#mdl::write_array(__out, #key, #entry, &self.#id, #map);)
         }
         Kind::Each { .. } => quote!(
             for __v in &self.#id {
@@ -660,6 +766,10 @@ fn write_field(mdl: &TokenStream, f: &Field) -> TokenStream {
             }
         ),
     };
+    if f.says.is_some() {
+        let (_, written) = says_idents(f);
+        return quote!(if #written { #write });
+    }
     match &f.kind {
         Kind::Value {
             statik: false,

@@ -41,7 +41,11 @@
 //! | `unless = -1` | a plain value written unless it is this value, which a missing key reads as |
 //! | `nonzero` | a plain value written only when it is not zero (`MoveSpeed`, `Rarity` of a sequence) |
 //! | `none("None", "Multiple")` | a `u32` that is also one of these words, each meaning `0xffffffff` (`GeosetId Multiple`); the first is written for it |
-//! | `flags(NonLooping = 1, ...)` | a `u32` of flag bits, each written as its word (`NonLooping,`) and read from it; bits no word names are `ExtFlags n` |
+//! | `numbered` | with `none`: `0xffffffff` is written as its number, the words read only (a geoset animation's `GeosetId`, where mdx-m3-viewer reads no word) |
+//! | `flags(NonLooping = 1, ...)` | a `u32` of flag bits, each written as its word (`NonLooping,`) and read from it; bits no word names are `ExtFlags n`, or `key n` with `key = "ExtSquirt"` (each `flags` field of a block has its own) |
+//! | `says(flags = 2)` | on a plain value: its key, static or as a track of the block's `tracks` (`static Color`, a `Color` track), says that bit of the `flags` field `flags`, whose word for it is read but never written; missing from a block without `ExtFlags`, the bit is clear; written when the value is not its default, or the bit is set and no track says it |
+//! | `words("Blend", "Additive", ...)` | a `u32` that is the index of its word (`Additive,` is 1), read from the bare word; a number no word has is `Key n` (`key = "ExtFilterMode"`), in plain MDL the first word, noted |
+//! | `array = "Color"` | a `[T; N]` as the sub-block `Key { Color v, Color v, ... }` of exactly `N` statements (`SegmentColor { Color { 1, 0, 0 }, ... }`); with `rgb`, each a BGR colour written RGB |
 //! | `items` / `items = "texture animations"` | a `Vec<T: mdl::Block>` of the block's sub-blocks, one each, counted by the block's header (`Sequences 2 { Anim ... }`); the words name them in a count's message |
 //! | `each = "Duration"` | a `Vec<T>` written one `Duration value,` a line and read from each such line (`GlobalSequences n { Duration 1000, }`), counted by the header |
 //! | `sets_version` | the value read is the version the rest of the text is read in (`FormatVersion` of `Version`) |

@@ -39,6 +39,10 @@ const FIELD_KEYS: &[&str] = &[
     "nested",
     "absent",
     "unless",
+    "array",
+    "words",
+    "says",
+    "numbered",
 ];
 /// The keys of an enum variant.
 const VARIANT_KEYS: &[&str] = &["word"];
@@ -95,8 +99,18 @@ pub enum Kind {
     Part { args: Option<Expr> },
     /// The block's name, or not in the text.
     Skip,
-    /// A `u32` of flag words (`WrapWidth,`), `ExtFlags n` for the rest.
-    Flags { table: Vec<(Ident, Expr)> },
+    /// A `u32` of flag words (`WrapWidth,`), `ext n` (the field's `key`,
+    /// `ExtFlags` by default) for the rest.
+    Flags {
+        table: Vec<(Ident, Expr)>,
+        ext: String,
+    },
+    /// A `u32` that is the index of its word (`Additive,` is 1), `Key n`
+    /// for a number no word has.
+    Choice { words: Vec<LitStr> },
+    /// A `[T; N]` as the sub-block `Key { Entry v, Entry v, ... }`, `rgb`
+    /// if its values are colours.
+    Array { entry: LitStr, rgb: bool },
     /// A `Vec<T: Block>` of item blocks (`Bitmap { }` in `Textures n { }`),
     /// counted by the block's header.
     Items { what: String },
@@ -143,6 +157,9 @@ pub struct Field<'a> {
     pub none: Vec<LitStr>,
     /// Written unless zero in all its bits.
     pub nonzero: bool,
+    /// With `none`: `0xffffffff` is written as its number, the words read
+    /// only.
+    pub numbered: bool,
     /// A missing key is an error.
     pub required: bool,
     /// Its value becomes the version the rest of the text is read in.
@@ -154,6 +171,19 @@ pub struct Field<'a> {
     pub absent: Option<LitStr>,
     /// `unless = -1`: written unless it is this value, its value when missing.
     pub unless: Option<Expr>,
+    /// `says(flags = 2)`: its key (a static value or a track) says that
+    /// bit of that `flags` field, which has no word written for it.
+    pub says: Option<Says>,
+}
+
+/// `says(flags = 2)` on a field.
+pub struct Says {
+    /// The `flags` field whose bit the key says.
+    pub flags: Ident,
+    /// The bit.
+    pub bit: Expr,
+    /// Where the attribute is, for errors.
+    pub span: Span,
 }
 
 /// `snake_case` to `UpperCamelCase`: a field's key when it names none.
@@ -474,6 +504,9 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     let mut within: Option<LitStr> = None;
     let mut absent: Option<LitStr> = None;
     let mut unless: Option<Expr> = None;
+    let mut array_entry: Option<LitStr> = None;
+    let mut choice: Vec<LitStr> = Vec::new();
+    let mut says: Option<Says> = None;
     for attr in mdl_attrs(&f.attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             let (k, span) = key_of(&meta);
@@ -548,8 +581,44 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
                     }
                 }
                 "each" => each_key = Some(keyword_value(cx, &meta)?),
-                "required" | "sets_version" | "static" | "rgb" | "nonzero" | "optional"
-                | "list" | "tracks" | "tail" | "skip" | "nested" => {}
+                "array" => array_entry = Some(keyword_value(cx, &meta)?),
+                "words" => {
+                    let words: Vec<LitStr> = parenthesized(&meta)?;
+                    for (i, lit) in words.iter().enumerate() {
+                        keyword(cx, lit);
+                        if words[..i].iter().any(|w| w.value() == lit.value()) {
+                            cx.error_spanned(
+                                lit,
+                                format!("the word `{}` is given twice", lit.value()),
+                            );
+                        }
+                    }
+                    if words.is_empty() {
+                        cx.error_at(
+                            span,
+                            "`words` needs at least one word: `words(\"Head\", \"Tail\")`",
+                        );
+                    }
+                    choice = words;
+                }
+                "says" => {
+                    let pairs: Vec<syn::MetaNameValue> = parenthesized(&meta)?;
+                    match pairs.as_slice() {
+                        [pair] if pair.path.get_ident().is_some() => {
+                            says = pair.path.get_ident().map(|flags| Says {
+                                flags: flags.clone(),
+                                bit: pair.value.clone(),
+                                span,
+                            });
+                        }
+                        _ => cx.error_at(
+                            span,
+                            "`says` names one `flags` field and its bit: `says(flags = 2)`",
+                        ),
+                    }
+                }
+                "required" | "sets_version" | "static" | "rgb" | "nonzero" | "numbered"
+                | "optional" | "list" | "tracks" | "tail" | "skip" | "nested" => {}
                 _ => {
                     unknown_skipped(cx, &k, span, FIELD_KEYS, "a field", &meta)?;
                 }
@@ -579,6 +648,8 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         "each",
         "values",
         "nested",
+        "words",
+        "array",
     ]
     .into_iter()
     .filter_map(|k| has(k).map(|span| (k, span)))
@@ -590,20 +661,28 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         );
     }
     let kind_word = kinds.first().map(|(k, _)| *k);
-    // `static` and `rgb` are how a value is written: not for what is not a value.
+    // `static` and `rgb` are how a value is written: not for what is not a
+    // value (an array's values may be colours).
     if let Some(k) = kind_word.filter(|k| !matches!(*k, "optional" | "since")) {
         for modifier in ["static", "rgb", "nonzero"] {
+            if modifier == "rgb" && k == "array" {
+                continue;
+            }
             if let Some(span) = has(modifier) {
                 cx.error_at(span, format!("`{modifier}` is for a value, not with `{k}`"));
             }
         }
     }
-    // Keys are for what is read by a key.
+    // Keys are for what is read by a key (a `flags` field's `key` is its
+    // `ExtFlags`, which has no other spelling).
     if matches!(
         kind_word,
         Some("tracks" | "part" | "skip" | "flags" | "items" | "values" | "nested")
     ) {
         for k in ["key", "alias"] {
+            if k == "key" && kind_word == Some("flags") {
+                continue;
+            }
             if let Some(span) = has(k) {
                 cx.error_at(
                     span,
@@ -643,6 +722,14 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     {
         cx.error_at(span, "`nonzero` and `none` cannot be combined");
     }
+    if let Some(span) = has("numbered")
+        && has("none").is_none()
+    {
+        cx.error_at(
+            span,
+            "`numbered` says a `none` field writes `0xffffffff` as its number: it goes with `none`",
+        );
+    }
     for k in ["required", "sets_version"] {
         if let Some(span) = has(k)
             && kind_word.is_some()
@@ -672,6 +759,32 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     for k in ["list", "tracks", "tracks_in", "items", "each", "values"] {
         if kind_word == Some(k) && wrapped(&f.ty, "Vec").is_none() {
             cx.error_spanned(&f.ty, format!("`{k}` is for a `Vec<T>` field"));
+        }
+    }
+    if kind_word == Some("array") && !matches!(f.ty, Type::Array(_)) {
+        cx.error_spanned(&f.ty, "`array` is for a `[T; N]` field");
+    }
+    // A statement saying a bit is a value of its own, or a track of its key,
+    // written when the bit or its value says so.
+    if let Some(says) = &says {
+        if let Some(k) = kind_word {
+            cx.error_at(
+                says.span,
+                format!(
+                    "`says` is for a plain value (its key, or a track of it, says the bit), not with `{k}`"
+                ),
+            );
+        }
+        for other in ["nonzero", "unless", "required", "none"] {
+            if has(other).is_some() {
+                cx.error_at(
+                    says.span,
+                    format!(
+                        "`says` and `{other}` cannot be combined: the bit and the default decide \
+                         when it is written"
+                    ),
+                );
+            }
         }
     }
     // `absent` names the `None` of an `Option` read by its key or keyword.
@@ -727,7 +840,17 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         Some("word") => Kind::Word,
         Some("part") => Kind::Part { args: part_args? },
         Some("skip") => Kind::Skip,
-        Some("flags") => Kind::Flags { table },
+        Some("flags") => Kind::Flags {
+            table,
+            ext: key
+                .as_ref()
+                .map_or_else(|| "ExtFlags".into(), LitStr::value),
+        },
+        Some("words") => Kind::Choice { words: choice },
+        Some("array") => Kind::Array {
+            entry: array_entry?,
+            rgb,
+        },
         Some("items") => Kind::Items {
             what: items_what.map_or_else(|| ident.to_string().replace('_', " "), |w| w.value()),
         },
@@ -757,11 +880,13 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         tail: has("tail").is_some(),
         none,
         nonzero: has("nonzero").is_some(),
+        numbered: has("numbered").is_some(),
         required: has("required").is_some(),
         sets_version: has("sets_version").is_some(),
         within: within.as_ref().map(LitStr::value),
         absent,
         unless,
+        says,
     })
 }
 
@@ -787,15 +912,37 @@ fn check_block(cx: &Ctxt, fields: &[Field], name: Option<&(Vec<Ident>, Span)>) {
     if let [_, second, ..] = tails.as_slice() {
         cx.error_spanned(second.ident, "`tail` is given on one field only");
     }
-    let flags: Vec<&Field> = fields
+    // Each `flags` field has its own key for the bits no word names.
+    let flags: Vec<(&Field, &str)> = fields
         .iter()
-        .filter(|f| matches!(f.kind, Kind::Flags { .. }))
+        .filter_map(|f| match &f.kind {
+            Kind::Flags { ext, .. } => Some((f, ext.as_str())),
+            _ => None,
+        })
         .collect();
-    if let [_, second, ..] = flags.as_slice() {
-        cx.error_spanned(
-            second.ident,
-            "a block has at most one `flags` field: they share `ExtFlags`",
-        );
+    for (i, (f, ext)) in flags.iter().enumerate() {
+        if flags[..i].iter().any(|(_, other)| other == ext) {
+            cx.error_spanned(
+                f.ident,
+                format!(
+                    "two `flags` fields share `{ext}`: give one its own `key` for the bits no word names"
+                ),
+            );
+        }
+    }
+    // `says` names a `flags` field of the block.
+    for f in fields {
+        if let Some(says) = &f.says
+            && !flags.iter().any(|(g, _)| *g.ident == says.flags)
+        {
+            cx.error_spanned(
+                &says.flags,
+                format!(
+                    "`says` names a `flags` field of this block; `{}` is not one",
+                    says.flags
+                ),
+            );
+        }
     }
     let counted: Vec<&Field> = fields
         .iter()
@@ -839,14 +986,43 @@ fn check_block(cx: &Ctxt, fields: &[Field], name: Option<&(Vec<Ident>, Span)>) {
     }
     // Keys are told apart within their block: the block's own, or a
     // sub-block's (`within`).
-    let mut keys: Vec<(Option<&str>, &str, &Ident)> = Vec::new();
+    let mut keys: Vec<(Option<&str>, String, &Ident)> = Vec::new();
     for f in fields {
-        if !f.kind.keyed() {
-            continue;
-        }
+        // The words of a `words` field and the key of a `flags` field's
+        // other bits are read as keys too.
+        let mut read_as: Vec<String> = match &f.kind {
+            Kind::Flags { ext, table } => std::iter::once(ext.clone())
+                .chain(table.iter().map(|(w, _)| w.to_string()))
+                .collect(),
+            Kind::Choice { words } => words.iter().map(LitStr::value).collect(),
+            _ if f.kind.keyed() => Vec::new(),
+            _ => continue,
+        };
+        // A word given twice in its own list is reported there.
+        read_as.sort();
+        read_as.dedup();
         let scope = f.within.as_deref();
-        for k in std::iter::once(f.key.as_str()).chain(f.aliases.iter().map(String::as_str)) {
+        let own = f.kind.keyed().then(|| f.key.clone());
+        for k in own
+            .into_iter()
+            .chain(f.aliases.iter().cloned())
+            .chain(read_as)
+        {
             match keys.iter().find(|(s, seen, _)| *s == scope && *seen == k) {
+                // Two `flags` fields sharing `ExtFlags` are reported above.
+                Some((_, _, other))
+                    if matches!(f.kind, Kind::Flags { ref ext, .. } if *ext == k)
+                        && fields
+                            .iter()
+                            .any(|g| g.ident == *other && matches!(g.kind, Kind::Flags { .. })) => {
+                }
+                Some((_, _, other)) if *other == f.ident => cx.error_spanned(
+                    f.ident,
+                    format!(
+                        "`{k}` is both a word of `{other}` and its key: give it a `key` for the \
+                         numbers no word has (`key = \"Ext{k}\"`)"
+                    ),
+                ),
                 Some((_, _, other)) => cx.error_spanned(
                     f.ident,
                     format!(

@@ -1,14 +1,15 @@
 //! `Geoset { ... }` (vertices, normals, UV sets, faces, matrix groups,
 //! extents, and the Reforged `Tangents`, `SkinWeights`, `LevelOfDetail`,
-//! `Name`) and `GeosetAnim { ... }`.
+//! `Name`), and the tracks of `GeosetAnim`, whose block is derived from its
+//! definition (`mdx::GeosetAnimation`).
 
 use format_core::{FixedStr, Result};
 
 use super::header::{read_extent, read_flag, write_extent, write_flags};
 use super::syntax::{Kind, Stmt};
-use super::tracks::{mdl_tracks, read_into, read_tail, write_tail, write_tracks};
-use super::value::{Cx, Out, Rgb, Value, list, write_list};
-use crate::mdx::{Extent, Geoset, GeosetAnimation, GeosetAnimationTrack, TextureCoordinateSet};
+use super::tracks::{mdl_tracks, read_tail, write_tail};
+use super::value::{Cx, Out, Value, list, write_list};
+use crate::mdx::{Extent, Geoset, GeosetAnimationTrack, TextureCoordinateSet};
 
 /// `PTYP` face types by number.
 const FACE_TYPES: [&str; 10] = [
@@ -160,7 +161,13 @@ pub(crate) fn write_geoset(out: &mut Out, g: &Geoset) {
     }
     out.field("MaterialID", &g.material_id);
     out.field("SelectionGroup", &g.selection_group);
-    write_flags(out, g.selection_flags, SELECTION_FLAGS);
+    write_flags(
+        out,
+        g.selection_flags,
+        SELECTION_FLAGS,
+        "ExtFlags",
+        Default::default(),
+    );
     if let Some(lod) = &g.lod {
         out.field("LevelOfDetail", lod);
     }
@@ -366,7 +373,7 @@ pub(crate) fn read_geoset(stmt: &Stmt, cx: &mut Cx) -> Result<Geoset> {
             "Name" => g.lod_name = Some(s.value(cx)?),
             "ExtTail" => g.unknown.push(read_tail(s, cx)?),
             _ if read_extent(s, cx, &mut g.extent)? => {}
-            _ if read_flag(s, cx, &mut g.selection_flags, SELECTION_FLAGS)? => {}
+            _ if read_flag(s, cx, &mut g.selection_flags, SELECTION_FLAGS, "ExtFlags")? => {}
             _ => cx.unknown(s)?,
         }
     }
@@ -385,93 +392,3 @@ mdl_tracks!(GeosetAnimationTrack {
     Alpha => "Alpha",
     Color => "Color" in rgb,
 });
-
-/// `GEOA` flag 1: `DropShadow`.
-const DROP_SHADOW: u32 = 1;
-/// `GEOA` flag 2: the colour applies. MDL has no word for it: a `static
-/// Color` or a `Color` track sets it (as Blizzard's converter and
-/// mdx-m3-viewer read it; every corpus model agrees). Files this crate wrote
-/// before said `UseColor`, which is still read.
-const USE_COLOR: u32 = 2;
-
-/// `GeosetAnim { GeosetId, DropShadow, static Alpha, static Color, tracks }`:
-/// `static Color` is written when the colour is not white, or when the colour
-/// flag is set and no `Color` track sets it; `ExtFlags` only when the flags
-/// differ from what the words say (so plain MDL, which has no `ExtFlags`,
-/// reads back as the flags the words give, and writes the same words again).
-///
-/// Hand-written: its colour flag has no word; a `static Color` or a
-/// `Color` track sets it, and writing decides from the flag, the colour and
-/// the tracks together whether `static Color` is written.
-pub(crate) fn write_geoset_anim(out: &mut Out, a: &GeosetAnimation) {
-    out.open("GeosetAnim");
-    out.field("GeosetId", &a.geoset_id);
-    let color_track = a
-        .tracks
-        .iter()
-        .any(|t| matches!(t, GeosetAnimationTrack::Color(_)));
-    let static_color = (a.flags & USE_COLOR != 0 && !color_track) || a.color != [1.0; 3];
-    if a.flags & DROP_SHADOW != 0 {
-        out.flag("DropShadow");
-    }
-    let said = a.flags & DROP_SHADOW
-        | if static_color || color_track {
-            USE_COLOR
-        } else {
-            0
-        };
-    if said != a.flags {
-        out.field("ExtFlags", &a.flags);
-    }
-    out.fixed("Alpha", &a.alpha);
-    if static_color {
-        out.fixed("Color", &Rgb::of_bgr(a.color));
-    }
-    write_tracks(out, &a.tracks);
-    out.close();
-}
-
-pub(crate) fn read_geoset_anim(stmt: &Stmt, cx: &mut Cx) -> Result<GeosetAnimation> {
-    let mut a = GeosetAnimation {
-        alpha: 1.0,
-        color: [1.0; 3],
-        // No `GeosetId`: none (what war3mdlx writes to the twin MDX).
-        geoset_id: u32::MAX,
-        ..GeosetAnimation::default()
-    };
-    let mut ext_flags = None;
-    let mut words = 0;
-    let (_, body) = stmt.block(cx)?;
-    cx.once_each(body, &[])?;
-    for s in body {
-        if read_into(s, cx, &mut a.tracks)? {
-            continue;
-        }
-        match s.key().1 {
-            "GeosetId" => a.geoset_id = format_core::mdl::id_or_none(s, cx, &["None", "Multiple"])?,
-            "Alpha" => a.alpha = s.value(cx)?,
-            "Color" => {
-                a.color = s.value::<Rgb>(cx)?.bgr();
-                words |= USE_COLOR;
-            }
-            "DropShadow" => {
-                s.bare(cx)?;
-                words |= DROP_SHADOW;
-            }
-            "UseColor" => {
-                s.bare(cx)?;
-                words |= USE_COLOR;
-            }
-            "ExtFlags" => ext_flags = Some(s.value(cx)?),
-            _ => cx.unknown(s)?,
-        }
-    }
-    if a.tracks
-        .iter()
-        .any(|t| matches!(t, GeosetAnimationTrack::Color(_)))
-    {
-        words |= USE_COLOR;
-    }
-    a.flags = ext_flags.unwrap_or(words);
-    Ok(a)
-}

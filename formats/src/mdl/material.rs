@@ -14,6 +14,7 @@ use super::tracks::{
 use super::value::{Cx, Out, items};
 use crate::mdx::material::shading_flags as sf;
 use crate::mdx::{FilterMode, Fresnel, Layer, LayerTrack, Material, MaterialChunk, TextureEntry};
+use format_core::mdl::Said;
 
 const MATERIAL_FLAGS: &[(u32, &str)] = &[
     (0x1, "ConstantColor"),
@@ -71,7 +72,7 @@ pub(crate) fn write_materials(out: &mut Out, chunk: &MaterialChunk) {
     out.open(&format!("Materials {}", chunk.materials.len()));
     for m in &chunk.materials {
         out.open("Material");
-        write_flags(out, m.flags, MATERIAL_FLAGS);
+        write_flags(out, m.flags, MATERIAL_FLAGS, "ExtFlags", Said::default());
         if m.priority_plane != 0 {
             out.field("PriorityPlane", &m.priority_plane);
         }
@@ -168,7 +169,13 @@ fn write_layer(out: &mut Out, layer: &Layer) {
         }
         (None, mode) => out.field("FilterMode", &u32::from(mode)),
     }
-    write_flags(out, layer.shading_flags, SHADING_FLAGS);
+    write_flags(
+        out,
+        layer.shading_flags,
+        SHADING_FLAGS,
+        "ExtFlags",
+        Said::default(),
+    );
     let listed = write_textures(out, layer);
     if layer.texture_animation_id != -1 {
         out.field("TVertexAnimId", &layer.texture_animation_id);
@@ -257,7 +264,7 @@ fn read_material(stmt: &Stmt, cx: &mut Cx) -> Result<Material> {
                 material.layers.push(layer);
             }
             "ExtTail" => material.unknown.push(read_tail(s, cx)?),
-            _ if read_flag(s, cx, &mut material.flags, MATERIAL_FLAGS)? => {}
+            _ if read_flag(s, cx, &mut material.flags, MATERIAL_FLAGS, "ExtFlags")? => {}
             _ => cx.unknown(s)?,
         }
     }
@@ -346,7 +353,7 @@ fn read_layer(stmt: &Stmt, cx: &mut Cx) -> Result<Layer> {
                     )?,
                 }
             }
-            _ if read_flag(s, cx, &mut layer.shading_flags, SHADING_FLAGS)? => {}
+            _ if read_flag(s, cx, &mut layer.shading_flags, SHADING_FLAGS, "ExtFlags")? => {}
             _ => cx.unknown(s)?,
         }
     }

@@ -3,8 +3,8 @@
 //! object block, and the tracks of the objects without emitters (`Light`,
 //! `Attachment`, `Camera`), whose blocks are derived.
 
+use format_core::Result;
 use format_core::mdl::Part;
-use format_core::{FixedStr, Result};
 
 use super::syntax::Stmt;
 use super::tracks::{mdl_tracks, read_into, write_tracks};
@@ -49,19 +49,6 @@ const DONT_INHERIT: &[(u32, &str)] = &[
     (nf::DONT_INHERIT_ROTATION, "Rotation"),
     (nf::DONT_INHERIT_SCALING, "Scaling"),
 ];
-
-/// What kind of node a block is: its type bit and its own flag words.
-pub(crate) struct NodeKind {
-    pub block: &'static str,
-    pub bit: u32,
-    pub flags: &'static [(u32, &'static str)],
-}
-
-/// Writes `Kind "name" {` and the node's fields (not its tracks).
-pub(crate) fn open_node(out: &mut Out, node: &Node, kind: &NodeKind) {
-    out.open_named(kind.block, &node.name);
-    write_node_fields(out, node, kind.bit, kind.flags);
-}
 
 /// The node's fields (not its tracks): `ObjectId`, `Parent`, `DontInherit`,
 /// the flag words (`bit` is the kind's type bit, `flags` its own words) and
@@ -205,41 +192,6 @@ impl NodeReader {
             self.node.flags = flags;
         }
         self.node
-    }
-}
-
-/// Reads the statements of a node block: `field` takes the object's own
-/// statements first, then the node's.
-pub(crate) fn read_node_block(
-    stmt: &Stmt,
-    cx: &mut Cx,
-    kind: &'static NodeKind,
-    mut field: impl FnMut(&Stmt, &mut Cx) -> Result<bool>,
-) -> Result<Node> {
-    let mut reader = NodeReader::new(stmt, cx, kind.bit, kind.flags)?;
-    let (_, body) = stmt.block(cx)?;
-    let name = format!("{} \"{}\"", kind.block, reader.node.name.to_string_lossy());
-    cx.within(name, |cx| {
-        // `DontInherit { }` blocks add their bits.
-        cx.once_each(body, <Node as Part>::REPEATABLE)?;
-        for s in body {
-            if !field(s, cx)? && !<Node as Part>::read_stmt(&mut reader, s, cx)? {
-                cx.unknown(s)?;
-            }
-        }
-        Ok(())
-    })?;
-    Ok(reader.finish())
-}
-
-/// A node to fill in once its block is read.
-pub(crate) fn placeholder() -> Node {
-    Node {
-        name: FixedStr::default(),
-        object_id: 0,
-        parent_id: u32::MAX,
-        flags: 0,
-        tracks: Vec::new(),
     }
 }
 

@@ -185,6 +185,13 @@ macro_rules! mdl_tracks {
                 }
             }
 
+            fn keyword(&self) -> Option<&'static str> {
+                match self {
+                    $( Self::$variant(_) => Some($name), )*
+                    Self::Unknown(_) => None,
+                }
+            }
+
             fn read(
                 stmt: &format_core::mdl::Stmt,
                 cx: &mut format_core::mdl::Cx,

@@ -118,6 +118,16 @@ tracks! {
     }
 }
 
+/// The flag words of a `ParticleEmitter2`'s node in MDL.
+const PARTICLE_EMITTER2_FLAGS: &[(u32, &str)] = &[
+    (node_flags::EMITTER_USES_MDL_OR_UNSHADED, "Unshaded"),
+    (node_flags::EMITTER_USES_TGA_OR_SORT_FAR_Z, "SortPrimsFarZ"),
+    (node_flags::LINE_EMITTER, "LineEmitter"),
+    (node_flags::UNFOGGED, "Unfogged"),
+    (node_flags::MODEL_SPACE, "ModelSpace"),
+    (node_flags::XY_QUAD, "XYQuad"),
+];
+
 /// `ParticleEmitter2`: emitters that emit quads.
 ///
 /// ```text
@@ -135,57 +145,99 @@ tracks! {
 ///   (KP2S) (KP2R) (KP2L) (KP2G) (KP2E) (KP2N) (KP2W) (KP2V)
 /// }
 /// ```
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `ParticleEmitter2 "name" { node, statics, the filter mode and
+/// head or tail as words (`Additive,`, `Both,`), SegmentColor { Color,
+/// Color, Color }, Alpha, ..., Squirt, tracks }`; left out, the segment
+/// colours are black (as war3mdlx converts them and mdx-m3-viewer reads
+/// them), alphas 255, scalings 1, one row and one column, `Time` 0.5.
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(
+    block = "ParticleEmitter2",
+    name = node.name,
+    order(
+        node, speed, variation, latitude, gravity, lifespan, emission_rate, width, length,
+        filter_mode, rows, columns, head_or_tail, tail_length, time, segment_color,
+        segment_alpha, segment_scaling, head_interval, head_decay_interval, tail_interval,
+        tail_decay_interval, texture_id, squirt, priority_plane, replaceable_id, tracks
+    )
+)]
 pub struct ParticleEmitter2 {
     /// The node.
+    #[mdl(part(args = (node_flags::PARTICLE_EMITTER, PARTICLE_EMITTER2_FLAGS)))]
     pub node: Node,
     /// Speed.
+    #[mdl(static)]
     pub speed: f32,
     /// Speed variation.
+    #[mdl(static)]
     pub variation: f32,
     /// Latitude.
+    #[mdl(static)]
     pub latitude: f32,
     /// Gravity.
+    #[mdl(static)]
     pub gravity: f32,
     /// Particle lifespan.
+    #[mdl(key = "LifeSpan", alias = "Lifespan")]
     pub lifespan: f32,
     /// Particles per second.
+    #[mdl(static)]
     pub emission_rate: f32,
     /// Length of the emitting area.
+    #[mdl(static)]
     pub length: f32,
     /// Width of the emitting area.
+    #[mdl(static)]
     pub width: f32,
     /// 0: blend, 1: additive, 2: modulate, 3: modulate 2x, 4: alpha key
+    #[mdl(
+        words("Blend", "Additive", "Modulate", "Modulate2x", "AlphaKey"),
+        key = "ExtFilterMode"
+    )]
     pub filter_mode: u32,
     /// Rows of the texture atlas.
+    #[mdl(default = 1)]
     pub rows: u32,
     /// Columns of the texture atlas.
+    #[mdl(default = 1)]
     pub columns: u32,
     /// 0: head, 1: tail, 2: both
+    #[mdl(words("Head", "Tail", "Both"), key = "ExtHeadOrTail")]
     pub head_or_tail: u32,
     /// Tail length.
     pub tail_length: f32,
     /// Middle of the lifetime (0..1) for the segment values.
+    #[mdl(default = 0.5)]
     pub time: f32,
     /// Colour at start, middle, end.
+    #[mdl(rgb, array = "Color")]
     pub segment_color: [[f32; 3]; 3],
     /// Alpha at start, middle, end (0..255).
+    #[mdl(key = "Alpha", default = [255; 3])]
     pub segment_alpha: [u8; 3],
     /// Scale at start, middle, end.
+    #[mdl(key = "ParticleScaling", default = [1.0; 3])]
     pub segment_scaling: [f32; 3],
     /// Head start, end, repeat.
+    #[mdl(key = "LifeSpanUVAnim")]
     pub head_interval: [u32; 3],
     /// Head decay start, end, repeat.
+    #[mdl(key = "DecayUVAnim")]
     pub head_decay_interval: [u32; 3],
     /// Tail start, end, repeat.
+    #[mdl(key = "TailUVAnim")]
     pub tail_interval: [u32; 3],
     /// Tail decay start, end, repeat.
+    #[mdl(key = "TailDecayUVAnim")]
     pub tail_decay_interval: [u32; 3],
     /// Index into `TEXS`.
+    #[mdl(key = "TextureID")]
     pub texture_id: u32,
     /// 0: no squirt, 1: squirt.
+    #[mdl(flags(Squirt = 1), key = "ExtSquirt")]
     pub squirt: u32,
     /// Draw order.
     pub priority_plane: i32,
@@ -193,6 +245,7 @@ pub struct ParticleEmitter2 {
     pub replaceable_id: u32,
     /// The tracks, in file order.
     #[format(tagged)]
+    #[mdl(tracks, tail)]
     pub tracks: Vec<ParticleEmitter2Track>,
 }
 

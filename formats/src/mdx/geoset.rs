@@ -1,7 +1,7 @@
 //! Geometry (seed 000 `Geoset`, `GeosetAnimation`; the Reforged additions from
 //! `shared/specs/MDX_VERSIONS.md` §5.1): `GEOS` and `GEOA`.
 
-use format_core::{Codec, FixedStr, UnknownTail};
+use format_core::{Codec, FixedStr, Mdl, UnknownTail};
 
 use super::header::Extent;
 use super::track::tracks;
@@ -137,20 +137,44 @@ tracks! {
 }
 
 /// `GeosetAnimation { uint32 inclusiveSize; float alpha; uint32 flags; float[3] color; uint32 geosetId; (KGAO) (KGAC) }`
-#[derive(Codec, Clone, Debug, PartialEq, Default)]
+///
+/// MDL: `GeosetAnim { GeosetId, DropShadow, static Alpha, static Color,
+/// tracks }`. The colour flag (2) has no word: a `static Color` or a
+/// `Color` track says it (as Blizzard's converter and mdx-m3-viewer read
+/// it; every corpus model agrees), so `static Color` is written when the
+/// colour is not white, or the flag is set and no `Color` track says it;
+/// `UseColor`, which files this crate wrote before say, still reads.
+/// `ExtFlags` is written only when the flags differ from what the words
+/// say (so plain MDL, which has no `ExtFlags`, reads back as the flags the
+/// words give). Left out: alpha 1, white, no geoset (`0xffffffff`, what
+/// war3mdlx writes to the twin MDX); `GeosetId None` and `Multiple` read as
+/// that too, but it is written as its number, which mdx-m3-viewer reads
+/// (it takes no word there).
+#[derive(Codec, Mdl, Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(block = "GeosetAnim", order(geoset_id, flags, alpha, color, tracks))]
 pub struct GeosetAnimation {
     /// Static alpha.
+    #[mdl(static, default = 1.0)]
     pub alpha: f32,
     /// 0x1: drop shadow, 0x2: color (seed 002).
+    #[mdl(flags(DropShadow = 1, UseColor = 2))]
     pub flags: u32,
     /// Static colour (blue, green, red).
+    #[mdl(static, rgb, default = [1.0; 3], says(flags = 2))]
     pub color: [f32; 3],
     /// Index into `GEOS`.
+    #[mdl(
+        key = "GeosetId",
+        none("None", "Multiple"),
+        numbered,
+        default = u32::MAX
+    )]
     pub geoset_id: u32,
     /// The tracks, in file order.
     #[format(tagged)]
+    #[mdl(tracks)]
     pub tracks: Vec<GeosetAnimationTrack>,
 }
 
