@@ -116,7 +116,7 @@ impl Volume {
 /// model's size.
 fn exporter_poses(interval: [u32; 2], step: u32) -> Vec<At> {
     let [start, end] = interval.map(i64::from);
-    let step = i64::from(step.max(1)).max((end - start) / i64::from(super::measure::MAX_STEPS));
+    let step = i64::from(step.max(1)).max((end - start) / i64::from(super::pose::MAX_STEPS));
     let mut frames: Vec<i64> = (0..)
         .map(|k| start + k * step)
         .take_while(|&f| f < end)

@@ -14,7 +14,7 @@ pub struct ExtentOptions {
     /// Milliseconds between two poses of a sequence; the sequence's first
     /// and last frames and every key of the skeleton's and the geoset
     /// animations' tracks inside it are posed too (where linear tracks turn).
-    /// A sequence is posed at most [`MAX_STEPS`] times between its keys (the
+    /// A sequence is posed at most [`MAX_STEPS`](super::MAX_STEPS) times between its keys (the
     /// step grows for longer ones: 100 s at 10 ms), so a damaged interval
     /// of billions of milliseconds costs no more.
     pub step: u32,
@@ -33,9 +33,6 @@ impl Default for ExtentOptions {
         ExtentOptions { step: 10 }
     }
 }
-
-/// The most poses of a sequence at regular steps.
-pub const MAX_STEPS: u32 = 10_000;
 
 /// The most work one measurement does, 2^27 (about a second), counted as
 /// poses times what each pose visits: every vertex, every node track, and

@@ -62,4 +62,5 @@ pub fn has_emitters(model: &Model) -> bool {
 pub use aabb::{Aabb, EMPTY_CORNER};
 pub use apply::ExtentChange;
 pub use escape::{BLIZZARD_STEP, Escapes, GeosetEscapes, escapes, is_set};
-pub use measure::{ExtentOptions, Extents, GeosetExtents, MAX_POSE_WORK, MAX_STEPS, measure};
+pub use measure::{ExtentOptions, Extents, GeosetExtents, MAX_POSE_WORK, measure};
+pub use pose::MAX_STEPS;

@@ -11,7 +11,8 @@ use crate::anim::{
 use crate::mdx::alpha::GeosetAnimTrack;
 use crate::mdx::{GeosetAnimationTrack, Model};
 
-use super::measure::MAX_STEPS;
+/// The most poses of a sequence at regular steps.
+pub const MAX_STEPS: u32 = 10_000;
 
 /// The vertices of one mesh that move alike (the same influences).
 pub(super) struct Group {

@@ -16,18 +16,6 @@ pub struct LiquidAttributes {
     pub deep: u64,
 }
 
-/// `uv_map_entry`: divided by 8 for shaders.
-#[derive(Codec, Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[format(plain)]
-#[repr(C)]
-pub struct UvMapEntry {
-    /// `uint16_t x`
-    pub x: u16,
-    /// `uint16_t y`
-    pub y: u16,
-}
-
 /// The width and height an instance's bitmap and vertex arrays are sized by:
 /// as stored for an LVF up to 41, 8 by 8 for a `LiquidObject` id.
 fn dimensions(liquid_object_or_lvf: u16, width: u8, height: u8) -> (usize, usize) {

@@ -17,6 +17,7 @@ mod vertex;
 
 pub use chunk::{
     LiquidAttributes, LiquidChunk, LiquidInstance, Mh2o, SMLiquidChunk, SMLiquidInstance,
-    UvMapEntry,
 };
-pub use vertex::{Depth, HeightDepth, HeightUv, HeightUvDepth, LiquidVertexData, RawVertexData};
+pub use vertex::{
+    Depth, HeightDepth, HeightUv, HeightUvDepth, LiquidVertexData, RawVertexData, UvMapEntry,
+};

@@ -3,7 +3,17 @@
 
 use format_core::{Codec, Reader, Result};
 
-use super::chunk::UvMapEntry;
+/// `uv_map_entry`: divided by 8 for shaders.
+#[derive(Codec, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[format(plain)]
+#[repr(C)]
+pub struct UvMapEntry {
+    /// `uint16_t x`
+    pub x: u16,
+    /// `uint16_t y`
+    pub y: u16,
+}
 
 /// Case 0, height and depth data.
 #[derive(Codec, Debug, Clone, PartialEq, Default)]
