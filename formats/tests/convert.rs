@@ -1057,3 +1057,63 @@ fn conversion_measures_again_the_extents_it_leaves_stale_and_only_those() {
         assert_eq!(geoset.extent, original.geosets()[source].extent, "{g}");
     }
 }
+
+/// A skinning the target cannot hold is refused with the geoset and what is
+/// wrong with it, the model unchanged: a Reforged `SKIN` short of 8 bytes a
+/// vertex, a classic `GNDX` short of a vertex, a classic group naming an
+/// object id past 255.
+#[test]
+fn refused_skinnings_name_the_geoset_and_the_problem() {
+    use formats::convert::{ConvertError, SkinProblem};
+    let skinned = |(_, bytes): &(common::ManifestFile, Vec<u8>)| {
+        read(bytes).geosets().iter().any(|g| g.skin.is_some())
+    };
+    let (Some((_, reforged)), Some((_, classic))) = (
+        common::manifest_models(900..=1200)
+            .into_iter()
+            .find(skinned),
+        common::manifest_models(800..=800).into_iter().next(),
+    ) else {
+        return;
+    };
+    let refusal = |mut model: Model, target: u32| {
+        let before = model.clone();
+        let error = convert(&mut model, target, &Options::default()).unwrap_err();
+        assert_eq!(model, before, "a refusal changes nothing");
+        error
+    };
+    let mut short_skin = read(&reforged);
+    let (g, geoset) = (short_skin.geosets_mut().iter_mut().enumerate())
+        .find(|(_, g)| g.skin.is_some())
+        .unwrap();
+    let vertices = geoset.vertex_count();
+    geoset.skin.as_mut().unwrap().truncate(8 * vertices - 1);
+    match refusal(short_skin, 800) {
+        ConvertError::Skin {
+            geoset,
+            source: SkinProblem::SkinSize { bytes, vertices: v },
+        } => assert_eq!((geoset, bytes, v), (g, 8 * vertices - 1, vertices)),
+        other => panic!("{other:?}"),
+    }
+    let mut short_groups = read(&classic);
+    let vertices = short_groups.geosets_mut()[0].vertex_count();
+    short_groups.geosets_mut()[0].vertex_groups.pop();
+    assert!(matches!(
+        refusal(short_groups, 900),
+        ConvertError::Skin {
+            geoset: 0,
+            source: SkinProblem::GroupCount { groups, vertices: v },
+        } if (groups, v) == (vertices - 1, vertices)
+    ));
+    let mut far_bone = read(&classic);
+    far_bone.geosets_mut()[0].matrix_indices[0] = 300;
+    let error = refusal(far_bone, 900);
+    assert!(matches!(
+        error,
+        ConvertError::Skin {
+            geoset: 0,
+            source: SkinProblem::ObjectId { id: 300 }
+        }
+    ));
+    assert!(std::error::Error::source(&error).is_some());
+}

@@ -49,7 +49,7 @@ pub use sample::{Sampler, SequenceKeys, Window};
 pub use skeleton::{Inherit, LocalTransform, NodeKind, Pose, Skeleton, SkeletonNode};
 pub use skin::{Influence, Skin};
 pub use texture::{OffsetRotationScale, UvTransform};
-pub use timeline::{Moment, SequenceInfo, Timeline};
+pub use timeline::{Moment, NoSequence, SequenceInfo, Timeline};
 pub use visibility::{
     GeosetState, geoset_alpha_track, geoset_color_track, geoset_state, layer_alpha,
     layer_alpha_track, tex_layer_alpha, tex_layer_alpha_track,

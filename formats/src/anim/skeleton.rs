@@ -325,7 +325,7 @@ impl Skeleton {
     /// let world = pose.world[bone]; // the bone's world matrix 500 ms into Stand
     /// assert!(world.is_finite());
     /// assert_eq!(skeleton.node_named("Tail"), None);
-    /// # Ok::<(), formats::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn node_named(&self, name: &str) -> Option<usize> {
         self.nodes.iter().position(|n| n.name == name)

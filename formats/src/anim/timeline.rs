@@ -99,28 +99,21 @@ impl Timeline {
     }
 
     /// The index of the first sequence named `name`, as
-    /// [`sequence`](Timeline::sequence), or an error that lists the names
-    /// there are, each quoted (a name may be empty or hold a comma).
+    /// [`sequence`](Timeline::sequence), or [`NoSequence`].
     ///
     /// ```
     /// use formats::anim::Timeline;
     /// let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
     /// let timeline = Timeline::from_model(&model);
     /// let error = timeline.sequence_named("Fly").unwrap_err();
+    /// assert_eq!(error.name, "Fly");
     /// assert!(error.to_string().starts_with("no sequence \"Fly\"; the model has "));
     /// # Ok::<(), formats::Error>(())
     /// ```
-    pub fn sequence_named(&self, name: &str) -> Result<usize, format_core::Error> {
-        self.sequence(name).ok_or_else(|| {
-            let names: Vec<String> = self
-                .sequences
-                .iter()
-                .map(|s| format!("{:?}", s.name))
-                .collect();
-            format_core::Error::other(match names.as_slice() {
-                [] => format!("no sequence {name:?}: the model has none"),
-                _ => format!("no sequence {name:?}; the model has {}", names.join(", ")),
-            })
+    pub fn sequence_named(&self, name: &str) -> Result<usize, NoSequence> {
+        self.sequence(name).ok_or_else(|| NoSequence {
+            name: name.to_owned(),
+            names: self.sequences.iter().map(|s| s.name.clone()).collect(),
         })
     }
 
@@ -140,7 +133,7 @@ impl Timeline {
     /// assert_eq!(timeline.at(stand, -5.0).unwrap().frame, 0.0);
     /// assert_eq!(timeline.at(stand, f64::INFINITY).unwrap().frame, 0.0);
     /// assert!(timeline.at(7, 0.0).is_none());
-    /// # Ok::<(), formats::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn at(&self, index: usize, ms: f64) -> Option<Moment> {
         let sequence = self.sequences.get(index)?;
@@ -175,6 +168,34 @@ impl Timeline {
             .and_then(|i| self.global_sequences.get(i).copied())
     }
 }
+
+/// No sequence has the name asked for ([`Timeline::sequence_named`]); its
+/// message lists the names there are, each quoted (a name may be empty or
+/// hold a comma).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoSequence {
+    /// The name asked for.
+    pub name: String,
+    /// The model's sequences' names, in order.
+    pub names: Vec<String>,
+}
+
+impl std::fmt::Display for NoSequence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = &self.name;
+        if self.names.is_empty() {
+            return write!(f, "no sequence {name:?}: the model has none");
+        }
+        write!(f, "no sequence {name:?}; the model has ")?;
+        for (i, n) in self.names.iter().enumerate() {
+            let comma = if i == 0 { "" } else { ", " };
+            write!(f, "{comma}{n:?}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for NoSequence {}
 
 #[cfg(test)]
 mod tests {
@@ -217,10 +238,18 @@ mod tests {
         let mut t = timeline();
         t.sequences[0].name = String::new();
         t.sequences[1].name = "Stand, Ready".into();
-        let error = t.sequence_named("Walk").unwrap_err().to_string();
+        let error = t.sequence_named("Walk").unwrap_err();
+        assert_eq!(error.names, ["", "Stand, Ready"]);
         assert_eq!(
-            error,
+            error.to_string(),
             r#"no sequence "Walk"; the model has "", "Stand, Ready""#
+        );
+        t.sequences.clear();
+        let error = t.sequence_named("Walk").unwrap_err();
+        assert_eq!((error.name.as_str(), error.names.len()), ("Walk", 0));
+        assert_eq!(
+            error.to_string(),
+            r#"no sequence "Walk": the model has none"#
         );
     }
 }

@@ -140,8 +140,6 @@ mod split;
 mod tangents;
 mod textures;
 
-use core::fmt;
-
 pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS};
 pub use report::{Note, Report, SkinError};
 
@@ -194,9 +192,13 @@ impl Default for Options {
 }
 
 /// Why a model cannot be converted.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConvertError {
     /// A version this module does not convert to or from.
+    #[error(
+        "converting version {from} to {to} is not supported (Warcraft III versions: {VERSIONS:?})"
+    )]
     Version {
         /// The model's version.
         from: u32,
@@ -204,28 +206,44 @@ pub enum ConvertError {
         to: u32,
     },
     /// A geoset whose skinning the target cannot hold.
+    #[error("geosets[{geoset}]: {source}")]
     Skin {
         /// The geoset's index.
         geoset: usize,
-        /// Why.
-        why: String,
+        /// What about its skinning.
+        #[source]
+        source: SkinProblem,
     },
 }
 
-impl fmt::Display for ConvertError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConvertError::Version { from, to } => write!(
-                f,
-                "converting version {from} to {to} is not supported (Warcraft III versions: {:?})",
-                VERSIONS
-            ),
-            ConvertError::Skin { geoset, why } => write!(f, "geosets[{geoset}]: {why}"),
-        }
-    }
+/// What about a geoset's skinning keeps [`convert`] from converting it
+/// ([`ConvertError::Skin`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SkinProblem {
+    /// Reforged to classic: `SKIN` is not 8 bytes a vertex.
+    #[error("SKIN holds {bytes} bytes, not 8 for each of the {vertices} vertices")]
+    SkinSize {
+        /// The bytes `SKIN` holds.
+        bytes: usize,
+        /// The geoset's vertices.
+        vertices: usize,
+    },
+    /// Classic to Reforged: `GNDX` does not give every vertex a group.
+    #[error("GNDX gives {groups} vertices a matrix group, but there are {vertices} vertices")]
+    GroupCount {
+        /// The entries of `GNDX`.
+        groups: usize,
+        /// The geoset's vertices.
+        vertices: usize,
+    },
+    /// Classic to Reforged: a matrix group names an object id past 255.
+    #[error("a group names object id {id}: SKIN names bones by a byte")]
+    ObjectId {
+        /// The object id.
+        id: u32,
+    },
 }
-
-impl std::error::Error for ConvertError {}
 
 /// Converts `model` to version `target` (800, 900, 1000, 1100 or 1200), as
 /// the [module](self) docs describe. On error the model is unchanged.
@@ -347,11 +365,10 @@ fn to_classic(
         if skin.len() != 8 * geoset.vertex_count() {
             return Err(ConvertError::Skin {
                 geoset: g,
-                why: format!(
-                    "SKIN holds {} bytes, not 8 for each of the {} vertices",
-                    skin.len(),
-                    geoset.vertex_count()
-                ),
+                source: SkinProblem::SkinSize {
+                    bytes: skin.len(),
+                    vertices: geoset.vertex_count(),
+                },
             });
         }
         skinned = true;
@@ -461,11 +478,10 @@ fn to_reforged(
         if geoset.vertex_groups.len() != geoset.vertex_count() {
             return Err(ConvertError::Skin {
                 geoset: g,
-                why: format!(
-                    "GNDX gives {} vertices a matrix group, but there are {} vertices",
-                    geoset.vertex_groups.len(),
-                    geoset.vertex_count()
-                ),
+                source: SkinProblem::GroupCount {
+                    groups: geoset.vertex_groups.len(),
+                    vertices: geoset.vertex_count(),
+                },
             });
         }
         let reforged = skin::to_reforged(
@@ -476,7 +492,7 @@ fn to_reforged(
         )
         .map_err(|id| ConvertError::Skin {
             geoset: g,
-            why: format!("a group names object id {id}: SKIN names bones by a byte"),
+            source: SkinProblem::ObjectId { id },
         })?;
         if !reforged.kept && !geoset.matrix_groups.is_empty() {
             report.approximate(

@@ -17,7 +17,7 @@ pub enum ExportError {
         name: String,
         /// The timeline's refusal, naming the model's sequences.
         #[source]
-        source: format_core::Error,
+        source: crate::anim::NoSequence,
     },
     /// The animations would hold more values than an export may (see
     /// [the module docs](super#what-an-export-may-hold)): export one
