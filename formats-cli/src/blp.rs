@@ -380,7 +380,7 @@ pub fn convert(
 /// Encodes the pixels read from `name` in `target`, with a warning on stderr
 /// if a side is not a power of two (see [`not_power_of_two`]).
 fn encode(
-    image: &Result<RgbaImage, format_core::Error>,
+    image: &Result<RgbaImage, impl std::fmt::Display>,
     target: Target,
     name: &impl std::fmt::Display,
 ) -> Result<Blp, String> {

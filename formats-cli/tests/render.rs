@@ -335,3 +335,100 @@ fn pillow_reads_every_corpus_picture() {
         assert!(pixels == ours.data, "{path}: Pillow reads other pixels");
     }
 }
+
+/// Each way a tile cannot be drawn, or a picture encoded, is its own
+/// variant: tiles built to fail one way each, and images past what PNG and
+/// TIFF hold.
+#[test]
+fn what_cannot_be_drawn_says_why_by_variant() {
+    use formats::adt::AdtChunk;
+    use formats::adt::mcnk::{Mcly, Mcnk, McnkChunk, SMLayer, layer_flags};
+    use formats::render::RenderError;
+    use formats::terrain::{TerrainError, TerrainTile, TileSplat};
+    let tile = |mcnks: Vec<Mcnk>| Adt {
+        chunks: mcnks.into_iter().map(AdtChunk::Mcnk).collect(),
+    };
+    let none = tile(vec![]);
+    assert!(matches!(
+        TerrainTile::from_adt(&none),
+        Err(TerrainError::NoChunks)
+    ));
+    assert!(matches!(
+        render::heightmap(&none),
+        Err(RenderError::Terrain(TerrainError::NoChunks))
+    ));
+    let mut far = Mcnk::new(0, 0);
+    far.position = [1e9, 0.0, 0.0];
+    assert!(matches!(
+        TerrainTile::from_adt(&tile(vec![far])),
+        Err(TerrainError::OffMap { x: 1e9, y: 0.0 })
+    ));
+    // On the map, but no chunk has heights.
+    assert!(matches!(
+        render::heightmap(&tile(vec![Mcnk::new(0, 0)])),
+        Err(RenderError::NoHeights)
+    ));
+    assert!(matches!(
+        TileSplat::from_adt(&tile(vec![Mcnk::new(0, 0), Mcnk::new(16, 0)]), 0),
+        Err(TerrainError::ChunkIndex { index: 1 })
+    ));
+    // A layer whose alpha map starts past the (missing) MCAL.
+    let mut layered = Mcnk::new(0, 0);
+    layered.chunks.push(McnkChunk::Mcly(Mcly {
+        layers: vec![
+            SMLayer::default(),
+            SMLayer {
+                flags: layer_flags::USE_ALPHA_MAP,
+                offset_in_mcal: 64,
+                ..SMLayer::default()
+            },
+        ],
+    }));
+    let layered = tile(vec![layered]);
+    match TileSplat::from_adt(&layered, 0) {
+        Err(TerrainError::Parse(e)) => assert_eq!(e.path_string(), "[0].MCAL"),
+        other => panic!("{other:?}"),
+    }
+    match render::alpha_maps(&layered, 0) {
+        Err(RenderError::Parse(e)) => assert_eq!(e.path_string(), "[0].MCAL"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        render::float_tiff(4, 4, &[0.0; 15]),
+        Err(RenderError::FewerHeights {
+            heights: 15,
+            pixels: 16
+        })
+    ));
+    assert!(matches!(
+        render::float_tiff(1 << 33, 1, &[]),
+        Err(RenderError::TooLarge { format: "TIFF", .. })
+    ));
+    assert!(matches!(
+        render::float_tiff(0, 0, &[]),
+        Err(RenderError::Tiff(_))
+    ));
+    let image = |width, height, data| Image {
+        width,
+        height,
+        color: Color::Gray8,
+        data,
+    };
+    assert!(matches!(
+        image(1 << 33, 1, vec![]).to_png(),
+        Err(RenderError::TooLarge { format: "PNG", .. })
+    ));
+    let error = image(2, 2, vec![0; 3]).to_png().unwrap_err();
+    assert!(matches!(error, RenderError::Png(_)));
+    assert!(std::error::Error::source(&error).is_some());
+    // A split part beside the root that does not parse.
+    let dir = common::temp_dir("split-part-error");
+    std::fs::write(dir.join("Map_32_32_tex0.adt"), b"junk").unwrap();
+    let merged =
+        formats::terrain::with_split_parts(tile(vec![Mcnk::new(0, 0)]), &dir.join("Map_32_32.adt"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    match merged {
+        Err(TerrainError::Part { path, .. }) => assert!(path.ends_with("Map_32_32_tex0.adt")),
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,8 +1,6 @@
 //! PNG out, in one place for every image the crate writes (`render`'s gray
 //! and RGB pictures, `blp`'s RGBA pixels, glTF's placeholder textures).
 
-use format_core::Error;
-
 /// `data` (rows top first, `width * height` pixels of `color` at `depth`)
 /// encoded as PNG, with fast compression (the images are written once and
 /// mostly read by other tools, so size matters less than time).
@@ -12,15 +10,14 @@ pub(crate) fn encode(
     color: png::ColorType,
     depth: png::BitDepth,
     data: &[u8],
-) -> Result<Vec<u8>, Error> {
-    let error = |e: png::EncodingError| Error::other(format!("PNG encoding: {e}"));
+) -> Result<Vec<u8>, png::EncodingError> {
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(color);
     encoder.set_depth(depth);
     encoder.set_compression(png::Compression::Fast);
-    let mut writer = encoder.write_header().map_err(error)?;
-    writer.write_image_data(data).map_err(error)?;
-    writer.finish().map_err(error)?;
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(data)?;
+    writer.finish()?;
     Ok(out)
 }

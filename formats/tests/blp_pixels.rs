@@ -659,3 +659,90 @@ fn corpus_jpegs_with_odd_alpha_bits_follow_the_rule() {
         assert_eq!(seen, 3, "BLP_MANIFEST: alphaBits 6, 9 and 4");
     }
 }
+
+/// Each way pixels cannot become an image, a PNG or a texture is its own
+/// variant, and an unknown encoding name its own type.
+#[test]
+fn pixel_errors_say_why_by_variant() {
+    use formats::blp::{PixelError, UnknownTarget};
+    assert!(matches!(
+        RgbaImage::new(0, 4, vec![]),
+        Err(PixelError::Size {
+            width: 0,
+            height: 4
+        })
+    ));
+    assert!(matches!(
+        RgbaImage::new(2, 2, vec![0; 15]),
+        Err(PixelError::DataLength {
+            expected: 16,
+            len: 15,
+            ..
+        })
+    ));
+    assert!(matches!(
+        RgbaImage::from_png(b"not a PNG"),
+        Err(PixelError::PngDecode(_))
+    ));
+    // Built from the public fields: written, but read back refused at the
+    // IHDR width (byte 16).
+    let wide = RgbaImage {
+        width: 20_000,
+        height: 1,
+        data: vec![0; 80_000],
+    };
+    match RgbaImage::from_png(&wide.to_png().unwrap()) {
+        Err(PixelError::PngHeader(e)) => assert_eq!(e.offset(), 16),
+        other => panic!("{other:?}"),
+    }
+    let short = RgbaImage {
+        width: 2,
+        height: 2,
+        data: vec![0; 3],
+    };
+    let error = short.to_png().unwrap_err();
+    assert!(matches!(error, PixelError::PngEncode(_)));
+    assert!(std::error::Error::source(&error).is_some());
+    assert!(matches!(
+        Blp::encode(&short, Target::Bgra),
+        Err(PixelError::DataLength { .. })
+    ));
+    use codec::CodecError;
+    assert!(matches!(
+        codec::decode_bgra(&[0; 15], 2, 2, false),
+        Err(CodecError::BgraShort {
+            needed: 16,
+            len: 15
+        })
+    ));
+    assert!(matches!(
+        codec::dxt::decode(&[0; 7], codec::dxt::Dxt::Dxt1, 4, 4, false),
+        Err(CodecError::BlocksShort {
+            needed: 8,
+            blocks: 1,
+            block: 8,
+            len: 7
+        })
+    ));
+    assert!(matches!(
+        codec::palette::decode(&[0; 4], &[], 3, 2, 2),
+        Err(CodecError::AlphaDepth { bits: 3 })
+    ));
+    assert!(matches!(
+        codec::palette::decode(&[0; 4], &[], 8, 2, 2),
+        Err(CodecError::PaletteShort {
+            needed: 8,
+            pixels: 4,
+            alpha_bits: 8,
+            len: 4
+        })
+    ));
+    let error = "png".parse::<Target>().unwrap_err();
+    assert_eq!(error, UnknownTarget { name: "png".into() });
+    assert!(
+        error
+            .to_string()
+            .starts_with("unknown encoding \"png\": one of blp1-jpeg"),
+        "{error}"
+    );
+}

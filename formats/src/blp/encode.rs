@@ -1,8 +1,9 @@
 //! RGBA8 to a new [`Blp`], with its mip levels generated.
 
+use std::fmt;
 use std::str::FromStr;
 
-use format_core::Error;
+use super::PixelError;
 
 use super::codec::{self, dxt::Dxt, palette::Quantizer};
 use super::file::Blp;
@@ -54,19 +55,37 @@ impl Target {
 }
 
 impl FromStr for Target {
-    type Err = String;
+    type Err = UnknownTarget;
 
-    fn from_str(s: &str) -> Result<Target, String> {
+    fn from_str(s: &str) -> Result<Target, UnknownTarget> {
         Target::ALL
             .iter()
             .find(|(_, n)| n.eq_ignore_ascii_case(s))
             .map(|(t, _)| *t)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Target::ALL.iter().map(|(_, n)| *n).collect();
-                format!("unknown encoding {s:?}: one of {}", names.join(", "))
-            })
+            .ok_or_else(|| UnknownTarget { name: s.to_owned() })
     }
 }
+
+/// A name [`Target::from_str`] does not know; its message lists those it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownTarget {
+    /// The name given.
+    pub name: String,
+}
+
+impl fmt::Display for UnknownTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Target::ALL.iter().map(|(_, n)| *n).collect();
+        write!(
+            f,
+            "unknown encoding {:?}: one of {}",
+            self.name,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownTarget {}
 
 impl Blp {
     /// A new texture of `image` in `target`, with every mip level down to 1x1
@@ -86,7 +105,7 @@ impl Blp {
     /// assert_eq!(back.decode_level(0)?, image);
     /// # Ok::<(), formats::Error>(())
     /// ```
-    pub fn encode(image: &RgbaImage, target: Target) -> Result<Blp, Error> {
+    pub fn encode(image: &RgbaImage, target: Target) -> Result<Blp, PixelError> {
         image.check()?;
         let alpha = image.has_alpha();
         let levels = mips::chain(image.clone());
@@ -146,8 +165,7 @@ impl Blp {
                 let mut streams = levels
                     .iter()
                     .map(|l| codec::jpeg::encode(&l.data, l.width, l.height, !alpha, JPEG_QUALITY))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(Error::other)?;
+                    .collect::<Result<Vec<_>, _>>()?;
                 let shared = codec::jpeg::split_common_header(&mut streams, MAX_JPEG_HEADER);
                 (blp1(0), Some(shared), None, streams)
             }

@@ -2,6 +2,8 @@
 
 use format_core::Error;
 
+use super::PixelError;
+
 /// The largest width or height this crate decodes or encodes (the largest
 /// texture in the corpus is 4096 x 4096); checked before any pixel buffer is
 /// allocated.
@@ -26,7 +28,7 @@ pub struct RgbaImage {
 impl RgbaImage {
     /// An image from its pixels; `data` must hold `width * height * 4` bytes,
     /// and both sides must be 1 to [`MAX_SIDE`].
-    pub fn new(width: u32, height: u32, data: Vec<u8>) -> Result<RgbaImage, Error> {
+    pub fn new(width: u32, height: u32, data: Vec<u8>) -> Result<RgbaImage, PixelError> {
         let image = RgbaImage {
             width,
             height,
@@ -39,15 +41,17 @@ impl RgbaImage {
     /// What [`RgbaImage::new`] checks, for an image built from its public
     /// fields: both sides 1 to [`MAX_SIDE`] and `data` of `width * height *
     /// 4` bytes.
-    pub(crate) fn check(&self) -> Result<(), Error> {
+    pub(crate) fn check(&self) -> Result<(), PixelError> {
         let (width, height) = (self.width, self.height);
         check_size(width, height)?;
         let expected = width as usize * height as usize * 4;
         if self.data.len() != expected {
-            return Err(Error::other(format!(
-                "{width}x{height} RGBA needs {expected} bytes, not {}",
-                self.data.len()
-            )));
+            return Err(PixelError::DataLength {
+                width,
+                height,
+                expected,
+                len: self.data.len(),
+            });
         }
         Ok(())
     }
@@ -64,10 +68,10 @@ impl RgbaImage {
     /// let image = RgbaImage::new(2, 1, vec![255, 0, 0, 255, 0, 0, 255, 128])?;
     /// let png = image.to_png()?;
     /// assert_eq!(RgbaImage::from_png(&png)?, image);
-    /// # Ok::<(), formats::Error>(())
+    /// # Ok::<(), formats::blp::PixelError>(())
     /// ```
     #[cfg(feature = "blp-pixels")]
-    pub fn to_png(&self) -> Result<Vec<u8>, Error> {
+    pub fn to_png(&self) -> Result<Vec<u8>, PixelError> {
         crate::png_file::encode(
             self.width,
             self.height,
@@ -75,23 +79,22 @@ impl RgbaImage {
             png::BitDepth::Eight,
             &self.data,
         )
+        .map_err(PixelError::PngEncode)
     }
 
     /// Decodes a PNG (any colour type and bit depth) to RGBA8; its size is
     /// checked against [`MAX_SIDE`] before the pixels are allocated (feature
     /// `blp-pixels`).
     #[cfg(feature = "blp-pixels")]
-    pub fn from_png(data: &[u8]) -> Result<RgbaImage, Error> {
-        let decode_error = |e: png::DecodingError| Error::other(format!("PNG: {e}"));
+    pub fn from_png(data: &[u8]) -> Result<RgbaImage, PixelError> {
+        let decode_error = PixelError::PngDecode;
         let mut decoder = png::Decoder::new(std::io::Cursor::new(data));
         decoder.set_transformations(png::Transformations::normalize_to_color8());
         let mut reader = decoder.read_info().map_err(decode_error)?;
         let (width, height) = reader.info().size();
         check_side_fields(width, height, [PNG_WIDTH_OFFSET, PNG_WIDTH_OFFSET + 4])
-            .map_err(|e| e.in_tag(format_core::FourCC::new(*b"IHDR")))?;
-        let size = reader
-            .output_buffer_size()
-            .ok_or_else(|| Error::other("PNG: image too large"))?;
+            .map_err(|e| PixelError::PngHeader(e.in_tag(format_core::FourCC::new(*b"IHDR"))))?;
+        let size = reader.output_buffer_size().ok_or(PixelError::PngTooLarge)?;
         let mut buf = vec![0; size];
         let frame = reader.next_frame(&mut buf).map_err(decode_error)?;
         let pixels = buf.get(..frame.buffer_size()).unwrap_or_default();
@@ -111,7 +114,7 @@ impl RgbaImage {
                 .collect(),
             png::ColorType::Grayscale => pixels.iter().flat_map(|&g| [g, g, g, 255]).collect(),
             png::ColorType::Indexed => {
-                return Err(Error::other("PNG: palette not expanded"));
+                return Err(PixelError::PngPalette);
             }
         };
         RgbaImage::new(width, height, rgba)
@@ -120,11 +123,9 @@ impl RgbaImage {
 
 /// Fails unless both sides are 1 to [`MAX_SIDE`] (an image in memory: the
 /// error names no offset; a file's header is checked by `check_side_fields`).
-pub fn check_size(width: u32, height: u32) -> Result<(), Error> {
+pub fn check_size(width: u32, height: u32) -> Result<(), PixelError> {
     if !fits(width) || !fits(height) {
-        return Err(Error::other(format!(
-            "an image of {width}x{height}: each side must be 1 to {MAX_SIDE} pixels"
-        )));
+        return Err(PixelError::Size { width, height });
     }
     Ok(())
 }

@@ -44,6 +44,7 @@ pub mod codec;
 mod decode;
 #[cfg(feature = "blp-pixels")]
 mod encode;
+mod error;
 mod file;
 pub mod header;
 mod image;
@@ -52,7 +53,8 @@ pub mod layout;
 mod mips;
 
 #[cfg(feature = "blp-pixels")]
-pub use encode::{JPEG_QUALITY, Target};
+pub use encode::{JPEG_QUALITY, Target, UnknownTarget};
+pub use error::PixelError;
 pub use file::Blp;
 pub use header::{AlphaKind, Blp1Header, Blp2Header, Encoding, Header};
 #[cfg(feature = "blp-pixels")]

@@ -89,8 +89,9 @@ impl Dds {
                 luminance,
             } => Ok(masked(bytes, bits / 8, [r, g, b, a], luminance)),
         }
-        .map_err(|e| Error::invalid(at, e))?;
-        RgbaImage::new(width, height, pixels)
+        .map_err(|e| Error::invalid(at, e.to_string()))?;
+        // The sides were checked and the codecs give every pixel.
+        RgbaImage::new(width, height, pixels).map_err(|e| Error::invalid(at, e.to_string()))
     }
 }
 

@@ -41,7 +41,7 @@ pub enum ExportError {
     },
     /// The tile cannot be exported: it has no MCNK, or lies off the map.
     #[error("{0}")]
-    Tile(#[source] format_core::Error),
+    Tile(#[source] crate::terrain::TerrainError),
     /// The document's JSON cannot be written.
     #[error("glTF JSON: {0}")]
     Json(#[source] serde_json::Error),

@@ -93,7 +93,9 @@ impl TextureSource for FlatTextures {
 /// A flat-colour PNG, 4 by 4 pixels, RGBA (placeholders for replaceable
 /// textures).
 pub(crate) fn flat_png(rgba: [u8; 4]) -> Result<Vec<u8>, format_core::Error> {
-    crate::blp::RgbaImage::new(4, 4, rgba.repeat(16))?.to_png()
+    crate::blp::RgbaImage::new(4, 4, rgba.repeat(16))
+        .and_then(|image| image.to_png())
+        .map_err(|e| format_core::Error::other(e.to_string()))
 }
 
 /// Textures looked up in folders, in order: the path a model names is taken
@@ -244,6 +246,7 @@ fn png_of(bytes: Vec<u8>, normal: bool) -> Result<Vec<u8>, format_core::Error> {
     }
     let mut image = if png {
         crate::blp::RgbaImage::from_png(&bytes)
+            .map_err(|e| format_core::Error::other(e.to_string()))
     } else if bytes.starts_with(b"DDS ") {
         crate::dds::Dds::from_bytes(&bytes).and_then(|dds| dds.decode_level(0))
     } else {
@@ -252,7 +255,9 @@ fn png_of(bytes: Vec<u8>, normal: bool) -> Result<Vec<u8>, format_core::Error> {
     if normal {
         crate::dds::rebuild_normal_z(&mut image);
     }
-    image.to_png()
+    image
+        .to_png()
+        .map_err(|e| format_core::Error::other(e.to_string()))
 }
 
 /// Textures read from an MPQ archive, a map's imported textures (feature

@@ -3,9 +3,7 @@
 //! maps ([`alpha_maps`], [`splat_image`]) as images, and heights as 32-bit
 //! float TIFF ([`float_tiff`]) for engines that import them.
 
-use format_core::Error;
-
-use super::{Color, Image};
+use super::{Color, Image, RenderError};
 use crate::adt::Adt;
 use crate::adt::alpha::{BIG_ALPHA_FLAGS, MAP_SIZE};
 use crate::adt::mcnk::layer_flags;
@@ -20,11 +18,9 @@ const CHUNKS: usize = 16;
 /// tiles that must match their neighbours, process them together: share
 /// their seams ([`share_seams`](crate::terrain::share_seams)) and draw each
 /// at one range ([`heightmap_image`]). An error if no chunk has heights.
-pub fn heightmap(adt: &Adt) -> Result<Image, Error> {
+pub fn heightmap(adt: &Adt) -> Result<Image, RenderError> {
     let map = Heightmap::from_tile(&TerrainTile::from_adt(adt)?);
-    let range = map
-        .range()
-        .ok_or_else(|| Error::other("the tile has no MCVT heights to draw"))?;
+    let range = map.range().ok_or(RenderError::NoHeights)?;
     Ok(heightmap_image(&map, range))
 }
 
@@ -51,22 +47,30 @@ pub fn stitched_image(map: &Stitched, range: HeightRange) -> Image {
 /// `heights` (`width` x `height`, row by row) as a one-channel 32-bit float
 /// TIFF (absolute heights in yards, NaN where there is no data), the form
 /// Blender, Unity, Unreal and GIS tools read float heightmaps in.
-pub fn float_tiff(width: usize, height: usize, heights: &[f32]) -> Result<Vec<u8>, Error> {
-    let too_big = |_| Error::other("image too large for TIFF");
+pub fn float_tiff(width: usize, height: usize, heights: &[f32]) -> Result<Vec<u8>, RenderError> {
+    let too_big = |_| RenderError::TooLarge {
+        format: "TIFF",
+        width,
+        height,
+    };
     let (w, h) = (
         u32::try_from(width).map_err(too_big)?,
         u32::try_from(height).map_err(too_big)?,
     );
-    let pixels = heights
-        .get(..width * height)
-        .ok_or_else(|| Error::other("fewer heights than pixels"))?;
-    let tiff_error = |e: tiff::TiffError| Error::other(format!("TIFF encoding: {e}"));
+    let fewer = || RenderError::FewerHeights {
+        heights: heights.len(),
+        pixels: width.saturating_mul(height),
+    };
+    let pixels = width
+        .checked_mul(height)
+        .and_then(|n| heights.get(..n))
+        .ok_or_else(fewer)?;
     let mut out = std::io::Cursor::new(Vec::new());
     tiff::encoder::TiffEncoder::new(&mut out)
         .and_then(|mut encoder| {
             encoder.write_image::<tiff::encoder::colortype::Gray32Float>(w, h, pixels)
         })
-        .map_err(tiff_error)?;
+        .map_err(RenderError::Tiff)?;
     Ok(out.into_inner())
 }
 
@@ -85,7 +89,7 @@ pub fn splat_image(values: &[u8]) -> Image {
 /// 2, blue layer 3 (layer 0 has no alpha map). `mphd_flags` are the map's WDT
 /// flags (the bit depth of uncompressed maps; [`guess_mphd_flags`] when the
 /// WDT is not at hand).
-pub fn alpha_maps(adt: &Adt, mphd_flags: u32) -> Result<Image, Error> {
+pub fn alpha_maps(adt: &Adt, mphd_flags: u32) -> Result<Image, RenderError> {
     let side = CHUNKS * MAP_SIZE;
     let mut image = Image::new(side, side, Color::Rgb8);
     for (index, mcnk) in adt.mcnks().enumerate() {

@@ -21,7 +21,47 @@ pub use adt::{
 };
 pub use mdx::{posed_wireframe, wireframe};
 
-use format_core::Error;
+use crate::terrain::TerrainError;
+
+/// Why a picture could not be drawn or encoded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// The tile's terrain could not be read ([`adt::heightmap`]).
+    #[error("{0}")]
+    Terrain(#[from] TerrainError),
+    /// A chunk's data did not parse (its path names the chunk, as
+    /// `[3].MCAL`; [`adt::alpha_maps`]).
+    #[error("{0}")]
+    Parse(#[from] format_core::Error),
+    /// No chunk of the tile has heights ([`adt::heightmap`]).
+    #[error("the tile has no MCVT heights to draw")]
+    NoHeights,
+    /// A side is past what the image format holds (`u32`).
+    #[error("image too large for {format}")]
+    TooLarge {
+        /// `"PNG"` or `"TIFF"`.
+        format: &'static str,
+        /// The width asked for.
+        width: usize,
+        /// The height asked for.
+        height: usize,
+    },
+    /// Fewer heights than `width * height` pixels ([`adt::float_tiff`]).
+    #[error("fewer heights than pixels")]
+    FewerHeights {
+        /// The heights given.
+        heights: usize,
+        /// The pixels.
+        pixels: usize,
+    },
+    /// The PNG encoder failed.
+    #[error("PNG encoding: {0}")]
+    Png(#[source] png::EncodingError),
+    /// The TIFF encoder failed.
+    #[error("TIFF encoding: {0}")]
+    Tiff(#[source] tiff::TiffError),
+}
 
 /// How an [`Image`]'s pixels are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,8 +147,12 @@ impl Image {
     }
 
     /// Encodes the image as PNG.
-    pub fn to_png(&self) -> Result<Vec<u8>, Error> {
-        let too_big = |_| Error::other("image too large for PNG");
+    pub fn to_png(&self) -> Result<Vec<u8>, RenderError> {
+        let too_big = |_| RenderError::TooLarge {
+            format: "PNG",
+            width: self.width,
+            height: self.height,
+        };
         let width = u32::try_from(self.width).map_err(too_big)?;
         let height = u32::try_from(self.height).map_err(too_big)?;
         let (color, depth) = match self.color {
@@ -116,6 +160,6 @@ impl Image {
             Color::Gray16 => (png::ColorType::Grayscale, png::BitDepth::Sixteen),
             Color::Rgb8 => (png::ColorType::Rgb, png::BitDepth::Eight),
         };
-        crate::png_file::encode(width, height, color, depth, &self.data)
+        crate::png_file::encode(width, height, color, depth, &self.data).map_err(RenderError::Png)
     }
 }

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use format_core::{Error, Result};
+use super::TerrainError;
 
 use super::coords::{TILES, TileCoord};
 use crate::adt::split::Part;
@@ -103,7 +103,7 @@ pub fn split_parts(root_path: &Path) -> [Option<PathBuf>; 2] {
 /// as a monolithic tile has. A part is only merged into a root that does not
 /// hold its chunks itself (a monolithic tile keeps its own); a tile without
 /// parts beside it comes back as it is.
-pub fn with_split_parts(root: Adt, root_path: &Path) -> Result<(Adt, Vec<PathBuf>)> {
+pub fn with_split_parts(root: Adt, root_path: &Path) -> Result<(Adt, Vec<PathBuf>), TerrainError> {
     let holds = |part: Part| {
         root.chunks
             .iter()
@@ -115,13 +115,18 @@ pub fn with_split_parts(root: Adt, root_path: &Path) -> Result<(Adt, Vec<PathBuf
     if tex0.is_none() && obj0.is_none() {
         return Ok((root, Vec::new()));
     }
-    let read = |path: &Option<PathBuf>| -> Result<SplitFile> {
+    let read = |path: &Option<PathBuf>| -> Result<SplitFile, TerrainError> {
         let Some(path) = path else {
             return Ok(SplitFile::default());
         };
-        let bytes =
-            std::fs::read(path).map_err(|e| Error::other(format!("{}: {e}", path.display())))?;
-        SplitFile::from_bytes(&bytes).map_err(|e| Error::other(format!("{}: {e}", path.display())))
+        let bytes = std::fs::read(path).map_err(|source| TerrainError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        SplitFile::from_bytes(&bytes).map_err(|source| TerrainError::Part {
+            path: path.clone(),
+            source,
+        })
     };
     let split = SplitAdt {
         tex0: read(&tex0)?,

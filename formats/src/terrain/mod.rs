@@ -63,6 +63,7 @@
 //! ```
 
 pub mod coords;
+mod error;
 pub mod grid;
 pub mod heightmap;
 pub mod liquid;
@@ -76,6 +77,7 @@ pub use coords::{
     CHUNK_SIZE, CHUNKS, ChunkCoord, MAP_HALF, TILE_SIZE, TILES, TileCoord, UNIT_SIZE, WorldRect,
     file_to_world, world_to_file,
 };
+pub use error::TerrainError;
 pub use grid::{ChunkGrid, Holes, QUADS, VERTICES, inner_index, outer_index};
 pub use heightmap::{
     HEIGHTMAP_SIDE, HeightRange, Heightmap, Seams, Stitched, TileEdges, common_range, share_seams,

@@ -14,7 +14,7 @@
 //! the bit depth comes from the WDT's `MPHD` flags, which the tile does not
 //! hold.
 
-use format_core::{Error, Result};
+use super::TerrainError;
 
 use super::coords::{CHUNKS, ChunkCoord};
 use crate::adt::Adt;
@@ -79,14 +79,14 @@ pub struct TileSplat {
 
 impl TileSplat {
     /// The splat maps of `adt`, decoded with the map's `mphd_flags`.
-    pub fn from_adt(adt: &Adt, mphd_flags: u32) -> Result<TileSplat> {
+    pub fn from_adt(adt: &Adt, mphd_flags: u32) -> Result<TileSplat, TerrainError> {
         let names = adt.mtex();
         let textures = names.map(|m| m.names()).unwrap_or_default();
         let mut chunks = Vec::new();
         let mut maps: Vec<Vec<u8>> = Vec::new();
         for (index, mcnk) in adt.mcnks().enumerate() {
             let coord = ChunkCoord::new(mcnk.index_x, mcnk.index_y)
-                .ok_or_else(|| Error::other(format!("MCNK {index}: index past 16 x 16")))?;
+                .ok_or(TerrainError::ChunkIndex { index })?;
             let layers = mcnk.layers().map(|m| &m.layers[..]).unwrap_or_default();
             if maps.len() < layers.len() {
                 maps.resize_with(layers.len(), || vec![0; SPLAT_SIDE * SPLAT_SIDE]);

@@ -6,7 +6,7 @@
 //! MCCV sub-chunks for the terrain module; it takes their values through
 //! slices, whatever container the ADT types keep them in.
 
-use format_core::{Error, Result};
+use super::TerrainError;
 
 use super::coords::{CHUNK_SIZE, CHUNKS, ChunkCoord, TileCoord, WorldRect};
 use super::grid::{ChunkGrid, EDGE_TOLERANCE, Holes, QUADS, VERTICES};
@@ -117,18 +117,14 @@ impl TerrainTile {
     /// The terrain of `adt`. Which tile it is comes from the first MCNK: its
     /// position less its indices times the chunk size. An error if there is
     /// no MCNK, or its position is off the map.
-    pub fn from_adt(adt: &Adt) -> Result<TerrainTile> {
-        let first = adt
-            .mcnks()
-            .next()
-            .ok_or_else(|| Error::other("the tile has no MCNK"))?;
+    pub fn from_adt(adt: &Adt) -> Result<TerrainTile, TerrainError> {
+        let first = adt.mcnks().next().ok_or(TerrainError::NoChunks)?;
         let half = CHUNK_SIZE / 2.0;
         let [x, y] = [first.position[0], first.position[1]].map(f64::from);
         // The centre of the tile's chunk (0, 0): inside it whatever the rounding.
         let centre_x = x + f64::from(first.index_y) * CHUNK_SIZE - half;
         let centre_y = y + f64::from(first.index_x) * CHUNK_SIZE - half;
-        let coord = TileCoord::at(centre_x, centre_y)
-            .ok_or_else(|| Error::other(format!("MCNK position ({x}, {y}) is off the map")))?;
+        let coord = TileCoord::at(centre_x, centre_y).ok_or(TerrainError::OffMap { x, y })?;
         Ok(TerrainTile {
             coord,
             chunks: adt.mcnks().map(ChunkTerrain::from_mcnk).collect(),

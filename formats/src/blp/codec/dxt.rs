@@ -5,6 +5,8 @@
 use rayon::prelude::*;
 use texpresso::{Algorithm, Format, Params};
 
+use super::CodecError;
+
 /// Which DXT block format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dxt {
@@ -48,7 +50,7 @@ pub fn decode(
     width: u32,
     height: u32,
     opaque: bool,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CodecError> {
     let format = dxt.format();
     decode_blocks(level, format.block_size(), width, height, |bytes| {
         let mut pixels = format.decompress_block(bytes);
@@ -72,16 +74,18 @@ pub fn decode_blocks(
     width: u32,
     height: u32,
     decode_block: impl Fn(&[u8]) -> [[u8; 4]; 16] + Sync,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CodecError> {
     let (w, h) = (width as usize, height as usize);
     let blocks_wide = w.div_ceil(4);
     let blocks = blocks_wide * h.div_ceil(4);
     let needed = blocks * block;
     if level.len() < needed {
-        return Err(format!(
-            "{needed} bytes needed ({blocks} blocks of {block} bytes), {} there",
-            level.len()
-        ));
+        return Err(CodecError::BlocksShort {
+            needed,
+            blocks,
+            block,
+            len: level.len(),
+        });
     }
     let row_bytes = w * 4;
     let mut out = vec![0u8; w * h * 4];

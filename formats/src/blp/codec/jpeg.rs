@@ -9,6 +9,8 @@
 //! convention), so a private `Bgra` buffer hands it the samples to store as they are.
 
 use jpeg_encoder::{Encoder, ImageBuffer, JpegColorType, SamplingFactor};
+
+use super::{CodecError, FrameError, FrameHeaderError};
 use zune_jpeg::JpegDecoder;
 use zune_jpeg::zune_core::bytestream::ZCursor;
 use zune_jpeg::zune_core::colorspace::ColorSpace;
@@ -37,55 +39,52 @@ pub fn decode(
     level: &[u8],
     size: (u32, u32),
     max: (u32, u32),
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CodecError> {
     let stream = stream(jpeg_header, level);
     let frame = Frame::of(&stream)?;
     let (fw, fh) = (u32::from(frame.width), u32::from(frame.height));
     if fw > max.0 || fh > max.1 {
-        return Err(format!(
-            "a {fw}x{fh} JPEG frame is larger than level 0 ({}x{})",
-            max.0, max.1
-        ));
+        return Err(CodecError::FrameLarger {
+            frame: (fw, fh),
+            level0: max,
+        });
     }
     if fw < size.0 || fh < size.1 {
-        return Err(format!(
-            "a {fw}x{fh} JPEG frame is smaller than the level ({}x{})",
-            size.0, size.1
-        ));
+        return Err(CodecError::FrameSmaller {
+            frame: (fw, fh),
+            level: size,
+        });
     }
     let least = frame.least_scan_bytes();
     if stream.len() < least {
-        return Err(format!(
-            "a {fw}x{fh} JPEG frame of {} components needs at least {least} bytes, the stream has {}",
-            frame.components.len(),
-            stream.len()
-        ));
+        return Err(CodecError::ScanShort {
+            frame: (fw, fh),
+            components: frame.components.len(),
+            least,
+            len: stream.len(),
+        });
     }
     let options = DecoderOptions::default()
         .jpeg_set_out_colorspace(ColorSpace::CMYK)
         .set_max_width(max.0 as usize)
         .set_max_height(max.1 as usize);
     let mut decoder = JpegDecoder::new_with_options(ZCursor::new(&stream[..]), options);
-    decoder
-        .decode_headers()
-        .map_err(|e| format!("JPEG headers: {e}"))?;
+    decoder.decode_headers().map_err(CodecError::Headers)?;
     // The decoder must see the frame checked above (a stream could hold two).
-    let (width, height) = decoder.dimensions().ok_or("JPEG headers: no frame size")?;
+    let (width, height) = decoder.dimensions().ok_or(CodecError::NoFrameSize)?;
     if (width, height) != (usize::from(frame.width), usize::from(frame.height)) {
-        return Err(format!(
-            "JPEG headers: the decoder reads a {width}x{height} frame, the first SOF says {fw}x{fh}"
-        ));
+        return Err(CodecError::OtherFrame {
+            decoder: (width, height),
+            frame: (fw, fh),
+        });
     }
     if decoder.input_colorspace() != Some(ColorSpace::CMYK) {
-        return Err(format!(
-            "a JPEG of {:?} components, not the 4 (B, G, R, A) of BLP1",
-            decoder.input_colorspace()
-        ));
+        return Err(CodecError::Components {
+            colorspace: decoder.input_colorspace(),
+        });
     }
     let mut out = vec![0u8; width * height * 4];
-    decoder
-        .decode_into(&mut out)
-        .map_err(|e| format!("JPEG data: {e}"))?;
+    decoder.decode_into(&mut out).map_err(CodecError::Data)?;
     let (w, h) = (size.0 as usize, size.1 as usize);
     if (w, h) != (width, height) {
         // Rows of the top-left w x h pixels, moved to the front in place
@@ -150,22 +149,18 @@ impl Frame {
     /// segments from SOI, so that nothing is allocated for pixels). Huffman
     /// sequential and progressive frames only: lossless, hierarchical and
     /// arithmetic-coded ones are refused (the decoder reads none of them).
-    pub fn of(stream: &[u8]) -> Result<Frame, String> {
+    pub fn of(stream: &[u8]) -> Result<Frame, FrameError> {
         if stream.get(..2) != Some(&[0xff, 0xd8]) {
-            return Err("the JPEG stream does not start with SOI (FF D8)".into());
+            return Err(FrameError::NoSoi);
         }
         let mut at = 2;
         loop {
-            let byte = |i: usize| {
-                stream.get(i).copied().ok_or_else(|| {
-                    format!("the JPEG stream ends at byte {i} before a frame header")
-                })
-            };
+            let byte = |i: usize| stream.get(i).copied().ok_or(FrameError::End { at: i });
             if byte(at)? != 0xff {
-                return Err(format!(
-                    "JPEG byte {at}: a marker was expected, not {:#04x}",
-                    byte(at)?
-                ));
+                return Err(FrameError::NotMarker {
+                    at,
+                    byte: byte(at)?,
+                });
             }
             // Any number of 0xFF fill bytes may precede a marker.
             while byte(at + 1)? == 0xff {
@@ -177,25 +172,19 @@ impl Frame {
                 0xc0..=0xc2 => {
                     let segment = stream
                         .get(at + 4..at + 2 + length)
-                        .ok_or_else(|| format!("JPEG byte {at}: the frame header is cut short"))?;
+                        .ok_or(FrameError::CutShort { at })?;
                     return Frame::parse(segment, marker == 0xc2)
-                        .map_err(|e| format!("JPEG byte {at}: frame header: {e}"));
+                        .map_err(|source| FrameError::Header { at, source });
                 }
                 0xc3 | 0xc5..=0xc7 | 0xc9..=0xcb | 0xcd..=0xcf => {
-                    return Err(format!(
-                        "JPEG byte {at}: frame type {marker:#04x} (lossless, hierarchical or arithmetic) is not supported"
-                    ));
+                    return Err(FrameError::Unsupported { at, marker });
                 }
-                0xda => return Err(format!("JPEG byte {at}: a scan before any frame header")),
-                0xd9 => {
-                    return Err(format!(
-                        "JPEG byte {at}: the stream ends (EOI) before a frame header"
-                    ));
-                }
+                0xda => return Err(FrameError::ScanFirst { at }),
+                0xd9 => return Err(FrameError::EoiFirst { at }),
                 // RSTn, TEM and a stray SOI have no length.
                 0xd0..=0xd8 | 0x01 => at += 2,
                 _ if length < 2 => {
-                    return Err(format!("JPEG byte {at}: a segment length of {length}"));
+                    return Err(FrameError::SegmentLength { at, length });
                 }
                 _ => at += 2 + length,
             }
@@ -203,20 +192,20 @@ impl Frame {
     }
 
     /// A frame header's fields after its length.
-    fn parse(segment: &[u8], progressive: bool) -> Result<Frame, String> {
+    fn parse(segment: &[u8], progressive: bool) -> Result<Frame, FrameHeaderError> {
         let &[precision, h1, h0, w1, w0, count, ref rest @ ..] = segment else {
-            return Err("fewer than 6 bytes".into());
+            return Err(FrameHeaderError::Short);
         };
         if precision != 8 {
-            return Err(format!("{precision}-bit samples, not 8"));
+            return Err(FrameHeaderError::Precision(precision));
         }
         let (width, height) = (u16::from_be_bytes([w1, w0]), u16::from_be_bytes([h1, h0]));
         if width == 0 || height == 0 {
-            return Err(format!("a {width}x{height} frame"));
+            return Err(FrameHeaderError::Empty { width, height });
         }
         let specs = rest
             .get(..3 * usize::from(count))
-            .ok_or_else(|| format!("{count} components declared, fewer there"))?;
+            .ok_or(FrameHeaderError::Components(count))?;
         let components: Vec<(u8, u8)> = specs
             .as_chunks::<3>()
             .0
@@ -228,7 +217,7 @@ impl Frame {
                 .iter()
                 .any(|&(h, v)| !(1..=4).contains(&h) || !(1..=4).contains(&v))
         {
-            return Err(format!("sampling factors {components:?} (each 1 to 4)"));
+            return Err(FrameHeaderError::Sampling(components));
         }
         Ok(Frame {
             width,
@@ -278,9 +267,8 @@ pub fn encode(
     height: u32,
     opaque: bool,
     quality: u8,
-) -> Result<Vec<u8>, String> {
-    let side =
-        |s: u32| u16::try_from(s).map_err(|_| format!("JPEG sides are at most 65535, not {s}"));
+) -> Result<Vec<u8>, CodecError> {
+    let side = |side: u32| u16::try_from(side).map_err(|_| CodecError::JpegSide { side });
     let image = Bgra {
         rgba,
         width: side(width)?,
@@ -291,9 +279,7 @@ pub fn encode(
     let mut encoder = Encoder::new(&mut out, quality);
     // Every channel at full resolution (the default would subsample colour apart from alpha).
     encoder.set_sampling_factor(SamplingFactor::F_1_1);
-    encoder
-        .encode_image(image)
-        .map_err(|e| format!("JPEG encoding: {e}"))?;
+    encoder.encode_image(image).map_err(CodecError::Encoding)?;
     Ok(strip_adobe_marker(out))
 }
 
@@ -413,9 +399,27 @@ mod tests {
             .collect();
         assert_eq!(cropped, expected);
         let err = decode(&[], &stream, (8, 8), (8, 8)).unwrap_err();
-        assert_eq!(err, "a 16x8 JPEG frame is larger than level 0 (8x8)");
+        assert!(matches!(
+            err,
+            CodecError::FrameLarger {
+                frame: (16, 8),
+                level0: (8, 8)
+            }
+        ));
+        assert_eq!(
+            err.to_string(),
+            "a 16x8 JPEG frame is larger than level 0 (8x8)"
+        );
         let err = decode(&[], &stream, (16, 16), (32, 32)).unwrap_err();
-        assert_eq!(err, "a 16x8 JPEG frame is smaller than the level (16x16)");
+        assert!(matches!(
+            err,
+            CodecError::FrameSmaller {
+                frame: (16, 8),
+                level: (16, 16)
+            }
+        ));
+        let err = encode(&gradient(), 70_000, 8, false, 95).unwrap_err();
+        assert!(matches!(err, CodecError::JpegSide { side: 70_000 }));
     }
 
     /// `stream` with the size in its frame header changed to `width` x `height`.
@@ -445,13 +449,11 @@ mod tests {
             512 * 512 * 4 / 4
         );
         let err = decode(&[], &big, (4096, 4096), (4096, 4096)).unwrap_err();
-        assert_eq!(
+        assert!(matches!(
             err,
-            format!(
-                "a 4096x4096 JPEG frame of 4 components needs at least 262144 bytes, the stream has {}",
-                big.len()
-            )
-        );
+            CodecError::ScanShort { frame: (4096, 4096), components: 4, least: 262_144, len }
+                if len == big.len()
+        ));
         // Subsampled components have fewer blocks: a 2x2 first component
         // makes the other three quarter size.
         let subsampled = Frame {
@@ -473,38 +475,51 @@ mod tests {
         let stream = encode(&gradient(), 16, 8, false, 95).unwrap();
         let sof = stream.windows(2).position(|w| w == [0xff, 0xc0]).unwrap();
         let cut = |n: usize| Frame::of(&stream[..n]).unwrap_err();
-        assert_eq!(cut(0), "the JPEG stream does not start with SOI (FF D8)");
-        assert!(
-            cut(sof + 6).contains("the frame header is cut short"),
-            "{}",
-            cut(sof + 6)
-        );
-        assert!(
-            cut(sof).contains(&format!("ends at byte {sof}")),
-            "{}",
-            cut(sof)
-        );
+        assert_eq!(cut(0), FrameError::NoSoi);
+        assert_eq!(cut(sof + 6), FrameError::CutShort { at: sof });
+        assert_eq!(cut(sof), FrameError::End { at: sof });
+        let header = |stream: &[u8]| match Frame::of(stream).unwrap_err() {
+            FrameError::Header { at, source } if at == sof => source,
+            other => panic!("{other}"),
+        };
         let mut arithmetic = stream.clone();
         arithmetic[sof + 1] = 0xc9;
         let err = Frame::of(&arithmetic).unwrap_err();
-        assert!(err.contains("frame type 0xc9"), "{err}");
+        assert_eq!(
+            err,
+            FrameError::Unsupported {
+                at: sof,
+                marker: 0xc9
+            }
+        );
+        assert!(err.to_string().contains("frame type 0xc9"), "{err}");
         let mut twelve_bit = stream.clone();
         twelve_bit[sof + 4] = 12;
-        let err = Frame::of(&twelve_bit).unwrap_err();
-        assert!(err.contains("12-bit samples"), "{err}");
+        assert_eq!(header(&twelve_bit), FrameHeaderError::Precision(12));
         let empty = resized(&stream, 0, 8);
-        assert!(Frame::of(&empty).unwrap_err().contains("a 0x8 frame"));
+        assert_eq!(
+            header(&empty),
+            FrameHeaderError::Empty {
+                width: 0,
+                height: 8
+            }
+        );
         let mut sampling = stream.clone();
         sampling[sof + 11] = 0x51;
-        let err = Frame::of(&sampling).unwrap_err();
-        assert!(err.contains("sampling factors"), "{err}");
+        assert!(matches!(header(&sampling), FrameHeaderError::Sampling(_)));
         let mut scan_first = stream[..2].to_vec();
         scan_first.extend_from_slice(&[0xff, 0xda, 0, 2]);
-        assert!(
-            Frame::of(&scan_first)
-                .unwrap_err()
-                .contains("a scan before any frame header")
-        );
+        assert_eq!(Frame::of(&scan_first), Err(FrameError::ScanFirst { at: 2 }));
+        let mut eoi_first = stream[..2].to_vec();
+        eoi_first.extend_from_slice(&[0xff, 0xd9]);
+        assert_eq!(Frame::of(&eoi_first), Err(FrameError::EoiFirst { at: 2 }));
+        let mut short_segment = stream[..2].to_vec();
+        short_segment.extend_from_slice(&[0xff, 0xe0, 0, 1]);
+        let err = Frame::of(&short_segment);
+        assert_eq!(err, Err(FrameError::SegmentLength { at: 2, length: 1 }));
+        let not_marker = [0xff, 0xd8, 0x12];
+        let err = Frame::of(&not_marker);
+        assert_eq!(err, Err(FrameError::NotMarker { at: 2, byte: 0x12 }));
     }
 
     #[test]

@@ -2,16 +2,25 @@
 //! the header's parameters (independent of how the header was read).
 
 pub mod dxt;
+mod error;
 pub mod jpeg;
 pub mod palette;
 
+pub use error::{CodecError, FrameError, FrameHeaderError};
+
 /// R, G, B, A pixels of an uncompressed BGRA level (`opaque`: alpha 255);
 /// bytes past `width * height` pixels are ignored.
-pub fn decode_bgra(level: &[u8], width: u32, height: u32, opaque: bool) -> Result<Vec<u8>, String> {
+pub fn decode_bgra(
+    level: &[u8],
+    width: u32,
+    height: u32,
+    opaque: bool,
+) -> Result<Vec<u8>, CodecError> {
     let needed = width as usize * height as usize * 4;
-    let bytes = level
-        .get(..needed)
-        .ok_or_else(|| format!("{needed} bytes needed, {} there", level.len()))?;
+    let bytes = level.get(..needed).ok_or(CodecError::BgraShort {
+        needed,
+        len: level.len(),
+    })?;
     let mut out = bytes.to_vec();
     for px in out.as_chunks_mut::<4>().0 {
         px.swap(0, 2);

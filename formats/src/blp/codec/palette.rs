@@ -5,6 +5,8 @@ use std::collections::HashMap;
 
 use color_quant::NeuQuant;
 
+use super::CodecError;
+
 /// The byte size of a palette level of `pixels` pixels with `alpha_bits` of
 /// alpha, or `None` for an alpha depth palette levels cannot have.
 pub fn level_len(pixels: usize, alpha_bits: u32) -> Option<usize> {
@@ -27,15 +29,17 @@ pub fn decode(
     alpha_bits: u32,
     width: u32,
     height: u32,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CodecError> {
     let pixels = width as usize * height as usize;
-    let needed = level_len(pixels, alpha_bits)
-        .ok_or_else(|| format!("a palette alpha depth of {alpha_bits} bits (0, 1, 4 or 8)"))?;
+    let needed =
+        level_len(pixels, alpha_bits).ok_or(CodecError::AlphaDepth { bits: alpha_bits })?;
     if level.len() < needed {
-        return Err(format!(
-            "{needed} bytes needed ({pixels} indices and a {alpha_bits}-bit alpha plane), {} there",
-            level.len()
-        ));
+        return Err(CodecError::PaletteShort {
+            needed,
+            pixels,
+            alpha_bits,
+            len: level.len(),
+        });
     }
     let (indices, plane) = level.split_at(pixels);
     // BGRA entries as opaque RGBA; a missing entry is black.
