@@ -27,17 +27,21 @@ use crate::{Error, Plain};
 #[repr(transparent)]
 pub struct FixedStr<const N: usize>([u8; N]);
 
-// SAFETY: `FixedStr<N>` is `repr(transparent)` over `[u8; N]`, which is `Zeroable`
-// and `Pod` (no padding, every bit pattern valid, `Copy + 'static`).
-#[allow(unsafe_code)]
-unsafe impl<const N: usize> bytemuck::Zeroable for FixedStr<N> {}
-// SAFETY: as above.
-#[allow(unsafe_code)]
-unsafe impl<const N: usize> bytemuck::Pod for FixedStr<N> {}
-
 impl<const N: usize> Plain for FixedStr<N> {
     #[inline(always)]
-    fn swap_le(&mut self) {}
+    fn read_le(bytes: &[u8]) -> Option<Self> {
+        <[u8; N]>::read_le(bytes).map(FixedStr)
+    }
+
+    #[inline(always)]
+    fn write_le(&self, out: &mut [u8]) -> Option<()> {
+        self.0.write_le(out)
+    }
+
+    #[inline(always)]
+    fn zeroed() -> Self {
+        FixedStr([0; N])
+    }
 }
 
 impl<const N: usize> Default for FixedStr<N> {

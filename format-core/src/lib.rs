@@ -38,7 +38,7 @@
 //! ```
 #![cfg_attr(not(test), no_std)]
 #![warn(missing_docs)]
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
     warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)

@@ -2,7 +2,6 @@
 //! signatures may change in any release.
 
 pub use alloc::vec::Vec;
-pub use bytemuck;
 pub use core::convert::{From, Into, TryFrom};
 pub use core::default::Default;
 pub use core::mem::size_of;

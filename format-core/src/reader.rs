@@ -6,7 +6,6 @@ use alloc::vec::Vec;
 use core::mem::size_of;
 
 use crate::anchor::{Anchor, Siblings};
-use crate::plain::swap_slice_le;
 use crate::{Context, Diagnostic, Error, ErrorKind, Expected, FourCC, Plain, Result, SizeKind};
 
 /// Reads little-endian data from a `&[u8]`.
@@ -265,10 +264,9 @@ impl<'a> Reader<'a> {
     /// Reads one plain value (a struct, an array, a scalar) with one bounds check.
     #[inline]
     pub fn plain<T: Plain>(&mut self) -> Result<T> {
+        let at = self.pos;
         let bytes = self.bytes(size_of::<T>())?;
-        let mut value: T = bytemuck::pod_read_unaligned(bytes);
-        value.swap_le();
-        Ok(value)
+        T::read_le(bytes).ok_or_else(|| Error::invalid(at, "a plain value its bytes do not decode"))
     }
 
     /// Reads one plain value into `dst`, which already has its place (an
@@ -290,8 +288,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn plain_into<T: Plain>(&mut self, dst: &mut T) -> Result<()> {
         let bytes = self.bytes(size_of::<T>())?;
-        bytemuck::bytes_of_mut(dst).copy_from_slice(bytes);
-        dst.swap_le();
+        T::read_slice_le(core::slice::from_mut(dst), bytes);
         Ok(())
     }
 
@@ -359,21 +356,10 @@ impl<'a> Reader<'a> {
         let count = self.check_count(count as u64, size_of::<T>())?;
         // check_count guarantees count * size_of::<T>() <= remaining.
         let bytes = self.bytes(count * size_of::<T>())?;
-        let mut items = Vec::<T>::with_capacity(count);
-        // SAFETY: `items` has capacity for `count` elements, i.e. `bytes.len()` bytes;
-        // the source and destination do not overlap (one is borrowed input, the other
-        // a fresh allocation); `T: Pod` makes every byte pattern a valid `T`, so the
-        // first `count` elements are initialised once the bytes are copied.
-        #[allow(unsafe_code)]
-        unsafe {
-            core::ptr::copy_nonoverlapping(
-                bytes.as_ptr(),
-                items.as_mut_ptr().cast::<u8>(),
-                bytes.len(),
-            );
-            items.set_len(count);
-        }
-        swap_slice_le(&mut items);
+        // Zeroed scalars and arrays of them are allocated zeroed (no pass
+        // over the memory) and then filled with one copy.
+        let mut items = alloc::vec![T::zeroed(); count];
+        T::read_slice_le(&mut items, bytes);
         Ok(items)
     }
 

@@ -154,16 +154,7 @@ impl Writer {
     /// Writes plain values in bulk (one copy on little-endian targets).
     #[inline]
     pub fn plain_slice<T: Plain>(&mut self, items: &[T]) {
-        if cfg!(target_endian = "little") {
-            self.buf.extend_from_slice(bytemuck::cast_slice(items));
-        } else {
-            self.buf.reserve(core::mem::size_of_val(items));
-            for item in items {
-                let mut le = *item;
-                le.swap_le();
-                self.buf.extend_from_slice(bytemuck::bytes_of(&le));
-            }
-        }
+        T::write_slice_le(items, &mut self.buf);
     }
 
     /// Writes `n` as a `u32` count or size, failing if it does not fit.

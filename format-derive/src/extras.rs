@@ -11,18 +11,33 @@ use crate::de::discriminant_consts;
 use crate::model::{Container, Dispatch, Field, ListRole, TagVariant, ValueVariant};
 use crate::names;
 
-/// `Plain` (and bytemuck's `Pod`/`Zeroable`) for a `#[format(plain)]` struct.
-///
-/// Soundness rests on what bytemuck's own derive checks: `#[repr(C)]` (checked by
-/// the model), every field `Plain` (so `Pod`; the `swap_le` calls require it), and no
-/// padding (the size assertion below). Plain structs cannot be generic.
+/// `Plain` for a `#[format(plain)]` struct: each field, a `Plain` type, read
+/// and written at its offset, the sum of the sizes before it (as a record's,
+/// [`record`]); no `unsafe`. `#[repr(C)]` (checked by the model) and no
+/// padding (the size assertion below) make those offsets the fields' places
+/// in memory, so the encoding is the memory image. Plain structs cannot be
+/// generic.
 pub fn plain(cont: &Container, fields: &[(Member, &Type, String)]) -> TokenStream {
     let core = cont.rt.core();
-    let p = cont.rt.private();
     let ident = cont.ident;
     let attrs = impl_attrs();
     let tys = fields.iter().map(|(_, ty, _)| ty);
-    let members = fields.iter().map(|(m, _, _)| m);
+    let (bytes, out) = (names::record_bytes(), names::record_out());
+    let mut offset = quote!(0usize);
+    let (mut reads, mut writes, mut zeros) = (Vec::new(), Vec::new(), Vec::new());
+    for (member, ty, _) in fields {
+        // Spanned at the field's type: one that is not plain is reported there.
+        let span = syn::spanned::Spanned::span(ty);
+        let plain = quote::quote_spanned!(span=> #core::Plain);
+        reads.push(quote! {
+            #member: <#ty as #plain>::read_le(#core::records::from(#bytes, #offset))?
+        });
+        writes.push(quote! {
+            <#ty as #plain>::write_le(&self.#member, #core::records::from_mut(#out, #offset)?)?;
+        });
+        zeros.push(quote!(#member: <#ty as #plain>::zeroed()));
+        offset = quote!(#offset + ::core::mem::size_of::<#ty>());
+    }
     let message = format!(
         "`{ident}` has padding between or after its fields, so it cannot be plain data; \
          reorder the fields or add explicit padding fields"
@@ -32,18 +47,24 @@ pub fn plain(cont: &Container, fields: &[(Member, &Type, String)]) -> TokenStrea
             ::core::mem::size_of::<#ident>() == 0 #(+ ::core::mem::size_of::<#tys>())*,
             #message,
         );
-        // SAFETY: repr(C), no padding (asserted above), every field is `Plain` and
-        // therefore `Pod` (required by the `swap_le` calls below), not generic.
-        #[allow(unsafe_code)]
-        unsafe impl #p::bytemuck::Zeroable for #ident {}
-        // SAFETY: as above; `Pod` also needs `Copy + 'static`, which the compiler checks.
-        #[allow(unsafe_code)]
-        unsafe impl #p::bytemuck::Pod for #ident {}
         #attrs
         impl #core::Plain for #ident {
             #[inline(always)]
-            fn swap_le(&mut self) {
-                #( #core::Plain::swap_le(&mut self.#members); )*
+            fn read_le(#bytes: &[u8]) -> ::core::option::Option<Self> {
+                let #bytes = #bytes.get(..::core::mem::size_of::<Self>())?;
+                ::core::option::Option::Some(Self { #(#reads,)* })
+            }
+
+            #[inline(always)]
+            fn write_le(&self, #out: &mut [u8]) -> ::core::option::Option<()> {
+                let #out = #out.get_mut(..::core::mem::size_of::<Self>())?;
+                #(#writes)*
+                ::core::option::Option::Some(())
+            }
+
+            #[inline(always)]
+            fn zeroed() -> Self {
+                Self { #(#zeros,)* }
             }
         }
     }

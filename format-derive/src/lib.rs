@@ -13,7 +13,7 @@
 //! | `magic = "MDLX"` | a tag before the value, no size |
 //! | `chunk = "SEQS"` | a chunk header `tag + u32 size` (size excludes the header); the body is read through a region of exactly that size, the size is back-patched on write |
 //! | `inclusive_size` | a leading `u32` counting the object including itself; read bounded by it, back-patched on write |
-//! | `plain` | a `#[repr(C)]` struct of plain fields with no padding: read and written as its memory image, arrays of it in one copy |
+//! | `plain` | a `#[repr(C)]` struct of plain fields with no padding: its encoding is its memory image, read and written field by field (no `unsafe`), a `Vec` of it with one bounds check |
 //! | `region` | parts placed by offset (`placed` fields, here or in fields' types) lie in this value, which reads to the end of its enclosing region and keeps where a file put them and the bytes between them (needs a `kept` field). A value with placed parts needs a region: its own (required when it has a `chunk` or `inclusive_size`, whose size covers them) or an enclosing one; a type read and written on its own must be one |
 //! | `record` | a struct of fixed-size fields (each a `Plain` type or another `record`; generics allowed) that is also a `format_core::Record`: read from and written to a run of records checked once (a `split` list's elements) |
 //! | `chunk_list` | on the tag-dispatched enum of a file's chunks: a `Vec` of it with `until_end` is read and written as the file's chunk list (`format_core::chunk_list`): unknown chunks kept in place (`unknown` variant), the chunk a cut file ends inside kept as bytes by a lenient read (`cut` variant), a chunk whose size fits but whose content does not decode kept as bytes (`undecoded` variant, else the `unknown` one), bytes stored after a chunk read by its type (`after_chunk` variant); typed chunks of the user's own through `chunk_list::chunk`/`set_chunk`; `chunk_list(parent)` when offsets in the chunks name other chunks of the list (`parent["MCNK"]`): the list is installed as the siblings they resolve in |
@@ -34,7 +34,7 @@
 //! | `count = u32` | a `Vec` with a count of that integer type right before it |
 //! | `count = <expr>` | a `Vec` whose length is an expression over earlier fields, arguments, `version`; it is Rust in the fields' own types, so where input can make it overflow, widen it (`u64::from(n) * 3`): a debug build panics on overflow, and a wrapped count is only checked against the bytes left |
 //! | `count = size / 132` | the whole enclosing chunk in 132-byte elements (must divide exactly); `size` is the chunk's size, a keyword (a field of that name cannot be used in expressions: rename it) |
-//! | `until_end` | a `Vec` read until the enclosing chunk or object ends (one bulk copy for plain elements) |
+//! | `until_end` | a `Vec` read until the enclosing chunk or object ends (one bounds check for plain elements) |
 //! | `tagged` | a `Vec` of a tag-dispatched enum, read while the next tag is one it knows (MDX `K***` tracks, any order, order kept) |
 //! | `if = <expr>` | an `Option` present only when the condition holds (`version > 800`); on write, presence must agree |
 //! | `read_if = <expr>` | *read*: an `Option` present only if this also holds; it may look at the reader (`reader.remaining() >= 13`, `reader.peek_tag()`). Written if `Some` |
