@@ -157,22 +157,10 @@ impl Skin {
             .unwrap_or(0)
     }
 
-    /// The blended world transform of vertex `v` (identity without influences).
+    /// The blended world transform of vertex `v` (identity without
+    /// influences; see [`blend`]).
     pub fn matrix(&self, v: usize, pose: &Pose) -> Mat4 {
-        let influences = self.vertex(v);
-        if influences.is_empty() {
-            return Mat4::IDENTITY;
-        }
-        let mut sum = Mat4::ZERO;
-        for i in influences {
-            let world = pose
-                .world
-                .get(i.node as usize)
-                .copied()
-                .unwrap_or(Mat4::IDENTITY);
-            sum += world * i.weight;
-        }
-        sum
+        blend(self.vertex(v), &pose.world)
     }
 
     /// Vertex `v` at `position` moved by `pose`.
@@ -189,6 +177,45 @@ impl Skin {
             .normalize_or_zero()
             .to_array()
     }
+}
+
+/// A transform skinning blends: [`Mat4`] here, and the affine rows
+/// [`bounds`](crate::bounds) moves points by (the same sums, in fewer
+/// floats).
+pub(crate) trait Blend: Sized {
+    /// What a vertex without influences, or a node not in the pose, moves by.
+    const IDENTITY: Self;
+    /// Nothing summed yet.
+    const ZERO: Self;
+    /// `self += other * weight`, element by element.
+    fn add_weighted(&mut self, other: &Self, weight: f32);
+}
+
+impl Blend for Mat4 {
+    const IDENTITY: Self = Mat4::IDENTITY;
+    const ZERO: Self = Mat4::ZERO;
+
+    #[inline(always)]
+    fn add_weighted(&mut self, other: &Self, weight: f32) {
+        *self += *other * weight;
+    }
+}
+
+/// The one skinning kernel: the weighted sum of the transforms in `world`
+/// of the nodes of `influences` (a node not in `world` counts as the
+/// identity), or the identity without influences. [`Skin::matrix`] blends a
+/// vertex's with it, and [`bounds`](crate::bounds) a group of vertices'
+/// that move alike, once per pose.
+#[inline]
+pub(crate) fn blend<M: Blend>(influences: &[Influence], world: &[M]) -> M {
+    if influences.is_empty() {
+        return M::IDENTITY;
+    }
+    let mut sum = M::ZERO;
+    for i in influences {
+        sum.add_weighted(world.get(i.node as usize).unwrap_or(&M::IDENTITY), i.weight);
+    }
+    sum
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! Posing a model for its bounds: which frames of each sequence are posed,
 //! the vertices grouped by what moves them, and the posed groups handed to
-//! the passes of [`measure`](super::measure) and [`escapes`](super::escapes).
+//! the passes of `measure` and `escapes`.
 
 use glam::Mat4;
 
 use super::aabb::Aabb;
+use crate::anim::skin::{Blend, blend};
 use crate::anim::{
     Influence, Mesh, Moment, Sampler, SequenceInfo, Skeleton, Timeline, geoset_state,
 };
@@ -71,30 +72,6 @@ fn groups(mesh: &Mesh, anchors: &[Option<u32>]) -> Vec<Group> {
         }
     }
     groups
-}
-
-/// The blended world transform of a group (identity without influences),
-/// as [`Skin::matrix`](crate::anim::Skin::matrix) blends it: the weighted
-/// sum of its nodes' transforms (a node not in the pose counts as the
-/// identity).
-fn blend(influences: &[Influence], world: &[Affine]) -> Affine {
-    match influences {
-        [] => Affine::IDENTITY,
-        [one] if one.weight == 1.0 => world
-            .get(one.node as usize)
-            .map_or(Affine::IDENTITY, |a| Affine(a.0)),
-        _ => {
-            // Once per group and pose (the vertex loops are the hot ones).
-            let mut sum = [0.0f32; 12];
-            for i in influences {
-                let node = world.get(i.node as usize).unwrap_or(&Affine::IDENTITY);
-                for (s, n) in sum.iter_mut().zip(node.0) {
-                    *s += n * i.weight;
-                }
-            }
-            Affine(sum)
-        }
-    }
 }
 
 /// One pose of a sequence: the frame of the model's timeline its tracks
@@ -454,6 +431,7 @@ impl<'m> Posing<'m> {
                 visit(Posed {
                     mesh: m,
                     sequence: pose.sequence,
+                    // Once per group and pose (the vertex loops are the hot ones).
                     moved: blend(&group.influences, &pose.world),
                     anchor,
                     positions: &group.positions,
@@ -490,6 +468,20 @@ impl<'m> Posing<'m> {
 /// over vertices below are most of the measuring, and are written in plain
 /// float arithmetic so that they stay fast unoptimised too.
 pub(super) struct Affine([f32; 12]);
+
+/// Skinning blends the rows as [`Skin::matrix`](crate::anim::Skin::matrix)
+/// blends whole matrices, with the one kernel ([`blend`]).
+impl Blend for Affine {
+    const IDENTITY: Affine = Affine::IDENTITY;
+    const ZERO: Affine = Affine([0.0; 12]);
+
+    #[inline(always)]
+    fn add_weighted(&mut self, other: &Self, weight: f32) {
+        for (s, n) in self.0.iter_mut().zip(other.0) {
+            *s += n * weight;
+        }
+    }
+}
 
 impl Affine {
     pub const IDENTITY: Affine =
