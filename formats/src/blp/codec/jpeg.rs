@@ -167,6 +167,16 @@ impl Frame {
                 at += 1;
             }
             let marker = byte(at + 1)?;
+            match marker {
+                0xda => return Err(FrameError::ScanFirst { at }),
+                0xd9 => return Err(FrameError::EoiFirst { at }),
+                // RSTn, TEM and a stray SOI have no length.
+                0xd0..=0xd8 | 0x01 => {
+                    at += 2;
+                    continue;
+                }
+                _ => {}
+            }
             let length = usize::from(u16::from_be_bytes([byte(at + 2)?, byte(at + 3)?]));
             match marker {
                 0xc0..=0xc2 => {
@@ -179,10 +189,6 @@ impl Frame {
                 0xc3 | 0xc5..=0xc7 | 0xc9..=0xcb | 0xcd..=0xcf => {
                     return Err(FrameError::Unsupported { at, marker });
                 }
-                0xda => return Err(FrameError::ScanFirst { at }),
-                0xd9 => return Err(FrameError::EoiFirst { at }),
-                // RSTn, TEM and a stray SOI have no length.
-                0xd0..=0xd8 | 0x01 => at += 2,
                 _ if length < 2 => {
                     return Err(FrameError::SegmentLength { at, length });
                 }
