@@ -1,6 +1,6 @@
 //! How far a model's geometry reaches beyond the extents it stores, posed
 //! as Blizzard's exporter posed it: what
-//! [`validate::extents`](crate::validate::extents) calls stale.
+//! `validate::extents` calls stale.
 
 use super::aabb::Aabb;
 use super::measure::{Extents, MAX_POSE_WORK};

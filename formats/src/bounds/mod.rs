@@ -5,7 +5,7 @@
 //!
 //! Stale extents make the game cull a model that should show (its box is
 //! off screen while its geometry is not). [`Model::recompute_extents`]
-//! measures and stores them; [`validate::extents`](crate::validate::extents)
+//! measures and stores them; `validate::extents`
 //! reports the ones that disagree with the geometry.
 //!
 //! - [`measure`]: the extents the geometry gives ([`Extents`]), sampled as

@@ -1,6 +1,6 @@
 //! `SKIN` weights to matrix groups (Reforged to classic; what and why: the
 //! [module](super) docs), and a geoset's groups whatever their number, as
-//! cutting a geoset into parts ([`split`](super::split)) needs them.
+//! cutting a geoset into parts (`split`) needs them.
 
 use std::collections::HashMap;
 
