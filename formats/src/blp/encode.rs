@@ -103,7 +103,7 @@ impl Blp {
     /// assert_eq!(blp.levels.len(), 3); // 4x2, 2x1, 1x1
     /// let back = Blp::from_bytes(&blp.to_bytes()?)?;
     /// assert_eq!(back.decode_level(0)?, image);
-    /// # Ok::<(), formats::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn encode(image: &RgbaImage, target: Target) -> Result<Blp, PixelError> {
         image.check()?;

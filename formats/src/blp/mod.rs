@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use formats::blp::Blp;
-//! # fn main() -> Result<(), formats::Error> {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! # let data = formats::blp::tiny_blp2_bgra();
 //! let blp = Blp::from_bytes(&data)?;
 //! assert_eq!(blp.version(), 2);

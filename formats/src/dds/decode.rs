@@ -130,7 +130,7 @@ impl Dds {
 /// let mut flat = RgbaImage::new(1, 1, vec![128, 128, 0, 255])?;
 /// formats::dds::rebuild_normal_z(&mut flat);
 /// assert_eq!(flat.data, [128, 128, 255, 255]); // (0, 0, 1)
-/// # Ok::<(), formats::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn rebuild_normal_z(image: &mut RgbaImage) {
     let unit = |c: u8| f32::from(c) / 255.0 * 2.0 - 1.0;

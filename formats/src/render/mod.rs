@@ -9,7 +9,7 @@
 //! image.set_gray(3, 1, 255);
 //! let png = image.to_png()?;
 //! assert_eq!(&png[1..4], b"PNG");
-//! # Ok::<(), formats::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 pub mod adt;

@@ -219,7 +219,7 @@ impl ChunkGrid {
     /// let [vx, vy, vz] = terrain.chunks[0].grid.as_ref().unwrap().position(vertex).unwrap();
     /// assert_eq!(vz, 108.0);
     /// assert_eq!(terrain.height_at(vx, vy), Some(108.0));
-    /// # Ok::<(), formats::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn vertex_at(&self, x: f64, y: f64) -> Option<usize> {
         let [u, v] = self.local(x, y)?;
