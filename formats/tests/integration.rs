@@ -56,6 +56,7 @@ mod mdx_proptest;
 mod mdx_quirks;
 mod mdx_semantics;
 mod mdx_truncation;
+mod module_imports;
 mod mpq;
 mod optimize;
 mod terrain_maps;

@@ -7,6 +7,7 @@
 //! tests that need one say loudly that they did not run.
 
 pub mod gltf_validator;
+pub mod module_graph;
 pub mod rule_table;
 
 use std::path::{Path, PathBuf};

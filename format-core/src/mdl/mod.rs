@@ -44,9 +44,9 @@ mod value;
 
 use alloc::vec::Vec;
 
-pub use out::{LeftOut, Out};
+pub use out::{LeftOut, Out, write_list};
 pub use syntax::{Item, Kind, Pos, Stmt, comment_count, parse, to_hex};
-pub use value::{Count, Cx, Rgb, Value, items, list, raw_of, write_list};
+pub use value::{Count, Cx, Rgb, Value, items, list, raw_of};
 
 use crate::{FourCC, Result, UnknownTail};
 

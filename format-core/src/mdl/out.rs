@@ -367,3 +367,12 @@ impl Out {
         self.text.push_str("\",\n");
     }
 }
+
+/// Writes `Keyword count { values }`, one value per line.
+pub fn write_list<T: Value>(out: &mut Out, key: &str, items: &[T]) {
+    out.open(&format!("{key} {}", items.len()));
+    for item in items {
+        out.item(item);
+    }
+    out.close();
+}

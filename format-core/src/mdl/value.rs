@@ -1,6 +1,6 @@
 //! Values in both directions: the reading context ([`Cx`]: block path, mode,
-//! diagnostics), the text being written ([`Out`]), and [`Value`], how one
-//! number, vector or string looks in MDL.
+//! diagnostics) and [`Value`], how one number, vector or string looks in
+//! MDL (the text it is written into is [`Out`](super::Out)'s).
 //!
 //! Floats are written in their shortest round-trip form (`-0`, `inf`, `-inf`
 //! included), so they read back to the same bits; a NaN other than the quiet
@@ -14,7 +14,6 @@ use core::fmt::Write as _;
 
 use crate::{Diagnostic, Error, FixedStr, Result};
 
-use super::out::Out;
 use super::syntax::{Item, Kind, Pos, Stmt, to_hex};
 
 /// The reading context: the path of blocks (for errors), strict or lenient,
@@ -700,15 +699,6 @@ pub fn items<T>(
         }
         Ok(out)
     })
-}
-
-/// Writes `Keyword count { values }`, one value per line.
-pub fn write_list<T: Value>(out: &mut Out, key: &str, items: &[T]) {
-    out.open(&format!("{key} {}", items.len()));
-    for item in items {
-        out.item(item);
-    }
-    out.close();
 }
 
 #[cfg(test)]
