@@ -326,7 +326,7 @@ fn every_corpus_mdx_model_plays_the_same_within_the_tolerance() {
     assert!(after < before - before / 50, "{before} -> {after}");
 }
 
-/// The same proof at the coarsest tolerance the README quotes savings for
+/// The same proof at the coarsest tolerance BENCHMARKS.md quotes savings for
 /// (0.1): a larger tolerance removes more keys, so more of the interpolation
 /// between the kept ones is trusted, and the bound must still hold at every
 /// frame. It must also save more than the default does.

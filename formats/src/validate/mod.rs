@@ -197,9 +197,10 @@
 //! A model check is a `fn(&Model, &mut Findings)` in a file of its own,
 //! listed in the `CHECKS` of `sanity/mod.rs` (or called from [`model`] for
 //! the structure), with its rules declared in `rule.rs` (a severity for
-//! each family where they differ) and listed in the table above and in the
-//! README, and a test in `formats/tests/validate.rs`
-//! that breaks each rule on a built or real model.
+//! each family where they differ) and listed in the table above and in
+//! `docs/sweeps.md`'s count of how often each fires, and a test in
+//! `formats/tests/validate.rs` that breaks each rule on a built or real
+//! model.
 
 pub mod adt;
 #[cfg(feature = "anim")]
@@ -236,6 +237,7 @@ use crate::mdx::{Chunk, Model};
 /// // "Stand" lifts the cube to 1: say it stays below 0.5, in no sphere.
 /// let stand = &mut model.sequences_mut()[0].extent;
 /// (stand.maximum[2], stand.bounds_radius) = (0.5, 0.0);
+/// # #[cfg(feature = "anim")]
 /// assert_eq!(
 ///     ids(&model),
 ///     ["missing-death-sequence", "missing-origin-ref", "stale-extent"]

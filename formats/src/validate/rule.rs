@@ -1,8 +1,8 @@
 //! Every rule, declared once: its stable id, its severity (and where
 //! Reforged models differ, theirs), the category of mdx-m3-viewer's sanity
 //! test it belongs to, what it finds and why that matters. The table in the
-//! [module](super) docs and the README's are checked against this list by
-//! `formats/tests/validate.rs`.
+//! [module](super) docs, and the rules `docs/sweeps.md` counts, are checked
+//! against this list by `formats/tests/validate.rs`.
 
 use core::fmt;
 
