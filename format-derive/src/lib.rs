@@ -2,6 +2,9 @@
 //! gives a reader ([`Decode`]) and a writer ([`Encode`]) for a chunked binary
 //! format. Use it through `format_core::Codec`.
 //!
+//! This is the reference; the repository's `docs/derive.md` is a worked
+//! tour, from a spec's record to a chunk of your own in a real file.
+//!
 //! The attributes are parsed into a checked model first (misuse is a compile
 //! error at the offending attribute, all of them reported at once); the generated
 //! code is small and calls plain `format_core` helpers.

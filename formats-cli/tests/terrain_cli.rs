@@ -696,19 +696,20 @@ fn a_map_exports_its_tiles_into_a_folder() {
     assert!(!out.join("none").exists() && !out.join("none-splat").exists());
 }
 
-/// The README's picture of the `cataclysmctf` overview is what the last
-/// command of the code block above it draws, byte for byte: the command is
-/// read from the README and run as written (from a fresh folder, with
-/// `../shared` the corpus's folder), so neither can go stale alone.
+/// The terrain guide's picture of the `cataclysmctf` overview is what the
+/// last command of the code block above it draws, byte for byte: the
+/// command is read from `docs/terrain.md` and run as written (from a fresh
+/// folder, with `../shared` the corpus's folder), so neither can go stale
+/// alone.
 #[test]
-fn the_readme_overview_is_what_its_command_draws() {
+fn the_guide_overview_is_what_its_command_draws() {
     let Some(corpus) = common::corpus_root() else {
         return;
     };
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
-    let picture = "![cataclysmctf heightmap overview](docs/terrain-overview.png)";
-    let before = &readme[..readme.find(picture).expect("the README shows the overview")];
+    let guide = std::fs::read_to_string(repo.join("docs/terrain.md")).unwrap();
+    let picture = "![cataclysmctf heightmap overview](terrain-overview.png)";
+    let before = &guide[..guide.find(picture).expect("the guide shows the overview")];
     let command = before
         .lines()
         .rev()
@@ -737,7 +738,7 @@ fn the_readme_overview_is_what_its_command_draws() {
     let shown = std::fs::read(repo.join("docs/terrain-overview.png")).unwrap();
     assert!(
         drawn == shown,
-        "docs/terrain-overview.png is stale: run the README's command and copy \
+        "docs/terrain-overview.png is stale: run the command of docs/terrain.md and copy \
          tiles/cataclysmctf_overview.png over it"
     );
 }
@@ -1289,7 +1290,7 @@ fn output_names_and_sizes_are_checked() {
     );
 }
 
-/// The README and the glTF module docs say what `COLOR_0` and `_MCCV` hold,
+/// The glTF terrain module docs say what `COLOR_0` and `_MCCV` hold,
 /// as the export writes them: `_MCCV` the values unscaled but reordered
 /// from the file's blue, green, red, alpha to RGBA; `COLOR_0` value / 127,
 /// clamped to 1.0 (which the corpus's Northrend tile needs: it has values
@@ -1300,20 +1301,14 @@ fn the_docs_say_what_mccv_becomes_in_gltf() {
         return;
     };
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    // The module docs are the one place that says it (docs/terrain.md links there).
     let docs = std::fs::read_to_string(repo.join("formats/src/gltf/mod.rs")).unwrap();
-    for (name, text) in [("README.md", &readme), ("gltf/mod.rs", &docs)] {
-        let flat = text
-            .replace("//!", "")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        assert!(!flat.contains("raw `_MCCV`"), "{name}");
-        assert!(!flat.contains("bytes as stored"), "{name}");
-        assert!(flat.contains("**clamped to 1.0**"), "{name}");
-        assert!(flat.contains("blue, green, red, alpha"), "{name}");
-    }
-    assert!(readme.contains("**reordered to RGBA**"));
+    let flat = docs.replace("//!", "").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!flat.contains("raw `_MCCV`"));
+    assert!(!flat.contains("bytes as stored"));
+    assert!(flat.contains("**clamped to 1.0**"));
+    assert!(flat.contains("**reordered** to `[r, g, b, a]`"));
+    assert!(flat.contains("blue, green, red, alpha"));
     let tile = root.join("adt/warcraftnet_Northrend_37_25.adt");
     let out = temp_dir("mccv");
     let glb = out.join("north.glb");

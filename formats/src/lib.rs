@@ -48,6 +48,12 @@
 //! | a chunk of your own in a model, tile or map | `#[derive(formats::Codec)]`, [`mdx::Model::set_chunk`], [`mdx::Model::chunk`] |
 //! | what went wrong, and where | [`Error`]: `Display` gives the path of fields and the byte offset; [`Error::offset`], [`Error::path_string`] |
 //!
+//! Each module's docs describe what it does; the repository's `docs/`
+//! folder holds the guides that walk through it from the command line and
+//! link back here (`cli.md`, `gltf.md`, `terrain.md`, `convert.md`,
+//! `validation.md`, `bounds.md`, `mdl.md`, `blp.md`, `archives.md`,
+//! `derive.md`), and `BENCHMARKS.md` what was measured.
+//!
 //! Files are read from bytes (`Model::from_bytes(&std::fs::read(path)?)`);
 //! a `main` that reads files and parses them returns
 //! `Result<(), Box<dyn std::error::Error>>`, as [`Error`] converts into it.
@@ -167,7 +173,38 @@ pub mod terrain;
 pub mod validate;
 pub mod wdt;
 
-/// The README's examples, compiled and run as doctests.
+/// The examples of the README and of the guides in `docs/`, compiled and
+/// run as doctests (a guide whose examples need a feature, with it).
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-pub struct ReadmeDoctests;
+mod guides {
+    #[doc = include_str!("../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../docs/derive.md")]
+    struct Derive;
+    #[doc = include_str!("../../docs/mdl.md")]
+    struct Mdl;
+    #[doc = include_str!("../../docs/validation.md")]
+    struct Validation;
+    #[cfg(feature = "anim")]
+    #[doc = include_str!("../../docs/bounds.md")]
+    struct Bounds;
+    #[cfg(feature = "blp-pixels")]
+    #[doc = include_str!("../../docs/blp.md")]
+    struct Blp;
+    #[cfg(all(feature = "terrain", feature = "gltf"))]
+    #[doc = include_str!("../../docs/terrain.md")]
+    struct Terrain;
+    #[cfg(feature = "gltf")]
+    #[doc = include_str!("../../docs/gltf.md")]
+    struct Gltf;
+    #[cfg(feature = "convert")]
+    #[doc = include_str!("../../docs/convert.md")]
+    struct Convert;
+    #[doc = include_str!("../../docs/cli.md")]
+    struct Cli;
+    #[cfg(feature = "archive")]
+    #[doc = include_str!("../../docs/archives.md")]
+    struct Archives;
+    #[doc = include_str!("../../docs/sweeps.md")]
+    struct Sweeps;
+}
