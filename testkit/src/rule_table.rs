@@ -4,9 +4,9 @@
 
 use formats::validate::Rule;
 
-/// The rows `| \`id\` | severity | mdx-m3-viewer | ...` of the rule table in
-/// `text` (the module docs or the README): id, severity, mdx-m3-viewer's
-/// grade, as written.
+/// The rows `| \`id\` | a | b | ...` of the rule tables in `text`: id and
+/// the next two cells, as written. In the module docs those are the severity
+/// and mdx-m3-viewer's grade; in `docs/sweeps.md`, how often the rule fires.
 pub fn documented_rules(text: &str) -> Vec<(String, String, String)> {
     text.lines()
         .map(|l| l.trim_start_matches("//!").trim())
@@ -23,7 +23,7 @@ pub fn documented_rules(text: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// The module docs (their table is the one the README copies).
+/// The module docs, which hold the rule table.
 pub const DOCS: &str = include_str!("../../formats/src/validate/mod.rs");
 
 /// How mdx-m3-viewer's sanity test grades a finding of `rule` in a model of
