@@ -88,10 +88,8 @@
 //! reads and writes the formats, or defines chunks of its own with
 //! [`Codec`], needs nothing more. A library that wants, say, glTF export of
 //! models and tiles asks for
-//! `formats = { version = "…", features = ["gltf", "terrain"] }`. The
-//! defaults build 22 crates (`formats` among them) where, with the tool
-//! among the default features, they built 85: BENCHMARKS.md has the build
-//! times.
+//! `formats = { version = "…", features = ["gltf", "terrain"] }`.
+//! BENCHMARKS.md counts the crates each choice builds.
 #![warn(missing_docs)]
 // No unsafe code: neither here nor in what `#[derive(Codec)]` generates (a
 // plain struct is read field by field, see `format_core::Plain`).
