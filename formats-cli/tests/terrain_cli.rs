@@ -1303,7 +1303,11 @@ fn the_docs_say_what_mccv_becomes_in_gltf() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     // The module docs are the one place that says it (docs/terrain.md links there).
     let docs = std::fs::read_to_string(repo.join("formats/src/gltf/mod.rs")).unwrap();
-    let flat = docs.replace("//!", "").split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = docs
+        .replace("//!", "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(!flat.contains("raw `_MCCV`"));
     assert!(!flat.contains("bytes as stored"));
     assert!(flat.contains("**clamped to 1.0**"));
