@@ -89,7 +89,7 @@
 //!
 //! A geoset animation's colour flag (`GEOA` flag 2) has no word: a `static
 //! Color` or a `Color` track says it (see
-//! [`GeosetAnimation`](crate::mdx::GeosetAnimation)).
+//! [`GeosetAnimation`]).
 //!
 //! # Real files: strict and lenient
 //!
