@@ -158,7 +158,7 @@ impl Skin {
     }
 
     /// The blended world transform of vertex `v` (identity without
-    /// influences; see [`blend`]).
+    /// influences; see `blend`).
     pub fn matrix(&self, v: usize, pose: &Pose) -> Mat4 {
         blend(self.vertex(v), &pose.world)
     }
