@@ -2,8 +2,9 @@
 //! its syntax ([`parse`] into [`Stmt`]s), the reading context ([`Cx`]: block
 //! path for errors, strict or lenient, diagnostics), the text being written
 //! ([`Out`], plain or with the extension), how one value looks ([`Value`]),
-//! and the traits `#[derive(Mdl)]` implements ([`Block`], [`Part`],
-//! [`TrackSet`], [`Words`]).
+//! and the traits `#[derive(Mdl)]` implements or calls ([`Block`],
+//! [`Part`], [`TrackSet`], [`Words`], and [`Hook`] for what a block
+//! writes by hand).
 //!
 //! A type with `#[derive(Mdl)]` and `#[mdl(block = "Marks", name = name)]`
 //! is one block of text, `Marks "spawn" { Points 2 { { 0, 0, 0 }, ... } }`,
@@ -46,7 +47,7 @@ use alloc::vec::Vec;
 
 pub use out::{LeftOut, Out, write_list};
 pub use syntax::{Item, Kind, Pos, Stmt, comment_count, parse, to_hex};
-pub use value::{Count, Cx, Rgb, Value, items, list, raw_of};
+pub use value::{Count, Cx, Rgb, Value, list, raw_of};
 
 use crate::{FourCC, Result, UnknownTail};
 
@@ -171,6 +172,26 @@ pub fn read_into_in<T: TrackSet>(
     }
 }
 
+/// Unknown sub-chunks alone (a `Material`'s, a `Geoset`'s): a track list
+/// with no tracks, only the tails, `ExtTail #"..."` each.
+impl TrackSet for UnknownTail {
+    fn write(&self, out: &mut Out) {
+        write_tail_as(out, Self::TAIL, self);
+    }
+
+    fn keyword(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn read(_: &Stmt, _: &mut Cx) -> Option<Result<Self>> {
+        None
+    }
+
+    fn tail(tail: UnknownTail) -> Self {
+        tail
+    }
+}
+
 /// `key #"tag and bytes"`: an unknown sub-chunk and the rest of its object.
 pub fn write_tail_as(out: &mut Out, key: &str, tail: &UnknownTail) {
     let mut bytes = tail.tag.0.to_vec();
@@ -233,6 +254,36 @@ fn word_or_number(out: &mut Out, key: &str, word: Option<&str>, n: u32, fallback
     match word {
         Some(word) => out.flag(word),
         None => out.unnamed(key, n, fallback),
+    }
+}
+
+/// Writes a [`Words`] value as the value of its key: `key word,`
+/// (`FilterMode Additive,`), or `key n,` for a value with no word (plain:
+/// `key fallback,`, noted). `#[mdl(worded)]` fields.
+pub fn write_worded<W: Words>(out: &mut Out, key: &str, value: W) {
+    match value.word() {
+        Some(word) => out.field(key, &Word(word)),
+        None if out.is_plain() => {
+            out.note_unnamed(key, value.to_number(), W::FALLBACK);
+            out.field(key, &Word(W::FALLBACK));
+        }
+        None => out.field(key, &value.to_number()),
+    }
+}
+
+/// Reads a [`Words`] value given as the value of its key: `key word` or
+/// `key n`. `#[mdl(worded)]` fields; generated code calls it.
+#[doc(hidden)]
+pub fn read_worded<W: Words>(stmt: &Stmt, cx: &Cx) -> Result<W> {
+    let item = stmt.single(cx)?;
+    match &item.kind {
+        Kind::Word(w) => W::of_word(w).ok_or_else(|| {
+            cx.error(
+                item.pos,
+                alloc::format!("`{}` is no word of `{}`", w, stmt.key().1),
+            )
+        }),
+        _ => word_number(stmt, cx),
     }
 }
 
@@ -413,16 +464,17 @@ pub fn write_flags(out: &mut Out, flags: u32, table: &[(u32, &str)], ext: &str, 
 }
 
 /// Reads a flag word of `table` (or `ext n`, `ExtFlags n`, which sets
-/// every bit) into `flags`; returns whether `stmt` was one.
+/// every bit, or another spelling of it: war3-model's `RenderMode n`) into
+/// `flags`; returns whether `stmt` was one.
 pub fn read_flag(
     stmt: &Stmt,
     cx: &Cx,
     flags: &mut u32,
     table: &[(u32, &str)],
-    ext: &str,
+    ext: &[&str],
 ) -> Result<bool> {
     let key = stmt.key().1;
-    if key == ext {
+    if ext.contains(&key) {
         *flags = stmt.value(cx)?;
         return Ok(true);
     }
@@ -434,6 +486,35 @@ pub fn read_flag(
         }
         None => Ok(false),
     }
+}
+
+/// What a block's hand-written part does (`#[mdl(hook = Type)]` on the
+/// block, `#[mdl(hook)]` on the fields it reads and writes): the few
+/// choices across fields no field attribute says (a v1100 layer's texture
+/// list, written in one of three forms chosen by what the list holds). It
+/// reads the statements no field of the block takes, settles its fields
+/// once the block is read, and writes each of its fields at that field's
+/// place.
+pub trait Hook<B> {
+    /// What the hook gathers while the block is read.
+    type State: Default;
+    /// Keywords the hook allows more than once in a block (see
+    /// [`Cx::once_each`]).
+    const REPEATABLE: &'static [&'static str] = &[];
+    /// Reads `stmt`, which no field of the block takes, if it is one of
+    /// the hook's; returns whether it was.
+    fn read(state: &mut Self::State, stmt: &Stmt, cx: &mut Cx) -> Result<bool>;
+    /// Sets the hook's fields of `block`, read but for them, at `pos`.
+    fn finish(state: Self::State, block: &mut B, cx: &mut Cx, pos: Pos) -> Result<()>;
+    /// In a plain writer, at the place of the first hook field: the block
+    /// as plain MDL writes it from there on, what it has no form for left
+    /// out and noted (`None`: the block as it is).
+    fn plain(block: &B, out: &mut Out) -> Option<B> {
+        let _ = (block, out);
+        None
+    }
+    /// Writes the hook's field `field` (its name) of `block`.
+    fn write(block: &B, out: &mut Out, field: &str);
 }
 
 /// The keywords of several lists in one (what a block allows more than

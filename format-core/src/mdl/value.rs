@@ -92,12 +92,31 @@ impl Cx {
     /// A value the version has no field for (`LevelOfDetail` in 800): an
     /// error, or dropped in lenient mode.
     pub fn not_in_version(&self, seen: Option<(Pos, String)>, since: u32) -> Result<()> {
+        self.not_in_versions(seen, since..u32::MAX)
+    }
+
+    /// [`Cx::not_in_version`] for a key the format has in `versions` only
+    /// (a material's `Shader`, from 801 to 1099).
+    pub fn not_in_versions(
+        &self,
+        seen: Option<(Pos, String)>,
+        versions: core::ops::Range<u32>,
+    ) -> Result<()> {
+        let v = self.version;
+        let (since, until) = (versions.start, versions.end);
+        let which = if v < since {
+            format!("from {since} on")
+        } else if v >= until {
+            format!("before {until} only")
+        } else {
+            return Ok(());
+        };
         match seen {
-            Some((pos, key)) if self.version < since => {
-                let message = format!("version {} has no `{key}` (from {since} on)", self.version);
+            Some((pos, key)) => {
+                let message = format!("version {v} has no `{key}` ({which})");
                 self.quirk(pos, message, "dropped it")
             }
-            _ => Ok(()),
+            None => Ok(()),
         }
     }
 
@@ -672,33 +691,6 @@ pub fn list<T: Value>(stmt: &Stmt, cx: &mut Cx, what: &str) -> Result<Vec<T>> {
         }
     }
     Ok(out)
-}
-
-/// Reads `Block n { Item { ... } Item { ... } }` (`Sequences`/`Anim`,
-/// `Textures`/`Bitmap`, ...): `read` reads each item inside the path
-/// `Block > Item i`, and `n` is checked against the items.
-pub fn items<T>(
-    stmt: &Stmt,
-    cx: &mut Cx,
-    (block, item, what): (&str, &str, &str),
-    mut read: impl FnMut(&Stmt, &mut Cx) -> Result<T>,
-) -> Result<Vec<T>> {
-    let (count, body) = stmt.block(cx)?;
-    cx.within(block.into(), |cx| {
-        let mut out = Vec::new();
-        for s in body {
-            if s.key().1 != item {
-                cx.unknown(s)?;
-                continue;
-            }
-            let name = format!("{item} {}", out.len());
-            out.push(cx.within(name, |cx| read(s, cx))?);
-        }
-        if let Some((pos, declared)) = count {
-            cx.count(pos, what, declared, out.len())?;
-        }
-        Ok(out)
-    })
 }
 
 #[cfg(test)]

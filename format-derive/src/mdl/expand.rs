@@ -164,6 +164,14 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                 arm = Some(quote!(#l = ::core::option::Option::Some(#v);));
                 finals.push(optional_final(f, &l, &mut decls, &mut word_reads));
             }
+            Kind::Nested if wrapped(ty, "Vec").is_some() => {
+                decls.push(quote!(let mut #l: #ty = ::core::default::Default::default();));
+                track_reads.push(quote!(
+                    if #mdl::read_item_into(__s, __cx, &mut #l)? { continue; }
+                ));
+                repeat_items.push(quote!(#mdl::item_keyword(&#l)));
+                finals.push(quote!(#l));
+            }
             Kind::Nested => {
                 let inner = wrapped(ty, "Option").unwrap_or(ty);
                 decls.push(quote!(let mut #l: ::core::option::Option<#inner> = None;));
@@ -180,7 +188,12 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                     finals.push(quote!(#l.unwrap_or_else(|| #d)));
                 }
             }
-            Kind::Since { rgb, version, .. } => {
+            Kind::Since {
+                rgb,
+                version,
+                until,
+                ..
+            } => {
                 let v = value(*rgb);
                 let at = format_ident!("__mdl_at_{}", f.ident);
                 // The default of the type inside the `Option`.
@@ -196,10 +209,74 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                     #l = ::core::option::Option::Some(#v);
                     #at = Some((__s.pos, __key));
                 }));
+                let until = until
+                    .as_ref()
+                    .map_or_else(|| quote!(u32::MAX), |u| quote!(#u));
                 finals.push(quote!({
-                    __cx.not_in_version(#at.map(|(pos, key)| (pos, key.into())), #version)?;
-                    if __cx.version < #version { None } else { Some(#l.unwrap_or_else(|| #d)) }
+                    __cx.not_in_versions(#at.map(|(pos, key)| (pos, key.into())), #version..#until)?;
+                    if __cx.version < #version || __cx.version >= #until {
+                        None
+                    } else {
+                        Some(#l.unwrap_or_else(|| #d))
+                    }
                 }));
+            }
+            Kind::Spread {
+                members,
+                since,
+                default_from,
+                ..
+            } => {
+                let at = format_ident!("__mdl_at_{}", f.ident);
+                // The default of the type inside the `Option`.
+                let inner = wrapped(ty, "Option").unwrap_or(ty);
+                let d = match &f.default {
+                    Some(e) => quote!(#e),
+                    None => quote!(<#inner as ::core::default::Default>::default()),
+                };
+                decls.push(quote!(
+                    let mut #l: #ty = None;
+                    let mut #at: ::core::option::Option<(#mdl::Pos, &str)> = None;
+                ));
+                for (member, member_key) in members {
+                    arms.push(quote!(#member_key => {
+                        #l.get_or_insert_with(|| #d).#member = __s.value(__cx)?;
+                        #at.get_or_insert((__s.pos, __key));
+                    }));
+                }
+                finals.push(match (since, default_from) {
+                    (Some(since), from) => {
+                        let from = from
+                            .as_ref()
+                            .map_or_else(|| quote!(u32::MAX), |v| quote!(#v));
+                        quote!({
+                            __cx.not_in_version(#at.map(|(pos, key)| (pos, key.into())), #since)?;
+                            if __cx.version < #since {
+                                None
+                            } else if __cx.version >= #from {
+                                Some(#l.unwrap_or_else(|| #d))
+                            } else {
+                                #l
+                            }
+                        })
+                    }
+                    (None, _) => quote!({
+                        let _ = #at;
+                        #l
+                    }),
+                });
+            }
+            Kind::Worded => {
+                let d = default(f);
+                decls.push(quote!(let mut #l: ::core::option::Option<#ty> = None;));
+                arm = Some(quote!(
+                    #l = ::core::option::Option::Some(#mdl::read_worded::<#ty>(__s, __cx)?);
+                ));
+                finals.push(quote!(#l.unwrap_or_else(|| #d)));
+            }
+            Kind::Hook => {
+                let d = default(f);
+                finals.push(quote!(#d));
             }
             Kind::List => {
                 let what = key.to_lowercase();
@@ -275,10 +352,12 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
             }
             Kind::Flags { table, ext } => {
                 let d = default(f);
+                let aliases = &f.aliases;
+                let ext = quote!(#ext #(, #aliases)*);
                 let pairs = flag_pairs(table);
                 decls.push(quote!(let mut #l: #ty = #d;));
                 word_reads.push(quote!(
-                    if #mdl::read_flag(__s, __cx, &mut #l, &[#(#pairs),*], #ext)? { continue; }
+                    if #mdl::read_flag(__s, __cx, &mut #l, &[#(#pairs),*], &[#ext])? { continue; }
                 ));
                 // The bits other statements say, unless `ext` gives them all.
                 let said = saying(block, f).map(|g| {
@@ -421,6 +500,22 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         let ty = p.ty;
         quote!(<#ty as #mdl::Part>::REPEATABLE)
     });
+    // The block's hook (`hook = Type`): what it gathers, the statements
+    // it reads, what it allows more than once.
+    let hook = block
+        .hook
+        .as_ref()
+        .map(|h| quote!(<#h as #mdl::Hook<#ident #ty_generics>>));
+    let hook_decl = hook
+        .as_ref()
+        .map(|h| quote!(let mut __mdl_hook = <#h::State as ::core::default::Default>::default();));
+    let hook_read = hook
+        .as_ref()
+        .map(|h| quote!(if #h::read(&mut __mdl_hook, __s, __cx)? { continue; }));
+    let hook_finish = hook
+        .as_ref()
+        .map(|h| quote!(#h::finish(__mdl_hook, &mut __value, __cx, __stmt.pos)?;));
+    let hook_repeatable = hook.as_ref().map(|h| quote!(#h::REPEATABLE));
     // A sub-block comes once for its fields and once more for each track
     // written in it.
     let repeatable = match (
@@ -428,11 +523,12 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         repeat_items.as_slice(),
         sub_blocks.as_slice(),
         track_types.as_slice(),
+        &hook_repeatable,
     ) {
-        (Some(r), [], [], []) => quote!(#r),
-        (None, [], [], []) => quote!(&[]),
-        (r, items, subs, tracks) => {
-            let r = r.iter();
+        (Some(r), [], [], [], None) | (None, [], [], [], Some(r)) => quote!(#r),
+        (None, [], [], [], None) => quote!(&[]),
+        (r, items, subs, tracks, h) => {
+            let r = r.iter().chain(h);
             quote!(&#mdl::keywords(&[#(#r,)* &[#(#items,)* #(#subs),*], #(#tracks),*]))
         }
     };
@@ -471,6 +567,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         // Statements by their keys (and values beside them).
         _ => quote!(
             #(#decls)*
+            #hook_decl
             __cx.once_each(__body, #repeatable)?;
             for __s in __body {
                 #(#track_reads)*
@@ -482,6 +579,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
                         #part_read
                         #sub_read
                         #(#value_reads)*
+                        #hook_read
                         __cx.unknown(__s)?;
                     }
                 }
@@ -500,6 +598,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         let mut __value = #ident { #(#field_idents: #field_values,)* };
         #set_nested_name
         #(#set_version)*
+        #hook_finish
         #check
         ::core::result::Result::Ok(__value)
     };
@@ -512,10 +611,10 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         )
     });
     let open = match (block.name.as_deref(), items) {
-        (Some(path), _) => quote!(__out.open_named(#keyword, &self.#(#path).*);),
+        (Some(path), _) => quote!(__out.open_named(#keyword, &__this.#(#path).*);),
         (None, Some(items)) => {
             let id = items.ident;
-            quote!(__out.open(&#core::mdl::counted(#keyword, self.#id.len()));)
+            quote!(__out.open(&#core::mdl::counted(#keyword, __this.#id.len()));)
         }
         (None, None) => quote!(__out.open(#keyword);),
     };
@@ -530,13 +629,28 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
     };
     // Sub-blocks written already: their fields all go in at the first.
     let mut opened: Vec<&str> = Vec::new();
+    let mut hook_place = false;
     for f in &ordered {
+        // The hook's fields, each at its place; from the first on, a plain
+        // writer writes the block as the hook makes it plain.
+        if let (Kind::Hook, Some(h)) = (&f.kind, &hook) {
+            if !hook_place {
+                hook_place = true;
+                writes.push(quote!(
+                    let __mdl_plain = if __out.is_plain() { #h::plain(__this, __out) } else { None };
+                    let __this = __mdl_plain.as_ref().unwrap_or(__this);
+                ));
+            }
+            let name = f.ident.to_string();
+            writes.push(quote!(#h::write(__this, __out, #name);));
+            continue;
+        }
         if f.tail
             && let Some(p) = part
         {
             let pid = p.ident;
             let pty = p.ty;
-            writes.push(quote!(<#pty as #mdl::Part>::write_tail(&self.#pid, __out);));
+            writes.push(quote!(<#pty as #mdl::Part>::write_tail(&__this.#pid, __out);));
             tail_written = true;
         }
         if is_name(block, f) {
@@ -562,7 +676,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
     if !tail_written && let Some(p) = part {
         let pid = p.ident;
         let pty = p.ty;
-        writes.push(quote!(<#pty as #mdl::Part>::write_tail(&self.#pid, __out);));
+        writes.push(quote!(<#pty as #mdl::Part>::write_tail(&__this.#pid, __out);));
     }
 
     // What the fields that say a flag bit (`says`) decide before any is
@@ -578,7 +692,7 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
             .filter(|t| matches!(t.kind, Kind::Tracks))
             .map(|t| {
                 let t = t.ident;
-                quote!(#mdl::has_track(&self.#t, &[#(#keys),*]))
+                quote!(#mdl::has_track(&__this.#t, &[#(#keys),*]))
             });
         let d = match &g.default {
             Some(e) => quote!(#e),
@@ -586,10 +700,11 @@ fn block_impl(cont: &Container, block: &Block) -> TokenStream {
         };
         Some(quote!(
             let #track = false #(|| #tracks)*;
-            let #written = self.#id != #d || (self.#flags & (#bit) != 0 && !#track);
+            let #written = __this.#id != #d || (__this.#flags & (#bit) != 0 && !#track);
         ))
     });
     let write_body = quote!(
+        let __this = self;
         #(#says_locals)*
         #open
         #(#writes)*
@@ -687,38 +802,58 @@ fn write_field(mdl: &TokenStream, block: &Block, f: &Field) -> TokenStream {
     };
     let write = match &f.kind {
         Kind::Value { statik, rgb } => match f.none.first() {
-            Some(word) if !f.numbered => quote!(#mdl::write_id(__out, #key, self.#id, #word);),
-            _ => put(*statik, *rgb, quote!(&self.#id)),
+            Some(word) if !f.numbered => quote!(#mdl::write_id(__out, #key, __this.#id, #word);),
+            _ => put(*statik, *rgb, quote!(&__this.#id)),
         },
         Kind::Optional { statik, rgb } | Kind::Since { statik, rgb, .. } => {
             let w = put(*statik, *rgb, quote!(__v));
             let none = absent_word(f);
-            quote!(match &self.#id { ::core::option::Option::Some(__v) => { #w } ::core::option::Option::None => { #none } })
+            quote!(match &__this.#id { ::core::option::Option::Some(__v) => { #w } ::core::option::Option::None => { #none } })
         }
+        Kind::Nested if wrapped(f.ty, "Vec").is_some() => quote!(
+            for __item in &__this.#id {
+                #mdl::Block::write_block(__item, __out);
+            }
+        ),
         Kind::Nested => match wrapped(f.ty, "Option") {
             Some(_) => {
                 let none = absent_word(f);
-                quote!(match &self.#id {
+                quote!(match &__this.#id {
                     ::core::option::Option::Some(__v) => #mdl::Block::write_block(__v, __out),
                     ::core::option::Option::None => { #none }
                 })
             }
-            None => quote!(#mdl::Block::write_block(&self.#id, __out);),
+            None => quote!(#mdl::Block::write_block(&__this.#id, __out);),
         },
-        Kind::List => quote!(#mdl::write_list(__out, #key, &self.#id);),
-        Kind::Tracks => quote!(#mdl::write_tracks(__out, &self.#id);),
+        Kind::List => quote!(#mdl::write_list(__out, #key, &__this.#id);),
+        Kind::Tracks => quote!(#mdl::write_tracks(__out, &__this.#id);),
         Kind::TracksIn => quote!(
-            if !self.#id.is_empty() {
+            if !__this.#id.is_empty() {
                 __out.open(#key);
-                #mdl::write_tracks(__out, &self.#id);
+                #mdl::write_tracks(__out, &__this.#id);
                 __out.close();
             }
         ),
-        Kind::Word => quote!(#mdl::write_word(__out, #key, self.#id);),
+        Kind::Word => quote!(#mdl::write_word(__out, #key, __this.#id);),
+        Kind::Worded => quote!(#mdl::write_worded(__out, #key, __this.#id);),
+        Kind::Spread {
+            members, statik, ..
+        } => {
+            let puts = members.iter().map(|(member, member_key)| {
+                if *statik {
+                    quote!(__out.fixed(#member_key, &__v.#member);)
+                } else {
+                    quote!(__out.field(#member_key, &__v.#member);)
+                }
+            });
+            quote!(if let ::core::option::Option::Some(__v) = &__this.#id { #(#puts)* })
+        }
+        // Written by the block's hook, at its place (see `block_impl`).
+        Kind::Hook => TokenStream::new(),
         Kind::Part { args } => {
             let ty = f.ty;
             let args = args.as_ref().map_or_else(|| quote!(()), |a| quote!(#a));
-            quote!(<#ty as #mdl::Part>::write_head(&self.#id, __out, #args);)
+            quote!(<#ty as #mdl::Part>::write_head(&__this.#id, __out, #args);)
         }
         Kind::Skip => TokenStream::new(),
         Kind::Flags { table, ext } => {
@@ -733,14 +868,14 @@ fn write_field(mdl: &TokenStream, block: &Block, f: &Field) -> TokenStream {
             }
             quote!(#mdl::write_flags(
                 __out,
-                self.#id,
+                __this.#id,
                 &[#(#pairs),*],
                 #ext,
                 #mdl::Said { mask: 0 #(| #mask)*, bits: 0 #(| #said)* },
             );)
         }
         Kind::Choice { words } => {
-            quote!(#mdl::write_choice(__out, #key, self.#id, &[#(#words),*]);)
+            quote!(#mdl::write_choice(__out, #key, __this.#id, &[#(#words),*]);)
         }
         Kind::Array { entry, rgb } => {
             let map = if *rgb {
@@ -748,20 +883,20 @@ fn write_field(mdl: &TokenStream, block: &Block, f: &Field) -> TokenStream {
             } else {
                 quote!(::core::clone::Clone::clone)
             };
-            quote!(#mdl::write_array(__out, #key, #entry, &self.#id, #map);)
+            quote!(#mdl::write_array(__out, #key, #entry, &__this.#id, #map);)
         }
         Kind::Each { .. } => quote!(
-            for __v in &self.#id {
+            for __v in &__this.#id {
                 __out.field(#key, __v);
             }
         ),
         Kind::Values { .. } => quote!(
-            for __v in &self.#id {
+            for __v in &__this.#id {
                 __out.item(__v);
             }
         ),
         Kind::Items { .. } => quote!(
-            for __item in &self.#id {
+            for __item in &__this.#id {
                 #mdl::Block::write_block(__item, __out);
             }
         ),
@@ -774,10 +909,10 @@ fn write_field(mdl: &TokenStream, block: &Block, f: &Field) -> TokenStream {
         Kind::Value {
             statik: false,
             rgb: false,
-        } if f.nonzero => quote!(__out.nonzero(#key, &self.#id);),
-        _ if f.nonzero => quote!(if !#mdl::Value::is_zero(&self.#id) { #write }),
+        } if f.nonzero => quote!(__out.nonzero(#key, &__this.#id);),
+        _ if f.nonzero => quote!(if !#mdl::Value::is_zero(&__this.#id) { #write }),
         _ => match &f.unless {
-            Some(unless) => quote!(if self.#id != #unless { #write }),
+            Some(unless) => quote!(if __this.#id != #unless { #write }),
             None => write,
         },
     }

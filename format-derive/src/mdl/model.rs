@@ -10,7 +10,7 @@ use crate::ctxt::Ctxt;
 use crate::names::Runtime;
 
 /// The keys of a container (`#[mdl(...)]` on the struct or enum).
-const CONTAINER_KEYS: &[&str] = &["block", "name", "order", "crate", "check"];
+const CONTAINER_KEYS: &[&str] = &["block", "name", "order", "crate", "check", "hook"];
 /// The keys of a field.
 const FIELD_KEYS: &[&str] = &[
     "key",
@@ -43,6 +43,11 @@ const FIELD_KEYS: &[&str] = &[
     "words",
     "says",
     "numbered",
+    "worded",
+    "spread",
+    "until",
+    "default_from",
+    "hook",
 ];
 /// The keys of an enum variant.
 const VARIANT_KEYS: &[&str] = &["word"];
@@ -73,6 +78,9 @@ pub struct Block<'a> {
     pub fields: Vec<Field<'a>>,
     /// `check = path`: called on the block once read.
     pub check: Option<syn::Path>,
+    /// `hook = Type`: the `mdl::Hook` that reads and writes the fields
+    /// marked `hook`.
+    pub hook: Option<syn::Path>,
 }
 
 /// How a field is in the text.
@@ -81,11 +89,12 @@ pub enum Kind {
     Value { statik: bool, rgb: bool },
     /// `Option<T>`: written when `Some`.
     Optional { statik: bool, rgb: bool },
-    /// `Option<T>` present from a version on.
+    /// `Option<T>` present from a version on (and before another, `until`).
     Since {
         statik: bool,
         rgb: bool,
         version: LitInt,
+        until: Option<LitInt>,
     },
     /// `Key n { value, ... }`.
     List,
@@ -95,6 +104,20 @@ pub enum Kind {
     TracksIn,
     /// A word of its own (`Omnidirectional,`), or `Key n`.
     Word,
+    /// A word as the value of its key (`FilterMode Additive,`), or `Key n`.
+    Worded,
+    /// An `Option<T>` whose members are keys of the block (`static
+    /// FresnelColor`, `static FresnelOpacity`...): there if one is given
+    /// (the others their `default`'s), or missing from `default_from` on;
+    /// its keys dropped before `since`.
+    Spread {
+        members: Vec<(Ident, LitStr)>,
+        statik: bool,
+        since: Option<LitInt>,
+        default_from: Option<LitInt>,
+    },
+    /// Read and written by the block's `hook`.
+    Hook,
     /// A part shared by several blocks.
     Part { args: Option<Expr> },
     /// The block's name, or not in the text.
@@ -121,14 +144,16 @@ pub enum Kind {
     /// 0, 0, 0 }, }`), counted by its header; beside keyed values, if any.
     Values { what: String },
     /// A `T: mdl::Block` (or `Option<T>`) that is a block of its own in
-    /// this one (`EventTrack n { }` in an `EventObject`).
+    /// this one (`EventTrack n { }` in an `EventObject`), or a `Vec<T>` of
+    /// such blocks (`Layer { }` in a `Material`).
     Nested,
 }
 
 impl Kind {
     /// Whether the field is read by its key (or aliases): not tracks, a
-    /// part, flag words, items, values or a nested block, which have
-    /// their own keywords, nor what is not in the text.
+    /// part, flag words, items, values, a nested block or a spread value,
+    /// which have their own keywords, nor what is not in the text or the
+    /// hook's.
     pub fn keyed(&self) -> bool {
         !matches!(
             self,
@@ -139,6 +164,8 @@ impl Kind {
                 | Kind::Items { .. }
                 | Kind::Values { .. }
                 | Kind::Nested
+                | Kind::Spread { .. }
+                | Kind::Hook
         )
     }
 }
@@ -303,6 +330,7 @@ impl<'a> Container<'a> {
         let mut krate: Option<syn::Path> = None;
         let mut order: Option<(Vec<Ident>, Span)> = None;
         let mut check: Option<syn::Path> = None;
+        let mut hook: Option<(syn::Path, Span)> = None;
         for attr in mdl_attrs(&input.attrs) {
             let parsed = attr.parse_nested_meta(|meta| {
                 let (key, span) = key_of(&meta);
@@ -326,6 +354,17 @@ impl<'a> Container<'a> {
                     "order" => {
                         once(cx, &mut seen, &key, span);
                         order = Some((parenthesized(&meta)?, span));
+                    }
+                    "hook" => {
+                        once(cx, &mut seen, &key, span);
+                        let expr: Expr = meta.value()?.parse()?;
+                        match expr {
+                            Expr::Path(p) => hook = Some((p.path, span)),
+                            other => cx.error_spanned(
+                                &other,
+                                "`hook` names a type implementing `mdl::Hook<Self>`: `hook = path::Type`",
+                            ),
+                        }
                     }
                     "check" => {
                         once(cx, &mut seen, &key, span);
@@ -376,6 +415,7 @@ impl<'a> Container<'a> {
                 };
                 let fields: Vec<Field> = named.named.iter().filter_map(|f| field(cx, f)).collect();
                 check_block(cx, &fields, name.as_ref());
+                check_hook(cx, &fields, hook.as_ref());
                 if let Some((order, span)) = &order {
                     check_order(cx, &fields, name.as_ref(), order, *span);
                 }
@@ -385,6 +425,7 @@ impl<'a> Container<'a> {
                     order: order.map(|(o, _)| o),
                     fields,
                     check,
+                    hook: hook.map(|(path, _)| path),
                 })
             }
             Data::Enum(data) => {
@@ -403,6 +444,9 @@ impl<'a> Container<'a> {
                 }
                 if let Some(path) = &check {
                     cx.error_spanned(path, "`check` is for a struct (a block read)");
+                }
+                if let Some((_, span)) = &hook {
+                    cx.error_at(*span, "`hook` is for a struct (a block read)");
                 }
                 let mut words = Vec::new();
                 for v in &data.variants {
@@ -507,6 +551,9 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     let mut array_entry: Option<LitStr> = None;
     let mut choice: Vec<LitStr> = Vec::new();
     let mut says: Option<Says> = None;
+    let mut members: Vec<(Ident, LitStr)> = Vec::new();
+    let mut until: Option<LitInt> = None;
+    let mut default_from: Option<LitInt> = None;
     for attr in mdl_attrs(&f.attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             let (k, span) = key_of(&meta);
@@ -523,6 +570,45 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
                 "unless" => unless = Some(meta.value()?.parse::<Expr>()?),
                 "default" => default = Some(meta.value()?.parse::<Expr>()?),
                 "since" => since = Some(meta.value()?.parse()?),
+                "until" => until = Some(meta.value()?.parse()?),
+                "default_from" => default_from = Some(meta.value()?.parse()?),
+                "spread" => {
+                    let pairs: Vec<syn::MetaNameValue> = parenthesized(&meta)?;
+                    if pairs.is_empty() {
+                        cx.error_at(
+                            span,
+                            "`spread` needs at least one member: `spread(color = \"FresnelColor\")`",
+                        );
+                    }
+                    for pair in pairs {
+                        let lit = match &pair.value {
+                            Expr::Lit(syn::ExprLit {
+                                lit: syn::Lit::Str(lit),
+                                ..
+                            }) => lit.clone(),
+                            other => {
+                                cx.error_spanned(
+                                    other,
+                                    "a spread member's key is a string: `color = \"FresnelColor\"`",
+                                );
+                                continue;
+                            }
+                        };
+                        keyword(cx, &lit);
+                        match pair.path.get_ident() {
+                            Some(member) if members.iter().any(|(m, _)| m == member) => cx
+                                .error_spanned(
+                                    member,
+                                    format!("the member `{member}` is given twice"),
+                                ),
+                            Some(member) => members.push((member.clone(), lit)),
+                            None => cx.error_spanned(
+                                &pair.path,
+                                "a spread member is a field of the value's type: `color = \"FresnelColor\"`",
+                            ),
+                        }
+                    }
+                }
                 "tracks_in" => tracks_in = Some(keyword_value(cx, &meta)?),
                 "word" => word = Some(keyword_value(cx, &meta)?),
                 "part" => {
@@ -618,7 +704,8 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
                     }
                 }
                 "required" | "sets_version" | "static" | "rgb" | "nonzero" | "numbered"
-                | "optional" | "list" | "tracks" | "tail" | "skip" | "nested" => {}
+                | "optional" | "list" | "tracks" | "tail" | "skip" | "nested" | "worded"
+                | "hook" => {}
                 _ => {
                     unknown_skipped(cx, &k, span, FIELD_KEYS, "a field", &meta)?;
                 }
@@ -650,9 +737,14 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
         "nested",
         "words",
         "array",
+        "worded",
+        "spread",
+        "hook",
     ]
     .into_iter()
     .filter_map(|k| has(k).map(|span| (k, span)))
+    // A spread value may start at a version: `since` is its modifier.
+    .filter(|(k, _)| !(*k == "since" && has("spread").is_some()))
     .collect();
     if let [(first, _), (second, span), ..] = kinds.as_slice() {
         cx.error_at(
@@ -665,7 +757,7 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     // value (an array's values may be colours).
     if let Some(k) = kind_word.filter(|k| !matches!(*k, "optional" | "since")) {
         for modifier in ["static", "rgb", "nonzero"] {
-            if modifier == "rgb" && k == "array" {
+            if (modifier == "rgb" && k == "array") || (modifier == "static" && k == "spread") {
                 continue;
             }
             if let Some(span) = has(modifier) {
@@ -677,10 +769,22 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
     // `ExtFlags`, which has no other spelling).
     if matches!(
         kind_word,
-        Some("tracks" | "part" | "skip" | "flags" | "items" | "values" | "nested")
+        Some(
+            "tracks"
+                | "part"
+                | "skip"
+                | "flags"
+                | "items"
+                | "values"
+                | "nested"
+                | "spread"
+                | "hook"
+        )
     ) {
         for k in ["key", "alias"] {
-            if k == "key" && kind_word == Some("flags") {
+            // A `flags` field's `ExtFlags` may have other spellings
+            // (war3-model's `RenderMode`).
+            if kind_word == Some("flags") {
                 continue;
             }
             if let Some(span) = has(k) {
@@ -712,7 +816,30 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
             }
         }
     }
-    for (k, wrapper) in [("optional", "Option"), ("since", "Option")] {
+    // `until` bounds the versions of a `since`; `default_from` says from
+    // which version a missing spread value is there all the same.
+    if let Some(span) = has("until")
+        && kind_word != Some("since")
+    {
+        cx.error_at(
+            span,
+            "`until` is the version a `since` value ends before: it goes with `since`",
+        );
+    }
+    if let Some(span) = has("default_from")
+        && !(kind_word == Some("spread") && has("since").is_some())
+    {
+        cx.error_at(
+            span,
+            "`default_from` is the version from which a missing `spread` value with `since` is \
+             its default: it goes with `spread` and `since`",
+        );
+    }
+    for (k, wrapper) in [
+        ("optional", "Option"),
+        ("since", "Option"),
+        ("spread", "Option"),
+    ] {
         if kind_word == Some(k) && wrapped(&f.ty, wrapper).is_none() {
             cx.error_spanned(&f.ty, format!("`{k}` is for an `Option<T>` field"));
         }
@@ -833,7 +960,16 @@ fn field<'a>(cx: &Ctxt, f: &'a syn::Field) -> Option<Field<'a>> {
             statik,
             rgb,
             version: since?,
+            until,
         },
+        Some("spread") => Kind::Spread {
+            members,
+            statik,
+            since,
+            default_from,
+        },
+        Some("worded") => Kind::Worded,
+        Some("hook") => Kind::Hook,
         Some("list") => Kind::List,
         Some("tracks") => Kind::Tracks,
         Some("tracks_in") => Kind::TracksIn,
@@ -995,6 +1131,7 @@ fn check_block(cx: &Ctxt, fields: &[Field], name: Option<&(Vec<Ident>, Span)>) {
                 .chain(table.iter().map(|(w, _)| w.to_string()))
                 .collect(),
             Kind::Choice { words } => words.iter().map(LitStr::value).collect(),
+            Kind::Spread { members, .. } => members.iter().map(|(_, k)| k.value()).collect(),
             _ if f.kind.keyed() => Vec::new(),
             _ => continue,
         };
@@ -1070,6 +1207,29 @@ fn check_block(cx: &Ctxt, fields: &[Field], name: Option<&(Vec<Ident>, Span)>) {
             ),
             Some(_) => {}
         }
+    }
+}
+
+/// A block's `hook` and the fields it reads and writes go together.
+fn check_hook(cx: &Ctxt, fields: &[Field], hook: Option<&(syn::Path, Span)>) {
+    let hooked: Vec<&Field> = fields
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Hook))
+        .collect();
+    match (hook, hooked.first()) {
+        (None, Some(f)) => cx.error_spanned(
+            f.ident,
+            format!(
+                "`{}` is read and written by the block's hook; this block names none \
+                 (`#[mdl(hook = Type)]`)",
+                f.ident
+            ),
+        ),
+        (Some((_, span)), None) => cx.error_at(
+            *span,
+            "`hook` reads and writes the fields marked `#[mdl(hook)]`; this block marks none",
+        ),
+        _ => {}
     }
 }
 

@@ -373,7 +373,13 @@ pub(crate) fn read_geoset(stmt: &Stmt, cx: &mut Cx) -> Result<Geoset> {
             "Name" => g.lod_name = Some(s.value(cx)?),
             "ExtTail" => g.unknown.push(read_tail(s, cx)?),
             _ if read_extent(s, cx, &mut g.extent)? => {}
-            _ if read_flag(s, cx, &mut g.selection_flags, SELECTION_FLAGS, "ExtFlags")? => {}
+            _ if read_flag(
+                s,
+                cx,
+                &mut g.selection_flags,
+                SELECTION_FLAGS,
+                &["ExtFlags"],
+            )? => {}
             _ => cx.unknown(s)?,
         }
     }

@@ -7,7 +7,7 @@ use format_core::mdl::Part;
 
 use super::syntax::Stmt;
 use super::tracks::mdl_tracks;
-use super::value::{Cx, Out, Value};
+use super::value::{Cx, Out};
 use crate::mdx::texture::TextureAnimationTrack;
 use crate::mdx::{Chunk, Extent, Model, ModelChunk};
 
@@ -161,16 +161,3 @@ mdl_tracks!(TextureAnimationTrack {
     Rotation => "Rotation",
     Scaling => "Scaling",
 });
-
-/// A bare word as a value.
-pub(crate) struct Word<'a>(pub &'a str);
-
-impl Value for Word<'_> {
-    fn read(item: &super::syntax::Item, cx: &Cx) -> Result<Self> {
-        Err(cx.error(item.pos, "a word is only written"))
-    }
-
-    fn write(&self, out: &mut String) {
-        out.push_str(self.0);
-    }
-}

@@ -47,9 +47,13 @@
 //! colours, flag words, defaults, tracks, lists, sub-blocks like a
 //! camera's `Target { }`, a word a block must have, a nested block, a check
 //! across fields, words by number, an array in a sub-block, a flag bit
-//! another statement says): `Version`, `Sequences` and its `Anim`s,
-//! `GlobalSequences`, `Textures` and its `Bitmap`s, `TextureAnims`,
-//! `PivotPoints`, `Bone`, `Light`, `Helper`, `Attachment`,
+//! another statement says, a word as a key's value, a value spread over
+//! keys, keys of some versions only): `Version`, `Sequences` and its
+//! `Anim`s, `GlobalSequences`, `Textures` and its `Bitmap`s,
+//! `TextureAnims`, `PivotPoints`, `Materials`, `Material` (war3-model's
+//! `RenderMode n` read as `ExtFlags n`, `Shader` in 900 and 1000 only) and
+//! `Layer` (`FilterMode` a word or a number, the fresnel values, keys of
+//! some versions only), `Bone`, `Light`, `Helper`, `Attachment`,
 //! `ParticleEmitter` (its `Particle { }`), `ParticleEmitter2` (its
 //! `SegmentColor { Color, Color, Color }`, filter mode and head or tail as
 //! words by number with `ExtFilterMode`/`ExtHeadOrTail` for the rest,
@@ -58,18 +62,22 @@
 //! `GeosetAnim` (its colour flag said by `static Color` or a `Color`
 //! track), `FaceFX` and `BindPose`; the node every object starts with and
 //! the extent are parts of them (`format_core::mdl::Part`), and the track
-//! tables (`tracks.rs`) map track variants to keywords. What this module
-//! still writes by hand, each with its reason at the function: the `Model`
-//! block (`Num*` counts of the whole model), `Materials` (the v1100
-//! texture list forms, `FilterMode` as a word or a number, war3-model's
-//! `RenderMode n`) and `Geoset` (faces and matrix groups rebuilt, `Ext*`
-//! lists): words the derive does not have yet. The chunk order,
-//! `ExtChunk` and the plain writer's repairs are the model's, not a
-//! block's. This module was 4,506 lines before the derive, 2,788 before
-//! `ParticleEmitter`, `Camera`, `CollisionShape` and `EventObject` were
-//! derived, 2,516 before `ParticleEmitter2` and `GeosetAnim` were, and is
-//! 2,238 since (the derive's MDL part, `format-derive/src/mdl`, grew from
-//! 1,732 lines to 2,022 for the words these two needed).
+//! tables (`tracks.rs`) map track variants to keywords.
+//!
+//! What this module still writes by hand, each with its reason where it
+//! is: the `Model` block (`Num*` counts of the whole model, not fields of
+//! its chunk), a layer's texture list (`material.rs`, the `Layer` block's
+//! hook, `format_core::mdl::Hook`: the form it is written in is chosen by
+//! what the list holds, across three fields), and `Geoset` (faces and
+//! matrix groups rebuilt, `Ext*` lists): words the derive does not have
+//! yet. The chunk order, `ExtChunk` and the plain writer's repairs are the
+//! model's, not a block's. This module was 4,506 lines before the derive,
+//! 2,788 before `ParticleEmitter`, `Camera`, `CollisionShape` and
+//! `EventObject` were derived, 2,516 before `ParticleEmitter2` and
+//! `GeosetAnim` were, 2,238 before `Materials` was, and is 2,080 since (the
+//! derive's MDL part, `format-derive/src/mdl`, grew from 1,732 lines to
+//! 2,022 for the words the first two needed, and to 2,322 for those of
+//! `Materials`).
 //!
 //! A chunk of the user's own is a block too: see [`Blocks`].
 //!
@@ -166,7 +174,7 @@
 mod emitters;
 mod geoset;
 mod header;
-mod material;
+pub(crate) mod material;
 mod nodes;
 mod tracks;
 mod user;
@@ -179,7 +187,7 @@ mod syntax {
     pub(crate) use format_core::mdl::{Item, Kind, Stmt, comment_count, parse};
 }
 mod value {
-    pub(crate) use format_core::mdl::{Cx, Out, Rgb, Value, items, list, raw_of, write_list};
+    pub(crate) use format_core::mdl::{Cx, Out, Rgb, Value, list, raw_of, write_list};
 }
 
 use std::collections::HashMap;
@@ -405,7 +413,7 @@ fn write_chunk(out: &mut Out, chunk: &Chunk, model: &Model) -> bool {
         Chunk::Sequences(c) => c.write_block(out),
         Chunk::GlobalSequences(c) => c.write_block(out),
         Chunk::Textures(c) => c.write_block(out),
-        Chunk::Materials(c) => material::write_materials(out, c),
+        Chunk::Materials(c) => c.write_block(out),
         Chunk::TextureAnimations(c) => c.write_block(out),
         Chunk::PivotPoints(c) => c.write_block(out),
         Chunk::Geosets(c) => return each(out, &c.geosets, geoset::write_geoset),
@@ -504,7 +512,7 @@ fn read_block(s: &Stmt, cx: &mut Cx, chunks: &mut Vec<Chunk>, blocks: &Blocks) -
         "Sequences" => chunks.push(Chunk::Sequences(Block::read_block(s, cx)?)),
         "GlobalSequences" => chunks.push(Chunk::GlobalSequences(Block::read_block(s, cx)?)),
         "Textures" => chunks.push(Chunk::Textures(Block::read_block(s, cx)?)),
-        "Materials" => chunks.push(Chunk::Materials(material::read_materials(s, cx)?)),
+        "Materials" => chunks.push(Chunk::Materials(Block::read_block(s, cx)?)),
         "TextureAnims" => chunks.push(Chunk::TextureAnimations(Block::read_block(s, cx)?)),
         "PivotPoints" => chunks.push(Chunk::PivotPoints(Block::read_block(s, cx)?)),
         "BindPose" => chunks.push(Chunk::BindPoses(Block::read_block(s, cx)?)),

@@ -1,29 +1,39 @@
 //! Materials and their layers (seed 000 `Material`, `Layer`; the Reforged
 //! changes from `shared/specs/MDX_VERSIONS.md` §2 and §3).
 
-use format_core::{Codec, FixedStr, Reader, Tagged, UnknownTail};
+use format_core::{Codec, FixedStr, Mdl, Reader, Tagged, UnknownTail};
 
 use super::track::Track;
 
 /// `uint32 filterMode // 0: none 1: transparent 2: blend 3: additive 4: add alpha 5: modulate 6: modulate 2x`
-#[derive(Codec, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+///
+/// MDL: `FilterMode Additive,`, or `FilterMode n` for a value no word
+/// names (in plain MDL `FilterMode None`, noted).
+#[derive(Codec, Mdl, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u32)]
 pub enum FilterMode {
     /// 0: opaque.
     #[default]
+    #[mdl(word = "None")]
     None = 0,
     /// 1: alpha-tested at 0.75.
+    #[mdl(word = "Transparent")]
     Transparent = 1,
     /// 2: blended.
+    #[mdl(word = "Blend")]
     Blend = 2,
     /// 3: additive.
+    #[mdl(word = "Additive")]
     Additive = 3,
     /// 4: add alpha.
+    #[mdl(word = "AddAlpha")]
     AddAlpha = 4,
     /// 5: modulate.
+    #[mdl(word = "Modulate")]
     Modulate = 5,
     /// 6: modulate 2x.
+    #[mdl(word = "Modulate2x")]
     Modulate2x = 6,
     /// A value the spec does not name, kept as read.
     #[format(unknown)]
@@ -78,6 +88,16 @@ pub struct Fresnel {
     pub team_color: f32,
 }
 
+impl Fresnel {
+    /// The fresnel values Reforged files have when nothing sets them:
+    /// white, opacity 0, team colour 0 (what MDL leaves out reads as).
+    pub const DEFAULT: Fresnel = Fresnel {
+        color: [1.0; 3],
+        opacity: 0.0,
+        team_color: 0.0,
+    };
+}
+
 /// `TextureEntry { int32 textureId; uint32 slot; (KMTF) }` (version >= 1100,
 /// `MDX_VERSIONS.md` §3.2): one texture of a layer's list, with its own
 /// texture-id track right after it.
@@ -111,26 +131,60 @@ pub struct TextureEntry {
 ///   (KMTF) (KMTA) (KMTE) (KFC3) (KFCA) (KFTC)
 /// }
 /// ```
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `Layer { FilterMode Blend, shading flag words, TextureID (and the
+/// texture list), TVertexAnimId, CoordId, static Alpha, static
+/// EmissiveGain, static FresnelColor, static FresnelOpacity, static
+/// FresnelTeamColor, ShaderTypeId, tracks }`; no texture animation (-1)
+/// and `CoordId 0` are left out. Missing keys read as filter mode `None`,
+/// alpha 1, emissive gain 1, the fresnel values of [`Fresnel::DEFAULT`]
+/// (from 1000 on; in 900 a layer has them only if it gives one) and
+/// shader type 0. A key of a version without its field is dropped
+/// (strict: an error). The texture list is the block's hook
+/// (`mdl::material`, which says its forms).
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(
+    block = "Layer",
+    hook = crate::mdl::material::TextureList,
+    order(
+        filter_mode, shading_flags, texture_id, texture_animation_id, coord_id, alpha,
+        emissive_gain, fresnel, shader_type_id, textures, tracks
+    )
+)]
 pub struct Layer {
     /// How the layer blends with what is below it.
+    #[mdl(worded)]
     pub filter_mode: FilterMode,
     /// See [`shading_flags`].
+    #[mdl(flags(
+        Unshaded = shading_flags::UNSHADED,
+        SphereEnvMap = shading_flags::SPHERE_ENVIRONMENT_MAP,
+        TwoSided = shading_flags::TWO_SIDED,
+        Unfogged = shading_flags::UNFOGGED,
+        NoDepthTest = shading_flags::NO_DEPTH_TEST,
+        NoDepthSet = shading_flags::NO_DEPTH_SET,
+        Unlit = shading_flags::UNLIT
+    ))]
     pub shading_flags: u32,
     /// Index into `TEXS`. Vestigial from 1100 on (the texture list decides;
     /// real files keep 0 here), kept as read.
+    #[mdl(hook)]
     pub texture_id: i32,
     /// Index into `TXAN`, or -1 for none.
+    #[mdl(key = "TVertexAnimId", unless = -1)]
     pub texture_animation_id: i32,
     /// Which UV set of the geoset.
+    #[mdl(nonzero)]
     pub coord_id: u32,
     /// Static alpha.
+    #[mdl(static, default = 1.0)]
     pub alpha: f32,
     /// Static emissive gain (version >= 900). Real files store the NaN
     /// `0x7fc00000` when a `KMTE` track drives it; the bits are kept.
     #[format(if = version >= 900)]
+    #[mdl(static, since = 900, default = 1.0)]
     pub emissive_gain: Option<f32>,
     /// The fresnel block: always in 1000 and later, never before 900. In 900,
     /// whose layout the sources disagree on, it is present exactly when the file
@@ -145,12 +199,25 @@ pub struct Layer {
             "`fresnel` is missing but versions from 1000 on require it"
         )
     )]
+    #[mdl(
+        spread(
+            color = "FresnelColor",
+            opacity = "FresnelOpacity",
+            team_color = "FresnelTeamColor"
+        ),
+        static,
+        since = 900,
+        default_from = 1000,
+        default = Fresnel::DEFAULT
+    )]
     pub fresnel: Option<Fresnel>,
     /// 0: SD, 1: HD (version >= 1100).
     #[format(if = version >= 1100)]
+    #[mdl(since = 1100)]
     pub shader_type_id: Option<u32>,
     /// The layer's textures by slot (version >= 1100).
     #[format(if = version >= 1100, count = u32)]
+    #[mdl(hook)]
     pub textures: Option<Vec<TextureEntry>>,
     /// The tracks, in file order.
     #[format(
@@ -161,6 +228,7 @@ pub struct Layer {
              texture's KMTF; put it in `textures[..].texture_id_track`"
         )
     )]
+    #[mdl(tracks)]
     pub tracks: Vec<LayerTrack>,
 }
 
@@ -217,22 +285,45 @@ pub mod shading_flags {
 /// ```
 /// The seed puts `shader` in every version > 800; real files have it in 900 and
 /// 1000 only (`MDX_VERSIONS.md` §3.1, verified both ways).
-#[derive(Codec, Clone, Debug, PartialEq)]
+///
+/// MDL: `Material { flag words, PriorityPlane, Shader, Layer { } ... }`;
+/// war3-model's `RenderMode n` (every flag bit at once) reads as
+/// `ExtFlags n`. Left out: priority plane 0; `Shader` outside 900 and 1000
+/// is dropped (strict: an error).
+#[derive(Codec, Mdl, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(inclusive_size)]
+#[mdl(
+    block = "Material",
+    order(flags, priority_plane, shader, layers, unknown)
+)]
 pub struct Material {
     /// Draw order (-1 seen).
+    #[mdl(nonzero)]
     pub priority_plane: i32,
     /// 0x1 constant colour, 0x2 two-sided, 0x8 sort near z, 0x10 sort far z, 0x20 full resolution.
+    #[mdl(
+        flags(
+            ConstantColor = 0x1,
+            TwoSided = 0x2,
+            SortPrimsNearZ = 0x8,
+            SortPrimsFarZ = 0x10,
+            FullResolution = 0x20
+        ),
+        alias = "RenderMode"
+    )]
     pub flags: u32,
     /// `Shader_HD_DefaultUnit` or empty (900 and 1000).
     #[format(if = version > 800 && version < 1100)]
+    #[mdl(since = 801, until = 1100)]
     pub shader: Option<FixedStr<80>>,
     /// The layers, drawn in order.
     #[format(tag = "LAYS", count = u32)]
+    #[mdl(nested)]
     pub layers: Vec<Layer>,
     /// Sub-chunks the spec does not list, verbatim (none in known files).
     #[format(tagged)]
+    #[mdl(tracks)]
     pub unknown: Vec<UnknownTail>,
 }
 
@@ -278,11 +369,13 @@ impl Layer {
 }
 
 /// `MTLS { Material[?] materials }`
-#[derive(Codec, Clone, Debug, PartialEq, Default)]
+#[derive(Codec, Mdl, Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[format(chunk = "MTLS")]
+#[mdl(block = "Materials")]
 pub struct MaterialChunk {
     /// The materials; geosets refer to them by index.
     #[format(until_end)]
+    #[mdl(items)]
     pub materials: Vec<Material>,
 }
