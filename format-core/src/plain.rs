@@ -64,21 +64,47 @@ pub trait Plain: Copy + 'static {
         }
     }
 
+    /// Decodes the values `bytes` holds (its length a multiple of the
+    /// size), into a vector allocated once and written once: one copy for
+    /// scalars when `bytes` is aligned for them (on little-endian targets),
+    /// else value by value, never zeroing the memory first.
+    #[doc(hidden)]
+    #[inline]
+    fn read_vec_le(bytes: &[u8]) -> Vec<Self> {
+        each(bytes)
+    }
+
+    /// [`read_vec_le`](Plain::read_vec_le) for arrays of this type: one copy
+    /// for arrays of scalars when `bytes` is aligned for them.
+    #[doc(hidden)]
+    #[inline]
+    fn read_array_vec_le<const N: usize>(bytes: &[u8]) -> Vec<[Self; N]> {
+        each(bytes)
+    }
+
     /// Appends the encoding of `items` to `out`: one copy for scalars and
     /// arrays of them (on little-endian targets), else value by value.
     #[doc(hidden)]
     #[inline]
     fn write_slice_le(items: &[Self], out: &mut Vec<u8>) {
         let size = size_of::<Self>();
-        out.reserve(core::mem::size_of_val(items));
-        for item in items {
-            let at = out.len();
-            out.resize(at + size, 0);
-            if let Some(place) = out.get_mut(at..) {
-                item.write_le(place);
-            }
+        let at = out.len();
+        out.resize(at + core::mem::size_of_val(items), 0);
+        let places = out.get_mut(at..).unwrap_or_default();
+        for (item, place) in items.iter().zip(places.chunks_exact_mut(size.max(1))) {
+            item.write_le(place);
         }
     }
+}
+
+/// Value by value, into a vector allocated once (the records' count is
+/// exact) and never zeroed first.
+#[inline]
+fn each<T: Plain>(bytes: &[u8]) -> Vec<T> {
+    bytes
+        .chunks_exact(size_of::<T>().max(1))
+        .map(|chunk| T::read_le(chunk).unwrap_or_else(T::zeroed))
+        .collect()
 }
 
 macro_rules! plain_scalar {
@@ -112,6 +138,22 @@ macro_rules! plain_scalar {
                     for x in dst {
                         *x = <$t>::from_le_bytes(x.to_ne_bytes());
                     }
+                }
+            }
+
+            #[inline]
+            fn read_vec_le(bytes: &[u8]) -> Vec<Self> {
+                match bytemuck::try_cast_slice::<u8, $t>(bytes) {
+                    Ok(items) if cfg!(target_endian = "little") => items.to_vec(),
+                    _ => each(bytes),
+                }
+            }
+
+            #[inline]
+            fn read_array_vec_le<const N: usize>(bytes: &[u8]) -> Vec<[Self; N]> {
+                match bytemuck::try_cast_slice::<u8, [$t; N]>(bytes) {
+                    Ok(items) if cfg!(target_endian = "little") => items.to_vec(),
+                    _ => each(bytes),
                 }
             }
 
@@ -158,6 +200,11 @@ impl<T: Plain, const N: usize> Plain for [T; N] {
     #[inline]
     fn read_slice_le(dst: &mut [Self], bytes: &[u8]) {
         T::read_slice_le(dst.as_flattened_mut(), bytes);
+    }
+
+    #[inline]
+    fn read_vec_le(bytes: &[u8]) -> Vec<Self> {
+        T::read_array_vec_le::<N>(bytes)
     }
 
     #[inline]

@@ -356,11 +356,8 @@ impl<'a> Reader<'a> {
         let count = self.check_count(count as u64, size_of::<T>())?;
         // check_count guarantees count * size_of::<T>() <= remaining.
         let bytes = self.bytes(count * size_of::<T>())?;
-        // Zeroed scalars and arrays of them are allocated zeroed (no pass
-        // over the memory) and then filled with one copy.
-        let mut items = alloc::vec![T::zeroed(); count];
-        T::read_slice_le(&mut items, bytes);
-        Ok(items)
+        // Allocated once and written once (see `Plain::read_vec_le`).
+        Ok(T::read_vec_le(bytes))
     }
 
     /// Takes the next `len` bytes as a reader of their own (same input, same
