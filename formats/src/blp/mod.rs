@@ -6,7 +6,7 @@
 //!   [`Blp::to_bytes`] round-trip every corpus file, gaps and overlapping
 //!   offsets included ([`layout`]).
 //! - [`header`]: the fixed fields and what they mean ([`Encoding`], [`AlphaKind`]).
-//! - With the `blp-pixels` feature (on by default): [`Blp::decode_level`]
+//! - With the `blp-pixels` feature (opt-in): [`Blp::decode_level`]
 //!   gives any mip level as an [`RgbaImage`] ([`RgbaImage::to_png`] for a
 //!   PNG), and [`Blp::encode`] makes a texture of an image in any [`Target`]
 //!   encoding, with its mip levels. The pixel codecs work on one level's bytes

@@ -19,7 +19,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../../.."
 corpus="$root/../shared/corpus/mdx"
 out="$(mktemp -d)"
-cargo build --release -q -p formats --bin formats --example posed_vertices --manifest-path "$root/Cargo.toml"
+cargo build --release -q -p formats-cli --bin formats --manifest-path "$root/Cargo.toml"
+cargo build --release -q -p formats --features anim --example posed_vertices --manifest-path "$root/Cargo.toml"
 bin="$root/target/release"
 # model, sequence, ms[, export options]: classic matrix groups (800),
 # Reforged SKIN (1000, 1100), hermite and bezier tracks with 17 global
@@ -199,7 +200,7 @@ printf '%-32s %8s %s\n' "$model" "$moving" "$ok"
 # formats::terrain puts it in world space (glTF holds f32: 1e-3 at 10 000
 # yards), and each placement's empty at the placement's model-to-world
 # matrix (examples/tile_world.rs), Blender being Z up as the map is.
-cargo build --release -q -p formats --example tile_world --manifest-path "$root/Cargo.toml"
+cargo build --release -q -p formats --features terrain,gltf --example tile_world --manifest-path "$root/Cargo.toml"
 printf '\n%-40s %8s %12s %10s %12s\n' tile vertices worst placements worst
 adt="$corpus/../adt"
 for tile in "$corpus/../maps/cataclysmctf/cataclysmctf_31_27.adt" "$adt/wowserfmt_continent4229.adt" "$adt/warcraftnet_Northrend_37_25.adt"; do
