@@ -2,7 +2,7 @@
 //! bytes: `image-blp` and `wow-blp` (crates.io), exactly, for every corpus
 //! texture that is not JPEG (their JPEG path converts the 4 channels as CMYK
 //! to RGB, so only its size is compared; Pillow checks our JPEG pixels,
-//! `formats/tests/blp_pillow.rs`); and what our encoder writes from every
+//! `formats/tests/textures/blp_pillow.rs`); and what our encoder writes from every
 //! corpus texture in the other encodings.
 //!
 //! Two peer quirks, asserted so that a change shows: `image-blp` reads palette
@@ -107,7 +107,7 @@ fn peers_decode_the_same_pixels() {
 /// What our encoder writes (`Blp::encode`, `formats convert x.png x.blp`)
 /// reads in both peers with our pixels, for every corpus texture in every
 /// encoding they decode exactly (not JPEG: Pillow checks it,
-/// `formats/tests/blp_pillow.rs`). The source is each texture's largest
+/// `formats/tests/textures/blp_pillow.rs`). The source is each texture's largest
 /// level of at most 64 x 64 (DXT is encoded by cluster fit, slow in a test).
 #[test]
 fn peers_decode_what_we_encode() {

@@ -3,23 +3,15 @@
 //! `formats`): each runs the binary on real files and checks what it
 //! prints and writes, with the independent checkers where there is one
 //! (Pillow, the Khronos glTF Validator, mdx-m3-viewer). `cargo test -p
-//! formats-cli --test integration -- cli_export::` runs one file's.
+//! formats-cli --test integration -- models::export::` runs one file's.
 //!
 //! `common` holds the helpers every file shares (the `testkit` crate's, and
 //! the binary under test).
 
+mod archive;
+mod basics;
 mod common;
-
-mod cli;
-mod cli_archive;
-mod cli_blp;
-mod cli_check;
-mod cli_convert;
-mod cli_damaged;
-mod cli_export;
-mod cli_model_tools;
-mod cli_validate;
-mod convert_sanity;
+mod models;
 mod render;
-mod terrain_cli;
-mod terrain_splat_layers;
+mod terrain;
+mod textures;

@@ -30,7 +30,7 @@ pub struct UvTransform {
 /// `KHR_texture_transform`: `uv' = offset + R(rotation) · scale · uv`, with
 /// `R(a) = [[cos a, sin a], [−sin a, cos a]]`: a positive rotation turns
 /// the coordinates counter-clockwise as seen with V pointing down, which is
-/// how Babylon.js reads it (`tests/gltf_texture_transforms.rs` checks).
+/// how Babylon.js reads it (`tests/gltf/texture_transforms.rs` checks).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetRotationScale {
     /// `offset`.

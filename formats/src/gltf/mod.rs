@@ -204,7 +204,7 @@
 //! keys). With 30 keys a second only, the pack horse, hermite throughout,
 //! was up to 1.75 (0.74 % of its size) from the game's pose halfway between
 //! two keys; fitted, every corpus model is within a thousandth of its size
-//! at the times `tests/gltf_export.rs` tries between keys (four in each of
+//! at the times `tests/gltf/export.rs` tries between keys (four in each of
 //! the first four sequences of every corpus model), and the exports are
 //! smaller (19.8 MB for the 57 corpus models, from 24.7 MB): where a
 //! segment turned more than 0.1 rad, slerped keys used to be added, and

@@ -87,7 +87,7 @@
 //!   meant, the bone only costs more than a helper would, an info as the
 //!   other objects nothing uses.
 //!
-//! `formats-cli/tests/convert_sanity.rs` runs both on the corpus and on its
+//! `formats-cli/tests/models/convert_sanity.rs` runs both on the corpus and on its
 //! models converted to the other family: every error here is a finding
 //! there (but for the rules it does not check), each mirrored rule finds
 //! what the viewer finds, and the viewer grades each of its findings as
@@ -199,7 +199,7 @@
 //! the structure), with its rules declared in `rule.rs` (a severity for
 //! each family where they differ) and listed in the table above and in
 //! `docs/sweeps.md`'s count of how often each fires, and a test in
-//! `formats/tests/validate.rs` that breaks each rule on a built or real
+//! `formats/tests/validate/rules.rs` that breaks each rule on a built or real
 //! model.
 
 pub mod adt;

@@ -2,7 +2,7 @@
 //! Reforged models differ, theirs), the category of mdx-m3-viewer's sanity
 //! test it belongs to, what it finds and why that matters. The table in the
 //! [module](super) docs, and the rules `docs/sweeps.md` counts, are checked
-//! against this list by `formats/tests/validate.rs`.
+//! against this list by `formats/tests/validate/rules.rs`.
 
 use core::fmt;
 

@@ -5,7 +5,7 @@
 // findings, those of the warnings and unused ones, and what the parser read
 // of the parts our tools change: see digest()), or
 // {"file", "unreadable"} when the parser throws. Exits 2 if mdx-m3-viewer is
-// missing. Run by formats-cli/tests/convert_sanity.rs.
+// missing. Run by formats-cli/tests/models/convert_sanity.rs.
 "use strict";
 const fs = require("fs");
 

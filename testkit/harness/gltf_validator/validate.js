@@ -4,7 +4,7 @@
 // first error messages, and "counts": what the validator counted in the
 // document (primitives, vertices, triangles, animations, materials, images),
 // for the tests to hold against the model. Exits 2 if the validator is missing or a file fails
-// to load. Run by formats/tests/gltf_validate.rs.
+// to load. Run by formats/tests/gltf/validate.rs.
 "use strict";
 const fs = require("fs");
 const path = require("path");

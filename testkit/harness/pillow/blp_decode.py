@@ -1,4 +1,4 @@
-"""Decodes every mip level of BLP textures with Pillow, for formats/tests/blp_pillow.rs.
+"""Decodes every mip level of BLP textures with Pillow, for formats/tests/textures/blp_pillow.rs.
 
     python3 blp_decode.py OUT_DIR FILE...
 

@@ -2,7 +2,7 @@
 // parsers (parseMDX, parseMDL), in one process, printing one JSON line per
 // file: {"file", "digest"} (see digest()), or {"file", "unreadable"} when the
 // parser throws. Exits 2 if war3-model is missing. Run by
-// formats/tests/war3_model.rs.
+// formats/tests/validate/war3_model.rs.
 "use strict";
 const fs = require("fs");
 

@@ -90,7 +90,7 @@ pub struct ExportOptions<'a> {
     /// not linear), or a global sequence looping too often to list its keys
     /// (more than 9 000 in a sequence) is approximated by the 1/30 s
     /// samples: on the corpus, at most 0.007 from `formats::anim` in any
-    /// component at any whole millisecond (`tests/gltf_colors.rs`).
+    /// component at any whole millisecond (`tests/gltf/colors.rs`).
     ///
     /// As in mdx-m3-viewer, alpha only shows where the material blends
     /// (`BLEND`, and `MASK` against its cutoff): an `OPAQUE` material takes
@@ -116,7 +116,7 @@ pub struct ExportOptions<'a> {
     /// by: on the corpus (seven models, a placeholder for each texture), no
     /// corner of a texture is more than 1e-4 from where `formats::anim`
     /// takes it at any whole millisecond, and Babylon.js moves the textures
-    /// as the export says (`tests/gltf_texture_transforms.rs`). A number
+    /// as the export says (`tests/gltf/texture_transforms.rs`). A number
     /// that is not finite is the identity's (an offset or rotation of 0, a
     /// scale of 1).
     pub texture_animations: bool,

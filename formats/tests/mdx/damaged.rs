@@ -227,7 +227,7 @@ fn a_cut_model_goes_through_mdl_and_back_byte_exact() {
 #[test]
 fn a_version_conversion_keeps_a_cut_chunk_last_and_reports_it() {
     let options = Options {
-        // The skinning error is measured by tests/convert.rs.
+        // The skinning error is measured by tests/convert/versions.rs.
         error_step: 0,
         ..Options::default()
     };

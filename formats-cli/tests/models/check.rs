@@ -60,7 +60,7 @@ fn check_reports_every_corpus_file_byte_exact() {
     }
     // The two models with a light track after their LITE chunk (MDX_VERSIONS.md
     // §8.3), and the five MDL files whose quirks need the lenient reader
-    // (tests/mdl_corpus.rs names each one's diagnostic).
+    // (tests/mdl/corpus.rs names each one's diagnostic).
     let lenient: Vec<&str> = files
         .iter()
         .filter(|f| f["parse"] == "lenient")

@@ -624,7 +624,7 @@ fn classic_models_go_to_reforged_and_back_unchanged() {
                 // wrongly) are laid out on the way back: they play the
                 // same, and the chunks without tracks are the original's.
                 let back = rewrite(&back, name);
-                crate::convert_layout::plays_the_same(&original, &back, &report, name);
+                crate::convert::layout::plays_the_same(&original, &back, &report, name);
                 assert!(!report.moved.is_empty(), "{name}\n{report}");
                 let untimed = |m: &Model| -> Vec<formats::mdx::Chunk> {
                     (m.chunks.iter())

@@ -8,7 +8,7 @@
 //! of the 57 files), and for larger files every prefix within 24 bytes of each
 //! chunk boundary and every 1021st prefix. `MDX_TRUNCATION=full` tries every
 //! prefix of every file, as CI does:
-//! `MDX_TRUNCATION=full cargo test -p formats --test integration -- mdx_truncation::`.
+//! `MDX_TRUNCATION=full cargo test -p formats --test integration -- mdx::truncation::`.
 
 use crate::common;
 

@@ -4,14 +4,14 @@
 //! out of order), posing it never panics and exporting it gives a document
 //! the `gltf` crate reads and validates, with one animation per sequence.
 
-use crate::mdx_strategies;
+use crate::mdx::strategies;
 
 use formats::anim::{Sampler, Skeleton, Timeline, meshes};
 use formats::gltf::{ExportOptions, export};
 use formats::mdx::Model;
-use mdx_strategies::*;
 use proptest::prelude::*;
 use proptest::sample::select;
+use strategies::*;
 
 fn any_model() -> impl Strategy<Value = Model> {
     let all: Vec<u32> = VERSIONS.iter().chain(&ALPHA_VERSIONS).copied().collect();

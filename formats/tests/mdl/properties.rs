@@ -2,11 +2,11 @@
 //! strategies of `mdx_strategies`) -> MDL -> an equal model, writing the same
 //! bytes and the same MDL again; and NaN payloads survive the text.
 
-use crate::mdx_strategies;
+use crate::mdx::strategies;
 
 use formats::mdx::{Chunk, Model};
-use mdx_strategies::*;
 use proptest::prelude::*;
+use strategies::*;
 
 /// `model` -> MDL -> an equal model, with the same bytes and the same text.
 fn check_mdl_round_trip(model: &Model) -> Result<(), TestCaseError> {

@@ -2,7 +2,7 @@
 //! and with a report, classic to Reforged and back byte-exact, several files
 //! and folders at once (table, `--json`), `--exact`, MDX <-> MDL, a damaged
 //! model (its cut last chunk kept and reported), and what it refuses. The
-//! library's side is tests/convert.rs.
+//! library's side is tests/convert/versions.rs.
 
 use crate::common;
 

@@ -3,7 +3,7 @@
 //! sequence, every track of the optimized model is within the tolerance of
 //! the original (a removed track counts as its rest value), and the file is
 //! smaller or the same. The sizes saved are printed
-//! (`cargo test -p formats --test integration -- optimize:: --nocapture`).
+//! (`cargo test -p formats --test integration -- anim::optimize:: --nocapture`).
 //!
 //! The sampling here is the test's own sweep over the keys the sampler
 //! plays ([`SequenceKeys`]), checked against the sampler itself at every

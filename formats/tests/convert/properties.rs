@@ -7,14 +7,14 @@
 //! The skinning error is not measured here (arbitrary sequences last up to
 //! 4 billion ms); the corpus tests measure it.
 
-use crate::mdx_strategies;
+use crate::mdx::strategies;
 
 use formats::convert::{ConvertError, Options, convert};
 use formats::mdx::{Chunk, Model};
-use mdx_strategies::*;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
+use strategies::*;
 
 fn options() -> Options {
     Options {

@@ -7,7 +7,7 @@
 //! converted model from the wild whose sequences overlap.
 
 use crate::common;
-use crate::convert::{
+use crate::convert::versions::{
     findings, largest_mapped_distance, options, read, rewrite, source_findings, step, validates,
     whole,
 };

@@ -6,15 +6,15 @@
 //! NaN bit patterns survive. The strategies, and the rules of the format they
 //! follow, are in `mdx_strategies`.
 
-use crate::mdx_strategies;
+use crate::mdx::strategies;
 
 use format_core::Error;
 use formats::mdx::{Chunk, LightChunk, LightTrack, Model, alpha};
-use mdx_strategies::*;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 use proptest::test_runner::TestCaseError;
+use strategies::*;
 
 /// A library error as a test failure (keeping its message: offset and path).
 fn ok<T>(result: Result<T, Error>, what: &str) -> Result<T, TestCaseError> {

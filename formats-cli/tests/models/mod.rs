@@ -1,0 +1,9 @@
+//! The model commands: check, convert, export, fix and optimize, validate, damaged files.
+
+pub(crate) mod check;
+pub(crate) mod convert;
+pub(crate) mod convert_sanity;
+pub(crate) mod damaged;
+pub(crate) mod export;
+pub(crate) mod fix_and_optimize;
+pub(crate) mod validate;

@@ -1,0 +1,10 @@
+//! glTF export: the model and the tile, checked by the Khronos validator and played in Babylon.js.
+
+pub(crate) mod colors;
+pub(crate) mod export;
+pub(crate) mod light_animations;
+pub(crate) mod properties;
+pub(crate) mod terrain;
+pub(crate) mod texture_transforms;
+pub(crate) mod validate;
+pub(crate) mod visibility;
