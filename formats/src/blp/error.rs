@@ -45,6 +45,11 @@ pub enum PixelError {
     #[cfg(feature = "blp-pixels")]
     #[error("PNG encoding: {0}")]
     PngEncode(#[source] png::EncodingError),
+    /// The JPEG decoder refused a JPEG file
+    /// ([`RgbaImage::from_jpeg`](super::RgbaImage::from_jpeg)).
+    #[cfg(feature = "blp-pixels")]
+    #[error("JPEG: {0}")]
+    JpegDecode(#[source] zune_jpeg::errors::DecodeErrors),
     /// A level could not be encoded.
     #[cfg(feature = "blp-pixels")]
     #[error("{0}")]

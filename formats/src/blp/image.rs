@@ -119,6 +119,27 @@ impl RgbaImage {
         };
         RgbaImage::new(width, height, rgba)
     }
+
+    /// Decodes a JPEG file (baseline or progressive, grey, YCbCr or RGB) to
+    /// RGBA8, opaque; its size is checked against [`MAX_SIDE`] before the
+    /// pixels are allocated (feature `blp-pixels`). For glTF images, which
+    /// are whole JPEG files; BLP1's JPEG levels are decoded by
+    /// [`codec::jpeg`](super::codec::jpeg).
+    #[cfg(feature = "blp-pixels")]
+    pub fn from_jpeg(data: &[u8]) -> Result<RgbaImage, PixelError> {
+        use zune_jpeg::JpegDecoder;
+        use zune_jpeg::zune_core::bytestream::ZCursor;
+        use zune_jpeg::zune_core::colorspace::ColorSpace;
+        use zune_jpeg::zune_core::options::DecoderOptions;
+        let options = DecoderOptions::default()
+            .jpeg_set_out_colorspace(ColorSpace::RGBA)
+            .set_max_width(MAX_SIDE as usize)
+            .set_max_height(MAX_SIDE as usize);
+        let mut decoder = JpegDecoder::new_with_options(ZCursor::new(data), options);
+        let pixels = decoder.decode().map_err(PixelError::JpegDecode)?;
+        let (width, height) = decoder.dimensions().unwrap_or_default();
+        RgbaImage::new(width as u32, height as u32, pixels)
+    }
 }
 
 /// Fails unless both sides are 1 to [`MAX_SIDE`] (an image in memory: the

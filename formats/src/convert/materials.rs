@@ -123,11 +123,7 @@ fn neutral_layer(like: &Layer, texture_id: i32) -> Layer {
         coord_id: 0,
         alpha: 1.0,
         emissive_gain: like.emissive_gain.map(|_| 1.0),
-        fresnel: like.fresnel.map(|_| crate::mdx::Fresnel {
-            color: [1.0; 3],
-            opacity: 0.0,
-            team_color: 0.0,
-        }),
+        fresnel: like.fresnel.map(|_| crate::mdx::Fresnel::DEFAULT),
         shader_type_id: None,
         textures: None,
         tracks: Vec::new(),

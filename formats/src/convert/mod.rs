@@ -141,7 +141,10 @@ mod tangents;
 mod textures;
 
 pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS};
+pub(crate) use report::write_notes;
 pub use report::{Note, Report, SkinError};
+pub(crate) use skin::head_groups;
+pub(crate) use tangents::generate as tangents_of;
 
 use crate::mdx::{Chunk, Geoset, Model};
 

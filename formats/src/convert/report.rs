@@ -15,12 +15,25 @@ pub struct Note {
 }
 
 impl Note {
-    pub(super) fn new(path: impl Into<String>, what: impl Into<String>) -> Note {
+    pub(crate) fn new(path: impl Into<String>, what: impl Into<String>) -> Note {
         Note {
             path: path.into(),
             what: what.into(),
         }
     }
+}
+
+/// `title (n):` then each note on its own line, indented; nothing when
+/// there are none (the reports' sections).
+pub(crate) fn write_notes(f: &mut fmt::Formatter<'_>, title: &str, notes: &[Note]) -> fmt::Result {
+    if notes.is_empty() {
+        return Ok(());
+    }
+    writeln!(f, "{title} ({}):", notes.len())?;
+    for note in notes {
+        writeln!(f, "  {note}")?;
+    }
+    Ok(())
 }
 
 impl fmt::Display for Note {
@@ -159,13 +172,7 @@ impl fmt::Display for Report {
             ("recomputed", &self.recomputed),
             ("kept as read from a damaged file", &self.kept),
         ] {
-            if notes.is_empty() {
-                continue;
-            }
-            writeln!(f, "{title} ({}):", notes.len())?;
-            for note in notes {
-                writeln!(f, "  {note}")?;
-            }
+            write_notes(f, title, notes)?;
         }
         if let Some(error) = &self.skin_error {
             writeln!(f, "skinning: {error}")?;

@@ -143,17 +143,36 @@ pub(super) fn to_reforged(
                 .map(|&g| u8::try_from(usize::from(g) + head).unwrap_or(u8::MAX))
                 .collect();
         }
-        _ => {
-            // Each vertex in the head group of its first bone.
-            out.vertex_groups = skin
-                .bytes
-                .chunks_exact(8)
-                .map(|v| v.first().copied().unwrap_or(0))
-                .collect();
-        }
+        _ => out.vertex_groups = head_vertex_groups(&skin.bytes),
     }
     out.skin = skin;
     Ok(out)
+}
+
+/// Each vertex in the head group of its first bone (`GNDX`).
+fn head_vertex_groups(skin: &[u8]) -> Vec<u8> {
+    skin.chunks_exact(8)
+        .map(|v| v.first().copied().unwrap_or(0))
+        .collect()
+}
+
+/// The classic groups (`GNDX`, `MTGC`, `MATS`) a Reforged geoset of `skin`
+/// has beside it, as the converter writes them (the module docs): a head
+/// of one-bone groups, one per object id up to the largest bone `skin`
+/// names and at least `bones`, each vertex in the head group of its first
+/// bone.
+pub(crate) fn head_groups(skin: &[u8], bones: usize) -> (Vec<u8>, Vec<u32>, Vec<u32>) {
+    let largest = skin
+        .chunks_exact(8)
+        .filter_map(|v| v.first())
+        .max()
+        .map_or(0, |&b| usize::from(b) + 1);
+    let head = bones.max(largest).clamp(1, 256);
+    (
+        head_vertex_groups(skin),
+        vec![1; head],
+        (0..head as u32).collect(),
+    )
 }
 
 /// Classic groups: `(GNDX, MTGC, MATS)`, and whether a head of one-bone

@@ -79,7 +79,7 @@ impl Geometry for Faces<'_> {
 
 /// One tangent per vertex (`[x, y, z, w]`, `w` the bitangent's sign): a
 /// vertex shared by triangles takes the first triangle's.
-pub(super) fn generate(geoset: &Geoset) -> Vec<[f32; 4]> {
+pub(crate) fn generate(geoset: &Geoset) -> Vec<[f32; 4]> {
     let uvs = geoset
         .texture_coordinate_sets
         .first()

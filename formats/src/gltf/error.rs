@@ -40,6 +40,7 @@ pub enum ExportError {
         counted_ahead: bool,
     },
     /// The tile cannot be exported: it has no MCNK, or lies off the map.
+    #[cfg(feature = "terrain")]
     #[error("{0}")]
     Tile(#[source] crate::terrain::TerrainError),
     /// The document's JSON cannot be written.

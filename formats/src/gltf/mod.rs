@@ -352,6 +352,7 @@
 mod builder;
 mod error;
 mod glb;
+mod import;
 mod model;
 #[cfg(feature = "terrain")]
 mod terrain;
@@ -360,6 +361,10 @@ mod textures;
 pub use builder::{Builder, Document, Element, GltfFiles, PointerChannel};
 pub use error::ExportError;
 pub use gltf_json as json;
+pub use import::{
+    AccessorProblem, BufferProblem, ImageProblem, ImportError, ImportOptions, ImportReport,
+    Imported, ImportedTexture, NON_LOOPING, SequenceMade, Source, TextureMode, import, looping,
+};
 pub use model::{Export, ExportOptions, export};
 #[cfg(feature = "terrain")]
 pub use terrain::{TileExport, export_tile, export_tile_in};

@@ -2,6 +2,7 @@
 
 pub(crate) mod colors;
 pub(crate) mod export;
+pub(crate) mod import;
 pub(crate) mod light_animations;
 pub(crate) mod properties;
 pub(crate) mod terrain;

@@ -267,7 +267,10 @@ pub(super) fn add_animations(
         } = channels;
         let animation = json::Animation {
             extensions: None,
-            extras: Default::default(),
+            extras: super::materials::mdx_extras(serde_json::json!({
+                "interval": sequence.interval,
+                "looping": sequence.looping,
+            })),
             channels,
             name: Some(sequence.name.clone()),
             samplers,

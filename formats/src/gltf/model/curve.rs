@@ -113,6 +113,60 @@ pub(super) const ROTATION_FIT: Fit<[f32; 4]> = Fit {
     tolerance: RESAMPLE_TURN_TOLERANCE,
 };
 
+/// Keys of `at(ms)` that a player blending neighbours with `lerp` plays
+/// within `tolerance` (by `distance`) of it between keys too: `times` (in
+/// order), then, the segment that strays furthest first, a key at the
+/// whole millisecond halfway through each segment between two keys whose
+/// blend strays further than the tolerance from `at` a quarter, half or
+/// three quarters of the way; until no segment does, keys are a
+/// millisecond apart, there are `cap` keys, or `one_more` refuses. Keys in
+/// time order. The export's resampled channels
+/// ([`Span::resample_fitted`]) and the import's node tracks are fitted so.
+pub(in crate::gltf) fn fit_keys<T: Copy>(
+    times: &[f64],
+    at: impl Fn(f64) -> T,
+    lerp: impl Fn(T, T, f64) -> T,
+    distance: impl Fn(T, T) -> f64,
+    tolerance: f64,
+    cap: usize,
+    mut one_more: impl FnMut() -> bool,
+) -> Vec<(f64, T)> {
+    let mut keys: Vec<(f64, T)> = times.iter().map(|&t| (t, at(t))).collect();
+    // How far the segment between two keys strays, where it may be cut.
+    let segment = |(t0, v0): (f64, T), (t1, v1): (f64, T)| {
+        let middle = ((t0 + t1) / 2.0).round();
+        let strays = [0.25, 0.5, 0.75]
+            .into_iter()
+            .map(|f| distance(at(t0 + (t1 - t0) * f), lerp(v0, v1, f)))
+            .fold(0.0, f64::max);
+        (middle > t0 && middle < t1 && strays > tolerance).then_some(Stray {
+            strays,
+            left: (t0, v0),
+            right: (t1, v1),
+        })
+    };
+    let mut worst: std::collections::BinaryHeap<Stray<T>> = keys
+        .windows(2)
+        .filter_map(|w| match w {
+            [a, b] => segment(*a, *b),
+            _ => None,
+        })
+        .collect();
+    while keys.len() < cap
+        && !worst.is_empty()
+        && one_more()
+        && let Some(Stray { left, right, .. }) = worst.pop()
+    {
+        let middle = ((left.0 + right.0) / 2.0).round();
+        let key = (middle, at(middle));
+        keys.push(key);
+        worst.extend(segment(left, key));
+        worst.extend(segment(key, right));
+    }
+    keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+    keys
+}
+
 /// Keys of one glTF sampler.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Curve<T> {
@@ -263,16 +317,11 @@ impl<'a> Span<'a> {
     }
 
     /// Resampled `LINEAR` keys of `value(ms)` that a `LINEAR` player plays
-    /// within `fit`'s tolerance of it between keys too: the 1/30 s grid and
-    /// the track's key `moments` (ms into the sequence; where its curve
-    /// bends), then, the segment that strays furthest first, a key at the
-    /// whole millisecond halfway through each segment between two keys
-    /// whose interpolation strays further than the tolerance from the
-    /// curve a quarter, half or three quarters of the way; until no segment
-    /// does, keys are a millisecond apart (the game's frames), or the
-    /// channel has [`REFINED_KEYS_FACTOR`] times the grid's keys (where it
-    /// strays most is refined first, so a curve too busy for that many
-    /// keys is as close as they can make it).
+    /// within `fit`'s tolerance of it between keys too ([`fit_keys`]): from
+    /// the 1/30 s grid and the track's key `moments` (ms into the sequence;
+    /// where its curve bends), up to [`REFINED_KEYS_FACTOR`] times the
+    /// grid's keys (where it strays most is refined first, so a curve too
+    /// busy for that many keys is as close as they can make it).
     pub(super) fn resample_fitted<T: Copy>(
         &self,
         value: impl Fn(&Sampler<'_>) -> T,
@@ -296,41 +345,17 @@ impl<'a> Span<'a> {
             times.dedup_by(|b, a| *b - *a < 1e-3);
         }
         let at = |ms: f64| value(&self.sampler(ms));
-        let mut keys: Vec<(f64, T)> = times.iter().map(|&t| (t, at(t))).collect();
-        // How far the segment between two keys strays, where it may be cut.
-        let segment = |(t0, v0): (f64, T), (t1, v1): (f64, T)| {
-            let middle = ((t0 + t1) / 2.0).round();
-            let strays = [0.25, 0.5, 0.75]
-                .into_iter()
-                .map(|f| (fit.distance)(at(t0 + (t1 - t0) * f), (fit.lerp)(v0, v1, f)))
-                .fold(0.0, f64::max);
-            (middle > t0 && middle < t1 && strays > fit.tolerance).then_some(Stray {
-                strays,
-                left: (t0, v0),
-                right: (t1, v1),
-            })
-        };
-        let mut worst: std::collections::BinaryHeap<Stray<T>> = keys
-            .windows(2)
-            .filter_map(|w| match w {
-                [a, b] => segment(*a, *b),
-                _ => None,
-            })
-            .collect();
         // One key more, within the export's budget.
         let one_more = || self.fitted.fetch_add(1, Ordering::Relaxed) < MAX_FITTED_KEYS;
-        while keys.len() < cap
-            && !worst.is_empty()
-            && one_more()
-            && let Some(Stray { left, right, .. }) = worst.pop()
-        {
-            let middle = ((left.0 + right.0) / 2.0).round();
-            let key = (middle, at(middle));
-            keys.push(key);
-            worst.extend(segment(left, key));
-            worst.extend(segment(key, right));
-        }
-        keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let keys = fit_keys(
+            &times,
+            at,
+            fit.lerp,
+            fit.distance,
+            fit.tolerance,
+            cap,
+            one_more,
+        );
         Curve::linear(keys)
     }
 

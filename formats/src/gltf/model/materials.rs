@@ -131,6 +131,16 @@ impl<'a> Materials<'a> {
             alpha_cutoff: (layer.filter == 1).then_some(AlphaCutoff(0.75)),
             ..Default::default()
         };
+        // What glTF has no field for, for the import to read back
+        // (`gltf::import`): the filter mode and the diffuse texture's path.
+        let diffuse = (layer.textures.iter())
+            .find(|(role, _)| *role == Role::Diffuse)
+            .and_then(|&(_, id)| model.textures().get(id));
+        material.extras = mdx_extras(serde_json::json!({
+            "filterMode": layer.filter,
+            "texture": diffuse.map(|t| t.file_name.to_string_lossy().into_owned()),
+            "replaceableId": diffuse.map(|t| t.replaceable_id),
+        }));
         let alpha = if layer.alpha.is_finite() {
             layer.alpha.clamp(0.0, 1.0)
         } else {
@@ -388,4 +398,10 @@ pub(super) fn texture_animations(model: &Model) -> Vec<Option<usize>> {
         .into_iter()
         .map(|layer| layer?.texture_animation)
         .collect()
+}
+
+/// `{"mdx": value}` as a glTF object's `extras`: what an MDX field holds
+/// that glTF has no field for, read back by [`import`](crate::gltf::import).
+pub(super) fn mdx_extras(value: serde_json::Value) -> json::extras::Extras {
+    serde_json::value::to_raw_value(&serde_json::json!({ "mdx": value })).ok()
 }

@@ -7,7 +7,7 @@
 mod animations;
 mod cameras;
 mod colors;
-mod curve;
+pub(in crate::gltf) mod curve;
 #[cfg(test)]
 mod fixtures;
 mod inherit;

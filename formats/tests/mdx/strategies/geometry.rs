@@ -87,15 +87,7 @@ prop_compose! {
 /// 0-6, or a number no variant names.
 pub fn filter_mode() -> impl Strategy<Value = FilterMode> {
     prop_oneof![
-        6 => (0u32..7).prop_map(|mode| match mode {
-            0 => FilterMode::None,
-            1 => FilterMode::Transparent,
-            2 => FilterMode::Blend,
-            3 => FilterMode::Additive,
-            4 => FilterMode::AddAlpha,
-            5 => FilterMode::Modulate,
-            _ => FilterMode::Modulate2x,
-        }),
+        6 => (0u32..7).prop_map(FilterMode::from),
         1 => (7u32..).prop_map(FilterMode::Other),
     ]
 }

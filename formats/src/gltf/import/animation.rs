@@ -1,0 +1,370 @@
+//! glTF animations to sequences and node tracks.
+//!
+//! Each animation becomes a sequence, laid out one after another on the
+//! model's timeline ([`SEQUENCE_GAP`] apart). An MDX node's local
+//! transform is `T(p + t) · R · S · T(-p)` about its pivot `p`; the one
+//! that moves the node as glTF does is `L = W_parent⁻¹ · W` (the
+//! [`skeleton`](super::skeleton) docs give `W`), decomposed into a
+//! translation, rotation and scaling. Baking against the bind pose changes
+//! the curves, so every track is sampled: at the animation's keys (whole
+//! milliseconds), on a 1/30 s grid, then where linear interpolation strays
+//! from the glTF curve by more than the tolerance ([`fit_keys`], the
+//! export's fitting), before the keyframe optimizer drops the keys
+//! interpolation reproduces. A node whose every moving channel is `STEP`
+//! gets keys without interpolation at the animation's keys.
+
+use crate::anim::glam::{DMat3, DMat4, DQuat, DVec3};
+use crate::gltf::model::curve::fit_keys;
+use crate::mdx::{Interpolation, Key, NodeTrack, Track};
+
+use super::error::ImportError;
+use super::scene::{Clip, Interp, Scene};
+use super::skeleton::{MdxNode, Skeleton};
+
+/// Milliseconds between one sequence's end and the next one's start.
+pub(super) const SEQUENCE_GAP: u32 = 1000;
+
+/// The grid's keys per second.
+const GRID_RATE: f64 = 30.0;
+
+/// The most grid keys one animation gets (5 minutes at 30 a second): a
+/// longer one is sampled less often.
+const MAX_GRID_KEYS: f64 = 9_000.0;
+
+/// How many times its grid's keys fitting may give one track.
+const FIT_FACTOR: usize = 8;
+
+/// The most node samples an import may take (every MDX node at every grid
+/// time of every animation, before fitting).
+pub(super) const MAX_SAMPLES: u64 = 1 << 24;
+
+/// Where each animation goes on the timeline: `[start, end]` in ms. The
+/// intervals an export of this workspace recorded (`extras.mdx.interval`)
+/// when every animation has one, of its length, and no two overlap (the
+/// conversion to 800 lays out sequences out of order); else one after
+/// another, [`SEQUENCE_GAP`] apart.
+pub(super) fn intervals(clips: &[Clip]) -> Vec<[u32; 2]> {
+    let length = |clip: &Clip| (clip.duration * 1000.0).round().clamp(0.0, 3_600_000.0) as u32;
+    let recorded: Option<Vec<[u32; 2]>> = clips
+        .iter()
+        .map(|clip| {
+            clip.mdx_interval
+                .filter(|&[a, b]| b >= a && b - a == length(clip))
+        })
+        .collect();
+    if let Some(recorded) = recorded {
+        let mut sorted = recorded.clone();
+        sorted.sort_unstable();
+        if sorted
+            .iter()
+            .zip(sorted.iter().skip(1))
+            .all(|(a, b)| a[1] < b[0])
+        {
+            return recorded;
+        }
+    }
+    let mut next = 0u32;
+    clips
+        .iter()
+        .map(|clip| {
+            let interval = [next, next.saturating_add(length(clip).max(1))];
+            next = interval[1].saturating_add(SEQUENCE_GAP);
+            interval
+        })
+        .collect()
+}
+
+/// How far the sampled tracks may stray from glTF's curves.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Tolerance {
+    /// Model units.
+    pub translation: f64,
+    /// Radians.
+    pub rotation: f64,
+    /// A factor.
+    pub scaling: f64,
+}
+
+/// A node's local transform about its pivot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Local {
+    translation: DVec3,
+    rotation: DQuat,
+    scaling: DVec3,
+}
+
+impl Local {
+    const REST: Local = Local {
+        translation: DVec3::ZERO,
+        rotation: DQuat::IDENTITY,
+        scaling: DVec3::ONE,
+    };
+
+    /// `l = T(p + t) · R · S · T(-p)` taken apart, and how far `l`'s linear
+    /// part is from any rotation times scaling (shear, relative).
+    fn of(l: DMat4, pivot: DVec3) -> (Local, f64) {
+        let (scaling, rotation, t) = l.to_scale_rotation_translation();
+        let a = DMat3::from_mat4(l);
+        let rotation = if rotation.is_finite() {
+            rotation.normalize()
+        } else {
+            DQuat::IDENTITY
+        };
+        let recomposed = DMat3::from_quat(rotation) * DMat3::from_diagonal(scaling);
+        let largest = scaling.abs().max_element().max(1e-12);
+        let shear = (0..3)
+            .flat_map(|c| (0..3).map(move |r| (c, r)))
+            .map(|(c, r)| (a.col(c)[r] - recomposed.col(c)[r]).abs())
+            .fold(0.0, f64::max)
+            / largest;
+        let translation = t - pivot + a * pivot;
+        (
+            Local {
+                translation,
+                rotation,
+                scaling,
+            },
+            shear,
+        )
+    }
+
+    fn lerp(a: Local, b: Local, f: f64) -> Local {
+        let mut qb = b.rotation;
+        if a.rotation.dot(qb) < 0.0 {
+            qb = -qb;
+        }
+        Local {
+            translation: a.translation.lerp(b.translation, f),
+            rotation: a.rotation.slerp(qb, f),
+            scaling: a.scaling.lerp(b.scaling, f),
+        }
+    }
+}
+
+/// The tracks of every MDX node, and what sampling found.
+pub(super) struct NodeAnimation {
+    /// Per MDX node (object id order), its tracks.
+    pub tracks: Vec<Vec<NodeTrack>>,
+    /// Per MDX node, the largest shear its transform needed (relative to its
+    /// largest scaling), where above 1e-3.
+    pub sheared: Vec<(usize, f64)>,
+    /// Keys sampled.
+    pub keys: usize,
+}
+
+/// The glTF nodes whose motion moves MDX node `i` relative to its MDX
+/// parent: `i`'s glTF node and its ancestors below the parent's.
+fn path(scene: &Scene, skeleton: &Skeleton, node: &MdxNode) -> Vec<usize> {
+    let stop = node.parent.and_then(|p| skeleton.node(p)).map(|p| p.gltf);
+    let below = scene.ancestors(node.gltf).take_while(|&n| Some(n) != stop);
+    core::iter::once(node.gltf).chain(below).collect()
+}
+
+/// Samples every MDX node's local transform in every animation.
+pub(super) fn node_tracks(
+    scene: &Scene,
+    skeleton: &Skeleton,
+    clips: &[Clip],
+    intervals: &[[u32; 2]],
+    c: DMat4,
+    tolerance: Tolerance,
+) -> Result<NodeAnimation, ImportError> {
+    let grids: Vec<Vec<f64>> = intervals
+        .iter()
+        .map(|&[start, end]| {
+            let length = f64::from(end - start);
+            let step = (1000.0 / GRID_RATE).max(length / MAX_GRID_KEYS);
+            let n = (length / step).floor() as usize;
+            let mut grid: Vec<f64> = (0..=n).map(|k| (k as f64 * step).round()).collect();
+            if grid.last() != Some(&length) {
+                grid.push(length);
+            }
+            grid
+        })
+        .collect();
+    let samples = grids.iter().map(|g| g.len() as u64).sum::<u64>() * skeleton.nodes.len() as u64;
+    if samples > MAX_SAMPLES {
+        return Err(ImportError::TooLarge {
+            what: "node samples (nodes times animation keys at 30 a second)",
+            needed: samples,
+            limit: MAX_SAMPLES,
+        });
+    }
+    let c_inverse = c.inverse();
+    let pivots = skeleton.pivots(c);
+    let mut out = NodeAnimation {
+        tracks: Vec::with_capacity(skeleton.nodes.len()),
+        sheared: Vec::new(),
+        keys: 0,
+    };
+    for ((i, node), &pivot) in skeleton.nodes.iter().enumerate().zip(&pivots) {
+        let path = path(scene, skeleton, node);
+        let above = (node.parent)
+            .and_then(|p| skeleton.node(p))
+            .map_or(DMat4::IDENTITY, |p| p.bind);
+        let mut shear = 0.0f64;
+        let local_at = |clip: &Clip, seconds: f64| -> (Local, f64) {
+            // G_p⁻¹ · G_i: the locals on the path, the top first.
+            let relative = (path.iter().rev())
+                .fold(DMat4::IDENTITY, |m, &n| m * clip.local(scene, n, seconds));
+            let l = c * above * relative * node.bind_inverse * c_inverse;
+            Local::of(l, pivot)
+        };
+        let mut keys: Vec<Vec<(f64, Local)>> = Vec::with_capacity(clips.len());
+        let mut stepped = true;
+        let mut moves = false;
+        for ((clip, &[start, end]), grid) in clips.iter().zip(intervals).zip(&grids) {
+            let length = f64::from(end - start);
+            let channels: Vec<_> = clip
+                .channels
+                .iter()
+                .filter(|ch| path.contains(&ch.node))
+                .collect();
+            let key_ms = || {
+                channels
+                    .iter()
+                    .flat_map(|ch| ch.times.iter())
+                    .map(|&t| (f64::from(t) * 1000.0).round())
+                    .filter(move |&t| t >= 0.0 && t <= length)
+            };
+            let at = |ms: f64| local_at(clip, ms / 1000.0);
+            if channels.is_empty() {
+                let (rest, s) = at(0.0);
+                shear = shear.max(s);
+                moves |= rest != Local::REST;
+                keys.push(vec![(0.0, rest), (length, rest)]);
+                continue;
+            }
+            moves = true;
+            let step_only = channels.iter().all(|ch| ch.interpolation == Interp::Step);
+            stepped &= step_only;
+            let mut times: Vec<f64> = key_ms().chain([0.0, length]).collect();
+            if !step_only {
+                times.extend(grid.iter().copied());
+            }
+            times.sort_by(f64::total_cmp);
+            times.dedup();
+            let cap = times.len().saturating_mul(FIT_FACTOR);
+            let value = |ms: f64| at(ms).0;
+            let mut fitted = if step_only {
+                times.iter().map(|&t| (t, value(t))).collect()
+            } else {
+                fit_keys(
+                    &times,
+                    value,
+                    Local::lerp,
+                    |a: Local, b: Local| {
+                        let t = a.translation.distance(b.translation) / tolerance.translation;
+                        let r = 2.0 * a.rotation.dot(b.rotation).abs().min(1.0).acos()
+                            / tolerance.rotation;
+                        let s = a.scaling.distance(b.scaling) / tolerance.scaling;
+                        t.max(r).max(s)
+                    },
+                    1.0,
+                    cap,
+                    || true,
+                )
+            };
+            for &(ms, _) in &fitted {
+                shear = shear.max(at(ms).1);
+            }
+            keep_rotations_on_one_side(&mut fitted);
+            keys.push(fitted);
+        }
+        if shear > 1e-3 {
+            out.sheared.push((i, shear));
+        }
+        if !moves {
+            out.tracks.push(Vec::new());
+            continue;
+        }
+        let interpolation = if stepped {
+            Interpolation::None
+        } else {
+            Interpolation::Linear
+        };
+        let v3 = |v: DVec3| v.as_vec3().to_array();
+        let translation = mdx_keys(&keys, intervals, |l| v3(l.translation));
+        let rotation = mdx_keys(&keys, intervals, |l| l.rotation.as_quat().to_array());
+        let scaling = mdx_keys(&keys, intervals, |l| v3(l.scaling));
+        out.keys += translation.len() + rotation.len() + scaling.len();
+        out.tracks.push(vec![
+            NodeTrack::Translation(Track::new(interpolation, translation)),
+            NodeTrack::Rotation(Track::new(interpolation, rotation)),
+            NodeTrack::Scaling(Track::new(interpolation, scaling)),
+        ]);
+    }
+    Ok(out)
+}
+
+/// A track's keys: each animation's keys at its sequence's start, as
+/// `value` takes them from the local transform.
+fn mdx_keys<T>(
+    keys: &[Vec<(f64, Local)>],
+    intervals: &[[u32; 2]],
+    value: impl Fn(&Local) -> T,
+) -> Vec<Key<T>> {
+    (keys.iter().zip(intervals))
+        .flat_map(|(list, &[start, _])| {
+            (list.iter()).map(move |(ms, l)| ((f64::from(start) + ms) as i32, l))
+        })
+        .map(|(frame, l)| Key::new(frame, value(l)))
+        .collect()
+}
+
+/// Each rotation on the same side as the one before (`q` and `-q` are one
+/// rotation; interpolation between keys takes the shorter way either way,
+/// but the optimizer compares values).
+fn keep_rotations_on_one_side(keys: &mut [(f64, Local)]) {
+    let mut before: Option<DQuat> = None;
+    for (_, local) in keys.iter_mut() {
+        if before.is_some_and(|b| b.dot(local.rotation) < 0.0) {
+            local.rotation = -local.rotation;
+        }
+        before = Some(local.rotation);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_transform_about_a_pivot_comes_apart_into_its_parts() {
+        let pivot = DVec3::new(1.0, 2.0, 3.0);
+        let (t, r, s) = (
+            DVec3::new(0.5, -1.0, 2.0),
+            DQuat::from_rotation_z(0.7) * DQuat::from_rotation_x(-0.3),
+            DVec3::new(1.5, 0.5, 2.0),
+        );
+        let l = DMat4::from_translation(pivot + t)
+            * DMat4::from_quat(r)
+            * DMat4::from_scale(s)
+            * DMat4::from_translation(-pivot);
+        let (local, shear) = Local::of(l, pivot);
+        assert!(local.translation.abs_diff_eq(t, 1e-9), "{local:?}");
+        assert!(local.rotation.abs_diff_eq(r, 1e-9) || local.rotation.abs_diff_eq(-r, 1e-9));
+        assert!(local.scaling.abs_diff_eq(s, 1e-9));
+        assert!(shear < 1e-9);
+        let sheared = DMat4::from_cols_array(&[
+            1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ]);
+        assert!(Local::of(sheared, DVec3::ZERO).1 > 0.1);
+    }
+
+    #[test]
+    fn sequences_follow_each_other_with_a_gap() {
+        let clip = |duration| Clip {
+            name: String::new(),
+            channels: Vec::new(),
+            duration,
+            morph_channels: 0,
+            mdx_interval: None,
+            mdx_looping: None,
+        };
+        assert_eq!(
+            intervals(&[clip(1.0), clip(0.0), clip(2.5)]),
+            [[0, 1000], [2000, 2001], [3001, 5501]]
+        );
+    }
+}

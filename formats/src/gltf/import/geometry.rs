@@ -1,0 +1,476 @@
+//! Mesh primitives to geosets: positions and normals in the model's space,
+//! every UV set, triangles (strips and fans turned into lists), skin
+//! weights as `SKIN` (the four largest, out of 255), and a primitive cut
+//! into several geosets where it passes the 65,535 vertices a `u16` face
+//! index reaches.
+
+use std::collections::HashMap;
+
+use crate::anim::glam::{DMat3, DMat4, DVec3};
+use crate::mdx::{Geoset, TextureCoordinateSet};
+
+use super::accessor;
+use super::error::ImportError;
+use super::report::ImportReport;
+use super::skeleton::Skeleton;
+
+/// The most vertices a geoset's `u16` face indices reach.
+const MAX_GEOSET_VERTICES: usize = 65_535;
+
+/// The most vertices (all primitives together) an import reads.
+pub(super) const MAX_VERTICES: u64 = 1 << 24;
+
+/// One vertex before it is put in a geoset.
+#[derive(Clone, Debug, PartialEq)]
+struct Vertex {
+    position: [f32; 3],
+    normal: [f32; 3],
+    uvs: Vec<[f32; 2]>,
+    /// MDX object ids and weights out of 255, the largest first.
+    skin: [u8; 8],
+}
+
+/// A geoset made from (part of) a primitive, and the material it asks for
+/// (`None`: glTF's default material).
+pub(super) struct Piece {
+    pub geoset: Geoset,
+    pub material: Option<usize>,
+}
+
+/// The four largest of `influences` (object id, weight), as `SKIN` bytes:
+/// ids, then weights out of 255 that sum to 255 (each rounded, what
+/// rounding leaves over or short given to the largest first). `None` when
+/// every weight is zero.
+fn skin_bytes(influences: &mut Vec<(u8, f64)>) -> Option<[u8; 8]> {
+    influences.retain(|&(_, w)| w > 0.0 && w.is_finite());
+    // The same bone twice (two joint slots naming it) counts once.
+    influences.sort_by_key(|&(b, _)| b);
+    influences.dedup_by(|b, a| {
+        if a.0 == b.0 {
+            a.1 += b.1;
+            true
+        } else {
+            false
+        }
+    });
+    influences.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    influences.truncate(4);
+    let total: f64 = influences.iter().map(|i| i.1).sum();
+    if total <= 0.0 {
+        return None;
+    }
+    let mut out = [0u8; 8];
+    // Each share rounded (so that weights written as n/255 come back as n),
+    // then the sum made 255 on the largest weights.
+    let mut shares: Vec<i64> = influences
+        .iter()
+        .map(|&(_, w)| ((w / total) * 255.0).round() as i64)
+        .collect();
+    let mut off = 255 - shares.iter().sum::<i64>();
+    // At most 4 shares, each moved by at most 2: a few rounds.
+    while off != 0 {
+        let before = off;
+        for share in shares.iter_mut() {
+            let step = off.signum();
+            if off != 0 && *share + step >= 0 {
+                *share += step;
+                off -= step;
+            }
+        }
+        if off == before {
+            break;
+        }
+    }
+    let (bones, weights) = out.split_at_mut(4);
+    for ((&(bone, _), share), (b, w)) in influences
+        .iter()
+        .zip(shares)
+        .zip(bones.iter_mut().zip(weights))
+    {
+        *b = bone;
+        *w = share.clamp(0, 255) as u8;
+    }
+    Some(out)
+}
+
+/// Triangles of a primitive's indices by its mode, or `None` for points
+/// and lines.
+fn triangles(mode: gltf::mesh::Mode, indices: &[u32]) -> Option<Vec<[u32; 3]>> {
+    use gltf::mesh::Mode;
+    Some(match mode {
+        Mode::Triangles => indices.as_chunks::<3>().0.to_vec(),
+        Mode::TriangleStrip => (indices.windows(3))
+            .filter_map(|t| <[u32; 3]>::try_from(t).ok())
+            .enumerate()
+            .map(|(i, [a, b, c])| if i % 2 == 0 { [a, b, c] } else { [b, a, c] })
+            .collect(),
+        Mode::TriangleFan => {
+            let Some((&first, rest)) = indices.split_first() else {
+                return Some(Vec::new());
+            };
+            (rest.windows(2))
+                .filter_map(|t| <[u32; 2]>::try_from(t).ok())
+                .map(|[b, c]| [first, b, c])
+                .collect()
+        }
+        Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => return None,
+    })
+}
+
+/// Smooth normals from the triangles (for a primitive without `NORMAL`).
+fn computed_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
+    let mut sums = vec![DVec3::ZERO; positions.len()];
+    let at = |i: u32| {
+        positions
+            .get(i as usize)
+            .map_or(DVec3::ZERO, |p| DVec3::from(p.map(f64::from)))
+    };
+    for t in triangles {
+        let n = (at(t[1]) - at(t[0])).cross(at(t[2]) - at(t[0]));
+        for &i in t {
+            if let Some(s) = sums.get_mut(i as usize) {
+                *s += n;
+            }
+        }
+    }
+    sums.into_iter()
+        .map(|n| n.try_normalize().unwrap_or(DVec3::Z).as_vec3().to_array())
+        .collect()
+}
+
+/// Every geoset of one mesh instance: `node`'s mesh, skinned by `skin`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pieces(
+    document: &gltf::Document,
+    buffers: &[Vec<u8>],
+    skeleton: &Skeleton,
+    c: DMat4,
+    node: usize,
+    skin: Option<usize>,
+    vertices_so_far: &mut u64,
+    report: &mut ImportReport,
+) -> Result<Vec<Piece>, ImportError> {
+    let Some(gltf_node) = document.nodes().nth(node) else {
+        return Ok(Vec::new());
+    };
+    let Some(mesh) = gltf_node.mesh() else {
+        return Ok(Vec::new());
+    };
+    // Where the vertices go: a skinned mesh's are in bind space already; an
+    // unskinned one's are placed by its node's bind matrix.
+    let own = skeleton.of_gltf.get(&node).copied();
+    let placement = match (skin, own) {
+        (Some(_), _) => c,
+        (None, Some(id)) => c * skeleton.node(id).map_or(DMat4::IDENTITY, |n| n.bind),
+        (None, None) => c,
+    };
+    let normal_matrix = DMat3::from_mat4(placement).inverse().transpose();
+    // Skin joint slot -> MDX object id.
+    let joints: Vec<Option<u8>> = skin
+        .and_then(|s| document.skins().nth(s))
+        .map(|s| {
+            s.joints()
+                .map(|j| {
+                    skeleton
+                        .of_gltf
+                        .get(&j.index())
+                        .and_then(|&id| u8::try_from(id).ok())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for primitive in mesh.primitives() {
+        let at = format!("meshes[{}].primitives[{}]", mesh.index(), primitive.index());
+        let Some(position) = primitive.get(&gltf::Semantic::Positions) else {
+            report.drop(at, "no POSITION");
+            continue;
+        };
+        let positions =
+            accessor::floats::<3>(&position, buffers, &format!("{at}.POSITION"), "VEC3")?;
+        let n = positions.len();
+        *vertices_so_far += n as u64;
+        if *vertices_so_far > MAX_VERTICES {
+            return Err(ImportError::TooLarge {
+                what: "vertices",
+                needed: *vertices_so_far,
+                limit: MAX_VERTICES,
+            });
+        }
+        let attribute = |semantic: gltf::Semantic| primitive.get(&semantic);
+        let same_count = |got: usize, a: &gltf::Accessor<'_>, name: &str| {
+            if got == n {
+                Ok(())
+            } else {
+                Err(accessor::error(
+                    a,
+                    name,
+                    super::error::AccessorProblem::Count { got, expected: n },
+                ))
+            }
+        };
+        let indices: Vec<u32> = match primitive.indices() {
+            Some(a) => {
+                let used = format!("{at}.indices");
+                let list =
+                    accessor::integers::<1>(&a, buffers, &used, "SCALAR of unsigned integers")?;
+                if let Some(&[bad]) = list.iter().find(|&&[i]| i as usize >= n) {
+                    return Err(accessor::error(
+                        &a,
+                        &used,
+                        super::error::AccessorProblem::SparseIndex {
+                            index: bad,
+                            count: n,
+                        },
+                    ));
+                }
+                list.into_iter().map(|[i]| i).collect()
+            }
+            None => (0..n as u32).collect(),
+        };
+        let Some(tris) = triangles(primitive.mode(), &indices) else {
+            report.drop(
+                at,
+                format!("{:?} (only triangles become faces)", primitive.mode()),
+            );
+            continue;
+        };
+        let normals = match attribute(gltf::Semantic::Normals) {
+            Some(a) => {
+                let name = format!("{at}.NORMAL");
+                let v = accessor::floats::<3>(&a, buffers, &name, "VEC3")?;
+                same_count(v.len(), &a, &name)?;
+                v
+            }
+            None => {
+                report.approximate(at.clone(), "no NORMAL: smooth normals computed");
+                computed_normals(&positions, &tris)
+            }
+        };
+        let mut uv_sets = Vec::new();
+        for set in 0.. {
+            let Some(a) = attribute(gltf::Semantic::TexCoords(set)) else {
+                break;
+            };
+            let name = format!("{at}.TEXCOORD_{set}");
+            let v = accessor::floats::<2>(&a, buffers, &name, "VEC2")?;
+            same_count(v.len(), &a, &name)?;
+            uv_sets.push(v);
+        }
+        if uv_sets.is_empty() {
+            uv_sets.push(vec![[0.0, 0.0]; n]);
+        }
+        if primitive.morph_targets().len() > 0 {
+            report.drop(
+                at.clone(),
+                format!(
+                    "{} morph targets (MDX has none)",
+                    primitive.morph_targets().len()
+                ),
+            );
+        }
+        // Influences: JOINTS_n with WEIGHTS_n.
+        let mut influences: Vec<Vec<(u8, f64)>> = vec![Vec::new(); n];
+        let mut unknown_joint = false;
+        if skin.is_some() {
+            for set in 0.. {
+                let (Some(j), Some(w)) = (
+                    attribute(gltf::Semantic::Joints(set)),
+                    attribute(gltf::Semantic::Weights(set)),
+                ) else {
+                    break;
+                };
+                let (jn, wn) = (format!("{at}.JOINTS_{set}"), format!("{at}.WEIGHTS_{set}"));
+                let js = accessor::integers::<4>(&j, buffers, &jn, "VEC4 of unsigned integers")?;
+                same_count(js.len(), &j, &jn)?;
+                let ws = accessor::floats::<4>(&w, buffers, &wn, "VEC4")?;
+                same_count(ws.len(), &w, &wn)?;
+                for ((list, js), ws) in influences.iter_mut().zip(&js).zip(&ws) {
+                    for (&joint, &weight) in js.iter().zip(ws) {
+                        if weight > 0.0 {
+                            match joints.get(joint as usize).copied().flatten() {
+                                Some(id) => list.push((id, f64::from(weight))),
+                                None => unknown_joint = true,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if unknown_joint {
+            report.approximate(
+                at.clone(),
+                "weights on joints the skin does not list were dropped",
+            );
+        }
+        let fallback = match (skin, own) {
+            (None, Some(id)) => u8::try_from(id).unwrap_or(0),
+            _ => joints.iter().flatten().next().copied().unwrap_or(0),
+        };
+        let mut truncated = 0usize;
+        let mut unbound = 0usize;
+        let vertices: Vec<Vertex> = (influences.iter_mut().zip(&positions).zip(&normals))
+            .enumerate()
+            .map(|(v, ((list, position), normal))| {
+                truncated += usize::from(list.iter().filter(|i| i.1 > 0.0).count() > 4);
+                let skin = skin_bytes(list).unwrap_or_else(|| {
+                    unbound += usize::from(skin.is_some());
+                    [fallback, 0, 0, 0, 255, 0, 0, 0]
+                });
+                let p = placement.transform_point3(DVec3::from(position.map(f64::from)));
+                let nrm = normal_matrix * DVec3::from(normal.map(f64::from));
+                Vertex {
+                    position: p.as_vec3().to_array(),
+                    normal: nrm.try_normalize().unwrap_or(DVec3::Z).as_vec3().to_array(),
+                    uvs: (uv_sets.iter())
+                        .map(|set| set.get(v).copied().unwrap_or_default())
+                        .collect(),
+                    skin,
+                }
+            })
+            .collect();
+        if truncated > 0 {
+            report.approximate(
+                at.clone(),
+                format!("{truncated} vertices with more than 4 weights keep their 4 largest, renormalized"),
+            );
+        }
+        if unbound > 0 {
+            report.approximate(
+                at.clone(),
+                format!("{unbound} vertices without weights follow the skin's first joint"),
+            );
+        }
+        let parts = cut(&tris, n);
+        if parts.len() > 1 {
+            report.approximate(
+                at.clone(),
+                format!(
+                    "{n} vertices: cut into {} geosets (a face index is a u16)",
+                    parts.len()
+                ),
+            );
+        }
+        for (used, faces) in parts {
+            out.push(Piece {
+                geoset: geoset(&vertices, &used, &faces, uv_sets.len()),
+                material: primitive.material().index(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The triangles in parts of at most [`MAX_GEOSET_VERTICES`] vertices, in
+/// order, each part's vertices (source indices, in the order the triangles
+/// first use them) and its faces (indices into them); a primitive of at
+/// most that many vertices is one part of all its vertices.
+fn cut(tris: &[[u32; 3]], n: usize) -> Vec<(Vec<u32>, Vec<u16>)> {
+    // A primitive that fits keeps its vertices as they are, in their order,
+    // those no triangle uses included.
+    if n <= MAX_GEOSET_VERTICES {
+        let faces = tris.iter().flatten().map(|&v| v as u16).collect();
+        return vec![((0..n as u32).collect(), faces)];
+    }
+    let mut parts = Vec::new();
+    let mut map: HashMap<u32, u16> = HashMap::new();
+    let mut used: Vec<u32> = Vec::new();
+    let mut faces: Vec<u16> = Vec::new();
+    for t in tris {
+        let new = t.iter().filter(|v| !map.contains_key(v)).count();
+        if used.len() + new > MAX_GEOSET_VERTICES {
+            parts.push((std::mem::take(&mut used), std::mem::take(&mut faces)));
+            map.clear();
+        }
+        for &v in t {
+            let next = used.len() as u16;
+            let i = *map.entry(v).or_insert_with(|| {
+                used.push(v);
+                next
+            });
+            faces.push(i);
+        }
+    }
+    if !faces.is_empty() {
+        parts.push((used, faces));
+    }
+    parts
+}
+
+/// A Reforged geoset (version 1000's fields) of `used` vertices.
+fn geoset(vertices: &[Vertex], used: &[u32], faces: &[u16], uv_sets: usize) -> Geoset {
+    let picked: Vec<&Vertex> = used
+        .iter()
+        .filter_map(|&v| vertices.get(v as usize))
+        .collect();
+    let skin: Vec<u8> = picked.iter().flat_map(|v| v.skin).collect();
+    Geoset {
+        vertex_positions: picked.iter().map(|v| v.position).collect(),
+        vertex_normals: picked.iter().map(|v| v.normal).collect(),
+        face_type_groups: vec![4],
+        face_groups: vec![faces.len() as u32],
+        faces: faces.to_vec(),
+        lod: Some(0),
+        lod_name: Some(Default::default()),
+        skin: Some(skin),
+        texture_coordinate_sets: (0..uv_sets)
+            .map(|s| TextureCoordinateSet {
+                texture_coordinates: picked
+                    .iter()
+                    .map(|v| v.uvs.get(s).copied().unwrap_or_default())
+                    .collect(),
+            })
+            .collect(),
+        ..Geoset::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_become_four_bytes_summing_to_255() {
+        let mut list = vec![(3, 0.5), (1, 0.25), (7, 0.125), (2, 0.0625), (9, 0.0625)];
+        let bytes = skin_bytes(&mut list).unwrap();
+        assert_eq!(&bytes[..4], &[3, 1, 7, 2]);
+        assert_eq!(bytes[4..].iter().map(|&w| u32::from(w)).sum::<u32>(), 255);
+        assert!(bytes[4] > bytes[5] && bytes[5] > bytes[6]);
+        let mut same_bone = vec![(4, 0.5), (4, 0.5)];
+        assert_eq!(
+            skin_bytes(&mut same_bone).unwrap(),
+            [4, 0, 0, 0, 255, 0, 0, 0]
+        );
+        assert_eq!(skin_bytes(&mut vec![(1, 0.0)]), None);
+    }
+
+    #[test]
+    fn strips_and_fans_become_lists_facing_the_same_way() {
+        use gltf::mesh::Mode;
+        assert_eq!(
+            triangles(Mode::TriangleStrip, &[0, 1, 2, 3]).unwrap(),
+            [[0, 1, 2], [2, 1, 3]]
+        );
+        assert_eq!(
+            triangles(Mode::TriangleFan, &[0, 1, 2, 3]).unwrap(),
+            [[0, 1, 2], [0, 2, 3]]
+        );
+        assert_eq!(triangles(Mode::Lines, &[0, 1]), None);
+    }
+
+    #[test]
+    fn a_mesh_past_65535_vertices_is_cut_where_a_triangle_would_pass_it() {
+        let tris: Vec<[u32; 3]> = (0..30_000u32)
+            .map(|t| [t * 3, t * 3 + 1, t * 3 + 2])
+            .collect();
+        let parts = cut(&tris, 90_000);
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0].0.len(), 65_535);
+        assert_eq!(parts[1].0.len(), 90_000 - 65_535);
+        assert!(
+            parts
+                .iter()
+                .all(|(used, faces)| faces.iter().all(|&f| (f as usize) < used.len()))
+        );
+    }
+}

@@ -1,0 +1,457 @@
+//! glTF 2.0 in: a document ([`Source`]) to an MDX [`Model`] of any
+//! Warcraft III version ([`import`]), with the BLP textures its materials
+//! name and an [`ImportReport`] of everything approximated or left out.
+//!
+//! ```
+//! use formats::gltf::{ExportOptions, ImportOptions, Source, export, import};
+//!
+//! // A model out to glTF and back in.
+//! let model = formats::mdx::Model::from_bytes(&formats::sample::sample_mdx())?;
+//! let glb = export(&model, "cube", &ExportOptions::default())?.document.to_glb()?;
+//! let source = Source::from_slice(&glb, |_| Err(std::io::ErrorKind::NotFound.into()))?;
+//! let imported = import(&source, &ImportOptions { version: 800, ..Default::default() })?;
+//! assert_eq!(imported.model.geosets().len(), 1);
+//! assert_eq!(imported.model.sequences()[0].name.to_string_lossy(), "Stand");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What a document becomes
+//!
+//! The model is made as a Reforged model (version 1000: `SKIN` weights and
+//! MikkTSpace tangents), then [`convert`](crate::convert)ed to the version
+//! asked for, which for 800 and 900 turns the weights into matrix groups,
+//! cuts geosets past 256 groups and measures the largest position error
+//! that costs at every frame of every sequence (in
+//! [`ImportReport::conversion`]).
+//!
+//! - **Axes and units.** glTF's Y-up space becomes the game's Z-up:
+//!   `(x, y, z)` becomes `(x, -z, y)`, times [`ImportOptions::scale`]. The
+//!   exporter ([`export`](super::export)) turns Z up into Y up the same
+//!   way, so a model exported then imported stands where it stood.
+//! - **Geometry.** One geoset per mesh primitive of the scene (the default
+//!   scene, else the first), with its material: positions, normals
+//!   (computed when missing), every `TEXCOORD_n`, triangles (strips and
+//!   fans converted; points and lines dropped). A primitive past 65,535
+//!   vertices is cut into geosets, a triangle never split. A mesh without
+//!   skin is bound to a bone made for its node, so its node's motion moves
+//!   it.
+//! - **Skeleton.** Joints, and nodes of meshes without skin, become bones
+//!   (object ids from 0, so `SKIN` names them by a byte: at most 256);
+//!   the other nodes on the way to them become helpers; a node named like
+//!   an attachment point (`Origin Ref`, `Hand Right Ref`) becomes an
+//!   attachment. Pivots are the joints' bind positions. How a joint's
+//!   motion becomes its tracks is in the [`skeleton`] and [`animation`]
+//!   docs; a transform a parent's non-uniform scaling shears is listed in
+//!   [`ImportReport::approximated`], with how far.
+//! - **Weights.** The four largest of `JOINTS_n`/`WEIGHTS_n`, out of 255.
+//! - **Animations.** Each becomes a sequence, in document order, one
+//!   second apart on the timeline, named as the animation
+//!   ([`ImportOptions::sequence_names`] renames). Whether it loops follows
+//!   the game's vocabulary ([`looping`]). Morph target weights are dropped.
+//! - **Materials.** The [`materials`] table.
+//! - **Extents** of the model, each sequence and each geoset are measured
+//!   from the posed vertices ([`bounds`](crate::bounds)).
+//!
+//! # What an import may make
+//!
+//! A document is refused (with [`ImportError::TooLarge`]) past 16,777,216
+//! vertices, or when sampling every node of the skeleton on the 1/30 s
+//! grid of every animation would take more than 16,777,216 samples (an
+//! animation longer than 5 minutes is sampled less often, and one longer
+//! than an hour is cut at an hour). Accessors are read with every size
+//! checked against their buffers before anything is allocated.
+
+mod accessor;
+mod animation;
+mod error;
+mod geometry;
+mod materials;
+mod report;
+mod scene;
+mod skeleton;
+mod source;
+
+use format_core::FixedStr;
+
+use crate::anim::glam::DVec3;
+use crate::mdx::{Attachment, Bone, Extent, Helper, Model, Node, Sequence, node::node_flags};
+
+pub use error::{AccessorProblem, BufferProblem, ImportError};
+pub use report::{ImportReport, SequenceMade};
+pub use source::{ImageProblem, Source};
+
+/// Where the textures go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TextureMode {
+    /// Each base colour image encoded as BLP ([`Imported::textures`]), the
+    /// model naming it `{texture_folder}{image name}.blp`.
+    #[default]
+    Blp,
+    /// The model names each image by its original URI (for images kept
+    /// as they are, to convert later); no files are made. An image inside
+    /// the document (GLB, `data:` URI) is still encoded as BLP.
+    Keep,
+}
+
+/// How [`import`] imports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportOptions<'a> {
+    /// The MDX version made: 800 (classic), 900, 1000, 1100 or 1200.
+    pub version: u32,
+    /// Model units per glTF unit (metre). 1 keeps the sizes (what the
+    /// export wrote); a model made in metres needs about 50 to stand as
+    /// tall as the game's units.
+    pub scale: f64,
+    /// The model's name (`MODL`).
+    pub name: &'a str,
+    /// Sequences to rename: (animation name, sequence name).
+    pub sequence_names: &'a [(String, String)],
+    /// Where the textures go.
+    pub textures: TextureMode,
+    /// A folder prefix for the texture paths the model names, with its
+    /// trailing separator (`Textures\\`); empty: beside the model.
+    pub texture_folder: &'a str,
+    /// How the model, made as version 1000, is converted to
+    /// [`version`](Self::version) (the default: as `formats convert` does).
+    pub conversion: crate::convert::Options,
+}
+
+impl Default for ImportOptions<'_> {
+    fn default() -> Self {
+        ImportOptions {
+            version: 800,
+            scale: 1.0,
+            name: "",
+            sequence_names: &[],
+            textures: TextureMode::Blp,
+            texture_folder: "",
+            conversion: crate::convert::Options::default(),
+        }
+    }
+}
+
+/// A texture file to write beside the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedTexture {
+    /// The path the model names it by (relative to the model).
+    pub path: String,
+    /// The BLP file's bytes.
+    pub blp: Vec<u8>,
+    /// The glTF image it was made from.
+    pub image: usize,
+}
+
+/// What [`import`] made.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The model.
+    pub model: Model,
+    /// The textures to write, at the paths the model names them by.
+    pub textures: Vec<ImportedTexture>,
+    /// What was approximated, dropped and renamed.
+    pub report: ImportReport,
+}
+
+/// Sequence names the game plays once (its animation names' first word,
+/// as Blizzard's models flag them `NonLooping`); every other name loops.
+pub const NON_LOOPING: [&str; 7] = [
+    "Attack",
+    "Birth",
+    "Death",
+    "Decay",
+    "Dissipate",
+    "Morph",
+    "Spell",
+];
+
+/// Whether a sequence of this name loops: not when its first word is one of
+/// [`NON_LOOPING`] (ASCII case ignored).
+///
+/// ```
+/// use formats::gltf::looping;
+/// assert!(looping("Stand Ready"));
+/// assert!(!looping("attack 2"));
+/// ```
+pub fn looping(name: &str) -> bool {
+    let first = name.split_whitespace().next().unwrap_or("");
+    !NON_LOOPING.iter().any(|w| w.eq_ignore_ascii_case(first))
+}
+
+/// `text` in a field of `N` bytes (at most `N - 1` and a NUL), cut at a
+/// character boundary; and whether it had to be cut.
+pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
+    let mut end = text.len().min(N - 1);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = text.get(..end).unwrap_or("");
+    (
+        FixedStr::try_from(cut).unwrap_or_default(),
+        end < text.len(),
+    )
+}
+
+/// Imports `source` as a model of [`ImportOptions::version`], as the
+/// [module docs](self) describe.
+pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, ImportError> {
+    let document = &source.document;
+    let buffers = &source.buffers;
+    let mut report = ImportReport {
+        version: options.version,
+        ..ImportReport::default()
+    };
+    for extension in document.extensions_used() {
+        if ![
+            "KHR_materials_unlit",
+            "KHR_lights_punctual",
+            "KHR_mesh_quantization",
+        ]
+        .contains(&extension)
+        {
+            report.drop("extensionsUsed", format!("{extension} (not imported)"));
+        }
+    }
+    let scene = scene::Scene::new(document)?;
+    // The mesh instances: each scene node with a mesh, and its skin.
+    let meshes: Vec<(usize, Option<usize>)> = document
+        .nodes()
+        .filter(|n| scene.in_scene(n.index()) && n.mesh().is_some())
+        .map(|n| (n.index(), n.skin().map(|s| s.index())))
+        .collect();
+    let skeleton = skeleton::Skeleton::new(document, buffers, &scene, &meshes)?;
+    for name in &skeleton.conflicting_binds {
+        report.approximate(
+            format!("joint \"{name}\""),
+            "skins disagree on its inverse bind matrix: the first skin's is used",
+        );
+    }
+    let scale = if options.scale.is_finite() && options.scale > 0.0 {
+        options.scale
+    } else {
+        1.0
+    };
+    let c = skeleton::axes(scale);
+    let mut vertices = 0u64;
+    let mut pieces = Vec::new();
+    for &(node, skin) in &meshes {
+        pieces.extend(geometry::pieces(
+            document,
+            buffers,
+            &skeleton,
+            c,
+            node,
+            skin,
+            &mut vertices,
+            &mut report,
+        )?);
+    }
+    if pieces.iter().all(|p| p.geoset.faces.is_empty()) {
+        return Err(ImportError::NoMesh);
+    }
+    // Materials, in the order the geosets first use them.
+    let mut used: Vec<Option<usize>> = Vec::new();
+    for piece in &pieces {
+        if !used.contains(&piece.material) {
+            used.push(piece.material);
+        }
+    }
+    let materials = materials::materials(document, &source.images, &used, options, &mut report);
+
+    let clips = document
+        .animations()
+        .map(|a| scene::Clip::read(&a, buffers))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (k, clip) in clips.iter().enumerate() {
+        if clip.morph_channels > 0 {
+            report.drop(
+                format!("animations[{k}]"),
+                format!(
+                    "{} morph target weight channels (MDX has no morph targets)",
+                    clip.morph_channels
+                ),
+            );
+        }
+    }
+    let intervals = animation::intervals(&clips);
+
+    // The model's size at rest, for the tolerances.
+    let mut low = DVec3::splat(f64::INFINITY);
+    let mut high = DVec3::splat(f64::NEG_INFINITY);
+    for p in pieces.iter().flat_map(|p| &p.geoset.vertex_positions) {
+        let v = DVec3::from(p.map(f64::from));
+        low = low.min(v);
+        high = high.max(v);
+    }
+    let size = (high - low).length();
+    let size = if size.is_finite() && size > 0.0 {
+        size
+    } else {
+        1.0
+    };
+    let tolerance = animation::Tolerance {
+        translation: 1e-5 * size,
+        rotation: 1e-5,
+        scaling: 1e-5,
+    };
+    report.tolerance = [tolerance.translation, tolerance.rotation, tolerance.scaling];
+    let tracks = animation::node_tracks(&scene, &skeleton, &clips, &intervals, c, tolerance)?;
+    report.keys_sampled = tracks.keys;
+    for &(i, shear) in &tracks.sheared {
+        let name = skeleton.node(i).map_or("", |n| scene.name(n.gltf));
+        report.approximate(
+            format!("node \"{name}\""),
+            format!("its parents' non-uniform scaling shears it by up to {shear:.3} of its scale, which MDX cannot hold"),
+        );
+    }
+
+    // The model, as version 1000.
+    let mut model = Model::new(1000);
+    let (name, cut) = fixed::<80>(options.name);
+    if cut {
+        report.rename(
+            "MODL.name",
+            format!("cut to \"{}\"", name.to_string_lossy()),
+        );
+    }
+    if let Some(crate::mdx::Chunk::Model(header)) = model
+        .chunks
+        .iter_mut()
+        .find(|c| matches!(c, crate::mdx::Chunk::Model(_)))
+    {
+        header.name = name;
+        header.blend_time = 150;
+    }
+    for (k, (clip, &interval)) in clips.iter().zip(&intervals).enumerate() {
+        let renamed = options
+            .sequence_names
+            .iter()
+            .find(|(from, _)| *from == clip.name)
+            .map(|(_, to)| to.clone());
+        let wanted = renamed.unwrap_or_else(|| {
+            if clip.name.trim().is_empty() {
+                format!("Animation {k}")
+            } else {
+                clip.name.clone()
+            }
+        });
+        let (seq_name, cut) = fixed::<80>(&wanted);
+        if cut {
+            report.rename(
+                format!("animations[{k}]"),
+                format!("\"{wanted}\" cut to 79 bytes"),
+            );
+        }
+        let loops = clip.mdx_looping.unwrap_or_else(|| looping(&wanted));
+        report.sequences.push(SequenceMade {
+            animation: clip.name.clone(),
+            name: seq_name.to_string_lossy().into_owned(),
+            interval,
+            looping: loops,
+        });
+        model.sequences_mut().push(Sequence {
+            name: seq_name,
+            interval,
+            move_speed: 0.0,
+            flags: u32::from(!loops),
+            rarity: 0.0,
+            sync_point: 0,
+            extent: Extent::default(),
+        });
+    }
+    *model.textures_mut() = materials.textures;
+    *model.materials_mut() = materials.materials;
+    let bones = skeleton
+        .nodes
+        .iter()
+        .filter(|n| n.role == skeleton::Role::Bone)
+        .count();
+    for mut piece in pieces {
+        piece.geoset.material_id = materials.by_gltf.get(&piece.material).copied().unwrap_or(0);
+        piece.geoset.sequence_extents = vec![Extent::default(); clips.len()];
+        let skin = piece.geoset.skin.clone().unwrap_or_default();
+        let (gndx, mtgc, mats) = crate::convert::head_groups(&skin, bones);
+        piece.geoset.vertex_groups = gndx;
+        piece.geoset.matrix_groups = mtgc;
+        piece.geoset.matrix_indices = mats;
+        piece.geoset.tangents = Some(crate::convert::tangents_of(&piece.geoset));
+        model.geosets_mut().push(piece.geoset);
+    }
+    report.geosets = model.geosets().len();
+    let pivots = skeleton.pivots(c);
+    for (id, ((node, tracks), pivot)) in
+        (skeleton.nodes.iter().zip(tracks.tracks).zip(pivots)).enumerate()
+    {
+        let gltf_name = scene.name(node.gltf);
+        let wanted = if gltf_name.is_empty() {
+            format!("node {}", node.gltf)
+        } else {
+            gltf_name.to_owned()
+        };
+        let (name, cut) = fixed::<80>(&wanted);
+        if cut {
+            report.rename(
+                format!("nodes[{}]", node.gltf),
+                format!("\"{wanted}\" cut to 79 bytes"),
+            );
+        }
+        let flags = match node.role {
+            skeleton::Role::Bone => node_flags::BONE,
+            skeleton::Role::Helper => node_flags::HELPER,
+            skeleton::Role::Attachment => node_flags::ATTACHMENT,
+        };
+        let mdx_node = Node {
+            name,
+            object_id: id as u32,
+            parent_id: node.parent.map_or(u32::MAX, |p| p as u32),
+            flags,
+            tracks,
+        };
+        match node.role {
+            skeleton::Role::Bone => {
+                report.bones += 1;
+                model.bones_mut().push(Bone {
+                    node: mdx_node,
+                    geoset_id: u32::MAX,
+                    geoset_animation_id: u32::MAX,
+                })
+            }
+            skeleton::Role::Helper => {
+                report.helpers += 1;
+                model.helpers_mut().push(Helper { node: mdx_node })
+            }
+            skeleton::Role::Attachment => {
+                let attachment_id = report.attachments as u32;
+                report.attachments += 1;
+                model.attachments_mut().push(Attachment {
+                    node: mdx_node,
+                    path: FixedStr::default(),
+                    attachment_id,
+                    tracks: Vec::new(),
+                })
+            }
+        }
+        model.pivot_points_mut().push(pivot.as_vec3().to_array());
+    }
+
+    let optimized = crate::optimize::optimize(
+        &mut model,
+        &crate::optimize::Options {
+            tolerance: tolerance.translation.min(tolerance.rotation) as f32,
+        },
+    );
+    report.keys_kept = optimized.keys_after;
+    model.recompute_extents();
+    if options.version != 1000 {
+        let conversion = crate::convert::convert(&mut model, options.version, &options.conversion)
+            .map_err(|source| ImportError::Convert {
+                version: options.version,
+                source,
+            })?;
+        report.conversion = Some(conversion);
+    }
+    Ok(Imported {
+        model,
+        textures: materials.files,
+        report,
+    })
+}

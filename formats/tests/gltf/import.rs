@@ -1,0 +1,181 @@
+//! glTF import: every corpus model out to glTF (our export) and back in at
+//! its own version, posed by `formats::anim` against the original; the
+//! Khronos sample files and a Blender-made file imported at 800 and 1000
+//! and checked by `validate`.
+
+use formats::anim::{Sampler, Skeleton, Timeline, meshes};
+use formats::gltf::{ExportOptions, ImportOptions, Source, export, import};
+use formats::mdx::Model;
+
+/// Each LOD-0 geoset's vertices posed at `ms` into sequence `k` (`None`:
+/// as stored).
+fn posed(model: &Model, k: Option<usize>, ms: f64) -> Vec<Vec<[f32; 3]>> {
+    let skeleton = Skeleton::from_model(model);
+    let timeline = Timeline::from_model(model);
+    let pose = k
+        .and_then(|k| timeline.at(k, ms))
+        .map(|moment| skeleton.pose(&Sampler::new(&timeline, moment)));
+    meshes(model, &skeleton)
+        .iter()
+        .map(|mesh| match &pose {
+            Some(pose) => mesh.posed_positions(pose),
+            None => mesh.positions.clone(),
+        })
+        .collect()
+}
+
+/// The diagonal of the model's vertices as stored.
+fn size(model: &Model) -> f32 {
+    let mut low = [f32::INFINITY; 3];
+    let mut high = [f32::NEG_INFINITY; 3];
+    for p in posed(model, None, 0.0).iter().flatten() {
+        for c in 0..3 {
+            low[c] = low[c].min(p[c]);
+            high[c] = high[c].max(p[c]);
+        }
+    }
+    (0..3)
+        .map(|c| (high[c] - low[c]).powi(2))
+        .sum::<f32>()
+        .sqrt()
+}
+
+/// The source geoset each mesh node of an export draws, in node order (the
+/// order the import makes geosets in).
+fn exported_geosets(glb: &[u8]) -> Vec<usize> {
+    let gltf = gltf::Gltf::from_slice(glb).unwrap();
+    gltf.nodes()
+        .filter_map(|n| n.mesh())
+        .filter_map(|m| m.name()?.rsplit_once(" geoset ")?.1.parse().ok())
+        .collect()
+}
+
+struct Trip {
+    worst: f32,
+    size: f32,
+    at: String,
+}
+
+/// Exports `model`, imports it at its version, and measures the largest
+/// distance between a vertex posed in the original and in the import, at
+/// every `step` ms of every sequence.
+fn round_trip(name: &str, model: &Model, step: usize) -> Trip {
+    let glb = export(model, name, &ExportOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: export: {e}"))
+        .document
+        .to_glb()
+        .unwrap();
+    let source = Source::from_slice(&glb, |_| Err(std::io::ErrorKind::NotFound.into())).unwrap();
+    let version = model.version();
+    // Classic models of more than 7432 vertices in a geoset stay whole, so
+    // that geosets pair up.
+    let conversion = formats::convert::Options {
+        split_large_geosets: false,
+        ..Default::default()
+    };
+    let options = ImportOptions {
+        version,
+        conversion,
+        ..Default::default()
+    };
+    let imported = import(&source, &options).unwrap_or_else(|e| panic!("{name}: import: {e}"));
+    let back = &imported.model;
+    let order = exported_geosets(&glb);
+    let size = size(model);
+    let mut trip = Trip {
+        worst: 0.0,
+        size,
+        at: String::new(),
+    };
+    let sequences = model.sequences();
+    assert_eq!(back.sequences().len(), sequences.len(), "{name}: sequences");
+    // Sequences out of order are laid out in order at 800 (`convert`).
+    let in_order = sequences
+        .windows(2)
+        .all(|w| w[0].interval[1] < w[1].interval[0]);
+    let mut compare = |k: Option<usize>, ms: f64| {
+        let a = posed(model, k, ms);
+        let b = posed(back, k, ms);
+        assert_eq!(b.len(), order.len(), "{name}: geosets");
+        for (i, &g) in order.iter().enumerate() {
+            assert_eq!(a[g].len(), b[i].len(), "{name}: geoset {g}'s vertices");
+            for (v, (p, q)) in a[g].iter().zip(&b[i]).enumerate() {
+                let d = (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>().sqrt();
+                if d > trip.worst {
+                    trip.worst = d;
+                    trip.at = format!("sequence {k:?} at {ms} ms, geoset {g}, vertex {v}");
+                }
+            }
+        }
+    };
+    compare(None, 0.0);
+    for (k, s) in sequences.iter().enumerate() {
+        let b = &back.sequences()[k];
+        assert_eq!(b.name, s.name, "{name}: sequence {k}'s name");
+        assert_eq!(b.flags & 1, s.flags & 1, "{name}: sequence {k}'s looping");
+        let length = s.interval[1].saturating_sub(s.interval[0]);
+        if in_order || version > 800 {
+            assert_eq!(b.interval, s.interval, "{name}: sequence {k}'s interval");
+        } else {
+            assert_eq!(
+                b.interval[1] - b.interval[0],
+                length,
+                "{name}: sequence {k}'s length"
+            );
+        }
+        // A looping sequence's end is its start (`Timeline::at` wraps).
+        let last = if s.flags & 1 == 0 {
+            length.saturating_sub(1)
+        } else {
+            length
+        };
+        for ms in (0..=last as usize).step_by(step) {
+            compare(Some(k), ms as f64);
+        }
+    }
+    trip
+}
+
+/// The most vertex poses one model's comparison takes (a debug build poses
+/// a few million a second).
+const POSES: u64 = 4_000_000;
+
+#[test]
+fn corpus_models_round_trip_through_gltf_at_their_own_version() {
+    let models = testkit::corpus_models();
+    if models.is_empty() {
+        return testkit::did_not_run("glTF import round trip", "no corpus");
+    }
+    let mut failures = Vec::new();
+    for (name, model) in &models {
+        if !(800..=1200).contains(&model.version()) || model.geosets().is_empty() {
+            continue;
+        }
+        // Every frame where posing them all costs at most POSES vertex poses,
+        // else every n-th (the step said below).
+        let frames: u64 = model
+            .sequences()
+            .iter()
+            .map(|s| u64::from(s.interval[1].saturating_sub(s.interval[0])) + 1)
+            .sum();
+        let vertices: u64 = model
+            .geosets()
+            .iter()
+            .map(|g| g.vertex_positions.len() as u64)
+            .sum();
+        let step = (frames * vertices).div_ceil(POSES).max(1) as usize;
+        let started = std::time::Instant::now();
+        let trip = round_trip(name, model, step);
+        eprintln!(
+            "{name}: {:.2e} of {} ({}), every {step} ms, {:.1} s",
+            trip.worst / trip.size,
+            trip.size,
+            trip.at,
+            started.elapsed().as_secs_f64()
+        );
+        if trip.worst > 1e-3 * trip.size {
+            failures.push(format!("{name}: {} ({})", trip.worst, trip.at));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
