@@ -68,6 +68,17 @@ pub fn wild_path(name: &str) -> Option<PathBuf> {
     None
 }
 
+/// `harness/blender/fixtures/rigged.glb`: a rigged, animated creature
+/// built from nothing by `harness/blender/make_rigged.py` and written by
+/// Debian's Blender 3.4 with its own glTF exporter (a writer nobody here
+/// wrote): one skinned mesh of two primitives, 8 joints, the animations
+/// `Attack` and `Stand`, an alpha-masked texture. Generated once and
+/// committed (`fixtures/README.md` says how, and what it holds), so it is
+/// always there: tests need no Blender.
+pub fn blender_rigged_glb() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/blender/fixtures/rigged.glb")
+}
+
 /// The bytes of the wild file `name` ([`wild_path`]), or `None` (loudly;
 /// a panic under `CI=true`) when `../shared` is missing.
 pub fn wild_file(name: &str) -> Option<Vec<u8>> {
