@@ -5,7 +5,13 @@
 //! themselves, and readers of raw bytes that check the crate's readers.
 //! Under `CI=true` a missing corpus or checker is a failure; elsewhere the
 //! tests that need one say loudly that they did not run.
+//!
+//! The checkers with a module of their own: [`gltf_validator`] (the
+//! Khronos glTF Validator) and [`babylon_pose`] (Babylon.js's glTF loader
+//! posing skinned vertices on the CPU, at rest and at times into each
+//! animation).
 
+pub mod babylon_pose;
 pub mod gltf_validator;
 pub mod module_graph;
 pub mod rule_table;
@@ -52,20 +58,48 @@ pub fn corpus_file(relative: &str) -> Option<Vec<u8>> {
 /// repository; or `None` (with the loud message of [`did_not_run`], a panic
 /// under `CI=true`) when `../shared` is missing.
 pub fn wild_path(name: &str) -> Option<PathBuf> {
+    shared_path("wild", name, "the wild file")
+}
+
+/// The path of `../shared/<folder>/<name>`, or `None` (with the loud
+/// message of [`did_not_run`] naming `what`, a panic under `CI=true`) when
+/// it is missing.
+fn shared_path(folder: &str, name: &str, what: &str) -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/wild")
+        .join("../../shared")
+        .join(folder)
         .join(name);
     if path.is_file() {
         return Some(path);
     }
     did_not_run(
-        &format!("the test on the wild file {name}"),
+        &format!("the test on {what} {name}"),
         &format!(
             "{} is missing (CI must have ../shared beside the repository)",
             path.display()
         ),
     );
     None
+}
+
+/// The path of `../shared/gltf/<name>`: a glTF file written by others
+/// (listed, with its source, in its `GLTF_MANIFEST.md`: the Khronos
+/// samples `CesiumMan.glb` and `RiggedSimple.glb`), never copied into the
+/// repository; or `None` (with the loud message of [`did_not_run`], a
+/// panic under `CI=true`) when `../shared` is missing.
+pub fn shared_gltf(name: &str) -> Option<PathBuf> {
+    shared_path("gltf", name, "the glTF file")
+}
+
+/// `harness/blender/fixtures/rigged.glb`: a rigged, animated creature
+/// built from nothing by `harness/blender/make_rigged.py` and written by
+/// Debian's Blender 3.4 with its own glTF exporter (a writer nobody here
+/// wrote): one skinned mesh of two primitives, 8 joints, the animations
+/// `Attack` and `Stand`, an alpha-masked texture. Generated once and
+/// committed (`fixtures/README.md` says how, and what it holds), so it is
+/// always there: tests need no Blender.
+pub fn blender_rigged_glb() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/blender/fixtures/rigged.glb")
 }
 
 /// The bytes of the wild file `name` ([`wild_path`]), or `None` (loudly;
@@ -400,6 +434,24 @@ pub fn node_results(
             (result["file"].as_str().unwrap().to_string(), result)
         })
         .collect()
+}
+
+/// Runs `node SCRIPT LIST` on a list of files and their probe times (the
+/// JSON file `dir/probes.json`: `[{"file", "probes": [[seconds...] per
+/// animation]}]`, what Babylon.js's harness scripts read) and gives
+/// [`node_results`]: one result per file, by file.
+pub fn node_probes(
+    dir: &Path,
+    script: &Path,
+    files: &[(PathBuf, Vec<Vec<f64>>)],
+) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let list: Vec<serde_json::Value> = files
+        .iter()
+        .map(|(file, probes)| serde_json::json!({ "file": file, "probes": probes }))
+        .collect();
+    let probes = dir.join("probes.json");
+    std::fs::write(&probes, serde_json::to_vec(&list).unwrap()).unwrap();
+    node_results(script, &[probes.as_os_str()])
 }
 
 /// Every corpus tile (`adt/` and the map folder `maps/cataclysmctf/`), read,

@@ -1,10 +1,11 @@
-//! Babylon.js's own glTF loader, headless (`tests/babylon/probe.mjs`), for
-//! the tests of what glTF exports animate through `KHR_animation_pointer`.
+//! Babylon.js's own glTF loader, headless (`testkit/harness/babylon/probe.mjs`),
+//! for the tests of what glTF exports animate through `KHR_animation_pointer`.
+//! Its skinned vertices (`pose.mjs`) are `testkit::babylon_pose`'s.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// A geoset mesh's state in Babylon.js: visible, its material's red,
 /// green, blue and alpha, and where its base colour texture's transform
@@ -67,13 +68,7 @@ fn mesh_states(list: &Value) -> Vec<MeshState> {
 /// failure under `CI=true`) when node or the npm packages are missing.
 pub fn probe(dir: &Path, files: &[(PathBuf, Vec<Vec<f64>>)]) -> Option<BTreeMap<PathBuf, Probed>> {
     let babylon = super::npm_harness("babylon", "@babylonjs/loaders", "Babylon.js")?;
-    let list: Vec<Value> = files
-        .iter()
-        .map(|(file, probes)| json!({ "file": file, "probes": probes }))
-        .collect();
-    let probes = dir.join("probes.json");
-    std::fs::write(&probes, serde_json::to_vec(&list).unwrap()).unwrap();
-    let results = super::node_results(&babylon.join("probe.mjs"), &[probes.as_os_str()]);
+    let results = super::node_probes(dir, &babylon.join("probe.mjs"), files);
     assert_eq!(results.len(), files.len());
     let probed = results
         .into_iter()

@@ -47,7 +47,7 @@ fn exported(path: &str, model: &Model) -> (formats::gltf::Export, gltf::Gltf) {
 }
 
 /// One glTF animation channel, read back.
-struct Channel {
+pub(crate) struct Channel {
     node: usize,
     property: Property,
     interpolation: Interpolation,
@@ -55,7 +55,8 @@ struct Channel {
     values: Vec<Vec<f32>>,
 }
 
-fn channels(animation: &gltf::Animation<'_>, blob: &[u8]) -> Vec<Channel> {
+/// The channels of a glTF animation, read back.
+pub(crate) fn channels(animation: &gltf::Animation<'_>, blob: &[u8]) -> Vec<Channel> {
     animation
         .channels()
         .map(|channel| {
@@ -136,7 +137,7 @@ fn evaluate(c: &Channel, t: f32) -> Vec<f32> {
 
 /// Every node's global matrix, with the animation's channels at `t` seconds
 /// (no animation: the rest pose).
-fn globals(doc: &gltf::Document, channels: &[Channel], t: f32) -> Vec<Mat4> {
+pub(crate) fn globals(doc: &gltf::Document, channels: &[Channel], t: f32) -> Vec<Mat4> {
     let nodes: Vec<_> = doc.nodes().collect();
     let mut local: Vec<(Vec3, Quat, Vec3)> = nodes
         .iter()
@@ -183,8 +184,9 @@ fn inverse_bind_matrices(skin: &gltf::Skin<'_>, blob: &[u8]) -> Vec<Mat4> {
         .collect()
 }
 
-/// Positions of every primitive skinned with the joints' global matrices.
-fn skinned(doc: &gltf::Document, blob: &[u8], globals: &[Mat4]) -> Vec<Vec<Vec3>> {
+/// Positions of every primitive (in the order of the meshes, then of their
+/// primitives) skinned by the first skin with the joints' global matrices.
+pub(crate) fn skinned(doc: &gltf::Document, blob: &[u8], globals: &[Mat4]) -> Vec<Vec<Vec3>> {
     let Some(skin) = doc.skins().next() else {
         return Vec::new();
     };

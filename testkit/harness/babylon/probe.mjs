@@ -12,24 +12,9 @@
 // KHR_node_visibility, KHR_texture_transform, KHR_lights_punctual and
 // KHR_animation_pointer itself: nothing here reads the glTF. Exits 2 if a
 // file fails to load. Run by the gltf_*.rs tests through common/babylon.rs.
-import * as fs from "fs";
-import { NullEngine, Scene, LoadAssetContainerAsync, Logger } from "@babylonjs/core";
-import "@babylonjs/loaders";
+import { loadEach, playAt } from "./play.mjs";
 
-Logger.LogLevels = Logger.ErrorLogLevel;
-const list = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
-const engine = new NullEngine();
-for (const { file, probes } of list) {
-  const scene = new Scene(engine);
-  let container;
-  try {
-    const data = new Uint8Array(fs.readFileSync(file));
-    container = await LoadAssetContainerAsync(data, scene, { pluginExtension: ".glb" });
-  } catch (e) {
-    console.error(`${file}: ${e}`);
-    process.exit(2);
-  }
-  container.addAllToScene();
+for await (const { file, probes, scene } of loadEach()) {
   const meshes = scene.meshes.filter((m) => m.name.includes(" geoset "));
   // Where the base colour texture's matrix takes (0, 0), (1, 0) and (0, 1):
   // Babylon's shaders multiply it by (u, v, 1, 0).
@@ -51,19 +36,7 @@ for (const { file, probes } of list) {
   const rest = states();
   const groups = scene.animationGroups;
   groups.forEach((g) => g.stop());
-  const animations = groups.map((group, k) => {
-    // The loader's frames per second (60): glTF times are seconds.
-    const fps = group.targetedAnimations[0]?.animation.framePerSecond ?? 60;
-    group.start(false, 1.0, group.from, group.to);
-    group.pause();
-    const out = (probes[k] || []).map((seconds) => {
-      group.goToFrame(seconds * fps);
-      return states();
-    });
-    group.stop();
-    return out;
-  });
+  const animations = groups.map((group, k) => playAt(group, probes[k] || [], states));
   const names = { nodes: meshes.map((m) => m.name), lights: lights.map((l) => l.name) };
   console.log(JSON.stringify({ file, ...names, rest, animations }));
-  scene.dispose();
 }

@@ -11,6 +11,9 @@
 # (texture_transform_import.py), and that tiles land at their world
 # coordinates, placements included (terrain_check.py).
 #
+# make_rigged.py is not run here: it built the committed fixture
+# fixtures/rigged.glb once (fixtures/README.md), which the tests check.
+#
 # Not part of CI (Blender is 195 Debian packages); run it by hand:
 #   apt-get install blender python3-numpy
 #   bash testkit/harness/blender/run.sh
