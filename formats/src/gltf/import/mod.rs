@@ -449,6 +449,19 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
             })?;
         report.conversion = Some(conversion);
     }
+    for finding in crate::validate::all(&model) {
+        if finding.severity() > crate::validate::Severity::Info {
+            let what = format!(
+                "{} ({}): {}",
+                finding.rule.id(),
+                finding.severity().name(),
+                finding.message
+            );
+            report
+                .findings
+                .push(crate::convert::Note::new(finding.path, what));
+        }
+    }
     Ok(Imported {
         model,
         textures: materials.files,

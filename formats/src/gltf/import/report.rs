@@ -36,8 +36,12 @@ pub struct ImportReport {
     /// What the model cannot hold, left out (morph targets, lines and
     /// points, texture slots past the base colour, unsupported extensions).
     pub dropped: Vec<Note>,
-    /// Names changed to fit their fields or the game's vocabulary.
+    /// Names changed to fit their fields.
     pub renamed: Vec<Note>,
+    /// What [`validate`](crate::validate) finds in the model made, above
+    /// info (a name the game does not play, no `Death`, no `Origin Ref`):
+    /// what the glTF did not say, for the user to add.
+    pub findings: Vec<Note>,
     /// What converting the imported Reforged model to the version asked
     /// for did (matrix groups, geosets cut, the skinning error); `None`
     /// for version 1000.
@@ -105,6 +109,7 @@ impl fmt::Display for ImportReport {
             ("approximated", &self.approximated),
             ("dropped", &self.dropped),
             ("renamed", &self.renamed),
+            ("validate finds", &self.findings),
         ] {
             write_notes(f, title, notes)?;
         }
