@@ -457,6 +457,51 @@ fn converted_models_pass_mdx_m3_viewers_sanity_test() {
     untestable(&untestable_sources);
 }
 
+/// Models imported from glTF files others wrote (the Khronos samples and
+/// the Blender fixture), at 800 and 1000: mdx-m3-viewer's parser reads
+/// each as ours does, and its sanity test finds no error.
+#[test]
+fn imported_models_pass_mdx_m3_viewers_sanity_test() {
+    let Some((_, harness)) = corpus_and_harness() else {
+        return;
+    };
+    let out = common::temp_dir("sanity-import");
+    let mut sources: Vec<PathBuf> = ["CesiumMan.glb", "RiggedSimple.glb"]
+        .into_iter()
+        .filter_map(testkit::shared_gltf)
+        .collect();
+    sources.push(testkit::blender_rigged_glb());
+    let mut written = Vec::new();
+    for source in &sources {
+        let document = formats::gltf::Source::from_path(source).unwrap();
+        for version in [800, 1000] {
+            let options = formats::gltf::ImportOptions {
+                version,
+                ..Default::default()
+            };
+            let model = formats::gltf::import(&document, &options).unwrap().model;
+            let stem = source.file_stem().unwrap().to_string_lossy();
+            let path = out.join(format!("{stem}_{version}.mdx"));
+            std::fs::write(&path, model.to_bytes().unwrap()).unwrap();
+            written.push((path, model));
+        }
+    }
+    let files: Vec<PathBuf> = written.iter().map(|(p, _)| p.clone()).collect();
+    let results = sanity(&harness, &files);
+    for (path, model) in &written {
+        let name = path.file_name().unwrap().to_string_lossy();
+        let result = &results[path.to_str().unwrap()];
+        assert!(result["unreadable"].is_null(), "{name}: {result}");
+        assert_eq!(result["version"], model.version(), "{name}");
+        same_digest(&name, model, result);
+        assert_eq!(result["errors"], 0, "{name}: {result}");
+        eprintln!(
+            "{name}: mdx-m3-viewer's sanity test: {:?}",
+            messages(result)
+        );
+    }
+}
+
 /// Runs `formats ARGS SOURCES... OUT`; the files it wrote into `out`, one
 /// per source, with the extension `ext`.
 fn run_formats(args: &[&str], sources: &[PathBuf], out: &Path, ext: &str) -> Vec<PathBuf> {

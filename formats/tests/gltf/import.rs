@@ -335,3 +335,35 @@ fn third_party_files_import_and_pose_where_babylon_plays_them() {
 fn posed_model(model: &Model, k: Option<usize>, ms: f64) -> Vec<Vec<[f32; 3]>> {
     posed(model, k, ms)
 }
+
+/// The other direction: each third-party file imported at 800 and at 1000,
+/// then exported back to glTF, is clean in the Khronos validator.
+#[test]
+fn imported_models_export_back_validator_clean() {
+    let out = testkit::temp_dir("import-export-back");
+    let mut files = Vec::new();
+    for file in third_party() {
+        let source = Source::from_path(&file).unwrap();
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        for version in [800, 1000] {
+            let model = import(
+                &source,
+                &ImportOptions {
+                    version,
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+            .model;
+            let glb = export(&model, &stem, &ExportOptions::default())
+                .unwrap()
+                .document
+                .to_glb()
+                .unwrap();
+            let path = out.join(format!("{stem}_{version}.glb"));
+            std::fs::write(&path, glb).unwrap();
+            files.push(path);
+        }
+    }
+    testkit::gltf_validator::assert_all_clean(&files);
+}

@@ -312,6 +312,38 @@ fn converted_models_read_in_war3_model_as_in_ours() {
     assert!(files.len() - unreadable.len() >= 100, "{unreadable:?}");
 }
 
+/// Models imported from glTF files others wrote (the Khronos samples and
+/// the Blender fixture), at 800 and 1000: war3-model reads each as ours.
+#[test]
+fn imported_models_read_in_war3_model_as_in_ours() {
+    let Some((_, harness)) = corpus_and_harness() else {
+        return;
+    };
+    let out = common::temp_dir("war3-model-imported");
+    let mut sources: Vec<PathBuf> = ["CesiumMan.glb", "RiggedSimple.glb"]
+        .into_iter()
+        .filter_map(testkit::shared_gltf)
+        .collect();
+    sources.push(testkit::blender_rigged_glb());
+    let mut files = Vec::new();
+    for source in &sources {
+        let document = formats::gltf::Source::from_path(source).unwrap();
+        for version in [800, 1000] {
+            let options = formats::gltf::ImportOptions {
+                version,
+                ..Default::default()
+            };
+            let model = formats::gltf::import(&document, &options).unwrap().model;
+            let stem = source.file_stem().unwrap().to_string_lossy();
+            let path = out.join(format!("{stem}_{version}.mdx"));
+            std::fs::write(&path, model.to_bytes().unwrap()).unwrap();
+            files.push((path, model));
+        }
+    }
+    let unreadable = agree(&harness, "imported models", &files, |_, _, _| false);
+    assert!(unreadable.is_empty(), "{unreadable:?}");
+}
+
 /// Our plain MDL of every corpus model, read by war3-model's MDL parser as
 /// by ours. (The lossless MDL's extension it refuses, as other readers do;
 /// where the lossless MDL needs none, it is the plain text.)
