@@ -1,4 +1,4 @@
-//! glTF 2.0 out (feature `gltf`): models ([`export`]) and, with the
+//! glTF 2.0 out and in (feature `gltf`): models ([`export`]) and, with the
 //! `terrain` feature, terrain tiles ([`export_tile`], [`export_tile_in`]) as
 //! glTF documents, written as one `.glb` or as a `.gltf` with its `.bin` and
 //! images ([`Document`]); and the document [`Builder`] both are made with,
@@ -11,6 +11,7 @@
 //! | [`Document`], [`GltfFiles`] | an export's document, written as `.glb` bytes or `.gltf` files |
 //! | [`TextureSource`]: [`TextureFolders`], `ArchiveTextures` (feature `archive`), [`FlatTextures`], [`NoTextures`]; [`TextureError`] | where a model's texture images come from, and why one is missing |
 //! | [`ExportError`] | why an export, or the writing of its document, failed |
+//! | [`import`], [`Source`], [`ImportOptions`], [`Imported`], [`ImportReport`], [`ImportError`] | a glTF document in, as a model of any version: the [`import`](import()) module docs say what each part becomes |
 //! | [`Builder`], [`Element`], [`PointerChannel`], [`json`] (`gltf_json`) | a glTF document of one's own: typed JSON, one binary buffer, images |
 //!
 //! ```

@@ -1,17 +1,5 @@
-//! glTF animations to sequences and node tracks.
-//!
-//! Each animation becomes a sequence, laid out one after another on the
-//! model's timeline ([`SEQUENCE_GAP`] apart). An MDX node's local
-//! transform is `T(p + t) · R · S · T(-p)` about its pivot `p`; the one
-//! that moves the node as glTF does is `L = W_parent⁻¹ · W` (the
-//! [`skeleton`](super::skeleton) docs give `W`), decomposed into a
-//! translation, rotation and scaling. Baking against the bind pose changes
-//! the curves, so every track is sampled: at the animation's keys (whole
-//! milliseconds), on a 1/30 s grid, then where linear interpolation strays
-//! from the glTF curve by more than the tolerance ([`fit_keys`], the
-//! export's fitting), before the keyframe optimizer drops the keys
-//! interpolation reproduces. A node whose every moving channel is `STEP`
-//! gets keys without interpolation at the animation's keys.
+//! glTF animations to sequences and node tracks, as the
+//! [`import`](super::import()) docs' "Motion" says.
 
 use crate::anim::glam::{DMat3, DMat4, DQuat, DVec3};
 use crate::gltf::model::curve::fit_keys;

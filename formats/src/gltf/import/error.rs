@@ -52,7 +52,7 @@ pub enum ImportError {
         bones: usize,
     },
     /// More than the import may make of a document (see the
-    /// [module docs](super#what-an-import-may-make)).
+    /// [`import`](super::import()#what-an-import-may-make)).
     #[error("the document would need {needed} {what} (at most {limit})")]
     TooLarge {
         /// What was counted.

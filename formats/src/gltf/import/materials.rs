@@ -1,17 +1,6 @@
 //! glTF materials to MDX materials of one layer, and their base colour
-//! images to BLP textures.
-//!
-//! | glTF | MDX layer |
-//! |---|---|
-//! | `alphaMode` `OPAQUE`, `MASK`, `BLEND` | filter mode none, transparent (alpha-tested), blend |
-//! | `doubleSided` | shading flag two-sided |
-//! | `KHR_materials_unlit` | shading flag unshaded |
-//! | `baseColorTexture` | the texture, its `texCoord` the layer's UV set |
-//! | no base colour texture | `Textures\white.blp`, a texture every copy of the game has |
-//!
-//! A texture is written as BLP1 (as every version of the game reads):
-//! JPEG when the image is opaque, palette with its 8-bit alpha when it is
-//! not (exact alpha for the cut-outs `MASK` makes).
+//! images to BLP textures (the [`import`](super::import()) docs'
+//! "Materials").
 
 use std::collections::BTreeMap;
 

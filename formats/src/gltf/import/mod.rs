@@ -15,51 +15,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # What a document becomes
-//!
-//! The model is made as a Reforged model (version 1000: `SKIN` weights and
-//! MikkTSpace tangents), then [`convert`](crate::convert)ed to the version
-//! asked for, which for 800 and 900 turns the weights into matrix groups,
-//! cuts geosets past 256 groups and measures the largest position error
-//! that costs at every frame of every sequence (in
-//! [`ImportReport::conversion`]).
-//!
-//! - **Axes and units.** glTF's Y-up space becomes the game's Z-up:
-//!   `(x, y, z)` becomes `(x, -z, y)`, times [`ImportOptions::scale`]. The
-//!   exporter ([`export`](super::export)) turns Z up into Y up the same
-//!   way, so a model exported then imported stands where it stood.
-//! - **Geometry.** One geoset per mesh primitive of the scene (the default
-//!   scene, else the first), with its material: positions, normals
-//!   (computed when missing), every `TEXCOORD_n`, triangles (strips and
-//!   fans converted; points and lines dropped). A primitive past 65,535
-//!   vertices is cut into geosets, a triangle never split. A mesh without
-//!   skin is bound to a bone made for its node, so its node's motion moves
-//!   it.
-//! - **Skeleton.** Joints, and nodes of meshes without skin, become bones
-//!   (object ids from 0, so `SKIN` names them by a byte: at most 256);
-//!   the other nodes on the way to them become helpers; a node named like
-//!   an attachment point (`Origin Ref`, `Hand Right Ref`) becomes an
-//!   attachment. Pivots are the joints' bind positions. How a joint's
-//!   motion becomes its tracks is in the [`skeleton`] and [`animation`]
-//!   docs; a transform a parent's non-uniform scaling shears is listed in
-//!   [`ImportReport::approximated`], with how far.
-//! - **Weights.** The four largest of `JOINTS_n`/`WEIGHTS_n`, out of 255.
-//! - **Animations.** Each becomes a sequence, in document order, one
-//!   second apart on the timeline, named as the animation
-//!   ([`ImportOptions::sequence_names`] renames). Whether it loops follows
-//!   the game's vocabulary ([`looping`]). Morph target weights are dropped.
-//! - **Materials.** The [`materials`] table.
-//! - **Extents** of the model, each sequence and each geoset are measured
-//!   from the posed vertices ([`bounds`](crate::bounds)).
-//!
-//! # What an import may make
-//!
-//! A document is refused (with [`ImportError::TooLarge`]) past 16,777,216
-//! vertices, or when sampling every node of the skeleton on the 1/30 s
-//! grid of every animation would take more than 16,777,216 samples (an
-//! animation longer than 5 minutes is sampled less often, and one longer
-//! than an hour is cut at an hour). Accessors are read with every size
-//! checked against their buffers before anything is allocated.
+//! What each part of a document becomes, and the limits, are in
+//! [`import`]'s docs.
 
 mod accessor;
 mod animation;
@@ -191,8 +148,107 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
     )
 }
 
-/// Imports `source` as a model of [`ImportOptions::version`], as the
-/// [module docs](self) describe.
+/// Imports `source` as a model of [`ImportOptions::version`].
+///
+/// # What a document becomes
+///
+/// The model is made as a Reforged model (version 1000: `SKIN` weights and
+/// MikkTSpace tangents), then [`convert`](crate::convert)ed to the version
+/// asked for, which for 800 and 900 turns the weights into matrix groups,
+/// cuts geosets past 256 groups and measures the largest position error
+/// that costs at every frame of every sequence (in
+/// [`ImportReport::conversion`]).
+///
+/// - **Axes and units.** glTF's Y-up space becomes the game's Z-up:
+///   `(x, y, z)` becomes `(x, -z, y)`, times [`ImportOptions::scale`]. The
+///   exporter ([`export`](super::export)) turns Z up into Y up the same
+///   way, so a model exported then imported stands where it stood.
+/// - **Geometry.** One geoset per mesh primitive of the scene (the default
+///   scene, else the first), with its material: positions, normals
+///   (computed when missing), every `TEXCOORD_n`, triangles (strips and
+///   fans converted; points and lines dropped). A primitive past 65,535
+///   vertices is cut into geosets, a triangle never split. A mesh without
+///   skin is bound to a bone made for its node, so its node's motion moves
+///   it.
+/// - **Skeleton.** Joints, and nodes of meshes without skin, become bones
+///   (object ids from 0, so `SKIN` names them by a byte: at most 256);
+///   the other nodes on the way to them become helpers; a node named like
+///   an attachment point (`Origin Ref`, `Hand Right Ref`) becomes an
+///   attachment. Pivots are the joints' bind positions. How a joint's
+///   motion becomes its tracks is in the next section; a transform a
+///   parent's non-uniform scaling shears is listed in
+///   [`ImportReport::approximated`], with how far.
+/// - **Weights.** The four largest of `JOINTS_n`/`WEIGHTS_n`, out of 255.
+/// - **Animations.** Each becomes a sequence, in document order, one
+///   second apart on the timeline, named as the animation
+///   ([`ImportOptions::sequence_names`] renames). Whether it loops follows
+///   the game's vocabulary ([`looping`]). Morph target weights are dropped.
+/// - **Materials.** One layer each, as the next section says.
+/// - **Extents** of the model, each sequence and each geoset are measured
+///   from the posed vertices ([`bounds`](crate::bounds)).
+/// - **What glTF has no field for.** The [export](super::export) records
+///   in `extras.mdx` each sequence's interval and looping flag, and each
+///   material's filter mode and texture path (or replaceable id); the
+///   import takes them from there when they are present and consistent
+///   (an interval of the animation's length, no two overlapping), so that
+///   a model exported and imported keeps its timeline, its additive
+///   layers and its texture paths.
+/// - **The report** ([`ImportReport`]) lists everything approximated or
+///   left out, and what [`validate`](crate::validate) warns of in the model
+///   made (a name the game does not play, no `Death`, no `Origin Ref`):
+///   what the glTF did not say.
+///
+/// # Materials
+///
+/// | glTF | MDX layer |
+/// |---|---|
+/// | `alphaMode` `OPAQUE`, `MASK`, `BLEND` | filter mode none, transparent (alpha-tested), blend |
+/// | `doubleSided` | shading flag two-sided |
+/// | `KHR_materials_unlit` | shading flag unshaded |
+/// | `baseColorTexture` | the texture, its `texCoord` the layer's UV set |
+/// | `baseColorFactor`'s alpha | the layer's static alpha (its colour is reported as left out) |
+/// | no base colour texture | `Textures\white.blp`, a texture every copy of the game has |
+/// | `extras.mdx` (an export of this workspace) | the filter mode (additive, modulate...), the texture's path or replaceable id |
+///
+/// A texture is written as BLP1 (as every version of the game reads):
+/// JPEG when the image is opaque, palette with its 8-bit alpha when it is
+/// not (exact alpha for the cut-outs `MASK` makes).
+///
+/// # Motion
+///
+/// MDX nodes have no rest rotation: a node's transform moves vertices from
+/// where the model stores them. Each node has a bind matrix `B` (glTF
+/// world space): a joint's is the inverse of its inverse bind matrix, any
+/// other node's its world matrix at rest. Its MDX world matrix at a time is
+/// `C · G(t) · B⁻¹ · C⁻¹`, `G(t)` its glTF world matrix then and `C` the
+/// change of axes and scale above; its pivot is where `C · B` puts the
+/// origin. A skinned vertex is stored at `C · v` and an unskinned mesh's at
+/// `C · B · v`, so they move as glTF moves them. The node's local
+/// transform `L = W_parent⁻¹ · W` is taken apart into a translation,
+/// rotation and scaling about its pivot (`T(p + t) · R · S · T(-p)`);
+/// where `L` is not of that form (a parent's non-uniform scaling shears
+/// it), the closest rotation and scaling are kept and the shear reported.
+///
+/// Baking against the bind pose changes the curves, so every track is
+/// sampled from glTF's curves (`STEP`, `LINEAR` with slerp, `CUBICSPLINE`
+/// as the glTF specification plays them): at the animation's keys (whole
+/// milliseconds) and on a 1/30 s grid, then, where linear interpolation
+/// strays from the curve by more than 1e-5 of the model's size (1e-5
+/// radians, 1e-5 of a scale), halfway between keys until it does not (the
+/// export's fitting); then the keyframe optimizer drops the keys
+/// interpolation reproduces. A node whose every moving channel is `STEP`
+/// gets keys without interpolation at the animation's keys. Each sequence
+/// is laid out one second after the one before (or where `extras.mdx`
+/// puts it).
+///
+/// # What an import may make
+///
+/// A document is refused (with [`ImportError::TooLarge`]) past 16,777,216
+/// vertices, or when sampling every node of the skeleton on the 1/30 s
+/// grid of every animation would take more than 16,777,216 samples (an
+/// animation longer than 5 minutes is sampled less often, and one longer
+/// than an hour is cut at an hour). Accessors are read with every size
+/// checked against their buffers before anything is allocated.
 pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, ImportError> {
     let document = &source.document;
     let buffers = &source.buffers;

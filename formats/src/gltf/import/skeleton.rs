@@ -1,16 +1,5 @@
-//! Which glTF nodes become which MDX nodes, and the matrices that carry a
-//! glTF node's motion into Warcraft III's space.
-//!
-//! MDX nodes have no rest rotation: a node's transform moves the vertices
-//! from where the model stores them. So each MDX node `i` has a bind
-//! matrix `B_i` (glTF world space): for a joint, the inverse of its inverse
-//! bind matrix; for any other node, its world matrix at rest. The node's
-//! MDX world matrix at a time is then `C · G_i(t) · B_i⁻¹ · C⁻¹`, `G_i(t)`
-//! its glTF world matrix then and `C` the change from glTF's Y-up metres
-//! to the game's Z-up units (`(x, y, z)` to `(x, -z, y)`, times the scale).
-//! A skinned vertex stored at `C · v` (its mesh-space position) is moved by
-//! its joints exactly as glTF moves `v`; an unskinned mesh's vertex is
-//! stored at `C · B · v` and moved by its node's bone.
+//! Which glTF nodes become which MDX nodes, and their bind matrices
+//! (`B`, the [`import`](super::import()) docs' "Motion").
 
 use std::collections::BTreeMap;
 
