@@ -10,6 +10,7 @@
 //! | model | `mdl` / `mdx` | the model through the other format and back | not the same model |
 //! | model | `validate` | `validate::all` (findings recorded by rule) | |
 //! | model | `export` | glTF export with `formats export`'s defaults, textures beside the model | the Khronos validator finds errors (`--gltf-validator`) |
+//! | model | `import` | the export imported back (`gltf::import`) at the model's version (Warcraft III versions), geosets kept whole | it does not read back, or a vertex posed at rest or halfway into a sequence is further than 1e-3 of the model's size from where the source poses it |
 //! | model | `convert` | to 800 (from Reforged) or 1000 (from 800), `convert`'s defaults | it does not read back, or `validate` finds errors the source did not have |
 //! | model | `optimize` | `optimize` with the default tolerance | it does not read back |
 //! | model | `fix-extents` | `Model::recompute_extents` | it does not read back |
@@ -66,6 +67,7 @@ pub const TOOLS: &[(&str, &[&str])] = &[
             "mdx",
             "validate",
             "export",
+            "import",
             "convert",
             "optimize",
             "fix-extents",
@@ -490,7 +492,7 @@ fn model(
         let folder = found.path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let textures = formats::gltf::TextureFolders::new(vec![folder]);
         let name = stem(&found.path);
-        job.tool("export", || {
+        let glb = job.tool("export", || {
             let exported = formats::gltf::export(
                 &model,
                 &name,
@@ -506,8 +508,19 @@ fn model(
                 std::fs::write(&out, &glb)
                     .map_err(|e| Outcome::Refused(format!("{}: {e}", out.display())))?;
             }
-            Ok(())
+            Ok(glb)
         });
+        let triangles = model.geosets().iter().any(|g| g.triangle_count() > 0);
+        match (glb, options.on("import"), model.version()) {
+            (Some(glb), true, 800..=1200) if triangles => {
+                job.tool("import", || import_round_trip(&model, &glb));
+            }
+            (_, true, version) => job.skip(
+                "import",
+                &format!("version {version}, no triangles, or no export: nothing to import"),
+            ),
+            _ => {}
+        }
     }
     if options.on("convert") {
         let version = model.version();
@@ -574,6 +587,103 @@ fn model(
             image.to_png().map_err(Outcome::refused)
         });
     }
+}
+
+/// The export `glb` of `model` imported at its version: it reads back, and
+/// each vertex posed at rest and halfway into each sequence by
+/// [`formats::anim`] is within 1e-3 of the model's size of the source's
+/// (geosets paired by the export's mesh names, `NAME geoset N`).
+fn import_round_trip(model: &Model, glb: &[u8]) -> Result<(), Outcome> {
+    use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};
+    let source =
+        formats::gltf::Source::from_slice(glb, |_| Err(std::io::ErrorKind::NotFound.into()))
+            .map_err(Outcome::refused)?;
+    let options = formats::gltf::ImportOptions {
+        version: model.version(),
+        conversion: formats::convert::Options {
+            split_large_geosets: false,
+            error_step: 0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let back = formats::gltf::import(&source, &options)
+        .map_err(Outcome::refused)?
+        .model;
+    // What the import makes has nothing only the lenient reader takes.
+    reads_back(&back, ReadBack { lenient: false })?;
+    let order: Vec<Option<usize>> = (source.document.nodes())
+        .filter_map(|n| n.mesh())
+        .map(|m| m.name()?.rsplit_once(" geoset ")?.1.parse().ok())
+        .collect();
+    let posed = |m: &Model, k: Option<usize>| -> Vec<Vec<[f32; 3]>> {
+        let skeleton = Skeleton::from_model(m);
+        let timeline = Timeline::from_model(m);
+        let moment = k
+            .and_then(|k| {
+                let s = timeline.sequences.get(k)?;
+                timeline.at(k, (f64::from(s.duration()) / 2.0).floor())
+            })
+            .unwrap_or(Moment::BIND);
+        let pose = skeleton.pose(&Sampler::new(&timeline, moment));
+        (meshes(m, &skeleton).iter())
+            .map(|mesh| mesh.posed_positions(&pose))
+            .collect()
+    };
+    let rest = posed(model, None);
+    let mut low = [f32::INFINITY; 3];
+    let mut high = [f32::NEG_INFINITY; 3];
+    for p in rest.iter().flatten() {
+        for ((l, h), c) in low.iter_mut().zip(high.iter_mut()).zip(p) {
+            *l = l.min(*c);
+            *h = h.max(*c);
+        }
+    }
+    let size = (low.iter().zip(&high))
+        .map(|(l, h)| (h - l).powi(2))
+        .sum::<f32>()
+        .sqrt();
+    let sequences = model.sequences().len();
+    for k in core::iter::once(None).chain((0..sequences).map(Some)) {
+        let (a, b) = (posed(model, k), posed(&back, k));
+        if b.len() != order.len() {
+            return Err(Outcome::Wrong(format!(
+                "{} geosets imported, {} meshes exported",
+                b.len(),
+                order.len()
+            )));
+        }
+        for (g, got) in order.iter().zip(&b) {
+            let want = g.and_then(|g| a.get(g)).map_or(&[][..], Vec::as_slice);
+            if want.len() != got.len() {
+                return Err(Outcome::Wrong(format!(
+                    "geoset {g:?}: {} vertices imported, {} in the source",
+                    got.len(),
+                    want.len()
+                )));
+            }
+            for (v, (p, q)) in want.iter().zip(got).enumerate() {
+                let d = (p.iter().zip(q))
+                    .map(|(x, y)| (x - y).powi(2))
+                    .sum::<f32>()
+                    .sqrt();
+                // NaN positions (a damaged source) compare as equal when both are.
+                if d > 1e-3 * size
+                    && !(p.iter().any(|c| c.is_nan()) && q.iter().any(|c| c.is_nan()))
+                {
+                    return Err(Outcome::Wrong(format!(
+                        "geoset {g:?} vertex {v} {} from the source's ({:.1e} of the size) {}",
+                        d,
+                        d / size,
+                        k.map_or("at rest".to_string(), |k| format!(
+                            "halfway into sequence {k}"
+                        ))
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// MDL `text` reads back to `model` (compared by their MDX bytes).
