@@ -195,6 +195,9 @@ mod guides {
     #[cfg(feature = "gltf")]
     #[doc = include_str!("../../docs/gltf.md")]
     struct Gltf;
+    #[cfg(feature = "gltf")]
+    #[doc = include_str!("../../docs/import.md")]
+    struct Import;
     #[cfg(feature = "convert")]
     #[doc = include_str!("../../docs/convert.md")]
     struct Convert;

@@ -347,6 +347,7 @@ mod tests {
             channels: Vec::new(),
             duration,
             morph_channels: 0,
+            by_node: Default::default(),
             mdx_interval: None,
             mdx_looping: None,
         };

@@ -291,6 +291,8 @@ pub(super) struct Clip {
     pub duration: f64,
     /// Morph target weight channels, which have no MDX equivalent.
     pub morph_channels: usize,
+    /// Each animated node's channels (indices into `channels`).
+    pub by_node: std::collections::BTreeMap<usize, Vec<usize>>,
     /// The sequence's interval and whether it loops, as an export of this
     /// workspace records them (`extras.mdx`).
     pub mdx_interval: Option<[u32; 2]>,
@@ -394,8 +396,13 @@ impl Clip {
             .as_ref()
             .and_then(|m| serde_json::from_value::<[u32; 2]>(m.get("interval")?.clone()).ok());
         let mdx_looping = mdx.as_ref().and_then(|m| m.get("looping")?.as_bool());
+        let mut by_node: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+        for (i, channel) in channels.iter().enumerate() {
+            by_node.entry(channel.node).or_default().push(i);
+        }
         Ok(Clip {
             name: animation.name().unwrap_or("").to_owned(),
+            by_node,
             channels,
             duration,
             morph_channels,
@@ -410,9 +417,10 @@ impl Clip {
         let Some(mut trs) = scene.nodes.get(node).map(|n| n.rest) else {
             return DMat4::IDENTITY;
         };
-        let mut animated = false;
-        for channel in self.channels.iter().filter(|c| c.node == node) {
-            animated = true;
+        let Some(own) = self.by_node.get(&node) else {
+            return scene.rest_local(node);
+        };
+        for channel in own.iter().filter_map(|&i| self.channels.get(i)) {
             let [x, y, z, w] = channel.sample(t);
             match channel.target {
                 Target::Translation => trs.translation = DVec3::new(x, y, z),
@@ -425,10 +433,6 @@ impl Clip {
                 Target::Scale => trs.scale = DVec3::new(x, y, z),
             }
         }
-        if animated {
-            trs.matrix()
-        } else {
-            scene.rest_local(node)
-        }
+        trs.matrix()
     }
 }
