@@ -196,11 +196,11 @@ fn z_up([x, y, z]: [f64; 3]) -> [f32; 3] {
     [x as f32, -z as f32, y as f32]
 }
 
-/// Each third-party file imports at 800 and at 1000 with no `validate`
+/// Each third-party file imports at 800, 1000 and 1100 with no `validate`
 /// error (the report lists what `validate` warns of), writes and reads
 /// back, and poses with `formats::anim` where Babylon.js plays the source
 /// glTF, vertex by vertex, at four times into each animation: within 1e-3
-/// of the model's size at 1000; at 800 within the skinning error the
+/// of the model's size at 1000 and 1100; at 800 within the skinning error the
 /// report gives (classic matrix groups weigh their bones equally) on top.
 /// A joint whose transform a non-uniform scaling shears (the Blender
 /// fixture's `Tail3`) is named in the report, and its shear, relative to
@@ -236,7 +236,7 @@ fn third_party_files_import_and_pose_where_babylon_plays_them() {
         let source = Source::from_path(file).unwrap();
         let posed = &babylon[file];
         let size = testkit::babylon_pose::diagonal(posed.rest.iter().flatten()) as f32;
-        for version in [800, 1000] {
+        for version in [800, 1000, 1100] {
             let imported = import(
                 &source,
                 &ImportOptions {

@@ -313,7 +313,8 @@ fn converted_models_read_in_war3_model_as_in_ours() {
 }
 
 /// Models imported from glTF files others wrote (the Khronos samples and
-/// the Blender fixture), at 800 and 1000: war3-model reads each as ours.
+/// the Blender fixture), at 800, 1000, 1100 and 1200: war3-model reads
+/// each as ours.
 #[test]
 fn imported_models_read_in_war3_model_as_in_ours() {
     let Some((_, harness)) = corpus_and_harness() else {
@@ -328,7 +329,7 @@ fn imported_models_read_in_war3_model_as_in_ours() {
     let mut files = Vec::new();
     for source in &sources {
         let document = formats::gltf::Source::from_path(source).unwrap();
-        for version in [800, 1000] {
+        for version in [800, 1000, 1100, 1200] {
             let options = formats::gltf::ImportOptions {
                 version,
                 ..Default::default()
