@@ -108,6 +108,36 @@ fn round_trip(name: &str, model: &Model, step: usize) -> Trip {
             }
         }
     };
+    // Lights (but ambient ones, which glTF has not) and cameras come back
+    // (a light's colour is its track's first key where it has one).
+    let lights = |m: &Model| -> Vec<formats::mdx::LightType> {
+        (m.lights().iter())
+            .filter(|l| l.light_type != formats::mdx::LightType::Ambient)
+            .map(|l| l.light_type)
+            .collect()
+    };
+    assert_eq!(lights(back), lights(model), "{name}: lights");
+    assert_eq!(
+        back.cameras().len(),
+        model.cameras().len(),
+        "{name}: cameras"
+    );
+    for (a, b) in model.cameras().iter().zip(back.cameras()) {
+        let d = (0..3)
+            .map(|c| (a.position[c] - b.position[c]).powi(2))
+            .sum::<f32>()
+            .sqrt();
+        assert!(
+            d <= 1e-3 * size.max(1.0),
+            "{name}: camera {:?} moved {d}",
+            a.name
+        );
+        assert_eq!(
+            a.field_of_view, b.field_of_view,
+            "{name}: camera {:?}",
+            a.name
+        );
+    }
     compare(None, 0.0);
     for (k, s) in sequences.iter().enumerate() {
         let b = &back.sequences()[k];

@@ -138,6 +138,80 @@ fn computed_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32;
         .collect()
 }
 
+/// Each vertex's weights by joint slot (`JOINTS_n` with `WEIGHTS_n`, the
+/// weights above zero), for a primitive of `n` vertices.
+fn slot_weights(
+    primitive: &gltf::Primitive<'_>,
+    buffers: &[Vec<u8>],
+    at: &str,
+    n: usize,
+) -> Result<Vec<Vec<(u32, f64)>>, ImportError> {
+    let mut out: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
+    for set in 0.. {
+        let (Some(j), Some(w)) = (
+            primitive.get(&gltf::Semantic::Joints(set)),
+            primitive.get(&gltf::Semantic::Weights(set)),
+        ) else {
+            break;
+        };
+        let (jn, wn) = (format!("{at}.JOINTS_{set}"), format!("{at}.WEIGHTS_{set}"));
+        let js = accessor::integers::<4>(&j, buffers, &jn, "VEC4 of unsigned integers")?;
+        let ws = accessor::floats::<4>(&w, buffers, &wn, "VEC4")?;
+        for (a, name, len) in [(&j, &jn, js.len()), (&w, &wn, ws.len())] {
+            if len != n {
+                return Err(accessor::error(
+                    a,
+                    name,
+                    super::error::AccessorProblem::Count {
+                        got: len,
+                        expected: n,
+                    },
+                ));
+            }
+        }
+        for ((list, js), ws) in out.iter_mut().zip(&js).zip(&ws) {
+            for (&slot, &weight) in js.iter().zip(ws) {
+                if weight > 0.0 {
+                    list.push((slot, f64::from(weight)));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The joints (glTF nodes) some vertex of a skinned mesh instance is
+/// weighted to: the ones that become bones.
+pub(super) fn weighted_joints(
+    document: &gltf::Document,
+    buffers: &[Vec<u8>],
+    meshes: &[(usize, Option<usize>)],
+) -> Result<std::collections::BTreeSet<usize>, ImportError> {
+    let mut out = std::collections::BTreeSet::new();
+    for &(node, skin) in meshes {
+        let (Some(mesh), Some(skin)) = (
+            document.nodes().nth(node).and_then(|n| n.mesh()),
+            skin.and_then(|s| document.skins().nth(s)),
+        ) else {
+            continue;
+        };
+        let joints: Vec<usize> = skin.joints().map(|j| j.index()).collect();
+        for primitive in mesh.primitives() {
+            let at = format!("meshes[{}].primitives[{}]", mesh.index(), primitive.index());
+            let n = primitive
+                .get(&gltf::Semantic::Positions)
+                .map_or(0, |p| p.count());
+            for list in slot_weights(&primitive, buffers, &at, n)? {
+                out.extend(
+                    list.iter()
+                        .filter_map(|&(slot, _)| joints.get(slot as usize)),
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Every geoset of one mesh instance: `node`'s mesh, skinned by `skin`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn pieces(
@@ -269,34 +343,23 @@ pub(super) fn pieces(
                 ),
             );
         }
-        // Influences: JOINTS_n with WEIGHTS_n.
-        let mut influences: Vec<Vec<(u8, f64)>> = vec![Vec::new(); n];
+        // Influences: JOINTS_n with WEIGHTS_n, joint slots as object ids.
         let mut unknown_joint = false;
-        if skin.is_some() {
-            for set in 0.. {
-                let (Some(j), Some(w)) = (
-                    attribute(gltf::Semantic::Joints(set)),
-                    attribute(gltf::Semantic::Weights(set)),
-                ) else {
-                    break;
-                };
-                let (jn, wn) = (format!("{at}.JOINTS_{set}"), format!("{at}.WEIGHTS_{set}"));
-                let js = accessor::integers::<4>(&j, buffers, &jn, "VEC4 of unsigned integers")?;
-                same_count(js.len(), &j, &jn)?;
-                let ws = accessor::floats::<4>(&w, buffers, &wn, "VEC4")?;
-                same_count(ws.len(), &w, &wn)?;
-                for ((list, js), ws) in influences.iter_mut().zip(&js).zip(&ws) {
-                    for (&joint, &weight) in js.iter().zip(ws) {
-                        if weight > 0.0 {
-                            match joints.get(joint as usize).copied().flatten() {
-                                Some(id) => list.push((id, f64::from(weight))),
-                                None => unknown_joint = true,
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let mut influences: Vec<Vec<(u8, f64)>> = match skin {
+            Some(_) => slot_weights(&primitive, buffers, &at, n)?
+                .into_iter()
+                .map(|list| {
+                    (list.into_iter())
+                        .filter_map(|(slot, weight)| {
+                            let id = joints.get(slot as usize).copied().flatten();
+                            unknown_joint |= id.is_none();
+                            Some((id?, weight))
+                        })
+                        .collect()
+                })
+                .collect(),
+            None => vec![Vec::new(); n],
+        };
         if unknown_joint {
             report.approximate(
                 at.clone(),

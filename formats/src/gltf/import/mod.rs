@@ -22,6 +22,7 @@ mod accessor;
 mod animation;
 mod error;
 mod geometry;
+mod lights;
 mod materials;
 mod report;
 mod scene;
@@ -170,12 +171,13 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   vertices is cut into geosets, a triangle never split. A mesh without
 ///   skin is bound to a bone made for its node, so its node's motion moves
 ///   it.
-/// - **Skeleton.** Joints, and nodes of meshes without skin, become bones
-///   (object ids from 0, so `SKIN` names them by a byte: at most 256);
-///   the other nodes on the way to them become helpers; a node named like
-///   an attachment point (`Origin Ref`, `Hand Right Ref`) becomes an
-///   attachment. Pivots are the joints' bind positions. How a joint's
-///   motion becomes its tracks is in the next section; a transform a
+/// - **Skeleton.** Joints some vertex is weighted to, and nodes of meshes
+///   without skin, become bones (object ids from 0, so `SKIN` names them by
+///   a byte: at most 256). A node with a light becomes a light (a section
+///   below), a node named like an attachment point (`Origin Ref`, `Hand
+///   Right Ref`) an attachment, and the other joints, and the nodes on the
+///   way to any of these, helpers. Pivots are the nodes' bind positions.
+///   How a node's motion becomes its tracks is in "Motion"; a transform a
 ///   parent's non-uniform scaling shears is listed in
 ///   [`ImportReport::approximated`], with how far.
 /// - **Weights.** The four largest of `JOINTS_n`/`WEIGHTS_n`, out of 255.
@@ -213,6 +215,20 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 /// A texture is written as BLP1 (as every version of the game reads):
 /// JPEG when the image is opaque, palette with its 8-bit alpha when it is
 /// not (exact alpha for the cut-outs `MASK` makes).
+///
+/// # Lights and cameras
+///
+/// | glTF | MDX |
+/// |---|---|
+/// | `KHR_lights_punctual` `point`, `spot` | an omni light on its node (a spot reported as approximated) |
+/// | `directional` | a directional light, turned by its node |
+/// | `color` (red, green, blue), `intensity` | colour (blue, green, red), intensity |
+/// | `range` | attenuation end (from 0); none: twice the model's size, reported |
+/// | a perspective camera's node | a camera at the node's place at rest, looking down its -Z: the target is the point of that line nearest the model's origin (100 units ahead where that is behind it); roll and motion are left out, reported |
+/// | `yfov`, `znear`, `zfar` | field of view, near and far clipping planes (far 100,000 for an infinite projection) |
+///
+/// The export writes lights and cameras the other way round, so they come
+/// back where they were.
 ///
 /// # Motion
 ///
@@ -274,7 +290,8 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
         .filter(|n| scene.in_scene(n.index()) && n.mesh().is_some())
         .map(|n| (n.index(), n.skin().map(|s| s.index())))
         .collect();
-    let skeleton = skeleton::Skeleton::new(document, buffers, &scene, &meshes)?;
+    let weighted = geometry::weighted_joints(document, buffers, &meshes)?;
+    let skeleton = skeleton::Skeleton::new(document, buffers, &scene, &meshes, &weighted)?;
     for name in &skeleton.conflicting_binds {
         report.approximate(
             format!("joint \"{name}\""),
@@ -454,6 +471,7 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
             skeleton::Role::Bone => node_flags::BONE,
             skeleton::Role::Helper => node_flags::HELPER,
             skeleton::Role::Attachment => node_flags::ATTACHMENT,
+            skeleton::Role::Light => node_flags::LIGHT,
         };
         let mdx_node = Node {
             name,
@@ -485,10 +503,21 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
                     tracks: Vec::new(),
                 })
             }
+            skeleton::Role::Light => {
+                report.lights += 1;
+                let light = lights::light(document, node.gltf, mdx_node, size, &mut report);
+                model.lights_mut().push(light)
+            }
         }
         model.pivot_points_mut().push(pivot.as_vec3().to_array());
     }
 
+    let animated = |n: usize| clips.iter().any(|clip| clip.by_node.contains_key(&n));
+    let cameras = lights::cameras(document, &scene, c, animated, &mut report);
+    report.cameras = cameras.len();
+    if !cameras.is_empty() {
+        *model.cameras_mut() = cameras;
+    }
     let optimized = crate::optimize::optimize(
         &mut model,
         &crate::optimize::Options {

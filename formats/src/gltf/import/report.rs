@@ -20,6 +20,10 @@ pub struct ImportReport {
     pub helpers: usize,
     /// Attachment points (nodes named `... Ref`).
     pub attachments: usize,
+    /// Lights (`KHR_lights_punctual`).
+    pub lights: usize,
+    /// Cameras.
+    pub cameras: usize,
     /// Each sequence made: its name, interval and whether it loops.
     pub sequences: Vec<SequenceMade>,
     /// The node tracks' keys sampled from glTF's curves, and how many the
@@ -80,12 +84,14 @@ impl fmt::Display for ImportReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "version {}: {} geosets, {} bones, {} helpers, {} attachments, {} sequences",
+            "version {}: {} geosets, {} bones, {} helpers, {} attachments, {} lights, {} cameras, {} sequences",
             self.version,
             self.geosets,
             self.bones,
             self.helpers,
             self.attachments,
+            self.lights,
+            self.cameras,
             self.sequences.len()
         )?;
         for s in &self.sequences {

@@ -1,7 +1,7 @@
 //! Which glTF nodes become which MDX nodes, and their bind matrices
 //! (`B`, the [`import`](super::import()) docs' "Motion").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::anim::glam::{DMat4, DVec3};
 
@@ -18,6 +18,8 @@ pub(super) enum Role {
     Helper,
     /// A node named like an attachment point (`... Ref`).
     Attachment,
+    /// A node carrying a `KHR_lights_punctual` light.
+    Light,
 }
 
 /// One MDX node made from a glTF node.
@@ -33,8 +35,8 @@ pub(super) struct MdxNode {
     pub bind_inverse: DMat4,
 }
 
-/// The MDX nodes in object id order (bones first, then helpers, then
-/// attachments), and which MDX node each glTF node became.
+/// The MDX nodes in object id order (bones first, then helpers,
+/// attachments and lights), and which MDX node each glTF node became.
 pub(super) struct Skeleton {
     pub nodes: Vec<MdxNode>,
     pub of_gltf: BTreeMap<usize, usize>,
@@ -66,6 +68,7 @@ impl Skeleton {
         buffers: &[Vec<u8>],
         scene: &Scene,
         meshes: &[(usize, Option<usize>)],
+        weighted: &BTreeSet<usize>,
     ) -> Result<Skeleton, ImportError> {
         let worlds = scene.worlds(|n| scene.rest_local(n));
         let rest = |n: usize| worlds.get(n).copied().unwrap_or(DMat4::IDENTITY);
@@ -123,28 +126,50 @@ impl Skeleton {
                 Some(_) => {}
             }
         }
-        // Helpers: the ancestors of bones and attachments; attachments: named
-        // nodes of the scene that are not bones.
-        let attachments: Vec<usize> = (0..scene.nodes.len())
-            .filter(|&n| {
-                scene.in_scene(n) && !bind.contains_key(&n) && is_attachment_name(scene.name(n))
-            })
+        // Bones: the joints vertices are weighted to, and the nodes of meshes
+        // without skin. Every other node that matters keeps its bind matrix
+        // (a joint's is its inverse bind matrix's inverse, so that the motion
+        // is measured from the same pose) and becomes a light if it carries
+        // one, an attachment if named as one, or a helper: the joints no
+        // vertex follows, and the ancestors of them all.
+        let unskinned: BTreeSet<usize> = meshes
+            .iter()
+            .filter(|(_, s)| s.is_none())
+            .map(|&(n, _)| n)
             .collect();
-        let mut helpers = Vec::new();
-        for &n in bind.keys().chain(&attachments) {
+        let is_bone = |n: usize| weighted.contains(&n) || unskinned.contains(&n);
+        let has_light = |n: usize| document.nodes().nth(n).is_some_and(|n| n.light().is_some());
+        let mut roles: BTreeMap<usize, Role> = BTreeMap::new();
+        for n in (0..scene.nodes.len()).filter(|&n| scene.in_scene(n) || bind.contains_key(&n)) {
+            let role = if is_bone(n) && bind.contains_key(&n) {
+                Role::Bone
+            } else if has_light(n) {
+                Role::Light
+            } else if is_attachment_name(scene.name(n)) {
+                Role::Attachment
+            } else if bind.contains_key(&n) {
+                Role::Helper
+            } else {
+                continue;
+            };
+            roles.insert(n, role);
+        }
+        let kept: Vec<usize> = roles.keys().copied().collect();
+        for n in kept {
             for p in scene.ancestors(n) {
-                if !bind.contains_key(&p) && !attachments.contains(&p) && !helpers.contains(&p) {
-                    helpers.push(p);
-                }
+                roles.entry(p).or_insert(Role::Helper);
             }
         }
-        helpers.sort_unstable();
         let mut nodes: Vec<MdxNode> = Vec::new();
-        let roles = bind
-            .iter()
-            .map(|(&n, &b)| (n, Role::Bone, b))
-            .chain(helpers.iter().map(|&n| (n, Role::Helper, rest(n))))
-            .chain(attachments.iter().map(|&n| (n, Role::Attachment, rest(n))));
+        let order = [Role::Bone, Role::Helper, Role::Attachment, Role::Light];
+        let bind_of = |n: usize| bind.get(&n).copied().unwrap_or_else(|| rest(n));
+        let roles: Vec<(usize, Role, DMat4)> = (order.into_iter())
+            .flat_map(|role| {
+                (roles.iter())
+                    .filter(move |(_, r)| **r == role)
+                    .map(move |(&n, _)| (n, role, bind_of(n)))
+            })
+            .collect();
         for (gltf, role, b) in roles {
             let b = if b.determinant().abs() > 1e-12 && b.is_finite() {
                 b
