@@ -130,18 +130,20 @@ pub(super) fn materials(
             }
             (0, _, Some(i)) => {
                 let original = document.as_json().images.get(i).and_then(|j| j.uri.clone());
-                let path = match (options.textures, original) {
-                    (TextureMode::Keep, Some(uri)) if !uri.starts_with("data:") => uri,
+                match (options.textures, original) {
+                    // Named by its file, which stays as it is: nothing to encode.
+                    (TextureMode::Keep, Some(uri)) if !uri.starts_with("data:") => (uri, 0, None),
+                    // An image inside the document has no file to name: a
+                    // BLP of it, in either mode.
                     _ => {
                         let mut name = image_name(document, i);
                         while names_taken.contains(&name.to_ascii_lowercase()) {
                             name.push('_');
                         }
                         names_taken.push(name.to_ascii_lowercase());
-                        format!("{}{name}.blp", options.texture_folder)
+                        (format!("{}{name}.blp", options.texture_folder), 0, Some(i))
                     }
-                };
-                (path, 0, Some(i))
+                }
             }
             (0, _, None) => (WHITE.to_owned(), 0, None),
         };
@@ -154,8 +156,7 @@ pub(super) fn materials(
                 if renamed {
                     report.rename(path.clone(), file_name.to_string_lossy().into_owned());
                 }
-                if options.textures == TextureMode::Blp
-                    && let Some(i) = image
+                if let Some(i) = image
                     && let Some(Ok(pixels)) = images.get(i)
                 {
                     let target = if pixels.has_alpha() {
