@@ -216,7 +216,8 @@ pub fn run(paths: &[PathBuf], json: bool, strict: bool) -> Result<ExitCode, Stri
     let files = crate::batch::collect(
         paths,
         "files to check (.mdx, .mdl, .adt, .wdt, .blp, .dds)",
-        |_| true,
+        // glTF is the import's input, not a file written back.
+        |kind| kind != Kind::Gltf,
     )?;
     let reports = crate::batch::run(&files, |file| check_file(file));
     if !json {

@@ -1,13 +1,15 @@
 //! `formats convert`: models between MDX and MDL (by extension) and between
 //! versions ([`formats::convert`]: skin weights, HD materials, tangents, with
-//! a report of what was approximated, dropped and added), one file or many
-//! files and folders in parallel with a summary table or JSON; textures
-//! (BLP, PNG) one at a time.
+//! a report of what was approximated, dropped and added), glTF documents
+//! imported as models (`crate::import`), one file or many files and folders
+//! in parallel with a summary table or JSON; textures (BLP, PNG) one at a
+//! time.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formats::convert::Report;
+use formats::gltf::ImportReport;
 use formats::mdx::Model;
 use serde::Serialize;
 
@@ -29,6 +31,8 @@ pub struct Options {
     pub json: bool,
     /// What [`formats::convert::convert`] is asked.
     pub convert: formats::convert::Options,
+    /// What glTF inputs are imported with.
+    pub import: crate::import::Options,
 }
 
 /// One model's result.
@@ -49,8 +53,14 @@ struct Converted {
     /// MDL written from MDL with comments of its own: the warning that
     /// they are not kept.
     comment_note: Option<String>,
-    /// What the version change did (`None`: no version change asked).
+    /// What the version change did (`None`: no version change asked, or
+    /// a glTF input).
     report: Option<Report>,
+    /// A glTF input: what the import made, approximated, dropped and
+    /// renamed, and its conversion to the version written.
+    import: Option<ImportReport>,
+    /// A glTF input: the texture files written.
+    textures: Vec<WrittenTexture>,
     /// What plain MDL left out (`--plain`).
     left_out: Vec<formats::mdl::LeftOut>,
     /// A damaged input: the chunk its file ends inside, and what the
@@ -58,6 +68,15 @@ struct Converted {
     damaged: Vec<String>,
     /// Why nothing was written.
     error: Option<String>,
+}
+
+/// A texture file an import wrote.
+#[derive(Serialize)]
+struct WrittenTexture {
+    /// Where.
+    file: String,
+    /// Its size.
+    bytes: usize,
 }
 
 impl Converted {
@@ -72,6 +91,8 @@ impl Converted {
             lenient_note: None,
             comment_note: None,
             report: None,
+            import: None,
+            textures: Vec::new(),
             left_out: Vec::new(),
             damaged: Vec::new(),
             error: None,
@@ -95,6 +116,9 @@ pub fn command(
         if options.version.is_some() || options.to.is_some() || options.json || options.plain {
             return Err("--version, --to, --plain and --json are for models".into());
         }
+        if options.import.given {
+            return Err(GLTF_ONLY.into());
+        }
         return crate::blp::convert(input, output, level, encoding);
     }
     if level.is_some() || encoding.is_some() {
@@ -103,11 +127,19 @@ pub fn command(
     run(inputs, output, options)
 }
 
+/// The message for glTF's options without a glTF input.
+const GLTF_ONLY: &str =
+    "--scale, --textures, --texture-folder and --sequence-names are for glTF inputs (.glb, .gltf)";
+
 /// Models: one to the file `output`, or several into the folder `output`.
 fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {
     if let Some(kind) = Kind::of_path(output).filter(|k| !matches!(k, Kind::Mdx | Kind::Mdl)) {
+        let export = match kind {
+            Kind::Gltf => " (`formats export` writes glTF)",
+            _ => "",
+        };
         return Err(format!(
-            "{}: models convert to .mdx or .mdl, not {}",
+            "{}: models convert to .mdx or .mdl, not {}{export}",
             output.display(),
             kind.name()
         ));
@@ -123,7 +155,20 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             output.display()
         ));
     }
-    let files = rewrite::models(inputs)?;
+    let files = crate::batch::collect(inputs, "models (.mdx, .mdl, .glb, .gltf)", |k| {
+        matches!(k, Kind::Mdx | Kind::Mdl | Kind::Gltf)
+    })?;
+    let any_gltf = files.iter().any(|f| crate::import::is_gltf(f));
+    if options.import.given && !any_gltf {
+        return Err(GLTF_ONLY.into());
+    }
+    if options.exact && any_gltf {
+        return Err(
+            "--exact is for models read from MDX or MDL: an import from glTF always \
+                    fits its animation curves with keys (its report says within what)"
+                .into(),
+        );
+    }
     let jobs = rewrite::outputs(&files, output, options.to)?;
     if options.plain
         && jobs
@@ -133,13 +178,24 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
         return Err("--plain is for MDL out: an output .mdl, or --to mdl into a folder".into());
     }
     let single = jobs.len() == 1 && rewrite::is_model_file(output);
+    let claims = crate::import::Claims::default();
     let results = crate::batch::run(&jobs, |(input, out)| {
         let mut converted = Converted::new(input, out);
-        if let Err(e) = convert_file(input, out, options, &mut converted) {
+        if let Err(e) = convert_file(input, out, options, &claims, &mut converted) {
             converted.error = Some(e);
         }
         converted
     });
+    if let Some(names) = &options.import.sequence_names {
+        let animations = results
+            .iter()
+            .filter_map(|r| r.import.as_ref())
+            .flat_map(|i| &i.sequences)
+            .map(|s| s.animation.as_str());
+        for warning in names.unused(animations) {
+            eprintln!("warning: {warning}");
+        }
+    }
     let failed = results.iter().filter(|r| r.error.is_some()).count();
     if options.json {
         // Serialized as they are (through `json!` an f32 would be widened
@@ -169,6 +225,9 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             if let Some(report) = &result.report {
                 eprint!("{report}");
             }
+            if let Some(report) = &result.import {
+                eprint!("{report}");
+            }
             if !result.left_out.is_empty() {
                 eprintln!("left out of plain MDL ({}):", result.left_out.len());
                 for note in &result.left_out {
@@ -185,6 +244,9 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
             } else {
                 "MDX"
             };
+            for texture in &result.textures {
+                eprintln!("wrote {} (BLP, {} bytes)", texture.file, texture.bytes);
+            }
             eprintln!(
                 "wrote {} ({text}, version {}, {} bytes)",
                 result.output,
@@ -216,6 +278,7 @@ fn convert_file(
     input: &Path,
     output: &Path,
     options: &Options,
+    claims: &crate::import::Claims,
     result: &mut Converted,
 ) -> Result<(), String> {
     if rewrite::over_itself(input, output) {
@@ -224,7 +287,11 @@ fn convert_file(
             input.display()
         ));
     }
-    let mut source = rewrite::read(input)?;
+    let (kind, data) = crate::kind::open(input)?;
+    if kind == Kind::Gltf {
+        return import_file(input, &data, output, options, claims, result);
+    }
+    let mut source = rewrite::parse(input, kind, &data)?;
     let model = &mut source.model;
     result.from = Some(model.version());
     result.diagnostics = source.diagnostics;
@@ -247,6 +314,57 @@ fn convert_file(
         // as `check`, `fix` and `optimize` allow.
         rewrite::write(model, output, source.lenient)?
     });
+    Ok(())
+}
+
+/// Imports the glTF document `data` (read from `input`) at `--version`
+/// (800 by default), checks that the model reads back and writes it to
+/// `output`, and its textures beside it.
+fn import_file(
+    input: &Path,
+    data: &[u8],
+    output: &Path,
+    options: &Options,
+    claims: &crate::import::Claims,
+    result: &mut Converted,
+) -> Result<(), String> {
+    let version = options
+        .version
+        .unwrap_or_else(crate::import::default_version);
+    let imported = crate::import::import(
+        input,
+        data,
+        output,
+        version,
+        &options.convert,
+        &options.import,
+    )?;
+    let textures = imported
+        .textures
+        .iter()
+        .map(|t| {
+            Ok((
+                crate::import::texture_file(output, &t.path)?,
+                t.blp.as_slice(),
+            ))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    claims.claim(input, &textures)?;
+    let model = &imported.model;
+    result.to = Some(model.version());
+    result.import = Some(imported.report.clone());
+    result.bytes = Some(if options.plain {
+        write_plain(model, output, &mut result.left_out)?
+    } else {
+        rewrite::write(model, output, false)?
+    });
+    for (file, bytes) in textures {
+        crate::write_file(&file, bytes)?;
+        result.textures.push(WrittenTexture {
+            file: file.display().to_string(),
+            bytes: bytes.len(),
+        });
+    }
     Ok(())
 }
 
@@ -360,32 +478,40 @@ fn table(results: &[Converted]) -> String {
         "skin error",
         "result",
     ]);
-    let count = |r: &Converted, f: fn(&Report) -> usize| r.report.as_ref().map_or(0, f);
     for r in results {
+        // A glTF input's conversion is in its import's report.
+        let conversion = r
+            .report
+            .as_ref()
+            .or_else(|| r.import.as_ref()?.conversion.as_ref());
+        let count = |f: fn(&Report) -> usize| conversion.map_or(0, f);
+        let imported = |f: fn(&ImportReport) -> usize| r.import.as_ref().map_or(0, f);
         let version = match (r.from, r.to) {
             (Some(from), Some(to)) if from != to => format!("{from} -> {to}"),
             (Some(from), _) => from.to_string(),
+            (None, Some(to)) if r.import.is_some() => format!("glTF -> {to}"),
             _ => "?".into(),
         };
-        let error = r
-            .report
-            .as_ref()
+        let error = conversion
             .and_then(|report| report.skin_error.as_ref())
             .map_or_else(|| "-".to_string(), |e| format!("{:.4}", e.distance));
         let outcome = match (&r.error, r.bytes) {
             (Some(_), _) => "FAILED".to_string(),
             (None, Some(bytes)) if !r.damaged.is_empty() => format!("{bytes} bytes, damaged"),
+            (None, Some(bytes)) if !r.textures.is_empty() => {
+                format!("{bytes} bytes, {}", plural(r.textures.len(), "texture"))
+            }
             (None, Some(bytes)) => format!("{bytes} bytes"),
             (None, None) => "?".to_string(),
         };
         table.row([
             r.input.clone(),
             version,
-            count(r, |x| x.approximated.len()).to_string(),
-            count(r, |x| x.dropped.len()).to_string(),
-            count(r, |x| x.added.len()).to_string(),
-            count(r, |x| x.recomputed.len()).to_string(),
-            count(r, |x| x.moved.len()).to_string(),
+            (count(|x| x.approximated.len()) + imported(|x| x.approximated.len())).to_string(),
+            (count(|x| x.dropped.len()) + imported(|x| x.dropped.len())).to_string(),
+            count(|x| x.added.len()).to_string(),
+            count(|x| x.recomputed.len()).to_string(),
+            count(|x| x.moved.len()).to_string(),
             r.left_out.len().to_string(),
             error,
             outcome,
@@ -396,7 +522,8 @@ fn table(results: &[Converted]) -> String {
         out,
         "skin error: the largest distance a vertex moves from where the source model's \
          skinning puts it, over every measured frame; moved: sequences laid out anew on the \
-         timeline, with their keys, so that none overlaps another (--json lists every change)"
+         timeline, with their keys, so that none overlaps another; glTF: an import, its \
+         counts those of the import and of its conversion (--json lists every change)"
     );
     for note in results
         .iter()

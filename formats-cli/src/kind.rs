@@ -118,6 +118,12 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
         Kind::Mdl => formats::mdl::from_str(text(data)?).map(Document::Mdx),
         Kind::Blp => Blp::from_bytes(data).map(Document::Blp),
         Kind::Dds => Dds::from_bytes(data).map(Document::Dds),
+        // Not a document of its own here: `convert` imports it as a model.
+        Kind::Gltf => {
+            return Err(Error::other(
+                "a glTF document: `formats convert` imports it (IN.glb OUT.mdx)",
+            ));
+        }
     };
     let strict_error = match strict {
         Ok(document) => {
@@ -141,7 +147,7 @@ pub fn read(kind: Kind, data: &[u8]) -> Result<Loaded, Error> {
         }
         Kind::Blp => Blp::from_bytes_lenient(data).map(|(b, d)| (Document::Blp(b), d)),
         // No lenient reader: the strict error stands.
-        Kind::Dds => return Err(strict_error),
+        Kind::Dds | Kind::Gltf => return Err(strict_error),
     };
     match lenient {
         Ok((document, diagnostics)) => Ok(Loaded {
@@ -190,7 +196,7 @@ pub fn open(path: &Path) -> Result<(Kind, Vec<u8>), String> {
     let data = crate::input::read(path)?;
     let kind = Kind::detect(path, &data).ok_or_else(|| {
         format!(
-            "{}: not a file this tool knows (.mdx, .mdl, .adt, .wdt, .blp, .dds)",
+            "{}: not a file this tool knows (.mdx, .mdl, .adt, .wdt, .blp, .dds, .glb, .gltf)",
             path.display()
         )
     })?;
@@ -219,6 +225,8 @@ mod tests {
         assert_eq!(kind("texture", b"BLP2...."), Some(Kind::Blp));
         assert_eq!(kind("Hero_Diffuse.DDS", b""), Some(Kind::Dds));
         assert_eq!(kind("texture", b"DDS |..."), Some(Kind::Dds));
+        let err = read(Kind::Gltf, b"glTF").err().unwrap();
+        assert!(err.to_string().contains("formats convert"), "{err}");
         let loaded = read(Kind::Mdl, b"Version {\n\tFormatVersion 800,\n}\n").unwrap();
         assert!(matches!(loaded.document, Document::Mdx(ref m) if m.version() == 800));
         let err = read(Kind::Mdl, b"Version { FormatVersion 800, }\xff")

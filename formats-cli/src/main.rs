@@ -9,6 +9,7 @@ mod convert;
 mod dump;
 mod export;
 mod fix;
+mod import;
 mod info;
 mod input;
 mod kind;
@@ -87,25 +88,30 @@ enum Command {
     /// draw and animate: skin weights become matrix groups and back, HD
     /// materials classic layers and back, tangents are generated. Prints what
     /// was approximated, dropped and added, and the largest position error
-    /// the classic skinning causes. Several inputs (files, folders) go into
-    /// the folder OUT in parallel, with a summary table. Or a texture: a BLP
-    /// or DDS level to PNG, a PNG (or a BLP's or DDS's level 0) to BLP in the
-    /// encoding given.
+    /// the classic skinning causes. glTF 2.0 documents (.glb, .gltf) are
+    /// imported as models (version 800 by default), their base colour
+    /// images written as BLP textures beside them, with a report of what
+    /// was made, approximated and dropped. Several inputs (files, folders)
+    /// go into the folder OUT in parallel, with a summary table. Or a
+    /// texture: a BLP or DDS level to PNG, a PNG (or a BLP's or DDS's level
+    /// 0) to BLP in the encoding given.
     #[command(
         after_help = "Examples:\n  formats convert in.mdx out.mdx --version 800\n  \
                             formats convert units/ classic/ --version 800 --json\n  \
                             formats convert in.mdx out.mdl\n  \
+                            formats convert CesiumMan.glb CesiumMan.mdx --scale 50 --sequence-names names.txt\n  \
+                            formats convert gltf/ models/ --version 1000 --texture-folder 'Textures\\'\n  \
                             formats convert x.blp x.png --level 1\n  \
                             formats convert x.png x.blp --encoding dxt5\n  \
                             formats convert Hero_Diffuse.dds Hero.blp --encoding blp1-jpeg"
     )]
     Convert {
-        /// The models (.mdx, .mdl; folders are walked) or the texture, then
-        /// where to write: a file for one input (its extension says the
-        /// format), a folder for several.
+        /// The models (.mdx, .mdl, and glTF .glb, .gltf to import; folders
+        /// are walked) or the texture, then where to write: a file for one
+        /// input (its extension says the format), a folder for several.
         #[arg(required = true, value_name = "IN... OUT")]
         paths: Vec<PathBuf>,
-        /// The MDX version to write.
+        /// The MDX version to write (glTF inputs: 800 unless given).
         #[arg(long)]
         version: Option<u32>,
         /// Refuse (write nothing for that model) when the version change
@@ -150,6 +156,31 @@ enum Command {
         /// To BLP: blp1-jpeg, blp1-palette, dxt1, dxt5 or bgra (mip levels are generated).
         #[arg(long, value_name = "ENCODING")]
         encoding: Option<formats::blp::Target>,
+        /// glTF: model units per glTF unit (metre); 1 keeps the sizes, about
+        /// 50 makes a model made in metres as tall as the game's units.
+        #[arg(
+            long,
+            value_name = "S",
+            value_parser = import::parse_scale,
+            allow_negative_numbers = true
+        )]
+        scale: Option<f64>,
+        /// glTF: the images as BLP files beside the model (blp, the
+        /// default), or named as they are (keep: their files are not
+        /// converted; an image inside the document is still written as BLP).
+        /// dds is refused: there is no DDS encoder, and every game version
+        /// reads BLP.
+        #[arg(long, value_enum, value_name = "MODE")]
+        textures: Option<import::TextureChoice>,
+        /// glTF: a folder prefix for the texture paths the model names,
+        /// with its separator (`Textures\`); the files go there under the
+        /// model's folder.
+        #[arg(long, value_name = "PREFIX")]
+        texture_folder: Option<String>,
+        /// glTF: a text file renaming sequences, a line `Animation Name =
+        /// Sequence Name` each (`#` starts a comment line).
+        #[arg(long, value_name = "FILE")]
+        sequence_names: Option<PathBuf>,
     },
     /// Exports models and terrain to glTF 2.0: one file to OUT.glb (one
     /// file) or OUT.gltf (with its .bin and images beside it), or several
@@ -438,7 +469,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             json,
             level,
             encoding,
+            scale,
+            textures,
+            texture_folder,
+            sequence_names,
         } => {
+            let given = scale.is_some()
+                || textures.is_some()
+                || texture_folder.is_some()
+                || sequence_names.is_some();
+            let import = import::Options {
+                scale: scale.unwrap_or(formats::gltf::ImportOptions::default().scale),
+                textures: textures.map_or(Ok(Default::default()), import::TextureChoice::mode)?,
+                texture_folder: texture_folder.unwrap_or_default(),
+                sequence_names: sequence_names
+                    .as_deref()
+                    .map(import::SequenceNames::read)
+                    .transpose()?,
+                given,
+            };
             let options = convert::Options {
                 version,
                 exact,
@@ -451,6 +500,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     error_step,
                     ..formats::convert::Options::default()
                 },
+                import,
             };
             convert::command(&paths, &options, level, encoding)
         }

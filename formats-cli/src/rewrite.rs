@@ -134,10 +134,16 @@ pub fn jobs(
 /// Reads the model at `path`: strictly, or leniently when only that works.
 pub fn read(path: &Path) -> Result<Source, String> {
     let (kind, data) = kind::open(path)?;
+    parse(path, kind, &data)
+}
+
+/// The model in `data`, a file of `kind` read from `path`: strictly, or
+/// leniently when only that works.
+pub fn parse(path: &Path, kind: Kind, data: &[u8]) -> Result<Source, String> {
     let name = path.display();
-    let loaded = kind::read(kind, &data).map_err(|e| format!("{name}: {e}"))?;
+    let loaded = kind::read(kind, data).map_err(|e| format!("{name}: {e}"))?;
     let lenient_note = loaded.lenient_note(&name.to_string());
-    let comment_note = comment_note(&name.to_string(), kind, &data);
+    let comment_note = comment_note(&name.to_string(), kind, data);
     match loaded.document {
         Document::Mdx(model) => Ok(Source {
             model,

@@ -210,7 +210,7 @@ fn bad_input_is_one_line_on_stderr_and_a_failure_code() {
             .stderr(format!("error: no {what} under {}\n", empty.display()));
     }
     for (command, what) in [
-        ("convert", "models (.mdx, .mdl)"),
+        ("convert", "models (.mdx, .mdl, .glb, .gltf)"),
         ("optimize", "models (.mdx, .mdl)"),
         ("export", "models, tiles or maps (.mdx, .mdl, .adt, .wdt)"),
     ] {

@@ -13,6 +13,9 @@
 /// // No extension: the magic decides.
 /// assert_eq!(FileKind::detect(Path::new("model.bin"), b"MDLX...."), Some(FileKind::Mdx));
 /// assert_eq!(FileKind::detect(Path::new("README.md"), b"# hi"), None);
+/// // glTF, which `formats::gltf::import` reads: `.glb` or `.gltf`, or a GLB by its magic.
+/// assert_eq!(FileKind::of_path(Path::new("CesiumMan.glb")), Some(FileKind::Gltf));
+/// assert_eq!(FileKind::detect(Path::new("download"), b"glTF\x02\0\0\0"), Some(FileKind::Gltf));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -33,6 +36,12 @@ pub enum FileKind {
     Blp,
     /// `.dds`: a texture (Reforged's HD textures).
     Dds,
+    /// `.glb` or `.gltf`: a glTF 2.0 document, binary or JSON; not a game
+    /// file, the input of the glTF import (`gltf::import`, feature `gltf`).
+    /// A GLB without that extension is known by its magic `glTF`; JSON
+    /// (`.gltf`) by its extension only, as its first bytes do not tell it
+    /// from other JSON.
+    Gltf,
 }
 
 /// The name endings of a split tile's other files.
@@ -50,6 +59,7 @@ impl FileKind {
             "wdt" => Some(FileKind::Wdt),
             "blp" => Some(FileKind::Blp),
             "dds" => Some(FileKind::Dds),
+            "glb" | "gltf" => Some(FileKind::Gltf),
             "adt" if SPLIT_SUFFIXES.iter().any(|s| stem.ends_with(s)) => Some(FileKind::AdtSplit),
             "adt" => Some(FileKind::Adt),
             _ => None,
@@ -57,13 +67,15 @@ impl FileKind {
     }
 
     /// The kind of `path`, or of `data` when the extension says nothing
-    /// (`MDLX`: MDX; a reversed `MVER`: an ADT tile; `BLP1`/`BLP2`; `DDS `).
+    /// (`MDLX`: MDX; a reversed `MVER`: an ADT tile; `BLP1`/`BLP2`; `DDS `;
+    /// `glTF`: a GLB).
     pub fn detect(path: &std::path::Path, data: &[u8]) -> Option<FileKind> {
         FileKind::of_path(path).or_else(|| match data.first_chunk::<4>() {
             Some(b"MDLX") => Some(FileKind::Mdx),
             Some(b"REVM") => Some(FileKind::Adt),
             Some(b"BLP1" | b"BLP2") => Some(FileKind::Blp),
             Some(b"DDS ") => Some(FileKind::Dds),
+            Some(b"glTF") => Some(FileKind::Gltf),
             _ => None,
         })
     }
@@ -78,6 +90,39 @@ impl FileKind {
             FileKind::Wdt => "WDT",
             FileKind::Blp => "BLP",
             FileKind::Dds => "DDS",
+            FileKind::Gltf => "glTF",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn gltf_by_extension_then_by_its_glb_magic() {
+        for name in ["a/CesiumMan.glb", "Rigged.GLB", "scene.gltf", "Scene.GlTF"] {
+            assert_eq!(
+                FileKind::of_path(Path::new(name)),
+                Some(FileKind::Gltf),
+                "{name}"
+            );
+        }
+        // A GLB's header: magic, version 2, length.
+        let glb = b"glTF\x02\0\0\0\x0c\0\0\0";
+        assert_eq!(
+            FileKind::detect(Path::new("model"), glb),
+            Some(FileKind::Gltf)
+        );
+        // The extension decides first: a GLB named .mdx is read as MDX (and refused there).
+        assert_eq!(
+            FileKind::detect(Path::new("x.mdx"), glb),
+            Some(FileKind::Mdx)
+        );
+        // JSON without the extension is not taken for glTF.
+        let json = br#"{"asset":{"version":"2.0"}}"#;
+        assert_eq!(FileKind::detect(Path::new("scene"), json), None);
+        assert_eq!(FileKind::Gltf.name(), "glTF");
     }
 }

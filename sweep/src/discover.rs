@@ -12,10 +12,11 @@ use serde::{Deserialize, Serialize};
 
 pub use formats::FileKind as Kind;
 
-/// The family of tools that run on a kind of file.
+/// The family of tools that run on a kind of file (glTF, which the sweep
+/// does not walk for ([`swept`]), with the models it imports to).
 pub fn family(kind: Kind) -> Family {
     match kind {
-        Kind::Mdx | Kind::Mdl => Family::Models,
+        Kind::Mdx | Kind::Mdl | Kind::Gltf => Family::Models,
         Kind::Blp | Kind::Dds => Family::Textures,
         Kind::Adt | Kind::AdtSplit | Kind::Wdt => Family::Terrain,
     }
@@ -42,6 +43,13 @@ impl Family {
             Family::Terrain => "tiles and maps",
         }
     }
+}
+
+/// The kind of a file the sweep runs its tools on: the game's formats by
+/// their extension, not glTF documents (the import's input, which no tool
+/// here reads back).
+fn swept(path: &std::path::Path) -> Option<Kind> {
+    Kind::of_path(path).filter(|kind| *kind != Kind::Gltf)
 }
 
 /// One file to sweep.
@@ -100,7 +108,7 @@ fn archive_entries(path: &std::path::Path, files: &mut Vec<Found>, skipped: &mut
         }
         let name = entry.name().into_owned();
         let address = PathBuf::from(format!("{}:{}", path.display(), name.replace('\\', "/")));
-        let Some(kind) = Kind::of_path(&address) else {
+        let Some(kind) = swept(&address) else {
             continue;
         };
         files.push(Found {
@@ -154,7 +162,7 @@ pub fn walk(roots: &[PathBuf]) -> Walk {
                 archive_entries(entry.path(), &mut files, &mut skipped);
                 continue;
             }
-            let Some(kind) = Kind::of_path(entry.path()) else {
+            let Some(kind) = swept(entry.path()) else {
                 continue;
             };
             // Two links to one file are one file.

@@ -122,6 +122,12 @@ pub fn sweep(found: &Found, job: &mut Job<'_>, options: &Options, index: usize) 
                 SplitFile::to_bytes,
             ),
             Kind::Wdt => map(found, &data, job, options),
+            // Not found by `discover` (no tool here reads glTF back).
+            Kind::Gltf => {
+                job.tool("read", || {
+                    Err::<(), _>(Outcome::refused("a glTF document: not swept"))
+                });
+            }
         },
         Err(e) => {
             job.tool("read", || Err::<(), _>(Outcome::refused(e)));

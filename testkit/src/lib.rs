@@ -822,6 +822,42 @@ pub fn glb_parts(glb: &[u8]) -> (serde_json::Value, &[u8]) {
     (json, bin)
 }
 
+/// A `.glb` as the `.gltf` that holds the same document with its data in
+/// files beside it: the JSON text, and each file's name and bytes. The
+/// binary chunk becomes `{stem}.bin`, and each image held in a buffer view
+/// becomes `{stem}_image{i}.png` or `.jpg` (by its MIME type), which the
+/// JSON names by `uri` instead (its view stays, unused).
+pub fn glb_as_gltf(glb: &[u8], stem: &str) -> (String, Vec<(String, Vec<u8>)>) {
+    let (mut json, bin) = glb_parts(glb);
+    let mut files = vec![(format!("{stem}.bin"), bin.to_vec())];
+    json["buffers"][0]["uri"] = format!("{stem}.bin").into();
+    let views = json["bufferViews"].clone();
+    for (i, image) in json["images"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let Some(view) = image["bufferView"].as_u64() else {
+            continue;
+        };
+        let view = &views[view as usize];
+        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let end = start + view["byteLength"].as_u64().unwrap() as usize;
+        let extension = match image["mimeType"].as_str() {
+            Some("image/png") => "png",
+            _ => "jpg",
+        };
+        let name = format!("{stem}_image{i}.{extension}");
+        let image = image.as_object_mut().unwrap();
+        image.remove("bufferView");
+        image.remove("mimeType");
+        image.insert("uri".into(), name.clone().into());
+        files.push((name, bin[start..end].to_vec()));
+    }
+    (serde_json::to_string_pretty(&json).unwrap(), files)
+}
+
 /// An accessor's components per element and its values as `f64`, element
 /// after element (float and unsigned byte accessors, tightly packed: what
 /// animation samplers hold).

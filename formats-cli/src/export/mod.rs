@@ -314,9 +314,7 @@ fn seam_sets(
 
 /// Whether `path` names a glTF file (`.glb` or `.gltf`).
 fn is_gltf_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
+    Kind::of_path(path) == Some(Kind::Gltf)
 }
 
 /// Refuses options that would be ignored: a `--textures` folder that is not

@@ -20,3 +20,19 @@ macro_rules! formats {
     }};
 }
 pub(crate) use formats;
+
+/// What a run printed on stderr.
+pub fn stderr(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+}
+
+/// What a run printed on stdout.
+pub fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+/// The MDX model the tool wrote at `path`, read strictly.
+pub fn read_model(path: &std::path::Path) -> formats::mdx::Model {
+    formats::mdx::Model::from_bytes(&std::fs::read(path).unwrap())
+        .expect("the written model re-reads strictly")
+}

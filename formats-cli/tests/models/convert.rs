@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{formats, formats_command, temp_dir};
+use common::{formats, formats_command, read_model as read, stderr, stdout, temp_dir};
 
 use std::path::Path;
 
@@ -22,18 +22,6 @@ fn convert(input: &Path, output: &Path, args: &[&str]) -> assert_cmd::assert::As
         .arg(output)
         .args(args)
         .assert()
-}
-
-fn stderr(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
-}
-
-fn stdout(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
-}
-
-fn read(path: &Path) -> Model {
-    Model::from_bytes(&std::fs::read(path).unwrap()).expect("the written model re-reads strictly")
 }
 
 /// The library's conversion of `path` (read leniently, as the tool does

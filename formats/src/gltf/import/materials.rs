@@ -115,22 +115,35 @@ pub(super) fn materials(
         let (path, replaceable_id, image) = match (recorded_id, recorded_path, image) {
             (1.., _, _) => (String::new(), recorded_id, None),
             (0, Some(path), image) if options.textures == TextureMode::Blp || image.is_none() => {
-                (path, 0, image)
+                // A recorded `.dds` or `.tif` path whose image is written as
+                // BLP is named `.blp`, so the file's name says what it holds.
+                let stem = path
+                    .rsplit_once('.')
+                    .map_or(path.as_str(), |(stem, _)| stem);
+                let blp = format!("{stem}.blp");
+                if image.is_some() && !path.to_ascii_lowercase().ends_with(".blp") {
+                    report.rename(path.clone(), format!("{blp} (the image is written as BLP)"));
+                    (blp, 0, image)
+                } else {
+                    (path, 0, image)
+                }
             }
             (0, _, Some(i)) => {
                 let original = document.as_json().images.get(i).and_then(|j| j.uri.clone());
-                let path = match (options.textures, original) {
-                    (TextureMode::Keep, Some(uri)) if !uri.starts_with("data:") => uri,
+                match (options.textures, original) {
+                    // Named by its file, which stays as it is: nothing to encode.
+                    (TextureMode::Keep, Some(uri)) if !uri.starts_with("data:") => (uri, 0, None),
+                    // An image inside the document has no file to name: a
+                    // BLP of it, in either mode.
                     _ => {
                         let mut name = image_name(document, i);
                         while names_taken.contains(&name.to_ascii_lowercase()) {
                             name.push('_');
                         }
                         names_taken.push(name.to_ascii_lowercase());
-                        format!("{}{name}.blp", options.texture_folder)
+                        (format!("{}{name}.blp", options.texture_folder), 0, Some(i))
                     }
-                };
-                (path, 0, Some(i))
+                }
             }
             (0, _, None) => (WHITE.to_owned(), 0, None),
         };
@@ -143,8 +156,7 @@ pub(super) fn materials(
                 if renamed {
                     report.rename(path.clone(), file_name.to_string_lossy().into_owned());
                 }
-                if options.textures == TextureMode::Blp
-                    && let Some(i) = image
+                if let Some(i) = image
                     && let Some(Ok(pixels)) = images.get(i)
                 {
                     let target = if pixels.has_alpha() {
