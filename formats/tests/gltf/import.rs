@@ -308,7 +308,7 @@ fn third_party_files_import_and_pose_where_babylon_plays_them() {
             let shear = report
                 .approximated
                 .iter()
-                .filter(|n| n.what.contains("shears it by up to"))
+                .filter(|n| n.what.contains("sheared by up to"))
                 .filter_map(|n| {
                     n.what
                         .split("up to ")

@@ -373,7 +373,7 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
         let name = skeleton.node(i).map_or("", |n| scene.name(n.gltf));
         report.approximate(
             format!("node \"{name}\""),
-            format!("its parents' non-uniform scaling shears it by up to {shear:.3} of its scale, which MDX cannot hold"),
+            format!("sheared by up to {shear:.3} of its scale (a non-uniform scaling along turned axes, which MDX nodes, without a rest rotation, cannot hold)"),
         );
     }
 
