@@ -92,6 +92,25 @@ fn every_tool_takes_the_wild_files() {
         }
     }
     assert_eq!(outcome(files, "runi95_headhunter_v1.mdx", "read"), "ok");
+    // The glTF import of the export: the Lich King (34 sequences, 126 nodes)
+    // and the damaged model round-trip; the classic headhunter does not yet:
+    // halfway into "Death" a vertex is 0.5 units (3.5e-3 of its size) from
+    // where the source poses it, past the 1e-3 the tool allows (an open
+    // point of the import, kept visible here).
+    for model in [
+        "wowconverter_7-the-lich-king-36597.mdx",
+        "nazarpunk_clid_short.mdx",
+    ] {
+        assert_eq!(
+            outcome(files, model, "import"),
+            "ok",
+            "{model}: import\n{stdout}"
+        );
+    }
+    assert_eq!(
+        outcome(files, "runi95_headhunter_v1.mdx", "import"),
+        "wrong"
+    );
     assert_eq!(
         outcome(files, "nazarpunk_clid_short.mdx", "read"),
         "refused"

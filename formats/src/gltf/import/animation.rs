@@ -226,13 +226,13 @@ pub(super) fn node_tracks(
             moves = true;
             let step_only = channels.iter().all(|ch| ch.interpolation == Interp::Step);
             stepped &= step_only;
+            // The keys of the channels that move the node; fitting adds keys
+            // where interpolating between them strays from the curve, up to
+            // FIT_FACTOR times the keys and the 1/30 s grid together.
             let mut times: Vec<f64> = key_ms().chain([0.0, length]).collect();
-            if !step_only {
-                times.extend(grid.iter().copied());
-            }
             times.sort_by(f64::total_cmp);
             times.dedup();
-            let cap = times.len().saturating_mul(FIT_FACTOR);
+            let cap = (times.len() + grid.len()).saturating_mul(FIT_FACTOR);
             let value = |ms: f64| at(ms).0;
             let mut fitted = if step_only {
                 times.iter().map(|&t| (t, value(t))).collect()

@@ -247,10 +247,10 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///
 /// Baking against the bind pose changes the curves, so every track is
 /// sampled from glTF's curves (`STEP`, `LINEAR` with slerp, `CUBICSPLINE`
-/// as the glTF specification plays them): at the animation's keys (whole
-/// milliseconds) and on a 1/30 s grid, then, where linear interpolation
-/// strays from the curve by more than 1e-5 of the model's size (1e-5
-/// radians, 1e-5 of a scale), halfway between keys until it does not (the
+/// as the glTF specification plays them): at the keys of the channels
+/// that move the node (whole milliseconds), then, where linear interpolation
+/// strays from the curve by more than 1e-4 of the model's size (1e-4
+/// radians, 1e-4 of a scale), halfway between keys until it does not (the
 /// export's fitting); then the keyframe optimizer drops the keys
 /// interpolation reproduces. A node whose every moving channel is `STEP`
 /// gets keys without interpolation at the animation's keys. Each sequence
@@ -362,9 +362,9 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
         1.0
     };
     let tolerance = animation::Tolerance {
-        translation: 1e-5 * size,
-        rotation: 1e-5,
-        scaling: 1e-5,
+        translation: 1e-4 * size,
+        rotation: 1e-4,
+        scaling: 1e-4,
     };
     report.tolerance = [tolerance.translation, tolerance.rotation, tolerance.scaling];
     let tracks = animation::node_tracks(&scene, &skeleton, &clips, &intervals, c, tolerance)?;
@@ -522,6 +522,7 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
         &mut model,
         &crate::optimize::Options {
             tolerance: tolerance.translation.min(tolerance.rotation) as f32,
+            // One tolerance for every track: the smaller of the two.
         },
     );
     report.keys_kept = optimized.keys_after;
@@ -534,7 +535,12 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
             })?;
         report.conversion = Some(conversion);
     }
-    for finding in crate::validate::all(&model) {
+    // The structure and sanity rules: the extents were just measured from
+    // the posed vertices, which `validate`'s extent rules would do again.
+    let findings = crate::validate::model(&model)
+        .into_iter()
+        .chain(crate::validate::sanity(&model));
+    for finding in findings {
         if finding.severity() > crate::validate::Severity::Info {
             let what = format!(
                 "{} ({}): {}",
