@@ -91,6 +91,59 @@ pub fn shared_gltf(name: &str) -> Option<PathBuf> {
     shared_path("gltf", name, "the glTF file")
 }
 
+/// The glTF files others wrote that the import is checked on: the
+/// Khronos samples `CesiumMan.glb` and `RiggedSimple.glb` (from
+/// `../shared/gltf`, loudly left out without it) and the Blender fixture
+/// ([`blender_rigged_glb`]).
+pub fn third_party_gltf() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = ["CesiumMan.glb", "RiggedSimple.glb"]
+        .into_iter()
+        .filter_map(shared_gltf)
+        .collect();
+    files.push(blender_rigged_glb());
+    files
+}
+
+/// Each of [`third_party_gltf`] imported (`formats::gltf::import`, default
+/// options) at each of `versions`, written into `dir` as
+/// `STEM_VERSION.mdx` with its BLP textures in `STEM_VERSION/`: the model
+/// files and models, and the texture files written.
+pub fn imported_third_party(
+    dir: &Path,
+    versions: &[u32],
+) -> (Vec<(PathBuf, formats::mdx::Model)>, Vec<PathBuf>) {
+    let mut models = Vec::new();
+    let mut textures = Vec::new();
+    for file in third_party_gltf() {
+        let source = formats::gltf::Source::from_path(&file)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let stem = file
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        for &version in versions {
+            let options = formats::gltf::ImportOptions {
+                version,
+                ..Default::default()
+            };
+            let imported = formats::gltf::import(&source, &options)
+                .unwrap_or_else(|e| panic!("{} at {version}: {e}", file.display()));
+            let path = dir.join(format!("{stem}_{version}.mdx"));
+            std::fs::write(&path, imported.model.to_bytes().unwrap()).unwrap();
+            let folder = dir.join(format!("{stem}_{version}"));
+            for texture in &imported.textures {
+                let written = folder.join(texture.path.replace('\\', "/"));
+                std::fs::create_dir_all(written.parent().unwrap_or(&folder)).unwrap();
+                std::fs::write(&written, &texture.blp).unwrap();
+                textures.push(written);
+            }
+            models.push((path, imported.model));
+        }
+    }
+    (models, textures)
+}
+
 /// `harness/blender/fixtures/rigged.glb`: a rigged, animated creature
 /// built from nothing by `harness/blender/make_rigged.py` and written by
 /// Debian's Blender 3.4 with its own glTF exporter (a writer nobody here

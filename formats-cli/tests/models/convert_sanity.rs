@@ -466,26 +466,7 @@ fn imported_models_pass_mdx_m3_viewers_sanity_test() {
         return;
     };
     let out = common::temp_dir("sanity-import");
-    let mut sources: Vec<PathBuf> = ["CesiumMan.glb", "RiggedSimple.glb"]
-        .into_iter()
-        .filter_map(testkit::shared_gltf)
-        .collect();
-    sources.push(testkit::blender_rigged_glb());
-    let mut written = Vec::new();
-    for source in &sources {
-        let document = formats::gltf::Source::from_path(source).unwrap();
-        for version in [800, 1000] {
-            let options = formats::gltf::ImportOptions {
-                version,
-                ..Default::default()
-            };
-            let model = formats::gltf::import(&document, &options).unwrap().model;
-            let stem = source.file_stem().unwrap().to_string_lossy();
-            let path = out.join(format!("{stem}_{version}.mdx"));
-            std::fs::write(&path, model.to_bytes().unwrap()).unwrap();
-            written.push((path, model));
-        }
-    }
+    let (written, _) = testkit::imported_third_party(&out, &[800, 1000]);
     let files: Vec<PathBuf> = written.iter().map(|(p, _)| p.clone()).collect();
     let results = sanity(&harness, &files);
     for (path, model) in &written {

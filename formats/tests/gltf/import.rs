@@ -210,17 +210,6 @@ fn corpus_models_round_trip_through_gltf_at_their_own_version() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// The third-party files: the two Khronos samples and the Blender-made
-/// fixture (GLB files written by tools nobody here wrote).
-fn third_party() -> Vec<std::path::PathBuf> {
-    let mut files: Vec<_> = ["CesiumMan.glb", "RiggedSimple.glb"]
-        .into_iter()
-        .filter_map(testkit::shared_gltf)
-        .collect();
-    files.push(testkit::blender_rigged_glb());
-    files
-}
-
 /// glTF's Y-up position as the import puts it in the model (scale 1).
 fn z_up([x, y, z]: [f64; 3]) -> [f32; 3] {
     [x as f32, -z as f32, y as f32]
@@ -237,7 +226,7 @@ fn z_up([x, y, z]: [f64; 3]) -> [f32; 3] {
 /// its scale, widens the bound by that fraction of the size.
 #[test]
 fn third_party_files_import_and_pose_where_babylon_plays_them() {
-    let files = third_party();
+    let files = testkit::third_party_gltf();
     // Four times into each animation (ms), away from a looping end.
     let mut probes = Vec::new();
     for file in &files {
@@ -372,7 +361,7 @@ fn posed_model(model: &Model, k: Option<usize>, ms: f64) -> Vec<Vec<[f32; 3]>> {
 fn imported_models_export_back_validator_clean() {
     let out = testkit::temp_dir("import-export-back");
     let mut files = Vec::new();
-    for file in third_party() {
+    for file in testkit::third_party_gltf() {
         let source = Source::from_path(&file).unwrap();
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         for version in [800, 1000] {
@@ -443,4 +432,45 @@ fn kept_textures_name_their_files_and_embedded_images_become_blp() {
         run(&gltf, TextureMode::Keep),
         (vec!["rigged_image0.png".to_string(), white], vec![])
     );
+}
+
+/// The BLP textures the import writes (CesiumMan's JPEG as BLP1 JPEG, the
+/// Blender fixture's alpha-masked image as BLP1 palette) are read by
+/// Pillow's BLP plugin, a decoder nobody here wrote, at the size ours
+/// decodes and with the same colours: within 1 in each channel (the JPEG
+/// bound of `textures/blp_pillow.rs`; palette colours are exact; the
+/// plugin takes BLP1 alpha from the palette, not the alpha plane, so alpha
+/// is not compared).
+#[test]
+fn imported_textures_read_in_pillow() {
+    let out = testkit::temp_dir("import-textures-pillow");
+    let (_, textures) = testkit::imported_third_party(&out, &[800]);
+    assert!(!textures.is_empty());
+    let Some(images) = testkit::pillow_read(&textures) else {
+        return;
+    };
+    for (path, theirs) in textures.iter().zip(&images) {
+        let blp = formats::blp::Blp::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+        let ours = blp.decode_level(0).unwrap();
+        let name = path.display();
+        assert_eq!(
+            theirs.size,
+            (ours.width as usize, ours.height as usize),
+            "{name}"
+        );
+        let channels = theirs.mode.len();
+        assert!(
+            theirs.mode == "RGBA" || theirs.mode == "RGB",
+            "{name}: {}",
+            theirs.mode
+        );
+        let farthest = (ours
+            .data
+            .chunks_exact(4)
+            .zip(theirs.bytes.chunks_exact(channels)))
+        .flat_map(|(a, b)| (0..3).map(move |c| a[c].abs_diff(b[c])))
+        .max()
+        .unwrap_or(0);
+        assert!(farthest <= 1, "{name}: a colour {farthest} off");
+    }
 }

@@ -321,26 +321,7 @@ fn imported_models_read_in_war3_model_as_in_ours() {
         return;
     };
     let out = common::temp_dir("war3-model-imported");
-    let mut sources: Vec<PathBuf> = ["CesiumMan.glb", "RiggedSimple.glb"]
-        .into_iter()
-        .filter_map(testkit::shared_gltf)
-        .collect();
-    sources.push(testkit::blender_rigged_glb());
-    let mut files = Vec::new();
-    for source in &sources {
-        let document = formats::gltf::Source::from_path(source).unwrap();
-        for version in [800, 1000, 1100, 1200] {
-            let options = formats::gltf::ImportOptions {
-                version,
-                ..Default::default()
-            };
-            let model = formats::gltf::import(&document, &options).unwrap().model;
-            let stem = source.file_stem().unwrap().to_string_lossy();
-            let path = out.join(format!("{stem}_{version}.mdx"));
-            std::fs::write(&path, model.to_bytes().unwrap()).unwrap();
-            files.push((path, model));
-        }
-    }
+    let (files, _) = testkit::imported_third_party(&out, &[800, 1000, 1100, 1200]);
     let unreadable = agree(&harness, "imported models", &files, |_, _, _| false);
     assert!(unreadable.is_empty(), "{unreadable:?}");
 }
