@@ -9,9 +9,15 @@
 //! the curves, so every track is sampled: at the animation's keys (whole
 //! milliseconds), on a 1/30 s grid, then where linear interpolation strays
 //! from the glTF curve by more than the tolerance ([`fit_keys`], the
-//! export's fitting), before the keyframe optimizer drops the keys
-//! interpolation reproduces. A node whose every moving channel is `STEP`
-//! gets keys without interpolation at the animation's keys.
+//! export's fitting), before [`thin`] drops, track by track, the keys
+//! interpolation reproduces within the smallest of the tolerances (as
+//! model units, radians and a factor alike). (The keyframe optimizer,
+//! which checks every frame a dropped key spans, costs the square of a
+//! smooth track's length: seconds for a few bones turning for a minute.) A
+//! node whose every moving channel is `STEP` gets keys without
+//! interpolation at the animation's keys.
+
+use std::cell::Cell;
 
 use crate::anim::glam::{DMat3, DMat4, DQuat, DVec3};
 use crate::gltf::model::curve::fit_keys;
@@ -34,9 +40,16 @@ const MAX_GRID_KEYS: f64 = 9_000.0;
 /// How many times its grid's keys fitting may give one track.
 const FIT_FACTOR: usize = 8;
 
-/// The most node samples an import may take (every MDX node at every grid
-/// time of every animation, before fitting).
-pub(super) const MAX_SAMPLES: u64 = 1 << 24;
+/// The most node samples an import may take: every MDX node at every grid
+/// time and every key time of every animation, before fitting.
+pub(super) const MAX_SAMPLES: u64 = 1 << 19;
+
+/// The most keys fitting may add, all tracks together (each costs seven
+/// samples); past them, tracks keep the keys they have.
+pub(super) const MAX_FITTED: u64 = 1 << 16;
+
+/// The most keys one key of a thinned track may stand for ([`thin`]).
+const MAX_JOINED: usize = 64;
 
 /// Where each animation goes on the timeline: `[start, end]` in ms. The
 /// intervals an export of this workspace recorded (`extras.mdx.interval`)
@@ -148,8 +161,12 @@ pub(super) struct NodeAnimation {
     /// Per MDX node, the largest shear its transform needed (relative to its
     /// largest scaling), where above 1e-3.
     pub sheared: Vec<(usize, f64)>,
-    /// Keys sampled.
+    /// Keys sampled (translation, rotation and scaling keys: three a
+    /// sample), and kept after thinning.
     pub keys: usize,
+    pub kept: usize,
+    /// Whether fitting stopped at [`MAX_FITTED`].
+    pub fitting_cut: bool,
 }
 
 /// The glTF nodes whose motion moves MDX node `i` relative to its MDX
@@ -196,30 +213,42 @@ pub(super) fn node_tracks(
         tracks: Vec::with_capacity(skeleton.nodes.len()),
         sheared: Vec::new(),
         keys: 0,
+        kept: 0,
+        fitting_cut: false,
     };
+    let mut sampled = 0u64;
+    let mut fitting_left = MAX_FITTED;
+    // Thinning keeps every track within the smallest of the tolerances
+    // (model units, radians or a factor), as the keyframe optimizer did:
+    // the fitted tracks' error, not doubled.
+    let thinning = tolerance
+        .translation
+        .min(tolerance.rotation)
+        .min(tolerance.scaling);
+    let vector_off = |a: DVec3, b: DVec3| a.distance(b) / thinning;
+    let rotation_off = |a: DQuat, b: DQuat| angle(a, b) / thinning;
     for ((i, node), &pivot) in skeleton.nodes.iter().enumerate().zip(&pivots) {
         let path = path(scene, skeleton, node);
         let above = (node.parent)
             .and_then(|p| skeleton.node(p))
             .map_or(DMat4::IDENTITY, |p| p.bind);
-        let mut shear = 0.0f64;
-        let local_at = |clip: &Clip, seconds: f64| -> (Local, f64) {
+        // The largest shear of any sample.
+        let shear = Cell::new(0.0f64);
+        let local_at = |clip: &Clip, seconds: f64| -> Local {
             // G_p⁻¹ · G_i: the locals on the path, the top first.
             let relative = (path.iter().rev())
                 .fold(DMat4::IDENTITY, |m, &n| m * clip.local(scene, n, seconds));
             let l = c * above * relative * node.bind_inverse * c_inverse;
-            Local::of(l, pivot)
+            let (local, sheared) = Local::of(l, pivot);
+            shear.set(shear.get().max(sheared));
+            local
         };
         let mut keys: Vec<Vec<(f64, Local)>> = Vec::with_capacity(clips.len());
         let mut stepped = true;
         let mut moves = false;
         for ((clip, &[start, end]), grid) in clips.iter().zip(intervals).zip(&grids) {
             let length = f64::from(end - start);
-            let channels: Vec<_> = clip
-                .channels
-                .iter()
-                .filter(|ch| path.contains(&ch.node))
-                .collect();
+            let channels: Vec<_> = path.iter().flat_map(|&n| clip.channels_on(n)).collect();
             let key_ms = || {
                 channels
                     .iter()
@@ -229,8 +258,7 @@ pub(super) fn node_tracks(
             };
             let at = |ms: f64| local_at(clip, ms / 1000.0);
             if channels.is_empty() {
-                let (rest, s) = at(0.0);
-                shear = shear.max(s);
+                let rest = at(0.0);
                 moves |= rest != Local::REST;
                 keys.push(vec![(0.0, rest), (length, rest)]);
                 continue;
@@ -244,8 +272,16 @@ pub(super) fn node_tracks(
             }
             times.sort_by(f64::total_cmp);
             times.dedup();
+            sampled = sampled.saturating_add(times.len() as u64);
+            if sampled > MAX_SAMPLES {
+                return Err(ImportError::TooLarge {
+                    what: "node samples (nodes times animation keys, and 30 a second)",
+                    needed: sampled,
+                    limit: MAX_SAMPLES,
+                });
+            }
             let cap = times.len().saturating_mul(FIT_FACTOR);
-            let value = |ms: f64| at(ms).0;
+            let value = at;
             let mut fitted = if step_only {
                 times.iter().map(|&t| (t, value(t))).collect()
             } else {
@@ -262,15 +298,17 @@ pub(super) fn node_tracks(
                     },
                     1.0,
                     cap,
-                    || true,
+                    || {
+                        out.fitting_cut |= fitting_left == 0;
+                        fitting_left = fitting_left.saturating_sub(1);
+                        !out.fitting_cut
+                    },
                 )
             };
-            for &(ms, _) in &fitted {
-                shear = shear.max(at(ms).1);
-            }
             keep_rotations_on_one_side(&mut fitted);
             keys.push(fitted);
         }
+        let shear = shear.get();
         if shear > 1e-3 {
             out.sheared.push((i, shear));
         }
@@ -278,16 +316,44 @@ pub(super) fn node_tracks(
             out.tracks.push(Vec::new());
             continue;
         }
+        out.keys += 3 * keys.iter().map(Vec::len).sum::<usize>();
         let interpolation = if stepped {
             Interpolation::None
         } else {
             Interpolation::Linear
         };
-        let v3 = |v: DVec3| v.as_vec3().to_array();
-        let translation = mdx_keys(&keys, intervals, |l| v3(l.translation));
-        let rotation = mdx_keys(&keys, intervals, |l| l.rotation.as_quat().to_array());
-        let scaling = mdx_keys(&keys, intervals, |l| v3(l.scaling));
-        out.keys += translation.len() + rotation.len() + scaling.len();
+        // Each track thinned on its own (keys a stepped track holds stay).
+        let part = |value: fn(&Local) -> DVec3, off: &dyn Fn(DVec3, DVec3) -> f64| {
+            let lerp = |a: DVec3, b: DVec3, f: f64| a.lerp(b, f);
+            (keys.iter())
+                .map(|list| {
+                    let list: Vec<(f64, DVec3)> =
+                        list.iter().map(|(t, l)| (*t, value(l))).collect();
+                    if stepped {
+                        list
+                    } else {
+                        thin(&list, lerp, off)
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let translations = part(|l| l.translation, &vector_off);
+        let scalings = part(|l| l.scaling, &vector_off);
+        let rotations: Vec<Vec<(f64, DQuat)>> = (keys.iter())
+            .map(|list| {
+                let list: Vec<(f64, DQuat)> = list.iter().map(|(t, l)| (*t, l.rotation)).collect();
+                if stepped {
+                    list
+                } else {
+                    thin(&list, slerp, rotation_off)
+                }
+            })
+            .collect();
+        let v3 = |v: &DVec3| v.as_vec3().to_array();
+        let translation = mdx_keys(&translations, intervals, v3);
+        let rotation = mdx_keys(&rotations, intervals, |q| q.as_quat().to_array());
+        let scaling = mdx_keys(&scalings, intervals, v3);
+        out.kept += translation.len() + rotation.len() + scaling.len();
         out.tracks.push(vec![
             NodeTrack::Translation(Track::new(interpolation, translation)),
             NodeTrack::Rotation(Track::new(interpolation, rotation)),
@@ -297,12 +363,88 @@ pub(super) fn node_tracks(
     Ok(out)
 }
 
+/// The angle between two rotations, in radians.
+fn angle(a: DQuat, b: DQuat) -> f64 {
+    2.0 * a.dot(b).abs().min(1.0).acos()
+}
+
+/// Slerp the shorter way.
+fn slerp(a: DQuat, b: DQuat, f: f64) -> DQuat {
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    a.slerp(b, f)
+}
+
+/// `keys` (in time order) without those that interpolation (`lerp`)
+/// between the keys kept either side plays within the tolerance (`off` at
+/// most 1) at the time of each key left out and halfway between each two
+/// keys; the first and the last stay. Greedy from the first key: each key
+/// kept is the furthest one, at most [`MAX_JOINED`] keys on, found by
+/// doubling the distance then halving it, so that a track costs a few
+/// dozen interpolations a key at most (where the keyframe optimizer,
+/// which checks every frame, would cost the square of a smooth track's
+/// length).
+fn thin<T: Copy>(
+    keys: &[(f64, T)],
+    lerp: impl Fn(T, T, f64) -> T,
+    off: impl Fn(T, T) -> f64,
+) -> Vec<(f64, T)> {
+    let last = keys.len().saturating_sub(1);
+    // Whether the segment from key `a` to key `b` plays the keys between.
+    let fits = |a: usize, b: usize| -> bool {
+        let (Some(&(ta, va)), Some(&(tb, vb))) = (keys.get(a), keys.get(b)) else {
+            return false;
+        };
+        let span = tb - ta;
+        if span.is_nan() || span <= 0.0 {
+            return false;
+        }
+        let joined = |t: f64| lerp(va, vb, (t - ta) / span);
+        (keys.get(a..=b).unwrap_or_default().windows(2)).all(|pair| match pair {
+            [(t0, v0), (t1, v1)] => {
+                off(joined(*t1), *v1) <= 1.0
+                    && off(joined((t0 + t1) / 2.0), lerp(*v0, *v1, 0.5)) <= 1.0
+            }
+            _ => true,
+        })
+    };
+    let mut out: Vec<(f64, T)> = keys.first().copied().into_iter().collect();
+    let mut a = 0;
+    while a < last {
+        let reach = last.min(a + MAX_JOINED);
+        let (mut good, mut bad) = (a + 1, reach + 1);
+        let mut probe = a + 2;
+        while probe <= reach {
+            if !fits(a, probe) {
+                bad = probe;
+                break;
+            }
+            good = probe;
+            probe = if probe == reach {
+                reach + 1
+            } else {
+                reach.min(a + 2 * (probe - a))
+            };
+        }
+        while bad - good > 1 {
+            let middle = good + (bad - good) / 2;
+            if fits(a, middle) {
+                good = middle;
+            } else {
+                bad = middle;
+            }
+        }
+        out.extend(keys.get(good).copied());
+        a = good;
+    }
+    out
+}
+
 /// A track's keys: each animation's keys at its sequence's start, as
-/// `value` takes them from the local transform.
-fn mdx_keys<T>(
-    keys: &[Vec<(f64, Local)>],
+/// `value` takes them.
+fn mdx_keys<V, T>(
+    keys: &[Vec<(f64, V)>],
     intervals: &[[u32; 2]],
-    value: impl Fn(&Local) -> T,
+    value: impl Fn(&V) -> T,
 ) -> Vec<Key<T>> {
     (keys.iter().zip(intervals))
         .flat_map(|(list, &[start, _])| {
@@ -314,7 +456,8 @@ fn mdx_keys<T>(
 
 /// Each rotation on the same side as the one before (`q` and `-q` are one
 /// rotation; interpolation between keys takes the shorter way either way,
-/// but the optimizer compares values).
+/// but a reader comparing values, the keyframe optimizer's say, should
+/// find equal rotations equal).
 fn keep_rotations_on_one_side(keys: &mut [(f64, Local)]) {
     let mut before: Option<DQuat> = None;
     for (_, local) in keys.iter_mut() {
@@ -353,6 +496,24 @@ mod tests {
     }
 
     #[test]
+    fn thinning_keeps_the_ends_and_the_corners_at_most_64_keys_apart() {
+        let lerp = |a: f64, b: f64, f: f64| a + (b - a) * f;
+        let off = |a: f64, b: f64| (a - b).abs() / 1e-9;
+        // Up for 100 keys, then down for 100.
+        let keys: Vec<(f64, f64)> = (0..=200)
+            .map(|k| (f64::from(k), f64::from(if k <= 100 { k } else { 200 - k })))
+            .collect();
+        let kept: Vec<f64> = thin(&keys, lerp, off).iter().map(|k| k.0).collect();
+        assert_eq!(kept, [0.0, 64.0, 100.0, 164.0, 200.0]);
+        // A key that strays stays, with its neighbours.
+        let mut bump = keys.clone();
+        bump[30].1 += 1.0;
+        let kept: Vec<f64> = thin(&bump, lerp, off).iter().map(|k| k.0).collect();
+        assert_eq!(kept, [0.0, 29.0, 30.0, 31.0, 95.0, 100.0, 164.0, 200.0]);
+        assert!(thin(&keys[..1], lerp, off).len() == 1 && thin(&[], lerp, off).is_empty());
+    }
+
+    #[test]
     fn sequences_follow_each_other_with_a_gap() {
         let clip = |duration| Clip {
             name: String::new(),
@@ -361,6 +522,7 @@ mod tests {
             morph_channels: 0,
             mdx_interval: None,
             mdx_looping: None,
+            by_node: Default::default(),
         };
         assert_eq!(
             intervals(&[clip(1.0), clip(0.0), clip(2.5)]),

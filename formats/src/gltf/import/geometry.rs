@@ -18,7 +18,7 @@ use super::skeleton::Skeleton;
 const MAX_GEOSET_VERTICES: usize = 65_535;
 
 /// The most vertices (all primitives together) an import reads.
-pub(super) const MAX_VERTICES: u64 = 1 << 24;
+pub(super) const MAX_VERTICES: u64 = 1 << 20;
 
 /// One vertex before it is put in a geoset.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,7 +142,7 @@ fn computed_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32;
 #[allow(clippy::too_many_arguments)]
 pub(super) fn pieces(
     document: &gltf::Document,
-    buffers: &[Vec<u8>],
+    buffers: &accessor::Buffers<'_>,
     skeleton: &Skeleton,
     c: DMat4,
     node: usize,

@@ -13,7 +13,7 @@
 //! JPEG when the image is opaque, palette with its 8-bit alpha when it is
 //! not (exact alpha for the cut-outs `MASK` makes).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use format_core::FixedStr;
 
@@ -59,6 +59,27 @@ fn clean(name: &str) -> String {
     }
 }
 
+/// `name`, or with as many `_` after it as make it a name not `taken`
+/// (ASCII case ignored), which it then is. Past a few, a number goes
+/// before the `_`: thousands of images of one name take a few steps each.
+fn unique(name: String, taken: &mut BTreeSet<String>) -> String {
+    let free = |n: &String, taken: &BTreeSet<String>| !taken.contains(&n.to_ascii_lowercase());
+    let mut out = name.clone();
+    for _ in 0..4 {
+        if free(&out, taken) {
+            break;
+        }
+        out.push('_');
+    }
+    let mut k = taken.len();
+    while !free(&out, taken) {
+        out = format!("{name}_{k}");
+        k += 1;
+    }
+    taken.insert(out.to_ascii_lowercase());
+    out
+}
+
 /// An image's name: its `name`, else its URI's file name.
 fn image_name(document: &gltf::Document, image: usize) -> String {
     let json = document.as_json().images.get(image);
@@ -86,7 +107,10 @@ pub(super) fn materials(
     };
     // TEXS index of each (path, replaceable id).
     let mut texture_of: BTreeMap<(String, u32), i32> = BTreeMap::new();
-    let mut names_taken: Vec<String> = Vec::new();
+    // The path of each image named so far (an image used by several
+    // materials is one texture), and the names taken (ASCII lowercase).
+    let mut path_of: BTreeMap<usize, String> = BTreeMap::new();
+    let mut names_taken: BTreeSet<String> = BTreeSet::new();
     for &m in used {
         let material = m.and_then(|m| document.materials().nth(m));
         let at = m.map_or_else(
@@ -132,14 +156,13 @@ pub(super) fn materials(
                 let original = document.as_json().images.get(i).and_then(|j| j.uri.clone());
                 let path = match (options.textures, original) {
                     (TextureMode::Keep, Some(uri)) if !uri.starts_with("data:") => uri,
-                    _ => {
-                        let mut name = image_name(document, i);
-                        while names_taken.contains(&name.to_ascii_lowercase()) {
-                            name.push('_');
-                        }
-                        names_taken.push(name.to_ascii_lowercase());
-                        format!("{}{name}.blp", options.texture_folder)
-                    }
+                    _ => path_of
+                        .entry(i)
+                        .or_insert_with(|| {
+                            let name = unique(image_name(document, i), &mut names_taken);
+                            format!("{}{name}.blp", options.texture_folder)
+                        })
+                        .clone(),
                 };
                 (path, 0, Some(i))
             }

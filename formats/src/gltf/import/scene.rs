@@ -3,6 +3,8 @@
 //! time of an animation (`LINEAR`, `STEP` and `CUBICSPLINE` samplers played
 //! as the glTF specification defines them), and world matrices from them.
 
+use std::collections::BTreeMap;
+
 use crate::anim::glam::{DMat4, DQuat, DVec3};
 
 use super::accessor;
@@ -78,7 +80,13 @@ impl Scene {
             stack.extend(children.get(n).into_iter().flatten().rev());
         }
         if order.len() != count {
-            let stuck = (0..count).find(|n| !order.contains(n)).unwrap_or(0);
+            let mut visited = vec![false; count];
+            for &n in &order {
+                if let Some(v) = visited.get_mut(n) {
+                    *v = true;
+                }
+            }
+            let stuck = visited.iter().position(|v| !v).unwrap_or(0);
             return Err(ImportError::Hierarchy { node: stuck });
         }
         let roots: Vec<usize> = match document
@@ -295,6 +303,8 @@ pub(super) struct Clip {
     /// workspace records them (`extras.mdx`).
     pub mdx_interval: Option<[u32; 2]>,
     pub mdx_looping: Option<bool>,
+    /// The indices in `channels` of each animated node's channels.
+    pub by_node: BTreeMap<usize, Vec<usize>>,
 }
 
 /// The `mdx` object of an `extras` (what the export records that glTF has
@@ -306,7 +316,10 @@ pub(super) fn mdx_extras(extras: &gltf::json::Extras) -> Option<serde_json::Valu
 }
 
 impl Clip {
-    pub fn read(animation: &gltf::Animation<'_>, buffers: &[Vec<u8>]) -> Result<Clip, ImportError> {
+    pub fn read(
+        animation: &gltf::Animation<'_>,
+        buffers: &accessor::Buffers<'_>,
+    ) -> Result<Clip, ImportError> {
         let mut channels = Vec::new();
         let mut morph_channels = 0;
         for channel in animation.channels() {
@@ -394,6 +407,10 @@ impl Clip {
             .as_ref()
             .and_then(|m| serde_json::from_value::<[u32; 2]>(m.get("interval")?.clone()).ok());
         let mdx_looping = mdx.as_ref().and_then(|m| m.get("looping")?.as_bool());
+        let mut by_node: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (i, channel) in channels.iter().enumerate() {
+            by_node.entry(channel.node).or_default().push(i);
+        }
         Ok(Clip {
             name: animation.name().unwrap_or("").to_owned(),
             channels,
@@ -401,7 +418,13 @@ impl Clip {
             morph_channels,
             mdx_interval,
             mdx_looping,
+            by_node,
         })
+    }
+
+    /// The channels that animate `node`.
+    pub fn channels_on(&self, node: usize) -> impl Iterator<Item = &Channel> {
+        (self.by_node.get(&node).into_iter().flatten()).filter_map(|&i| self.channels.get(i))
     }
 
     /// A node's local matrix at `t` seconds: its channels' values over its
@@ -411,7 +434,7 @@ impl Clip {
             return DMat4::IDENTITY;
         };
         let mut animated = false;
-        for channel in self.channels.iter().filter(|c| c.node == node) {
+        for channel in self.channels_on(node) {
             animated = true;
             let [x, y, z, w] = channel.sample(t);
             match channel.target {

@@ -12,7 +12,7 @@
 //! its joints exactly as glTF moves `v`; an unskinned mesh's vertex is
 //! stored at `C · B · v` and moved by its node's bone.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::anim::glam::{DMat4, DVec3};
 
@@ -74,7 +74,7 @@ impl Skeleton {
     /// `meshes`: each instantiated mesh's node and, if skinned, its skin.
     pub fn new(
         document: &gltf::Document,
-        buffers: &[Vec<u8>],
+        buffers: &accessor::Buffers<'_>,
         scene: &Scene,
         meshes: &[(usize, Option<usize>)],
     ) -> Result<Skeleton, ImportError> {
@@ -141,12 +141,16 @@ impl Skeleton {
                 scene.in_scene(n) && !bind.contains_key(&n) && is_attachment_name(scene.name(n))
             })
             .collect();
+        // Each node's ancestors, up to the first that is already an MDX
+        // node (whose own ancestors are, or will be, walked from it).
+        let mut made: BTreeSet<usize> = bind.keys().chain(&attachments).copied().collect();
         let mut helpers = Vec::new();
         for &n in bind.keys().chain(&attachments) {
             for p in scene.ancestors(n) {
-                if !bind.contains_key(&p) && !attachments.contains(&p) && !helpers.contains(&p) {
-                    helpers.push(p);
+                if !made.insert(p) {
+                    break;
                 }
+                helpers.push(p);
             }
         }
         helpers.sort_unstable();
