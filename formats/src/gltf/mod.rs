@@ -364,7 +364,8 @@ pub use error::ExportError;
 pub use gltf_json as json;
 pub use import::{
     AccessorProblem, BufferProblem, ImageProblem, ImportError, ImportOptions, ImportReport,
-    Imported, ImportedTexture, NON_LOOPING, SequenceMade, Source, TextureMode, import, looping,
+    Imported, ImportedTexture, MAX_IMAGE_PIXELS, NON_LOOPING, SequenceMade, Source, TextureMode,
+    import, looping,
 };
 pub use model::{Export, ExportOptions, export};
 #[cfg(feature = "terrain")]

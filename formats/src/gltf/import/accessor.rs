@@ -6,15 +6,52 @@
 //! not check (a stride at least an element, a count of at least one, a
 //! view's type matching the use), so they are not used: a hostile file
 //! must get an error, never a panic or an allocation past its size.
+//!
+//! Every read is counted against [`MAX_COMPONENTS`], before anything is
+//! allocated: an accessor without a buffer view (all zeros, bar its sparse
+//! values) declares its count freely, and one accessor may be read by any
+//! number of primitives, skins and animation channels.
+
+use std::cell::Cell;
 
 use gltf::accessor::{DataType, Dimensions};
 
 use super::error::{AccessorProblem, ImportError};
 use super::source::view_bytes;
 
-/// The most elements an accessor without a buffer view (all zeros, bar its
-/// sparse values) may declare: such an accessor's count costs no bytes.
-const MAX_VIEWLESS: usize = 1 << 24;
+/// The most components (floats or integers, every read of every accessor
+/// counted) one import may read: 128 MiB as `f32`.
+pub(super) const MAX_COMPONENTS: u64 = 1 << 25;
+
+/// A document's buffers, and the components read from them so far.
+pub(super) struct Buffers<'b> {
+    /// Each buffer's bytes.
+    pub bytes: &'b [Vec<u8>],
+    read: Cell<u64>,
+}
+
+impl<'b> Buffers<'b> {
+    pub fn new(bytes: &'b [Vec<u8>]) -> Buffers<'b> {
+        Buffers {
+            bytes,
+            read: Cell::new(0),
+        }
+    }
+
+    /// Counts `components` more read, or fails past [`MAX_COMPONENTS`].
+    fn spend(&self, components: u64) -> Result<(), ImportError> {
+        let read = self.read.get().saturating_add(components);
+        if read > MAX_COMPONENTS {
+            return Err(ImportError::TooLarge {
+                what: "accessor components read",
+                needed: read,
+                limit: MAX_COMPONENTS,
+            });
+        }
+        self.read.set(read);
+        Ok(())
+    }
+}
 
 fn components(dimensions: Dimensions) -> usize {
     match dimensions {
@@ -131,13 +168,15 @@ impl<'b> Run<'b> {
     }
 }
 
-/// An accessor's elements as `f64` components, `N` each.
-fn read<const N: usize>(
+/// An accessor's elements, `N` components each, every component converted
+/// from its value (see [`component`]) by `convert`.
+fn read<const N: usize, T: Copy + Default>(
     accessor: &gltf::Accessor<'_>,
     buffers: &[Vec<u8>],
     expected: &'static str,
     integers_only: bool,
-) -> Result<Vec<[f64; N]>, AccessorProblem> {
+    convert: impl Fn(f64) -> T,
+) -> Result<Vec<[T; N]>, AccessorProblem> {
     let data_type = accessor.data_type();
     if components(accessor.dimensions()) != N
         || (integers_only && matches!(data_type, DataType::F32))
@@ -151,12 +190,16 @@ fn read<const N: usize>(
     let size = width * N;
     let normalized = accessor.normalized();
     let count = accessor.count();
-    let decode = |bytes: &[u8]| -> [f64; N] {
+    let decode = |bytes: &[u8]| -> [T; N] {
         core::array::from_fn(|c| {
-            component(data_type, normalized, bytes.get(c * width..).unwrap_or(&[]))
+            convert(component(
+                data_type,
+                normalized,
+                bytes.get(c * width..).unwrap_or(&[]),
+            ))
         })
     };
-    let mut out: Vec<[f64; N]> = match accessor.view() {
+    let mut out: Vec<[T; N]> = match accessor.view() {
         Some(view) => {
             let bytes = view_bytes(&view, buffers).ok_or(AccessorProblem::OutOfBounds {
                 count,
@@ -167,8 +210,7 @@ fn read<const N: usize>(
             let run = Run::new(bytes, accessor.offset(), view.stride(), size, count)?;
             (0..run.count).map(|i| decode(run.element(i))).collect()
         }
-        None if count > MAX_VIEWLESS => return Err(AccessorProblem::TooMany { count }),
-        None => vec![[0.0; N]; count],
+        None => vec![decode(&[]); count],
     };
     if let Some(sparse) = accessor.sparse() {
         let n = sparse.count();
@@ -218,7 +260,7 @@ fn read<const N: usize>(
 /// elements' `N` components as `f32`.
 pub(super) fn floats<const N: usize>(
     accessor: &gltf::Accessor<'_>,
-    buffers: &[Vec<u8>],
+    buffers: &Buffers<'_>,
     used_as: &str,
     expected: &'static str,
 ) -> Result<Vec<[f32; N]>, ImportError> {
@@ -228,24 +270,27 @@ pub(super) fn floats<const N: usize>(
 /// Reads an accessor of integers (indices, joints) for one use.
 pub(super) fn integers<const N: usize>(
     accessor: &gltf::Accessor<'_>,
-    buffers: &[Vec<u8>],
+    buffers: &Buffers<'_>,
     used_as: &str,
     expected: &'static str,
 ) -> Result<Vec<[u32; N]>, ImportError> {
     converted(accessor, buffers, used_as, expected, true, |c| c as u32)
 }
 
-/// [`read`], each component converted, the error named by its use.
-fn converted<const N: usize, T>(
+/// [`read`], counted against the budget of `buffers`, the error named by
+/// its use.
+fn converted<const N: usize, T: Copy + Default>(
     accessor: &gltf::Accessor<'_>,
-    buffers: &[Vec<u8>],
+    buffers: &Buffers<'_>,
     used_as: &str,
     expected: &'static str,
     integers_only: bool,
     convert: impl Fn(f64) -> T,
 ) -> Result<Vec<[T; N]>, ImportError> {
-    read::<N>(accessor, buffers, expected, integers_only)
-        .map(|v| v.into_iter().map(|e| e.map(&convert)).collect())
+    let sparse = accessor.sparse().map_or(0, |s| s.count() as u64);
+    let n = N as u64;
+    buffers.spend((accessor.count() as u64).saturating_mul(n) + sparse.saturating_mul(n + 1))?;
+    read::<N, T>(accessor, buffers.bytes, expected, integers_only, convert)
         .map_err(|why| error(accessor, used_as, why))
 }
 

@@ -1,6 +1,8 @@
 //! glTF animations to sequences and node tracks, as the
 //! [`import`](super::import()) docs' "Motion" says.
 
+use std::cell::Cell;
+
 use crate::anim::glam::{DMat3, DMat4, DQuat, DVec3};
 use crate::gltf::model::curve::fit_keys;
 use crate::mdx::{Interpolation, Key, NodeTrack, Track};
@@ -22,9 +24,18 @@ const MAX_GRID_KEYS: f64 = 9_000.0;
 /// How many times its grid's keys fitting may give one track.
 const FIT_FACTOR: usize = 8;
 
-/// The most node samples an import may take (every MDX node at every grid
-/// time of every animation, before fitting).
-pub(super) const MAX_SAMPLES: u64 = 1 << 24;
+/// The most node samples an import may take: every MDX node at every key
+/// time of every animation that moves it, before fitting. Blender bakes
+/// every bone at every frame: 4,194,304 is 200 bones for 12 minutes of
+/// animations at 24 frames a second, a second or two of sampling.
+pub(super) const MAX_SAMPLES: u64 = 1 << 22;
+
+/// The most keys fitting may add, all tracks together (each costs seven
+/// samples); past them, tracks keep the keys they have.
+pub(super) const MAX_FITTED: u64 = 1 << 16;
+
+/// The most keys one key of a thinned track may stand for ([`thin`]).
+const MAX_JOINED: usize = 64;
 
 /// Where each animation goes on the timeline: `[start, end]` in ms. The
 /// intervals an export of this workspace recorded (`extras.mdx.interval`)
@@ -136,8 +147,12 @@ pub(super) struct NodeAnimation {
     /// Per MDX node, the largest shear its transform needed (relative to its
     /// largest scaling), where above 1e-3.
     pub sheared: Vec<(usize, f64)>,
-    /// Keys sampled.
+    /// Keys sampled (translation, rotation and scaling keys: three a
+    /// sample), and kept after thinning.
     pub keys: usize,
+    pub kept: usize,
+    /// Whether fitting stopped at [`MAX_FITTED`].
+    pub fitting_cut: bool,
 }
 
 /// The glTF nodes whose motion moves MDX node `i` relative to its MDX
@@ -157,24 +172,35 @@ pub(super) fn node_tracks(
     c: DMat4,
     tolerance: Tolerance,
 ) -> Result<NodeAnimation, ImportError> {
-    let grids: Vec<Vec<f64>> = intervals
+    // Each animation's 1/30 s grid, counted: fitting may add FIT_FACTOR
+    // keys for each key and each grid time of a track.
+    let grids: Vec<usize> = intervals
         .iter()
         .map(|&[start, end]| {
             let length = f64::from(end - start);
             let step = (1000.0 / GRID_RATE).max(length / MAX_GRID_KEYS);
-            let n = (length / step).floor() as usize;
-            let mut grid: Vec<f64> = (0..=n).map(|k| (k as f64 * step).round()).collect();
-            if grid.last() != Some(&length) {
-                grid.push(length);
-            }
-            grid
+            (length / step).floor() as usize + 2
         })
         .collect();
-    let samples = grids.iter().map(|g| g.len() as u64).sum::<u64>() * skeleton.nodes.len() as u64;
-    if samples > MAX_SAMPLES {
+    // Every node's samples at the keys that move it, counted (before
+    // duplicates go) before any is taken.
+    let paths: Vec<Vec<usize>> = (skeleton.nodes.iter())
+        .map(|node| path(scene, skeleton, node))
+        .collect();
+    let sampled = (paths.iter())
+        .flat_map(|path| clips.iter().map(move |clip| (path, clip)))
+        .map(|(path, clip)| {
+            let keys = (path.iter())
+                .flat_map(|&n| clip.channels_on(n))
+                .map(|ch| ch.times.len() as u64)
+                .sum::<u64>();
+            if keys == 0 { 0 } else { keys + 2 }
+        })
+        .fold(0u64, u64::saturating_add);
+    if sampled > MAX_SAMPLES {
         return Err(ImportError::TooLarge {
-            what: "node samples (nodes times animation keys at 30 a second)",
-            needed: samples,
+            what: "node samples (nodes times the animation keys that move them)",
+            needed: sampled,
             limit: MAX_SAMPLES,
         });
     }
@@ -184,30 +210,40 @@ pub(super) fn node_tracks(
         tracks: Vec::with_capacity(skeleton.nodes.len()),
         sheared: Vec::new(),
         keys: 0,
+        kept: 0,
+        fitting_cut: false,
     };
-    for ((i, node), &pivot) in skeleton.nodes.iter().enumerate().zip(&pivots) {
-        let path = path(scene, skeleton, node);
+    let mut fitting_left = MAX_FITTED;
+    // Thinning keeps every track within the smallest of the tolerances
+    // (model units, radians or a factor), as the keyframe optimizer did:
+    // the fitted tracks' error, not doubled.
+    let thinning = tolerance
+        .translation
+        .min(tolerance.rotation)
+        .min(tolerance.scaling);
+    let vector_off = |a: DVec3, b: DVec3| a.distance(b) / thinning;
+    let rotation_off = |a: DQuat, b: DQuat| angle(a, b) / thinning;
+    for (((i, node), &pivot), path) in skeleton.nodes.iter().enumerate().zip(&pivots).zip(&paths) {
         let above = (node.parent)
             .and_then(|p| skeleton.node(p))
             .map_or(DMat4::IDENTITY, |p| p.bind);
-        let mut shear = 0.0f64;
-        let local_at = |clip: &Clip, seconds: f64| -> (Local, f64) {
+        // The largest shear of any sample.
+        let shear = Cell::new(0.0f64);
+        let local_at = |clip: &Clip, seconds: f64| -> Local {
             // G_p⁻¹ · G_i: the locals on the path, the top first.
             let relative = (path.iter().rev())
                 .fold(DMat4::IDENTITY, |m, &n| m * clip.local(scene, n, seconds));
             let l = c * above * relative * node.bind_inverse * c_inverse;
-            Local::of(l, pivot)
+            let (local, sheared) = Local::of(l, pivot);
+            shear.set(shear.get().max(sheared));
+            local
         };
         let mut keys: Vec<Vec<(f64, Local)>> = Vec::with_capacity(clips.len());
         let mut stepped = true;
         let mut moves = false;
         for ((clip, &[start, end]), grid) in clips.iter().zip(intervals).zip(&grids) {
             let length = f64::from(end - start);
-            let channels: Vec<_> = clip
-                .channels
-                .iter()
-                .filter(|ch| path.contains(&ch.node))
-                .collect();
+            let channels: Vec<_> = path.iter().flat_map(|&n| clip.channels_on(n)).collect();
             let key_ms = || {
                 channels
                     .iter()
@@ -217,8 +253,7 @@ pub(super) fn node_tracks(
             };
             let at = |ms: f64| local_at(clip, ms / 1000.0);
             if channels.is_empty() {
-                let (rest, s) = at(0.0);
-                shear = shear.max(s);
+                let rest = at(0.0);
                 moves |= rest != Local::REST;
                 keys.push(vec![(0.0, rest), (length, rest)]);
                 continue;
@@ -232,8 +267,8 @@ pub(super) fn node_tracks(
             let mut times: Vec<f64> = key_ms().chain([0.0, length]).collect();
             times.sort_by(f64::total_cmp);
             times.dedup();
-            let cap = (times.len() + grid.len()).saturating_mul(FIT_FACTOR);
-            let value = |ms: f64| at(ms).0;
+            let cap = (times.len() + grid).saturating_mul(FIT_FACTOR);
+            let value = at;
             let mut fitted = if step_only {
                 times.iter().map(|&t| (t, value(t))).collect()
             } else {
@@ -250,15 +285,17 @@ pub(super) fn node_tracks(
                     },
                     1.0,
                     cap,
-                    || true,
+                    || {
+                        out.fitting_cut |= fitting_left == 0;
+                        fitting_left = fitting_left.saturating_sub(1);
+                        !out.fitting_cut
+                    },
                 )
             };
-            for &(ms, _) in &fitted {
-                shear = shear.max(at(ms).1);
-            }
             keep_rotations_on_one_side(&mut fitted);
             keys.push(fitted);
         }
+        let shear = shear.get();
         if shear > 1e-3 {
             out.sheared.push((i, shear));
         }
@@ -266,16 +303,44 @@ pub(super) fn node_tracks(
             out.tracks.push(Vec::new());
             continue;
         }
+        out.keys += 3 * keys.iter().map(Vec::len).sum::<usize>();
         let interpolation = if stepped {
             Interpolation::None
         } else {
             Interpolation::Linear
         };
-        let v3 = |v: DVec3| v.as_vec3().to_array();
-        let translation = mdx_keys(&keys, intervals, |l| v3(l.translation));
-        let rotation = mdx_keys(&keys, intervals, |l| l.rotation.as_quat().to_array());
-        let scaling = mdx_keys(&keys, intervals, |l| v3(l.scaling));
-        out.keys += translation.len() + rotation.len() + scaling.len();
+        // Each track thinned on its own (keys a stepped track holds stay).
+        let part = |value: fn(&Local) -> DVec3, off: &dyn Fn(DVec3, DVec3) -> f64| {
+            let lerp = |a: DVec3, b: DVec3, f: f64| a.lerp(b, f);
+            (keys.iter())
+                .map(|list| {
+                    let list: Vec<(f64, DVec3)> =
+                        list.iter().map(|(t, l)| (*t, value(l))).collect();
+                    if stepped {
+                        list
+                    } else {
+                        thin(&list, lerp, off)
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let translations = part(|l| l.translation, &vector_off);
+        let scalings = part(|l| l.scaling, &vector_off);
+        let rotations: Vec<Vec<(f64, DQuat)>> = (keys.iter())
+            .map(|list| {
+                let list: Vec<(f64, DQuat)> = list.iter().map(|(t, l)| (*t, l.rotation)).collect();
+                if stepped {
+                    list
+                } else {
+                    thin(&list, slerp, rotation_off)
+                }
+            })
+            .collect();
+        let v3 = |v: &DVec3| v.as_vec3().to_array();
+        let translation = mdx_keys(&translations, intervals, v3);
+        let rotation = mdx_keys(&rotations, intervals, |q| q.as_quat().to_array());
+        let scaling = mdx_keys(&scalings, intervals, v3);
+        out.kept += translation.len() + rotation.len() + scaling.len();
         out.tracks.push(vec![
             NodeTrack::Translation(Track::new(interpolation, translation)),
             NodeTrack::Rotation(Track::new(interpolation, rotation)),
@@ -285,12 +350,88 @@ pub(super) fn node_tracks(
     Ok(out)
 }
 
+/// The angle between two rotations, in radians.
+fn angle(a: DQuat, b: DQuat) -> f64 {
+    2.0 * a.dot(b).abs().min(1.0).acos()
+}
+
+/// Slerp the shorter way.
+fn slerp(a: DQuat, b: DQuat, f: f64) -> DQuat {
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    a.slerp(b, f)
+}
+
+/// `keys` (in time order) without those that interpolation (`lerp`)
+/// between the keys kept either side plays within the tolerance (`off` at
+/// most 1) at the time of each key left out and halfway between each two
+/// keys; the first and the last stay. Greedy from the first key: each key
+/// kept is the furthest one, at most [`MAX_JOINED`] keys on, found by
+/// doubling the distance then halving it, so that a track costs a few
+/// dozen interpolations a key at most (where the keyframe optimizer,
+/// which checks every frame, would cost the square of a smooth track's
+/// length).
+fn thin<T: Copy>(
+    keys: &[(f64, T)],
+    lerp: impl Fn(T, T, f64) -> T,
+    off: impl Fn(T, T) -> f64,
+) -> Vec<(f64, T)> {
+    let last = keys.len().saturating_sub(1);
+    // Whether the segment from key `a` to key `b` plays the keys between.
+    let fits = |a: usize, b: usize| -> bool {
+        let (Some(&(ta, va)), Some(&(tb, vb))) = (keys.get(a), keys.get(b)) else {
+            return false;
+        };
+        let span = tb - ta;
+        if span.is_nan() || span <= 0.0 {
+            return false;
+        }
+        let joined = |t: f64| lerp(va, vb, (t - ta) / span);
+        (keys.get(a..=b).unwrap_or_default().windows(2)).all(|pair| match pair {
+            [(t0, v0), (t1, v1)] => {
+                off(joined(*t1), *v1) <= 1.0
+                    && off(joined((t0 + t1) / 2.0), lerp(*v0, *v1, 0.5)) <= 1.0
+            }
+            _ => true,
+        })
+    };
+    let mut out: Vec<(f64, T)> = keys.first().copied().into_iter().collect();
+    let mut a = 0;
+    while a < last {
+        let reach = last.min(a + MAX_JOINED);
+        let (mut good, mut bad) = (a + 1, reach + 1);
+        let mut probe = a + 2;
+        while probe <= reach {
+            if !fits(a, probe) {
+                bad = probe;
+                break;
+            }
+            good = probe;
+            probe = if probe == reach {
+                reach + 1
+            } else {
+                reach.min(a + 2 * (probe - a))
+            };
+        }
+        while bad - good > 1 {
+            let middle = good + (bad - good) / 2;
+            if fits(a, middle) {
+                good = middle;
+            } else {
+                bad = middle;
+            }
+        }
+        out.extend(keys.get(good).copied());
+        a = good;
+    }
+    out
+}
+
 /// A track's keys: each animation's keys at its sequence's start, as
-/// `value` takes them from the local transform.
-fn mdx_keys<T>(
-    keys: &[Vec<(f64, Local)>],
+/// `value` takes them.
+fn mdx_keys<V, T>(
+    keys: &[Vec<(f64, V)>],
     intervals: &[[u32; 2]],
-    value: impl Fn(&Local) -> T,
+    value: impl Fn(&V) -> T,
 ) -> Vec<Key<T>> {
     (keys.iter().zip(intervals))
         .flat_map(|(list, &[start, _])| {
@@ -302,7 +443,8 @@ fn mdx_keys<T>(
 
 /// Each rotation on the same side as the one before (`q` and `-q` are one
 /// rotation; interpolation between keys takes the shorter way either way,
-/// but the optimizer compares values).
+/// but a reader comparing values, the keyframe optimizer's say, should
+/// find equal rotations equal).
 fn keep_rotations_on_one_side(keys: &mut [(f64, Local)]) {
     let mut before: Option<DQuat> = None;
     for (_, local) in keys.iter_mut() {
@@ -338,6 +480,24 @@ mod tests {
             1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
         ]);
         assert!(Local::of(sheared, DVec3::ZERO).1 > 0.1);
+    }
+
+    #[test]
+    fn thinning_keeps_the_ends_and_the_corners_at_most_64_keys_apart() {
+        let lerp = |a: f64, b: f64, f: f64| a + (b - a) * f;
+        let off = |a: f64, b: f64| (a - b).abs() / 1e-9;
+        // Up for 100 keys, then down for 100.
+        let keys: Vec<(f64, f64)> = (0..=200)
+            .map(|k| (f64::from(k), f64::from(if k <= 100 { k } else { 200 - k })))
+            .collect();
+        let kept: Vec<f64> = thin(&keys, lerp, off).iter().map(|k| k.0).collect();
+        assert_eq!(kept, [0.0, 64.0, 100.0, 164.0, 200.0]);
+        // A key that strays stays, with its neighbours.
+        let mut bump = keys.clone();
+        bump[30].1 += 1.0;
+        let kept: Vec<f64> = thin(&bump, lerp, off).iter().map(|k| k.0).collect();
+        assert_eq!(kept, [0.0, 29.0, 30.0, 31.0, 95.0, 100.0, 164.0, 200.0]);
+        assert!(thin(&keys[..1], lerp, off).len() == 1 && thin(&[], lerp, off).is_empty());
     }
 
     #[test]

@@ -160,11 +160,4 @@ pub enum AccessorProblem {
         /// The count needed.
         expected: usize,
     },
-    /// More elements than the bytes of the whole document could hold (a
-    /// sparse accessor without a view declares its count freely).
-    #[error("{count} elements, more than the document's bytes could hold")]
-    TooMany {
-        /// Its count.
-        count: usize,
-    },
 }

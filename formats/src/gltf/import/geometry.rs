@@ -18,7 +18,7 @@ use super::skeleton::Skeleton;
 const MAX_GEOSET_VERTICES: usize = 65_535;
 
 /// The most vertices (all primitives together) an import reads.
-pub(super) const MAX_VERTICES: u64 = 1 << 24;
+pub(super) const MAX_VERTICES: u64 = 1 << 20;
 
 /// One vertex before it is put in a geoset.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,7 +142,7 @@ fn computed_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32;
 /// weights above zero), for a primitive of `n` vertices.
 fn slot_weights(
     primitive: &gltf::Primitive<'_>,
-    buffers: &[Vec<u8>],
+    buffers: &accessor::Buffers<'_>,
     at: &str,
     n: usize,
 ) -> Result<Vec<Vec<(u32, f64)>>, ImportError> {
@@ -184,7 +184,7 @@ fn slot_weights(
 /// weighted to: the ones that become bones.
 pub(super) fn weighted_joints(
     document: &gltf::Document,
-    buffers: &[Vec<u8>],
+    buffers: &accessor::Buffers<'_>,
     meshes: &[(usize, Option<usize>)],
 ) -> Result<std::collections::BTreeSet<usize>, ImportError> {
     let mut out = std::collections::BTreeSet::new();
@@ -216,7 +216,7 @@ pub(super) fn weighted_joints(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn pieces(
     document: &gltf::Document,
-    buffers: &[Vec<u8>],
+    buffers: &accessor::Buffers<'_>,
     skeleton: &Skeleton,
     c: DMat4,
     node: usize,

@@ -2,7 +2,7 @@
 //! images to BLP textures (the [`import`](super::import()) docs'
 //! "Materials").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use format_core::FixedStr;
 
@@ -48,6 +48,27 @@ fn clean(name: &str) -> String {
     }
 }
 
+/// `name`, or with as many `_` after it as make it a name not `taken`
+/// (ASCII case ignored), which it then is. Past a few, a number goes
+/// before the `_`: thousands of images of one name take a few steps each.
+fn unique(name: String, taken: &mut BTreeSet<String>) -> String {
+    let free = |n: &String, taken: &BTreeSet<String>| !taken.contains(&n.to_ascii_lowercase());
+    let mut out = name.clone();
+    for _ in 0..4 {
+        if free(&out, taken) {
+            break;
+        }
+        out.push('_');
+    }
+    let mut k = taken.len();
+    while !free(&out, taken) {
+        out = format!("{name}_{k}");
+        k += 1;
+    }
+    taken.insert(out.to_ascii_lowercase());
+    out
+}
+
 /// An image's name: its `name`, else its URI's file name.
 fn image_name(document: &gltf::Document, image: usize) -> String {
     let json = document.as_json().images.get(image);
@@ -75,7 +96,10 @@ pub(super) fn materials(
     };
     // TEXS index of each (path, replaceable id).
     let mut texture_of: BTreeMap<(String, u32), i32> = BTreeMap::new();
-    let mut names_taken: Vec<String> = Vec::new();
+    // The path of each image named so far (an image used by several
+    // materials is one texture), and the names taken (ASCII lowercase).
+    let mut path_of: BTreeMap<usize, String> = BTreeMap::new();
+    let mut names_taken: BTreeSet<String> = BTreeSet::new();
     for &m in used {
         let material = m.and_then(|m| document.materials().nth(m));
         let at = m.map_or_else(
@@ -134,14 +158,14 @@ pub(super) fn materials(
                     // Named by its file, which stays as it is: nothing to encode.
                     (TextureMode::Keep, Some(uri)) if !uri.starts_with("data:") => (uri, 0, None),
                     // An image inside the document has no file to name: a
-                    // BLP of it, in either mode.
+                    // BLP of it, in either mode (one for every material
+                    // showing it).
                     _ => {
-                        let mut name = image_name(document, i);
-                        while names_taken.contains(&name.to_ascii_lowercase()) {
-                            name.push('_');
-                        }
-                        names_taken.push(name.to_ascii_lowercase());
-                        (format!("{}{name}.blp", options.texture_folder), 0, Some(i))
+                        let path = path_of.entry(i).or_insert_with(|| {
+                            let name = unique(image_name(document, i), &mut names_taken);
+                            format!("{}{name}.blp", options.texture_folder)
+                        });
+                        (path.clone(), 0, Some(i))
                     }
                 }
             }

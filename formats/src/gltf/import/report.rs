@@ -26,10 +26,10 @@ pub struct ImportReport {
     pub cameras: usize,
     /// Each sequence made: its name, interval and whether it loops.
     pub sequences: Vec<SequenceMade>,
-    /// The node tracks' keys sampled from glTF's curves, and how many the
-    /// keyframe optimizer kept.
+    /// The node tracks' keys sampled from glTF's curves (fitted keys
+    /// included), and how many thinning kept.
     pub keys_sampled: usize,
-    /// Keys after the optimizer.
+    /// Keys after thinning.
     pub keys_kept: usize,
     /// The tolerance the tracks were fitted to: model units for
     /// translations, radians for rotations, a factor for scalings.

@@ -3,6 +3,8 @@
 //! time of an animation (`LINEAR`, `STEP` and `CUBICSPLINE` samplers played
 //! as the glTF specification defines them), and world matrices from them.
 
+use std::collections::BTreeMap;
+
 use crate::anim::glam::{DMat4, DQuat, DVec3};
 
 use super::accessor;
@@ -78,7 +80,13 @@ impl Scene {
             stack.extend(children.get(n).into_iter().flatten().rev());
         }
         if order.len() != count {
-            let stuck = (0..count).find(|n| !order.contains(n)).unwrap_or(0);
+            let mut visited = vec![false; count];
+            for &n in &order {
+                if let Some(v) = visited.get_mut(n) {
+                    *v = true;
+                }
+            }
+            let stuck = visited.iter().position(|v| !v).unwrap_or(0);
             return Err(ImportError::Hierarchy { node: stuck });
         }
         let roots: Vec<usize> = match document
@@ -291,12 +299,12 @@ pub(super) struct Clip {
     pub duration: f64,
     /// Morph target weight channels, which have no MDX equivalent.
     pub morph_channels: usize,
-    /// Each animated node's channels (indices into `channels`).
-    pub by_node: std::collections::BTreeMap<usize, Vec<usize>>,
     /// The sequence's interval and whether it loops, as an export of this
     /// workspace records them (`extras.mdx`).
     pub mdx_interval: Option<[u32; 2]>,
     pub mdx_looping: Option<bool>,
+    /// The indices in `channels` of each animated node's channels.
+    pub by_node: BTreeMap<usize, Vec<usize>>,
 }
 
 /// The `mdx` object of an `extras` (what the export records that glTF has
@@ -308,7 +316,10 @@ pub(super) fn mdx_extras(extras: &gltf::json::Extras) -> Option<serde_json::Valu
 }
 
 impl Clip {
-    pub fn read(animation: &gltf::Animation<'_>, buffers: &[Vec<u8>]) -> Result<Clip, ImportError> {
+    pub fn read(
+        animation: &gltf::Animation<'_>,
+        buffers: &accessor::Buffers<'_>,
+    ) -> Result<Clip, ImportError> {
         let mut channels = Vec::new();
         let mut morph_channels = 0;
         for channel in animation.channels() {
@@ -396,19 +407,24 @@ impl Clip {
             .as_ref()
             .and_then(|m| serde_json::from_value::<[u32; 2]>(m.get("interval")?.clone()).ok());
         let mdx_looping = mdx.as_ref().and_then(|m| m.get("looping")?.as_bool());
-        let mut by_node: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+        let mut by_node: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (i, channel) in channels.iter().enumerate() {
             by_node.entry(channel.node).or_default().push(i);
         }
         Ok(Clip {
             name: animation.name().unwrap_or("").to_owned(),
-            by_node,
             channels,
             duration,
             morph_channels,
             mdx_interval,
             mdx_looping,
+            by_node,
         })
+    }
+
+    /// The channels that animate `node`.
+    pub fn channels_on(&self, node: usize) -> impl Iterator<Item = &Channel> {
+        (self.by_node.get(&node).into_iter().flatten()).filter_map(|&i| self.channels.get(i))
     }
 
     /// A node's local matrix at `t` seconds: its channels' values over its
@@ -417,10 +433,10 @@ impl Clip {
         let Some(mut trs) = scene.nodes.get(node).map(|n| n.rest) else {
             return DMat4::IDENTITY;
         };
-        let Some(own) = self.by_node.get(&node) else {
+        if !self.by_node.contains_key(&node) {
             return scene.rest_local(node);
-        };
-        for channel in own.iter().filter_map(|&i| self.channels.get(i)) {
+        }
+        for channel in self.channels_on(node) {
             let [x, y, z, w] = channel.sample(t);
             match channel.target {
                 Target::Translation => trs.translation = DVec3::new(x, y, z),

@@ -65,7 +65,7 @@ impl Skeleton {
     /// `meshes`: each instantiated mesh's node and, if skinned, its skin.
     pub fn new(
         document: &gltf::Document,
-        buffers: &[Vec<u8>],
+        buffers: &accessor::Buffers<'_>,
         scene: &Scene,
         meshes: &[(usize, Option<usize>)],
         weighted: &BTreeSet<usize>,
@@ -154,10 +154,15 @@ impl Skeleton {
             };
             roles.insert(n, role);
         }
+        // Each node's ancestors, up to the first that is already an MDX
+        // node (whose own ancestors are, or will be, walked from it).
         let kept: Vec<usize> = roles.keys().copied().collect();
         for n in kept {
             for p in scene.ancestors(n) {
-                roles.entry(p).or_insert(Role::Helper);
+                if roles.contains_key(&p) {
+                    break;
+                }
+                roles.insert(p, Role::Helper);
             }
         }
         let mut nodes: Vec<MdxNode> = Vec::new();

@@ -2,6 +2,7 @@
 //! `.glb`, or a `.gltf` whose buffers and images are `data:` URIs or files
 //! beside it.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use base64::Engine;
@@ -18,7 +19,8 @@ pub struct Source {
     /// Each buffer's bytes, in the document's order (at least `byteLength`
     /// of them).
     pub buffers: Vec<Vec<u8>>,
-    /// Each image, decoded to RGBA, or why it could not be; in the
+    /// Each image a material's base colour shows, decoded to RGBA, or why
+    /// it could not be (or was not: [`ImageProblem::Unused`]); in the
     /// document's order.
     pub images: Vec<Result<RgbaImage, ImageProblem>>,
 }
@@ -37,7 +39,28 @@ pub enum ImageProblem {
     /// The decoder refused it.
     #[error("does not decode: {0}")]
     Decode(String),
+    /// Its pixels, with those of the images decoded before it, would pass
+    /// the [`MAX_IMAGE_PIXELS`] a document's images may decode to.
+    #[error(
+        "{width}x{height} pixels, past the {MAX_IMAGE_PIXELS} a document's images may decode to"
+    )]
+    TooLarge {
+        /// Its width.
+        width: u32,
+        /// Its height.
+        height: u32,
+    },
+    /// No material's base colour texture shows it (normal maps, occlusion
+    /// and the like, which the import leaves out): not decoded.
+    #[error("not decoded: no material's base colour")]
+    Unused,
 }
+
+/// The most pixels a [`Source`]'s images may decode to, all together (in
+/// document order; 64 MiB as RGBA, a 4096 by 4096 image or four of 2048
+/// by 2048): images share buffer views freely, a PNG of a few kilobytes may
+/// declare 16384 by 16384 pixels, and each image decoded is encoded as BLP.
+pub const MAX_IMAGE_PIXELS: u64 = 1 << 24;
 
 impl Source {
     /// Reads a `.glb` or `.gltf` from `bytes`; `file` reads what a URI that
@@ -46,8 +69,13 @@ impl Source {
         bytes: &[u8],
         file: impl Fn(&str) -> std::io::Result<Vec<u8>>,
     ) -> Result<Source, ImportError> {
+        let document_error = |source| ImportError::Document { source };
+        glb_length(bytes).map_err(document_error)?;
         let gltf::Gltf { document, mut blob } =
-            gltf::Gltf::from_slice(bytes).map_err(|source| ImportError::Document { source })?;
+            gltf::Gltf::from_slice_without_validation(bytes).map_err(document_error)?;
+        let json = document.into_json();
+        validation_gaps(&json).map_err(document_error)?;
+        let document = gltf::Document::from_json(json).map_err(document_error)?;
         let mut buffers = Vec::with_capacity(document.buffers().len());
         for buffer in document.buffers() {
             let index = buffer.index();
@@ -72,11 +100,20 @@ impl Source {
             }
             buffers.push(data);
         }
+        let base_colours: BTreeSet<usize> = (document.materials())
+            .filter_map(|m| m.pbr_metallic_roughness().base_color_texture())
+            .map(|info| info.texture().source().index())
+            .collect();
+        let mut pixels_left = MAX_IMAGE_PIXELS;
         let images = document
             .as_json()
             .images
             .iter()
-            .map(|image| {
+            .enumerate()
+            .map(|(i, image)| {
+                if !base_colours.contains(&i) {
+                    return Err(ImageProblem::Unused);
+                }
                 let bytes = match (&image.buffer_view, &image.uri) {
                     (Some(view), _) => document
                         .views()
@@ -93,7 +130,7 @@ impl Source {
                     },
                     (None, None) => Err(ImageProblem::Unreadable("no uri, no view".into())),
                 };
-                bytes.and_then(|bytes| decode(&bytes))
+                bytes.and_then(|bytes| decode(&bytes, &mut pixels_left))
             })
             .collect();
         Ok(Source {
@@ -115,6 +152,62 @@ impl Source {
         })?;
         let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
         Source::from_slice(&bytes, |uri| std::fs::read(folder.join(uri)))
+    }
+}
+
+/// Fails on a GLB whose header gives a length shorter than the header: the
+/// glTF reader (gltf 1.4.1, `Glb::from_slice`) subtracts the header's 12
+/// bytes from it unchecked, which overflows.
+fn glb_length(bytes: &[u8]) -> Result<(), gltf::Error> {
+    let length = (bytes.strip_prefix(b"glTF"))
+        .and_then(|rest| rest.get(4..8)?.try_into().ok())
+        .map(u32::from_le_bytes);
+    match length {
+        Some(length) if length < 12 => Err(gltf::Error::Binary(gltf::binary::Error::Length {
+            length,
+            length_read: bytes.len(),
+        })),
+        _ => Ok(()),
+    }
+}
+
+/// What the glTF reader's validation (gltf 1.4.1) leaves unchecked, and
+/// its reader then looks up with `unwrap`, or by index: a primitive's
+/// `POSITION` past the accessors (looked up by the validation itself,
+/// `primitive_validate_hook`), and an animation channel's target (its node
+/// and path are not validated; `Channel::target().node()` and
+/// `property()` unwrap them).
+fn validation_gaps(json: &gltf::json::Root) -> Result<(), gltf::Error> {
+    use gltf::json::Path;
+    use gltf::json::validation::{Checked, Error, Validate};
+    let mut errors: Vec<(Path, Error)> = Vec::new();
+    let position = Checked::Valid(gltf::Semantic::Positions);
+    for (m, mesh) in json.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            if let Some(accessor) = primitive.attributes.get(&position)
+                && accessor.value() >= json.accessors.len()
+            {
+                let path = Path::new().field("meshes").index(m).field("primitives");
+                let path = path.index(p).field("attributes").key("POSITION");
+                errors.push((path, Error::IndexOutOfBounds));
+            }
+        }
+    }
+    for (a, animation) in json.animations.iter().enumerate() {
+        for (c, channel) in animation.channels.iter().enumerate() {
+            let path = || {
+                let path = Path::new().field("animations").index(a).field("channels");
+                path.index(c).field("target")
+            };
+            channel
+                .target
+                .validate(json, path, &mut |path, error| errors.push((path(), error)));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(gltf::Error::Validation(errors))
     }
 }
 
@@ -159,13 +252,40 @@ fn unescape(uri: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// PNG or JPEG (by their signatures) to RGBA.
-fn decode(bytes: &[u8]) -> Result<RgbaImage, ImageProblem> {
-    if bytes.starts_with(b"\x89PNG") {
-        RgbaImage::from_png(bytes).map_err(|e| ImageProblem::Decode(e.to_string()))
-    } else if bytes.starts_with(&[0xFF, 0xD8]) {
-        RgbaImage::from_jpeg(bytes).map_err(|e| ImageProblem::Decode(e.to_string()))
-    } else {
-        Err(ImageProblem::Format)
+/// PNG or JPEG (by their signatures) to RGBA, if its size (read from its
+/// header first) is within the `pixels_left`, which it then takes.
+fn decode(bytes: &[u8], pixels_left: &mut u64) -> Result<RgbaImage, ImageProblem> {
+    let png = bytes.starts_with(b"\x89PNG");
+    if !png && !bytes.starts_with(&[0xFF, 0xD8]) {
+        return Err(ImageProblem::Format);
     }
+    let decode_error = |e: String| ImageProblem::Decode(e);
+    let (width, height) = if png {
+        png::Decoder::new(std::io::Cursor::new(bytes))
+            .read_header_info()
+            .map(|info| info.size())
+            .map_err(|e| decode_error(e.to_string()))?
+    } else {
+        jpeg_size(bytes).map_err(decode_error)?
+    };
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > *pixels_left {
+        return Err(ImageProblem::TooLarge { width, height });
+    }
+    *pixels_left -= pixels;
+    if png {
+        RgbaImage::from_png(bytes).map_err(|e| decode_error(e.to_string()))
+    } else {
+        RgbaImage::from_jpeg(bytes).map_err(|e| decode_error(e.to_string()))
+    }
+}
+
+/// A JPEG's size, from its headers.
+fn jpeg_size(bytes: &[u8]) -> Result<(u32, u32), String> {
+    use zune_jpeg::zune_core::bytestream::ZCursor;
+    let mut decoder = zune_jpeg::JpegDecoder::new(ZCursor::new(bytes));
+    decoder.decode_headers().map_err(|e| e.to_string())?;
+    let (width, height) = decoder.dimensions().ok_or("no frame header")?;
+    let side = |s: usize| u32::try_from(s).map_err(|_| "a side past u32".to_string());
+    Ok((side(width)?, side(height)?))
 }
