@@ -598,7 +598,9 @@ fn model(
 /// The export `glb` of `model` imported at its version: it reads back, and
 /// each vertex posed at rest and halfway into each sequence by
 /// [`formats::anim`] is within 1e-3 of the model's size of the source's
-/// (geosets paired by the export's mesh names, `NAME geoset N`).
+/// (geosets paired by the export's mesh names, `NAME geoset N`; the size
+/// of the source's vertices over every pose compared, at least 1e-3 units
+/// for a model that is one point in every pose).
 fn import_round_trip(model: &Model, glb: &[u8]) -> Result<(), Outcome> {
     use formats::anim::{Moment, Sampler, Skeleton, Timeline, meshes};
     let source =
@@ -636,10 +638,16 @@ fn import_round_trip(model: &Model, glb: &[u8]) -> Result<(), Outcome> {
             .map(|mesh| mesh.posed_positions(&pose))
             .collect()
     };
-    let rest = posed(model, None);
+    // The size: of the source's vertices in every pose compared (a model
+    // may rest collapsed to a point and grow in its sequences).
+    let sequences = model.sequences().len();
+    let poses: Vec<Vec<Vec<[f32; 3]>>> = core::iter::once(None)
+        .chain((0..sequences).map(Some))
+        .map(|k| posed(model, k))
+        .collect();
     let mut low = [f32::INFINITY; 3];
     let mut high = [f32::NEG_INFINITY; 3];
-    for p in rest.iter().flatten() {
+    for p in poses.iter().flatten().flatten() {
         for ((l, h), c) in low.iter_mut().zip(high.iter_mut()).zip(p) {
             *l = l.min(*c);
             *h = h.max(*c);
@@ -649,9 +657,12 @@ fn import_round_trip(model: &Model, glb: &[u8]) -> Result<(), Outcome> {
         .map(|(l, h)| (h - l).powi(2))
         .sum::<f32>()
         .sqrt();
-    let sequences = model.sequences().len();
-    for k in core::iter::once(None).chain((0..sequences).map(Some)) {
-        let (a, b) = (posed(model, k), posed(&back, k));
+    let size = size.max(1.0);
+    for (k, a) in core::iter::once(None)
+        .chain((0..sequences).map(Some))
+        .zip(poses)
+    {
+        let b = posed(&back, k);
         if b.len() != order.len() {
             return Err(Outcome::Wrong(format!(
                 "{} geosets imported, {} meshes exported",

@@ -981,3 +981,87 @@ fn a_glb_shorter_than_its_header_is_refused() {
         assert!(error.is_err(), "a GLB of length {length} is refused");
     }
 }
+
+/// A node turned by a `LINEAR` channel in one animation and scaled by a
+/// `STEP` channel in another: its MDX tracks interpolate (one
+/// interpolation for every sequence), so the stepped scaling holds each
+/// value up to 1 ms before the next key instead of sliding between keys
+/// (the sweep found a public spell effect, `GLowingEarthRune.mdx`, whose
+/// export scales a billboard this way, 6e-2 of its size off halfway).
+#[test]
+fn a_step_channel_among_linear_ones_holds_its_values() {
+    let half = std::f32::consts::FRAC_1_SQRT_2;
+    // Accessors 1-2: the turn (LINEAR); 3-4: the scaling (STEP).
+    let parts = [
+        floats(&[0.0, 1.0]),
+        floats(&[0.0, 0.0, 0.0, 1.0, 0.0, half, 0.0, half]),
+        floats(&[0.0, 0.5, 1.0]),
+        floats(&[0.1, 0.1, 0.1, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]),
+    ];
+    let (bin, mut views, mut accessors) = triangle_and(&parts.concat());
+    let (list, mut offset) = (views.as_array_mut().unwrap(), 36);
+    list.truncate(1);
+    for part in &parts {
+        list.push(
+            serde_json::json!({ "buffer": 0, "byteOffset": offset, "byteLength": part.len() }),
+        );
+        offset += part.len();
+    }
+    let list = accessors.as_array_mut().unwrap();
+    for (view, (count, kind)) in [(2, "SCALAR"), (2, "VEC4"), (3, "SCALAR"), (3, "VEC3")]
+        .into_iter()
+        .enumerate()
+    {
+        let mut accessor = serde_json::json!({
+            "bufferView": view + 1, "componentType": 5126, "count": count, "type": kind
+        });
+        if kind == "SCALAR" {
+            accessor["min"] = serde_json::json!([0]);
+            accessor["max"] = serde_json::json!([1]);
+        }
+        list.push(accessor);
+    }
+    let animation = |name: &str, input: usize, path: &str, interpolation: &str| {
+        serde_json::json!({
+            "name": name,
+            "samplers": [{ "input": input, "output": input + 1, "interpolation": interpolation }],
+            "channels": [{ "sampler": 0, "target": { "node": 1, "path": path } }],
+        })
+    };
+    let nodes = serde_json::json!([
+        { "mesh": 0, "children": [1] },
+        { "name": "Overhead Ref" },
+    ]);
+    let more = serde_json::json!({ "animations": [
+        animation("Stand", 1, "rotation", "LINEAR"),
+        animation("Birth", 3, "scale", "STEP"),
+    ]});
+    let imported = import_at(
+        &read(&mesh_document(&bin, views, accessors, nodes, more)),
+        1000,
+    )
+    .unwrap();
+    let model = &imported.model;
+    let timeline = Timeline::from_model(model);
+    let scaling = (model.attachments()[0].node.tracks.iter())
+        .find_map(|t| match t {
+            formats::mdx::NodeTrack::Scaling(track) => Some(track),
+            _ => None,
+        })
+        .expect("a scaling track");
+    let birth = 1;
+    for (ms, want) in [
+        (0.0, 0.1),
+        (250.0, 0.1),
+        (498.0, 0.1),
+        (500.0, 1.0),
+        (750.0, 1.0),
+    ] {
+        let moment = timeline.at(birth, ms).unwrap();
+        let got = Sampler::new(&timeline, moment).sample(scaling, &[1.0; 3]);
+        assert!(
+            got.iter().all(|c| (c - want).abs() < 1e-5),
+            "Birth at {ms} ms: {got:?}, not {want}"
+        );
+    }
+}

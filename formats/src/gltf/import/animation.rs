@@ -192,7 +192,14 @@ pub(super) fn node_tracks(
         .map(|(path, clip)| {
             let keys = (path.iter())
                 .flat_map(|&n| clip.channels_on(n))
-                .map(|ch| ch.times.len() as u64)
+                .map(|ch| {
+                    ch.times.len() as u64
+                        * if ch.interpolation == Interp::Step {
+                            2
+                        } else {
+                            1
+                        }
+                })
                 .sum::<u64>();
             if keys == 0 { 0 } else { keys + 2 }
         })
@@ -239,7 +246,12 @@ pub(super) fn node_tracks(
             local
         };
         let mut keys: Vec<Vec<(f64, Local)>> = Vec::with_capacity(clips.len());
-        let mut stepped = true;
+        // Without interpolation only when every channel moving the node,
+        // in every animation, is STEP (an MDX track has one interpolation
+        // for all its sequences).
+        let stepped = (clips.iter())
+            .flat_map(|clip| path.iter().flat_map(|&n| clip.channels_on(n)))
+            .all(|ch| ch.interpolation == Interp::Step);
         let mut moves = false;
         for ((clip, &[start, end]), grid) in clips.iter().zip(intervals).zip(&grids) {
             let length = f64::from(end - start);
@@ -259,17 +271,27 @@ pub(super) fn node_tracks(
                 continue;
             }
             moves = true;
-            let step_only = channels.iter().all(|ch| ch.interpolation == Interp::Step);
-            stepped &= step_only;
             // The keys of the channels that move the node; fitting adds keys
             // where interpolating between them strays from the curve, up to
             // FIT_FACTOR times the keys and the 1/30 s grid together.
             let mut times: Vec<f64> = key_ms().chain([0.0, length]).collect();
+            // A STEP channel on a node whose track interpolates holds each
+            // value until its next key: a key 1 ms before each of its keys
+            // keeps the linear track flat up to the jump (as the export
+            // writes a track without interpolation into a LINEAR channel).
+            if !stepped {
+                let held = (channels.iter())
+                    .filter(|ch| ch.interpolation == Interp::Step)
+                    .flat_map(|ch| ch.times.iter())
+                    .map(|&t| (f64::from(t) * 1000.0).round() - 1.0)
+                    .filter(|&t| t > 0.0 && t <= length);
+                times.extend(held);
+            }
             times.sort_by(f64::total_cmp);
             times.dedup();
             let cap = (times.len() + grid).saturating_mul(FIT_FACTOR);
             let value = at;
-            let mut fitted = if step_only {
+            let mut fitted = if stepped {
                 times.iter().map(|&t| (t, value(t))).collect()
             } else {
                 fit_keys(
