@@ -92,29 +92,22 @@ fn every_tool_takes_the_wild_files() {
         }
     }
     assert_eq!(outcome(files, "runi95_headhunter_v1.mdx", "read"), "ok");
-    // The glTF import of the export: the Lich King (34 sequences, 126 nodes)
-    // and the damaged model round-trip; the classic headhunter does not yet:
-    // some of its matrix groups hold 5 bones (the head's: headanimation01,
-    // Cheeks L01, Jaw01, Upper Lip01, Tooth R01), the import keeps a
-    // vertex's 4 largest weights (as SKIN does, then classic groups are made
-    // from SKIN) and says so in its report, and halfway into "Death" such a
-    // vertex is 0.5 units (3.5e-3 of the size) from where the source poses
-    // it, past the 1e-3 the tool allows. Kept visible here until the import
-    // makes classic groups from every weight.
-    for model in [
-        "wowconverter_7-the-lich-king-36597.mdx",
-        "nazarpunk_clid_short.mdx",
-    ] {
+    // The glTF import of the export round-trips: the Lich King (34
+    // sequences, 126 nodes), the damaged model, and the classic headhunter,
+    // some of whose matrix groups hold 5 bones (the head's: headanimation01,
+    // Cheeks L01, Jaw01, Upper Lip01, Tooth R01). The export writes such a
+    // vertex's 5 weights over JOINTS_0/JOINTS_1; the import kept the 4
+    // largest (as SKIN does) and halfway into "Death" such a vertex was 0.5
+    // units (3.5e-3 of the size) from where the source poses it, past the
+    // 1e-3 the tool allows. A classic import now makes its matrix groups
+    // from every weight: the group of those 5 bones.
+    for model in models {
         assert_eq!(
             outcome(files, model, "import"),
             "ok",
             "{model}: import\n{stdout}"
         );
     }
-    assert_eq!(
-        outcome(files, "runi95_headhunter_v1.mdx", "import"),
-        "wrong"
-    );
     assert_eq!(
         outcome(files, "nazarpunk_clid_short.mdx", "read"),
         "refused"

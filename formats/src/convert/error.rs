@@ -1,11 +1,14 @@
 //! How far a change of skinning moves vertices: both models posed with
 //! [`anim`](crate::anim) at every measured frame of every sequence, and the
-//! largest distance between a vertex as one skins it and as the other does.
+//! largest distance between a vertex as one skins it and as the other does
+//! (the source's vertices skinned by every influence
+//! [`convert_weighted`](super::convert_weighted) was given, where it was).
 
 use std::collections::{HashMap, HashSet};
 
 use glam::Mat4;
 
+use super::Weights;
 use super::report::SkinError;
 use super::split::Origin;
 use crate::anim::{Moment, Pose, Sampler, SequenceInfo, Skeleton, Timeline, meshes};
@@ -19,14 +22,32 @@ struct Signature {
     vertices: Vec<(usize, usize, [f32; 3])>,
 }
 
+/// A vertex's influences as `(node, share)`, from `(bone object id,
+/// weight)`: bones the skeleton does not know left out, the rest scaled to
+/// sum to 1 (as [`anim`](crate::anim) reads `SKIN`).
+fn shares(influences: &[(u32, u32)], skeleton: &Skeleton) -> Vec<(usize, f32)> {
+    let known: Vec<(usize, f64)> = influences
+        .iter()
+        .filter(|&&(_, w)| w > 0)
+        .filter_map(|&(bone, w)| Some((skeleton.index_of(bone)?, f64::from(w))))
+        .collect();
+    let total: f64 = known.iter().map(|(_, w)| w).sum();
+    known
+        .into_iter()
+        .map(|(node, w)| (node, (w / total) as f32))
+        .collect()
+}
+
 /// The vertices whose influences differ between `before` and `after`, which
 /// have the same nodes (`origins[i]`: where the vertices of geoset `i` of
-/// `after` come from in `before`), grouped by how they differ; a vertex of
-/// `before` in several geosets of `after` (along a cut) counts once.
+/// `after` come from in `before`, whose vertices have `weights` where
+/// given), grouped by how they differ; a vertex of `before` in several
+/// geosets of `after` (along a cut) counts once.
 fn changed(
     before: &Model,
     after: &Model,
     origins: &[Origin],
+    weights: &Weights<'_>,
     skeleton: &Skeleton,
 ) -> Vec<Signature> {
     let old = meshes(before, skeleton);
@@ -49,26 +70,36 @@ fn changed(
             if !seen.insert((origin.geoset, from)) {
                 continue;
             }
-            let (a, b) = (source.skin.vertex(from), mesh.skin.vertex(v));
-            let mut deltas: Vec<(usize, f32)> =
-                a.iter().map(|i| (i.node as usize, i.weight)).collect();
-            for i in b {
-                match deltas.iter_mut().find(|(n, _)| *n == i.node as usize) {
-                    Some((_, w)) => *w -= i.weight,
-                    None => deltas.push((i.node as usize, -i.weight)),
-                }
-            }
+            let a: Vec<(usize, f32)> = match weights.of(origin.geoset) {
+                Some(lists) => shares(lists.get(from).map_or(&[], Vec::as_slice), skeleton),
+                None => (source.skin.vertex(from).iter())
+                    .map(|i| (i.node as usize, i.weight))
+                    .collect(),
+            };
+            let b = mesh.skin.vertex(v);
             // No influence at all is the identity.
-            match (a.is_empty(), b.is_empty()) {
-                (true, false) => deltas.push((usize::MAX, 1.0)),
-                (false, true) => deltas.push((usize::MAX, -1.0)),
-                _ => {}
+            let identity = match (a.is_empty(), b.is_empty()) {
+                (true, false) => Some((usize::MAX, 1.0)),
+                (false, true) => Some((usize::MAX, -1.0)),
+                _ => None,
+            };
+            // Summed by node, in node order (a vertex may have hundreds).
+            let mut terms: Vec<(usize, f32)> = (a.into_iter())
+                .chain(b.iter().map(|i| (i.node as usize, -i.weight)))
+                .chain(identity)
+                .collect();
+            terms.sort_by_key(|(n, _)| *n);
+            let mut deltas: Vec<(usize, f32)> = Vec::with_capacity(terms.len());
+            for (node, w) in terms {
+                match deltas.last_mut() {
+                    Some((n, sum)) if *n == node => *sum += w,
+                    _ => deltas.push((node, w)),
+                }
             }
             deltas.retain(|(_, w)| *w != 0.0);
             if deltas.is_empty() {
                 continue;
             }
-            deltas.sort_by_key(|(n, _)| *n);
             let key: Vec<(usize, u32)> = deltas.iter().map(|(n, w)| (*n, w.to_bits())).collect();
             let at = *index.entry(key).or_insert_with(|| {
                 out.push(Signature {
@@ -118,17 +149,19 @@ fn worst(changed: &[Signature], pose: &Pose) -> (f32, (usize, usize)) {
 }
 
 /// The skinning error of `after` against `before` (same nodes; the vertices
-/// of geoset `i` of `after` come from `origins[i]`) in the bind pose and every
-/// `step` milliseconds of every sequence (and at its last frame), or `None`
-/// when no vertex is skinned differently.
+/// of geoset `i` of `after` come from `origins[i]`; those of `before` have
+/// `weights` where given) in the bind pose and every `step` milliseconds of
+/// every sequence (and at its last frame), or `None` when no vertex is
+/// skinned differently.
 pub(super) fn measure(
     before: &Model,
     after: &Model,
     origins: &[Origin],
+    weights: &Weights<'_>,
     step: u32,
 ) -> Option<SkinError> {
     let skeleton = Skeleton::from_model(before);
-    let changed = changed(before, after, origins, &skeleton);
+    let changed = changed(before, after, origins, weights, &skeleton);
     if changed.is_empty() {
         return None;
     }

@@ -1,14 +1,19 @@
-//! `SKIN` weights to matrix groups (Reforged to classic; what and why: the
-//! [module](super) docs), and a geoset's groups whatever their number, as
-//! cutting a geoset into parts (`split`) needs them.
+//! Weights to matrix groups (Reforged to classic; what and why: the
+//! [module](super) docs): a vertex's influences, its `SKIN`'s or (from a
+//! glTF import) all it has, to its best group; and a geoset's groups
+//! whatever their number, as cutting a geoset into parts (`split`) needs
+//! them.
 
+use core::cmp::Ordering;
 use std::collections::HashMap;
 
 /// The most matrix groups a classic geoset holds (`GNDX` is a byte).
 pub(super) const MAX_GROUPS: usize = 256;
 
-/// A vertex's influences in `SKIN`: `(bone object id, weight out of 255)`.
-pub(super) type Influences = Vec<(u32, u32)>;
+/// A vertex's influences: `(bone object id, weight)`, one per bone, any
+/// number of them, the weights in any unit (out of 255 in `SKIN`; only
+/// their shares of the vertex's total count).
+pub(crate) type Influences = Vec<(u32, u32)>;
 
 /// A geoset's classic groups: `GNDX`, `MTGC`, `MATS`.
 pub(super) type Classic = (Vec<u8>, Vec<u32>, Vec<u32>);
@@ -100,7 +105,7 @@ impl Groups {
                 .iter()
                 .enumerate()
                 .filter(|(_, bones)| vertex.is_empty() || !bones.is_empty())
-                .min_by(|(_, a), (_, b)| cost(vertex, a).total_cmp(&cost(vertex, b)))
+                .min_by(|(_, a), (_, b)| cost(vertex, a).cmp(&cost(vertex, b)))
                 .map_or(0, |(g, _)| g);
             *group = nearest;
             coarsened += 1;
@@ -109,30 +114,63 @@ impl Groups {
     }
 }
 
-/// How far a group of `bones` weighing equally is from a vertex's
-/// `influences`: the sum of absolute differences of the weights (shares of
-/// the vertex's total), a bone left out counting its whole weight.
-fn cost(influences: &[(u32, u32)], bones: &[u32]) -> f64 {
-    let total: u32 = influences.iter().map(|(_, w)| w).sum();
-    let weight = |bone: u32| -> f64 {
+/// How far a group of bones weighing equally is from a vertex's
+/// influences: the sum of absolute differences of the weights (shares of
+/// the vertex's total), a bone left out counting its whole weight. Kept
+/// exact, as the fraction `numerator / denominator` (`n` bones, a total of
+/// `t`: `(sum over the group of |n w - t| + n * the weight left out) / (n
+/// t)`), so that equal weights give a group of exactly their bones and
+/// ties go the same way on every machine.
+#[derive(Clone, Copy, Debug)]
+struct Cost {
+    numerator: u128,
+    denominator: u128,
+}
+
+impl Cost {
+    /// The cost of a group of `n` bones (0: an empty group) for a vertex of
+    /// total weight `total`: `inside` the sum of `|n w - total|` over the
+    /// group's bones, `outside` the weight of the bones left out.
+    fn new(n: usize, total: u128, inside: u128, outside: u128) -> Cost {
         if total == 0 {
-            return 0.0;
+            // No weight: every group but an empty one is a whole vertex off.
+            return Cost {
+                numerator: u128::from(n > 0),
+                denominator: 1,
+            };
         }
-        let w: u32 = influences
+        let n = n.max(1) as u128;
+        Cost {
+            numerator: inside.saturating_add(n.saturating_mul(outside)),
+            denominator: n.saturating_mul(total),
+        }
+    }
+
+    fn cmp(&self, other: &Cost) -> Ordering {
+        let a = self.numerator.saturating_mul(other.denominator);
+        let b = other.numerator.saturating_mul(self.denominator);
+        a.cmp(&b)
+    }
+}
+
+/// The [`Cost`] of a group of `bones` for a vertex of `influences`.
+fn cost(influences: &[(u32, u32)], bones: &[u32]) -> Cost {
+    let total: u128 = influences.iter().map(|&(_, w)| u128::from(w)).sum();
+    let n = bones.len().max(1) as u128;
+    let weight = |bone: u32| -> u128 {
+        influences
             .iter()
             .filter(|(b, _)| *b == bone)
-            .map(|(_, w)| w)
-            .sum();
-        f64::from(w) / f64::from(total)
+            .map(|&(_, w)| u128::from(w))
+            .sum()
     };
-    let share = 1.0 / bones.len().max(1) as f64;
-    let inside: f64 = bones.iter().map(|&b| (weight(b) - share).abs()).sum();
-    let outside: f64 = influences
+    let inside: u128 = bones.iter().map(|&b| (n * weight(b)).abs_diff(total)).sum();
+    let outside: u128 = influences
         .iter()
         .filter(|(b, _)| !bones.contains(b))
-        .map(|&(b, _)| weight(b))
+        .map(|&(_, w)| u128::from(w))
         .sum();
-    inside + outside
+    Cost::new(bones.len(), total, inside, outside)
 }
 
 /// A vertex's influences in `SKIN`: one per bone (slots naming one bone
@@ -160,56 +198,81 @@ pub(super) fn influences(skin: &[u8], matrix_indices: &[u32]) -> Vec<Influences>
         .collect()
 }
 
-/// A vertex's best group: the `k` bones it weighs most (in slot order),
-/// `k` the size whose equal shares come nearest its weights ([`cost`]).
+/// A vertex's best group: the `k` bones it weighs most (in the order of
+/// `influences`), `k` the size whose equal shares come nearest its weights
+/// ([`Cost`]; the smallest such `k`). In `O(k log k)`: a vertex may have
+/// hundreds of influences (a glTF import's).
 fn best(influences: &[(u32, u32)]) -> Vec<u32> {
-    let total: u32 = influences.iter().map(|(_, w)| w).sum();
+    let total: u128 = influences.iter().map(|&(_, w)| u128::from(w)).sum();
     if total == 0 {
         return Vec::new();
     }
-    // Heaviest first; equal weights keep slot order.
+    // Heaviest first; equal weights keep their order.
     let mut by_weight: Vec<usize> = (0..influences.len()).collect();
     by_weight.sort_by_key(|&i| core::cmp::Reverse(influences.get(i).map_or(0, |(_, w)| *w)));
-    let group = |k: usize| -> Vec<u32> {
-        let mut chosen: Vec<usize> = by_weight.iter().take(k).copied().collect();
-        chosen.sort_unstable();
-        chosen
-            .into_iter()
-            .filter_map(|i| influences.get(i).map(|(bone, _)| *bone))
-            .collect()
-    };
-    let k = (1..=influences.len())
-        .min_by(|&a, &b| {
-            cost(influences, &group(a))
-                .total_cmp(&cost(influences, &group(b)))
-                .then(a.cmp(&b))
-        })
-        .unwrap_or(1);
-    group(k)
+    let sorted: Vec<u128> = by_weight
+        .iter()
+        .filter_map(|&i| influences.get(i).map(|&(_, w)| u128::from(w)))
+        .collect();
+    // prefix[i]: the weight of the `i` heaviest.
+    let prefix: Vec<u128> = core::iter::once(0)
+        .chain(sorted.iter().scan(0u128, |sum, &w| {
+            *sum += w;
+            Some(*sum)
+        }))
+        .collect();
+    let sum = |i: usize| prefix.get(i).copied().unwrap_or(total);
+    let mut chosen: Option<(usize, Cost)> = None;
+    for k in 1..=sorted.len() {
+        let n = k as u128;
+        let heaviest = sorted.get(..k).unwrap_or_default();
+        // The first `m` of the group weigh at least their share.
+        let m = heaviest.partition_point(|&w| n * w >= total);
+        let above = n * sum(m) - m as u128 * total;
+        let below = (k - m) as u128 * total - n * (sum(k) - sum(m));
+        let cost = Cost::new(k, total, above + below, total - sum(k));
+        if chosen.is_none_or(|(_, c)| cost.cmp(&c) == Ordering::Less) {
+            chosen = Some((k, cost));
+        }
+    }
+    let k = chosen.map_or(1, |(k, _)| k);
+    let mut group: Vec<usize> = by_weight.iter().take(k).copied().collect();
+    group.sort_unstable();
+    group
+        .into_iter()
+        .filter_map(|i| influences.get(i).map(|(bone, _)| *bone))
+        .collect()
 }
 
-/// A geoset's groups from its `SKIN`, and what they approximate.
+/// A geoset's groups from its vertices' influences, and what they
+/// approximate.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct FromSkin {
     /// Every vertex in its best group, however many groups that makes.
     pub groups: Groups,
-    /// Each vertex's influences in `SKIN`.
+    /// Each vertex's influences.
     pub influences: Vec<Influences>,
-    /// Vertices whose SKIN weights are not their group's equal shares.
+    /// Vertices whose weights are not their group's equal shares.
     pub reweighted: usize,
-    /// Vertices whose group leaves out a bone SKIN weighs.
+    /// Vertices whose group leaves out a bone they weigh.
     pub trimmed: usize,
     /// Vertices without a bone (an empty group).
     pub unbound: usize,
 }
 
 /// The matrix groups of a geoset from its `SKIN` bytes (`matrix_indices`
-/// maps SKIN's slots to bone object ids): every vertex in its best group,
-/// vertices with the same bones sharing one, in the order vertices first
-/// use them.
+/// maps SKIN's slots to bone object ids): [`from_influences`] of its
+/// [`influences`].
 pub(super) fn from_skin(skin: &[u8], matrix_indices: &[u32]) -> FromSkin {
+    from_influences(influences(skin, matrix_indices))
+}
+
+/// The matrix groups of a geoset whose vertices have `influences`: every
+/// vertex in its best group, vertices with the same bones sharing one, in
+/// the order vertices first use them.
+pub(super) fn from_influences(influences: Vec<Influences>) -> FromSkin {
     let mut out = FromSkin {
-        influences: influences(skin, matrix_indices),
+        influences,
         ..FromSkin::default()
     };
     let mut index: HashMap<Vec<u32>, usize> = HashMap::new();
@@ -263,6 +326,57 @@ mod tests {
         // 0.9/0.1, 0.6/0.4 and 128/127 are not equal shares; 85/85/85, no bone
         // and 255 in two slots are.
         assert_eq!(found.reweighted, 3);
+    }
+
+    #[test]
+    fn influences_of_any_number_group_by_the_same_rule() {
+        // Five and six equal weights (in any unit): all their bones.
+        let five: Influences = (20..25).map(|b| (b, 3_355_443)).collect();
+        assert_eq!(best(&five), [20, 21, 22, 23, 24]);
+        let six: Influences = (30..36).map(|b| (b, 7)).collect();
+        assert_eq!(best(&six), [30, 31, 32, 33, 34, 35]);
+        // Uneven: 0.4, 0.4 and four of 0.05 is the two (a cost of 0.4,
+        // against 0.57 for three, 0.93 for all six).
+        let uneven = vec![(3, 1), (1, 8), (2, 1), (5, 8), (4, 1), (6, 1)];
+        assert_eq!(best(&uneven), [1, 5]);
+        // 2/11 five times and 1/110 ten times, the heaviest last: the five.
+        let mut many: Influences = (0..10).map(|b| (b, 1)).collect();
+        many.extend((10..15).map(|b| (b, 20)));
+        assert_eq!(best(&many), [10, 11, 12, 13, 14]);
+        let found = from_influences(vec![five, six, uneven]);
+        assert_eq!(found.groups.members.len(), 3);
+        assert_eq!(found.groups.members[1].len(), 6);
+        assert_eq!((found.reweighted, found.trimmed), (1, 1));
+    }
+
+    #[test]
+    fn the_best_group_is_the_top_k_of_least_cost() {
+        // `best` sums prefixes; it agrees with `cost` of each heaviest k.
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..2_000 {
+            let len = 1 + next(12) as usize;
+            let vertex: Influences = (0..len as u32).map(|b| (b, 1 + next(20) as u32)).collect();
+            let mut order: Vec<usize> = (0..len).collect();
+            order.sort_by_key(|&i| core::cmp::Reverse(vertex[i].1));
+            let top = |k: usize| -> Vec<u32> {
+                let mut chosen = order[..k].to_vec();
+                chosen.sort_unstable();
+                chosen.into_iter().map(|i| vertex[i].0).collect()
+            };
+            let mut least = top(1);
+            for k in 2..=len {
+                if cost(&vertex, &top(k)).cmp(&cost(&vertex, &least)) == Ordering::Less {
+                    least = top(k);
+                }
+            }
+            assert_eq!(best(&vertex), least, "{vertex:?}");
+        }
     }
 
     /// A vertex of two bones (`a`, `b`) weighing 128/127.

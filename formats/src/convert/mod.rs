@@ -7,16 +7,21 @@
 //! - `SKIN` weights become matrix groups: each vertex's group is the bones
 //!   whose equal shares come nearest its weights (the smallest sum of
 //!   absolute differences, a bone left out counting its whole weight: 0.9/0.1
-//!   is one bone, 0.6/0.4 two), shared between vertices. A classic geoset
-//!   holds at most 256 groups (a vertex's group index is a byte): a geoset
-//!   whose vertices need more is cut (below), so that every vertex keeps its
-//!   best group. Only a geoset that cannot be cut, its faces not a triangle
-//!   list (a damaged file), is coarsened: past its first 256 groups a vertex
-//!   takes the kept group nearest its weights by the same measure (never an
-//!   empty one when it has bones), and the report says how many did.
-//!   Classic groups weigh their bones equally, so the report's
-//!   [`SkinError`] is the largest distance between a vertex as `SKIN` places
-//!   it and as its group does, both posed with [`anim`](crate::anim) in the
+//!   is one bone, 0.6/0.4 two; computed exactly, a tie going to the fewer
+//!   bones), shared between vertices. A glTF import (`gltf::import`) hands
+//!   over every weight of its vertices, past the 4 `SKIN` holds: its groups
+//!   are made from those by the same rule (5 equal weights: the group of
+//!   those 5 bones), and the rest of the conversion (cutting, the error)
+//!   takes them for `SKIN`. A classic geoset holds at most 256 groups (a
+//!   vertex's group index is a byte): a geoset whose vertices need more is
+//!   cut (below), so that every vertex keeps its best group. Only a geoset
+//!   that cannot be cut, its faces not a triangle list (a damaged file), is
+//!   coarsened: past its first 256 groups a vertex takes the kept group
+//!   nearest its weights by the same measure (never an empty one when it
+//!   has bones), and the report says how many did. Classic groups weigh
+//!   their bones equally, so the report's [`SkinError`] is the largest
+//!   distance between a vertex as `SKIN` (or every weight) places it and as
+//!   its group does, both posed with [`anim`](crate::anim) in the
 //!   bind pose and every [`Options::error_step`] milliseconds (default: every
 //!   frame) of every sequence, its last frame included; global sequences run
 //!   from the sequence's start. A vertex of a cut geoset is measured once,
@@ -140,6 +145,7 @@ mod split;
 mod tangents;
 mod textures;
 
+pub(crate) use groups::Influences;
 pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS};
 pub(crate) use report::write_notes;
 pub use report::{Note, Report, SkinError};
@@ -251,6 +257,22 @@ pub enum SkinProblem {
 /// Converts `model` to version `target` (800, 900, 1000, 1100 or 1200), as
 /// the [module](self) docs describe. On error the model is unchanged.
 pub fn convert(model: &mut Model, target: u32, options: &Options) -> Result<Report, ConvertError> {
+    convert_weighted(model, target, options, &[])
+}
+
+/// [`convert`], given every influence of the vertices of geoset `g` in
+/// `weights[g]` (bones by object id, in the order `SKIN` would list them,
+/// heaviest first: a glTF import's `JOINTS_n`/`WEIGHTS_n`, past the 4
+/// `SKIN` holds). To classic, a geoset with `SKIN` and such a list for each
+/// of its vertices takes its matrix groups from the lists, by the rules it
+/// would apply to `SKIN`, and its skinning error is measured against them;
+/// other geosets, and other targets, convert as [`convert`] does.
+pub(crate) fn convert_weighted(
+    model: &mut Model,
+    target: u32,
+    options: &Options,
+    weights: &[Vec<Influences>],
+) -> Result<Report, ConvertError> {
     let from = model.version();
     if !VERSIONS.contains(&from) || !VERSIONS.contains(&target) {
         return Err(ConvertError::Version { from, to: target });
@@ -300,7 +322,11 @@ pub fn convert(model: &mut Model, target: u32, options: &Options) -> Result<Repo
         });
     }
     if target <= 800 && from > 800 {
-        to_classic(&mut converted, model, options, &mut report)?;
+        let weights = Weights {
+            lists: weights,
+            source: model,
+        };
+        to_classic(&mut converted, model, options, &weights, &mut report)?;
     } else if from <= 800 && target > 800 {
         to_reforged(&mut converted, model, target, options, &mut report)?;
     } else {
@@ -323,10 +349,35 @@ fn finish_version(model: &mut Model, target: u32, report: &mut Report) {
     }
 }
 
+/// The influences [`convert_weighted`] was given, by source geoset.
+#[derive(Clone, Copy)]
+pub(super) struct Weights<'a> {
+    lists: &'a [Vec<Influences>],
+    source: &'a Model,
+}
+
+impl<'a> Weights<'a> {
+    /// No lists: every geoset's influences are its `SKIN`'s.
+    pub fn none(source: &'a Model) -> Weights<'a> {
+        Weights { lists: &[], source }
+    }
+
+    /// The influences of source geoset `g`'s vertices, when it has `SKIN`
+    /// and a list for each of its vertices.
+    pub fn of(&self, g: usize) -> Option<&'a [Influences]> {
+        let geoset = self.source.geosets().get(g)?;
+        self.lists
+            .get(g)
+            .filter(|lists| geoset.skin.is_some() && lists.len() == geoset.vertex_count())
+            .map(Vec::as_slice)
+    }
+}
+
 fn to_classic(
     model: &mut Model,
     original: &Model,
     options: &Options,
+    weights: &Weights<'_>,
     report: &mut Report,
 ) -> Result<(), ConvertError> {
     // Notes name the parts of the source model: materials are edited before
@@ -375,12 +426,16 @@ fn to_classic(
             });
         }
         skinned = true;
-        if let Some((gndx, mtgc, mats, from_classic)) = skin::classic_groups(
-            &skin,
-            &geoset.vertex_groups,
-            &geoset.matrix_groups,
-            &geoset.matrix_indices,
-        ) {
+        let all = weights.of(g);
+        let kept_groups = all.is_none().then(|| {
+            skin::classic_groups(
+                &skin,
+                &geoset.vertex_groups,
+                &geoset.matrix_groups,
+                &geoset.matrix_indices,
+            )
+        });
+        if let Some((gndx, mtgc, mats, from_classic)) = kept_groups.flatten() {
             // The groups beside SKIN say exactly what it says.
             if let Some(keep) = classic.get_mut(index) {
                 *keep = from_classic;
@@ -390,7 +445,10 @@ fn to_classic(
             geoset.matrix_indices = mats;
             continue;
         }
-        let found = groups::from_skin(&skin, &geoset.matrix_indices);
+        let found = match all {
+            Some(all) => groups::from_influences(all.to_vec()),
+            None => groups::from_skin(&skin, &geoset.matrix_indices),
+        };
         regrouped = true;
         let at = format!("geosets[{g}]");
         let count = found.groups.members.len();
@@ -439,9 +497,9 @@ fn to_classic(
         report,
     );
     if skinned && options.error_step > 0 {
-        report.skin_error = error::measure(original, model, &origins, options.error_step);
+        report.skin_error = error::measure(original, model, &origins, weights, options.error_step);
     }
-    bones::report_unbound(original, model, &kept, report);
+    bones::report_unbound(original, model, &kept, weights, report);
     nodes::drop_corn_emitters(model, report);
     finish_version(model, 800, report);
     textures::classic_paths(model, report);
@@ -542,7 +600,8 @@ fn to_reforged(
     if skinned && options.error_step > 0 {
         let kept: Vec<usize> = (0..model.geosets().len()).collect();
         let origins = split::Origin::whole(&kept);
-        report.skin_error = error::measure(original, model, &origins, options.error_step);
+        let weights = Weights::none(original);
+        report.skin_error = error::measure(original, model, &origins, &weights, options.error_step);
     }
     Ok(())
 }

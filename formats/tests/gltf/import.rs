@@ -3,25 +3,47 @@
 //! Khronos sample files and a Blender-made file imported at 800 and 1000
 //! and checked by `validate`.
 
-use formats::anim::{Sampler, Skeleton, Timeline, meshes};
+use formats::anim::{Mesh, Sampler, Skeleton, Timeline, meshes};
 use formats::gltf::{ExportOptions, ImportOptions, Source, export, import};
 use formats::mdx::Model;
 
-/// Each LOD-0 geoset's vertices posed at `ms` into sequence `k` (`None`:
-/// as stored).
+/// A model to pose with `formats::anim`, its skeleton and meshes made once.
+struct Posing {
+    skeleton: Skeleton,
+    timeline: Timeline,
+    meshes: Vec<Mesh>,
+}
+
+impl Posing {
+    fn new(model: &Model) -> Posing {
+        let skeleton = Skeleton::from_model(model);
+        let meshes = meshes(model, &skeleton);
+        Posing {
+            skeleton,
+            timeline: Timeline::from_model(model),
+            meshes,
+        }
+    }
+
+    /// Each geoset's vertices posed at `ms` into sequence `k` (`None`: as
+    /// stored).
+    fn at(&self, k: Option<usize>, ms: f64) -> Vec<Vec<[f32; 3]>> {
+        let pose = k
+            .and_then(|k| self.timeline.at(k, ms))
+            .map(|moment| self.skeleton.pose(&Sampler::new(&self.timeline, moment)));
+        (self.meshes.iter())
+            .map(|mesh| match &pose {
+                Some(pose) => mesh.posed_positions(pose),
+                None => mesh.positions.clone(),
+            })
+            .collect()
+    }
+}
+
+/// Each geoset's vertices posed at `ms` into sequence `k` (`None`: as
+/// stored).
 fn posed(model: &Model, k: Option<usize>, ms: f64) -> Vec<Vec<[f32; 3]>> {
-    let skeleton = Skeleton::from_model(model);
-    let timeline = Timeline::from_model(model);
-    let pose = k
-        .and_then(|k| timeline.at(k, ms))
-        .map(|moment| skeleton.pose(&Sampler::new(&timeline, moment)));
-    meshes(model, &skeleton)
-        .iter()
-        .map(|mesh| match &pose {
-            Some(pose) => mesh.posed_positions(pose),
-            None => mesh.positions.clone(),
-        })
-        .collect()
+    Posing::new(model).at(k, ms)
 }
 
 /// The diagonal of the model's vertices as stored.
@@ -93,9 +115,10 @@ fn round_trip(name: &str, model: &Model, step: usize) -> Trip {
     let in_order = sequences
         .windows(2)
         .all(|w| w[0].interval[1] < w[1].interval[0]);
+    let (source, imported) = (Posing::new(model), Posing::new(back));
     let mut compare = |k: Option<usize>, ms: f64| {
-        let a = posed(model, k, ms);
-        let b = posed(back, k, ms);
+        let a = source.at(k, ms);
+        let b = imported.at(k, ms);
         assert_eq!(b.len(), order.len(), "{name}: geosets");
         for (i, &g) in order.iter().enumerate() {
             assert_eq!(a[g].len(), b[i].len(), "{name}: geoset {g}'s vertices");
@@ -1064,4 +1087,273 @@ fn a_step_channel_among_linear_ones_holds_its_values() {
             "Birth at {ms} ms: {got:?}, not {want}"
         );
     }
+}
+
+// Weights past four: a classic model's matrix groups are made from every
+// weight a vertex has (`JOINTS_1`/`WEIGHTS_1` too), by the rules the
+// conversion applies to `SKIN`.
+
+use formats::anim::glam::{Mat4, Quat, Vec3};
+
+/// The joints of [`five_and_six_weights`].
+const JOINTS: usize = 7;
+
+/// Joint `j`'s translation at key `key` (0, 0.5 and 1 s): none at first,
+/// then two that no interpolation of the others plays.
+fn joint_translation(j: usize, key: usize) -> Vec3 {
+    let j = j as f32;
+    match key {
+        0 => Vec3::ZERO,
+        1 => Vec3::new(0.3 * (j + 1.0), 0.0, 0.1),
+        _ => Vec3::new(0.1, 0.25 * (j + 1.0), -0.2),
+    }
+}
+
+/// Joint `j`'s rotation at key `key`: none, then about X, then about Y.
+fn joint_rotation(j: usize, key: usize) -> Quat {
+    let j = j as f32;
+    match key {
+        0 => Quat::IDENTITY,
+        1 => Quat::from_rotation_x(0.3 + 0.1 * j),
+        _ => Quat::from_rotation_y(0.5 + 0.15 * j),
+    }
+}
+
+/// A buffer of views and accessors, one view each.
+#[derive(Default)]
+struct Bin {
+    bytes: Vec<u8>,
+    views: Vec<serde_json::Value>,
+    accessors: Vec<serde_json::Value>,
+}
+
+impl Bin {
+    /// `data` as a view, and `accessor` of it; returns the accessor's index.
+    fn add(&mut self, data: &[u8], mut accessor: serde_json::Value) -> usize {
+        self.bytes.resize(self.bytes.len().next_multiple_of(4), 0);
+        self.views.push(serde_json::json!({
+            "buffer": 0, "byteOffset": self.bytes.len(), "byteLength": data.len()
+        }));
+        self.bytes.extend_from_slice(data);
+        accessor["bufferView"] = serde_json::json!(self.views.len() - 1);
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+}
+
+/// Two triangles of six vertices skinned to [`JOINTS`] joints (nodes 1 to
+/// 7, roots, inverse bind matrices the identity), each moved by
+/// [`joint_translation`] and [`joint_rotation`] in the animation "Death";
+/// vertices 0 to 2 weigh 5 joints equally, 3 to 5 weigh 6 (`JOINTS_0`,
+/// `JOINTS_1`). Returns the `.glb`, each vertex's position and its joints.
+fn five_and_six_weights() -> (Vec<u8>, Vec<[f32; 3]>, Vec<Vec<usize>>) {
+    let positions: Vec<[f32; 3]> = vec![
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [1.0, 0.0, 1.0],
+    ];
+    let joints: Vec<Vec<usize>> = vec![
+        vec![0, 1, 2, 3, 4],
+        vec![1, 2, 3, 4, 5],
+        vec![2, 3, 4, 5, 6],
+        vec![0, 1, 2, 3, 4, 5],
+        vec![1, 2, 3, 4, 5, 6],
+        vec![6, 0, 2, 3, 4, 5],
+    ];
+    let mut bin = Bin::default();
+    let position = bin.add(
+        &floats(positions.as_flattened()),
+        serde_json::json!({
+            "componentType": 5126, "count": 6, "type": "VEC3",
+            "min": [0, 0, 0], "max": [1, 1, 1]
+        }),
+    );
+    let mut attributes = serde_json::json!({ "POSITION": position });
+    for set in 0..2 {
+        let (mut slots, mut weights) = (Vec::new(), Vec::new());
+        for list in &joints {
+            for i in 4 * set..4 * set + 4 {
+                slots.push(list.get(i).map_or(0, |&j| j as u8));
+                weights.push(if i < list.len() {
+                    1.0 / list.len() as f32
+                } else {
+                    0.0
+                });
+            }
+        }
+        let count = serde_json::json!(joints.len());
+        let j = bin.add(
+            &slots,
+            serde_json::json!({ "componentType": 5121, "count": count, "type": "VEC4" }),
+        );
+        let w = bin.add(
+            &floats(&weights),
+            serde_json::json!({ "componentType": 5126, "count": count, "type": "VEC4" }),
+        );
+        attributes[format!("JOINTS_{set}")] = serde_json::json!(j);
+        attributes[format!("WEIGHTS_{set}")] = serde_json::json!(w);
+    }
+    let times = bin.add(
+        &floats(&[0.0, 0.5, 1.0]),
+        serde_json::json!({
+            "componentType": 5126, "count": 3, "type": "SCALAR", "min": [0], "max": [1]
+        }),
+    );
+    let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+    for j in 0..JOINTS {
+        let translations: Vec<f32> = (0..3)
+            .flat_map(|k| joint_translation(j, k).to_array())
+            .collect();
+        let rotations: Vec<f32> = (0..3)
+            .flat_map(|k| joint_rotation(j, k).to_array())
+            .collect();
+        for (values, kind, path) in [
+            (translations, "VEC3", "translation"),
+            (rotations, "VEC4", "rotation"),
+        ] {
+            let output = bin.add(
+                &floats(&values),
+                serde_json::json!({ "componentType": 5126, "count": 3, "type": kind }),
+            );
+            samplers.push(serde_json::json!({ "input": times, "output": output }));
+            channels.push(serde_json::json!({
+                "sampler": samplers.len() - 1, "target": { "node": j + 1, "path": path }
+            }));
+        }
+    }
+    let mut nodes = vec![serde_json::json!({ "mesh": 0, "skin": 0 })];
+    nodes.extend((0..JOINTS).map(|j| serde_json::json!({ "name": format!("joint {j}") })));
+    let document = mesh_document(
+        &bin.bytes,
+        bin.views.into(),
+        bin.accessors.into(),
+        nodes.into(),
+        serde_json::json!({
+            "meshes": [{ "primitives": [{ "attributes": attributes }] }],
+            "skins": [{ "joints": (1..=JOINTS).collect::<Vec<_>>() }],
+            "scenes": [{ "nodes": (0..=JOINTS).collect::<Vec<_>>() }],
+            "animations": [{ "name": "Death", "samplers": samplers, "channels": channels }],
+        }),
+    );
+    (document, positions, joints)
+}
+
+/// A classic import of vertices weighing 5 and 6 joints equally: each
+/// vertex's matrix group is all its joints, and `formats::anim` poses it
+/// where glTF's linear blend skinning puts it (within 1e-5 of the size) at
+/// each key of the animation; nothing is reported approximated. At 1000,
+/// `SKIN` keeps each vertex's 4 largest weights, and the report says so.
+#[test]
+fn a_classic_import_groups_every_weight_of_a_vertex() {
+    let (document, positions, joints) = five_and_six_weights();
+    let source = read(&document);
+    let imported = import_at(&source, 800).unwrap();
+    let model = &imported.model;
+    let report = &imported.report;
+    assert_eq!(model.version(), 800);
+    let geoset = &model.geosets()[0];
+    // Each vertex's group, as joint names.
+    let mut groups = Vec::new();
+    let mut rest = geoset.matrix_indices.as_slice();
+    for &size in &geoset.matrix_groups {
+        let (group, tail) = rest.split_at(size as usize);
+        groups.push(group);
+        rest = tail;
+    }
+    let name_of = |id: u32| -> String {
+        let bone = model.bones().iter().find(|b| b.node.object_id == id);
+        bone.unwrap().node.name.to_string_lossy().into_owned()
+    };
+    for (v, list) in joints.iter().enumerate() {
+        let group = groups[usize::from(geoset.vertex_groups[v])];
+        let mut got: Vec<String> = group.iter().map(|&id| name_of(id)).collect();
+        let mut want: Vec<String> = list.iter().map(|j| format!("joint {j}")).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "vertex {v}'s group");
+    }
+    let weights = report.approximated.iter().map(|n| n.to_string());
+    let weights: Vec<String> = weights.filter(|n| n.contains("weight")).collect();
+    assert!(weights.is_empty(), "{weights:?}");
+    let conversion = report.conversion.as_ref().unwrap();
+    assert!(
+        conversion
+            .approximated
+            .iter()
+            .all(|n| !n.path.ends_with(".skin")),
+        "{conversion}"
+    );
+    // glTF's linear blend skinning at each key, against the model posed.
+    let size = size(model);
+    let posing = Posing::new(model);
+    for key in 0..3 {
+        let world: Vec<Mat4> = (0..JOINTS)
+            .map(|j| {
+                Mat4::from_rotation_translation(joint_rotation(j, key), joint_translation(j, key))
+            })
+            .collect();
+        let got = &posing.at(Some(0), 500.0 * key as f64)[0];
+        for (v, list) in joints.iter().enumerate() {
+            let p = Vec3::from_array(positions[v]);
+            let blended = list
+                .iter()
+                .map(|&j| world[j].transform_point3(p) / list.len() as f32)
+                .sum::<Vec3>();
+            let want = z_up(blended.as_dvec3().to_array());
+            let d = Vec3::from_array(got[v]).distance(Vec3::from_array(want));
+            assert!(
+                d <= 1e-5 * size,
+                "vertex {v} at key {key}: {d} from glTF's skinning ({size})"
+            );
+        }
+    }
+    // At 1000, SKIN holds 4 weights a vertex, and the report says so.
+    let reforged = import_at(&source, 1000).unwrap();
+    let notes: Vec<String> = reforged
+        .report
+        .approximated
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("6 vertices with more than 4 weights keep their 4 largest")),
+        "{notes:?}"
+    );
+}
+
+/// The classic Blizzard headhunter (`../shared/wild`) has matrix groups of
+/// 5 bones (its head's); its export writes each such vertex's 5 weights
+/// over `JOINTS_0`/`JOINTS_1`. Imported at 800, every vertex at every frame
+/// of every sequence is within 1e-3 of the model's size of where the
+/// original poses it (it was 3.5e-3 halfway into "Death" when the import
+/// kept 4 weights).
+#[test]
+fn the_headhunters_groups_of_five_bones_round_trip() {
+    let Some(bytes) = testkit::wild_file("runi95_headhunter_v1.mdx") else {
+        return;
+    };
+    let model = Model::from_bytes(&bytes).unwrap();
+    assert_eq!(model.version(), 800);
+    assert!(
+        (model.geosets().iter()).any(|g| g.matrix_groups.contains(&5)),
+        "the headhunter has groups of 5 bones"
+    );
+    let trip = round_trip("headhunter", &model, 1);
+    eprintln!(
+        "headhunter: {:.2e} of {} ({})",
+        trip.worst / trip.size,
+        trip.size,
+        trip.at
+    );
+    assert!(
+        trip.worst <= 1e-3 * trip.size,
+        "{} ({})",
+        trip.worst,
+        trip.at
+    );
 }

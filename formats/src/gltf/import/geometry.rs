@@ -1,12 +1,14 @@
 //! Mesh primitives to geosets: positions and normals in the model's space,
 //! every UV set, triangles (strips and fans turned into lists), skin
-//! weights as `SKIN` (the four largest, out of 255), and a primitive cut
-//! into several geosets where it passes the 65,535 vertices a `u16` face
-//! index reaches.
+//! weights as `SKIN` (the four largest, out of 255) and, for a classic
+//! model, every weight (for its matrix groups), and a primitive cut into
+//! several geosets where it passes the 65,535 vertices a `u16` face index
+//! reaches.
 
 use std::collections::HashMap;
 
 use crate::anim::glam::{DMat3, DMat4, DVec3};
+use crate::convert::Influences;
 use crate::mdx::{Geoset, TextureCoordinateSet};
 
 use super::accessor;
@@ -28,22 +30,24 @@ struct Vertex {
     uvs: Vec<[f32; 2]>,
     /// MDX object ids and weights out of 255, the largest first.
     skin: [u8; 8],
+    /// Every weight (for a classic model; else empty).
+    all: Influences,
 }
 
-/// A geoset made from (part of) a primitive, and the material it asks for
-/// (`None`: glTF's default material).
+/// A geoset made from (part of) a primitive, the material it asks for
+/// (`None`: glTF's default material), and (for a classic model) every
+/// weight of each of its vertices.
 pub(super) struct Piece {
     pub geoset: Geoset,
     pub material: Option<usize>,
+    pub weights: Vec<Influences>,
 }
 
-/// The four largest of `influences` (object id, weight), as `SKIN` bytes:
-/// ids, then weights out of 255 that sum to 255 (each rounded, what
-/// rounding leaves over or short given to the largest first). `None` when
-/// every weight is zero.
-fn skin_bytes(influences: &mut Vec<(u8, f64)>) -> Option<[u8; 8]> {
+/// `influences` (object id, weight) made one per bone (two joint slots
+/// naming a bone summed), weights above zero only, the largest first
+/// (equal ones by object id).
+fn merge(influences: &mut Vec<(u8, f64)>) {
     influences.retain(|&(_, w)| w > 0.0 && w.is_finite());
-    // The same bone twice (two joint slots naming it) counts once.
     influences.sort_by_key(|&(b, _)| b);
     influences.dedup_by(|b, a| {
         if a.0 == b.0 {
@@ -54,7 +58,31 @@ fn skin_bytes(influences: &mut Vec<(u8, f64)>) -> Option<[u8; 8]> {
         }
     });
     influences.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    influences.truncate(4);
+}
+
+/// The unit of the weights a classic model's matrix groups are made from:
+/// each vertex's weights out of 2^24 (each within 3e-8 of its share; equal
+/// weights stay equal).
+const WEIGHT_UNIT: f64 = 16_777_216.0;
+
+/// Every one of `influences` ([`merge`]d), as the conversion takes them:
+/// object ids, weights out of [`WEIGHT_UNIT`] (a weight that rounds to 0
+/// left out).
+fn all_weights(influences: &[(u8, f64)]) -> Influences {
+    let total: f64 = influences.iter().map(|i| i.1).sum();
+    influences
+        .iter()
+        .map(|&(bone, w)| (u32::from(bone), ((w / total) * WEIGHT_UNIT).round() as u32))
+        .filter(|&(_, w)| w > 0)
+        .collect()
+}
+
+/// The four largest of `influences` ([`merge`]d), as `SKIN` bytes: ids,
+/// then weights out of 255 that sum to 255 (each rounded, what rounding
+/// leaves over or short given to the largest first). `None` when there are
+/// none.
+fn skin_bytes(influences: &[(u8, f64)]) -> Option<[u8; 8]> {
+    let influences = influences.get(..4).unwrap_or(influences);
     let total: f64 = influences.iter().map(|i| i.1).sum();
     if total <= 0.0 {
         return None;
@@ -212,7 +240,8 @@ pub(super) fn weighted_joints(
     Ok(out)
 }
 
-/// Every geoset of one mesh instance: `node`'s mesh, skinned by `skin`.
+/// Every geoset of one mesh instance: `node`'s mesh, skinned by `skin`;
+/// `classic`: with every weight of each vertex ([`Piece::weights`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn pieces(
     document: &gltf::Document,
@@ -221,6 +250,7 @@ pub(super) fn pieces(
     c: DMat4,
     node: usize,
     skin: Option<usize>,
+    classic: bool,
     vertices_so_far: &mut u64,
     report: &mut ImportReport,
 ) -> Result<Vec<Piece>, ImportError> {
@@ -375,11 +405,17 @@ pub(super) fn pieces(
         let vertices: Vec<Vertex> = (influences.iter_mut().zip(&positions).zip(&normals))
             .enumerate()
             .map(|(v, ((list, position), normal))| {
-                truncated += usize::from(list.iter().filter(|i| i.1 > 0.0).count() > 4);
-                let skin = skin_bytes(list).unwrap_or_else(|| {
-                    unbound += usize::from(skin.is_some());
-                    [fallback, 0, 0, 0, 255, 0, 0, 0]
-                });
+                merge(list);
+                truncated += usize::from(list.len() > 4);
+                let (skin, all) = match skin_bytes(list) {
+                    Some(bytes) => (bytes, all_weights(list)),
+                    None => {
+                        unbound += usize::from(skin.is_some());
+                        let bytes = [fallback, 0, 0, 0, 255, 0, 0, 0];
+                        (bytes, vec![(u32::from(fallback), 1)])
+                    }
+                };
+                let all = if classic { all } else { Vec::new() };
                 let p = placement.transform_point3(DVec3::from(position.map(f64::from)));
                 let nrm = normal_matrix * DVec3::from(normal.map(f64::from));
                 Vertex {
@@ -389,10 +425,12 @@ pub(super) fn pieces(
                         .map(|set| set.get(v).copied().unwrap_or_default())
                         .collect(),
                     skin,
+                    all,
                 }
             })
             .collect();
-        if truncated > 0 {
+        // A classic model's matrix groups are made from every weight.
+        if truncated > 0 && !classic {
             report.approximate(
                 at.clone(),
                 format!("{truncated} vertices with more than 4 weights keep their 4 largest, renormalized"),
@@ -415,9 +453,16 @@ pub(super) fn pieces(
             );
         }
         for (used, faces) in parts {
+            let weights = match classic {
+                true => (used.iter())
+                    .filter_map(|&v| Some(vertices.get(v as usize)?.all.clone()))
+                    .collect(),
+                false => Vec::new(),
+            };
             out.push(Piece {
                 geoset: geoset(&vertices, &used, &faces, uv_sets.len()),
                 material: primitive.material().index(),
+                weights,
             });
         }
     }
@@ -494,17 +539,42 @@ mod tests {
 
     #[test]
     fn weights_become_four_bytes_summing_to_255() {
-        let mut list = vec![(3, 0.5), (1, 0.25), (7, 0.125), (2, 0.0625), (9, 0.0625)];
-        let bytes = skin_bytes(&mut list).unwrap();
+        let mut list = vec![(3, 0.5), (1, 0.25), (7, 0.125), (9, 0.0625), (2, 0.0625)];
+        merge(&mut list);
+        let bytes = skin_bytes(&list).unwrap();
         assert_eq!(&bytes[..4], &[3, 1, 7, 2]);
         assert_eq!(bytes[4..].iter().map(|&w| u32::from(w)).sum::<u32>(), 255);
         assert!(bytes[4] > bytes[5] && bytes[5] > bytes[6]);
-        let mut same_bone = vec![(4, 0.5), (4, 0.5)];
+        // Every weight, out of 2^24: the fifth too.
+        let all = all_weights(&list);
         assert_eq!(
-            skin_bytes(&mut same_bone).unwrap(),
-            [4, 0, 0, 0, 255, 0, 0, 0]
+            all,
+            [
+                (3, 1 << 23),
+                (1, 1 << 22),
+                (7, 1 << 21),
+                (2, 1 << 20),
+                (9, 1 << 20)
+            ]
         );
-        assert_eq!(skin_bytes(&mut vec![(1, 0.0)]), None);
+        let mut same_bone = vec![(4, 0.5), (4, 0.5)];
+        merge(&mut same_bone);
+        assert_eq!(skin_bytes(&same_bone).unwrap(), [4, 0, 0, 0, 255, 0, 0, 0]);
+        assert_eq!(all_weights(&same_bone), [(4, 1 << 24)]);
+        let mut none = vec![(1, 0.0), (2, f64::NAN)];
+        merge(&mut none);
+        assert_eq!(skin_bytes(&none), None);
+    }
+
+    #[test]
+    fn equal_weights_stay_equal_out_of_2_to_the_24() {
+        for n in 1..=12u8 {
+            let mut list: Vec<(u8, f64)> = (0..n).map(|b| (b, 1.0 / f64::from(n))).collect();
+            merge(&mut list);
+            let all = all_weights(&list);
+            assert_eq!(all.len(), usize::from(n));
+            assert!(all.iter().all(|&(_, w)| w == all[0].1), "{n}: {all:?}");
+        }
     }
 
     #[test]

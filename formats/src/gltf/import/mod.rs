@@ -155,10 +155,10 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///
 /// The model is made as a Reforged model (version 1000: `SKIN` weights and
 /// MikkTSpace tangents), then [`convert`](crate::convert)ed to the version
-/// asked for, which for 800 and 900 turns the weights into matrix groups,
-/// cuts geosets past 256 groups and measures the largest position error
-/// that costs at every frame of every sequence (in
-/// [`ImportReport::conversion`]).
+/// asked for, which for 800 turns the weights into matrix groups (from
+/// every weight, as "Weights" says), cuts geosets past 256 groups and
+/// measures the largest position error that costs at every frame of every
+/// sequence (in [`ImportReport::conversion`]); 900 keeps `SKIN`, as 1000.
 ///
 /// - **Axes and units.** glTF's Y-up space becomes the game's Z-up:
 ///   `(x, y, z)` becomes `(x, -z, y)`, times [`ImportOptions::scale`]. The
@@ -180,7 +180,17 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   How a node's motion becomes its tracks is in "Motion"; a transform a
 ///   parent's non-uniform scaling shears is listed in
 ///   [`ImportReport::approximated`], with how far.
-/// - **Weights.** The four largest of `JOINTS_n`/`WEIGHTS_n`, out of 255.
+/// - **Weights.** `SKIN` holds each vertex's four largest weights of every
+///   `JOINTS_n`/`WEIGHTS_n` set (a joint named twice counting once), out of
+///   255; at 900 and later that is what the model keeps, and a vertex of
+///   more weights is listed in [`ImportReport::approximated`]. A classic
+///   model's (800) matrix groups are made from all of a vertex's weights,
+///   by the rules the conversion makes them from `SKIN` with
+///   ([`convert`](crate::convert)): a group weighs its bones equally, so a
+///   vertex of 5 equal weights gets the group of those 5 bones, one of
+///   uneven weights the group whose equal shares come nearest them (what
+///   that costs is measured against all its weights, in the conversion's
+///   skinning error).
 /// - **Animations.** Each becomes a sequence, in document order, one
 ///   second apart on the timeline, named as the animation
 ///   ([`ImportOptions::sequence_names`] renames). Whether it loops follows
@@ -272,7 +282,8 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   of every accessor counted (an accessor without a buffer view declares
 ///   its count freely, and one accessor may be read by any number of
 ///   primitives, skins and channels), each size checked against its buffer
-///   before anything is allocated.
+///   before anything is allocated. Every `JOINTS_n`/`WEIGHTS_n` set is
+///   read, and its weights kept for a classic model's groups, within it.
 /// - **Vertices**: 2^20 (1,048,576), all primitives together.
 /// - **Images** ([`MAX_IMAGE_PIXELS`]): 2^24 pixels decoded (a 4096 by
 ///   4096 image), all images together, in document order, each size read
@@ -334,6 +345,8 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
     let c = skeleton::axes(scale);
     let mut vertices = 0u64;
     let mut pieces = Vec::new();
+    // Classic matrix groups are made from every weight, SKIN keeps 4.
+    let classic = options.version < 900;
     for &(node, skin) in &meshes {
         pieces.extend(geometry::pieces(
             document,
@@ -342,6 +355,7 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
             c,
             node,
             skin,
+            classic,
             &mut vertices,
             &mut report,
         )?);
@@ -476,7 +490,9 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
         .iter()
         .filter(|n| n.role == skeleton::Role::Bone)
         .count();
+    let mut weights = Vec::with_capacity(pieces.len());
     for mut piece in pieces {
+        weights.push(core::mem::take(&mut piece.weights));
         piece.geoset.material_id = materials.by_gltf.get(&piece.material).copied().unwrap_or(0);
         piece.geoset.sequence_extents = vec![Extent::default(); clips.len()];
         let skin = piece.geoset.skin.clone().unwrap_or_default();
@@ -558,11 +574,16 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
     }
     model.recompute_extents();
     if options.version != 1000 {
-        let conversion = crate::convert::convert(&mut model, options.version, &options.conversion)
-            .map_err(|source| ImportError::Convert {
-                version: options.version,
-                source,
-            })?;
+        let conversion = crate::convert::convert_weighted(
+            &mut model,
+            options.version,
+            &options.conversion,
+            &weights,
+        )
+        .map_err(|source| ImportError::Convert {
+            version: options.version,
+            source,
+        })?;
         report.conversion = Some(conversion);
     }
     // The structure and sanity rules: the extents were just measured from

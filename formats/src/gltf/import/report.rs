@@ -34,8 +34,8 @@ pub struct ImportReport {
     /// The tolerance the tracks were fitted to: model units for
     /// translations, radians for rotations, a factor for scalings.
     pub tolerance: [f64; 3],
-    /// What the model holds only approximately (weights past four, shear,
-    /// a material's colour factor, the skin error of matrix groups).
+    /// What the model holds only approximately (weights past the four
+    /// `SKIN` holds, at 900 and later; shear, a material's colour factor).
     pub approximated: Vec<Note>,
     /// What the model cannot hold, left out (morph targets, lines and
     /// points, texture slots past the base colour, unsupported extensions).
