@@ -147,9 +147,13 @@ mod textures;
 
 pub(crate) use groups::Influences;
 pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS};
-pub(crate) use report::write_notes;
 pub use report::{Note, Report, SkinError};
+// For the glTF import, which builds a Reforged model and then converts it.
+#[cfg(feature = "gltf")]
+pub(crate) use report::write_notes;
+#[cfg(feature = "gltf")]
 pub(crate) use skin::head_groups;
+#[cfg(feature = "gltf")]
 pub(crate) use tangents::generate as tangents_of;
 
 use crate::mdx::{Chunk, Geoset, Model};

@@ -161,6 +161,7 @@ fn head_vertex_groups(skin: &[u8]) -> Vec<u8> {
 /// of one-bone groups, one per object id up to the largest bone `skin`
 /// names and at least `bones`, each vertex in the head group of its first
 /// bone.
+#[cfg(feature = "gltf")]
 pub(crate) fn head_groups(skin: &[u8], bones: usize) -> (Vec<u8>, Vec<u32>, Vec<u32>) {
     let largest = skin
         .chunks_exact(8)
