@@ -132,22 +132,26 @@ pub(super) fn slots(
         .collect();
     let mut packed: Vec<Option<u32>> = vec![None; clips.len()];
     if !candidates.is_empty() {
-        // The animations that move each MDX node.
-        let movers: Vec<Vec<usize>> = (skeleton.nodes.iter())
-            .map(|node| {
-                let path = path(scene, skeleton, node);
-                (clips.iter().enumerate())
-                    .filter(|(_, clip)| moves(scene, clip, &path))
-                    .map(|(k, _)| k)
-                    .collect()
-            })
-            .collect();
+        // The animations that move each MDX node, and the nodes each
+        // animation moves (as many pairs as the samples counted, at most).
+        let mut movers: Vec<Vec<usize>> = vec![Vec::new(); skeleton.nodes.len()];
+        let mut moved: Vec<Vec<usize>> = vec![Vec::new(); clips.len()];
+        for ((i, node), by) in skeleton.nodes.iter().enumerate().zip(&mut movers) {
+            let path = path(scene, skeleton, node);
+            for ((k, clip), nodes) in clips.iter().enumerate().zip(&mut moved) {
+                if moves(scene, clip, &path) {
+                    by.push(k);
+                    nodes.push(i);
+                }
+            }
+        }
         let mut next = 0u32;
         for g in candidates {
             let name = |k: usize| names.get(k).map_or("", |n| n.0.as_str());
-            let shared = (movers.iter().enumerate())
-                .filter(|(_, list)| list.contains(&g))
-                .find_map(|(i, list)| Some((i, *list.iter().find(|&&o| o != g)?)));
+            let shared = (moved.get(g).into_iter().flatten()).find_map(|&i| {
+                let other = movers.get(i)?.iter().find(|&&o| o != g)?;
+                Some((i, *other))
+            });
             if let Some((i, other)) = shared {
                 report.keep_sequence(
                     format!("animations[{g}]"),
