@@ -345,9 +345,9 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   (listed in [`ImportReport::approximated`]).
 /// - **Exact curves**: measuring and checking whether a translation or a
 ///   scaling is a `CUBICSPLINE` curve ("Motion") costs 4 samples for each
-///   key of each channel moving the node, and 6 more, each of the two
-///   parts, in an animation where one `CUBICSPLINE` channel of that kind
-///   changes (at most 8 times the node samples above).
+///   key time of the channels moving the node, and 6 more, each of the
+///   two parts, in an animation where one `CUBICSPLINE` channel of that
+///   kind changes (at most 8 times the node samples above).
 /// - **Thinning** looks at most 64 keys ahead (a key of a smooth track
 ///   stands for at most 64 samples), a few dozen interpolations a key.
 ///
