@@ -104,8 +104,8 @@ fn node_name(scene: &Scene, skeleton: &Skeleton, i: usize) -> String {
 }
 
 /// Where each animation plays (`names`: each one's sequence name and
-/// whether it loops), as the [`import`](super::import()) docs'
-/// "Animations" say: with `longest` (seconds), a looping animation whose
+/// whether it loops), as the [`import`](super::import()) docs' "Global
+/// sequences" say: with `longest` (seconds), a looping animation whose
 /// name the game does not play, at most that long and at least a
 /// millisecond, is packed as a global sequence unless a node it moves is
 /// moved by another animation too (kept a sequence, reported); every other

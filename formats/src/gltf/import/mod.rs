@@ -74,10 +74,10 @@ pub struct ImportOptions<'a> {
     pub conversion: crate::convert::Options,
     /// Packs short looping animations as global sequences, which play
     /// in every sequence (a gem spinning, a flag waving): each looping
-    /// animation whose name the game does not play (its first word not
-    /// `Stand`, `Walk`, `Attack`... : `Spin`, `Gem Glow`), at most this
-    /// many seconds long (the [`import`] docs' "Animations"). `None` (the
-    /// default): every animation is a sequence.
+    /// animation whose name the game does not play (its action not
+    /// `Stand`, `Walk`, `Attack`...: `Spin`, `Gem Glow`), at most this
+    /// many seconds long (the [`import`] docs' "Global sequences"). `None`
+    /// (the default): every animation is a sequence.
     pub global_sequences: Option<f64>,
 }
 
