@@ -128,8 +128,8 @@ pub fn command(
 }
 
 /// The message for glTF's options without a glTF input.
-const GLTF_ONLY: &str =
-    "--scale, --textures, --texture-folder and --sequence-names are for glTF inputs (.glb, .gltf)";
+const GLTF_ONLY: &str = "--scale, --textures, --texture-folder, --sequence-names and \
+     --global-sequences are for glTF inputs (.glb, .gltf)";
 
 /// Models: one to the file `output`, or several into the folder `output`.
 fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode, String> {

@@ -29,6 +29,9 @@ pub struct Options {
     pub texture_folder: String,
     /// Sequences renamed (`--sequence-names`).
     pub sequence_names: Option<SequenceNames>,
+    /// The longest animation packed as a global sequence, in seconds
+    /// (`--global-sequences`).
+    pub global_sequences: Option<f64>,
     /// Whether any of the above was given (refused without a glTF input).
     pub given: bool,
 }
@@ -64,6 +67,17 @@ pub fn parse_scale(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(scale) if scale.is_finite() && scale > 0.0 => Ok(scale),
         Ok(_) => Err(format!("{text}: the scale must be a number above 0")),
+        Err(e) => Err(format!("{text}: {e}")),
+    }
+}
+
+/// `--global-sequences SECONDS`: a finite number above 0.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 => Ok(seconds),
+        Ok(_) => Err(format!(
+            "{text}: the length must be a number of seconds above 0"
+        )),
         Err(e) => Err(format!("{text}: {e}")),
     }
 }
@@ -198,6 +212,7 @@ pub fn import(
         textures: options.textures,
         texture_folder: &options.texture_folder,
         conversion: conversion.clone(),
+        global_sequences: options.global_sequences,
     };
     formats::gltf::import(&source, &import_options).map_err(|e| format!("{name}: {e}"))
 }
@@ -361,12 +376,14 @@ mod tests {
     }
 
     #[test]
-    fn dds_textures_are_refused_and_the_scale_must_be_positive() {
+    fn dds_textures_are_refused_and_the_scale_and_length_must_be_positive() {
         assert!(TextureChoice::Dds.mode().unwrap_err().contains("BLP"));
         assert_eq!(TextureChoice::Keep.mode(), Ok(TextureMode::Keep));
         assert_eq!(parse_scale("2.5"), Ok(2.5));
+        assert_eq!(parse_seconds("0.5"), Ok(0.5));
         for bad in ["0", "-1", "inf", "NaN", "two"] {
             assert!(parse_scale(bad).is_err(), "{bad}");
+            assert!(parse_seconds(bad).is_err(), "{bad}");
         }
     }
 }

@@ -181,6 +181,11 @@ enum Command {
         /// Sequence Name` each (`#` starts a comment line).
         #[arg(long, value_name = "FILE")]
         sequence_names: Option<PathBuf>,
+        /// glTF: packs each looping animation whose name the game does not
+        /// play (`Spin`, not `Stand`), at most SECONDS long, as a global
+        /// sequence, which plays in every sequence (a gem spinning).
+        #[arg(long, value_name = "SECONDS", value_parser = import::parse_seconds)]
+        global_sequences: Option<f64>,
     },
     /// Exports models and terrain to glTF 2.0: one file to OUT.glb (one
     /// file) or OUT.gltf (with its .bin and images beside it), or several
@@ -473,11 +478,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             textures,
             texture_folder,
             sequence_names,
+            global_sequences,
         } => {
             let given = scale.is_some()
                 || textures.is_some()
                 || texture_folder.is_some()
-                || sequence_names.is_some();
+                || sequence_names.is_some()
+                || global_sequences.is_some();
             let import = import::Options {
                 scale: scale.unwrap_or(formats::gltf::ImportOptions::default().scale),
                 textures: textures.map_or(Ok(Default::default()), import::TextureChoice::mode)?,
@@ -486,6 +493,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     .as_deref()
                     .map(import::SequenceNames::read)
                     .transpose()?,
+                global_sequences,
                 given,
             };
             let options = convert::Options {

@@ -1,6 +1,7 @@
 //! Any bytes -> a glTF document (`.glb`, or `.gltf` JSON whose buffers and
 //! images are `data:` URIs; a file URI is not found) -> `gltf::import` at
-//! version 1000, 800 or 1100 (by the input's length). Never panics,
+//! version 1000, 800 or 1100, packing animations up to 2 s as global
+//! sequences or not (by the input's length). Never panics,
 //! hangs or allocates past the import's budgets; a model the import makes
 //! writes, reads back strictly to the same model, and validates; every
 //! texture it makes reads back as a BLP.
@@ -16,9 +17,10 @@ fn same(a: &Model, b: &Model) -> bool {
     format!("{a:?}") == format!("{b:?}")
 }
 
-fn check(source: &Source, version: u32) {
+fn check(source: &Source, version: u32, global_sequences: Option<f64>) {
     let options = ImportOptions {
         version,
+        global_sequences,
         conversion: formats::convert::Options {
             // Measured at a coarse step: the fuzzer's time goes to the
             // import and the conversion, not to the error report.
@@ -68,5 +70,6 @@ fuzz_target!(|data: &[u8]| {
     // One version an input (by its length: mutations reach each): an
     // import at 800 or 1100 is one at 1000, then converted. A document at
     // the import's budgets takes seconds under the sanitizers.
-    check(&source, [1000, 800, 1100][data.len() % 3]);
+    let global_sequences = data.len().is_multiple_of(2).then_some(2.0);
+    check(&source, [1000, 800, 1100][data.len() % 3], global_sequences);
 });

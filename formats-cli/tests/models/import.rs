@@ -3,9 +3,9 @@
 //! (`testkit::blender_rigged_glb`), as `.glb` and as a `.gltf` with its
 //! files beside it, imported to MDX and MDL at 800 and 1000 with their
 //! textures, into a folder with a table, as `--json`; `--sequence-names`,
-//! `--scale`, `--textures keep` and `dds`, and what is refused: a damaged
-//! file, a texture path out of the model's folder, two models writing one
-//! texture with other pixels. The library's side is formats'
+//! `--scale`, `--global-sequences`, `--textures keep` and `dds`, and what
+//! is refused: a damaged file, a texture path out of the model's folder,
+//! two models writing one texture with other pixels. The library's side is formats'
 //! tests/gltf/import.rs.
 
 use crate::common;
@@ -414,6 +414,88 @@ fn scale_2_doubles_the_model() {
             stderr(&refused)
         );
     }
+}
+
+/// `--global-sequences 5` with the Blender fixture's "Stand" renamed
+/// "Tail Sway", a name the game does not play: "Attack" moves the same
+/// bones, so it stays a sequence, and the report says why; without
+/// "Attack" it becomes a global sequence of 2 s that every bone's tracks
+/// follow. A length of 0 is refused, and so is the option for an MDX
+/// input.
+#[test]
+fn global_sequences_pack_short_loops_the_game_does_not_name() {
+    let dir = temp_dir("import-global");
+    let names = dir.join("names.txt");
+    std::fs::write(&names, "Stand = Tail Sway\n").unwrap();
+    let convert = |input: &Path, output: &Path| {
+        formats![
+            "convert",
+            input,
+            output,
+            "--global-sequences",
+            "5",
+            "--sequence-names",
+            &names
+        ]
+        .success()
+    };
+    let both = dir.join("both.mdx");
+    let text = stderr(&convert(&common::blender_rigged_glb(), &both));
+    assert!(text.contains("kept as sequences (1):\n"), "{text}");
+    assert!(text.contains("\"Tail Sway\" moves node \""), "{text}");
+    let model = read(&both);
+    assert!(model.global_sequences().is_empty());
+    assert_eq!(sequence_names(&model), ["Attack", "Tail Sway"]);
+
+    let gltf = fixture_as_gltf(&dir.join("in"), "swaying", |json| {
+        let stand = json["animations"][1].clone();
+        json["animations"] = serde_json::json!([stand]);
+    });
+    let alone = dir.join("alone.mdx");
+    let text = stderr(&convert(&gltf, &alone));
+    assert!(
+        text.contains("global sequence 0 from \"Stand\": 2000 ms"),
+        "{text}"
+    );
+    let model = read(&alone);
+    assert_eq!(model.global_sequences(), [2000]);
+    assert!(model.sequences().is_empty());
+    for bone in model.bones() {
+        for track in &bone.node.tracks {
+            let id = match track {
+                formats::mdx::NodeTrack::Translation(t) | formats::mdx::NodeTrack::Scaling(t) => {
+                    t.global_sequence_id
+                }
+                formats::mdx::NodeTrack::Rotation(t) => t.global_sequence_id,
+                _ => continue,
+            };
+            assert_eq!(id, 0, "{:?}", bone.node.name);
+        }
+    }
+
+    let refused = formats![
+        "convert",
+        &gltf,
+        dir.join("no.mdx"),
+        "--global-sequences",
+        "0"
+    ];
+    let text = stderr(&refused.failure());
+    assert!(
+        text.contains("the length must be a number of seconds above 0"),
+        "{text}"
+    );
+    let mdx = dir.join("sample.mdx");
+    std::fs::write(&mdx, formats::sample::sample_mdx()).unwrap();
+    let refused = formats![
+        "convert",
+        &mdx,
+        dir.join("out.mdx"),
+        "--global-sequences",
+        "1"
+    ];
+    let text = stderr(&refused.failure());
+    assert!(text.contains("are for glTF inputs (.glb, .gltf)"), "{text}");
 }
 
 #[test]

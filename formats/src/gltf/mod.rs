@@ -363,9 +363,9 @@ pub use builder::{Builder, Document, Element, GltfFiles, PointerChannel};
 pub use error::ExportError;
 pub use gltf_json as json;
 pub use import::{
-    AccessorProblem, BufferProblem, ImageProblem, ImportError, ImportOptions, ImportReport,
-    Imported, ImportedTexture, MAX_IMAGE_PIXELS, NON_LOOPING, SequenceMade, Source, TextureMode,
-    import, looping,
+    AccessorProblem, BufferProblem, GlobalSequenceMade, HermitePart, HermiteTrack, ImageProblem,
+    ImportError, ImportOptions, ImportReport, Imported, ImportedTexture, MAX_IMAGE_PIXELS,
+    NON_LOOPING, SequenceMade, Source, TextureMode, import, looping,
 };
 pub use model::{Export, ExportOptions, export};
 #[cfg(feature = "terrain")]

@@ -213,6 +213,8 @@ mod walk;
 pub use adt::{split_file, tile};
 pub use mdx::model;
 pub use rule::{Family, Rule, Severity};
+#[cfg(feature = "gltf")]
+pub(crate) use sanity::played;
 pub use sanity::{SEQUENCE_ACTIONS, SEQUENCE_QUALIFIERS, sanity};
 
 use core::fmt;

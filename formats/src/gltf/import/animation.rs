@@ -3,12 +3,13 @@
 
 use std::cell::Cell;
 
-use crate::anim::glam::{DMat3, DMat4, DQuat, DVec3};
+use crate::anim::glam::{DMat3, DMat4, DQuat, DVec3, Vec3};
 use crate::gltf::model::curve::fit_keys;
-use crate::mdx::{Interpolation, Key, NodeTrack, Track};
+use crate::mdx::{Interpolation, Key, NodeTrack, Tangents, Track};
 
 use super::error::ImportError;
-use super::scene::{Clip, Interp, Scene};
+use super::report::{GlobalSequenceMade, HermitePart, ImportReport};
+use super::scene::{Channel, Clip, Interp, Scene, Target};
 use super::skeleton::{MdxNode, Skeleton};
 
 /// Milliseconds between one sequence's end and the next one's start.
@@ -37,18 +38,22 @@ pub(super) const MAX_FITTED: u64 = 1 << 16;
 /// The most keys one key of a thinned track may stand for ([`thin`]).
 const MAX_JOINED: usize = 64;
 
+/// An animation's length in whole ms (at most an hour).
+fn length_ms(clip: &Clip) -> u32 {
+    (clip.duration * 1000.0).round().clamp(0.0, 3_600_000.0) as u32
+}
+
 /// Where each animation goes on the timeline: `[start, end]` in ms. The
 /// intervals an export of this workspace recorded (`extras.mdx.interval`)
 /// when every animation has one, of its length, and no two overlap (the
 /// conversion to 800 lays out sequences out of order); else one after
 /// another, [`SEQUENCE_GAP`] apart.
-pub(super) fn intervals(clips: &[Clip]) -> Vec<[u32; 2]> {
-    let length = |clip: &Clip| (clip.duration * 1000.0).round().clamp(0.0, 3_600_000.0) as u32;
+pub(super) fn intervals(clips: &[&Clip]) -> Vec<[u32; 2]> {
     let recorded: Option<Vec<[u32; 2]>> = clips
         .iter()
         .map(|clip| {
             clip.mdx_interval
-                .filter(|&[a, b]| b >= a && b - a == length(clip))
+                .filter(|&[a, b]| b >= a && b - a == length_ms(clip))
         })
         .collect();
     if let Some(recorded) = recorded {
@@ -66,9 +71,123 @@ pub(super) fn intervals(clips: &[Clip]) -> Vec<[u32; 2]> {
     clips
         .iter()
         .map(|clip| {
-            let interval = [next, next.saturating_add(length(clip).max(1))];
+            let interval = [next, next.saturating_add(length_ms(clip).max(1))];
             next = interval[1].saturating_add(SEQUENCE_GAP);
             interval
+        })
+        .collect()
+}
+
+/// Where an animation plays in the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    /// A sequence: its `[start, end]` on the timeline, in ms.
+    Sequence([u32; 2]),
+    /// Global sequence `id` (an index in `GLBS`), `length` ms long.
+    Global { id: u32, length: u32 },
+}
+
+/// Whether any channel of `clip` on `path` moves its node from its rest.
+fn moves(scene: &Scene, clip: &Clip, path: &[usize]) -> bool {
+    (path.iter())
+        .flat_map(|&n| clip.channels_on(n))
+        .any(|channel| channel.moves(scene))
+}
+
+/// A node's name for the report.
+fn node_name(scene: &Scene, skeleton: &Skeleton, i: usize) -> String {
+    let gltf = skeleton.node(i).map_or(0, |n| n.gltf);
+    match scene.name(gltf) {
+        "" => format!("node {gltf}"),
+        name => name.to_owned(),
+    }
+}
+
+/// Where each animation plays (`names`: each one's sequence name and
+/// whether it loops), as the [`import`](super::import()) docs' "Global
+/// sequences" say: with `longest` (seconds), a looping animation whose
+/// name the game does not play, at most that long and at least a
+/// millisecond, is packed as a global sequence unless a node it moves is
+/// moved by another animation too (kept a sequence, reported); every other
+/// animation is a sequence, laid out by [`intervals`]. Call
+/// [`sample_budget`] first: which animation moves which node is read from
+/// the keys it counts.
+pub(super) fn slots(
+    scene: &Scene,
+    skeleton: &Skeleton,
+    clips: &[Clip],
+    names: &[(String, bool)],
+    longest: Option<f64>,
+    report: &mut ImportReport,
+) -> Vec<Slot> {
+    let qualifies = |clip: &Clip, (name, loops): &(String, bool)| {
+        longest.is_some_and(|s| clip.duration <= s)
+            && length_ms(clip) > 0
+            && *loops
+            && !crate::validate::played(name)
+    };
+    let candidates: Vec<usize> = (clips.iter().zip(names).enumerate())
+        .filter(|(_, (clip, named))| qualifies(clip, named))
+        .map(|(k, _)| k)
+        .collect();
+    let mut packed: Vec<Option<u32>> = vec![None; clips.len()];
+    if !candidates.is_empty() {
+        // The animations that move each MDX node, and the nodes each
+        // animation moves (as many pairs as the samples counted, at most).
+        let mut movers: Vec<Vec<usize>> = vec![Vec::new(); skeleton.nodes.len()];
+        let mut moved: Vec<Vec<usize>> = vec![Vec::new(); clips.len()];
+        for ((i, node), by) in skeleton.nodes.iter().enumerate().zip(&mut movers) {
+            let path = path(scene, skeleton, node);
+            for ((k, clip), nodes) in clips.iter().enumerate().zip(&mut moved) {
+                if moves(scene, clip, &path) {
+                    by.push(k);
+                    nodes.push(i);
+                }
+            }
+        }
+        let mut next = 0u32;
+        for g in candidates {
+            let name = |k: usize| names.get(k).map_or("", |n| n.0.as_str());
+            let shared = (moved.get(g).into_iter().flatten()).find_map(|&i| {
+                let other = movers.get(i)?.iter().find(|&&o| o != g)?;
+                Some((i, *other))
+            });
+            if let Some((i, other)) = shared {
+                report.keep_sequence(
+                    format!("animations[{g}]"),
+                    format!(
+                        "\"{}\" moves node \"{}\", which \"{}\" moves too: kept a sequence (a track follows either the sequences or one global sequence)",
+                        name(g),
+                        node_name(scene, skeleton, i),
+                        name(other)
+                    ),
+                );
+                continue;
+            }
+            if let (Some(slot), Some(clip)) = (packed.get_mut(g), clips.get(g)) {
+                *slot = Some(next);
+                report.global_sequences.push(GlobalSequenceMade {
+                    animation: clip.name.clone(),
+                    name: name(g).to_owned(),
+                    id: next,
+                    length: length_ms(clip),
+                });
+                next += 1;
+            }
+        }
+    }
+    let sequences: Vec<&Clip> = (clips.iter().zip(&packed))
+        .filter(|(_, id)| id.is_none())
+        .map(|(clip, _)| clip)
+        .collect();
+    let mut intervals = intervals(&sequences).into_iter();
+    (clips.iter().zip(packed))
+        .map(|(clip, id)| match id {
+            Some(id) => Slot::Global {
+                id,
+                length: length_ms(clip),
+            },
+            None => Slot::Sequence(intervals.next().unwrap_or_default()),
         })
         .collect()
 }
@@ -148,11 +267,15 @@ pub(super) struct NodeAnimation {
     /// largest scaling), where above 1e-3.
     pub sheared: Vec<(usize, f64)>,
     /// Keys sampled (translation, rotation and scaling keys: three a
-    /// sample), and kept after thinning.
+    /// sample; a hermite key kept exact counts as one), and kept after
+    /// thinning.
     pub keys: usize,
     pub kept: usize,
     /// Whether fitting stopped at [`MAX_FITTED`].
     pub fitting_cut: bool,
+    /// The hermite tracks: the MDX node, which track, and the animations
+    /// whose `CUBICSPLINE` curves it holds exactly.
+    pub hermite: Vec<(usize, HermitePart, Vec<usize>)>,
 }
 
 /// The glTF nodes whose motion moves MDX node `i` relative to its MDX
@@ -163,45 +286,27 @@ fn path(scene: &Scene, skeleton: &Skeleton, node: &MdxNode) -> Vec<usize> {
     core::iter::once(node.gltf).chain(below).collect()
 }
 
-/// Samples every MDX node's local transform in every animation.
-pub(super) fn node_tracks(
+/// Refuses a document whose node samples (every MDX node at every key of
+/// the channels that move it, in every animation, and two more) pass
+/// [`MAX_SAMPLES`], before any is taken.
+pub(super) fn sample_budget(
     scene: &Scene,
     skeleton: &Skeleton,
     clips: &[Clip],
-    intervals: &[[u32; 2]],
-    c: DMat4,
-    tolerance: Tolerance,
-) -> Result<NodeAnimation, ImportError> {
-    // Each animation's 1/30 s grid, counted: fitting may add FIT_FACTOR
-    // keys for each key and each grid time of a track.
-    let grids: Vec<usize> = intervals
-        .iter()
-        .map(|&[start, end]| {
-            let length = f64::from(end - start);
-            let step = (1000.0 / GRID_RATE).max(length / MAX_GRID_KEYS);
-            (length / step).floor() as usize + 2
-        })
-        .collect();
-    // Every node's samples at the keys that move it, counted (before
-    // duplicates go) before any is taken.
-    let paths: Vec<Vec<usize>> = (skeleton.nodes.iter())
+) -> Result<(), ImportError> {
+    let sampled = (skeleton.nodes.iter())
         .map(|node| path(scene, skeleton, node))
-        .collect();
-    let sampled = (paths.iter())
-        .flat_map(|path| clips.iter().map(move |clip| (path, clip)))
-        .map(|(path, clip)| {
-            let keys = (path.iter())
-                .flat_map(|&n| clip.channels_on(n))
-                .map(|ch| {
-                    ch.times.len() as u64
-                        * if ch.interpolation == Interp::Step {
-                            2
-                        } else {
-                            1
-                        }
-                })
-                .sum::<u64>();
-            if keys == 0 { 0 } else { keys + 2 }
+        .flat_map(|path| {
+            (clips.iter()).map(move |clip| {
+                let keys = (path.iter())
+                    .flat_map(|&n| clip.channels_on(n))
+                    // A STEP channel also holds each value 1 ms before its key.
+                    .map(|ch| {
+                        ch.times.len() as u64 * (1 + u64::from(ch.interpolation == Interp::Step))
+                    })
+                    .sum::<u64>();
+                if keys == 0 { 0 } else { keys + 2 }
+            })
         })
         .fold(0u64, u64::saturating_add);
     if sampled > MAX_SAMPLES {
@@ -211,6 +316,209 @@ pub(super) fn node_tracks(
             limit: MAX_SAMPLES,
         });
     }
+    Ok(())
+}
+
+/// Each channel's value, as a transform is evaluated at (a time's, or
+/// others).
+type Values<'a> = dyn Fn(&Channel) -> [f64; 4] + 'a;
+
+/// A node's local transform with its channels at the values given.
+type LocalWith<'a> = dyn Fn(&Values<'_>) -> Local + 'a;
+
+/// One key of a hermite track: ms from its animation's start, the value
+/// and the tangents, per segment as MDX has them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Hermite {
+    ms: f64,
+    value: DVec3,
+    in_tan: DVec3,
+    out_tan: DVec3,
+}
+
+/// What one animation gives a node: its local transform sampled (and
+/// fitted), and the translation and scaling as exact hermite keys where
+/// they are ([`exact_hermite`]).
+struct Motion {
+    /// Where its keys start on the track's clock (a sequence's start, 0
+    /// for a global sequence).
+    start: u32,
+    sampled: Vec<(f64, Local)>,
+    /// Translation, scaling.
+    exact: [Option<Vec<Hermite>>; 2],
+}
+
+impl Motion {
+    /// The exact hermite keys of part `p` (0: translation, 1: scaling).
+    fn exact_keys(&self, p: usize) -> Option<&[Hermite]> {
+        self.exact.get(p)?.as_deref()
+    }
+}
+
+/// A part of a node's local transform: the translation or the scaling.
+fn part_of(part: HermitePart, local: &Local) -> DVec3 {
+    match part {
+        HermitePart::Translation => local.translation,
+        HermitePart::Scaling => local.scaling,
+    }
+}
+
+/// The first three components.
+fn xyz([x, y, z, _]: [f64; 4]) -> DVec3 {
+    DVec3::new(x, y, z)
+}
+
+/// `part` of a node's local transform in one animation as hermite keys
+/// that play it exactly, when there are such keys: the import docs'
+/// "Motion". `channels`: those that move the node (its path's); `length`:
+/// the animation's, in ms; `within`: how far from the affine function of
+/// the curve the part may be (model units, or a factor); `at`: the local
+/// transform with each channel at the value given.
+fn exact_hermite(
+    channels: &[&Channel],
+    part: HermitePart,
+    length: f64,
+    within: f64,
+    at: &LocalWith<'_>,
+) -> Option<Vec<Hermite>> {
+    let target = match part {
+        HermitePart::Translation => Target::Translation,
+        HermitePart::Scaling => Target::Scale,
+    };
+    // The one channel of the part's kind that changes.
+    let mut changing = (channels.iter())
+        .filter(|ch| ch.target == target && !ch.holds(ch.value(0)))
+        .copied();
+    let (Some(curve), None) = (changing.next(), changing.next()) else {
+        return None;
+    };
+    if curve.interpolation != Interp::Cubic {
+        return None;
+    }
+    // Its keys at whole ms (as f32 says), in order, within the animation.
+    let ms: Vec<f64> = (curve.times.iter())
+        .map(|&t| (f64::from(t) * 1000.0).round())
+        .collect();
+    let whole = (curve.times.iter().zip(&ms)).all(|(&t, &m)| (m / 1000.0) as f32 == t);
+    let increasing = ms.iter().zip(ms.iter().skip(1)).all(|(a, b)| a < b);
+    if !whole || !increasing || ms.len() < 2 || ms.last().is_none_or(|&m| m > length) {
+        return None;
+    }
+    // part = A · x + b, x the curve's value: A and b measured from the
+    // first key's value and a step along each axis (away from 0, which a
+    // scaling must not cross), the other channels at the first key.
+    let t0 = f64::from(*curve.times.first()?);
+    let x0 = xyz(curve.value(0));
+    let with = |x: DVec3| {
+        let value = |ch: &Channel| match core::ptr::eq(ch, curve) {
+            true => x.extend(0.0).to_array(),
+            false => ch.sample(t0),
+        };
+        part_of(part, &at(&value))
+    };
+    let extent = (0..ms.len())
+        .map(|k| (xyz(curve.value(k)) - x0).abs().max_element())
+        .fold(0.0, f64::max);
+    let h = extent.max(1e-3 * (1.0 + x0.abs().max_element()));
+    let base = with(x0);
+    let [ax, ay, az] = [DVec3::X, DVec3::Y, DVec3::Z].map(|axis| {
+        let step = if x0.dot(axis) < 0.0 { -h } else { h };
+        (with(x0 + axis * step) - base) / step
+    });
+    let a = DMat3::from_cols(ax, ay, az);
+    let b = base - a * x0;
+    // Checked at every key of every channel and a quarter, half and three
+    // quarters of the way between (channels sharing keys check them once).
+    let mut checks: Vec<f64> = (channels.iter())
+        .flat_map(|ch| {
+            let times = || ch.times.iter().map(|&t| f64::from(t));
+            let between = times()
+                .zip(times().skip(1))
+                .flat_map(|(t0, t1)| [0.25, 0.5, 0.75].map(|f| t0 + (t1 - t0) * f));
+            times().chain(between)
+        })
+        .chain([0.0, length / 1000.0])
+        .collect();
+    checks.sort_by(f64::total_cmp);
+    checks.dedup();
+    let exact = checks.into_iter().all(|t| {
+        let got = part_of(part, &at(&|ch: &Channel| ch.sample(t)));
+        let want = a * xyz(curve.sample(t)) + b;
+        got.distance(want) <= within.max(1e-12 * got.length())
+    });
+    if !exact {
+        return None;
+    }
+    // glTF's tangents are per second, MDX's per segment.
+    let value = |k: usize| a * xyz(curve.value(k)) + b;
+    let flat = |ms: f64, value: DVec3| Hermite {
+        ms,
+        value,
+        in_tan: DVec3::ZERO,
+        out_tan: DVec3::ZERO,
+    };
+    let (first, last) = (*ms.first()?, *ms.last()?);
+    let mut keys = Vec::with_capacity(ms.len() + 2);
+    if first > 0.0 {
+        keys.push(flat(0.0, value(0)));
+    }
+    for (k, &m) in ms.iter().enumerate() {
+        let (in_tan, out_tan) = curve.tangents(k);
+        let before = k.checked_sub(1).and_then(|j| ms.get(j));
+        let after = ms.get(k + 1);
+        keys.push(Hermite {
+            ms: m,
+            value: value(k),
+            in_tan: before.map_or(DVec3::ZERO, |b| a * xyz(in_tan) * ((m - b) / 1000.0)),
+            out_tan: after.map_or(DVec3::ZERO, |n| a * xyz(out_tan) * ((n - m) / 1000.0)),
+        });
+    }
+    if last < length {
+        keys.push(flat(length, value(ms.len() - 1)));
+    }
+    // A sequence whose keys all hold one value plays it throughout,
+    // whatever the tangents say (`anim::sample`'s rule 2).
+    let one = keys.first().map(|k| k.value.as_vec3());
+    let held = keys.iter().all(|k| Some(k.value.as_vec3()) == one);
+    let bends = (keys.iter())
+        .any(|k| k.in_tan.as_vec3() != Vec3::ZERO || k.out_tan.as_vec3() != Vec3::ZERO);
+    (!(held && bends)).then_some(keys)
+}
+
+/// Linear keys as hermite keys that play them exactly: each tangent the
+/// chord of its segment.
+fn chords(list: &[(f64, DVec3)]) -> Vec<Hermite> {
+    (list.iter().enumerate())
+        .map(|(k, &(ms, value))| {
+            let before = k.checked_sub(1).and_then(|j| list.get(j));
+            Hermite {
+                ms,
+                value,
+                in_tan: before.map_or(DVec3::ZERO, |b| value - b.1),
+                out_tan: list.get(k + 1).map_or(DVec3::ZERO, |n| n.1 - value),
+            }
+        })
+        .collect()
+}
+
+/// Samples every MDX node's local transform in every animation, keeping
+/// translations and scalings that are exact hermite curves as such
+/// (after [`sample_budget`]).
+pub(super) fn node_tracks(
+    scene: &Scene,
+    skeleton: &Skeleton,
+    clips: &[Clip],
+    slots: &[Slot],
+    c: DMat4,
+    tolerance: Tolerance,
+) -> NodeAnimation {
+    // An animation's 1/30 s grid, counted: fitting may add FIT_FACTOR keys
+    // for each key and each grid time of a track.
+    let grid = |length: u32| {
+        let length = f64::from(length);
+        let step = (1000.0 / GRID_RATE).max(length / MAX_GRID_KEYS);
+        (length / step).floor() as usize + 2
+    };
     let c_inverse = c.inverse();
     let pivots = skeleton.pivots(c);
     let mut out = NodeAnimation {
@@ -219,6 +527,7 @@ pub(super) fn node_tracks(
         keys: 0,
         kept: 0,
         fitting_cut: false,
+        hermite: Vec::new(),
     };
     let mut fitting_left = MAX_FITTED;
     // Thinning keeps every track within the smallest of the tolerances
@@ -230,32 +539,61 @@ pub(super) fn node_tracks(
         .min(tolerance.scaling);
     let vector_off = |a: DVec3, b: DVec3| a.distance(b) / thinning;
     let rotation_off = |a: DQuat, b: DQuat| angle(a, b) / thinning;
-    for (((i, node), &pivot), path) in skeleton.nodes.iter().enumerate().zip(&pivots).zip(&paths) {
+    // Exact: within 1e-9 of the size (a factor, for scalings).
+    let exactly = [1e-5 * tolerance.translation, 1e-5 * tolerance.scaling];
+    for ((i, node), &pivot) in skeleton.nodes.iter().enumerate().zip(&pivots) {
+        let path = path(scene, skeleton, node);
         let above = (node.parent)
             .and_then(|p| skeleton.node(p))
             .map_or(DMat4::IDENTITY, |p| p.bind);
+        // The node's local transform (and how far it is sheared) with each
+        // channel at the value given.
+        let transform = |clip: &Clip, value: &Values<'_>| -> (Local, f64) {
+            // G_p⁻¹ · G_i: the locals on the path, the top first.
+            let relative = (path.iter().rev()).fold(DMat4::IDENTITY, |m, &n| {
+                m * clip.local_where(scene, n, value)
+            });
+            Local::of(c * above * relative * node.bind_inverse * c_inverse, pivot)
+        };
         // The largest shear of any sample.
         let shear = Cell::new(0.0f64);
         let local_at = |clip: &Clip, seconds: f64| -> Local {
-            // G_p⁻¹ · G_i: the locals on the path, the top first.
-            let relative = (path.iter().rev())
-                .fold(DMat4::IDENTITY, |m, &n| m * clip.local(scene, n, seconds));
-            let l = c * above * relative * node.bind_inverse * c_inverse;
-            let (local, sheared) = Local::of(l, pivot);
+            let (local, sheared) = transform(clip, &|ch: &Channel| ch.sample(seconds));
             shear.set(shear.get().max(sheared));
             local
         };
-        let mut keys: Vec<Vec<(f64, Local)>> = Vec::with_capacity(clips.len());
+        // The animations that play the node, and where: the global
+        // sequence that moves it, else every sequence.
+        let global =
+            (clips.iter().zip(slots).enumerate()).find_map(|(k, (clip, slot))| match slot {
+                Slot::Global { id, length } if moves(scene, clip, &path) => Some((k, *id, *length)),
+                _ => None,
+            });
+        let plan: Vec<(usize, u32, u32)> = match global {
+            Some((k, _, length)) => vec![(k, 0, length)],
+            None => (slots.iter().enumerate())
+                .filter_map(|(k, slot)| match slot {
+                    Slot::Sequence([start, end]) => Some((k, *start, end - start)),
+                    Slot::Global { .. } => None,
+                })
+                .collect(),
+        };
+        let mut motions: Vec<Motion> = Vec::with_capacity(plan.len());
         // Without interpolation only when every channel moving the node,
-        // in every animation, is STEP (an MDX track has one interpolation
-        // for all its sequences).
-        let stepped = (clips.iter())
+        // in every animation that plays it, is STEP (an MDX track has one
+        // interpolation for all its sequences).
+        let stepped = (plan.iter())
+            .filter_map(|&(k, ..)| clips.get(k))
             .flat_map(|clip| path.iter().flat_map(|&n| clip.channels_on(n)))
             .all(|ch| ch.interpolation == Interp::Step);
-        let mut moves = false;
-        for ((clip, &[start, end]), grid) in clips.iter().zip(intervals).zip(&grids) {
-            let length = f64::from(end - start);
-            let channels: Vec<_> = path.iter().flat_map(|&n| clip.channels_on(n)).collect();
+        let mut moved = false;
+        for &(k, start, length) in &plan {
+            let Some(clip) = clips.get(k) else {
+                continue;
+            };
+            let cap_grid = grid(length);
+            let length = f64::from(length);
+            let channels: Vec<&Channel> = path.iter().flat_map(|&n| clip.channels_on(n)).collect();
             let key_ms = || {
                 channels
                     .iter()
@@ -266,14 +604,29 @@ pub(super) fn node_tracks(
             let at = |ms: f64| local_at(clip, ms / 1000.0);
             if channels.is_empty() {
                 let rest = at(0.0);
-                moves |= rest != Local::REST;
-                keys.push(vec![(0.0, rest), (length, rest)]);
+                moved |= rest != Local::REST;
+                motions.push(Motion {
+                    start,
+                    sampled: vec![(0.0, rest), (length, rest)],
+                    exact: [None, None],
+                });
                 continue;
             }
-            moves = true;
+            moved = true;
+            let [t_within, s_within] = exactly;
+            let exact = [
+                (HermitePart::Translation, t_within),
+                (HermitePart::Scaling, s_within),
+            ]
+            .map(|(part, within)| {
+                let at = |value: &Values<'_>| transform(clip, value).0;
+                exact_hermite(&channels, part, length, within, &at)
+            });
+            let [t_exact, s_exact] = exact.each_ref().map(Option::is_some);
             // The keys of the channels that move the node; fitting adds keys
             // where interpolating between them strays from the curve, up to
-            // FIT_FACTOR times the keys and the 1/30 s grid together.
+            // FIT_FACTOR times the keys and the 1/30 s grid together (a
+            // part kept exact does not count).
             let mut times: Vec<f64> = key_ms().chain([0.0, length]).collect();
             // A STEP channel on a node whose track interpolates holds each
             // value until its next key: a key 1 ms before each of its keys
@@ -289,20 +642,20 @@ pub(super) fn node_tracks(
             }
             times.sort_by(f64::total_cmp);
             times.dedup();
-            let cap = (times.len() + grid).saturating_mul(FIT_FACTOR);
-            let value = at;
+            let cap = (times.len() + cap_grid).saturating_mul(FIT_FACTOR);
             let mut fitted = if stepped {
-                times.iter().map(|&t| (t, value(t))).collect()
+                times.iter().map(|&t| (t, at(t))).collect()
             } else {
                 fit_keys(
                     &times,
-                    value,
+                    at,
                     Local::lerp,
                     |a: Local, b: Local| {
                         let t = a.translation.distance(b.translation) / tolerance.translation;
-                        let r = 2.0 * a.rotation.dot(b.rotation).abs().min(1.0).acos()
-                            / tolerance.rotation;
+                        let r = angle(a.rotation, b.rotation) / tolerance.rotation;
                         let s = a.scaling.distance(b.scaling) / tolerance.scaling;
+                        let t = if t_exact { 0.0 } else { t };
+                        let s = if s_exact { 0.0 } else { s };
                         t.max(r).max(s)
                     },
                     1.0,
@@ -315,61 +668,107 @@ pub(super) fn node_tracks(
                 )
             };
             keep_rotations_on_one_side(&mut fitted);
-            keys.push(fitted);
+            motions.push(Motion {
+                start,
+                sampled: fitted,
+                exact,
+            });
         }
         let shear = shear.get();
         if shear > 1e-3 {
             out.sheared.push((i, shear));
         }
-        if !moves {
+        if !moved {
             out.tracks.push(Vec::new());
             continue;
         }
-        out.keys += 3 * keys.iter().map(Vec::len).sum::<usize>();
         let interpolation = if stepped {
             Interpolation::None
         } else {
             Interpolation::Linear
         };
-        // Each track thinned on its own (keys a stepped track holds stay).
-        let part = |value: fn(&Local) -> DVec3, off: &dyn Fn(DVec3, DVec3) -> f64| {
+        let global_sequence_id = global.map_or(-1, |(_, id, _)| id as i32);
+        // Translation and scaling: hermite where any animation's curve is
+        // kept exact (the others' keys linear segments, as hermite), else
+        // each animation's samples thinned (keys a stepped track holds stay).
+        let mut vector_track = |part: HermitePart, p: usize| {
+            let exact: Vec<usize> = (motions.iter().zip(&plan))
+                .filter(|(m, _)| m.exact_keys(p).is_some())
+                .map(|(_, &(k, ..))| k)
+                .collect();
+            out.keys += (motions.iter())
+                .map(|m| m.exact_keys(p).map_or(m.sampled.len(), <[_]>::len))
+                .sum::<usize>();
             let lerp = |a: DVec3, b: DVec3, f: f64| a.lerp(b, f);
-            (keys.iter())
-                .map(|list| {
-                    let list: Vec<(f64, DVec3)> =
-                        list.iter().map(|(t, l)| (*t, value(l))).collect();
-                    if stepped {
-                        list
-                    } else {
-                        thin(&list, lerp, off)
-                    }
-                })
-                .collect::<Vec<_>>()
+            // An animation's samples of the part, thinned.
+            let thinned = |m: &Motion| {
+                let list: Vec<(f64, DVec3)> = (m.sampled.iter())
+                    .map(|(t, l)| (*t, part_of(part, l)))
+                    .collect();
+                match stepped {
+                    true => list,
+                    false => thin(&list, lerp, vector_off),
+                }
+            };
+            let v3 = |v: DVec3| v.as_vec3().to_array();
+            let track = if exact.is_empty() {
+                let lists: Vec<(u32, Vec<(f64, DVec3)>)> =
+                    motions.iter().map(|m| (m.start, thinned(m))).collect();
+                Track::new(interpolation, mdx_keys(&lists, |v| v3(*v)))
+            } else {
+                out.hermite.push((i, part, exact));
+                let keyed: Vec<(u32, Vec<(f64, Hermite)>)> = (motions.iter())
+                    .map(|m| {
+                        let keys = (m.exact_keys(p).map(<[_]>::to_vec))
+                            .unwrap_or_else(|| chords(&thinned(m)));
+                        (m.start, keys.into_iter().map(|k| (k.ms, k)).collect())
+                    })
+                    .collect();
+                let mut track =
+                    Track::new(Interpolation::Hermite, mdx_keys(&keyed, |k| v3(k.value)));
+                track.tangents = (keyed.iter().flat_map(|(_, l)| l))
+                    .map(|(_, k)| Tangents {
+                        in_tan: v3(k.in_tan),
+                        out_tan: v3(k.out_tan),
+                    })
+                    .collect();
+                track
+            };
+            Track {
+                global_sequence_id,
+                ..track
+            }
         };
-        let translations = part(|l| l.translation, &vector_off);
-        let scalings = part(|l| l.scaling, &vector_off);
-        let rotations: Vec<Vec<(f64, DQuat)>> = (keys.iter())
-            .map(|list| {
-                let list: Vec<(f64, DQuat)> = list.iter().map(|(t, l)| (*t, l.rotation)).collect();
-                if stepped {
+        let translation = vector_track(HermitePart::Translation, 0);
+        let scaling = vector_track(HermitePart::Scaling, 1);
+        let rotations: Vec<(u32, Vec<(f64, DQuat)>)> = (motions.iter())
+            .map(|m| {
+                let list: Vec<(f64, DQuat)> =
+                    m.sampled.iter().map(|(t, l)| (*t, l.rotation)).collect();
+                out.keys += list.len();
+                let list = if stepped {
                     list
                 } else {
                     thin(&list, slerp, rotation_off)
-                }
+                };
+                (m.start, list)
             })
             .collect();
-        let v3 = |v: &DVec3| v.as_vec3().to_array();
-        let translation = mdx_keys(&translations, intervals, v3);
-        let rotation = mdx_keys(&rotations, intervals, |q| q.as_quat().to_array());
-        let scaling = mdx_keys(&scalings, intervals, v3);
-        out.kept += translation.len() + rotation.len() + scaling.len();
+        let rotation = Track {
+            global_sequence_id,
+            ..Track::new(
+                interpolation,
+                mdx_keys(&rotations, |q| q.as_quat().to_array()),
+            )
+        };
+        out.kept += translation.keys.len() + rotation.keys.len() + scaling.keys.len();
         out.tracks.push(vec![
-            NodeTrack::Translation(Track::new(interpolation, translation)),
-            NodeTrack::Rotation(Track::new(interpolation, rotation)),
-            NodeTrack::Scaling(Track::new(interpolation, scaling)),
+            NodeTrack::Translation(translation),
+            NodeTrack::Rotation(rotation),
+            NodeTrack::Scaling(scaling),
         ]);
     }
-    Ok(out)
+    out
 }
 
 /// The angle between two rotations, in radians.
@@ -448,16 +847,12 @@ fn thin<T: Copy>(
     out
 }
 
-/// A track's keys: each animation's keys at its sequence's start, as
-/// `value` takes them.
-fn mdx_keys<V, T>(
-    keys: &[Vec<(f64, V)>],
-    intervals: &[[u32; 2]],
-    value: impl Fn(&V) -> T,
-) -> Vec<Key<T>> {
-    (keys.iter().zip(intervals))
-        .flat_map(|(list, &[start, _])| {
-            (list.iter()).map(move |(ms, l)| ((f64::from(start) + ms) as i32, l))
+/// A track's keys: each animation's keys at its start (ms on the track's
+/// clock), as `value` takes them.
+fn mdx_keys<V, T>(keys: &[(u32, Vec<(f64, V)>)], value: impl Fn(&V) -> T) -> Vec<Key<T>> {
+    (keys.iter())
+        .flat_map(|(start, list)| {
+            (list.iter()).map(move |(ms, l)| ((f64::from(*start) + ms) as i32, l))
         })
         .map(|(frame, l)| Key::new(frame, value(l)))
         .collect()
@@ -522,6 +917,88 @@ mod tests {
         assert!(thin(&keys[..1], lerp, off).len() == 1 && thin(&[], lerp, off).is_empty());
     }
 
+    /// A `CUBICSPLINE` translation channel of node 0: (time, in-tangent,
+    /// value, out-tangent) a key.
+    fn cubic(times: &[f32], keys: &[[f64; 3]]) -> Channel {
+        Channel {
+            node: 0,
+            target: Target::Translation,
+            interpolation: Interp::Cubic,
+            times: times.to_vec(),
+            values: keys.iter().map(|&[x, y, z]| [x, y, z, 0.0]).collect(),
+        }
+    }
+
+    #[test]
+    fn cubic_curves_are_kept_exact_only_where_they_are() {
+        let keys = [
+            [0.0, 0.0, 0.0],
+            [1.0, 2.0, 3.0],
+            [4.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+        ];
+        let curve = cubic(&[0.1, 0.3], &keys);
+        // The node's translation: A · x + b.
+        let a = DMat3::from_cols_array(&[2.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, -1.0, 0.0]);
+        let b = DVec3::new(5.0, 6.0, 7.0);
+        let affine = |value: &Values<'_>| Local {
+            translation: a * xyz(value(&curve)) + b,
+            ..Local::REST
+        };
+        let run = |channels: &[&Channel], at: &LocalWith<'_>| {
+            exact_hermite(channels, HermitePart::Translation, 500.0, 1e-9, at)
+        };
+        let keys = run(&[&curve], &affine).expect("exact");
+        let frames: Vec<f64> = keys.iter().map(|k| k.ms).collect();
+        // The curve's keys, and the sequence's ends held at its ends.
+        assert_eq!(frames, [0.0, 100.0, 300.0, 500.0]);
+        let close = |p: DVec3, q: DVec3| p.distance(q) < 1e-12;
+        let value = a * DVec3::new(1.0, 2.0, 3.0) + b;
+        assert!(close(keys[0].value, value) && keys[0].out_tan == DVec3::ZERO);
+        assert!(close(keys[1].value, value) && keys[1].in_tan == DVec3::ZERO);
+        // Per second to per segment: 0.2 s.
+        assert!(close(keys[1].out_tan, a * DVec3::new(0.8, 0.0, 0.0)));
+        assert!(close(keys[2].in_tan, a * DVec3::new(0.0, 0.2, 0.0)));
+        assert!(close(keys[3].value, b) && keys[3].in_tan == DVec3::ZERO);
+        // Scaling: no scale channel moves.
+        assert!(exact_hermite(&[&curve], HermitePart::Scaling, 500.0, 1e-9, &affine).is_none());
+
+        // Keys between whole milliseconds; a part not affine in the curve;
+        // two channels moving it; a key past the animation: sampled.
+        let thirtieth = cubic(
+            &[0.1, 1.0 / 30.0 + 0.1],
+            &[[0.0; 3], [1.0; 3], [1.0; 3], [0.0; 3], [2.0; 3], [0.0; 3]],
+        );
+        // The node's translation: the channel's value.
+        fn on(c: &Channel) -> impl Fn(&Values<'_>) -> Local + '_ {
+            move |value| Local {
+                translation: xyz(value(c)),
+                ..Local::REST
+            }
+        }
+        assert!(run(&[&thirtieth], &on(&thirtieth)).is_none());
+        let squared = |value: &Values<'_>| Local {
+            translation: xyz(value(&curve)) * xyz(value(&curve)),
+            ..Local::REST
+        };
+        assert!(run(&[&curve], &squared).is_none());
+        let other = cubic(
+            &[0.0, 0.2],
+            &[[0.0; 3], [0.0; 3], [1.0; 3], [0.0; 3], [3.0; 3], [0.0; 3]],
+        );
+        assert!(run(&[&curve, &other], &affine).is_none());
+        assert!(exact_hermite(&[&curve], HermitePart::Translation, 200.0, 1e-9, &affine).is_none());
+        // One value at every key, tangents that bend between them: the
+        // game would hold the value.
+        let bump = cubic(
+            &[0.0, 0.5],
+            &[[0.0; 3], [1.0; 3], [1.0; 3], [1.0; 3], [1.0; 3], [0.0; 3]],
+        );
+        assert!(run(&[&bump], &on(&bump)).is_none());
+    }
+
     #[test]
     fn sequences_follow_each_other_with_a_gap() {
         let clip = |duration| Clip {
@@ -534,7 +1011,7 @@ mod tests {
             mdx_looping: None,
         };
         assert_eq!(
-            intervals(&[clip(1.0), clip(0.0), clip(2.5)]),
+            intervals(&[&clip(1.0), &clip(0.0), &clip(2.5)]),
             [[0, 1000], [2000, 2001], [3001, 5501]]
         );
     }

@@ -35,7 +35,7 @@ use crate::anim::glam::DVec3;
 use crate::mdx::{Attachment, Bone, Extent, Helper, Model, Node, Sequence, node::node_flags};
 
 pub use error::{AccessorProblem, BufferProblem, ImportError};
-pub use report::{ImportReport, SequenceMade};
+pub use report::{GlobalSequenceMade, HermitePart, HermiteTrack, ImportReport, SequenceMade};
 pub use source::{ImageProblem, MAX_IMAGE_PIXELS, Source};
 
 /// Where the textures go.
@@ -72,6 +72,13 @@ pub struct ImportOptions<'a> {
     /// How the model, made as version 1000, is converted to
     /// [`version`](Self::version) (the default: as `formats convert` does).
     pub conversion: crate::convert::Options,
+    /// Packs short looping animations as global sequences, which play
+    /// in every sequence (a gem spinning, a flag waving): each looping
+    /// animation whose name the game does not play (its action not
+    /// `Stand`, `Walk`, `Attack`...: `Spin`, `Gem Glow`), at most this
+    /// many seconds long (the [`import`] docs' "Global sequences"). `None`
+    /// (the default): every animation is a sequence.
+    pub global_sequences: Option<f64>,
 }
 
 impl Default for ImportOptions<'_> {
@@ -84,6 +91,7 @@ impl Default for ImportOptions<'_> {
             textures: TextureMode::Blp,
             texture_folder: "",
             conversion: crate::convert::Options::default(),
+            global_sequences: None,
         }
     }
 }
@@ -195,6 +203,21 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   second apart on the timeline, named as the animation
 ///   ([`ImportOptions::sequence_names`] renames). Whether it loops follows
 ///   the game's vocabulary ([`looping`]). Morph target weights are dropped.
+/// - **Global sequences.** With [`ImportOptions::global_sequences`], an
+///   animation the game would never play by its name, short and looping,
+///   becomes a global sequence instead, which runs in every sequence: one
+///   whose sequence name's action is not one the game plays (`Stand`,
+///   `Walk`, `Attack`... as [`validate`](crate::validate) knows them:
+///   `Spin`, `Gem Glow`), that loops, and that lasts at least a
+///   millisecond and at most the seconds given. Global sequences are
+///   numbered in document order, each as long as its animation; the
+///   tracks of every node it moves follow it (moves: a channel on the
+///   node or on the nodes between it and its MDX parent takes it from
+///   where it rests). An MDX track follows either the sequences or one
+///   global sequence, so an animation that moves a node another
+///   animation moves too stays a sequence, listed in
+///   [`ImportReport::kept_sequences`] with the node and the other
+///   animation. [`ImportReport::global_sequences`] lists those made.
 /// - **Materials.** One layer each, as the next section says.
 /// - **Extents** of the model, each sequence and each geoset are measured
 ///   from the posed vertices ([`bounds`](crate::bounds)).
@@ -255,7 +278,7 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 /// where `L` is not of that form (a parent's non-uniform scaling shears
 /// it), the closest rotation and scaling are kept and the shear reported.
 ///
-/// Baking against the bind pose changes the curves, so every track is
+/// Baking against the bind pose changes the curves, so tracks are
 /// sampled from glTF's curves (`STEP`, `LINEAR` with slerp, `CUBICSPLINE`
 /// as the glTF specification plays them): at the keys of the channels
 /// that move the node (whole milliseconds), then, where linear interpolation
@@ -267,7 +290,40 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 /// (taken as model units, radians and a factor alike). A node whose every
 /// moving channel is `STEP` gets keys without interpolation at the
 /// animation's keys. Each sequence is laid out one second after the one
-/// before (or where `extras.mdx` puts it).
+/// before (or where `extras.mdx` puts it); a global sequence's keys run
+/// from 0 to its length.
+///
+/// **`CUBICSPLINE` kept as hermite.** A node's translation (or scaling) in
+/// one animation is glTF's curve itself, as hermite keys, where that is
+/// exact: of the channels on the glTF nodes from the node up to its MDX
+/// parent, one `translation` (`scale`) channel changes in the animation;
+/// it is `CUBICSPLINE`; its keys fall on whole milliseconds (as their
+/// `f32` times say), in order; and the node's translation (scaling) is an
+/// affine function `A · x + b` of that channel's value `x`. `A` and `b` are
+/// measured from the channel's first value and a step along each axis,
+/// then the relation is checked, within 1e-9 of the model's size (of a
+/// factor, for scalings), at every key of every channel moving the node
+/// and a quarter, half and three quarters of the way between; anything
+/// else is sampled. A node moved by its own `translation` is exact
+/// whatever its rotation does (the translation is where its pivot goes);
+/// a scaling is exact where the turns of the nodes above it are
+/// multiples of 90° (any other conjugates it into a shear). The keys are
+/// the channel's, of values `A · v + b`, and the tangents, per second in
+/// glTF and per segment in MDX ([`anim::interpolate`](crate::anim::interpolate)),
+/// are rescaled: for the segment from key `k` to key `k + 1`, `dt` seconds
+/// long, key `k`'s out-tangent is `A · b_k · dt` and key `k + 1`'s
+/// in-tangent `A · a_(k+1) · dt` (glTF's out-tangent `b`, in-tangent `a`).
+/// Where the channel starts after its animation does or ends before, a key
+/// of its first or last value with flat tangents holds it there, as glTF
+/// does; keys all of one value whose tangents bend between them are
+/// sampled (a sequence whose keys hold one value plays it throughout).
+/// Fitting leaves a part kept exact out. A track has one interpolation
+/// type for all its sequences, so a track hermite in one animation holds
+/// the others' keys (sampled and thinned as above) as hermite keys whose
+/// tangents are the chords, which play the same straight segments.
+/// Rotations are always sampled (the quaternion spline is not glTF's).
+/// [`ImportReport::hermite`] lists the tracks kept, and in which
+/// animations.
 ///
 /// # What an import may make
 ///
@@ -298,6 +354,11 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   second, and one longer than an hour is cut at an hour), and 2^16 keys
 ///   to all tracks together; past that, tracks keep the keys they have
 ///   (listed in [`ImportReport::approximated`]).
+/// - **Exact curves**: measuring and checking whether a translation or a
+///   scaling is a `CUBICSPLINE` curve ("Motion") costs 4 samples for each
+///   key time of the channels moving the node, and 6 more, each of the
+///   two parts, in an animation where one `CUBICSPLINE` channel of that
+///   kind changes (at most 8 times the node samples above).
 /// - **Thinning** looks at most 64 keys ahead (a key of a smooth track
 ///   stands for at most 64 samples), a few dozen interpolations a key.
 ///
@@ -387,7 +448,29 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
             );
         }
     }
-    let intervals = animation::intervals(&clips);
+    // Each animation's sequence name, and whether it loops.
+    let named: Vec<(String, bool)> = (clips.iter().enumerate())
+        .map(|(k, clip)| {
+            let renamed = (options.sequence_names.iter())
+                .find(|(from, _)| *from == clip.name)
+                .map(|(_, to)| to.clone());
+            let wanted = renamed.unwrap_or_else(|| match clip.name.trim() {
+                "" => format!("Animation {k}"),
+                _ => clip.name.clone(),
+            });
+            let loops = clip.mdx_looping.unwrap_or_else(|| looping(&wanted));
+            (wanted, loops)
+        })
+        .collect();
+    animation::sample_budget(&scene, &skeleton, &clips)?;
+    let slots = animation::slots(
+        &scene,
+        &skeleton,
+        &clips,
+        &named,
+        options.global_sequences,
+        &mut report,
+    );
 
     // The model's size at rest, for the tolerances.
     let mut low = DVec3::splat(f64::INFINITY);
@@ -409,9 +492,20 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
         scaling: 1e-4,
     };
     report.tolerance = [tolerance.translation, tolerance.rotation, tolerance.scaling];
-    let tracks = animation::node_tracks(&scene, &skeleton, &clips, &intervals, c, tolerance)?;
+    let tracks = animation::node_tracks(&scene, &skeleton, &clips, &slots, c, tolerance);
     report.keys_sampled = tracks.keys;
     report.keys_kept = tracks.kept;
+    for (i, part, exact) in &tracks.hermite {
+        let name = |k: &usize| clips.get(*k).map_or("", |c| c.name.as_str()).to_owned();
+        report.hermite.push(HermiteTrack {
+            node: skeleton
+                .node(*i)
+                .map_or("", |n| scene.name(n.gltf))
+                .to_owned(),
+            part: *part,
+            animations: exact.iter().map(name).collect(),
+        });
+    }
     if tracks.fitting_cut {
         report.approximate(
             "animations",
@@ -446,19 +540,14 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
         header.name = name;
         header.blend_time = 150;
     }
-    for (k, (clip, &interval)) in clips.iter().zip(&intervals).enumerate() {
-        let renamed = options
-            .sequence_names
-            .iter()
-            .find(|(from, _)| *from == clip.name)
-            .map(|(_, to)| to.clone());
-        let wanted = renamed.unwrap_or_else(|| {
-            if clip.name.trim().is_empty() {
-                format!("Animation {k}")
-            } else {
-                clip.name.clone()
+    for (k, ((clip, slot), (wanted, loops))) in clips.iter().zip(&slots).zip(named).enumerate() {
+        let interval = match *slot {
+            animation::Slot::Sequence(interval) => interval,
+            animation::Slot::Global { length, .. } => {
+                model.global_sequences_mut().push(length);
+                continue;
             }
-        });
+        };
         let (seq_name, cut) = fixed::<80>(&wanted);
         if cut {
             report.rename(
@@ -466,7 +555,6 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
                 format!("\"{wanted}\" cut to 79 bytes"),
             );
         }
-        let loops = clip.mdx_looping.unwrap_or_else(|| looping(&wanted));
         report.sequences.push(SequenceMade {
             animation: clip.name.clone(),
             name: seq_name.to_string_lossy().into_owned(),
@@ -494,7 +582,7 @@ pub fn import(source: &Source, options: &ImportOptions<'_>) -> Result<Imported, 
     for mut piece in pieces {
         weights.push(core::mem::take(&mut piece.weights));
         piece.geoset.material_id = materials.by_gltf.get(&piece.material).copied().unwrap_or(0);
-        piece.geoset.sequence_extents = vec![Extent::default(); clips.len()];
+        piece.geoset.sequence_extents = vec![Extent::default(); report.sequences.len()];
         let skin = piece.geoset.skin.clone().unwrap_or_default();
         let (gndx, mtgc, mats) = crate::convert::head_groups(&skin, bones);
         piece.geoset.vertex_groups = gndx;

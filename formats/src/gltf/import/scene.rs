@@ -231,13 +231,54 @@ pub(super) struct Channel {
 }
 
 impl Channel {
-    fn value(&self, key: usize) -> [f64; 4] {
+    /// Key `key`'s value.
+    pub fn value(&self, key: usize) -> [f64; 4] {
         let i = if self.interpolation == Interp::Cubic {
             key * 3 + 1
         } else {
             key
         };
         self.values.get(i).copied().unwrap_or_default()
+    }
+
+    /// A `CUBICSPLINE` key's in- and out-tangents (per second); zero for
+    /// other interpolations.
+    pub fn tangents(&self, key: usize) -> ([f64; 4], [f64; 4]) {
+        if self.interpolation != Interp::Cubic {
+            return ([0.0; 4], [0.0; 4]);
+        }
+        let at = |i: usize| self.values.get(i).copied().unwrap_or_default();
+        (at(key * 3), at(key * 3 + 2))
+    }
+
+    /// Whether the channel holds `value` throughout: every key's value is
+    /// it (within 1e-6 of its size; a rotation or its opposite) and every
+    /// tangent is zero.
+    pub fn holds(&self, value: [f64; 4]) -> bool {
+        let near = |a: [f64; 4], b: [f64; 4]| {
+            let size = b.iter().fold(1.0f64, |m, c| m.max(c.abs()));
+            a.iter().zip(&b).all(|(x, y)| (x - y).abs() <= 1e-6 * size)
+        };
+        let same = |v: [f64; 4]| {
+            near(v, value) || (self.target == Target::Rotation && near(v.map(|c| -c), value))
+        };
+        (0..self.times.len()).all(|k| {
+            let (a, b) = self.tangents(k);
+            same(self.value(k)) && near(a, [0.0; 4]) && near(b, [0.0; 4])
+        })
+    }
+
+    /// Whether the channel moves its node from where it rests.
+    pub fn moves(&self, scene: &Scene) -> bool {
+        let Some(node) = scene.nodes.get(self.node) else {
+            return false;
+        };
+        let rest = match self.target {
+            Target::Translation => node.rest.translation.extend(0.0).to_array(),
+            Target::Scale => node.rest.scale.extend(0.0).to_array(),
+            Target::Rotation => node.rest.rotation.to_array(),
+        };
+        node.matrix.is_some() || !self.holds(rest)
     }
 
     /// The value at `t` seconds.
@@ -427,9 +468,15 @@ impl Clip {
         (self.by_node.get(&node).into_iter().flatten()).filter_map(|&i| self.channels.get(i))
     }
 
-    /// A node's local matrix at `t` seconds: its channels' values over its
-    /// rest transform.
-    pub fn local(&self, scene: &Scene, node: usize, t: f64) -> DMat4 {
+    /// A node's local matrix with each of its channels at the value
+    /// `value` gives it (`Channel::sample` at a time: the node then), over
+    /// its rest transform.
+    pub fn local_where(
+        &self,
+        scene: &Scene,
+        node: usize,
+        value: impl Fn(&Channel) -> [f64; 4],
+    ) -> DMat4 {
         let Some(mut trs) = scene.nodes.get(node).map(|n| n.rest) else {
             return DMat4::IDENTITY;
         };
@@ -437,7 +484,7 @@ impl Clip {
             return scene.rest_local(node);
         }
         for channel in self.channels_on(node) {
-            let [x, y, z, w] = channel.sample(t);
+            let [x, y, z, w] = value(channel);
             match channel.target {
                 Target::Translation => trs.translation = DVec3::new(x, y, z),
                 Target::Rotation => {

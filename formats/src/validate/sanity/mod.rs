@@ -15,6 +15,8 @@ mod textures;
 mod tracks;
 mod usage;
 
+#[cfg(feature = "gltf")]
+pub(crate) use names::played;
 pub use names::{SEQUENCE_ACTIONS, SEQUENCE_QUALIFIERS};
 
 use super::{Finding, Findings, chunk_at};

@@ -97,15 +97,27 @@ pub(super) fn action(words: &[String]) -> Option<&str> {
     }
 }
 
+/// Whether the game plays sequences of this action: one of
+/// [`SEQUENCE_ACTIONS`], or `ready` (Blizzard's own HeroMountainKing has
+/// "Alternate Ready", and mdx-m3-viewer accepts it too).
+fn played_action(action: &str) -> bool {
+    SEQUENCE_ACTIONS.contains(&action) || action == "ready"
+}
+
+/// Whether the game plays a sequence of this name: its action is one it
+/// plays (whatever the other words).
+#[cfg(feature = "gltf")]
+pub(crate) fn played(name: &str) -> bool {
+    action(&words(name)).is_some_and(played_action)
+}
+
 /// Why a sequence name is outside the game's vocabulary, if it is.
 pub(super) fn unknown(name: &str) -> Option<String> {
     let words = words(name);
     let Some(action) = action(&words) else {
         return Some("no action word (Stand, Walk, Attack, Death, ...)".into());
     };
-    // Blizzard's own HeroMountainKing has "Alternate Ready" (mdx-m3-viewer
-    // accepts it too).
-    if !SEQUENCE_ACTIONS.contains(&action) && action != "ready" {
+    if !played_action(action) {
         return Some(format!(
             "\"{action}\" is not an action the game plays (Stand, Walk, Attack, Spell, Death, ...)"
         ));
@@ -155,6 +167,13 @@ mod tests {
             let found = unknown(name).unwrap_or_default();
             assert!(found.starts_with(why), "{name}: {found}");
         }
+    }
+
+    #[cfg(feature = "gltf")]
+    #[test]
+    fn a_name_is_played_by_its_action_whatever_the_other_words() {
+        assert!(played("Walk Slow") && played("alternate ready") && played("Stand - 2"));
+        assert!(!played("Spin") && !played("TempWalk") && !played("Gem Glow") && !played(""));
     }
 
     #[test]
