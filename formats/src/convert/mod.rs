@@ -140,6 +140,7 @@ mod split;
 mod tangents;
 mod textures;
 
+pub(crate) use materials::neutral_layer;
 pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS};
 pub(crate) use report::write_notes;
 pub use report::{Note, Report, SkinError};
