@@ -565,3 +565,65 @@ fn every_gltf_texture_fills_its_slot() {
         );
     }
 }
+
+/// One 2048x2048 image (4 Mi pixels) as the emissive texture of ten
+/// materials, each scaling it by its own factor: each is a texture of its
+/// own, and the import encodes at most 2^25 pixels (8 of them); the other
+/// two are left out, reported, and their slots hold black, as without an
+/// image. (The image is of one colour, which encodes fast.)
+#[test]
+fn textures_encoded_are_counted_against_a_budget() {
+    use super::import::{glb, triangle_and};
+    let side = 2048;
+    let png = image(side, side, |_, _| [200, 100, 50, 255])
+        .to_png()
+        .unwrap();
+    let (bin, mut views, accessors) = triangle_and(&png);
+    views.as_array_mut().unwrap()[1]["byteLength"] = serde_json::json!(png.len());
+    let n = 10;
+    let document = glb(
+        serde_json::json!({
+            "bufferViews": views, "accessors": accessors,
+            "images": [{ "bufferView": 1, "mimeType": "image/png", "name": "glow" }],
+            "textures": [{ "source": 0 }],
+            "materials": (0..n).map(|m| serde_json::json!({
+                "emissiveTexture": { "index": 0 },
+                "emissiveFactor": [1.0, 1.0, m as f64 / 10.0],
+            })).collect::<Vec<_>>(),
+            "meshes": [{ "primitives": (0..n).map(|m| serde_json::json!({
+                "attributes": { "POSITION": 0 }, "material": m
+            })).collect::<Vec<_>>() }],
+            "nodes": [{ "mesh": 0 }], "scenes": [{ "nodes": [0] }],
+        }),
+        &bin,
+    );
+    let source =
+        Source::from_slice(&document, |_| Err(std::io::ErrorKind::NotFound.into())).unwrap();
+    let imported = import(
+        &source,
+        &ImportOptions {
+            version: 1100,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(imported.textures.len(), 8);
+    let left_out = (imported.report.dropped.iter())
+        .filter(|n| {
+            n.what
+                .contains("past the 33554432 pixels an import encodes")
+        })
+        .count();
+    assert_eq!(left_out, 2, "{:?}", imported.report.dropped);
+    let model = &imported.model;
+    let emissive: Vec<String> = (0..n).map(|m| layout(model, m).3[3].1.clone()).collect();
+    assert_eq!(
+        emissive[8..],
+        ["Textures\\Black32.dds", "Textures\\Black32.dds"]
+    );
+    assert!(
+        emissive[..8]
+            .iter()
+            .all(|p| p.starts_with("glow") && p.ends_with(".dds"))
+    );
+}

@@ -160,6 +160,15 @@ impl Wanted {
         }
     }
 
+    /// The pixels of its texture's level 0: its largest image's.
+    fn pixel_count(&self, images: &[Result<RgbaImage, ImageProblem>]) -> u64 {
+        (self.images.iter().flatten())
+            .filter_map(|&i| images.get(i)?.as_ref().ok())
+            .map(|image| u64::from(image.width) * u64::from(image.height))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The images it is made of.
     fn sources(&self) -> Vec<usize> {
         let mut out: Vec<usize> = self.images.iter().flatten().copied().collect();
@@ -329,7 +338,18 @@ struct Textures<'a> {
     /// lowercase).
     path_of: BTreeMap<Key, String>,
     names_taken: BTreeSet<String>,
+    /// The pixels left to encode ([`MAX_ENCODED_PIXELS`]).
+    encode_left: u64,
 }
+
+/// The most pixels an import encodes as textures, all together (level 0;
+/// the smaller levels add a third): every image decoded
+/// ([`MAX_IMAGE_PIXELS`](super::MAX_IMAGE_PIXELS)) twice over. An image
+/// is encoded once for each use and factors (a base colour that is its
+/// emissive too, an ORM per roughness factor): a document of many
+/// materials scaling one large image each by its own factor would
+/// otherwise encode it for each.
+pub(super) const MAX_ENCODED_PIXELS: u64 = 2 * super::MAX_IMAGE_PIXELS;
 
 impl Textures<'_> {
     /// `i` if its image decoded; else `None`, and the report says why
@@ -413,6 +433,23 @@ impl Textures<'_> {
         };
         if let Some(&id) = self.texture_of.get(&(path.clone(), replaceable_id)) {
             return id;
+        }
+        if let Some(wanted) = &file {
+            let pixels = wanted.pixel_count(self.images);
+            if pixels > self.encode_left {
+                let images: Vec<String> = (wanted.sources().iter())
+                    .map(|i| format!("images[{i}]"))
+                    .collect();
+                report.drop(
+                    images.join(", "),
+                    format!(
+                        "not encoded for `{path}`: past the {MAX_ENCODED_PIXELS} pixels an \
+                         import encodes"
+                    ),
+                );
+                return self.texture(recorded, None, fallback, report);
+            }
+            self.encode_left -= pixels;
         }
         let next = i32::try_from(self.textures.len()).unwrap_or(i32::MAX);
         self.texture_of.insert((path.clone(), replaceable_id), next);
@@ -499,6 +536,7 @@ pub(super) fn materials(
         texture_of: BTreeMap::new(),
         path_of: BTreeMap::new(),
         names_taken: BTreeSet::new(),
+        encode_left: MAX_ENCODED_PIXELS,
     };
     let mut materials = Vec::new();
     let mut by_gltf = BTreeMap::new();

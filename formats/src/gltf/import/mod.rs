@@ -377,6 +377,13 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   header first; only images a material's texture shows are decoded.
 ///   An image past the budget is left out, as one that does not decode is
 ///   ([`ImageProblem::TooLarge`]).
+/// - **Textures encoded**: 2^25 pixels, all textures together (their level
+///   0), every decoded image encoded twice over. An image is encoded once
+///   for each use and factors (a base colour that is also the emissive, an
+///   ORM for each roughness factor), so a document of many materials
+///   scaling one large image each by its own factor would encode it for
+///   each; past the budget a texture is left out (reported) and its slot
+///   takes what it would without the image.
 /// - **Node samples**: 2^22 (4,194,304), every MDX node at every key time
 ///   of every animation that moves it (Blender bakes every bone at every
 ///   frame: 200 bones for 12 minutes at 24 frames a second).
