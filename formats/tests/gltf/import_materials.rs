@@ -570,7 +570,9 @@ fn every_gltf_texture_fills_its_slot() {
 /// materials, each scaling it by its own factor: each is a texture of its
 /// own, and the import encodes at most 2^25 pixels (8 of them); the other
 /// two are left out, reported, and their slots hold black, as without an
-/// image. (The image is of one colour, which encodes fast.)
+/// image. The first is cluster-fitted (2^22 pixels), the next seven
+/// range-fitted, reported. (The image is of one colour, which encodes
+/// fast.)
 #[test]
 fn textures_encoded_are_counted_against_a_budget() {
     use super::import::{glb, triangle_and};
@@ -615,6 +617,10 @@ fn textures_encoded_are_counted_against_a_budget() {
         })
         .count();
     assert_eq!(left_out, 2, "{:?}", imported.report.dropped);
+    let ranged = (imported.report.approximated.iter())
+        .filter(|n| n.what.contains("fitted by range, not cluster"))
+        .count();
+    assert_eq!(ranged, 7, "{:?}", imported.report.approximated);
     let model = &imported.model;
     let emissive: Vec<String> = (0..n).map(|m| layout(model, m).3[3].1.clone()).collect();
     assert_eq!(

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use format_core::FixedStr;
 
+use crate::blp::codec::dxt::Fit;
 use crate::blp::{Blp, RgbaImage};
 use crate::dds::Dds;
 use crate::mdx::material::shading_flags;
@@ -244,11 +245,16 @@ impl Wanted {
         }
     }
 
-    /// `pixels` as the file its use takes.
-    fn encode(&self, pixels: &RgbaImage) -> Result<Vec<u8>, String> {
+    /// Whether its texture's blocks fit colours (BC1, BC3: [`Fit`] matters).
+    fn fits_colours(&self) -> bool {
+        matches!(self.kind, Use::Colour | Use::Orm | Use::Emissive)
+    }
+
+    /// `pixels` as the file its use takes, BC1 and BC3 colours by `fit`.
+    fn encode(&self, pixels: &RgbaImage, fit: Fit) -> Result<Vec<u8>, String> {
         use crate::dds::Target;
         let dds = |target| {
-            Dds::encode(pixels, target)
+            Dds::encode_with(pixels, target, fit)
                 .map_err(|e| e.to_string())
                 .and_then(|dds| dds.to_bytes().map_err(|e| e.to_string()))
         };
@@ -340,7 +346,16 @@ struct Textures<'a> {
     names_taken: BTreeSet<String>,
     /// The pixels left to encode ([`MAX_ENCODED_PIXELS`]).
     encode_left: u64,
+    /// The pixels left to encode with [`Fit::Cluster`] ([`MAX_CLUSTER_PIXELS`]).
+    cluster_left: u64,
 }
+
+/// The most pixels whose BC1 and BC3 blocks the import fits with
+/// [`Fit::Cluster`] (level 0; a 2048 by 2048 texture, or four of 1024 by
+/// 1024): at about 25 us a block of 16 distinct colours, a few seconds at
+/// worst; the textures past it are fitted with [`Fit::Range`], some 50 times
+/// faster, coarser.
+pub(super) const MAX_CLUSTER_PIXELS: u64 = 1 << 22;
 
 /// The most pixels an import encodes as textures, all together (level 0;
 /// the smaller levels add a third): every image decoded
@@ -489,7 +504,23 @@ impl Textures<'_> {
             return;
         };
         let format = wanted.kind.format();
-        match wanted.encode(&pixels) {
+        let count = u64::from(pixels.width) * u64::from(pixels.height);
+        let fit = if !wanted.fits_colours() {
+            Fit::Cluster
+        } else if count <= self.cluster_left {
+            self.cluster_left -= count;
+            Fit::Cluster
+        } else {
+            report.approximate(
+                path.clone(),
+                format!(
+                    "its colours fitted by range, not cluster (coarser, faster): past the \
+                     {MAX_CLUSTER_PIXELS} pixels an import cluster-fits"
+                ),
+            );
+            Fit::Range
+        };
+        match wanted.encode(&pixels, fit) {
             Ok(bytes) => self.files.push(ImportedTexture {
                 path,
                 bytes,
@@ -537,6 +568,7 @@ pub(super) fn materials(
         path_of: BTreeMap::new(),
         names_taken: BTreeSet::new(),
         encode_left: MAX_ENCODED_PIXELS,
+        cluster_left: MAX_CLUSTER_PIXELS,
     };
     let mut materials = Vec::new();
     let mut by_gltf = BTreeMap::new();
