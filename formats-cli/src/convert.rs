@@ -75,6 +75,8 @@ struct Converted {
 struct WrittenTexture {
     /// Where.
     file: String,
+    /// `BLP` or `DDS`.
+    format: &'static str,
     /// Its size.
     bytes: usize,
 }
@@ -245,7 +247,10 @@ fn run(inputs: &[PathBuf], output: &Path, options: &Options) -> Result<ExitCode,
                 "MDX"
             };
             for texture in &result.textures {
-                eprintln!("wrote {} (BLP, {} bytes)", texture.file, texture.bytes);
+                eprintln!(
+                    "wrote {} ({}, {} bytes)",
+                    texture.file, texture.format, texture.bytes
+                );
             }
             eprintln!(
                 "wrote {} ({text}, version {}, {} bytes)",
@@ -345,11 +350,16 @@ fn import_file(
         .map(|t| {
             Ok((
                 crate::import::texture_file(output, &t.path)?,
-                t.blp.as_slice(),
+                t.bytes.as_slice(),
+                t.format,
             ))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    claims.claim(input, &textures)?;
+    let files: Vec<(PathBuf, &[u8])> = textures
+        .iter()
+        .map(|(file, bytes, _)| (file.clone(), *bytes))
+        .collect();
+    claims.claim(input, &files)?;
     let model = &imported.model;
     result.to = Some(model.version());
     result.import = Some(imported.report.clone());
@@ -358,10 +368,11 @@ fn import_file(
     } else {
         rewrite::write(model, output, false)?
     });
-    for (file, bytes) in textures {
+    for (file, bytes, format) in textures {
         crate::write_file(&file, bytes)?;
         result.textures.push(WrittenTexture {
             file: file.display().to_string(),
+            format: format.name(),
             bytes: bytes.len(),
         });
     }

@@ -1,7 +1,7 @@
 //! `formats convert IN.glb OUT.mdx`: glTF documents (`.glb`, `.gltf`)
 //! imported as models ([`formats::gltf::import`]): the options only glTF
-//! inputs take, the `--sequence-names` file, and the BLP textures written
-//! beside each model, each at the path the model names it by and never
+//! inputs take, the `--sequence-names` file, and the BLP and DDS textures
+//! written beside each model, each at the path the model names it by and never
 //! outside the model's folder. `convert` runs the jobs, writes the models
 //! and reports (`crate::convert`).
 
@@ -39,25 +39,26 @@ pub struct Options {
 /// `--textures`: what becomes of the images of the materials.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum TextureChoice {
-    /// Each image as a BLP file beside the model (what every game version reads).
+    /// Each image as the layer that shows it takes it, beside the model: a
+    /// classic layer's as BLP (what every game version reads), an HD
+    /// material's (1100 and later) as DDS.
     Blp,
-    /// Refused: there is no DDS encoder here.
+    /// Every image as DDS (BC1 or BC3 by alpha, normal maps BC5), beside
+    /// the model.
     Dds,
     /// The model names each image file as it is (to convert later); an
-    /// image inside the document, which has no file, is still written as BLP.
+    /// image inside the document, which has no file, is still written (as
+    /// with `blp`).
     Keep,
 }
 
 impl TextureChoice {
-    /// The library's mode, or why there is none.
-    pub fn mode(self) -> Result<TextureMode, String> {
+    /// The library's mode.
+    pub fn mode(self) -> TextureMode {
         match self {
-            TextureChoice::Blp => Ok(TextureMode::Blp),
-            TextureChoice::Keep => Ok(TextureMode::Keep),
-            TextureChoice::Dds => Err("--textures dds: DDS encoding is not available (DDS \
-                 textures are read, not written); every game version reads BLP, which \
-                 --textures blp (the default) writes"
-                .into()),
+            TextureChoice::Blp => TextureMode::Blp,
+            TextureChoice::Dds => TextureMode::Dds,
+            TextureChoice::Keep => TextureMode::Keep,
         }
     }
 }
@@ -376,9 +377,9 @@ mod tests {
     }
 
     #[test]
-    fn dds_textures_are_refused_and_the_scale_and_length_must_be_positive() {
-        assert!(TextureChoice::Dds.mode().unwrap_err().contains("BLP"));
-        assert_eq!(TextureChoice::Keep.mode(), Ok(TextureMode::Keep));
+    fn texture_choices_are_the_library_modes_and_the_scale_and_length_must_be_positive() {
+        assert_eq!(TextureChoice::Dds.mode(), TextureMode::Dds);
+        assert_eq!(TextureChoice::Keep.mode(), TextureMode::Keep);
         assert_eq!(parse_scale("2.5"), Ok(2.5));
         assert_eq!(parse_seconds("0.5"), Ok(0.5));
         for bad in ["0", "-1", "inf", "NaN", "two"] {

@@ -165,11 +165,11 @@ enum Command {
             allow_negative_numbers = true
         )]
         scale: Option<f64>,
-        /// glTF: the images as BLP files beside the model (blp, the
-        /// default), or named as they are (keep: their files are not
-        /// converted; an image inside the document is still written as BLP).
-        /// dds is refused: there is no DDS encoder, and every game version
-        /// reads BLP.
+        /// glTF: the images as files beside the model: blp (the default)
+        /// writes a classic layer's as BLP and an HD material's (1100 and
+        /// later) as DDS; dds writes every one as DDS; keep names each as it
+        /// is (its file is not converted; an image inside the document is
+        /// still written, as with blp).
         #[arg(long, value_enum, value_name = "MODE")]
         textures: Option<import::TextureChoice>,
         /// glTF: a folder prefix for the texture paths the model names,
@@ -487,7 +487,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 || global_sequences.is_some();
             let import = import::Options {
                 scale: scale.unwrap_or(formats::gltf::ImportOptions::default().scale),
-                textures: textures.map_or(Ok(Default::default()), import::TextureChoice::mode)?,
+                textures: textures.map_or_else(Default::default, import::TextureChoice::mode),
                 texture_folder: texture_folder.unwrap_or_default(),
                 sequence_names: sequence_names
                     .as_deref()

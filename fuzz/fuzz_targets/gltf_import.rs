@@ -49,7 +49,15 @@ fn check(source: &Source, version: u32, global_sequences: Option<f64>) {
     );
     let _ = formats::validate::all(model);
     for texture in &imported.textures {
-        if let Err(e) = formats::blp::Blp::from_bytes(&texture.blp) {
+        let read = match texture.format {
+            formats::gltf::TextureFormat::Blp => {
+                formats::blp::Blp::from_bytes(&texture.bytes).map(drop)
+            }
+            formats::gltf::TextureFormat::Dds => {
+                formats::dds::Dds::from_bytes(&texture.bytes).map(drop)
+            }
+        };
+        if let Err(e) = read {
             panic!(
                 "an imported texture ({}) does not read back: {e}",
                 texture.path

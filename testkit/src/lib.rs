@@ -106,8 +106,9 @@ pub fn third_party_gltf() -> Vec<PathBuf> {
 
 /// Each of [`third_party_gltf`] imported (`formats::gltf::import`, default
 /// options) at each of `versions`, written into `dir` as
-/// `STEM_VERSION.mdx` with its BLP textures in `STEM_VERSION/`: the model
-/// files and models, and the texture files written.
+/// `STEM_VERSION.mdx` with its textures (BLP; DDS for the HD materials of
+/// 1100 and later) in `STEM_VERSION/`: the model files and models, and the
+/// texture files written.
 pub fn imported_third_party(
     dir: &Path,
     versions: &[u32],
@@ -135,7 +136,7 @@ pub fn imported_third_party(
             for texture in &imported.textures {
                 let written = folder.join(texture.path.replace('\\', "/"));
                 std::fs::create_dir_all(written.parent().unwrap_or(&folder)).unwrap();
-                std::fs::write(&written, &texture.blp).unwrap();
+                std::fs::write(&written, &texture.bytes).unwrap();
                 textures.push(written);
             }
             models.push((path, imported.model));

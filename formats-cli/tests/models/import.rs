@@ -3,9 +3,10 @@
 //! (`testkit::blender_rigged_glb`), as `.glb` and as a `.gltf` with its
 //! files beside it, imported to MDX and MDL at 800 and 1000 with their
 //! textures, into a folder with a table, as `--json`; `--sequence-names`,
-//! `--scale`, `--global-sequences`, `--textures keep` and `dds`, and what
-//! is refused: a damaged file, a texture path out of the model's folder,
-//! two models writing one texture with other pixels. The library's side is formats'
+//! `--scale`, `--global-sequences`, `--textures keep` and `dds`, HD materials with DDS textures
+//! at 1100 and 1200, and what is refused: a damaged
+//! file, a texture path out of the model's folder, two models writing one
+//! texture with other pixels. The library's side is formats'
 //! tests/gltf/import.rs.
 
 use crate::common;
@@ -316,6 +317,7 @@ fn json_gives_the_import_report() {
         texture["file"],
         dir.join("scales.blp").display().to_string()
     );
+    assert_eq!(texture["format"], "BLP");
     assert_eq!(
         texture["bytes"],
         std::fs::metadata(dir.join("scales.blp")).unwrap().len()
@@ -533,7 +535,7 @@ fn a_damaged_glb_is_an_error_naming_the_file() {
 }
 
 #[test]
-fn kept_textures_are_not_written_and_dds_is_refused() {
+fn kept_textures_are_not_written() {
     let dir = temp_dir("import-keep");
     let gltf = fixture_as_gltf(&dir.join("in"), "newt", |_| {});
     let out = dir.join("out");
@@ -562,11 +564,98 @@ fn kept_textures_are_not_written_and_dds_is_refused() {
     let input = common::blender_rigged_glb();
     formats!["convert", &input, &output, "--textures", "keep"].success();
     assert_eq!(listing(&out), ["lizard.mdx", "newt.mdx", "scales.blp"]);
+}
 
-    let refused = formats!["convert", &input, out.join("x.mdx"), "--textures", "dds"].failure();
-    let text = stderr(&refused);
-    assert!(text.contains("DDS encoding is not available"), "{text}");
-    assert!(text.contains("every game version reads BLP"), "{text}");
+/// The DDS beside `output` at `path` (as the model names it): read
+/// strictly, in `format`, every mip level down to 1x1.
+fn dds_beside(output: &Path, path: &str, format: formats::dds::PixelFormat) -> formats::dds::Dds {
+    let file = output.parent().unwrap().join(path.replace('\\', "/"));
+    let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let dds = formats::dds::Dds::from_bytes(&bytes).expect("the texture reads strictly");
+    assert_eq!(dds.pixel_format().unwrap(), format, "{path}");
+    let last = dds.level_size(dds.level_count() - 1);
+    assert_eq!(last, (1, 1), "{path}: mips down to 1x1");
+    dds
+}
+
+/// At 1100 and 1200 the Blender fixture's materials are HD: its
+/// alpha-masked scales in the diffuse slot as `scales.dds` (BC3), the
+/// other slots Reforged's placeholders, which are not written; the report
+/// says DDS. `--textures dds` at 800 writes the classic layer's image as
+/// DDS too; `blp` at 800 writes BLP as before.
+#[test]
+fn hd_materials_at_1100_and_1200_write_dds_and_dds_is_accepted_at_800() {
+    use formats::dds::PixelFormat;
+    let input = common::blender_rigged_glb();
+    for version in ["1100", "1200"] {
+        let dir = temp_dir("import-hd");
+        let output = dir.join("lizard.mdx");
+        let done = formats!["convert", &input, &output, "--version", version].success();
+        let text = stderr(&done);
+        let written = output.parent().unwrap().join("scales.dds");
+        assert!(
+            text.contains(&format!("wrote {} (DDS, ", written.display())),
+            "{text}"
+        );
+        assert_eq!(listing(&dir), ["lizard.mdx", "scales.dds"]);
+        let model = read(&output);
+        assert_eq!(model.version().to_string(), version);
+        let material = &model.materials()[0];
+        assert_eq!(material.layers.len(), 1);
+        let layer = &material.layers[0];
+        assert!(layer.is_hd());
+        let paths: Vec<(u32, String)> = layer
+            .textures
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let t = &model.textures()[e.texture_id as usize];
+                (e.slot, t.file_name.to_string_lossy().into_owned())
+            })
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                (0, "scales.dds".to_string()),
+                (1, "Textures\\normal.dds".into()),
+                (2, "Textures\\orm.dds".into()),
+                (3, "Textures\\Black32.dds".into()),
+                (4, String::new()),
+                (5, "ReplaceableTextures\\EnvironmentMap.dds".into()),
+            ]
+        );
+        let dds = dds_beside(&output, "scales.dds", PixelFormat::Bc3);
+        let glb = std::fs::read(&input).unwrap();
+        let png = formats::blp::RgbaImage::from_png(&glb_image(&glb, 0)).unwrap();
+        assert_eq!(
+            (dds.header.width, dds.header.height),
+            (png.width, png.height)
+        );
+        // The alpha-masked cut-outs keep their alpha: within BC3's error.
+        let ours = dds.decode_level(0).unwrap();
+        let farthest = (ours.data.chunks_exact(4).zip(png.data.chunks_exact(4)))
+            .map(|(a, b)| a[3].abs_diff(b[3]))
+            .max()
+            .unwrap();
+        assert!(farthest <= 8, "alpha {farthest} off");
+    }
+    // 800: BLP by default, DDS when asked.
+    let dir = temp_dir("import-dds-800");
+    let blp = dir.join("blp/lizard.mdx");
+    formats!["convert", &input, &blp].success();
+    assert_eq!(listing(&dir.join("blp")), ["lizard.mdx", "scales.blp"]);
+    let dds = dir.join("dds/lizard.mdx");
+    let done = formats!["convert", &input, &dds, "--textures", "dds"].success();
+    assert!(stderr(&done).contains("(DDS, "));
+    assert_eq!(listing(&dir.join("dds")), ["lizard.mdx", "scales.dds"]);
+    let model = read(&dds);
+    assert_eq!(model.version(), 800);
+    assert_eq!(
+        model.textures()[0].file_name.to_string_lossy(),
+        "scales.dds"
+    );
+    dds_beside(&dds, "scales.dds", PixelFormat::Bc3);
 }
 
 #[test]

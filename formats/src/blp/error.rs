@@ -3,7 +3,8 @@
 use super::MAX_SIDE;
 
 /// Why an [`RgbaImage`](super::RgbaImage) could not be made, read from PNG
-/// or written as PNG, or a [`Blp`](super::Blp) encoded from it.
+/// or written as PNG, or a [`Blp`](super::Blp) or a
+/// [`Dds`](crate::dds::Dds) encoded from it.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PixelError {

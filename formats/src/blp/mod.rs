@@ -50,7 +50,7 @@ pub mod header;
 mod image;
 pub mod layout;
 #[cfg(feature = "blp-pixels")]
-mod mips;
+pub(crate) mod mips;
 
 #[cfg(feature = "blp-pixels")]
 pub use encode::{JPEG_QUALITY, Target, UnknownTarget};

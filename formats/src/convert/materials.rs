@@ -113,8 +113,9 @@ fn not_neutral(layer: &Layer) -> Vec<&'static str> {
     out
 }
 
-/// A neutral layer holding `texture_id`, with the version fields of `like`.
-fn neutral_layer(like: &Layer, texture_id: i32) -> Layer {
+/// A neutral layer holding `texture_id`, with the version fields of `like`
+/// (an HD material's slot layer in the 900/1000 layout).
+pub(crate) fn neutral_layer(like: &Layer, texture_id: i32) -> Layer {
     Layer {
         filter_mode: crate::mdx::FilterMode::None,
         shading_flags: 0,

@@ -146,6 +146,7 @@ mod tangents;
 mod textures;
 
 pub(crate) use groups::Influences;
+pub(crate) use materials::neutral_layer;
 pub use materials::{HD_SHADER, HdMaterials, PLACEHOLDERS, SLOTS};
 pub use report::{Note, Report, SkinError};
 // For the glTF import, which builds a Reforged model and then converts it.

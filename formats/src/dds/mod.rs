@@ -14,6 +14,11 @@
 //!   BLP's DXT levels, BC7 by `bcdec_rs`, and uncompressed RGB, RGBA and
 //!   luminance by their bit masks. BC6H (HDR), signed and other DXGI
 //!   formats are refused by name.
+//! - With `blp-pixels` too: [`Dds::encode`] makes a texture of an
+//!   [`RgbaImage`](crate::blp::RgbaImage) in a [`Target`] format, BC1, BC3
+//!   or BC5 (what the glTF import writes for Reforged's HD materials: BC1
+//!   or BC3 by alpha for colour, BC5 for normal maps), with every mip
+//!   level, by the mip and block code BLP's encoder uses.
 //!
 //! ```
 //! use formats::dds::{Dds, PixelFormat};
@@ -34,6 +39,10 @@
 mod decode;
 #[cfg(feature = "blp-pixels")]
 pub use decode::rebuild_normal_z;
+#[cfg(feature = "blp-pixels")]
+mod encode;
+#[cfg(feature = "blp-pixels")]
+pub use encode::Target;
 mod file;
 pub mod header;
 

@@ -122,6 +122,14 @@
 //! team glow 2 in red, the others in grey) are flat-colour placeholders; a
 //! texture the source cannot give leaves the material without it.
 //!
+//! What glTF has no field for goes in the material's `extras.mdx`, which
+//! [`import`](import()) reads back: the filter mode, the diffuse texture's
+//! path and replaceable id, whether the material is HD (`hd`), and an HD
+//! material's every slot, team colour and reflection too (`slots`: each
+//! entry's `slot`, `texture` path, `replaceableId` and `TEXS` `flags`, in
+//! the file's order), so that a Reforged model exported and imported at
+//! its version keeps its slots and their paths.
+//!
 //! ## Cameras
 //!
 //! A model's cameras (`CAMS`: the portrait camera of a unit, cameras of
@@ -365,7 +373,7 @@ pub use gltf_json as json;
 pub use import::{
     AccessorProblem, BufferProblem, GlobalSequenceMade, HermitePart, HermiteTrack, ImageProblem,
     ImportError, ImportOptions, ImportReport, Imported, ImportedTexture, MAX_IMAGE_PIXELS,
-    NON_LOOPING, SequenceMade, Source, TextureMode, import, looping,
+    NON_LOOPING, SequenceMade, Source, TextureFormat, TextureMode, import, looping,
 };
 pub use model::{Export, ExportOptions, export};
 #[cfg(feature = "terrain")]

@@ -1,7 +1,8 @@
 //! glTF import: every corpus model out to glTF (our export) and back in at
 //! its own version, posed by `formats::anim` against the original; the
-//! Khronos sample files and a Blender-made file imported at 800 and 1000
-//! and checked by `validate`.
+//! Khronos sample files and a Blender-made file imported at 800, 1000,
+//! 1100 and 1200 and checked by `validate` (HD materials:
+//! `import_materials.rs`).
 
 use formats::anim::{Mesh, Sampler, Skeleton, Timeline, meshes};
 use formats::gltf::{ExportOptions, ImportOptions, Source, export, import};
@@ -278,7 +279,7 @@ fn third_party_files_import_and_pose_where_babylon_plays_them() {
         let source = Source::from_path(file).unwrap();
         let posed = &babylon[file];
         let size = testkit::babylon_pose::diagonal(posed.rest.iter().flatten()) as f32;
-        for version in [800, 1000, 1100] {
+        for version in [800, 1000, 1100, 1200] {
             let imported = import(
                 &source,
                 &ImportOptions {
@@ -378,8 +379,9 @@ fn posed_model(model: &Model, k: Option<usize>, ms: f64) -> Vec<Vec<[f32; 3]>> {
     posed(model, k, ms)
 }
 
-/// The other direction: each third-party file imported at 800 and at 1000,
-/// then exported back to glTF, is clean in the Khronos validator.
+/// The other direction: each third-party file imported at 800, 1000 and
+/// 1100 (HD materials), then exported back to glTF, is clean in the
+/// Khronos validator.
 #[test]
 fn imported_models_export_back_validator_clean() {
     let out = testkit::temp_dir("import-export-back");
@@ -387,7 +389,7 @@ fn imported_models_export_back_validator_clean() {
     for file in testkit::third_party_gltf() {
         let source = Source::from_path(&file).unwrap();
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-        for version in [800, 1000] {
+        for version in [800, 1000, 1100] {
             let model = import(
                 &source,
                 &ImportOptions {
@@ -457,24 +459,32 @@ fn kept_textures_name_their_files_and_embedded_images_become_blp() {
     );
 }
 
-/// The BLP textures the import writes (CesiumMan's JPEG as BLP1 JPEG, the
-/// Blender fixture's alpha-masked image as BLP1 palette) are read by
-/// Pillow's BLP plugin, a decoder nobody here wrote, at the size ours
-/// decodes and with the same colours: within 1 in each channel (the JPEG
-/// bound of `textures/blp_pillow.rs`; palette colours are exact; the
-/// plugin takes BLP1 alpha from the palette, not the alpha plane, so alpha
-/// is not compared).
+/// The textures the import writes, read by Pillow (its BLP plugin and its
+/// DDS plugin, decoders nobody here wrote), at the size ours decodes and
+/// with the same colours: at 800 BLP1 (CesiumMan's JPEG as BLP1 JPEG, the
+/// Blender fixture's alpha-masked image as BLP1 palette), within 1 in each
+/// channel (the JPEG bound of `textures/blp_pillow.rs`; palette colours
+/// are exact; the plugin takes BLP1 alpha from the palette, not the alpha
+/// plane, so alpha is not compared); at 1100 DDS (BC1 and BC3), every
+/// channel exactly (the BC blocks decode alike, `textures/dds_pillow.rs`).
 #[test]
 fn imported_textures_read_in_pillow() {
     let out = testkit::temp_dir("import-textures-pillow");
-    let (_, textures) = testkit::imported_third_party(&out, &[800]);
-    assert!(!textures.is_empty());
+    let (_, textures) = testkit::imported_third_party(&out, &[800, 1100]);
+    let dds = |path: &std::path::Path| path.extension().is_some_and(|e| e == "dds");
+    assert!(textures.iter().any(|t| dds(t)) && textures.iter().any(|t| !dds(t)));
     let Some(images) = testkit::pillow_read(&textures) else {
         return;
     };
     for (path, theirs) in textures.iter().zip(&images) {
-        let blp = formats::blp::Blp::from_bytes(&std::fs::read(path).unwrap()).unwrap();
-        let ours = blp.decode_level(0).unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let (ours, channels_compared, bound) = if dds(path) {
+            let dds = formats::dds::Dds::from_bytes(&bytes).unwrap();
+            (dds.decode_level(0).unwrap(), 4, 0)
+        } else {
+            let blp = formats::blp::Blp::from_bytes(&bytes).unwrap();
+            (blp.decode_level(0).unwrap(), 3, 1)
+        };
         let name = path.display();
         assert_eq!(
             theirs.size,
@@ -487,14 +497,15 @@ fn imported_textures_read_in_pillow() {
             "{name}: {}",
             theirs.mode
         );
+        let compared = channels_compared.min(channels);
         let farthest = (ours
             .data
             .chunks_exact(4)
             .zip(theirs.bytes.chunks_exact(channels)))
-        .flat_map(|(a, b)| (0..3).map(move |c| a[c].abs_diff(b[c])))
+        .flat_map(|(a, b)| (0..compared).map(move |c| a[c].abs_diff(b[c])))
         .max()
         .unwrap_or(0);
-        assert!(farthest <= 1, "{name}: a colour {farthest} off");
+        assert!(farthest <= bound, "{name}: a channel {farthest} off");
     }
 }
 
@@ -505,7 +516,7 @@ fn imported_textures_read_in_pillow() {
 // the import module's "What an import may make".
 
 /// A `.glb` of `json` (its buffer 0 is `bin`, when `bin` is not empty).
-fn glb(mut json: serde_json::Value, bin: &[u8]) -> Vec<u8> {
+pub(super) fn glb(mut json: serde_json::Value, bin: &[u8]) -> Vec<u8> {
     if !bin.is_empty() {
         json["buffers"] = serde_json::json!([{ "byteLength": bin.len() }]);
     }
@@ -582,7 +593,7 @@ fn floats(values: &[f32]) -> Vec<u8> {
 
 /// A buffer of one triangle's positions (view 0, accessor 0), then `rest`
 /// (view 1, from byte 36).
-fn triangle_and(rest: &[u8]) -> (Vec<u8>, serde_json::Value, serde_json::Value) {
+pub(super) fn triangle_and(rest: &[u8]) -> (Vec<u8>, serde_json::Value, serde_json::Value) {
     let mut bin = floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
     bin.extend_from_slice(rest);
     let views = serde_json::json!([
@@ -752,8 +763,9 @@ fn channels_sharing_a_sampler_count_every_read() {
 
 /// A 1-bit PNG of 16384 by 16384 pixels is 45 KB, and decodes to 1 GiB of
 /// RGBA; images may share its view. Each image's size is read from its
-/// header and counted against 2^24 pixels before it is decoded, and images
-/// no material's base colour shows are not decoded.
+/// header and counted against 2^24 pixels before it is decoded (the base
+/// colours first, then the images of the other slots), and images no
+/// material shows are not decoded.
 #[test]
 fn images_decode_within_a_pixel_budget() {
     let png = |side: u32| {
@@ -785,8 +797,9 @@ fn images_decode_within_a_pixel_budget() {
         serde_json::json!({
             "bufferViews": views, "accessors": accessors,
             // The large image for two materials, the small one for a third,
-            // and the large one again as a normal map only.
-            "images": [image(1), image(1), image(2), image(1)],
+            // and the large one again as a normal map only; the small one
+            // again for nothing.
+            "images": [image(1), image(1), image(2), image(1), image(2)],
             "textures": [{ "source": 0 }, { "source": 1 }, { "source": 2 }, { "source": 3 }],
             "materials": [
                 { "pbrMetallicRoughness": { "baseColorTexture": { "index": 0 } } },
@@ -810,11 +823,21 @@ fn images_decode_within_a_pixel_budget() {
         height: 16384,
     };
     assert_eq!(source.images[0], Err(too_large.clone()));
-    assert_eq!(source.images[1], Err(too_large));
+    assert_eq!(source.images[1], Err(too_large.clone()));
     assert_eq!(source.images[2].as_ref().map(|i| i.width), Ok(2));
-    assert_eq!(source.images[3], Err(ImageProblem::Unused));
+    assert_eq!(source.images[3], Err(too_large));
+    assert_eq!(source.images[4], Err(ImageProblem::Unused));
     let imported = import_at(&source, 800).unwrap();
     assert_eq!(imported.textures.len(), 1);
+    // At 1100 the normal map's slot would take it: it is reported instead.
+    let imported = import_at(&source, 1100).unwrap();
+    assert_eq!(imported.textures.len(), 1);
+    assert!(
+        (imported.report.dropped.iter())
+            .any(|n| n.path == "images[3]" && n.what.contains("materials[2] has no normal map")),
+        "{:?}",
+        imported.report.dropped
+    );
 }
 
 /// Materials sharing an image: one texture (each was a texture of its

@@ -4,6 +4,7 @@
 pub(crate) mod colors;
 pub(crate) mod export;
 pub(crate) mod import;
+pub(crate) mod import_materials;
 pub(crate) mod light_animations;
 pub(crate) mod properties;
 pub(crate) mod skinning;

@@ -14,6 +14,15 @@ try {
   process.exit(2);
 }
 
+// war3-model's keys of a layer's texture list entries 1 to 5.
+const SLOTS = [
+  "NormalTextureID",
+  "ORMTextureID",
+  "EmissiveTextureID",
+  "TeamColorTextureID",
+  "ReflectionsTextureID",
+];
+
 // FNV-1a (32-bit) over the elements of an integer array.
 function hash(array) {
   let h = 0x811c9dc5;
@@ -31,7 +40,7 @@ function bits(floats) {
 // What both readers must agree on: the version; the sequences (name,
 // interval, looping) and global sequences; the textures (path, replaceable
 // id); each material's layers (filter mode, texture id where it is a
-// number); per geoset its counts (vertices, face indices, UV sets, matrix
+// number, the ids of the texture list's other slots); per geoset its counts (vertices, face indices, UV sets, matrix
 // groups, tangents), material, level of detail and a hash of its skin
 // weights; the nodes (name, object id, parent) by object id; and a hash of
 // every vertex position's bits, and their sum (in file order, as f64).
@@ -76,7 +85,13 @@ function digest(model) {
     // From MDL without a `ReplaceableId` line, war3-model leaves it unset: 0.
     textures: model.Textures.map((t) => [t.Image, t.ReplaceableId || 0]),
     layers: model.Materials.map((m) =>
-      m.Layers.map((l) => [l.FilterMode, typeof l.TextureID === "number" ? l.TextureID : null]),
+      m.Layers.map((l) => [
+        l.FilterMode,
+        typeof l.TextureID === "number" ? l.TextureID : null,
+        // 1100 and later: the texture list's other slots (normal, ORM,
+        // emissive, team colour, reflection), by position.
+        SLOTS.map((key) => (typeof l[key] === "number" ? l[key] : null)),
+      ]),
     ),
     geosets: model.Geosets.map((g) => ({
       vertices: g.Vertices.length / 3,

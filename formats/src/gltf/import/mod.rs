@@ -1,5 +1,5 @@
 //! glTF 2.0 in: a document ([`Source`]) to an MDX [`Model`] of any
-//! Warcraft III version ([`import`]), with the BLP textures its materials
+//! Warcraft III version ([`import`]), with the BLP and DDS textures its materials
 //! name and an [`ImportReport`] of everything approximated or left out.
 //!
 //! ```
@@ -38,17 +38,54 @@ pub use error::{AccessorProblem, BufferProblem, ImportError};
 pub use report::{GlobalSequenceMade, HermitePart, HermiteTrack, ImportReport, SequenceMade};
 pub use source::{ImageProblem, MAX_IMAGE_PIXELS, Source};
 
-/// Where the textures go.
+/// Where the textures go, and in which format ([`import`]'s docs,
+/// "Materials", say which encoding each texture gets).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TextureMode {
-    /// Each base colour image encoded as BLP ([`Imported::textures`]), the
-    /// model naming it `{texture_folder}{image name}.blp`.
+    /// Each image encoded as the layer that shows it takes it
+    /// ([`Imported::textures`]): a classic layer's as BLP1, an HD
+    /// material's (1100 and later) as DDS, as Reforged's HD models have
+    /// them; the model names it `{texture_folder}{image name}.blp` or
+    /// `.dds`.
     #[default]
     Blp,
+    /// Every image encoded as DDS, a classic layer's too (which Reforged
+    /// reads; the game before Reforged reads BLP): `.dds`.
+    Dds,
     /// The model names each image by its original URI (for images kept
     /// as they are, to convert later); no files are made. An image inside
-    /// the document (GLB, `data:` URI) is still encoded as BLP.
+    /// the document (GLB, `data:` URI), and a texture made of images (an
+    /// ORM of two, an emissive scaled by its factor), has no file to name
+    /// and is still encoded, as with [`TextureMode::Blp`].
     Keep,
+}
+
+/// What an [`ImportedTexture`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum TextureFormat {
+    /// A BLP1 texture ([`Blp`](crate::blp::Blp)).
+    Blp,
+    /// A DDS texture ([`Dds`](crate::dds::Dds)).
+    Dds,
+}
+
+impl TextureFormat {
+    /// The file extension it is named with: `blp`, `dds`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            TextureFormat::Blp => "blp",
+            TextureFormat::Dds => "dds",
+        }
+    }
+
+    /// Its name in messages: `BLP`, `DDS`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureFormat::Blp => "BLP",
+            TextureFormat::Dds => "DDS",
+        }
+    }
 }
 
 /// How [`import`] imports.
@@ -101,10 +138,13 @@ impl Default for ImportOptions<'_> {
 pub struct ImportedTexture {
     /// The path the model names it by (relative to the model).
     pub path: String,
-    /// The BLP file's bytes.
-    pub blp: Vec<u8>,
-    /// The glTF image it was made from.
-    pub image: usize,
+    /// The file's bytes, a texture in [`format`](Self::format).
+    pub bytes: Vec<u8>,
+    /// Whether it is BLP or DDS (the path's extension says so too).
+    pub format: TextureFormat,
+    /// The glTF images it was made from: one, or for an ORM texture the
+    /// occlusion and the metallic-roughness images when they differ.
+    pub images: Vec<usize>,
 }
 
 /// What [`import`] made.
@@ -218,16 +258,18 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   animation moves too stays a sequence, listed in
 ///   [`ImportReport::kept_sequences`] with the node and the other
 ///   animation. [`ImportReport::global_sequences`] lists those made.
-/// - **Materials.** One layer each, as the next section says.
+/// - **Materials.** One classic layer each, or from 1100 on Reforged's HD
+///   material of six slots, as the next section says.
 /// - **Extents** of the model, each sequence and each geoset are measured
 ///   from the posed vertices ([`bounds`](crate::bounds)).
 /// - **What glTF has no field for.** The [export](super::export) records
 ///   in `extras.mdx` each sequence's interval and looping flag, and each
-///   material's filter mode and texture path (or replaceable id); the
+///   material's filter mode, texture path (or replaceable id), whether it
+///   is HD and each HD slot's texture (path or replaceable id, flags); the
 ///   import takes them from there when they are present and consistent
 ///   (an interval of the animation's length, no two overlapping), so that
 ///   a model exported and imported keeps its timeline, its additive
-///   layers and its texture paths.
+///   layers, its HD and SD materials and its texture paths.
 /// - **The report** ([`ImportReport`]) lists everything approximated or
 ///   left out, and what [`validate`](crate::validate) warns of in the model
 ///   made (a name the game does not play, no `Death`, no `Origin Ref`):
@@ -235,19 +277,74 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///
 /// # Materials
 ///
+/// Every version: the layer (of a classic material, or an HD material's
+/// diffuse layer) takes
+///
 /// | glTF | MDX layer |
 /// |---|---|
 /// | `alphaMode` `OPAQUE`, `MASK`, `BLEND` | filter mode none, transparent (alpha-tested), blend |
 /// | `doubleSided` | shading flag two-sided |
 /// | `KHR_materials_unlit` | shading flag unshaded |
-/// | `baseColorTexture` | the texture, its `texCoord` the layer's UV set |
+/// | `baseColorTexture` | the (diffuse) texture, its `texCoord` the layer's UV set |
 /// | `baseColorFactor`'s alpha | the layer's static alpha (its colour is reported as left out) |
 /// | no base colour texture | `Textures\white.blp`, a texture every copy of the game has |
 /// | `extras.mdx` (an export of this workspace) | the filter mode (additive, modulate...), the texture's path or replaceable id |
 ///
-/// A texture is written as BLP1 (as every version of the game reads):
-/// JPEG when the image is opaque, palette with its 8-bit alpha when it is
-/// not (exact alpha for the cut-outs `MASK` makes).
+/// Below 1100 a material is that one layer (a classic layer draws the base
+/// colour only: the other textures are reported as left out). From 1100
+/// on it is an HD material (unless the export recorded an SD one, which
+/// comes back SD): one layer of shader type 1 whose texture list fills
+/// Reforged's six slots, as its own models do (the corpus's `HarvestGolem`)
+/// and as the [export](super::export) reads them, so that a Reforged model
+/// exported and imported at its version has the same slots:
+///
+/// | slot | from glTF | without a texture |
+/// |---|---|---|
+/// | 0 diffuse | `baseColorTexture` | `Textures\white.blp` |
+/// | 1 normal | `normalTexture` (green as it is: the export does not flip it either; its `scale` is reported as left out) | `Textures\normal.dds` |
+/// | 2 ORM | `occlusionTexture` red as occlusion (1 + strength · (red - 1)), `metallicRoughnessTexture` green as roughness and blue as metallic (times their factors), alpha 0: glTF's own packing, which the export writes both textures from; two images of different sizes are sampled at the larger's (reported) | `Textures\orm.dds` (the factors are reported as left out) |
+/// | 3 emissive | `emissiveTexture` times `emissiveFactor` | `Textures\Black32.dds` (a factor is reported as left out) |
+/// | 4 team colour | none | replaceable id 1 |
+/// | 5 reflection | none | `ReplaceableTextures\EnvironmentMap.dds` |
+///
+/// The placeholders are [`PLACEHOLDERS`](crate::convert::PLACEHOLDERS),
+/// which [`convert`](crate::convert) gives classic materials made HD (the
+/// textures Retera's Model Studio uses); a slot the export recorded
+/// (`extras.mdx.slots`: HarvestGolem's `Textures/Black32.blp`, say) takes
+/// the recorded texture instead. An ORM's alpha is the team colour's
+/// strength to the game's shader (mdx-m3-viewer's and HiveWE's read it so):
+/// glTF has no team colour, so it is 0. A slot on another `texCoord` than
+/// the base colour's is drawn with the base colour's (one layer has one UV
+/// set; reported). HD textures are flagged to wrap as their sampler does
+/// (glTF's default, and every HD texture of the corpus: both ways); the
+/// placeholders wrap both ways.
+///
+/// Each image is written as a texture file ([`Imported::textures`]) at the
+/// path the model names it by (`{texture_folder}{image name}.blp` or
+/// `.dds`, relative to the model), as [`ImportOptions::textures`] says:
+///
+/// | use | [`TextureMode::Blp`] (default) | [`TextureMode::Dds`] |
+/// |---|---|---|
+/// | a classic layer's texture | BLP1: JPEG when the image is opaque, palette with its 8-bit alpha when it is not (exact alpha for the cut-outs `MASK` makes); every version of the game reads it | DDS, BC1 (opaque) or BC3 |
+/// | HD diffuse | DDS, BC1 (opaque) or BC3 | the same |
+/// | HD normal | DDS, BC5 (X and Y: the HD shader rebuilds Z) | the same |
+/// | HD ORM | DDS, BC3 (its alpha 0 kept) | the same |
+/// | HD emissive | DDS, BC1 | the same |
+///
+/// Why DDS in every HD slot, the diffuse too: Reforged's HD textures are
+/// DDS (its models name `X_Diffuse.tif` and the game loads
+/// `X_Diffuse.dds`), and the community's HD models of the corpus name
+/// `.dds` in every slot (`tm_blob`, `tm_TM_DruidBear`); the only BLP
+/// names in the corpus's HD slots are textures every copy of the game has
+/// (`Textures/Black32.blp`, `ReplaceableTextures/EnvironmentMap.blp`), no
+/// file shipped with a model. [`TextureMode::Keep`]
+/// names each image file as it is instead (nothing written), but an image
+/// inside the document and a texture made of images (an ORM of two, an
+/// emissive scaled by its factor), which have no file to name, are
+/// written as with [`TextureMode::Blp`]. A recorded path whose image is
+/// written in another format is named for it (`X_Diffuse.tif` becomes
+/// `X_Diffuse.dds`, reported as renamed). Each DDS has every mip level
+/// down to 1x1 ([`Dds::encode`](crate::dds::Dds::encode)).
 ///
 /// # Lights and cameras
 ///
@@ -332,7 +429,8 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 /// (naming the budget), or for images, imported without the image. The
 /// largest model of the corpus (`rms_PackHorse`: 76 nodes, 147 s of
 /// sequences) is well within each; every budget reached, an import takes
-/// a few seconds in a release build.
+/// a few seconds in a release build (some ten more where its DDS textures,
+/// at the cluster fit's budget below, are noise).
 ///
 /// - **Accessors**: 2^25 components (floats or integers) read, every read
 ///   of every accessor counted (an accessor without a buffer view declares
@@ -342,10 +440,24 @@ pub(super) fn fixed<const N: usize>(text: &str) -> (FixedStr<N>, bool) {
 ///   read, and its weights kept for a classic model's groups, within it.
 /// - **Vertices**: 2^20 (1,048,576), all primitives together.
 /// - **Images** ([`MAX_IMAGE_PIXELS`]): 2^24 pixels decoded (a 4096 by
-///   4096 image), all images together, in document order, each size read
-///   from its header first; only images a material's base colour shows are
-///   decoded. An image past the budget is left out, as one that does not
-///   decode is ([`ImageProblem::TooLarge`]).
+///   4096 image), all images together, the base colours first then the
+///   other slots' images, each in document order, each size read from its
+///   header first; only images a material's texture shows are decoded.
+///   An image past the budget is left out, as one that does not decode is
+///   ([`ImageProblem::TooLarge`]).
+/// - **Textures encoded**: 2^25 pixels, all textures together (their level
+///   0), every decoded image encoded twice over. An image is encoded once
+///   for each use and factors (a base colour that is also the emissive, an
+///   ORM for each roughness factor), so a document of many materials
+///   scaling one large image each by its own factor would encode it for
+///   each; past the budget a texture is left out (reported) and its slot
+///   takes what it would without the image.
+/// - **Cluster fit**: 2^22 pixels of DDS BC1 and BC3 textures (a 2048 by
+///   2048 one) have their blocks' colours fitted by cluster fit (the
+///   better colours, about 25 us a block of 16 distinct colours in a
+///   release build: 7 s for 2048 by 2048 pixels of noise on two cores,
+///   far less for painted textures); the textures after them by range
+///   fit, some 50 times faster and coarser (reported as approximated).
 /// - **Node samples**: 2^22 (4,194,304), every MDX node at every key time
 ///   of every animation that moves it (Blender bakes every bone at every
 ///   frame: 200 bones for 12 minutes at 24 frames a second).

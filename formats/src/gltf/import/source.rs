@@ -19,9 +19,13 @@ pub struct Source {
     /// Each buffer's bytes, in the document's order (at least `byteLength`
     /// of them).
     pub buffers: Vec<Vec<u8>>,
-    /// Each image a material's base colour shows, decoded to RGBA, or why
-    /// it could not be (or was not: [`ImageProblem::Unused`]); in the
-    /// document's order.
+    /// Each image a material's texture shows (base colour, normal,
+    /// occlusion, metallic-roughness, emissive), decoded to RGBA, or why it
+    /// could not be (or was not: [`ImageProblem::Unused`]); in the
+    /// document's order. The base colours are decoded first, within
+    /// [`MAX_IMAGE_PIXELS`], then the others with what is left: a classic
+    /// import draws the base colours only, an HD one (1100 and later)
+    /// every slot.
     pub images: Vec<Result<RgbaImage, ImageProblem>>,
 }
 
@@ -50,9 +54,8 @@ pub enum ImageProblem {
         /// Its height.
         height: u32,
     },
-    /// No material's base colour texture shows it (normal maps, occlusion
-    /// and the like, which the import leaves out): not decoded.
-    #[error("not decoded: no material's base colour")]
+    /// No material's texture shows it: not decoded.
+    #[error("not decoded: no material's texture")]
     Unused,
 }
 
@@ -100,39 +103,53 @@ impl Source {
             }
             buffers.push(data);
         }
+        // Base colours first (all a classic layer draws), then the images
+        // of the other slots (normal, occlusion, metallic-roughness,
+        // emissive: an HD material's), each in document order.
         let base_colours: BTreeSet<usize> = (document.materials())
             .filter_map(|m| m.pbr_metallic_roughness().base_color_texture())
             .map(|info| info.texture().source().index())
             .collect();
-        let mut pixels_left = MAX_IMAGE_PIXELS;
-        let images = document
-            .as_json()
-            .images
-            .iter()
-            .enumerate()
-            .map(|(i, image)| {
-                if !base_colours.contains(&i) {
-                    return Err(ImageProblem::Unused);
-                }
-                let bytes = match (&image.buffer_view, &image.uri) {
-                    (Some(view), _) => document
-                        .views()
-                        .nth(view.value())
-                        .and_then(|view| view_bytes(&view, &buffers))
-                        .map(<[u8]>::to_vec)
-                        .ok_or_else(|| {
-                            ImageProblem::Unreadable("its view is past its buffer".into())
-                        }),
-                    (None, Some(uri)) => match data_uri(uri) {
-                        Some(data) => data.map_err(|e| ImageProblem::Unreadable(e.to_string())),
-                        None => file(&unescape(uri))
-                            .map_err(|e| ImageProblem::Unreadable(format!("{uri}: {e}"))),
-                    },
-                    (None, None) => Err(ImageProblem::Unreadable("no uri, no view".into())),
-                };
-                bytes.and_then(|bytes| decode(&bytes, &mut pixels_left))
+        let others: BTreeSet<usize> = document
+            .materials()
+            .flat_map(|m| {
+                let pbr = m.pbr_metallic_roughness();
+                [
+                    m.normal_texture().map(|t| t.texture()),
+                    m.occlusion_texture().map(|t| t.texture()),
+                    pbr.metallic_roughness_texture().map(|t| t.texture()),
+                    m.emissive_texture().map(|t| t.texture()),
+                ]
             })
+            .flatten()
+            .map(|t| t.source().index())
+            .filter(|i| !base_colours.contains(i))
             .collect();
+        let json_images = &document.as_json().images;
+        let mut images: Vec<Result<RgbaImage, ImageProblem>> = (0..json_images.len())
+            .map(|_| Err(ImageProblem::Unused))
+            .collect();
+        let mut pixels_left = MAX_IMAGE_PIXELS;
+        for i in base_colours.iter().chain(&others).copied() {
+            let (Some(image), Some(slot)) = (json_images.get(i), images.get_mut(i)) else {
+                continue;
+            };
+            let bytes = match (&image.buffer_view, &image.uri) {
+                (Some(view), _) => document
+                    .views()
+                    .nth(view.value())
+                    .and_then(|view| view_bytes(&view, &buffers))
+                    .map(<[u8]>::to_vec)
+                    .ok_or_else(|| ImageProblem::Unreadable("its view is past its buffer".into())),
+                (None, Some(uri)) => match data_uri(uri) {
+                    Some(data) => data.map_err(|e| ImageProblem::Unreadable(e.to_string())),
+                    None => file(&unescape(uri))
+                        .map_err(|e| ImageProblem::Unreadable(format!("{uri}: {e}"))),
+                },
+                (None, None) => Err(ImageProblem::Unreadable("no uri, no view".into())),
+            };
+            *slot = bytes.and_then(|bytes| decode(&bytes, &mut pixels_left));
+        }
         Ok(Source {
             document,
             buffers,

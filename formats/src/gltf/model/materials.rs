@@ -47,6 +47,10 @@ struct LayerInfo {
     /// The texture animation (`TXAN` index) of the layer the textures come
     /// from.
     texture_animation: Option<usize>,
+    /// An HD material's textures: `(slot, TEXS index)` in the order the
+    /// file has them, every slot (team colour and reflection too); empty
+    /// for an SD material.
+    slots: Vec<(u32, i32)>,
 }
 
 /// The materials of a model as glTF materials.
@@ -132,15 +136,36 @@ impl<'a> Materials<'a> {
             ..Default::default()
         };
         // What glTF has no field for, for the import to read back
-        // (`gltf::import`): the filter mode and the diffuse texture's path.
+        // (`gltf::import`): the filter mode and the diffuse texture's path;
+        // whether the material is HD, and each of its slots' textures.
         let diffuse = (layer.textures.iter())
             .find(|(role, _)| *role == Role::Diffuse)
             .and_then(|&(_, id)| model.textures().get(id));
-        material.extras = mdx_extras(serde_json::json!({
+        let mut extras = serde_json::json!({
             "filterMode": layer.filter,
             "texture": diffuse.map(|t| t.file_name.to_string_lossy().into_owned()),
             "replaceableId": diffuse.map(|t| t.replaceable_id),
-        }));
+            "hd": !layer.slots.is_empty(),
+        });
+        if !layer.slots.is_empty() {
+            let slots: Vec<serde_json::Value> = (layer.slots.iter())
+                .map(|&(slot, id)| {
+                    let texture = usize::try_from(id)
+                        .ok()
+                        .and_then(|i| model.textures().get(i));
+                    serde_json::json!({
+                        "slot": slot,
+                        "texture": texture.map(|t| t.file_name.to_string_lossy().into_owned()),
+                        "replaceableId": texture.map(|t| t.replaceable_id),
+                        "flags": texture.map(|t| t.flags),
+                    })
+                })
+                .collect();
+            if let Some(object) = extras.as_object_mut() {
+                object.insert("slots".into(), slots.into());
+            }
+        }
+        material.extras = mdx_extras(extras);
         let alpha = if layer.alpha.is_finite() {
             layer.alpha.clamp(0.0, 1.0)
         } else {
@@ -347,6 +372,16 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                     .into_iter()
                     .collect(),
             };
+            let slots: Vec<(u32, i32)> = match &textured.textures {
+                Some(entries) if textured.is_hd() => {
+                    entries.iter().map(|e| (e.slot, e.texture_id)).collect()
+                }
+                None if hd_shader => (0u32..)
+                    .zip(&material.layers)
+                    .map(|(slot, l)| (slot, l.texture_id))
+                    .collect(),
+                _ => Vec::new(),
+            };
             Some(LayerInfo {
                 filter: u32::from(first.filter_mode),
                 unshaded: first.shading_flags & shading_flags::UNSHADED != 0,
@@ -355,6 +390,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
                 coord: textured.coord_id,
                 textures,
                 texture_animation: usize::try_from(textured.texture_animation_id).ok(),
+                slots,
             })
         })
         .collect();
@@ -384,6 +420,7 @@ fn first_layers(model: &Model) -> Vec<Option<LayerInfo>> {
             texture_animation: (textured.transform_id != u32::MAX)
                 .then(|| usize::try_from(textured.transform_id).ok())
                 .flatten(),
+            slots: Vec::new(),
         })
     }));
     out
