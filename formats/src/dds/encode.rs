@@ -3,7 +3,6 @@
 //! same mip levels, the same `texpresso` block encoder).
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::file::Dds;
 use super::header::{DdsHeader, DdsPixelFormat, pixel_flags};
@@ -28,19 +27,13 @@ pub enum Target {
 }
 
 impl Target {
-    /// Every target, with the name it goes by.
-    pub const ALL: [(Target, &'static str); 3] = [
-        (Target::Bc1, "bc1"),
-        (Target::Bc3, "bc3"),
-        (Target::Bc5, "bc5"),
-    ];
-
     /// The name it goes by (`bc1`, `bc3`, `bc5`).
     pub fn name(self) -> &'static str {
-        Target::ALL
-            .iter()
-            .find(|(t, _)| *t == self)
-            .map_or("", |(_, n)| n)
+        match self {
+            Target::Bc1 => "bc1",
+            Target::Bc3 => "bc3",
+            Target::Bc5 => "bc5",
+        }
     }
 
     /// For a colour image (a diffuse or emissive texture): BC1 when it is
@@ -82,18 +75,6 @@ impl Target {
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl FromStr for Target {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Target, String> {
-        Target::ALL
-            .iter()
-            .find(|(_, n)| n.eq_ignore_ascii_case(s))
-            .map(|(t, _)| *t)
-            .ok_or_else(|| format!("unknown DDS encoding {s:?}: one of bc1, bc3, bc5"))
     }
 }
 
@@ -301,16 +282,9 @@ mod tests {
             height: 4,
             data: vec![0; 63],
         };
-        for (target, _) in Target::ALL {
+        for target in [Target::Bc1, Target::Bc3, Target::Bc5] {
             let err = Dds::encode(&short, target).unwrap_err();
             assert_eq!(err.to_string(), "4x4 RGBA needs 64 bytes, not 63");
         }
-        assert_eq!("BC5".parse::<Target>(), Ok(Target::Bc5));
-        assert!(
-            "bc7"
-                .parse::<Target>()
-                .unwrap_err()
-                .contains("bc1, bc3, bc5")
-        );
     }
 }

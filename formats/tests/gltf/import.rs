@@ -290,11 +290,7 @@ fn third_party_files_import_and_pose_where_babylon_plays_them() {
             .unwrap_or_else(|e| panic!("{name} at {version}: {e}"));
             let model = &imported.model;
             let report = &imported.report;
-            let errors: Vec<String> = formats::validate::all(model)
-                .into_iter()
-                .filter(|f| f.severity() == formats::validate::Severity::Error)
-                .map(|f| f.to_string())
-                .collect();
+            let errors = validation_errors(model);
             assert!(errors.is_empty(), "{name} at {version}: {errors:#?}");
             for finding in formats::validate::all(model) {
                 if finding.severity() == formats::validate::Severity::Warning {
@@ -473,12 +469,20 @@ fn imported_textures_read_in_pillow() {
     let (_, textures) = testkit::imported_third_party(&out, &[800, 1100]);
     let dds = |path: &std::path::Path| path.extension().is_some_and(|e| e == "dds");
     assert!(textures.iter().any(|t| dds(t)) && textures.iter().any(|t| !dds(t)));
-    let Some(images) = testkit::pillow_read(&textures) else {
+    pillow_reads_as_we_do(&textures);
+}
+
+/// Pillow reads each of `files` (BLP or DDS, by extension) at the size ours
+/// decodes and with the same colours, as `imported_textures_read_in_pillow`
+/// says; nothing when Pillow is missing (`testkit::pillow_read` says so).
+pub(super) fn pillow_reads_as_we_do(files: &[std::path::PathBuf]) {
+    let Some(images) = testkit::pillow_read(files) else {
         return;
     };
-    for (path, theirs) in textures.iter().zip(&images) {
+    for (path, theirs) in files.iter().zip(&images) {
         let bytes = std::fs::read(path).unwrap();
-        let (ours, channels_compared, bound) = if dds(path) {
+        // DDS: every channel exactly (alpha 255 where Pillow gives RGB).
+        let (ours, channels_compared, bound) = if path.extension().is_some_and(|e| e == "dds") {
             let dds = formats::dds::Dds::from_bytes(&bytes).unwrap();
             (dds.decode_level(0).unwrap(), 4, 0)
         } else {
@@ -497,12 +501,14 @@ fn imported_textures_read_in_pillow() {
             "{name}: {}",
             theirs.mode
         );
-        let compared = channels_compared.min(channels);
         let farthest = (ours
             .data
             .chunks_exact(4)
             .zip(theirs.bytes.chunks_exact(channels)))
-        .flat_map(|(a, b)| (0..compared).map(move |c| a[c].abs_diff(b[c])))
+        .flat_map(|(a, b)| {
+            let b = [b[0], b[1], b[2], b.get(3).copied().unwrap_or(255)];
+            (0..channels_compared).map(move |c| a[c].abs_diff(b[c]))
+        })
         .max()
         .unwrap_or(0);
         assert!(farthest <= bound, "{name}: a channel {farthest} off");
@@ -607,17 +613,63 @@ pub(super) fn triangle_and(rest: &[u8]) -> (Vec<u8>, serde_json::Value, serde_js
     (bin, views, accessors)
 }
 
-fn read(bytes: &[u8]) -> Source {
+/// The document in `bytes`, with no file beside it.
+pub(super) fn read(bytes: &[u8]) -> Source {
     Source::from_slice(bytes, |_| Err(std::io::ErrorKind::NotFound.into()))
         .unwrap_or_else(|e| panic!("the document reads: {e}"))
 }
 
-fn import_at(source: &Source, version: u32) -> Result<formats::gltf::Imported, String> {
+/// `source` imported at `version`, its textures as [`TextureMode`]'s default.
+pub(super) fn import_at(source: &Source, version: u32) -> Result<formats::gltf::Imported, String> {
+    import_with(source, version, formats::gltf::TextureMode::default())
+}
+
+/// `source` imported at `version`, its textures as `textures` says.
+pub(super) fn import_with(
+    source: &Source,
+    version: u32,
+    textures: formats::gltf::TextureMode,
+) -> Result<formats::gltf::Imported, String> {
     let options = ImportOptions {
         version,
+        textures,
         ..Default::default()
     };
     import(source, &options).map_err(|e| e.to_string())
+}
+
+/// What `validate` finds in `model` as errors.
+pub(super) fn validation_errors(model: &Model) -> Vec<String> {
+    formats::validate::all(model)
+        .into_iter()
+        .filter(|f| f.severity() == formats::validate::Severity::Error)
+        .map(|f| f.to_string())
+        .collect()
+}
+
+/// A `.glb` of a triangle drawn once with each of `materials` (a primitive
+/// each), whose one image, `image` (a PNG), is named `name` and is texture 0.
+pub(super) fn one_image_document(
+    image: &[u8],
+    name: &str,
+    materials: Vec<serde_json::Value>,
+) -> Vec<u8> {
+    let (bin, mut views, accessors) = triangle_and(image);
+    views.as_array_mut().unwrap()[1]["byteLength"] = serde_json::json!(image.len());
+    let primitives: Vec<serde_json::Value> = (0..materials.len())
+        .map(|m| serde_json::json!({ "attributes": { "POSITION": 0 }, "material": m }))
+        .collect();
+    glb(
+        serde_json::json!({
+            "bufferViews": views, "accessors": accessors,
+            "images": [{ "bufferView": 1, "mimeType": "image/png", "name": name }],
+            "textures": [{ "source": 0 }],
+            "materials": materials,
+            "meshes": [{ "primitives": primitives }],
+            "nodes": [{ "mesh": 0 }], "scenes": [{ "nodes": [0] }],
+        }),
+        &bin,
+    )
 }
 
 /// A document whose `children` chain `n` nodes named `a ref` below a mesh:
@@ -852,24 +904,11 @@ fn materials_sharing_an_image_share_its_texture() {
         let mut writer = encoder.write_header().unwrap();
         writer.write_image_data(&[10, 20, 30, 255]).unwrap();
     }
-    let (bin, mut views, accessors) = triangle_and(&small);
-    views.as_array_mut().unwrap()[1]["byteLength"] = serde_json::json!(small.len());
     let n = 3_000;
-    let document = glb(
-        serde_json::json!({
-            "bufferViews": views, "accessors": accessors,
-            "images": [{ "bufferView": 1, "mimeType": "image/png", "name": "skin" }],
-            "textures": [{ "source": 0 }],
-            "materials": (0..n).map(|_| serde_json::json!({
-                "pbrMetallicRoughness": { "baseColorTexture": { "index": 0 } }
-            })).collect::<Vec<_>>(),
-            "meshes": [{ "primitives": (0..n).map(|m| serde_json::json!({
-                "attributes": { "POSITION": 0 }, "material": m
-            })).collect::<Vec<_>>() }],
-            "nodes": [{ "mesh": 0 }], "scenes": [{ "nodes": [0] }],
-        }),
-        &bin,
-    );
+    let material = serde_json::json!({
+        "pbrMetallicRoughness": { "baseColorTexture": { "index": 0 } }
+    });
+    let document = one_image_document(&small, "skin", vec![material; n]);
     let imported = import_at(&read(&document), 1000).unwrap();
     assert_eq!(imported.model.materials().len(), n);
     assert_eq!(imported.model.textures().len(), 1);

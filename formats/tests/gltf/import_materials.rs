@@ -12,10 +12,12 @@
 //! in war3-model (`validate/war3_model.rs`).
 
 use formats::dds::{Dds, PixelFormat};
-use formats::gltf::{
-    ExportOptions, FlatTextures, ImportOptions, Source, TextureFormat, TextureMode, export, import,
-};
+use formats::gltf::{ExportOptions, FlatTextures, TextureFormat, TextureMode, export};
 use formats::mdx::Model;
+
+use super::import::{
+    import_at, import_with, one_image_document, pillow_reads_as_we_do, read, validation_errors,
+};
 
 /// One slot's texture: (slot, path, replaceable id, flags).
 type Slot = (u32, String, u32, u32);
@@ -117,16 +119,8 @@ fn trip(
         .filter_map(|n| n.mesh())
         .filter_map(|m| m.name()?.rsplit_once(" geoset ")?.1.parse().ok())
         .collect();
-    let source = Source::from_slice(&glb, |_| Err(std::io::ErrorKind::NotFound.into())).unwrap();
-    let imported = import(
-        &source,
-        &ImportOptions {
-            version,
-            textures: mode,
-            ..Default::default()
-        },
-    )
-    .unwrap_or_else(|e| panic!("{name} at {version}: {e}"));
+    let imported = import_with(&read(&glb), version, mode)
+        .unwrap_or_else(|e| panic!("{name} at {version}: {e}"));
     (imported, order)
 }
 
@@ -155,12 +149,11 @@ fn compare(
 /// The corpus's Reforged models: 1100 and 1200 ones at their own version,
 /// 1000 ones (whose HD materials are six layers of a
 /// `Shader_HD_DefaultUnit` material) at 1100, against the original
-/// converted to 1100.
-fn reforged_corpus() -> Vec<(String, Model, Model)> {
+/// converted to 1100. `None` without the corpus (which
+/// `testkit::corpus_root` says loudly, and under CI fails on).
+fn reforged_corpus() -> Option<Vec<(String, Model, Model)>> {
+    testkit::corpus_root()?;
     let models = testkit::corpus_models();
-    if models.is_empty() {
-        testkit::did_not_run("HD material round trip", "no corpus");
-    }
     let mut out = Vec::new();
     for (name, model) in models {
         if model.geosets().is_empty() {
@@ -176,7 +169,7 @@ fn reforged_corpus() -> Vec<(String, Model, Model)> {
             _ => {}
         }
     }
-    out
+    Some(out)
 }
 
 /// Without images (the export finds no texture files), every path comes
@@ -184,9 +177,12 @@ fn reforged_corpus() -> Vec<(String, Model, Model)> {
 /// team colour as replaceable id 1, `ReplaceableTextures/EnvironmentMap.blp`.
 #[test]
 fn reforged_materials_keep_their_slots_and_paths() {
+    let Some(corpus) = reforged_corpus() else {
+        return;
+    };
     let mut hd = 0;
     let mut models = 0;
-    for (name, source, expected) in reforged_corpus() {
+    for (name, source, expected) in corpus {
         let version = expected.version();
         let (imported, order) = trip(&name, &source, version, None, TextureMode::Blp);
         assert!(imported.textures.is_empty(), "{name}: no image, no file");
@@ -206,12 +202,18 @@ fn reforged_materials_keep_their_slots_and_paths() {
 /// the format its slot takes.
 #[test]
 fn reforged_materials_with_images_write_each_slot_as_it_takes_it() {
+    let Some(corpus) = reforged_corpus() else {
+        return;
+    };
     let grey = FlatTextures([128, 128, 128, 255]);
     let mut formats_seen = Vec::new();
-    for (name, source, expected) in reforged_corpus() {
+    let out = testkit::temp_dir("import-slots-pillow");
+    let mut files = Vec::new();
+    for (k, (name, source, expected)) in corpus.into_iter().enumerate() {
         let version = expected.version();
         for mode in [TextureMode::Blp, TextureMode::Dds] {
             let (imported, order) = trip(&name, &source, version, Some(&grey), mode);
+            files.extend(written(&imported, &out, &format!("{k}-{mode:?}-")));
             compare(&name, &expected, &imported.model, &order, |slots| {
                 let hd = slots.len() > 1;
                 slots
@@ -270,6 +272,29 @@ fn reforged_materials_with_images_write_each_slot_as_it_takes_it() {
     for format in [PixelFormat::Bc1, PixelFormat::Bc3, PixelFormat::Bc5] {
         assert!(formats_seen.contains(&format), "no {format:?} written");
     }
+    // Pillow reads every file written as ours decodes it.
+    pillow_reads_as_we_do(&files);
+}
+
+/// `imported`'s textures written into `out`, each as `{prefix}{i}.dds` or
+/// `.blp` (`i` its place in the list), for Pillow.
+fn written(
+    imported: &formats::gltf::Imported,
+    out: &std::path::Path,
+    prefix: &str,
+) -> Vec<std::path::PathBuf> {
+    (imported.textures.iter().enumerate())
+        .map(|(i, t)| {
+            let extension = if t.format == TextureFormat::Dds {
+                "dds"
+            } else {
+                "blp"
+            };
+            let file = out.join(format!("{prefix}{i}.{extension}"));
+            std::fs::write(&file, &t.bytes).unwrap();
+            file
+        })
+        .collect()
 }
 
 /// The Khronos samples and the Blender fixture at 1100 and 1200: every
@@ -281,22 +306,11 @@ fn reforged_materials_with_images_write_each_slot_as_it_takes_it() {
 fn files_others_wrote_import_as_hd_materials() {
     for file in testkit::third_party_gltf() {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        let source = Source::from_path(&file).unwrap();
+        let source = formats::gltf::Source::from_path(&file).unwrap();
         for version in [1100, 1200] {
-            let imported = import(
-                &source,
-                &ImportOptions {
-                    version,
-                    ..Default::default()
-                },
-            )
-            .unwrap();
+            let imported = import_at(&source, version).unwrap();
             let model = &imported.model;
-            let errors: Vec<String> = formats::validate::all(model)
-                .into_iter()
-                .filter(|f| f.severity() == formats::validate::Severity::Error)
-                .map(|f| f.to_string())
-                .collect();
+            let errors = validation_errors(model);
             assert!(errors.is_empty(), "{name} at {version}: {errors:#?}");
             for m in 0..model.materials().len() {
                 let (hd, _, _, slots) = layout(model, m);
@@ -428,16 +442,7 @@ fn every_gltf_texture_fills_its_slot() {
         }),
         &bin,
     );
-    let source =
-        Source::from_slice(&document, |_| Err(std::io::ErrorKind::NotFound.into())).unwrap();
-    let imported = import(
-        &source,
-        &ImportOptions {
-            version: 1100,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let imported = import_at(&read(&document), 1100).unwrap();
     let model = &imported.model;
     let (hd, filter, _, slots) = layout(model, 0);
     assert!(hd);
@@ -536,34 +541,7 @@ fn every_gltf_texture_fills_its_slot() {
 
     // Pillow reads each file as ours decodes it.
     let out = testkit::temp_dir("import-every-slot");
-    let files: Vec<std::path::PathBuf> = (imported.textures.iter())
-        .map(|t| {
-            let file = out.join(&t.path);
-            std::fs::write(&file, &t.bytes).unwrap();
-            file
-        })
-        .collect();
-    let Some(pillow) = testkit::pillow_read(&files) else {
-        return;
-    };
-    for (file, theirs) in files.iter().zip(&pillow) {
-        let ours = Dds::from_bytes(&std::fs::read(file).unwrap())
-            .unwrap()
-            .decode_level(0)
-            .unwrap();
-        let channels = theirs.mode.len();
-        let theirs_rgba: Vec<u8> = theirs
-            .bytes
-            .chunks_exact(channels)
-            .flat_map(|p| [p[0], p[1], p[2], if channels == 4 { p[3] } else { 255 }])
-            .collect();
-        assert_eq!(
-            theirs_rgba,
-            ours.data,
-            "{}: Pillow's pixels",
-            file.display()
-        );
-    }
+    pillow_reads_as_we_do(&written(&imported, &out, ""));
 }
 
 /// One 2048x2048 image (4 Mi pixels) as the emissive texture of ten
@@ -575,40 +553,21 @@ fn every_gltf_texture_fills_its_slot() {
 /// fast.)
 #[test]
 fn textures_encoded_are_counted_against_a_budget() {
-    use super::import::{glb, triangle_and};
     let side = 2048;
     let png = image(side, side, |_, _| [200, 100, 50, 255])
         .to_png()
         .unwrap();
-    let (bin, mut views, accessors) = triangle_and(&png);
-    views.as_array_mut().unwrap()[1]["byteLength"] = serde_json::json!(png.len());
     let n = 10;
-    let document = glb(
-        serde_json::json!({
-            "bufferViews": views, "accessors": accessors,
-            "images": [{ "bufferView": 1, "mimeType": "image/png", "name": "glow" }],
-            "textures": [{ "source": 0 }],
-            "materials": (0..n).map(|m| serde_json::json!({
+    let materials = (0..n)
+        .map(|m| {
+            serde_json::json!({
                 "emissiveTexture": { "index": 0 },
                 "emissiveFactor": [1.0, 1.0, m as f64 / 10.0],
-            })).collect::<Vec<_>>(),
-            "meshes": [{ "primitives": (0..n).map(|m| serde_json::json!({
-                "attributes": { "POSITION": 0 }, "material": m
-            })).collect::<Vec<_>>() }],
-            "nodes": [{ "mesh": 0 }], "scenes": [{ "nodes": [0] }],
-        }),
-        &bin,
-    );
-    let source =
-        Source::from_slice(&document, |_| Err(std::io::ErrorKind::NotFound.into())).unwrap();
-    let imported = import(
-        &source,
-        &ImportOptions {
-            version: 1100,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+            })
+        })
+        .collect();
+    let document = one_image_document(&png, "glow", materials);
+    let imported = import_at(&read(&document), 1100).unwrap();
     assert_eq!(imported.textures.len(), 8);
     let left_out = (imported.report.dropped.iter())
         .filter(|n| {
