@@ -569,7 +569,7 @@ pub(super) fn node_tracks(
                 Slot::Global { id, length } if moves(scene, clip, &path) => Some((k, *id, *length)),
                 _ => None,
             });
-        let plan: Vec<(usize, u32, u32)> = match global {
+        let mut plan: Vec<(usize, u32, u32)> = match global {
             Some((k, _, length)) => vec![(k, 0, length)],
             None => (slots.iter().enumerate())
                 .filter_map(|(k, slot)| match slot {
@@ -578,6 +578,10 @@ pub(super) fn node_tracks(
                 })
                 .collect(),
         };
+        // Keys in time order: the sequences by where they start (an
+        // export's recorded intervals need not follow the document's
+        // order of animations).
+        plan.sort_by_key(|&(_, start, _)| start);
         let mut motions: Vec<Motion> = Vec::with_capacity(plan.len());
         // Without interpolation only when every channel moving the node,
         // in every animation that plays it, is STEP (an MDX track has one

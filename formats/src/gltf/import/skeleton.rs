@@ -35,8 +35,8 @@ pub(super) struct MdxNode {
     pub bind_inverse: DMat4,
 }
 
-/// The MDX nodes in object id order (bones first, then helpers,
-/// attachments and lights), and which MDX node each glTF node became.
+/// The MDX nodes in object id order (bones first, then lights, helpers
+/// and attachments), and which MDX node each glTF node became.
 pub(super) struct Skeleton {
     pub nodes: Vec<MdxNode>,
     pub of_gltf: BTreeMap<usize, usize>,
@@ -166,7 +166,9 @@ impl Skeleton {
             }
         }
         let mut nodes: Vec<MdxNode> = Vec::new();
-        let order = [Role::Bone, Role::Helper, Role::Attachment, Role::Light];
+        // The order of their chunks in a file (BONE, LITE, HELP, ATCH):
+        // object ids count up in file order.
+        let order = [Role::Bone, Role::Light, Role::Helper, Role::Attachment];
         let bind_of = |n: usize| bind.get(&n).copied().unwrap_or_else(|| rest(n));
         let roles: Vec<(usize, Role, DMat4)> = (order.into_iter())
             .flat_map(|role| {
