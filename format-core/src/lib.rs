@@ -71,6 +71,7 @@ pub mod serde_array;
 #[cfg(feature = "serde")]
 pub mod serde_bytes;
 mod unknown;
+pub mod view;
 mod writer;
 
 #[doc(hidden)]
@@ -95,6 +96,7 @@ pub use plain::Plain;
 pub use reader::{MAX_NESTING, Reader};
 pub use records::Record;
 pub use unknown::{UnknownChunk, UnknownTail};
+pub use view::View;
 pub use writer::{SizeSlot, Writer};
 
 /// Derives [`Decode`] and [`Encode`] (and [`Tagged`], [`HasTag`], [`Plain`] where

@@ -17,6 +17,7 @@ use crate::{
 
 pub use crate::kept::KeptValue;
 pub use crate::placed_write::{Group, PartId, SiblingTarget, Target};
+pub use crate::view::__private::*;
 
 /// A count stored in front of its array (`count = u32`).
 pub trait CountPrefix {

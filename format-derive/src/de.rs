@@ -72,7 +72,7 @@ pub fn expand(cont: &Container) -> TokenStream {
 }
 
 /// Wraps the body in the container's magic, chunk header and inclusive size.
-fn framed(cont: &Container, body: TokenStream) -> TokenStream {
+pub(crate) fn framed(cont: &Container, body: TokenStream) -> TokenStream {
     let (r, e) = (names::reader(), names::error());
     let mut body = body;
     if cont.inclusive {
@@ -164,22 +164,8 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
             }
         }
         FieldKind::Derived(d) => {
-            let disk = d.disk_ty;
-            let read = quote! {
-                <#disk as #core::Decode>::decode(#r, ()).map_err(|#e| #e.in_field(#name))?
-            };
-            let raw = match &d.cond {
-                None => quote!(let #local: #disk = #read;),
-                Some(cond) => quote! {
-                    let #local: ::core::option::Option<#disk> =
-                        if #cond { ::core::option::Option::Some(#read) } else { ::core::option::Option::None };
-                },
-            };
-            let at = names::field_start(local);
+            let raw = derived_raw(cont, f, d);
             quote! {
-                #[allow(unused_variables)]
-                let #at: usize = #r.pos();
-                #[allow(unused_variables)]
                 #raw
                 let #stored: #ty = #core::Derived::new();
             }
@@ -227,6 +213,32 @@ fn field_read(cont: &Container, fields: &[Field], f: &Field) -> TokenStream {
     }
 }
 
+/// A derived field's value as on disk, read into its local (and where it
+/// is stored into `field_start`), for the expressions and checks after it.
+pub(crate) fn derived_raw(cont: &Container, f: &Field, d: &DerivedField) -> TokenStream {
+    let core = cont.rt.core();
+    let (r, e) = (names::reader(), names::error());
+    let (name, local) = (&f.name, &f.local);
+    let disk = d.disk_ty;
+    let read = quote! {
+        <#disk as #core::Decode>::decode(#r, ()).map_err(|#e| #e.in_field(#name))?
+    };
+    let raw = match &d.cond {
+        None => quote!(let #local: #disk = #read;),
+        Some(cond) => quote! {
+            let #local: ::core::option::Option<#disk> =
+                if #cond { ::core::option::Option::Some(#read) } else { ::core::option::Option::None };
+        },
+    };
+    let at = names::field_start(local);
+    quote! {
+        #[allow(unused_variables)]
+        let #at: usize = #r.pos();
+        #[allow(unused_variables)]
+        #raw
+    }
+}
+
 /// A list of records split in two arrays (`split(tails, if = ..)`): both
 /// fields are read here, the tails into their field's variable.
 fn split_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> TokenStream {
@@ -264,7 +276,7 @@ fn split_read(cont: &Container, fields: &[Field], f: &Field, d: &DataField) -> T
 /// The count of a `Vec` with `count = u32` or `count = <expr>`, as a
 /// `u64` expression; with `clamp`, clamped (leniently) to what the bytes
 /// left hold.
-fn count_read(
+pub(crate) fn count_read(
     cont: &Container,
     fields: &[Field],
     d: &DataField,
@@ -330,6 +342,12 @@ fn d_name(fields: &[Field], d: &DataField) -> String {
 
 /// An expression of type `Result<field type>` reading one data field in sequence.
 fn data_read(cont: &Container, fields: &[Field], d: &DataField) -> TokenStream {
+    data_read_with(cont, d, value_read(cont, fields, d))
+}
+
+/// A data field's tag, conditions and presence around `value`, the
+/// expression reading its value (owned here, its view in `view`).
+pub(crate) fn data_read_with(cont: &Container, d: &DataField, value: TokenStream) -> TokenStream {
     let core = cont.rt.core();
     let p = cont.rt.private();
     let r = names::reader();
@@ -337,7 +355,6 @@ fn data_read(cont: &Container, fields: &[Field], d: &DataField) -> TokenStream {
         let tag = tag_expr(cont, t);
         quote!(#r.expect_tag(#tag)?;)
     });
-    let value = value_read(cont, fields, d);
     let inner = quote!({ #tag_read #value });
     let peek = d.optional.then_some(d.tag.as_ref()).flatten().map(|t| {
         let tag = tag_expr(cont, t);

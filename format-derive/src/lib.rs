@@ -140,6 +140,7 @@ mod model;
 mod names;
 mod ser;
 mod symbol;
+mod view;
 
 use proc_macro::TokenStream;
 use quote::quote;
@@ -191,11 +192,13 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let encode = ser::expand(&cont);
     let has_tag = extras::has_tag(&cont);
     let layout = layout::expand(&cont);
+    let view = view::expand(&cont);
     Ok(quote! {
         #decode
         #encode
         #extra
         #has_tag
         #layout
+        #view
     })
 }

@@ -75,9 +75,10 @@ pub mod sequence;
 pub mod texture;
 pub mod track;
 mod version;
+mod view;
 
 pub use camera::{Camera, CameraChunk, CameraTrack};
-pub use chunk::Chunk;
+pub use chunk::{Chunk, ChunkView};
 pub use emitter::{
     CornEmitter, CornEmitterChunk, CornEmitterTrack, ParticleEmitter, ParticleEmitter2,
     ParticleEmitter2Chunk, ParticleEmitter2Track, ParticleEmitterChunk, ParticleEmitterTrack,
@@ -91,7 +92,7 @@ pub use geoset::{
 pub use header::{Extent, ModelChunk, VersionChunk};
 pub use light::{Light, LightChunk, LightTrack, LightType};
 pub use material::{FilterMode, Fresnel, Layer, LayerTrack, Material, MaterialChunk, TextureEntry};
-pub use model::Model;
+pub use model::{Model, ModelView};
 pub use node::{Node, NodeTrack};
 pub use objects::{
     Attachment, AttachmentChunk, AttachmentTrack, Bone, BoneChunk, CollisionShape,

@@ -10,3 +10,4 @@ pub(crate) mod quirks;
 pub(crate) mod semantics;
 pub(crate) mod strategies;
 pub(crate) mod truncation;
+pub(crate) mod views;
