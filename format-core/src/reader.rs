@@ -41,6 +41,9 @@ pub struct Reader<'a> {
     pub(crate) siblings: Option<Arc<Siblings>>,
     /// Regions whose parts are placed by offset, innermost last.
     pub(crate) regions: Vec<ReadRegion>,
+    /// Where the list whose chunks are the siblings lies, when a view
+    /// installed them (`view::Lazy` installs them again to decode).
+    pub(crate) sibling_span: Option<(usize, usize)>,
     /// How many values of types that hold themselves are being read, one
     /// inside the other ([`Reader::nested`]).
     depth: u32,
@@ -88,6 +91,7 @@ impl<'a> Reader<'a> {
             anchors: Vec::new(),
             siblings: None,
             regions: Vec::new(),
+            sibling_span: None,
             depth: 0,
         }
     }
@@ -387,6 +391,7 @@ impl<'a> Reader<'a> {
             anchors: Vec::new(),
             siblings: self.siblings.clone(),
             regions: Vec::new(),
+            sibling_span: self.sibling_span,
             depth: self.depth,
         })
     }

@@ -239,6 +239,12 @@ impl Wdt {
         crate::adt::read_file(data, Mode::Lenient, "a WDT file")
     }
 
+    /// Views a WDT in place, strictly, as [`Adt::view`](crate::adt::Adt::view)
+    /// views a tile: the chunk walk now, each chunk's content when reached.
+    pub fn view(data: &[u8]) -> Result<WdtView<'_>, Error> {
+        crate::adt::read_view::<Wdt>(data, "a WDT file")
+    }
+
     /// Writes the WDT (by the writer tiles have: a cut chunk can only be
     /// the last one).
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {

@@ -36,6 +36,24 @@ pub fn skip_inner_chunk<T: View<Args = ()>>(r: &mut Reader<'_>, tag: FourCC) -> 
     }
 }
 
+/// Runs `body` at `pos` (in a region to `end`) with the chunks of the
+/// list at `r.sibling_span` installed as the siblings offsets resolve in.
+pub(crate) fn with_siblings<'a, T>(
+    r: &mut Reader<'a>,
+    pos: usize,
+    end: usize,
+    body: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    let Some((start, list_end)) = r.sibling_span else {
+        r.set_bounds(pos, end);
+        return body(r);
+    };
+    r.set_bounds(start, list_end);
+    let siblings = crate::anchor::scan_chunks(r);
+    r.set_bounds(pos, end);
+    r.with_siblings(siblings, body)
+}
+
 /// A file's chunks (`#[format(chunk_list)]`), found by one walk over their
 /// headers when the file was viewed: each tag and size checked against the
 /// bytes left, nothing allocated. A chunk's content is viewed, with every
@@ -185,8 +203,14 @@ impl<'a, C: ChunkWalk + 'a> ChunkListView<'a, C> {
 
     fn view_at<T: View<Args = ()>>(&self, entry: &ChunkEntry) -> Result<T::View<'a>> {
         let mut r = Reader::with_context(self.data, entry.ctx);
-        r.set_bounds(entry.start, self.end);
-        T::view(&mut r, ()).map_err(|e: Error| e.at_index(entry.index).in_field(self.field))
+        if C::PARENT {
+            // Offsets in the chunks name other chunks of the list: they are
+            // installed as the siblings those resolve in, as the owned list
+            // reader installs them.
+            r.sibling_span = Some((self.start, self.end));
+        }
+        with_siblings(&mut r, entry.start, self.end, |r| T::view(r, ()))
+            .map_err(|e: Error| e.at_index(entry.index).in_field(self.field))
     }
 
     /// Each chunk viewed in turn, its content checked when it is reached.

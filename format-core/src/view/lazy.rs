@@ -18,6 +18,8 @@ pub struct Lazy<'a, T: Decode> {
     region_end: usize,
     ctx: Context,
     args: T::Args,
+    /// The list whose chunks offsets in it resolve in (`parent[...]`).
+    siblings: Option<(usize, usize)>,
     _value: PhantomData<T>,
 }
 
@@ -40,7 +42,9 @@ where
     pub fn read(r: &mut Reader<'a>, args: T::Args) -> Result<Self> {
         let (start, region_end, ctx) = (r.pos(), r.end(), *r.ctx());
         T::decode(r, args)?;
-        Ok(Self::at(r.input(), start, r.pos(), region_end, ctx, args))
+        let mut lazy = Self::at(r.input(), start, r.pos(), region_end, ctx, args);
+        lazy.siblings = r.sibling_span;
+        Ok(lazy)
     }
 
     /// The value from `start` to `end` of `data`, read in a region ending
@@ -60,6 +64,7 @@ where
             region_end,
             ctx,
             args,
+            siblings: None,
             _value: PhantomData,
         }
     }
@@ -67,8 +72,10 @@ where
     /// The value, decoded.
     pub fn get(&self) -> Result<T> {
         let mut r = Reader::with_context(self.data, self.ctx);
-        r.set_bounds(self.start, self.region_end);
-        T::decode(&mut r, self.args)
+        r.sibling_span = self.siblings;
+        super::chunks::with_siblings(&mut r, self.start, self.region_end, |r| {
+            T::decode(r, self.args)
+        })
     }
 
     /// Its bytes, as in the input.

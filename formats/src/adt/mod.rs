@@ -69,9 +69,10 @@ pub mod placement;
 pub mod split;
 pub mod textures;
 mod tile;
+mod view;
 
-pub use chunk::AdtChunk;
+pub use chunk::{AdtChunk, AdtChunkView};
 pub use split::{SplitAdt, SplitFile};
-pub use tile::{Adt, terrain_context};
+pub use tile::{Adt, AdtView, terrain_context};
 /// The file reader and writer, which WDT files share.
-pub(crate) use tile::{read_file, write_file};
+pub(crate) use tile::{read_file, read_view, write_file};

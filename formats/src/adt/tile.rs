@@ -98,6 +98,17 @@ pub(crate) fn read_file<T: Decode<Args = ()>>(
 /// what it was taken for, saying what it looks like instead (an MDX model
 /// named `.adt`, an empty file from a failed copy), rather than read as one
 /// chunk of garbage that a lenient read would keep and write back.
+/// Views `data` as a `T` strictly in the terrain context, after checking
+/// that it starts as one (`MVER`).
+pub(crate) fn read_view<'a, T: format_core::View<Args = ()>>(
+    data: &'a [u8],
+    file: &str,
+) -> Result<T::View<'a>> {
+    let ctx = terrain_context();
+    starts_with_version(data, ctx, file)?;
+    format_core::view::open::<T>(data, ctx)
+}
+
 fn starts_with_version(data: &[u8], ctx: Context, file: &str) -> Result<()> {
     match data.first_chunk::<4>() {
         Some(first) if FourCC::from_disk(*first, ctx.tag_order) == *b"MVER" => Ok(()),

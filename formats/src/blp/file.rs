@@ -196,7 +196,7 @@ impl Blp {
 
 /// Fails unless `data` starts with `BLP1` or `BLP2`, saying what it looks
 /// like instead (an MDX model named `.blp`, as two public files are).
-fn is_blp(data: &[u8]) -> Result<(), Error> {
+pub(super) fn is_blp(data: &[u8]) -> Result<(), Error> {
     match data.first_chunk::<4>() {
         Some(b"BLP1" | b"BLP2") => Ok(()),
         _ => Err(crate::magic::not_a(

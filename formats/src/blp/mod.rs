@@ -51,6 +51,7 @@ mod image;
 pub mod layout;
 #[cfg(feature = "blp-pixels")]
 pub(crate) mod mips;
+mod view;
 
 #[cfg(feature = "blp-pixels")]
 pub use encode::{JPEG_QUALITY, Target, UnknownTarget};
@@ -61,6 +62,7 @@ pub use header::{AlphaKind, Blp1Header, Blp2Header, Encoding, Header};
 pub(crate) use image::check_side_fields;
 pub use image::{MAX_SIDE, RgbaImage};
 pub use layout::{MIP_SLOTS, MipTable};
+pub use view::BlpView;
 
 /// A 2x2 BLP2 BGRA texture with two levels, written by hand (for examples).
 #[doc(hidden)]

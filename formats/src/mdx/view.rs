@@ -26,8 +26,10 @@ impl Model {
     /// let geosets = view.geosets()?;
     /// assert_eq!(geosets.len(), 1);
     /// let first = geosets.iter().next().expect("one geoset");
-    /// assert_eq!(first.vertex_positions.len(), 3);
-    /// assert_eq!(view.to_owned()?, Model::from_bytes(&data)?);
+    /// assert_eq!(first.vertex_positions.len(), 8);
+    /// let owned = Model::from_bytes(&data)?;
+    /// assert_eq!(first.vertex_positions.get(0), Some(owned.geosets()[0].vertex_positions[0]));
+    /// assert_eq!(view.to_owned()?, owned);
     /// # Ok::<(), formats::Error>(())
     /// ```
     pub fn view(data: &[u8]) -> Result<ModelView<'_>> {

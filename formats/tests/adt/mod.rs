@@ -8,4 +8,5 @@ pub(crate) mod offsets;
 pub(crate) mod props;
 pub(crate) mod roundtrip;
 pub(crate) mod split;
+pub(crate) mod views;
 pub(crate) mod wdt;
