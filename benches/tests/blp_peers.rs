@@ -39,12 +39,7 @@ fn wow_blp(data: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
 /// The corpus textures; `None` (loudly) outside CI when the corpus is missing.
 fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
     let files = benches::blp_corpus_files();
-    if files.is_empty() {
-        assert!(
-            !std::env::var("CI").is_ok_and(|v| v == "true"),
-            "corpus missing: CI must have ../shared beside the repository"
-        );
-        eprintln!("\n!!! corpus missing: the BLP peer comparison did NOT run !!!\n");
+    if files.is_empty() && !benches::corpus_expected("the BLP peer comparison") {
         return None;
     }
     Some(files)

@@ -6,6 +6,7 @@
 //! Without `../shared` nothing here runs; it says so loudly and passes
 //! (outside CI).
 
+use benches::{Mesh, Meshes};
 use formats::mdx::Model;
 use wc3::model::{CommonModelAccess, DynamicModel, ModelVersion, visit_model};
 
@@ -13,12 +14,7 @@ use wc3::model::{CommonModelAccess, DynamicModel, ModelVersion, visit_model};
 /// corpus is missing.
 fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
     let files = benches::corpus_files("mdx", ".mdx");
-    if files.is_empty() {
-        assert!(
-            !std::env::var("CI").is_ok_and(|v| v == "true"),
-            "corpus missing: CI must have ../shared beside the repository"
-        );
-        eprintln!("\n!!! corpus missing: the wc3 MDX comparison did NOT run !!!\n");
+    if files.is_empty() && !benches::corpus_expected("the wc3 MDX comparison") {
         return None;
     }
     Some(files)
@@ -41,12 +37,7 @@ fn text(bytes: &[u8]) -> Vec<u8> {
 #[derive(Debug, PartialEq)]
 struct Summary {
     version: u32,
-    geosets: usize,
-    vertices: usize,
-    face_indices: usize,
-    uv_sets: usize,
-    /// FNV-1a over the bits of every vertex position, normal and UV.
-    vertex_checksum: u64,
+    geometry: Meshes,
     /// (name, interval) of each sequence.
     sequences: Vec<(Vec<u8>, [u32; 2])>,
     global_sequences: Vec<u32>,
@@ -56,50 +47,15 @@ struct Summary {
     pivot_points: usize,
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-fn fnv(hash: u64, floats: impl IntoIterator<Item = f32>) -> u64 {
-    floats.into_iter().fold(hash, |h, f| {
-        f.to_bits().to_le_bytes().iter().fold(h, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        })
-    })
-}
-
-/// One geoset's arrays, as either reader holds them.
-struct Mesh<'a> {
-    positions: &'a [[f32; 3]],
-    normals: &'a [[f32; 3]],
-    faces: usize,
-    uv_sets: Vec<&'a [[f32; 2]]>,
-}
-
-fn geometry(summary: &mut Summary, meshes: &[Mesh<'_>]) {
-    summary.geosets = meshes.len();
-    for m in meshes {
-        summary.vertices += m.positions.len();
-        summary.face_indices += m.faces;
-        summary.uv_sets += m.uv_sets.len();
-        let mut h = fnv(
-            summary.vertex_checksum,
-            m.positions.iter().flatten().copied(),
-        );
-        h = fnv(h, m.normals.iter().flatten().copied());
-        for set in &m.uv_sets {
-            h = fnv(h, set.iter().flatten().copied());
-        }
-        summary.vertex_checksum = h;
-    }
-}
-
 fn ours(model: &Model) -> Summary {
-    let mut s = Summary {
+    let meshes: Vec<Mesh<'_>> = model
+        .geosets()
+        .iter()
+        .map(|g| benches::mesh_of!(g))
+        .collect();
+    Summary {
         version: model.version(),
-        geosets: 0,
-        vertices: 0,
-        face_indices: 0,
-        uv_sets: 0,
-        vertex_checksum: FNV_OFFSET,
+        geometry: Meshes::of(&meshes),
         sequences: model
             .sequences()
             .iter()
@@ -117,33 +73,23 @@ fn ours(model: &Model) -> Summary {
             .map(|b| b.node.name.text().to_vec())
             .collect(),
         pivot_points: model.pivot_points().len(),
-    };
-    let meshes: Vec<Mesh<'_>> = model
-        .geosets()
-        .iter()
-        .map(|g| Mesh {
-            positions: &g.vertex_positions,
-            normals: &g.vertex_normals,
-            faces: g.faces.len(),
-            uv_sets: g
-                .texture_coordinate_sets
-                .iter()
-                .map(|s| &s.texture_coordinates[..])
-                .collect(),
-        })
-        .collect();
-    geometry(&mut s, &meshes);
-    s
+    }
 }
 
 fn wc3_summary<V: ModelVersion>(model: &wc3::model::Model<V>) -> Summary {
-    let mut s = Summary {
+    let geosets = model.geosets();
+    let meshes: Vec<Mesh<'_>> = geosets
+        .iter()
+        .map(|g| Mesh {
+            positions: g.vertices(),
+            normals: g.normals(),
+            faces: g.face_indices().len(),
+            uv_sets: g.uv_sets().iter().map(|s| &s[..]).collect(),
+        })
+        .collect();
+    Summary {
         version: model.version(),
-        geosets: 0,
-        vertices: 0,
-        face_indices: 0,
-        uv_sets: 0,
-        vertex_checksum: FNV_OFFSET,
+        geometry: Meshes::of(&meshes),
         sequences: CommonModelAccess::sequences(model)
             .iter()
             .map(|q| (text(q.name.as_bytes()), q.interval))
@@ -158,19 +104,7 @@ fn wc3_summary<V: ModelVersion>(model: &wc3::model::Model<V>) -> Summary {
             .map(|b| text(b.node.name.as_bytes()))
             .collect(),
         pivot_points: CommonModelAccess::pivot_points(model).len(),
-    };
-    let geosets = model.geosets();
-    let meshes: Vec<Mesh<'_>> = geosets
-        .iter()
-        .map(|g| Mesh {
-            positions: g.vertices(),
-            normals: g.normals(),
-            faces: g.face_indices().len(),
-            uv_sets: g.uv_sets().iter().map(|s| &s[..]).collect(),
-        })
-        .collect();
-    geometry(&mut s, &meshes);
-    s
+    }
 }
 
 fn theirs(model: &DynamicModel) -> Summary {
@@ -255,8 +189,8 @@ fn wc3_reads_the_corpus_models_like_ours() {
         eprintln!(
             "{name}: v{} {} geosets, {} vertices, {} sequences, {} textures, {} bones agree",
             ours.version,
-            ours.geosets,
-            ours.vertices,
+            ours.geometry.geosets,
+            ours.geometry.vertices,
             ours.sequences.len(),
             ours.textures.len(),
             ours.bones.len()
