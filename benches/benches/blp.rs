@@ -1,6 +1,6 @@
 //! BLP textures: level 0 decoded to RGBA8 from the file's bytes, by us and by
-//! the `image-blp` and `wow-blp` crates on the same bytes, one or two corpus
-//! textures per encoding. Throughput is the RGBA output; the `copy (to_vec)`
+//! the `image-blp`, `wow-blp` and `wc3` crates on the same bytes, one or two
+//! corpus textures per encoding. Throughput is the RGBA output; the `copy (to_vec)`
 //! row copies that output (the floor). `tests/blp_peers.rs` checks that the
 //! peers decode the same pixels.
 //!
@@ -46,6 +46,11 @@ fn wow_blp(data: &[u8]) -> Option<Vec<u8>> {
     Some(image.into_rgba8().into_raw())
 }
 
+fn wc3(data: &[u8]) -> Option<Vec<u8>> {
+    let blp = wc3::blp::BlpRef::read(data).ok()?;
+    Some(blp.decode_mip(0).ok()?.into_raw())
+}
+
 fn blp_decode(c: &mut Criterion) {
     let files = benches::blp_corpus_files();
     let mut g = c.benchmark_group("blp_decode_level0");
@@ -68,10 +73,11 @@ fn blp_decode(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("copy (to_vec)", &name), &pixels, |b, p| {
             b.iter(|| black_box(black_box(p).to_vec()))
         });
-        let peers: [(&str, Decoder); 3] = [
+        let peers: [(&str, Decoder); 4] = [
             ("decode (formats)", ours),
             ("decode (image-blp)", image_blp),
             ("decode (wow-blp)", wow_blp),
+            ("decode (wc3)", wc3),
         ];
         for (function, decode) in peers {
             if decode(data).is_none() {

@@ -1,9 +1,11 @@
 //! Our readers next to their peers, on the same bytes: MDX against an
-//! idiomatic `binrw` reader (`peers/binrw_mdx.rs`) and ADT against the
-//! `wow-adt` crate. Each input also gets a copy of its bytes (`to_vec`, the
-//! ceiling). `tests/peers.rs` checks that each peer reads the same data as ours.
+//! idiomatic `binrw` reader (`peers/binrw_mdx.rs`) and against the `wc3`
+//! crate (every corpus model), and ADT against the `wow-adt` crate. Each input
+//! also gets a copy of its bytes (`to_vec`, the ceiling). `tests/peers.rs` and
+//! `tests/wc3_peer.rs` check that each peer reads the same data as ours.
 //!
-//! `cargo bench -p benches --bench peers` (add `-- --quick` for a fast pass).
+//! `cargo bench -p benches --bench peers` (add `-- --quick` for a fast pass;
+//! a group's name after `--` runs that group alone, e.g. `-- mdx_vs_wc3`).
 
 mod common;
 
@@ -44,27 +46,53 @@ fn mdx_inputs() -> Vec<(String, Vec<u8>)> {
     inputs
 }
 
-fn mdx_vs_binrw(c: &mut Criterion) {
-    let mut g = c.benchmark_group("mdx_vs_binrw");
-    for (name, data) in &mdx_inputs() {
+/// One MDX group: per input our strict reader reads, the copy, ours, and
+/// `peer`'s `read` (an input the peer refuses has no peer row, said on stderr).
+fn mdx_against<T, E: std::fmt::Display>(
+    c: &mut Criterion,
+    group: &str,
+    inputs: &[(String, Vec<u8>)],
+    peer: &str,
+    read: fn(&[u8]) -> Result<T, E>,
+) {
+    let mut g = c.benchmark_group(group);
+    for (name, data) in inputs {
         if let Err(e) = Model::from_bytes(data) {
-            eprintln!("mdx_vs_binrw: formats refuses {name}, left out: {e}");
+            eprintln!("{group}: formats refuses {name}, left out: {e}");
             continue;
         }
         copy_row(&mut g, name, data);
         g.bench_with_input(BenchmarkId::new("parse (formats)", name), data, |b, d| {
             b.iter(|| black_box(Model::from_bytes(black_box(d)).ok()))
         });
-        match binrw_mdx::read(data) {
+        match read(data) {
             Ok(_) => {
-                g.bench_with_input(BenchmarkId::new("parse (binrw)", name), data, |b, d| {
-                    b.iter(|| black_box(binrw_mdx::read(black_box(d)).ok()))
+                let id = BenchmarkId::new(format!("parse ({peer})"), name);
+                g.bench_with_input(id, data, |b, d| {
+                    b.iter(|| black_box(read(black_box(d)).ok()))
                 });
             }
-            Err(e) => eprintln!("mdx_vs_binrw: binrw fails on {name}, no binrw row: {e}"),
+            Err(e) => eprintln!("{group}: {peer} refuses {name}, no {peer} row: {e}"),
         }
     }
     g.finish();
+}
+
+fn mdx_vs_binrw(c: &mut Criterion) {
+    mdx_against(c, "mdx_vs_binrw", &mdx_inputs(), "binrw", binrw_mdx::read);
+}
+
+/// `wc3`'s read of a whole file: the version from `VERS` (800 without one, as
+/// ours), then every chunk decoded into its typed model.
+fn wc3_parse(data: &[u8]) -> Result<wc3::model::DynamicModel, wc3::model::mdx::ReadError> {
+    wc3::model::DynamicModel::decode_mdx(data, 800)
+}
+
+/// Every corpus model, whole, read by ours (strictly) and by `wc3`. A model
+/// `wc3` refuses keeps its copy and ours rows.
+fn mdx_vs_wc3(c: &mut Criterion) {
+    let models = benches::corpus_files("mdx", ".mdx");
+    mdx_against(c, "mdx_vs_wc3", &models, "wc3", wc3_parse);
 }
 
 fn wow_adt_parse(data: &[u8]) -> Result<wow_adt::ParsedAdt, wow_adt::AdtError> {
@@ -131,6 +159,6 @@ fn adt_vs_wow_adt(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = common::config();
-    targets = mdx_vs_binrw, adt_vs_wow_adt
+    targets = mdx_vs_binrw, mdx_vs_wc3, adt_vs_wow_adt
 }
 criterion_main!(benches);

@@ -12,7 +12,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, what, path, times] = &args[..] else {
         eprintln!(
-            "usage: profile (mdx|adt)-(parse|write) FILE TIMES | profile mdx-subset FILE OUT"
+            "usage: profile (mdx|adt)-(parse|write) FILE TIMES | profile wc3-parse FILE TIMES | profile mdx-subset FILE OUT"
         );
         std::process::exit(2);
     };
@@ -22,6 +22,14 @@ fn main() {
         "mdx-parse" => {
             for _ in 0..count() {
                 black_box(formats::mdx::Model::from_bytes(black_box(&data)).expect("parse"));
+            }
+        }
+        "wc3-parse" => {
+            // The peer of the `mdx_vs_wc3` bench, for the same profilers.
+            for _ in 0..count() {
+                black_box(
+                    wc3::model::DynamicModel::decode_mdx(black_box(&data), 800).expect("parse"),
+                );
             }
         }
         "mdx-write" => {

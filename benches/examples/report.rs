@@ -6,6 +6,7 @@
 //! ```sh
 //! cargo bench -p benches -- --quick
 //! cargo run -p benches --example report
+//! cargo run -p benches --example report -- mdx_vs_wc3   # only these groups
 //! ```
 
 use std::collections::BTreeMap;
@@ -86,7 +87,11 @@ fn main() {
         );
         std::process::exit(1);
     }
+    let only: Vec<String> = std::env::args().skip(1).collect();
     for (group, inputs) in groups {
+        if !only.is_empty() && !only.contains(&group) {
+            continue;
+        }
         println!("\n### `{group}`\n");
         let functions: Vec<String> = {
             let mut f: Vec<String> = inputs

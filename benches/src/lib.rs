@@ -10,6 +10,101 @@ pub fn corpus_root() -> Option<PathBuf> {
     root.is_dir().then_some(root)
 }
 
+/// Whether a test that needs the corpus can run: in CI a missing corpus fails
+/// the test; elsewhere it is said loudly on stderr that `what` did not run.
+pub fn corpus_expected(what: &str) -> bool {
+    if corpus_root().is_some() {
+        return true;
+    }
+    assert!(
+        !std::env::var("CI").is_ok_and(|v| v == "true"),
+        "corpus missing: CI must have ../shared beside the repository"
+    );
+    eprintln!("\n!!! corpus missing: {what} did NOT run !!!\n");
+    false
+}
+
+/// The start of an FNV-1a hash ([`fnv`]).
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a over the bits of `floats`, continuing `hash`: the checksums of
+/// vertices and heights that the peer tests compare.
+pub fn fnv(hash: u64, floats: impl IntoIterator<Item = f32>) -> u64 {
+    floats.into_iter().fold(hash, |h, f| {
+        f.to_bits().to_le_bytes().iter().fold(h, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    })
+}
+
+/// One geoset's arrays as a reader holds them: the peer tests compare what
+/// two readers read through it.
+pub struct Mesh<'a> {
+    /// Vertex positions.
+    pub positions: &'a [[f32; 3]],
+    /// Vertex normals.
+    pub normals: &'a [[f32; 3]],
+    /// Number of face indices.
+    pub faces: usize,
+    /// Each texture coordinate set.
+    pub uv_sets: Vec<&'a [[f32; 2]]>,
+}
+
+/// The [`Mesh`] of a geoset whose fields are named after the spec
+/// (`vertex_positions`, `vertex_normals`, `faces`, `texture_coordinate_sets`):
+/// ours, and the binrw peer's, so one macro fits both.
+#[macro_export]
+macro_rules! mesh_of {
+    ($g:expr) => {
+        $crate::Mesh {
+            positions: &$g.vertex_positions,
+            normals: &$g.vertex_normals,
+            faces: $g.faces.len(),
+            uv_sets: $g
+                .texture_coordinate_sets
+                .iter()
+                .map(|s| &s.texture_coordinates[..])
+                .collect(),
+        }
+    };
+}
+
+/// What two readers must agree on about a model's geosets.
+#[derive(Debug, PartialEq)]
+pub struct Meshes {
+    /// Number of geosets.
+    pub geosets: usize,
+    /// Vertices, summed over the geosets.
+    pub vertices: usize,
+    /// Face indices, summed.
+    pub faces: usize,
+    /// Texture coordinate sets, summed.
+    pub uv_sets: usize,
+    /// FNV-1a over the bits of every position, normal and texture coordinate.
+    pub vertex_checksum: u64,
+}
+
+impl Meshes {
+    /// The counts and checksum of `meshes`, in order.
+    pub fn of(meshes: &[Mesh<'_>]) -> Meshes {
+        let mut checksum = FNV_OFFSET;
+        for m in meshes {
+            checksum = fnv(checksum, m.positions.iter().flatten().copied());
+            checksum = fnv(checksum, m.normals.iter().flatten().copied());
+            for set in &m.uv_sets {
+                checksum = fnv(checksum, set.iter().flatten().copied());
+            }
+        }
+        Meshes {
+            geosets: meshes.len(),
+            vertices: meshes.iter().map(|m| m.positions.len()).sum(),
+            faces: meshes.iter().map(|m| m.faces).sum(),
+            uv_sets: meshes.iter().map(|m| m.uv_sets.len()).sum(),
+            vertex_checksum: checksum,
+        }
+    }
+}
+
 /// Every file with `extension` in `folder` of the corpus, as (name, bytes),
 /// largest first.
 pub fn corpus_files(folder: &str, extension: &str) -> Vec<(String, Vec<u8>)> {

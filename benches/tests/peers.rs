@@ -7,92 +7,38 @@
 #[path = "../benches/peers/binrw_mdx.rs"]
 mod binrw_mdx;
 
+use benches::{FNV_OFFSET, Mesh, Meshes, fnv};
 use formats::mdx::{Model, NodeTrack};
 
 /// The corpus must be there in CI; elsewhere a missing corpus is said, not hidden.
 fn corpus_expected() -> bool {
-    if benches::corpus_root().is_some() {
-        return true;
-    }
-    assert!(
-        !std::env::var("CI").is_ok_and(|v| v == "true"),
-        "corpus missing: CI must have ../shared beside the repository"
-    );
-    eprintln!("corpus missing: only the generated model is compared");
-    false
+    benches::corpus_expected("the corpus comparisons (only the generated model is compared)")
 }
 
 /// What both MDX readers must agree on.
 #[derive(Debug, PartialEq)]
 struct Geometry {
-    geosets: usize,
-    vertices: usize,
-    faces: usize,
-    uv_sets: usize,
+    meshes: Meshes,
     /// Per bone: (name, key count of each track, in file order).
     bone_keys: Vec<(Vec<u8>, Vec<usize>)>,
-    /// FNV-1a over the bits of every position, normal and texture coordinate.
-    vertex_checksum: u64,
-}
-
-fn fnv(hash: u64, floats: impl IntoIterator<Item = f32>) -> u64 {
-    floats.into_iter().fold(hash, |h, f| {
-        f.to_bits().to_le_bytes().iter().fold(h, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        })
-    })
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// One geoset as either reader holds it.
-struct GeosetView<'a> {
-    positions: &'a [[f32; 3]],
-    normals: &'a [[f32; 3]],
-    faces: usize,
-    uv_sets: Vec<&'a [[f32; 2]]>,
-}
-
-/// Both readers name a geoset's fields after the spec, so one view fits both.
-macro_rules! geoset_view {
-    ($g:expr) => {
-        GeosetView {
-            positions: &$g.vertex_positions,
-            normals: &$g.vertex_normals,
-            faces: $g.faces.len(),
-            uv_sets: $g
-                .texture_coordinate_sets
-                .iter()
-                .map(|s| &s.texture_coordinates[..])
-                .collect(),
-        }
-    };
 }
 
 impl Geometry {
-    fn of(geosets: &[GeosetView<'_>], bone_keys: Vec<(Vec<u8>, Vec<usize>)>) -> Geometry {
-        let mut checksum = FNV_OFFSET;
-        for g in geosets {
-            checksum = fnv(checksum, g.positions.iter().flatten().copied());
-            checksum = fnv(checksum, g.normals.iter().flatten().copied());
-            for set in &g.uv_sets {
-                checksum = fnv(checksum, set.iter().flatten().copied());
-            }
-        }
+    fn of(geosets: &[Mesh<'_>], bone_keys: Vec<(Vec<u8>, Vec<usize>)>) -> Geometry {
         Geometry {
-            geosets: geosets.len(),
-            vertices: geosets.iter().map(|g| g.positions.len()).sum(),
-            faces: geosets.iter().map(|g| g.faces).sum(),
-            uv_sets: geosets.iter().map(|g| g.uv_sets.len()).sum(),
+            meshes: Meshes::of(geosets),
             bone_keys,
-            vertex_checksum: checksum,
         }
     }
 }
 
 fn ours(bytes: &[u8]) -> Geometry {
     let model = Model::from_bytes(bytes).expect("formats reads the subset");
-    let geosets: Vec<GeosetView<'_>> = model.geosets().iter().map(|g| geoset_view!(g)).collect();
+    let geosets: Vec<Mesh<'_>> = model
+        .geosets()
+        .iter()
+        .map(|g| benches::mesh_of!(g))
+        .collect();
     let bone_keys = model
         .bones()
         .iter()
@@ -120,7 +66,9 @@ fn theirs(bytes: &[u8]) -> Geometry {
     let mut bone_keys = Vec::new();
     for chunk in &mdx.chunks {
         match chunk {
-            Chunk::Geosets { geosets: g, .. } => geosets.extend(g.iter().map(|g| geoset_view!(g))),
+            Chunk::Geosets { geosets: g, .. } => {
+                geosets.extend(g.iter().map(|g| benches::mesh_of!(g)))
+            }
             Chunk::Bones { bones, .. } => bone_keys.extend(bones.iter().map(|b| {
                 let name = &b.node.name;
                 let end = name.iter().position(|&c| c == 0).unwrap_or(name.len());
@@ -142,8 +90,8 @@ fn theirs(bytes: &[u8]) -> Geometry {
 fn binrw_reads_the_generated_model_like_ours() {
     let subset = benches::geometry_subset(&benches::generated_mdx(2, 4, 30)).expect("v800");
     let ours = ours(&subset);
-    assert_eq!(ours.geosets, 2);
-    assert_eq!(ours.vertices, 2 * 65_536);
+    assert_eq!(ours.meshes.geosets, 2);
+    assert_eq!(ours.meshes.vertices, 2 * 65_536);
     assert_eq!(ours.bone_keys.len(), 4);
     assert!(ours.bone_keys.iter().all(|(_, keys)| keys == &[30, 30, 30]));
     assert_eq!(theirs(&subset), ours);
@@ -163,15 +111,15 @@ fn binrw_reads_the_largest_v800_corpus_subsets_like_ours() {
     for (name, subset) in &subsets {
         let ours = ours(subset);
         assert!(
-            ours.vertices > 0 && !ours.bone_keys.is_empty(),
+            ours.meshes.vertices > 0 && !ours.bone_keys.is_empty(),
             "{name}: {ours:?}"
         );
         assert_eq!(theirs(subset), ours, "{name}");
         eprintln!(
             "{name}: {} geosets, {} vertices, {} face indices, {} bones agree",
-            ours.geosets,
-            ours.vertices,
-            ours.faces,
+            ours.meshes.geosets,
+            ours.meshes.vertices,
+            ours.meshes.faces,
             ours.bone_keys.len()
         );
     }
