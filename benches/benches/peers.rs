@@ -95,6 +95,52 @@ fn mdx_vs_wc3(c: &mut Criterion) {
     mdx_against(c, "mdx_vs_wc3", &models, "wc3", wc3_parse);
 }
 
+/// Every corpus model through the view, against a copy in the same run:
+/// opening it (the chunk walk), and reading every vertex position of every
+/// geoset through it (open, find `GEOS`, view each geoset, decode each
+/// position into a `Vec`), against copying just those positions' bytes.
+/// `wc3`'s and our owned parse are in `mdx_vs_wc3`, a copy in each.
+fn mdx_views(c: &mut Criterion) {
+    let mut g = c.benchmark_group("mdx_views");
+    for (name, data) in benches::corpus_files("mdx", ".mdx") {
+        let Ok(view) = Model::view(&data) else {
+            eprintln!("mdx_views: {name} is not strictly readable, left out");
+            continue;
+        };
+        copy_row(&mut g, &name, &data);
+        g.bench_with_input(BenchmarkId::new("view open", &name), &data, |b, d| {
+            b.iter(|| black_box(Model::view(black_box(d)).ok()))
+        });
+        let positions: Vec<&[u8]> = view
+            .geosets()
+            .map(|list| list.iter().map(|g| g.vertex_positions.as_bytes()).collect())
+            .unwrap_or_default();
+        if positions.iter().all(|p| p.is_empty()) {
+            continue;
+        }
+        g.bench_with_input(
+            BenchmarkId::new("copy positions", &name),
+            &positions,
+            |b, p| {
+                b.iter(|| black_box(p.iter().map(|p| black_box(p).to_vec()).collect::<Vec<_>>()))
+            },
+        );
+        g.bench_with_input(BenchmarkId::new("view positions", &name), &data, |b, d| {
+            b.iter(|| {
+                let view = Model::view(black_box(d)).ok()?;
+                let geosets = view.geosets().ok()?;
+                Some(black_box(
+                    geosets
+                        .iter()
+                        .map(|g| g.vertex_positions.to_vec())
+                        .collect::<Vec<_>>(),
+                ))
+            })
+        });
+    }
+    g.finish();
+}
+
 fn wow_adt_parse(data: &[u8]) -> Result<wow_adt::ParsedAdt, wow_adt::AdtError> {
     wow_adt::parse_adt(&mut std::io::Cursor::new(data))
 }
@@ -159,6 +205,6 @@ fn adt_vs_wow_adt(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = common::config();
-    targets = mdx_vs_binrw, mdx_vs_wc3, adt_vs_wow_adt
+    targets = mdx_vs_binrw, mdx_vs_wc3, mdx_views, adt_vs_wow_adt
 }
 criterion_main!(benches);

@@ -107,6 +107,18 @@
 //! `From<Enum> for u32` (the number written) and, with the fallback, the
 //! total `From<u32> for Enum` (the number read).
 //!
+//! # Views
+//!
+//! The derive also implements `format_core::View` and generates the view
+//! type, `NameView<'a>` (for a struct: the same fields, each as its view;
+//! for an enum: the same variants), made by the owned reader's walk with
+//! each value read in place, so the checks and the errors are the owned
+//! reader's. The rules (what view each field gets, when the input is
+//! checked) are in `format_core::view`. A type with a `region`, `kept`,
+//! `placed`, `read_with`, `indexed` or anchored field is viewed as
+//! `format_core::view::Lazy`: only its owned reader can follow it. A value
+//! enum is its own view, so it must be `Copy`.
+//!
 //! # The text twin: `#[derive(Mdl)]`
 //!
 //! The same struct can carry `#[mdl(...)]` attributes: `#[derive(Mdl)]`

@@ -5,7 +5,8 @@
 //! every MCNK that takes one) it reads back with each painted map; alpha maps
 //! decode or error; split and merge do not panic; a split file validates;
 //! whatever the lenient reader accepts (cut and undecodable chunks kept as
-//! bytes) writes back to the exact input too.
+//! bytes) writes back to the exact input too. The view reads what the strict
+//! reader reads and fails where it fails, alike.
 #![no_main]
 
 use formats::adt::alpha::AlphaMap;
@@ -13,7 +14,24 @@ use formats::adt::mcnk::SMLayer;
 use formats::adt::{Adt, SplitAdt, SplitFile};
 use libfuzzer_sys::fuzz_target;
 
+/// The view agrees with the strict reader: the same tile (every chunk
+/// viewed and built through `to_owned`, compared by its bytes), or the same
+/// error, at the same offset and path.
+fn view(data: &[u8]) {
+    let strict = Adt::from_bytes(data);
+    let viewed = Adt::view(data).and_then(|view| view.to_owned());
+    match (strict, viewed) {
+        (Ok(owned), Ok(viewed)) => assert!(
+            owned.to_bytes().ok() == viewed.to_bytes().ok(),
+            "the view reads another tile"
+        ),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "the view's error differs"),
+        (a, b) => panic!("strict {:?}, view {:?}", a.err(), b.err()),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
+    view(data);
     match Adt::from_bytes(data) {
         Ok(tile) => {
             let bytes = tile

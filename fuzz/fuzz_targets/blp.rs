@@ -6,14 +6,31 @@
 //! Whatever the lenient reader accepts (mip entries outside the file kept
 //! as read, their levels missing) writes back to the exact input too, reads
 //! again to the same value, and each level, held or missing, decodes or
-//! errors; what the strict reader accepts, it reads the same, silently.
+//! errors; what the strict reader accepts, it reads the same, silently. The
+//! view reads what the strict reader reads and fails where it fails, alike.
 #![no_main]
 
 use formats::blp::{Blp, Target};
 use libfuzzer_sys::fuzz_target;
 
+/// The view agrees with the strict reader: the same header, palette and
+/// level bytes, or the same error.
+fn view(data: &[u8], strict: &Result<Blp, formats::Error>) {
+    match (strict, Blp::view(data)) {
+        (Ok(owned), Ok(view)) => {
+            assert_eq!(view.header, owned.header);
+            assert_eq!(view.palette.map(|p| p.to_vec()), owned.palette);
+            assert_eq!(view.jpeg_header.map(|j| j.to_vec()), owned.jpeg_header);
+            assert!(view.levels().eq(owned.levels.iter().map(Vec::as_slice)));
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "the view's error differs"),
+        (a, b) => panic!("strict {:?}, view {:?}", a.as_ref().err(), b.err()),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let strict = Blp::from_bytes(data);
+    view(data, &strict);
     if let Ok((lenient, diagnostics)) = Blp::from_bytes_lenient(data) {
         let bytes = lenient
             .to_bytes()
