@@ -7,8 +7,8 @@ use crate::{CutChunk, FourCC, Reader, Result, UndecodedChunk, UnknownChunk, Unkn
 use super::{ListView, View};
 
 /// Gives hand-written [`Decode`](crate::Decode) types (whose layout only
-/// their reader knows) the view [`Lazy`]: their bytes, found by reading
-/// them once, decoded on [`Lazy::get`]; a run of them is a [`ListView`].
+/// their reader knows) the view [`Lazy`](crate::view::Lazy): their bytes, found by reading
+/// them once, decoded on [`Lazy::get`](crate::view::Lazy::get); a run of them is a [`ListView`].
 /// `chunk` marks a type that is a whole chunk (tag, size and body), which
 /// a chunk walk steps over by its header without reading it.
 ///
